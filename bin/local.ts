@@ -1,0 +1,72 @@
+/**
+ * `npm start`: the whole service on this machine (see lib/local/stack.ts).
+ *   PORT            the API, default 3000 (DynamoDB Local and Kinesis use PORT+1 and PORT+2)
+ *   DYNAMODB_PORT, KINESIS_PORT   override those two
+ *   URM_DATA_DIR    where data is kept, default .urm
+ */
+import '../lib/local/quiet-sdk-warning';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LocalStackError } from '../lib/local/emulators';
+import { startLocalStack } from '../lib/local/stack';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function port(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) {
+    console.error(`${name} must be a port number (1-65535), not "${raw}".`);
+    process.exit(1);
+  }
+  return value;
+}
+
+async function main(): Promise<void> {
+  const apiPort = port('PORT', 3000);
+  const log = (line: string) => console.error(`[urm local] ${line}`);
+  const stack = await startLocalStack({
+    root,
+    dataDir: resolve(root, process.env.URM_DATA_DIR || '.urm'),
+    host: '127.0.0.1',
+    port: apiPort,
+    dynamoPort: port('DYNAMODB_PORT', apiPort + 1),
+    kinesisPort: port('KINESIS_PORT', apiPort + 2),
+    region: process.env.AWS_REGION || 'us-east-1',
+    log,
+  });
+  const { dev } = stack;
+  console.log(
+    [
+      `urm local stack ready at ${stack.baseUrl}`,
+      `${stack.demoCreated ? 'Created the demo application' : 'Demo application'}: ${dev.app_id}`,
+      `  server key:  ${dev.server_key}`,
+      `  comms key:   ${dev.comms_key}`,
+      `  browser key: ${dev.browser_key}`,
+      `(also in ${resolve(root, process.env.URM_DATA_DIR || '.urm', 'dev.json')}; Ctrl-C stops)`,
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    stack.stop().then(
+      () => process.exit(0),
+      (error) => {
+        log(`could not stop cleanly: ${error}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error) => {
+  if (error instanceof LocalStackError) console.error(error.message);
+  else console.error('The local stack could not start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+import { randomUUID } from 'node:crypto';
+import { ingestStream } from '../../lib/resources';
+import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
+import { kinesis } from '../shared/clients';
+import { requireEnv } from '../shared/config';
+import { limits } from '../shared/domain/limits';
+import { compileValidator } from '../shared/domain/validation';
+import { jsonApi } from '../shared/http/json-api';
+import { json } from '../shared/http/response';
+import { logger } from '../shared/logger';
+import { ingestEvents } from './core';
+import { eventsBodySchema, type EventRecord } from './schema';
+
+const writer = new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar));
+const ingest = ingestEvents({ writer, newId: randomUUID, now: () => new Date() });
+
+export const handler = jsonApi({
+  scopes: ['server'],
+  validate: compileValidator<EventRecord[]>(eventsBodySchema),
+  maxBytes: limits.bodyBytes,
+}).handler(async (event, context) => {
+  const receipt = await ingest(event.body, context.principal.appId);
+  logger.info('Events ingested', { records: event.body.length, failed: receipt.FailedRecordCount });
+  return json(200, receipt);
+});

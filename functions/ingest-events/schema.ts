@@ -1,0 +1,34 @@
+/** POST /events: an array of 1 to 500 event records (spec 2.4 and 4.6, DECISIONS.md "Ingestion"). */
+import { commonRecordProperties, nameSchema, valueSchema, type AttributeValue } from '../shared/domain/attributes';
+import { limits } from '../shared/domain/limits';
+
+export const eventRecordFields = ['app_id', 'profile_id', 'event', 'urm_date_time', 'urm_insert_id', 'urm_ip'] as const;
+
+export const eventRecordSchema = {
+  type: 'object',
+  required: ['app_id', 'profile_id', 'event', 'urm_date_time'],
+  maxProperties: 1000,
+  propertyNames: nameSchema(eventRecordFields),
+  properties: {
+    ...commonRecordProperties,
+    event: { type: 'string', minLength: 1, maxLength: limits.eventNameLength },
+  },
+  additionalProperties: valueSchema,
+} as const;
+
+export const eventsBodySchema = {
+  type: 'array',
+  minItems: 1,
+  maxItems: limits.recordsPerRequest,
+  items: eventRecordSchema,
+} as const;
+
+export interface EventRecord {
+  app_id: string;
+  profile_id: string;
+  event: string;
+  urm_date_time: string;
+  urm_insert_id?: string;
+  urm_ip?: string;
+  [name: string]: AttributeValue | undefined;
+}

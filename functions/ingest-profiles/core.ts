@@ -1,0 +1,55 @@
+/**
+ * POST /profiles: the rules of a profile record that its schema cannot say,
+ * then the shared ingestion (ownership, insert ids, stream write, receipt).
+ */
+import { directives } from '../shared/domain/attributes';
+import { ValidationError } from '../shared/domain/errors';
+import { ingestRecords, type IngestDeps, type WriteReceipt } from '../shared/domain/ingest';
+import { capMessages, pathOf } from '../shared/domain/validation';
+import type { ProfileRecord } from './schema';
+
+const recordFields = new Set<string>(['app_id', 'profile_id', 'urm_date_time', 'urm_insert_id', 'urm_ip']);
+const directiveNames = new Set<string>(directives);
+const alongsideDelete = new Set<string>(['app_id', 'profile_id', 'urm_date_time', 'urm_insert_id', 'urm_delete_profile']);
+
+/** Where each attribute of a record is named: top level or a directive. */
+function placesOfNames(record: ProfileRecord): Map<string, string[]> {
+  const places = new Map<string, string[]>();
+  const add = (name: string, place: string) => places.set(name, [...(places.get(name) ?? []), place]);
+  for (const [field, value] of Object.entries(record)) {
+    if (recordFields.has(field) || field === 'urm_merge' || field === 'urm_delete_profile') continue;
+    if (!directiveNames.has(field)) add(field, 'top level');
+    else if (Array.isArray(value)) new Set(value as string[]).forEach((name) => add(name, field));
+    else Object.keys(value as object).forEach((name) => add(name, field));
+  }
+  return places;
+}
+
+export function profileRecordProblems(record: ProfileRecord, index: number): string[] {
+  const problems: string[] = [];
+  const at = (field?: string) => pathOf(`/${index}`, field);
+  if (record.urm_delete_profile !== undefined) {
+    const others = Object.keys(record).filter((field) => !alongsideDelete.has(field));
+    if (others.length > 0) {
+      problems.push(`${at('urm_delete_profile')} cannot be combined with ${others.join(', ')}`);
+    }
+  }
+  if (record.urm_merge?.includes(record.profile_id)) {
+    problems.push(`${at('urm_merge')} must not name the profile itself`);
+  }
+  for (const [name, places] of placesOfNames(record)) {
+    if (places.length > 1) {
+      problems.push(`${at()} names the attribute ${JSON.stringify(name)} more than once (${places.join(', ')})`);
+    }
+  }
+  return problems;
+}
+
+export function ingestProfiles(deps: IngestDeps) {
+  const ingest = ingestRecords('profile', deps);
+  return async (records: ProfileRecord[], appId: string): Promise<WriteReceipt> => {
+    const problems = records.flatMap(profileRecordProblems);
+    if (problems.length > 0) throw new ValidationError(capMessages(problems));
+    return ingest(records, appId);
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * POST /profiles: an array of 1 to 500 profile records (spec 2.3 and 4.5,
+ * DECISIONS.md "Ingestion"). Rules JSON Schema cannot say live in core.ts.
+ */
+import {
+  arrayValueSchema,
+  commonRecordProperties,
+  directives,
+  nameSchema,
+  pushTokenAttributes,
+  pushTokensSchema,
+  profileIdSchema,
+  valueSchema,
+  writableSystemAttributes,
+  type AttributeValue,
+} from '../shared/domain/attributes';
+import { limits } from '../shared/domain/limits';
+
+const MAX_NAMES = 1000;
+
+const pushTokenProperties = Object.fromEntries(pushTokenAttributes.map((name) => [name, pushTokensSchema]));
+
+/** urm_set and urm_set_if_null: attribute → value. */
+const attributeValues = {
+  type: 'object',
+  maxProperties: MAX_NAMES,
+  propertyNames: nameSchema(writableSystemAttributes),
+  properties: { ...pushTokenProperties, urm_receives_notifications: { type: 'boolean' } },
+  additionalProperties: valueSchema,
+} as const;
+
+/** urm_append, urm_unique_append and urm_remove: attribute → array of values. */
+const attributeArrays = {
+  type: 'object',
+  maxProperties: MAX_NAMES,
+  propertyNames: nameSchema(pushTokenAttributes),
+  properties: pushTokenProperties,
+  additionalProperties: arrayValueSchema,
+} as const;
+
+const attributeNames = {
+  type: 'array',
+  maxItems: MAX_NAMES,
+  items: nameSchema(writableSystemAttributes),
+} as const;
+
+/** Names a profile record may carry at its top level besides custom attributes. */
+export const profileRecordFields = [
+  'app_id',
+  'profile_id',
+  'urm_date_time',
+  'urm_insert_id',
+  'urm_ip',
+  'urm_web_push_notification_token',
+  'urm_receives_notifications',
+  ...directives,
+] as const;
+
+export const profileRecordSchema = {
+  type: 'object',
+  required: ['app_id', 'profile_id', 'urm_date_time'],
+  maxProperties: MAX_NAMES,
+  propertyNames: nameSchema(profileRecordFields),
+  properties: {
+    ...commonRecordProperties,
+    urm_web_push_notification_token: pushTokensSchema,
+    urm_receives_notifications: { type: 'boolean' },
+    urm_set: attributeValues,
+    urm_set_if_null: attributeValues,
+    urm_add: {
+      type: 'object',
+      maxProperties: MAX_NAMES,
+      propertyNames: nameSchema(),
+      additionalProperties: { type: 'number' },
+    },
+    urm_append: attributeArrays,
+    urm_unique_append: attributeArrays,
+    urm_remove: attributeArrays,
+    urm_unset: attributeNames,
+    urm_delete: attributeNames,
+    urm_merge: {
+      type: 'array',
+      minItems: 1,
+      maxItems: limits.mergeSources,
+      uniqueItems: true,
+      items: profileIdSchema,
+    },
+    urm_delete_profile: { const: 'profile_id' },
+  },
+  additionalProperties: valueSchema,
+} as const;
+
+export const profilesBodySchema = {
+  type: 'array',
+  minItems: 1,
+  maxItems: limits.recordsPerRequest,
+  items: profileRecordSchema,
+} as const;
+
+export interface ProfileRecord {
+  app_id: string;
+  profile_id: string;
+  urm_date_time: string;
+  urm_insert_id?: string;
+  urm_ip?: string;
+  urm_set?: Record<string, AttributeValue>;
+  urm_set_if_null?: Record<string, AttributeValue>;
+  urm_add?: Record<string, number>;
+  urm_append?: Record<string, AttributeValue[]>;
+  urm_unique_append?: Record<string, AttributeValue[]>;
+  urm_remove?: Record<string, AttributeValue[]>;
+  urm_unset?: string[];
+  urm_delete?: string[];
+  urm_merge?: string[];
+  urm_delete_profile?: 'profile_id';
+  /** Custom attributes (and the push attributes) set at the top level. */
+  [name: string]: unknown;
+}

@@ -1,0 +1,27 @@
+/** Applications and their keys: the ports the back office and the auth check use. */
+import type { ApiKeyRecord } from './api-keys';
+
+export interface App {
+  app_id: string;
+  name: string;
+  created_at: string;
+  /** Origin of the application's portal (enterprise redirect, affiliate login). */
+  portal_origin?: string;
+  /** Origins allowed to call with the application's browser key (CORS). */
+  site_origins?: string[];
+}
+
+export interface AppStore {
+  create(app: App): Promise<void>;
+  get(appId: string): Promise<App | undefined>;
+  list(): Promise<App[]>;
+  update(appId: string, changes: Partial<Pick<App, 'name' | 'portal_origin' | 'site_origins'>>): Promise<App>;
+}
+
+export interface KeyStore {
+  findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  create(key: ApiKeyRecord): Promise<void>;
+  listByApp(appId: string): Promise<ApiKeyRecord[]>;
+  /** Marks the key revoked; false when the application has no such key. */
+  revoke(appId: string, keyId: string, at: Date): Promise<boolean>;
+}

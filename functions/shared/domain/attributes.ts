@@ -1,0 +1,88 @@
+/**
+ * Names and values of profile and event attributes: the building blocks of the
+ * ingestion schemas (DECISIONS.md, "Ingestion").
+ */
+import { limits } from './limits';
+
+export type AttributeValue = string | number | boolean | AttributeValue[];
+export type Attributes = Record<string, AttributeValue | null>;
+
+/** The fields every record carries besides its attributes. */
+export const requiredFields = ['app_id', 'profile_id', 'urm_date_time'] as const;
+
+/** The ten profile directives, in the order a record applies them (urm_delete_profile stands alone). */
+export const directives = [
+  'urm_set',
+  'urm_set_if_null',
+  'urm_add',
+  'urm_append',
+  'urm_unique_append',
+  'urm_remove',
+  'urm_unset',
+  'urm_delete',
+  'urm_merge',
+  'urm_delete_profile',
+] as const;
+export type Directive = (typeof directives)[number];
+
+export const pushTokenAttributes = [
+  'urm_web_push_notification_token',
+  'urm_ios_push_notification_token',
+  'urm_android_push_notification_token',
+] as const;
+
+/** System attributes a client may change through directives. */
+export const writableSystemAttributes = [...pushTokenAttributes, 'urm_receives_notifications'] as const;
+
+/** Affiliate tracking attributes: set only by set_affiliate, never through /profiles. */
+export const affiliateAttributes = ['urm_aff_id', 'urm_aff_link_id', 'urm_aff'] as const;
+
+const RESERVED_PREFIX = /^urm/i;
+
+/** Why a name cannot be a custom attribute, or undefined when it can. */
+export function customNameProblem(name: string): string | undefined {
+  if (name.length === 0) return 'attribute names must not be empty';
+  if ([...name].length > limits.attributeNameLength)
+    return `attribute names must be at most ${limits.attributeNameLength} characters`;
+  if (RESERVED_PREFIX.test(name)) return 'names starting with "urm" are reserved for system attributes and directives';
+  if (name === '__proto__') return 'the name "__proto__" is reserved';
+  return undefined;
+}
+
+// ---- JSON Schema pieces -------------------------------------------------
+
+/**
+ * A name of a custom attribute, or one of `systemNames`. Checked by the
+ * `urmAttributeName` keyword (validation.ts) so that the message says why.
+ */
+export function nameSchema(systemNames: readonly string[] = []) {
+  return { type: 'string', urmAttributeName: systemNames } as const;
+}
+
+const scalar = { type: ['string', 'number', 'boolean'] } as const;
+
+/** A value: string, finite number, boolean, or an array of values nested at most `depth` deep. */
+function valueAt(depth: number): object {
+  return depth === 0 ? scalar : { type: ['string', 'number', 'boolean', 'array'], items: valueAt(depth - 1) };
+}
+export const valueSchema = valueAt(limits.valueDepth);
+export const arrayValueSchema = { type: 'array', items: valueAt(limits.valueDepth - 1) } as const;
+
+export const pushTokensSchema = {
+  type: 'array',
+  maxItems: limits.pushTokensPerProfile,
+  items: { type: 'string', minLength: 1, maxLength: limits.pushTokenLength },
+} as const;
+
+export const appIdSchema = { type: 'string', minLength: 1, maxLength: limits.appIdLength } as const;
+export const profileIdSchema = { type: 'string', minLength: 1, maxLength: limits.profileIdLength } as const;
+
+/** Properties every record may carry: the required ones, the insert id and the IP. */
+export const commonRecordProperties = {
+  app_id: appIdSchema,
+  profile_id: profileIdSchema,
+  urm_date_time: { type: 'string', format: 'date-time', maxLength: 64 },
+  urm_insert_id: { type: 'string', minLength: 1, maxLength: limits.insertIdLength },
+  urm_ip: { type: 'string', format: 'ip' },
+} as const;
+

@@ -1,0 +1,72 @@
+/**
+ * The part of ingestion both /profiles and /events share: check ownership,
+ * give each record its insert id, wrap it for the stream, bound its size, and
+ * write the whole request in one go, answering with the write receipt.
+ */
+import type { StreamRecordKind } from '../../../lib/operations';
+import { Forbidden, ValidationError } from './errors';
+import { limits } from './limits';
+import { encodeEnvelope, partitionKey, type StreamEnvelope } from './stream-record';
+import { capMessages } from './validation';
+
+export interface StreamEntry {
+  partitionKey: string;
+  data: Uint8Array;
+}
+
+export type ReceiptEntry =
+  | { SequenceNumber: string; ShardId: string }
+  | { ErrorCode: string; ErrorMessage: string };
+
+/** The spec's write receipt (2.5): one entry per record, in input order. */
+export interface WriteReceipt {
+  EncryptionType: string;
+  FailedRecordCount: number;
+  Records: ReceiptEntry[];
+}
+
+/** Port: writes entries to the stream, in order, answering one receipt entry per entry. */
+export interface RecordWriter {
+  write(entries: StreamEntry[]): Promise<WriteReceipt>;
+}
+
+export interface IngestDeps {
+  writer: RecordWriter;
+  newId: () => string;
+  now: () => Date;
+}
+
+export interface IngestibleRecord {
+  app_id: string;
+  profile_id: string;
+  urm_insert_id?: string;
+  [name: string]: unknown;
+}
+
+/** Wraps valid records for the stream; every record must belong to `appId`. */
+export function toStreamEntries(
+  kind: StreamRecordKind,
+  records: IngestibleRecord[],
+  appId: string,
+  deps: Pick<IngestDeps, 'newId' | 'now'>,
+): StreamEntry[] {
+  if (records.some((record) => record.app_id !== appId)) throw new Forbidden();
+  const receivedAt = deps.now().toISOString();
+  const oversized: string[] = [];
+  const entries = records.map((input, index) => {
+    const record = { ...input, urm_insert_id: input.urm_insert_id ?? `urm-${deps.newId()}` };
+    const envelope: StreamEnvelope = { v: 1, kind, received_at: receivedAt, record };
+    const entry = { partitionKey: partitionKey(record.app_id, record.profile_id), data: encodeEnvelope(envelope) };
+    if (entry.data.byteLength + Buffer.byteLength(entry.partitionKey) > limits.recordBytes) {
+      oversized.push(`[${index}] is larger than the 1 MiB limit of one record`);
+    }
+    return entry;
+  });
+  if (oversized.length > 0) throw new ValidationError(capMessages(oversized));
+  return entries;
+}
+
+export function ingestRecords(kind: StreamRecordKind, deps: IngestDeps) {
+  return async (records: IngestibleRecord[], appId: string): Promise<WriteReceipt> =>
+    deps.writer.write(toStreamEntries(kind, records, appId, deps));
+}

@@ -1,0 +1,20 @@
+/** Bounds on ingestion input (DECISIONS.md, "Ingestion"). */
+export const MiB = 1024 * 1024;
+
+export const limits = {
+  recordsPerRequest: 500,
+  /** A record as written to the stream, partition key included (the Kinesis record limit). */
+  recordBytes: MiB,
+  bodyBytes: 5 * MiB,
+  appIdLength: 64,
+  /** app_id + '#' + profile_id must fit the 256-character Kinesis partition key. */
+  profileIdLength: 128,
+  insertIdLength: 128,
+  eventNameLength: 255,
+  attributeNameLength: 255,
+  mergeSources: 100,
+  /** How deep arrays may nest inside an attribute value. */
+  valueDepth: 8,
+  pushTokensPerProfile: 100,
+  pushTokenLength: 4096,
+} as const;

@@ -1,0 +1,174 @@
+/**
+ * One ajv instance for every request schema, and the translation of its errors
+ * into the messages integrators read: `[3].urm_date_time must be an ISO 8601
+ * date-time with a time zone`.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { isIP } from 'node:net';
+import { ValidationError } from './errors';
+import { customNameProblem } from './attributes';
+
+// ajv-formats is CommonJS; under ESM its plugin sits on `default`.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as typeof addFormatsModule;
+
+export const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, coerceTypes: false, useDefaults: false });
+addFormats(ajv, ['date-time', 'email', 'uri', 'uuid']);
+ajv.addFormat('ip', { type: 'string', validate: (value: string) => isIP(value) !== 0 });
+
+/** `urmAttributeName: [system names allowed here]`: a custom attribute name or one of those. */
+ajv.addKeyword({
+  keyword: 'urmAttributeName',
+  type: 'string',
+  schemaType: 'array',
+  errors: true,
+  validate: function check(allowed: string[], name: string) {
+    if (allowed.includes(name)) return true;
+    const problem = customNameProblem(name);
+    if (problem === undefined) return true;
+    (check as { errors?: Partial<ErrorObject>[] }).errors = [
+      { keyword: 'urmAttributeName', message: `${JSON.stringify(name)} is not allowed: ${problem}`, params: {} },
+    ];
+    return false;
+  },
+});
+
+/** At most this many messages in one answer; the rest are counted. */
+const MAX_MESSAGES = 100;
+
+export interface Validator<T> {
+  (input: unknown): T;
+  schema: object;
+}
+
+/** Compiles a schema once; the returned function returns the input typed, or throws ValidationError. */
+export function compileValidator<T>(schema: object, describeRoot = 'request body'): Validator<T> {
+  const validate: ValidateFunction = ajv.compile(schema);
+  const check = (input: unknown): T => {
+    if (validate(input)) return input as T;
+    throw new ValidationError(formatErrors(validate.errors ?? [], describeRoot));
+  };
+  return Object.assign(check, { schema });
+}
+
+export function formatErrors(errors: ErrorObject[], describeRoot: string): string[] {
+  const messages: string[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    const message = describe(error, describeRoot);
+    if (message === undefined || seen.has(message)) continue;
+    seen.add(message);
+    messages.push(message);
+  }
+  return capMessages(messages);
+}
+
+export function capMessages(messages: string[]): string[] {
+  if (messages.length <= MAX_MESSAGES) return messages;
+  return [...messages.slice(0, MAX_MESSAGES), `… and ${messages.length - MAX_MESSAGES} more errors`];
+}
+
+/** `/3/urm_set/a b` → `[3].urm_set["a b"]` */
+export function pathOf(instancePath: string, child?: string): string {
+  const segments = instancePath === '' ? [] : instancePath.slice(1).split('/').map(unescapePointer);
+  if (child !== undefined) segments.push(child);
+  return segments
+    .map((segment, i) => {
+      if (/^\d+$/.test(segment)) return `[${segment}]`;
+      if (/^[A-Za-z_$][\w$]*$/.test(segment)) return i === 0 ? segment : `.${segment}`;
+      return `[${JSON.stringify(segment)}]`;
+    })
+    .join('');
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+const typeNames: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'a boolean',
+  array: 'an array',
+  object: 'an object',
+};
+
+function describeType(type: string | string[]): string {
+  const types = Array.isArray(type) ? type : type.split(',');
+  if (types.includes('string') && types.includes('number') && types.includes('boolean')) {
+    return types.includes('array')
+      ? 'a string, number, boolean or array (null and objects are not allowed; use urm_unset to clear a value)'
+      : 'a string, number or boolean (arrays nest too deep here)';
+  }
+  return types.map((t) => typeNames[t] ?? t).join(' or ');
+}
+
+function describe(error: ErrorObject, root: string): string | undefined {
+  // Errors of the sub-schemas of propertyNames carry the name; one message per name suffices.
+  if (error.keyword !== 'propertyNames' && (error.propertyName !== undefined || error.schemaPath.includes('/propertyNames/'))) return undefined;
+  const path = pathOf(error.instancePath);
+  const subject = path === '' ? root : path;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'propertyNames': {
+      const name = String(params.propertyName);
+      const problem = customNameProblem(name) ?? 'this system attribute cannot be written here';
+      return `${pathOf(error.instancePath, name)} is not allowed: ${problem}`;
+    }
+    case 'required':
+      return `${pathOf(error.instancePath, String(params.missingProperty))} is required`;
+    case 'type':
+      return `${subject} must be ${describeType(params.type as string | string[])}`;
+    case 'format':
+      return `${subject} ${formatMessage(String(params.format))}`;
+    case 'minLength':
+      return params.limit === 1 ? `${subject} must not be empty` : `${subject} must be at least ${params.limit} characters`;
+    case 'maxLength':
+      return `${subject} must be at most ${params.limit} characters`;
+    case 'minItems':
+      return path === ''
+        ? `${root} must hold at least ${params.limit} record${params.limit === 1 ? '' : 's'}`
+        : `${subject} must hold at least ${params.limit} item${params.limit === 1 ? '' : 's'}`;
+    case 'maxItems':
+      return path === ''
+        ? `${root} must hold at most ${params.limit} records`
+        : `${subject} must hold at most ${params.limit} items`;
+    case 'maxProperties':
+      return `${subject} must have at most ${params.limit} attributes`;
+    case 'const':
+      return `${subject} must be ${JSON.stringify(params.allowedValue)}`;
+    case 'enum':
+      return `${subject} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'uniqueItems':
+      return `${subject} must not repeat an item`;
+    case 'pattern':
+      return `${subject} has an invalid format`;
+    case 'additionalProperties':
+      return `${pathOf(error.instancePath, String(params.additionalProperty))} is not allowed`;
+    case 'urmAttributeName':
+      return `${subject} ${error.message}`;
+    case 'anyOf':
+    case 'not':
+    case 'if':
+      return undefined;
+    default:
+      return `${subject} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+function formatMessage(format: string): string {
+  switch (format) {
+    case 'date-time':
+      return 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z';
+    case 'ip':
+      return 'must be an IPv4 or IPv6 address';
+    case 'email':
+      return 'must be a valid email address';
+    case 'uri':
+      return 'must be a valid URL';
+    default:
+      return `must be a valid ${format}`;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * JSON requests: bounded size (checked before anything is parsed), an Accept
+ * header that allows JSON, a JSON Content-Type, and the body parsed by
+ * @middy/http-json-body-parser. Expects lower-cased headers
+ * (@middy/http-header-normalizer runs first).
+ */
+import type middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { ValidationError } from '../domain/errors';
+import type { Validator } from '../domain/validation';
+import { HttpProblem } from './errors';
+import type { ApiEvent } from './types';
+
+const ACCEPTS_JSON = /(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i;
+
+function describeBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function jsonBody(options: { maxBytes: number }): middy.MiddlewareObj<any>[] {
+  const guard: middy.MiddlewareObj<ApiEvent> = {
+    before: async ({ event }) => {
+      const accept = event.headers?.accept;
+      // RFC 9110: no Accept header means any media type is acceptable.
+      if (accept !== undefined && !ACCEPTS_JSON.test(accept)) {
+        throw new HttpProblem(406, 'Accept must allow application/json');
+      }
+      const body = event.body ?? '';
+      const size = event.isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
+      if (size > options.maxBytes) {
+        throw new ValidationError([`request body must be at most ${describeBytes(options.maxBytes)}`]);
+      }
+    },
+  };
+  return [guard, httpJsonBodyParser({ disableContentTypeError: false })];
+}
+
+/** Validates the parsed body against a compiled schema (400 with every problem found). */
+export function validBody<T>(validate: Validator<T>): middy.MiddlewareObj<{ body: unknown }> {
+  return {
+    before: async ({ event }) => {
+      event.body = validate(event.body);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * The demo application `npm start` creates once, and `.urm/dev.json`, where
+ * its id and keys are kept for the developer (keys are stored hashed, so this
+ * file is the only place they can be read again).
+ */
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { hashApiKey, type Scope } from '../../functions/shared/domain/api-keys';
+import { createApp, issueKey, type BackOffice } from '../back-office';
+
+export interface DevConfig {
+  base_url: string;
+  app_id: string;
+  server_key: string;
+  comms_key: string;
+  browser_key: string;
+  channel_id?: string;
+  mail_url?: string;
+}
+
+const scopesInFile: Record<Scope, 'server_key' | 'comms_key' | 'browser_key'> = {
+  server: 'server_key',
+  comms: 'comms_key',
+  browser: 'browser_key',
+};
+
+async function readDevConfig(path: string): Promise<DevConfig | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as DevConfig;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the file's application and all three keys are still live in the store. */
+async function stillValid(office: BackOffice, config: DevConfig): Promise<boolean> {
+  if (!config.app_id || !(await office.apps.get(config.app_id))) return false;
+  for (const field of Object.values(scopesInFile)) {
+    const key = config[field] ? await office.keys.findByHash(hashApiKey(config[field])) : undefined;
+    if (!key || key.revoked_at || key.app_id !== config.app_id) return false;
+  }
+  return true;
+}
+
+export async function ensureDemoApp(office: BackOffice, path: string, baseUrl: string): Promise<{ config: DevConfig; created: boolean }> {
+  const existing = await readDevConfig(path);
+  let config: DevConfig;
+  let created = false;
+  if (existing && (await stillValid(office, existing))) {
+    config = { ...existing, base_url: baseUrl };
+    if (existing.base_url !== baseUrl) {
+      await office.apps.update(existing.app_id, { portal_origin: baseUrl, site_origins: [baseUrl] });
+    }
+  } else {
+    const app = await createApp(office, { name: 'Demo application', portalOrigin: baseUrl, siteOrigins: [baseUrl] });
+    const keys = {} as Record<'server_key' | 'comms_key' | 'browser_key', string>;
+    for (const [scope, field] of Object.entries(scopesInFile) as [Scope, keyof typeof keys][]) {
+      keys[field] = (await issueKey(office, app.app_id, scope)).key;
+    }
+    config = { base_url: baseUrl, app_id: app.app_id, ...keys };
+    created = true;
+  }
+  await writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  await chmod(path, 0o600);
+  return { config, created };
+}

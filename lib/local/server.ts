@@ -1,0 +1,114 @@
+/**
+ * The local API: one HTTP server answering every route of lib/operations.ts
+ * with the same handler module Lambda runs, behind API Gateway's limits
+ * (10 MiB payload, 29 s integration timeout) and error answers.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import type { HttpOperation } from '../operations';
+import { lambdaContext, sendProxyResult, toProxyEvent, type RouteMatch } from './api-gateway';
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+export interface LocalRoute {
+  operation: HttpOperation;
+  pattern: RegExp;
+  parameterNames: string[];
+  handler: ProxyHandler;
+}
+
+/** API Gateway's own limits, applied before a handler runs. */
+export const gatewayLimits = { payloadBytes: 10 * 1024 * 1024, timeoutMs: 29_000 };
+
+function compilePath(path: string): { pattern: RegExp; parameterNames: string[] } {
+  const parameterNames: string[] = [];
+  const source = path
+    .split('/')
+    .map((segment) => {
+      const parameter = /^\{(\w+)\}$/.exec(segment);
+      if (!parameter) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      parameterNames.push(parameter[1]);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}$`), parameterNames };
+}
+
+/** Imports each operation's handler module, as Lambda would load its bundle. */
+export async function loadRoutes(root: string, operations: HttpOperation[]): Promise<LocalRoute[]> {
+  return Promise.all(
+    operations.map(async (operation) => {
+      const module = (await import(pathToFileURL(join(root, operation.entry)).href)) as { handler: ProxyHandler };
+      return { operation, ...compilePath(operation.path), handler: module.handler };
+    }),
+  );
+}
+
+export type StaticHandler = (request: IncomingMessage, response: ServerResponse, url: URL) => boolean;
+
+function reply(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+  response.end(JSON.stringify({ message }));
+}
+
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        resolve(undefined);
+        request.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+export function createApiServer(routes: LocalRoute[], options: { log: (line: string) => void; statics?: StaticHandler[] }): Server {
+  return createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    try {
+      const candidates = routes
+        .map((route) => ({ route, match: route.pattern.exec(url.pathname) }))
+        .filter((c): c is { route: LocalRoute; match: RegExpExecArray } => c.match !== null);
+      if (candidates.length === 0) {
+        if (options.statics?.some((serve) => serve(request, response, url))) return;
+        return reply(response, 404, 'Not Found');
+      }
+      const chosen = candidates.find((c) => c.route.operation.method === request.method);
+      if (!chosen) {
+        const allow = [...new Set(candidates.map((c) => c.route.operation.method))].join(', ');
+        return reply(response, 405, 'Method Not Allowed', { Allow: allow });
+      }
+      const body = await readBody(request, gatewayLimits.payloadBytes);
+      if (body === undefined) return reply(response, 413, 'Request Too Long');
+      const params = Object.fromEntries(
+        chosen.route.parameterNames.map((name, i) => [name, decodeURIComponent(chosen.match[i + 1])]),
+      );
+      const match: RouteMatch = {
+        resource: chosen.route.operation.path,
+        pathParameters: chosen.route.parameterNames.length ? params : null,
+      };
+      const event = toProxyEvent(request, url, body, match);
+      const context = lambdaContext(`${chosen.route.operation.id}Function`, gatewayLimits.timeoutMs);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), gatewayLimits.timeoutMs);
+      });
+      const result = await Promise.race([chosen.route.handler(event, context), timeout]).finally(() => clearTimeout(timer));
+      if (result === 'timeout') return reply(response, 504, 'Endpoint request timed out');
+      sendProxyResult(response, result);
+    } catch (error) {
+      options.log(`handler error on ${request.method} ${url.pathname}: ${(error as Error).stack ?? error}`);
+      if (!response.headersSent) reply(response, 502, 'Internal server error');
+      else response.end();
+    }
+  });
+}

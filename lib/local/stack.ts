@@ -1,0 +1,179 @@
+/**
+ * The whole service on one machine: DynamoDB Local and kinesalite under the
+ * data directory, tables and stream from lib/resources.ts, the HTTP routes and
+ * stream consumers of lib/operations.ts running their real handler modules,
+ * and the demo application. Only endpoints and credentials differ from AWS.
+ */
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { KinesisClient } from '@aws-sdk/client-kinesis';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store';
+import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
+import { httpOperations, streamConsumers } from '../operations';
+import { ingestStream, tables } from '../resources';
+import type { BackOffice } from '../back-office';
+import { ensureStream, ensureTables } from './bootstrap';
+import { ensureDemoApp, type DevConfig } from './demo-app';
+import { assertJava, assertPortFree, LocalStackError, startDynamoLocal, startKinesalite, type RunningProcess } from './emulators';
+import { createApiServer, loadRoutes } from './server';
+import { FileCheckpointStore, fileFailureSink, StreamPoller, type ConsumerBinding, type ConsumerHandler } from './stream-poller';
+
+export interface LocalStackOptions {
+  /** Repository root, where the handler modules are. */
+  root: string;
+  dataDir: string;
+  host: string;
+  port: number;
+  dynamoPort: number;
+  kinesisPort: number;
+  region: string;
+  log: (line: string) => void;
+  pollIntervalMs?: number;
+}
+
+export interface LocalStack {
+  baseUrl: string;
+  dev: DevConfig;
+  demoCreated: boolean;
+  /** Files an operator reads: the on-failure destination of the stream consumers. */
+  onFailureFile: string;
+  stop(): Promise<void>;
+}
+
+/** Where the admin command line finds a running local stack. */
+export interface LocalEndpoints {
+  dynamodb_endpoint: string;
+  kinesis_endpoint: string;
+  region: string;
+  base_url: string;
+}
+
+export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+export function localClients(endpoints: Pick<LocalEndpoints, 'dynamodb_endpoint' | 'kinesis_endpoint' | 'region'>) {
+  const dynamo = new DynamoDBClient({ endpoint: endpoints.dynamodb_endpoint, region: endpoints.region, credentials: localCredentials });
+  const kinesis = new KinesisClient({
+    endpoint: endpoints.kinesis_endpoint,
+    region: endpoints.region,
+    credentials: localCredentials,
+    requestHandler: new NodeHttpHandler(),
+  });
+  return { dynamo, document: DynamoDBDocumentClient.from(dynamo), kinesis };
+}
+
+export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
+  return {
+    apps: new DynamoAppStore(document, tables.apps.localName),
+    keys: new DynamoKeyStore(document, tables.keys.localName),
+  };
+}
+
+/** The environment a Lambda function would get from the stack, pointed at the emulators. */
+function functionEnvironment(endpoints: LocalEndpoints): Record<string, string> {
+  return {
+    AWS_REGION: endpoints.region,
+    AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb_endpoint,
+    AWS_ENDPOINT_URL_KINESIS: endpoints.kinesis_endpoint,
+    ...Object.fromEntries(Object.values(tables).map((table) => [table.envVar, table.localName])),
+    [ingestStream.envVar]: ingestStream.localName,
+  };
+}
+
+async function waitForDynamo(client: DynamoDBClient, dynamo: RunningProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await client.send(new ListTablesCommand({ Limit: 1 }));
+      return;
+    } catch (error) {
+      if (dynamo.exited() || Date.now() > deadline) {
+        throw new LocalStackError(`DynamoDB Local did not start: ${(error as Error).message}\n${dynamo.diagnostics()}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  assertJava();
+  await assertPortFree(options.port, options.host, 'the API', 'PORT');
+  await assertPortFree(options.dynamoPort, options.host, 'DynamoDB Local', 'DYNAMODB_PORT');
+  await assertPortFree(options.kinesisPort, options.host, 'the Kinesis emulator', 'KINESIS_PORT');
+  mkdirSync(options.dataDir, { recursive: true });
+
+  const baseUrl = `http://${options.host}:${options.port}`;
+  const endpoints: LocalEndpoints = {
+    dynamodb_endpoint: `http://${options.host}:${options.dynamoPort}`,
+    kinesis_endpoint: `http://${options.host}:${options.kinesisPort}`,
+    region: options.region,
+    base_url: baseUrl,
+  };
+  const stoppers: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const stopOne of stoppers.reverse()) await stopOne().catch((error) => options.log(`while stopping: ${error}`));
+    stoppers.length = 0;
+  };
+
+  try {
+    const dynamoProcess = startDynamoLocal({ port: options.dynamoPort, dataDir: join(options.dataDir, 'dynamodb') });
+    stoppers.push(() => dynamoProcess.stop());
+    const kinesalite = await startKinesalite({ port: options.kinesisPort, host: options.host, dataDir: join(options.dataDir, 'kinesis') });
+    stoppers.push(() => kinesalite.stop());
+
+    const clients = localClients(endpoints);
+    await waitForDynamo(clients.dynamo, dynamoProcess);
+    await ensureTables(clients.dynamo);
+    await ensureStream(clients.kinesis, ingestStream);
+
+    const demo = await ensureDemoApp(localBackOffice(clients.document), join(options.dataDir, 'dev.json'), baseUrl);
+    writeFileSync(join(options.dataDir, 'stack.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
+
+    // The handlers read their environment when first imported, as at a cold start.
+    Object.assign(process.env, functionEnvironment(endpoints));
+    const routes = await loadRoutes(options.root, httpOperations);
+    const server: Server = createApiServer(routes, { log: options.log });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => resolve());
+    });
+    stoppers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
+
+    const bindings: ConsumerBinding[] = await Promise.all(
+      streamConsumers.map(async (consumer) => ({
+        consumer,
+        handler: ((await import(pathToFileURL(join(options.root, consumer.entry)).href)) as { handler: ConsumerHandler }).handler,
+      })),
+    );
+    const checkpoints = new FileCheckpointStore(join(options.dataDir, 'checkpoints.json'));
+    await checkpoints.load();
+    const onFailureFile = join(options.dataDir, 'on-failure.jsonl');
+    const poller = new StreamPoller(clients.kinesis, bindings, checkpoints, fileFailureSink(onFailureFile), {
+      streamName: ingestStream.localName,
+      region: options.region,
+      pollIntervalMs: options.pollIntervalMs ?? 100,
+      retryBaseDelayMs: 100,
+      retryMaxDelayMs: 5000,
+      log: options.log,
+    });
+    await poller.start();
+    stoppers.push(() => poller.stop());
+
+    return { baseUrl, dev: demo.config, demoCreated: demo.created, onFailureFile, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

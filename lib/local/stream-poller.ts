@@ -1,0 +1,278 @@
+/**
+ * Emulates Lambda's Kinesis event source mapping for the local stack: one
+ * poller per consumer and shard, the consumer's record-kind filter, batches of
+ * its batch size, partial batch responses (checkpoint before the first failed
+ * record and retry from it), bisection of a batch whose invocation throws,
+ * bounded retries and record age, then the on-failure destination. Checkpoints
+ * are kept on disk, so a restart resumes where the last run stopped.
+ */
+import {
+  DescribeStreamCommand,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+  type KinesisClient,
+} from '@aws-sdk/client-kinesis';
+import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
+import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
+import type { StreamConsumer } from '../operations';
+import { lambdaContext } from './api-gateway';
+
+export type ConsumerHandler = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse | void>;
+
+export interface ConsumerBinding {
+  consumer: StreamConsumer;
+  handler: ConsumerHandler;
+}
+
+/** Last processed sequence number per consumer and shard, kept in a JSON file. */
+export class FileCheckpointStore {
+  private state: Record<string, Record<string, string>> = {};
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly path: string) {}
+
+  async load(): Promise<void> {
+    try {
+      this.state = JSON.parse(await readFile(this.path, 'utf8')) as Record<string, Record<string, string>>;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+
+  get(consumerId: string, shardId: string): string | undefined {
+    return this.state[consumerId]?.[shardId];
+  }
+
+  /** Records the checkpoint and persists it atomically (write, then rename). */
+  set(consumerId: string, shardId: string, sequenceNumber: string): Promise<void> {
+    (this.state[consumerId] ??= {})[shardId] = sequenceNumber;
+    const snapshot = JSON.stringify(this.state);
+    this.writing = this.writing.then(async () => {
+      await writeFile(`${this.path}.tmp`, snapshot);
+      await rename(`${this.path}.tmp`, this.path);
+    });
+    return this.writing;
+  }
+}
+
+/** Lambda's on-failure record for Kinesis, plus the reason, appended as one JSON line. */
+export interface FailureRecord {
+  requestContext: { condition: 'RetryAttemptsExhausted' | 'RecordAgeExceeded'; functionArn: string; approximateInvokeCount: number };
+  reason: string;
+  version: '1.0';
+  timestamp: string;
+  KinesisBatchInfo: {
+    shardId: string;
+    startSequenceNumber: string;
+    endSequenceNumber: string;
+    approximateArrivalOfFirstRecord: string;
+    approximateArrivalOfLastRecord: string;
+    batchSize: number;
+    streamArn: string;
+  };
+}
+
+export function fileFailureSink(path: string) {
+  return async (failure: FailureRecord) => appendFile(path, `${JSON.stringify(failure)}\n`);
+}
+
+export interface PollerOptions {
+  streamName: string;
+  region: string;
+  pollIntervalMs: number;
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+  log: (line: string) => void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function kindOf(record: _Record): string | undefined {
+  try {
+    return (JSON.parse(Buffer.from(record.Data ?? new Uint8Array()).toString('utf8')) as { kind?: string }).kind;
+  } catch {
+    return undefined;
+  }
+}
+
+export class StreamPoller {
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private wake = new Set<() => void>();
+
+  constructor(
+    private readonly kinesis: KinesisClient,
+    private readonly bindings: ConsumerBinding[],
+    private readonly checkpoints: FileCheckpointStore,
+    private readonly onFailure: (failure: FailureRecord) => Promise<void>,
+    private readonly options: PollerOptions,
+  ) {}
+
+  private get streamArn(): string {
+    return `arn:aws:kinesis:${this.options.region}:000000000000:stream/${this.options.streamName}`;
+  }
+
+  async start(): Promise<void> {
+    const description = await this.kinesis.send(new DescribeStreamCommand({ StreamName: this.options.streamName }));
+    const shards = (description.StreamDescription?.Shards ?? []).map((shard) => shard.ShardId!);
+    this.running = true;
+    for (const binding of this.bindings) {
+      for (const shardId of shards) this.loops.push(this.pollShard(binding, shardId));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake.forEach((wake) => wake());
+    await Promise.all(this.loops);
+    this.loops = [];
+  }
+
+  /** Sleeps, but wakes at once when the poller stops. */
+  private pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake.add(done);
+    });
+  }
+
+  private async iteratorFor(consumerId: string, shardId: string): Promise<string> {
+    const checkpoint = this.checkpoints.get(consumerId, shardId);
+    const out = await this.kinesis.send(
+      new GetShardIteratorCommand({
+        StreamName: this.options.streamName,
+        ShardId: shardId,
+        ...(checkpoint
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', StartingSequenceNumber: checkpoint }
+          : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    );
+    return out.ShardIterator!;
+  }
+
+  private async pollShard(binding: ConsumerBinding, shardId: string): Promise<void> {
+    const { consumer } = binding;
+    let iterator: string | undefined;
+    while (this.running) {
+      try {
+        iterator ??= await this.iteratorFor(consumer.id, shardId);
+        const out = await this.kinesis.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: consumer.batchSize }));
+        const records = out.Records ?? [];
+        if (records.length > 0) {
+          const matching = records.filter((record) => consumer.kinds.includes(kindOf(record) as never));
+          if (matching.length > 0 && !(await this.deliver(binding, shardId, matching))) return;
+          await this.checkpoints.set(consumer.id, shardId, records.at(-1)!.SequenceNumber!);
+        }
+        iterator = out.NextShardIterator;
+        if (records.length === 0) await this.pause(this.options.pollIntervalMs);
+      } catch (error) {
+        if (!this.running) return;
+        this.options.log(`poller ${consumer.id}/${shardId}: ${(error as Error).message}; resuming from the checkpoint`);
+        iterator = undefined;
+        await this.pause(1000);
+      }
+    }
+  }
+
+  /** Delivers records until each is processed or sent to the on-failure destination; false if stopped first. */
+  private async deliver(binding: ConsumerBinding, shardId: string, records: _Record[]): Promise<boolean> {
+    const { consumer, handler } = binding;
+    const queue: _Record[][] = [records];
+    while (queue.length > 0) {
+      let batch = queue.shift()!;
+      for (let attempt = 1; ; attempt++) {
+        if (!this.running) return false;
+        let reason: string;
+        try {
+          const response = await handler(this.toEvent(shardId, batch), lambdaContext(`${consumer.id}Function`, 5 * 60_000));
+          const failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+          if (failed.size === 0) {
+            await this.checkpoints.set(consumer.id, shardId, batch.at(-1)!.SequenceNumber!);
+            break;
+          }
+          const first = batch.findIndex((record) => failed.has(record.SequenceNumber!));
+          if (first > 0) {
+            await this.checkpoints.set(consumer.id, shardId, batch[first - 1].SequenceNumber!);
+            batch = batch.slice(first);
+          }
+          reason = `batch item failure at ${batch[0].SequenceNumber}`;
+        } catch (error) {
+          reason = (error as Error).message;
+          if (batch.length > 1) {
+            const middle = Math.ceil(batch.length / 2);
+            queue.unshift(batch.slice(0, middle), batch.slice(middle));
+            this.options.log(`consumer ${consumer.id} threw (${reason}); bisecting a batch of ${batch.length}`);
+            break;
+          }
+        }
+        const tooOld = Date.now() - (batch[0].ApproximateArrivalTimestamp?.getTime() ?? Date.now()) > consumer.maxRecordAgeSeconds * 1000;
+        if (attempt > consumer.retryAttempts || tooOld) {
+          await this.sendToFailureDestination(consumer, shardId, batch, attempt, tooOld, reason);
+          await this.checkpoints.set(consumer.id, shardId, batch.at(-1)!.SequenceNumber!);
+          break;
+        }
+        await this.pause(Math.min(this.options.retryMaxDelayMs, this.options.retryBaseDelayMs * 2 ** (attempt - 1)));
+      }
+    }
+    return true;
+  }
+
+  private async sendToFailureDestination(
+    consumer: StreamConsumer,
+    shardId: string,
+    batch: _Record[],
+    invokeCount: number,
+    tooOld: boolean,
+    reason: string,
+  ): Promise<void> {
+    this.options.log(`consumer ${consumer.id}: ${batch.length} record(s) sent to the on-failure destination (${reason})`);
+    await this.onFailure({
+      requestContext: {
+        condition: tooOld ? 'RecordAgeExceeded' : 'RetryAttemptsExhausted',
+        functionArn: `arn:aws:lambda:${this.options.region}:000000000000:function:${consumer.id}Function`,
+        approximateInvokeCount: invokeCount,
+      },
+      reason,
+      version: '1.0',
+      timestamp: new Date().toISOString(),
+      KinesisBatchInfo: {
+        shardId,
+        startSequenceNumber: batch[0].SequenceNumber!,
+        endSequenceNumber: batch.at(-1)!.SequenceNumber!,
+        approximateArrivalOfFirstRecord: (batch[0].ApproximateArrivalTimestamp ?? new Date()).toISOString(),
+        approximateArrivalOfLastRecord: (batch.at(-1)!.ApproximateArrivalTimestamp ?? new Date()).toISOString(),
+        batchSize: batch.length,
+        streamArn: this.streamArn,
+      },
+    });
+  }
+
+  private toEvent(shardId: string, batch: _Record[]): KinesisStreamEvent {
+    return {
+      Records: batch.map(
+        (record): KinesisStreamRecord => ({
+          kinesis: {
+            kinesisSchemaVersion: '1.0',
+            partitionKey: record.PartitionKey!,
+            sequenceNumber: record.SequenceNumber!,
+            data: Buffer.from(record.Data ?? new Uint8Array()).toString('base64'),
+            approximateArrivalTimestamp: (record.ApproximateArrivalTimestamp?.getTime() ?? Date.now()) / 1000,
+          },
+          eventSource: 'aws:kinesis',
+          eventVersion: '1.0',
+          eventID: `${shardId}:${record.SequenceNumber}`,
+          eventName: 'aws:kinesis:record',
+          invokeIdentityArn: 'arn:aws:iam::000000000000:role/local',
+          awsRegion: this.options.region,
+          eventSourceARN: this.streamArn,
+        }),
+      ),
+    };
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Tables, indexes and the stream: the one definition that both the CDK stack
+ * (lib/constructs/data-tables.ts) and the local stack (lib/local/bootstrap.ts)
+ * create from, so the two cannot drift.
+ */
+
+export interface KeyDefinition {
+  name: string;
+  type: 'S' | 'N' | 'B';
+}
+
+export interface IndexDefinition {
+  name: string;
+  /** A global index has its own partition key; a local one shares the table's. */
+  kind: 'global' | 'local';
+  partitionKey?: KeyDefinition;
+  sortKey: KeyDefinition;
+}
+
+export interface TableDefinition {
+  /** CDK construct id. */
+  id: string;
+  /** Environment variable through which functions learn the table's name. */
+  envVar: string;
+  /** Table name in the local stack (in AWS, CloudFormation names it). */
+  localName: string;
+  partitionKey: KeyDefinition;
+  sortKey?: KeyDefinition;
+  indexes?: IndexDefinition[];
+  /** Attribute holding an epoch-seconds expiry, if items expire. */
+  timeToLiveAttribute?: string;
+}
+
+const S = (name: string): KeyDefinition => ({ name, type: 'S' });
+
+export const tables = {
+  /** Applications: the integrators' tenants. */
+  apps: {
+    id: 'AppsTable',
+    envVar: 'APPS_TABLE',
+    localName: 'urm-apps',
+    partitionKey: S('app_id'),
+  },
+  /** API keys by the SHA-256 of the key; never the key itself. */
+  keys: {
+    id: 'KeysTable',
+    envVar: 'KEYS_TABLE',
+    localName: 'urm-keys',
+    partitionKey: S('key_hash'),
+    indexes: [{ name: 'by-app', kind: 'global', partitionKey: S('app_id'), sortKey: S('key_id') }],
+  },
+} satisfies Record<string, TableDefinition>;
+
+export type TableName = keyof typeof tables;
+
+export interface StreamDefinition {
+  id: string;
+  envVar: string;
+  localName: string;
+  /** In AWS the stream is on-demand; the local emulator needs a shard count. */
+  localShardCount: number;
+}
+
+/** The ingestion stream: every accepted profile and event record. */
+export const ingestStream: StreamDefinition = {
+  id: 'IngestStream',
+  envVar: 'STREAM_NAME',
+  localName: 'urm-ingest',
+  localShardCount: 2,
+};
