@@ -68,3 +68,8 @@ export const ingestStream: StreamDefinition = {
   localName: 'urm-ingest',
   localShardCount: 2,
 };
+
+/** Name of the stack output that carries a table's physical name (read by the admin command line). */
+export function tableOutputName(definition: Pick<TableDefinition, 'id'>): string {
+  return `${definition.id}Name`;
+}

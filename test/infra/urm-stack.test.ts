@@ -1,0 +1,309 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, describe, test } from 'node:test';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { httpOperations, streamConsumers } from '../../lib/operations';
+import { ingestStream, tables, type TableDefinition, type TableName } from '../../lib/resources';
+import { stackOutputs, UrmStack } from '../../lib/urm-stack';
+
+type Json = Record<string, unknown>;
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+let stack: UrmStack;
+let template: Template;
+
+// Synthesized once: bundling every function takes seconds. The cdk.json feature flags apply, as in `cdk synth`.
+before(() => {
+  const { context } = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Json };
+  const app = new App({ context });
+  stack = new UrmStack(app, 'UrmTest');
+  template = Template.fromStack(stack);
+});
+
+const logicalId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const ref = (construct: IConstruct) => ({ Ref: logicalId(construct) });
+const arn = (construct: IConstruct) => ({ 'Fn::GetAtt': [logicalId(construct), 'Arn'] });
+const tableEntries = () => Object.entries(tables) as [TableName, TableDefinition][];
+const allFunctions = () => [
+  ...httpOperations.map((op) => ({ definition: op, fn: stack.ingestion.operations[op.id], timeout: 10 })),
+  ...streamConsumers.map((c) => ({ definition: c, fn: stack.pipeline.consumers[c.id], timeout: 60 })),
+];
+
+/** Every Allow statement of the policies attached to a function's role. */
+function allowedStatements(fn: IConstruct & { role?: IConstruct }): Statement[] {
+  assert.ok(fn.role, 'function has a role');
+  const policies = template.findResources('AWS::IAM::Policy', {
+    Properties: { Roles: Match.arrayWith([ref(fn.role)]) },
+  });
+  return Object.values(policies)
+    .flatMap((policy) => (policy.Properties.PolicyDocument.Statement as Statement[]))
+    .filter((statement) => statement.Effect === 'Allow');
+}
+
+const actionsOf = (statement: Statement) => [statement.Action].flat();
+
+describe('the ingestion stream', () => {
+  test('is on-demand and encrypted with the AWS-managed KMS key', () => {
+    template.resourceCountIs('AWS::Kinesis::Stream', 1);
+    template.hasResourceProperties('AWS::Kinesis::Stream', {
+      StreamModeDetails: { StreamMode: 'ON_DEMAND' },
+      StreamEncryption: { EncryptionType: 'KMS', KeyId: 'alias/aws/kinesis' },
+      ShardCount: Match.absent(),
+    });
+  });
+
+  test('sends failed batches to an encrypted, TLS-only queue that keeps them 14 days', () => {
+    const queue = stack.pipeline.failureQueue;
+
+    template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [ref(queue)],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('each stream consumer', () => {
+  test('has one event source mapping on the stream', () => {
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', streamConsumers.length);
+  });
+
+  for (const consumer of streamConsumers) {
+    test(`${consumer.id} bisects, reports partial failures, retries boundedly and sends failures to the queue`, () => {
+      const fn = stack.pipeline.consumers[consumer.id];
+
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: ref(fn),
+        EventSourceArn: arn(stack.pipeline.stream),
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: consumer.batchSize,
+        BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        MaximumRetryAttempts: consumer.retryAttempts,
+        MaximumRecordAgeInSeconds: consumer.maxRecordAgeSeconds,
+        ParallelizationFactor: 1,
+        DestinationConfig: { OnFailure: { Destination: arn(stack.pipeline.failureQueue) } },
+      });
+    });
+
+    test(`${consumer.id} receives only ${consumer.kinds.join(' and ')} records`, () => {
+      const fn = stack.pipeline.consumers[consumer.id];
+
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: ref(fn),
+        FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ data: { kind: consumer.kinds } }) }] },
+      });
+    });
+  }
+});
+
+describe('the tables', () => {
+  test('are exactly those of lib/resources.ts', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', tableEntries().length);
+  });
+
+  for (const [name, definition] of tableEntries()) {
+    test(`${definition.id} is on-demand, encrypted, point-in-time recoverable and retained`, () => {
+      template.hasResource('AWS::DynamoDB::Table', {
+        DeletionPolicy: 'Retain',
+        Properties: {
+          TableName: Match.absent(),
+          KeySchema: Match.arrayWith([{ AttributeName: definition.partitionKey.name, KeyType: 'HASH' }]),
+          BillingMode: 'PAY_PER_REQUEST',
+          SSESpecification: { SSEEnabled: true },
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          TimeToLiveSpecification: definition.timeToLiveAttribute
+            ? { AttributeName: definition.timeToLiveAttribute, Enabled: true }
+            : Match.absent(),
+        },
+      });
+    });
+
+    test(`${definition.id} has the indexes of its definition`, () => {
+      const properties = template.findResources('AWS::DynamoDB::Table')[logicalId(stack.data.tables[name])].Properties;
+      const indexNames = (kind: 'global' | 'local') =>
+        (definition.indexes ?? []).filter((index) => index.kind === kind).map((index) => index.name).sort();
+      const synthesized = (list?: { IndexName: string }[]) => (list ?? []).map((index) => index.IndexName).sort();
+
+      assert.deepEqual(synthesized(properties.GlobalSecondaryIndexes), indexNames('global'));
+      assert.deepEqual(synthesized(properties.LocalSecondaryIndexes), indexNames('local'));
+    });
+  }
+
+  test('the keys table is found by app through its by-app global index', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'key_hash', KeyType: 'HASH' }],
+      GlobalSecondaryIndexes: [
+        Match.objectLike({
+          IndexName: 'by-app',
+          KeySchema: [
+            { AttributeName: 'app_id', KeyType: 'HASH' },
+            { AttributeName: 'key_id', KeyType: 'RANGE' },
+          ],
+        }),
+      ],
+    });
+  });
+});
+
+describe('the functions', () => {
+  test('are one per operation and consumer, and nothing else', () => {
+    template.resourceCountIs('AWS::Lambda::Function', httpOperations.length + streamConsumers.length);
+  });
+
+  test('run Node.js 22 on arm64 with 256 MB, source maps and a month of logs', () => {
+    for (const { definition, fn, timeout } of allFunctions()) {
+      assert.ok(fn, `${definition.id} has a function`);
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        MemorySize: 256,
+        Timeout: timeout,
+        Handler: 'index.handler',
+        Environment: {
+          Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_SERVICE_NAME: 'urm' }),
+        },
+        LoggingConfig: { LogGroup: { Ref: Match.stringLikeRegexp(`${definition.id}Logs`) } },
+        Role: { 'Fn::GetAtt': [logicalId(fn.role!), 'Arn'] },
+      });
+    }
+    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
+  test('learn the names of exactly the tables and stream they are granted', () => {
+    for (const { definition, fn } of allFunctions()) {
+      const variables = template.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.Environment.Variables;
+      const expected: Json = { NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_SERVICE_NAME: 'urm' };
+      for (const name of Object.keys(definition.tables) as TableName[]) {
+        expected[tables[name].envVar] = ref(stack.data.tables[name]);
+      }
+      if (definition.stream === 'write') expected[ingestStream.envVar] = ref(stack.pipeline.stream);
+
+      assert.deepEqual(variables, expected, definition.id);
+    }
+  });
+});
+
+describe('the ingest functions', () => {
+  const ingestIds = ['IngestProfiles', 'IngestEvents'];
+
+  for (const id of ingestIds) {
+    test(`${id} may put records on the stream and nothing more there`, () => {
+      const statements = allowedStatements(stack.ingestion.operations[id]);
+      const kinesis = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('kinesis:')));
+
+      assert.deepEqual(kinesis, [
+        { Effect: 'Allow', Action: ['kinesis:PutRecord', 'kinesis:PutRecords'], Resource: arn(stack.pipeline.stream) },
+      ]);
+    });
+
+    test(`${id} may read the keys table and its indexes`, () => {
+      const keys = stack.data.tables.keys;
+      const statements = allowedStatements(stack.ingestion.operations[id]);
+
+      const read = statements.find((statement) => actionsOf(statement).includes('dynamodb:GetItem'));
+      assert.ok(read, 'a statement allows dynamodb:GetItem');
+      assert.deepEqual(read.Resource, [arn(keys), { 'Fn::Join': ['', [arn(keys), '/index/*']] }]);
+      assert.ok(actionsOf(read).includes('dynamodb:Query'));
+    });
+
+    test(`${id} may not write any table, nor touch any table but the keys table`, () => {
+      const keysId = logicalId(stack.data.tables.keys);
+      const dynamo = allowedStatements(stack.ingestion.operations[id]).filter((statement) =>
+        actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+      );
+      const writes = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', '*'].map((action) => `dynamodb:${action}`);
+
+      assert.ok(dynamo.length > 0);
+      for (const statement of dynamo) {
+        assert.deepEqual(actionsOf(statement).filter((action) => writes.includes(action)), []);
+        const resources = [statement.Resource].flat();
+        for (const resource of resources) assert.match(JSON.stringify(resource), new RegExp(`"${keysId}"`));
+      }
+    });
+  }
+});
+
+describe('the API', () => {
+  test('has no API Gateway keys or usage plans: functions check x-api-key themselves', () => {
+    template.resourceCountIs('AWS::ApiGateway::ApiKey', 0);
+    template.resourceCountIs('AWS::ApiGateway::UsagePlan', 0);
+  });
+
+  for (const operation of httpOperations) {
+    test(`routes ${operation.method} ${operation.path} to ${operation.id} through a proxy integration`, () => {
+      const fn = stack.ingestion.operations[operation.id];
+
+      template.hasResourceProperties('AWS::ApiGateway::Method', {
+        HttpMethod: operation.method,
+        ResourceId: { Ref: resourceIdForPath(operation.path) },
+        AuthorizationType: 'NONE',
+        ApiKeyRequired: Match.absent(),
+        Integration: {
+          Type: 'AWS_PROXY',
+          IntegrationHttpMethod: 'POST',
+          Uri: { 'Fn::Join': ['', Match.arrayWith([arn(fn)])] },
+        },
+      });
+    });
+  }
+
+  for (const path of ['/profiles', '/events']) {
+    test(`accepts POST ${path}`, () => {
+      template.hasResourceProperties('AWS::ApiGateway::Method', { HttpMethod: 'POST', ResourceId: { Ref: resourceIdForPath(path) } });
+    });
+  }
+
+  test('stage v1 throttles by default and writes access logs', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'v1',
+      MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 })],
+      AccessLogSetting: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AccessLogs'), 'Arn'] }, Format: Match.anyValue() },
+    });
+  });
+});
+
+describe('the stack outputs', () => {
+  test('give every address placeholder the API stage URL', () => {
+    const urls = [stackOutputs.baseUrl, stackOutputs.crmUrl, stackOutputs.enterpriseApiUrl, stackOutputs.commsUrl];
+    const outputs = template.findOutputs('*');
+
+    for (const key of urls) {
+      assert.ok(outputs[key], `output ${key}`);
+      assert.match(JSON.stringify(outputs[key].Value), new RegExp(`"Ref":"${logicalId(stack.ingestion.api.deploymentStage)}"`));
+    }
+  });
+
+  test('name the stream and every table, as the admin command line expects', () => {
+    template.hasOutput(stackOutputs.streamName, { Value: ref(stack.pipeline.stream) });
+    for (const [name, definition] of tableEntries()) {
+      template.hasOutput(`${definition.id}Name`, { Value: ref(stack.data.tables[name]) });
+    }
+  });
+});
+
+/** The logical id of the API resource at a path such as `/profiles/{id}`, walking from the root. */
+function resourceIdForPath(path: string): string {
+  const resources = template.findResources('AWS::ApiGateway::Resource');
+  let parent: unknown = { 'Fn::GetAtt': [logicalId(stack.ingestion.api), 'RootResourceId'] };
+  let found = '';
+  for (const part of path.split('/').filter(Boolean)) {
+    const match = Object.entries(resources).find(
+      ([, resource]) => resource.Properties.PathPart === part && JSON.stringify(resource.Properties.ParentId) === JSON.stringify(parent),
+    );
+    assert.ok(match, `API resource ${part} of ${path}`);
+    found = match[0];
+    parent = { Ref: found };
+  }
+  return found;
+}

@@ -1,0 +1,26 @@
+/** Builders for the events and contexts Lambda hands a handler, for handler tests. */
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { lambdaContext, toProxyEvent } from '../../lib/local/api-gateway';
+import type { IncomingMessage } from 'node:http';
+
+export function apiEvent(options: {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}): APIGatewayProxyEvent {
+  const rawHeaders = Object.entries(options.headers ?? {}).flat();
+  const request = {
+    method: options.method ?? 'POST',
+    rawHeaders,
+    headers: Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    httpVersion: '1.1',
+    socket: { remoteAddress: '127.0.0.1' },
+  } as unknown as IncomingMessage;
+  const url = new URL(options.path, 'http://localhost');
+  return toProxyEvent(request, url, Buffer.from(options.body ?? ''), { resource: url.pathname, pathParameters: null });
+}
+
+export function context(name = 'TestFunction'): Context {
+  return lambdaContext(name, 10_000);
+}

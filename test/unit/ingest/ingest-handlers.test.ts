@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { before, beforeEach, describe, test } from 'node:test';
+import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { hashApiKey } from '../../../functions/shared/domain/api-keys';
+import { apiEvent, context } from '../../support/lambda';
+
+process.env.KEYS_TABLE = 'keys';
+process.env.STREAM_NAME = 'stream';
+process.env.AWS_REGION = 'us-east-1';
+process.env.AWS_ACCESS_KEY_ID = 'test';
+process.env.AWS_SECRET_ACCESS_KEY = 'test';
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+const kinesis = mockClient(KinesisClient);
+const dynamo = mockClient(DynamoDBDocumentClient);
+
+const keys: Record<string, object> = {
+  'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k1' },
+  'revoked-key': { app_id: 'app_1', scope: 'server', key_id: 'k2', revoked_at: '2026-01-01T00:00:00Z' },
+  'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k3' },
+  'comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k4' },
+};
+const byHash = new Map(Object.entries(keys).map(([key, record]) => [hashApiKey(key), { key_hash: hashApiKey(key), ...record }]));
+
+let events: Handler;
+let profiles: Handler;
+before(async () => {
+  events = (await import('../../../functions/ingest-events/handler')).handler as unknown as Handler;
+  profiles = (await import('../../../functions/ingest-profiles/handler')).handler as unknown as Handler;
+});
+
+beforeEach(() => {
+  kinesis.reset();
+  dynamo.reset();
+  dynamo.on(GetCommand).callsFake((input: { Key: { key_hash: string } }) => ({ Item: byHash.get(input.Key.key_hash) }));
+  kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => ({
+    FailedRecordCount: 0,
+    Records: input.Records!.map((_, i) => ({ SequenceNumber: `4968${i}`, ShardId: 'shardId-000000000001' })),
+  }));
+});
+
+const headers = (key: string | null) => ({
+  'Content-Type': 'application/json',
+  Accept: 'application/json',
+  ...(key ? { 'X-Api-Key': key } : {}),
+});
+const event = { app_id: 'app_1', profile_id: 'player-1', event: 'deposit', urm_date_time: '2026-11-21T10:00:00Z', amount: 5 };
+const post = (handler: Handler, body: unknown, key: string | null = 'server-key', extra: Record<string, string> = {}) =>
+  handler(apiEvent({ path: '/events', headers: { ...headers(key), ...extra }, body: typeof body === 'string' ? body : JSON.stringify(body) }), context());
+const sent = () => kinesis.commandCalls(PutRecordsCommand).map((call) => call.args[0].input as PutRecordsCommandInput);
+
+describe('POST /events handler', () => {
+  test('writes each record to the stream under app#profile and answers the receipt', async () => {
+    const response = await post(events, [event, { ...event, profile_id: 'player-2', urm_insert_id: 'mine' }]);
+
+    assert.equal(response.statusCode, 200);
+    assert.deepEqual(JSON.parse(response.body), {
+      EncryptionType: 'NONE',
+      FailedRecordCount: 0,
+      Records: [
+        { SequenceNumber: '49680', ShardId: 'shardId-000000000001' },
+        { SequenceNumber: '49681', ShardId: 'shardId-000000000001' },
+      ],
+    });
+    const [call] = sent();
+    assert.equal(call.StreamName, 'stream');
+    assert.deepEqual(call.Records!.map((r) => r.PartitionKey), ['app_1#player-1', 'app_1#player-2']);
+    const envelopes = call.Records!.map((r) => JSON.parse(Buffer.from(r.Data!).toString()));
+    assert.equal(envelopes[0].kind, 'event');
+    assert.match(envelopes[0].record.urm_insert_id, /^urm-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(envelopes[1].record.urm_insert_id, 'mine');
+    assert.equal(envelopes[0].record.amount, 5);
+  });
+
+  for (const [name, key] of [
+    ['without a key', null],
+    ['with an unknown key', 'nope'],
+    ['with a revoked key', 'revoked-key'],
+    ['with a browser key', 'browser-key'],
+    ['with a comms key', 'comms-key'],
+  ] as const) {
+    test(`answers 403 Forbidden ${name} and writes nothing`, async () => {
+      const response = await post(events, [event], key);
+
+      assert.equal(response.statusCode, 403);
+      assert.deepEqual(JSON.parse(response.body), { message: 'Forbidden' });
+      assert.equal(sent().length, 0);
+    });
+  }
+
+  test("answers 403 when a record names another application's app_id", async () => {
+    const response = await post(events, [event, { ...event, app_id: 'app_2' }]);
+
+    assert.equal(response.statusCode, 403);
+    assert.deepEqual(JSON.parse(response.body), { message: 'Forbidden' });
+    assert.equal(sent().length, 0);
+  });
+
+  test('answers 400 naming the record and field, and writes nothing, when one record is invalid', async () => {
+    const response = await post(events, [event, { ...event, urm_date_time: 'yesterday' }]);
+
+    assert.equal(response.statusCode, 400);
+    const body = JSON.parse(response.body);
+    assert.equal(body.message, 'request body is invalid');
+    assert.deepEqual(body.errors, ['[1].urm_date_time must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z']);
+    assert.equal(sent().length, 0);
+  });
+
+  test('answers 400 for a body that is not JSON', async () => {
+    const response = await post(events, '[{"app_id":');
+
+    assert.equal(response.statusCode, 400);
+    assert.deepEqual(JSON.parse(response.body), { message: 'request body is invalid', errors: ['request body must be valid JSON'] });
+  });
+
+  test('answers 400 naming the limit for a body over 5 MiB, before parsing it', async () => {
+    const response = await post(events, `[${' '.repeat(5 * 1024 * 1024)}]`);
+
+    assert.equal(response.statusCode, 400);
+    assert.deepEqual(JSON.parse(response.body).errors, ['request body must be at most 5 MiB']);
+  });
+
+  test('answers 400 for a record over 1 MiB', async () => {
+    const response = await post(events, [{ ...event, blob: 'x'.repeat(1024 * 1024) }]);
+
+    assert.equal(response.statusCode, 400);
+    assert.deepEqual(JSON.parse(response.body).errors, ['[0] is larger than the 1 MiB limit of one record']);
+    assert.equal(sent().length, 0);
+  });
+
+  test('answers 415 when the Content-Type is not JSON', async () => {
+    const response = await post(events, [event], 'server-key', { 'Content-Type': 'text/plain' });
+
+    assert.equal(response.statusCode, 415);
+    assert.deepEqual(JSON.parse(response.body), { message: 'Content-Type must be application/json' });
+  });
+
+  test('answers 406 when Accept does not allow JSON', async () => {
+    const response = await post(events, [event], 'server-key', { Accept: 'text/html' });
+
+    assert.equal(response.statusCode, 406);
+  });
+
+  test('answers 500 without internals when the stream cannot be written', async () => {
+    kinesis.on(PutRecordsCommand).rejects(new Error('AccessDeniedException: arn:aws:iam::123:role/secret'));
+
+    const response = await post(events, [event]);
+
+    assert.equal(response.statusCode, 500);
+    assert.deepEqual(JSON.parse(response.body), { message: 'internal server error' });
+  });
+});
+
+describe('POST /profiles handler', () => {
+  const profile = { app_id: 'app_1', profile_id: 'player-1', urm_date_time: '2026-11-21T10:00:00Z' };
+
+  test('writes profile records with kind "profile"', async () => {
+    const response = await post(profiles, [{ ...profile, urm_set: { level: 2 } }]);
+
+    assert.equal(response.statusCode, 200);
+    const envelope = JSON.parse(Buffer.from(sent()[0].Records![0].Data!).toString());
+    assert.equal(envelope.kind, 'profile');
+    assert.deepEqual(envelope.record.urm_set, { level: 2 });
+  });
+
+  test('answers 400 for urm_delete_profile mixed with attributes', async () => {
+    const response = await post(profiles, [{ ...profile, urm_delete_profile: 'profile_id', level: 2 }]);
+
+    assert.equal(response.statusCode, 400);
+    assert.deepEqual(JSON.parse(response.body).errors, ['[0].urm_delete_profile cannot be combined with level']);
+    assert.equal(sent().length, 0);
+  });
+});

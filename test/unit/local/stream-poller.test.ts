@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { CreateStreamCommand, PutRecordsCommand, type KinesisClient } from '@aws-sdk/client-kinesis';
+import type { KinesisStreamEvent } from 'aws-lambda';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startKinesalite, type RunningProcess } from '../../../lib/local/emulators';
+import { localClients } from '../../../lib/local/stack';
+import { FileCheckpointStore, StreamPoller, type ConsumerHandler, type FailureRecord } from '../../../lib/local/stream-poller';
+import type { StreamConsumer } from '../../../lib/operations';
+import { freePort } from '../../support/ports';
+
+let dir: string;
+let emulator: RunningProcess;
+let kinesis: KinesisClient;
+let streamCount = 0;
+let streamName: string;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'urm-poller-'));
+  const port = await freePort();
+  emulator = await startKinesalite({ port, host: '127.0.0.1', dataDir: join(dir, 'kinesis') });
+  kinesis = localClients({ dynamodb_endpoint: 'http://127.0.0.1:1', kinesis_endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1' }).kinesis;
+});
+after(async () => {
+  kinesis.destroy();
+  await emulator.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  streamName = `s${++streamCount}`;
+  await kinesis.send(new CreateStreamCommand({ StreamName: streamName, ShardCount: 1 }));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+});
+
+const consumer = (overrides: Partial<StreamConsumer> = {}): StreamConsumer => ({
+  id: 'Test',
+  entry: 'unused',
+  tables: {},
+  kinds: ['event'],
+  batchSize: 10,
+  retryAttempts: 2,
+  maxRecordAgeSeconds: 3600,
+  ...overrides,
+});
+
+async function put(values: { kind: string; n: number }[]): Promise<void> {
+  await kinesis.send(
+    new PutRecordsCommand({
+      StreamName: streamName,
+      Records: values.map((v) => ({ PartitionKey: 'p', Data: Buffer.from(JSON.stringify({ v: 1, ...v })) })),
+    }),
+  );
+}
+
+const numbers = (event: KinesisStreamEvent) =>
+  event.Records.map((r) => (JSON.parse(Buffer.from(r.kinesis.data, 'base64').toString()) as { n: number }).n);
+
+async function run(handler: ConsumerHandler, options: { consumer?: StreamConsumer; until: () => boolean; checkpoints?: FileCheckpointStore }) {
+  const failures: FailureRecord[] = [];
+  const checkpoints = options.checkpoints ?? new FileCheckpointStore(join(dir, `${streamName}-checkpoints.json`));
+  const poller = new StreamPoller(kinesis, [{ consumer: options.consumer ?? consumer(), handler }], checkpoints, async (f) => void failures.push(f), {
+    streamName,
+    region: 'us-east-1',
+    pollIntervalMs: 10,
+    retryBaseDelayMs: 1,
+    retryMaxDelayMs: 5,
+    log: () => {},
+  });
+  await poller.start();
+  const deadline = Date.now() + 10_000;
+  while (!options.until() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  await poller.stop();
+  return { failures, checkpoints };
+}
+
+describe('local stream poller', () => {
+  test('delivers only the records of the consumer’s kinds, in order', async () => {
+    await put([{ kind: 'event', n: 1 }, { kind: 'profile', n: 2 }, { kind: 'event', n: 3 }]);
+    const seen: number[] = [];
+
+    await run(async (event) => void seen.push(...numbers(event)), { until: () => seen.length >= 2 });
+
+    assert.deepEqual(seen, [1, 3]);
+  });
+
+  test('after a partial batch failure, retries from the first failed record', async () => {
+    await put([1, 2, 3, 4].map((n) => ({ kind: 'event', n })));
+    const batches: number[][] = [];
+    let failedOnce = false;
+
+    await run(
+      async (event) => {
+        batches.push(numbers(event));
+        if (!failedOnce) {
+          failedOnce = true;
+          return { batchItemFailures: [{ itemIdentifier: event.Records[2].kinesis.sequenceNumber }] };
+        }
+        return { batchItemFailures: [] };
+      },
+      { until: () => batches.length >= 2 },
+    );
+
+    assert.deepEqual(batches, [[1, 2, 3, 4], [3, 4]]);
+  });
+
+  test('bisects a batch whose invocation throws, and sends the poisoned record to the on-failure destination after the retries', async () => {
+    await put([1, 2, 3, 4].map((n) => ({ kind: 'event', n })));
+    const processed: number[] = [];
+
+    const { failures } = await run(
+      async (event) => {
+        const ns = numbers(event);
+        if (ns.includes(3)) throw new Error('poison');
+        processed.push(...ns);
+      },
+      { until: () => processed.includes(4) },
+    );
+
+    assert.deepEqual(processed, [1, 2, 4]);
+    assert.equal(failures.length, 1);
+    assert.equal(failures[0].KinesisBatchInfo.batchSize, 1);
+    assert.equal(failures[0].requestContext.condition, 'RetryAttemptsExhausted');
+    assert.equal(failures[0].reason, 'poison');
+  });
+
+  test('resumes after the last checkpoint when started again', async () => {
+    await put([1, 2].map((n) => ({ kind: 'event', n })));
+    const first: number[] = [];
+    const { checkpoints } = await run(async (event) => void first.push(...numbers(event)), { until: () => first.length >= 2 });
+    await put([3].map((n) => ({ kind: 'event', n })));
+
+    const reloaded = new FileCheckpointStore(join(dir, `${streamName}-checkpoints.json`));
+    await reloaded.load();
+    const second: number[] = [];
+    await run(async (event) => void second.push(...numbers(event)), { until: () => second.length >= 1, checkpoints: reloaded });
+
+    assert.deepEqual(first, [1, 2]);
+    assert.deepEqual(second, [3]);
+    assert.ok(existsSync(join(dir, `${streamName}-checkpoints.json`)));
+    assert.ok(checkpoints.get('Test', 'shardId-000000000000'));
+    assert.ok(JSON.parse(readFileSync(join(dir, `${streamName}-checkpoints.json`), 'utf8')).Test);
+  });
+});

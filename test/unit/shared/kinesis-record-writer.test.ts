@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { beforeEach, describe, test } from 'node:test';
+import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
+import { mockClient } from 'aws-sdk-client-mock';
+import { chunkIndexes, KinesisRecordWriter, type RetryPolicy } from '../../../functions/shared/adapters/kinesis-record-writer';
+import type { StreamEntry } from '../../../functions/shared/domain/ingest';
+
+const kinesis = mockClient(KinesisClient);
+const sleeps: number[] = [];
+const policy: RetryPolicy = {
+  maxAttempts: 4,
+  baseDelayMs: 100,
+  maxDelayMs: 2000,
+  sleep: async (ms) => void sleeps.push(ms),
+  random: () => 0.5,
+};
+const writer = new KinesisRecordWriter(new KinesisClient({ region: 'us-east-1' }), 'urm-ingest', policy);
+
+const entry = (n: number, bytes = 10): StreamEntry => ({ partitionKey: `app#p${n}`, data: Buffer.alloc(bytes, n) });
+const ok = (n: number) => ({ SequenceNumber: `seq-${n}`, ShardId: 'shardId-000000000000' });
+const throttled = { ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'Rate exceeded' };
+const sentKeys = (call: number) =>
+  (kinesis.commandCalls(PutRecordsCommand)[call].args[0].input as PutRecordsCommandInput).Records!.map((r) => r.PartitionKey);
+
+beforeEach(() => {
+  kinesis.reset();
+  sleeps.length = 0;
+});
+
+describe('KinesisRecordWriter', () => {
+  test('writes all entries in one PutRecords call and answers the receipt in input order', async () => {
+    kinesis.on(PutRecordsCommand).resolves({ EncryptionType: 'KMS', FailedRecordCount: 0, Records: [ok(1), ok(2)] });
+
+    const receipt = await writer.write([entry(1), entry(2)]);
+
+    assert.deepEqual(receipt, { EncryptionType: 'KMS', FailedRecordCount: 0, Records: [ok(1), ok(2)] });
+    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 1);
+    assert.deepEqual(sentKeys(0), ['app#p1', 'app#p2']);
+    assert.equal(kinesis.commandCalls(PutRecordsCommand)[0].args[0].input.StreamName, 'urm-ingest');
+  });
+
+  test('retries only the refused entries and puts their results in place', async () => {
+    kinesis
+      .on(PutRecordsCommand)
+      .resolvesOnce({ FailedRecordCount: 1, Records: [ok(1), throttled, ok(3)] })
+      .resolvesOnce({ FailedRecordCount: 0, Records: [ok(2)] });
+
+    const receipt = await writer.write([entry(1), entry(2), entry(3)]);
+
+    assert.deepEqual(receipt.Records, [ok(1), ok(2), ok(3)]);
+    assert.equal(receipt.FailedRecordCount, 0);
+    assert.deepEqual(sentKeys(1), ['app#p2']);
+  });
+
+  test('gives up after the bounded attempts and reports the entry as Kinesis did', async () => {
+    kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => ({
+      FailedRecordCount: 1,
+      Records: input.Records!.map((r) => (r.PartitionKey === 'app#p2' ? throttled : ok(1))),
+    }));
+
+    const receipt = await writer.write([entry(1), entry(2)]);
+
+    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 4);
+    assert.equal(receipt.FailedRecordCount, 1);
+    assert.deepEqual(receipt.Records[1], throttled);
+    assert.deepEqual(receipt.Records[0], ok(1));
+  });
+
+  test('backs off exponentially with full jitter between attempts', async () => {
+    kinesis.on(PutRecordsCommand).resolves({ FailedRecordCount: 1, Records: [throttled] });
+
+    await writer.write([entry(1)]);
+
+    // random() = 0.5 of 100, 200, 400 ms
+    assert.deepEqual(sleeps, [50, 100, 200]);
+  });
+
+  test('answers NONE as the encryption type when the stream reports none', async () => {
+    kinesis.on(PutRecordsCommand).resolves({ FailedRecordCount: 0, Records: [ok(1)] });
+
+    const receipt = await writer.write([entry(1)]);
+
+    assert.equal(receipt.EncryptionType, 'NONE');
+  });
+
+  test('fails the whole write when the first call fails outright, so the client can re-send', async () => {
+    kinesis.on(PutRecordsCommand).rejects(new Error('ResourceNotFoundException'));
+
+    await assert.rejects(writer.write([entry(1)]), /ResourceNotFoundException/);
+  });
+
+  test('marks the entries of a failed later call as failed once others were written', async () => {
+    kinesis
+      .on(PutRecordsCommand)
+      .resolvesOnce({ FailedRecordCount: 0, Records: Array.from({ length: 500 }, (_, i) => ok(i)) })
+      .rejectsOnce(new Error('socket hang up'));
+
+    const receipt = await writer.write(Array.from({ length: 501 }, (_, i) => entry(i)));
+
+    assert.equal(receipt.FailedRecordCount, 1);
+    assert.deepEqual(receipt.Records[500], { ErrorCode: 'InternalFailure', ErrorMessage: 'Internal service failure.' });
+  });
+});
+
+describe('chunkIndexes', () => {
+  test('splits at 500 records', () => {
+    const chunks = chunkIndexes(Array.from({ length: 1001 }, (_, i) => entry(i, 1)));
+    assert.deepEqual(chunks.map((c) => c.length), [500, 500, 1]);
+  });
+
+  test('splits before a call would pass 5 MiB', () => {
+    const MiB = 1024 * 1024;
+    const chunks = chunkIndexes([entry(1, MiB), entry(2, MiB), entry(3, MiB), entry(4, MiB), entry(5, MiB), entry(6, 10)]);
+    assert.deepEqual(chunks, [[0, 1, 2, 3], [4, 5]]);
+  });
+});
