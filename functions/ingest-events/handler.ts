@@ -20,6 +20,6 @@ export const handler = jsonApi({
   maxBytes: limits.bodyBytes,
 }).handler(async (event, context) => {
   const receipt = await ingest(event.body, context.principal.appId);
-  logger.info('Events ingested', { records: event.body.length, failed: receipt.FailedRecordCount });
+  logger.info('Events ingested', { app_id: context.principal.appId, records: event.body.length, failed: receipt.FailedRecordCount });
   return json(200, receipt);
 });
