@@ -1,0 +1,69 @@
+/**
+ * The ingestion stream and its consumers. A consumer sees only the record
+ * kinds it handles, reports partial batch failures, and after bounded retries
+ * hands a failing batch's position to the on-failure queue instead of
+ * blocking its shard.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Stream, StreamEncryption, StreamMode } from 'aws-cdk-lib/aws-kinesis';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { streamConsumers, type StreamRecordKind } from '../operations';
+import { ingestStream, type TableName } from '../resources';
+import { consumerTimeout, definedFunction } from './function-defaults';
+
+export interface EventPipelineProps {
+  tables: Record<TableName, ITable>;
+}
+
+/** Matches the `kind` of the JSON envelope (functions/shared/domain/stream-record.ts). */
+function kindFilter(kinds: StreamRecordKind[]) {
+  const kind = kinds.length === 1 ? FilterRule.isEqual(kinds[0]) : FilterRule.or(...kinds);
+  return FilterCriteria.filter({ data: { kind } });
+}
+
+export class EventPipeline extends Construct {
+  readonly stream: Stream;
+  readonly failureQueue: Queue;
+  /** Consumer functions by their id in lib/operations.ts. */
+  readonly consumers: Record<string, NodejsFunction> = {};
+
+  constructor(scope: Construct, id: string, props: EventPipelineProps) {
+    super(scope, id);
+
+    this.stream = new Stream(this, ingestStream.id, {
+      streamMode: StreamMode.ON_DEMAND,
+      encryption: StreamEncryption.MANAGED,
+    });
+
+    this.failureQueue = new Queue(this, 'ConsumerFailureQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // The longest SQS allows: time to inspect and replay from the stream's positions.
+      retentionPeriod: Duration.days(14),
+    });
+
+    for (const consumer of streamConsumers) {
+      const fn = definedFunction(this, consumer, { tables: props.tables, stream: this.stream }, { timeout: consumerTimeout });
+      fn.addEventSource(
+        new KinesisEventSource(this.stream, {
+          startingPosition: StartingPosition.TRIM_HORIZON,
+          batchSize: consumer.batchSize,
+          bisectBatchOnError: true,
+          reportBatchItemFailures: true,
+          retryAttempts: consumer.retryAttempts,
+          maxRecordAge: Duration.seconds(consumer.maxRecordAgeSeconds),
+          onFailure: new SqsDlq(this.failureQueue),
+          filters: [kindFilter(consumer.kinds)],
+          // One batch per shard at a time: a profile's records (one partition key) stay in order.
+          parallelizationFactor: 1,
+        }),
+      );
+      this.consumers[consumer.id] = fn;
+    }
+  }
+}
