@@ -53,13 +53,27 @@ export const httpOperations: HttpOperation[] = [
     tables: { keys: 'read' },
     stream: 'write',
   },
+  {
+    id: 'GetProfile',
+    method: 'GET',
+    path: '/profiles/{profile_id}',
+    entry: 'functions/get-profile/handler.ts',
+    tables: { keys: 'read', profiles: 'read' },
+  },
+  {
+    id: 'ListProfileEvents',
+    method: 'GET',
+    path: '/profiles/{profile_id}/events',
+    entry: 'functions/list-profile-events/handler.ts',
+    tables: { keys: 'read', timeline: 'read' },
+  },
 ];
 
 export const streamConsumers: StreamConsumer[] = [
   {
     id: 'ApplyProfiles',
     entry: 'functions/apply-profiles/handler.ts',
-    tables: {},
+    tables: { profiles: 'readwrite', timeline: 'readwrite', rejections: 'write' },
     kinds: ['profile'],
     batchSize: 100,
     retryAttempts: 10,
@@ -68,7 +82,7 @@ export const streamConsumers: StreamConsumer[] = [
   {
     id: 'RecordEvents',
     entry: 'functions/record-events/handler.ts',
-    tables: {},
+    tables: { profiles: 'read', timeline: 'write', rejections: 'write' },
     kinds: ['event'],
     batchSize: 100,
     retryAttempts: 10,

@@ -49,6 +49,35 @@ export const tables = {
     partitionKey: S('key_hash'),
     indexes: [{ name: 'by-app', kind: 'global', partitionKey: S('app_id'), sortKey: S('key_id') }],
   },
+  /**
+   * Profile state, one item per profile: attributes (JSON), the optimistic
+   * version, and what makes application exactly once (last applied sequence
+   * number per shard, recent insert ids, the last delete).
+   */
+  profiles: {
+    id: 'ProfilesTable',
+    envVar: 'PROFILES_TABLE',
+    localName: 'urm-profiles',
+    partitionKey: S('pk'),
+  },
+  /** Timelines: one item per event, keyed by insert id (so a re-sent event is stored once), ordered by time through `by-time`. */
+  timeline: {
+    id: 'TimelineTable',
+    envVar: 'TIMELINE_TABLE',
+    localName: 'urm-timeline',
+    partitionKey: S('pk'),
+    sortKey: S('insert_id'),
+    indexes: [{ name: 'by-time', kind: 'local', sortKey: S('ts') }],
+  },
+  /** Records rejected when applied (wrong type), with the reason, for an operator; kept 14 days. */
+  rejections: {
+    id: 'RejectionsTable',
+    envVar: 'REJECTIONS_TABLE',
+    localName: 'urm-rejections',
+    partitionKey: S('app_id'),
+    sortKey: S('rejection_id'),
+    timeToLiveAttribute: 'expires_at',
+  },
 } satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof tables;

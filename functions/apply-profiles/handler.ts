@@ -1,14 +1,25 @@
 import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { readBatch } from '../shared/stream/kinesis-batch';
+import { tables } from '../../lib/resources';
+import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
+import { DynamoRejectionSink } from '../shared/adapters/dynamo-rejection-sink';
+import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
+import { dynamo } from '../shared/clients';
+import { requireEnv } from '../shared/config';
 import { logger } from '../shared/logger';
+import { consumeBatch } from '../shared/stream/consume';
+import { applyProfiles } from './core';
+
+const rejections = new DynamoRejectionSink(dynamo, requireEnv(tables.rejections.envVar));
+const apply = applyProfiles({
+  profiles: new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)),
+  timeline: new DynamoTimelineStore(dynamo, requireEnv(tables.timeline.envVar)),
+  rejections,
+  now: () => new Date(),
+  log: logger,
+});
 
 export const handler = middy<KinesisStreamEvent, KinesisStreamBatchResponse>()
   .use(injectLambdaContext(logger))
-  .handler(async (event) => {
-    const { items, undecodable } = readBatch(event);
-    if (undecodable.length > 0) logger.error('Undecodable stream records', { undecodable });
-    logger.info('Profile records received', { records: items.length });
-    return { batchItemFailures: [] };
-  });
+  .handler(consumeBatch(rejections, async (items) => (await apply(items)).failed));

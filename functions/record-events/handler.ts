@@ -1,14 +1,31 @@
 import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { readBatch } from '../shared/stream/kinesis-batch';
+import { tables } from '../../lib/resources';
+import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
+import { DynamoRejectionSink } from '../shared/adapters/dynamo-rejection-sink';
+import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
+import { dynamo } from '../shared/clients';
+import { requireEnv } from '../shared/config';
 import { logger } from '../shared/logger';
+import { consumeBatch } from '../shared/stream/consume';
+import { recordEvents } from './core';
+
+const rejections = new DynamoRejectionSink(dynamo, requireEnv(tables.rejections.envVar));
+const record = recordEvents({
+  profiles: new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)),
+  timeline: new DynamoTimelineStore(dynamo, requireEnv(tables.timeline.envVar)),
+  rejections,
+  now: () => new Date(),
+});
 
 export const handler = middy<KinesisStreamEvent, KinesisStreamBatchResponse>()
   .use(injectLambdaContext(logger))
-  .handler(async (event) => {
-    const { items, undecodable } = readBatch(event);
-    if (undecodable.length > 0) logger.error('Undecodable stream records', { undecodable });
-    logger.info('Event records received', { records: items.length });
-    return { batchItemFailures: [] };
-  });
+  .handler(
+    consumeBatch(rejections, async (items) => {
+      const counts = await record(items);
+      logger.info('Events recorded', counts);
+      // A failure throws: the whole batch is delivered again (bisected), and rewriting entries is harmless.
+      return [];
+    }),
+  );

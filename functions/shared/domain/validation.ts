@@ -13,7 +13,7 @@ import { customNameProblem } from './attributes';
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as typeof addFormatsModule;
 
-export const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, coerceTypes: false, useDefaults: false });
+export const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, coerceTypes: false, useDefaults: false });
 addFormats(ajv, ['date-time', 'email', 'uri', 'uuid']);
 ajv.addFormat('ip', { type: 'string', validate: (value: string) => isIP(value) !== 0 });
 
@@ -47,7 +47,7 @@ export function compileValidator<T>(schema: object, describeRoot = 'request body
   const validate: ValidateFunction = ajv.compile(schema);
   const check = (input: unknown): T => {
     if (validate(input)) return input as T;
-    throw new ValidationError(formatErrors(validate.errors ?? [], describeRoot));
+    throw new ValidationError(formatErrors(validate.errors ?? [], describeRoot), `${describeRoot} is invalid`);
   };
   return Object.assign(check, { schema });
 }
@@ -143,8 +143,10 @@ function describe(error: ErrorObject, root: string): string | undefined {
       return `${subject} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'uniqueItems':
       return `${subject} must not repeat an item`;
-    case 'pattern':
-      return `${subject} has an invalid format`;
+    case 'pattern': {
+      const description = (error.parentSchema as { description?: string } | undefined)?.description;
+      return description ? `${subject} must be ${description}` : `${subject} has an invalid format`;
+    }
     case 'additionalProperties':
       return `${pathOf(error.instancePath, String(params.additionalProperty))} is not allowed`;
     case 'urmAttributeName':

@@ -1,7 +1,7 @@
 /**
- * The middleware stack every JSON operation shares, in its one order:
- * logging context → error mapping → header normalising → API key → body
- * guard and parse → schema. A handler adds only its core.
+ * The middleware stack every operation shares, in its one order: logging
+ * context → error mapping → header normalising → API key → (body guard and
+ * parse → schema) or (query schema). A handler adds only its core.
  */
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
@@ -15,8 +15,8 @@ import type { Validator } from '../domain/validation';
 import { logger } from '../logger';
 import { apiKeyAuth, KeyResolver } from './auth';
 import { httpErrors, type ErrorStyle } from './errors';
-import { jsonBody, validBody } from './json-body';
-import type { ApiResult, AuthedContext, JsonEvent } from './types';
+import { jsonBody, validBody, validQuery } from './json-body';
+import type { ApiResult, AuthedContext, JsonEvent, QueryEvent } from './types';
 
 /** Default bound of a JSON body; ingestion sets its own. */
 const DEFAULT_MAX_BYTES = 256 * 1024;
@@ -28,20 +28,34 @@ export function keyResolver(): KeyResolver {
   return sharedResolver;
 }
 
-export interface JsonApiOptions<T> {
+export interface ApiOptions {
   scopes: readonly Scope[];
-  validate: Validator<T>;
-  maxBytes?: number;
   errors?: ErrorStyle;
   keys?: KeyResolver;
 }
 
-export function jsonApi<T>(options: JsonApiOptions<T>) {
-  return middy<JsonEvent<T>, ApiResult, Error, AuthedContext>()
+/** What every operation starts with, up to and including the key check. */
+function authenticated<E>(options: ApiOptions) {
+  return middy<E, ApiResult, Error, AuthedContext>()
     .use(injectLambdaContext(logger))
     .use(httpErrors(options.errors))
     .use(httpHeaderNormalizer())
-    .use(apiKeyAuth(options.keys ?? keyResolver(), options.scopes))
+    .use(apiKeyAuth(options.keys ?? keyResolver(), options.scopes) as middy.MiddlewareObj<E>);
+}
+
+export interface JsonApiOptions<T> extends ApiOptions {
+  validate: Validator<T>;
+  maxBytes?: number;
+}
+
+/** An operation with a JSON body. */
+export function jsonApi<T>(options: JsonApiOptions<T>) {
+  return authenticated<JsonEvent<T>>(options)
     .use(jsonBody({ maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES }))
     .use(validBody(options.validate));
+}
+
+/** An operation that reads: its query string is validated, and it has no body. */
+export function queryApi<Q>(options: ApiOptions & { validate: Validator<Q> }) {
+  return authenticated<QueryEvent<Q>>(options).use(validQuery(options.validate));
 }

@@ -44,3 +44,12 @@ export function validBody<T>(validate: Validator<T>): middy.MiddlewareObj<{ body
     },
   };
 }
+
+/** Validates the query string (absent counts as empty) against a compiled schema. */
+export function validQuery<Q>(validate: Validator<Q>): middy.MiddlewareObj<{ queryStringParameters: unknown }> {
+  return {
+    before: async ({ event }) => {
+      event.queryStringParameters = validate(event.queryStringParameters ?? {});
+    },
+  };
+}

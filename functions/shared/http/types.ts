@@ -13,3 +13,5 @@ export type ApiEvent = APIGatewayProxyEvent;
 export type JsonEvent<T = unknown> = Omit<APIGatewayProxyEvent, 'body'> & { body: T };
 export type ApiResult = APIGatewayProxyResult;
 export type AuthedContext = Context & { principal: Principal };
+/** An API Gateway event whose query string has been validated. */
+export type QueryEvent<Q = Record<string, string>> = Omit<APIGatewayProxyEvent, 'queryStringParameters'> & { queryStringParameters: Q };

@@ -1,0 +1,163 @@
+/**
+ * The profile consumer: turns a batch of profile records into profile state,
+ * exactly once, at one read and one conditional write per profile.
+ *
+ * Records are grouped by profile (stream order kept). For each profile: read
+ * it, apply its records in order (skipping those already handled: by shard
+ * sequence number for redelivery, by insert id for client re-sends), then
+ * write it back on the condition that nobody changed it meanwhile; on a
+ * conflict, read again and re-apply. Side effects that must precede the write
+ * (timeline copies of a merge, timeline removal of a delete, rejections) are
+ * idempotent, so a retry repeats them harmlessly.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import pLimit from 'p-limit';
+import { applyProfileRecord, type ProfileChange } from '../shared/domain/directive-engine';
+import type { Attributes } from '../shared/domain/attributes';
+import {
+  compareSequence,
+  pruneRecent,
+  remember,
+  stateOf,
+  toStored,
+  whetherSeen,
+  type ProfileState,
+} from '../shared/domain/profile-state';
+import { rejectionOf } from '../shared/domain/rejections';
+import { partitionKey } from '../shared/domain/stream-record';
+import type { ProfileStore, RejectionSink, TimelineEntry, TimelineStore } from '../shared/domain/timeline';
+import type { StreamItem } from '../shared/stream/kinesis-batch';
+
+export interface ApplyProfilesDeps {
+  profiles: ProfileStore;
+  timeline: TimelineStore;
+  rejections: RejectionSink;
+  now: () => Date;
+  log: Pick<Logger, 'warn' | 'error'>;
+}
+
+/** Attributes beyond this (as JSON) would not fit the profile item; the record that grows them is rejected. */
+export const MAX_ATTRIBUTES_BYTES = 300_000;
+const MAX_CONFLICT_RETRIES = 5;
+const PROFILES_IN_PARALLEL = 10;
+
+export interface BatchOutcome {
+  /** The first sequence number of each profile that could not be written: the stream retries from the lowest. */
+  failed: string[];
+}
+
+export function applyProfiles(deps: ApplyProfilesDeps) {
+  return async (items: StreamItem[]): Promise<BatchOutcome> => {
+    const groups = new Map<string, StreamItem[]>();
+    for (const item of items) {
+      const { app_id, profile_id } = item.envelope.record;
+      const key = partitionKey(app_id, profile_id);
+      groups.set(key, [...(groups.get(key) ?? []), item]);
+    }
+    const limit = pLimit(PROFILES_IN_PARALLEL);
+    const failed: string[] = [];
+    await Promise.all(
+      [...groups].map(([pk, group]) =>
+        limit(async () => {
+          try {
+            await applyGroup(deps, pk, group);
+          } catch (error) {
+            deps.log.error('Profile could not be updated; the stream will deliver its records again', {
+              error,
+              first_sequence_number: group[0].sequenceNumber,
+              records: group.length,
+            });
+            failed.push(group[0].sequenceNumber);
+          }
+        }),
+      ),
+    );
+    return { failed };
+  };
+}
+
+async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem[]): Promise<void> {
+  const { app_id: appId, profile_id: profileId } = group[0].envelope.record;
+  for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
+    // Eventually consistent first: the conditional write catches a stale read.
+    const stored = await deps.profiles.get(pk, attempt > 0);
+    const state = stateOf(stored, appId, profileId);
+    let changed = false;
+    for (const item of group) {
+      const { record, received_at: receivedAt } = item.envelope;
+      if (whetherSeen(state, item.shardId, item.sequenceNumber, record.urm_insert_id) !== 'new') continue;
+      remember(state, item.shardId, item.sequenceNumber, record.urm_insert_id, receivedAt);
+      changed = true;
+      const reason = await applyOne(deps, pk, state, item);
+      if (reason !== undefined) {
+        deps.log.warn('Profile record rejected', { reason, sequence_number: item.sequenceNumber });
+        await deps.rejections.put(rejectionOf(item, reason, deps.now()));
+      }
+    }
+    if (!changed) return;
+    pruneRecent(state, deps.now());
+    const version = (stored?.version ?? 0) + 1;
+    if (await deps.profiles.put(toStored(pk, state, version), stored?.version)) return;
+  }
+  throw new Error(`profile changed concurrently ${MAX_CONFLICT_RETRIES} times in a row`);
+}
+
+/** Applies one record to the state; returns why it is rejected, if it is. */
+async function applyOne(deps: ApplyProfilesDeps, pk: string, state: ProfileState, item: StreamItem): Promise<string | undefined> {
+  const { record, received_at: receivedAt } = item.envelope;
+  if (record.urm_delete_profile !== undefined) {
+    await removeTimelineUpTo(deps.timeline, pk, item);
+    state.attributes = {};
+    state.exists = false;
+    state.updatedAt = receivedAt;
+    state.deleted = { shard: item.shardId, seq: item.sequenceNumber, at: receivedAt };
+    return undefined;
+  }
+  const change = record as unknown as ProfileChange;
+  const sourcePks = (change.urm_merge ?? []).map((id) => partitionKey(state.appId, id));
+  const sources = new Map<string, Attributes>();
+  if (sourcePks.length > 0) {
+    const found = await deps.profiles.getMany(sourcePks);
+    for (const id of change.urm_merge ?? []) {
+      const source = found.get(partitionKey(state.appId, id));
+      if (source?.exists) sources.set(id, JSON.parse(source.attrs) as Attributes);
+    }
+  }
+  const result = applyProfileRecord(state.attributes, change, sources);
+  if ('rejected' in result) return result.rejected;
+  if (JSON.stringify(result.attributes).length > MAX_ATTRIBUTES_BYTES) {
+    return `the profile's attributes would exceed ${MAX_ATTRIBUTES_BYTES} bytes`;
+  }
+  for (const id of sources.keys()) await copyTimeline(deps.timeline, partitionKey(state.appId, id), pk, item);
+  state.attributes = result.attributes;
+  state.exists = true;
+  state.updatedAt = receivedAt;
+  return undefined;
+}
+
+/** A merge makes the source's timeline part of the target's: its entries are copied, stamped with the merge's place in the stream. */
+async function copyTimeline(timeline: TimelineStore, fromPk: string, toPk: string, item: StreamItem): Promise<void> {
+  for await (const entries of timeline.all(fromPk)) {
+    const copies: TimelineEntry[] = entries.map((entry) => ({
+      ...entry,
+      pk: toPk,
+      shard: item.shardId,
+      seq: item.sequenceNumber,
+      merged_from: entry.merged_from ?? fromPk.slice(fromPk.indexOf('#') + 1),
+    }));
+    if (copies.length > 0) await timeline.write(copies);
+  }
+}
+
+/** Removes the entries the delete covers: those before it in the stream (later events belong to the new profile). */
+async function removeTimelineUpTo(timeline: TimelineStore, pk: string, item: StreamItem): Promise<void> {
+  for await (const entries of timeline.all(pk)) {
+    const covered = entries.filter((entry) => isBefore(entry, item.shardId, item.sequenceNumber, item.envelope.received_at));
+    if (covered.length > 0) await timeline.remove(covered);
+  }
+}
+
+/** Whether a timeline entry came before a point of the stream (same shard: by sequence number; else by time). */
+export function isBefore(entry: Pick<TimelineEntry, 'shard' | 'seq' | 'received_at'>, shard: string, seq: string, receivedAt: string): boolean {
+  return entry.shard === shard ? compareSequence(entry.seq, seq) < 0 : entry.received_at <= receivedAt;
+}

@@ -1,0 +1,18 @@
+import { tables } from '../../lib/resources';
+import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
+import { dynamo } from '../shared/clients';
+import { requireEnv } from '../shared/config';
+import { compileValidator } from '../shared/domain/validation';
+import { queryApi } from '../shared/http/json-api';
+import { json } from '../shared/http/response';
+import { getProfile, profileIdOf } from './core';
+import { profileQuerySchema, type ProfileQuery } from './schema';
+
+const read = getProfile(new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)));
+
+export const handler = queryApi({
+  scopes: ['server'],
+  validate: compileValidator<ProfileQuery>(profileQuerySchema, 'query string'),
+}).handler(async (event, context) =>
+  json(200, await read(context.principal.appId, event.queryStringParameters.app_id, profileIdOf(event.pathParameters))),
+);

@@ -1,0 +1,19 @@
+import { tables } from '../../lib/resources';
+import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
+import { dynamo } from '../shared/clients';
+import { requireEnv } from '../shared/config';
+import { compileValidator } from '../shared/domain/validation';
+import { queryApi } from '../shared/http/json-api';
+import { json } from '../shared/http/response';
+import { profileIdOf } from '../get-profile/core';
+import { listProfileEvents } from './core';
+import { eventsQuerySchema, type EventsQuery } from './schema';
+
+const list = listProfileEvents(new DynamoTimelineStore(dynamo, requireEnv(tables.timeline.envVar)));
+
+export const handler = queryApi({
+  scopes: ['server'],
+  validate: compileValidator<EventsQuery>(eventsQuerySchema, 'query string'),
+}).handler(async (event, context) =>
+  json(200, await list(context.principal.appId, event.queryStringParameters, profileIdOf(event.pathParameters))),
+);

@@ -1,0 +1,69 @@
+/**
+ * The event consumer: puts each event on its profile's timeline. The entry's
+ * key is the profile and the insert id, so a redelivered or re-sent event
+ * replaces itself instead of repeating. An event from before the profile's
+ * last delete (a late redelivery) is dropped: a delete is never undone.
+ */
+import { partitionKey } from '../shared/domain/stream-record';
+import { eventFields, timeKey, type ProfileStore, type RejectionSink, type TimelineEntry, type TimelineStore } from '../shared/domain/timeline';
+import { rejectionOf } from '../shared/domain/rejections';
+import type { StreamItem } from '../shared/stream/kinesis-batch';
+import { isBefore } from '../apply-profiles/core';
+
+export interface RecordEventsDeps {
+  profiles: Pick<ProfileStore, 'getMany'>;
+  timeline: Pick<TimelineStore, 'write'>;
+  rejections: RejectionSink;
+  now: () => Date;
+}
+
+/** An entry this large would not fit a DynamoDB item (400 KB) with its keys and index copy. */
+export const MAX_ENTRY_BYTES = 350_000;
+
+export function toTimelineEntry(item: StreamItem): TimelineEntry {
+  const { record, received_at } = item.envelope;
+  const attributes = Object.fromEntries(Object.entries(record).filter(([name]) => !eventFields.has(name)));
+  return {
+    pk: partitionKey(record.app_id, record.profile_id),
+    insert_id: record.urm_insert_id,
+    ts: timeKey(record.urm_date_time as string, record.urm_insert_id),
+    event: record.event as string,
+    urm_date_time: record.urm_date_time as string,
+    received_at,
+    shard: item.shardId,
+    seq: item.sequenceNumber,
+    attrs: JSON.stringify(attributes),
+  };
+}
+
+export function recordEvents(deps: RecordEventsDeps) {
+  return async (items: StreamItem[]): Promise<{ written: number; dropped: number; rejected: number }> => {
+    const entries = items.map((item) => ({ item, entry: toTimelineEntry(item) }));
+    const profiles = await deps.profiles.getMany([...new Set(entries.map(({ entry }) => entry.pk))], ['pk', 'deleted']);
+    const kept: TimelineEntry[] = [];
+    let dropped = 0;
+    let rejected = 0;
+    for (const { item, entry } of entries) {
+      const deleted = profiles.get(entry.pk)?.deleted;
+      if (deleted && isBefore(entry, deleted.shard, deleted.seq, deleted.at)) {
+        dropped++;
+        continue;
+      }
+      if (JSON.stringify(entry).length > MAX_ENTRY_BYTES) {
+        rejected++;
+        await deps.rejections.put(rejectionOf(item, `the event is larger than the ${MAX_ENTRY_BYTES}-byte limit of a timeline entry`, deps.now()));
+        continue;
+      }
+      kept.push(entry);
+    }
+    // Two entries with one key in a BatchWriteItem fail it: the first of each key is the one stored.
+    const byKey = new Map<string, TimelineEntry>();
+    for (const entry of kept) {
+      const key = `${entry.pk}\u0000${entry.insert_id}`;
+      if (!byKey.has(key)) byKey.set(key, entry);
+    }
+    const unique = [...byKey.values()];
+    await deps.timeline.write(unique);
+    return { written: unique.length, dropped, rejected };
+  };
+}

@@ -1,0 +1,73 @@
+/** Timeline entries and the ports the consumers and the read API use. */
+import type { AttributeValue } from './attributes';
+import type { StoredProfile } from './profile-state';
+
+export interface TimelineEntry {
+  /** app_id#profile_id */
+  pk: string;
+  insert_id: string;
+  /** Sort key of the by-time index: UTC time, then insert id. */
+  ts: string;
+  event: string;
+  urm_date_time: string;
+  received_at: string;
+  /** Where the entry came from in the stream, to tell which entries a delete covers. */
+  shard: string;
+  seq: string;
+  /** Custom attributes as JSON. */
+  attrs: string;
+  /** Set on entries copied from another profile by urm_merge. */
+  merged_from?: string;
+}
+
+/** The fields of an event record that are not its custom attributes. */
+export const eventFields = new Set(['app_id', 'profile_id', 'event', 'urm_date_time', 'urm_insert_id', 'urm_ip']);
+
+export function timeKey(urmDateTime: string, insertId: string): string {
+  return `${new Date(urmDateTime).toISOString()}#${insertId}`;
+}
+
+export interface Rejection {
+  app_id: string;
+  profile_id: string;
+  urm_insert_id: string;
+  kind: 'profile' | 'event';
+  shard: string;
+  seq: string;
+  reason: string;
+  /** The record as JSON, cut to fit an item. */
+  record: string;
+  record_truncated: boolean;
+  /** When the service accepted the record: with shard and seq, the rejection's stable id. */
+  received_at: string;
+  rejected_at: string;
+}
+
+export interface RejectionSink {
+  /** Idempotent: the same stream record rejected twice is kept once. */
+  put(rejection: Rejection): Promise<void>;
+}
+
+export interface ProfileStore {
+  get(pk: string, consistent: boolean): Promise<StoredProfile | undefined>;
+  /** Profiles by key (merge sources, deletion marks), in as few calls as possible; `fields` limits what is read. */
+  getMany(pks: string[], fields?: (keyof StoredProfile)[]): Promise<Map<string, StoredProfile>>;
+  /** Writes the profile if its version is still `expectedVersion` (undefined: it must not exist); false on conflict. */
+  put(profile: StoredProfile, expectedVersion: number | undefined): Promise<boolean>;
+}
+
+export interface TimelinePage {
+  entries: TimelineEntry[];
+  /** Where the next page starts, if there is one. */
+  next?: Record<string, string>;
+}
+
+export interface TimelineStore {
+  /** Stores entries (an entry with the same profile and insert id is replaced, not repeated). */
+  write(entries: TimelineEntry[]): Promise<void>;
+  /** Newest first by urm_date_time. */
+  page(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage>;
+  /** Every entry of a profile, in no particular order. */
+  all(pk: string): AsyncIterable<TimelineEntry[]>;
+  remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id'>[]): Promise<void>;
+}
