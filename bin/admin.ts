@@ -13,9 +13,10 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoAppStore } from '../functions/shared/adapters/dynamo-app-store';
 import { DynamoKeyStore } from '../functions/shared/adapters/dynamo-key-store';
+import { DynamoRejectionLog } from '../functions/shared/adapters/dynamo-rejection-log';
 import { scopes, type Scope } from '../functions/shared/domain/api-keys';
 import { DomainError, ValidationError } from '../functions/shared/domain/errors';
-import { createApp, issueKey, listKeys, requireApp, revokeKey, checkOrigin, type BackOffice } from '../lib/back-office';
+import { createApp, issueKey, listKeys, listRejections, requireApp, revokeKey, checkOrigin, type BackOffice } from '../lib/back-office';
 import { localBackOffice, localClients, type LocalEndpoints } from '../lib/local/stack';
 import { tableOutputName, tables } from '../lib/resources';
 
@@ -40,7 +41,11 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     return name;
   };
   const document = DynamoDBDocumentClient.from(new DynamoDBClient({ region }));
-  return { apps: new DynamoAppStore(document, tableName(tables.apps)), keys: new DynamoKeyStore(document, tableName(tables.keys)) };
+  return {
+    apps: new DynamoAppStore(document, tableName(tables.apps)),
+    keys: new DynamoKeyStore(document, tableName(tables.keys)),
+    rejections: new DynamoRejectionLog(document, tableName(tables.rejections)),
+  };
 }
 
 async function localOffice(dataDir: string): Promise<BackOffice> {
@@ -157,6 +162,21 @@ export function adminProgram(): Command {
     .action(async (keyId: string, opts: { app: string }) => {
       await revokeKey(await office(target()), opts.app, keyId);
       print(target(), { revoked: keyId }, () => [`Revoked key ${keyId}`]);
+    });
+  program
+    .command('rejections')
+    .description('records the consumers rejected when applying them (kept 14 days)')
+    .requiredOption('--app <app_id>')
+    .option('--limit <n>', 'how many, newest first', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('a whole number from 1 to 1000');
+      return n;
+    }, 20)
+    .action(async (opts: { app: string; limit: number }) => {
+      const rejections = await listRejections(await office(target()), opts.app, opts.limit);
+      print(target(), rejections, () =>
+        table(rejections as unknown as Record<string, unknown>[], ['received_at', 'profile_id', 'urm_insert_id', 'kind', 'reason']),
+      );
     });
   return program;
 }

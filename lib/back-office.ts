@@ -6,10 +6,12 @@
 import { hashApiKey, newApiKey, newAppId, newKeyId, type ApiKeyRecord, type Scope } from '../functions/shared/domain/api-keys';
 import type { App, AppStore, KeyStore } from '../functions/shared/domain/apps';
 import { NotFound, ValidationError } from '../functions/shared/domain/errors';
+import type { Rejection, RejectionLog } from '../functions/shared/domain/timeline';
 
 export interface BackOffice {
   apps: AppStore;
   keys: KeyStore;
+  rejections: RejectionLog;
   now?: () => Date;
 }
 
@@ -80,4 +82,10 @@ export async function revokeKey(office: BackOffice, appId: string, keyId: string
   if (!(await office.keys.revoke(appId, keyId, office.now?.() ?? new Date()))) {
     throw new NotFound(`application ${appId} has no key ${keyId}`);
   }
+}
+
+/** Records the consumers rejected when applying them, newest first, with the reason. */
+export async function listRejections(office: BackOffice, appId: string, limit: number): Promise<Rejection[]> {
+  await requireApp(office, appId);
+  return office.rejections.list(appId, limit);
 }

@@ -3,7 +3,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { tables } from '../../lib/resources';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
-import { DynamoRejectionSink } from '../shared/adapters/dynamo-rejection-sink';
+import { DynamoRejectionLog } from '../shared/adapters/dynamo-rejection-log';
 import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
 import { dynamo } from '../shared/clients';
 import { requireEnv } from '../shared/config';
@@ -11,7 +11,7 @@ import { logger } from '../shared/logger';
 import { consumeBatch } from '../shared/stream/consume';
 import { applyProfiles } from './core';
 
-const rejections = new DynamoRejectionSink(dynamo, requireEnv(tables.rejections.envVar));
+const rejections = new DynamoRejectionLog(dynamo, requireEnv(tables.rejections.envVar));
 const apply = applyProfiles({
   profiles: new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)),
   timeline: new DynamoTimelineStore(dynamo, requireEnv(tables.timeline.envVar)),

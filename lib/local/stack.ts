@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
+import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
 import { httpOperations, streamConsumers } from '../operations';
 import { ingestStream, tables } from '../resources';
 import type { BackOffice } from '../back-office';
@@ -70,6 +71,7 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
   return {
     apps: new DynamoAppStore(document, tables.apps.localName),
     keys: new DynamoKeyStore(document, tables.keys.localName),
+    rejections: new DynamoRejectionLog(document, tables.rejections.localName),
   };
 }
 

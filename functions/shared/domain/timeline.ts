@@ -48,6 +48,12 @@ export interface RejectionSink {
   put(rejection: Rejection): Promise<void>;
 }
 
+/** Where an operator reads rejections back (the admin command line). */
+export interface RejectionLog extends RejectionSink {
+  /** Newest first. */
+  list(appId: string, limit: number): Promise<Rejection[]>;
+}
+
 export interface ProfileStore {
   get(pk: string, consistent: boolean): Promise<StoredProfile | undefined>;
   /** Profiles by key (merge sources, deletion marks), in as few calls as possible; `fields` limits what is read. */

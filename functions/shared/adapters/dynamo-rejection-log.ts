@@ -1,9 +1,9 @@
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Rejection, RejectionSink } from '../domain/timeline';
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Rejection, RejectionLog } from '../domain/timeline';
 
 const RETENTION_DAYS = 14;
 
-export class DynamoRejectionSink implements RejectionSink {
+export class DynamoRejectionLog implements RejectionLog {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -21,5 +21,18 @@ export class DynamoRejectionSink implements RejectionSink {
         },
       }),
     );
+  }
+
+  async list(appId: string, limit: number): Promise<Rejection[]> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'app_id = :app',
+        ExpressionAttributeValues: { ':app': appId },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return (out.Items ?? []) as Rejection[];
   }
 }

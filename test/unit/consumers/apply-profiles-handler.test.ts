@@ -1,0 +1,461 @@
+import assert from 'node:assert/strict';
+import { before, beforeEach, describe, mock, test, type Mock } from 'node:test';
+import { ConditionalCheckFailedException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type BatchGetCommandInput,
+  type BatchWriteCommandInput,
+  type GetCommandInput,
+  type PutCommandInput,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
+import { insertIdHash, type StoredProfile } from '../../../functions/shared/domain/profile-state';
+import type { TimelineEntry } from '../../../functions/shared/domain/timeline';
+import { context } from '../../support/lambda';
+
+const PROFILES = 'profiles-table';
+const TIMELINE = 'timeline-table';
+const REJECTIONS = 'rejections-table';
+process.env.PROFILES_TABLE = PROFILES;
+process.env.TIMELINE_TABLE = TIMELINE;
+process.env.REJECTIONS_TABLE = REJECTIONS;
+process.env.AWS_REGION = 'us-east-1';
+process.env.AWS_ACCESS_KEY_ID = 'test';
+process.env.AWS_SECRET_ACCESS_KEY = 'test';
+
+type Handler = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse>;
+type Item = Record<string, unknown>;
+
+const SHARD = 'shardId-000000000000';
+/** Real Kinesis sequence numbers are 56-digit decimals, beyond a double's precision. */
+const BASE_SEQUENCE = 49_659_418_287_166_424_180_426_340_437_516_292_198_866_470_424_436_228_098n;
+const seq = (n: number) => (BASE_SEQUENCE + BigInt(n)).toString();
+/** Recent, so the insert ids remembered on the profile are inside the 24-hour window. */
+const RECEIVED_AT = new Date(Date.now() - 60_000).toISOString();
+
+/** One stream record as Lambda delivers it: base64 of the envelope the ingestion functions write. */
+function streamRecord(sequence: string, record: Item, receivedAt = RECEIVED_AT, kind: 'profile' | 'event' = 'profile'): KinesisStreamRecord {
+  const envelope = { v: 1, kind, received_at: receivedAt, record };
+  return {
+    kinesis: {
+      kinesisSchemaVersion: '1.0',
+      partitionKey: `${record.app_id}#${record.profile_id}`,
+      sequenceNumber: sequence,
+      data: Buffer.from(JSON.stringify(envelope), 'utf8').toString('base64'),
+      approximateArrivalTimestamp: Date.parse(receivedAt) / 1000,
+    },
+    eventSource: 'aws:kinesis',
+    eventVersion: '1.0',
+    eventID: `${SHARD}:${sequence}`,
+    eventName: 'aws:kinesis:record',
+    invokeIdentityArn: 'arn:aws:iam::000000000000:role/apply-profiles',
+    awsRegion: 'us-east-1',
+    eventSourceARN: 'arn:aws:kinesis:us-east-1:000000000000:stream/urm-ingest',
+  };
+}
+const batch = (...records: KinesisStreamRecord[]): KinesisStreamEvent => ({ Records: records });
+const profileRecord = (profileId: string, insertId: string, fields: Item = {}): Item => ({
+  app_id: 'app_1',
+  profile_id: profileId,
+  urm_date_time: '2026-11-21T10:00:00Z',
+  urm_insert_id: insertId,
+  ...fields,
+});
+
+// An in-memory DynamoDB behind the mocked document client: what a PutCommand stores, a later GetCommand reads.
+const dynamo = mockClient(DynamoDBDocumentClient);
+const profiles = new Map<string, StoredProfile>();
+const timeline = new Map<string, TimelineEntry>();
+const rejections: Item[] = [];
+/** Runs inside the next conditional profile write, before its condition is checked: another writer getting there first. */
+let beforeNextProfileWrite: (() => void) | undefined;
+/** Profile keys whose write fails with a non-condition error. */
+const throttledProfiles = new Set<string>();
+
+const clone = <T>(value: T): T => structuredClone(value);
+const timelineKey = (pk: string, insertId: string) => `${pk}\u0000${insertId}`;
+const addTimelineEntry = (entry: TimelineEntry) => timeline.set(timelineKey(entry.pk, entry.insert_id), clone(entry));
+const timelineOf = (pk: string) => [...timeline.values()].filter((entry) => entry.pk === pk).sort((a, b) => a.insert_id.localeCompare(b.insert_id));
+const stored = (profileId: string) => profiles.get(`app_1#${profileId}`);
+const attributesOf = (profileId: string) => JSON.parse(stored(profileId)!.attrs) as Item;
+
+function fakeDynamo(): void {
+  dynamo.on(GetCommand).callsFake(async (input: GetCommandInput) => {
+    assert.equal(input.TableName, PROFILES);
+    return { Item: clone(profiles.get(input.Key!.pk as string)) };
+  });
+  dynamo.on(PutCommand).callsFake(async (input: PutCommandInput) => {
+    if (input.TableName === REJECTIONS) {
+      rejections.push(clone(input.Item!));
+      return {};
+    }
+    assert.equal(input.TableName, PROFILES);
+    const item = input.Item as StoredProfile;
+    const hook = beforeNextProfileWrite;
+    beforeNextProfileWrite = undefined;
+    hook?.();
+    if (throttledProfiles.has(item.pk)) {
+      throw new ProvisionedThroughputExceededException({ message: 'Rate of requests exceeds the allowed throughput', $metadata: {} });
+    }
+    const current = profiles.get(item.pk);
+    const holds =
+      input.ConditionExpression === 'attribute_not_exists(pk)'
+        ? current === undefined
+        : input.ConditionExpression === 'version = :expected' && current?.version === input.ExpressionAttributeValues?.[':expected'];
+    if (!holds) throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+    profiles.set(item.pk, clone(item));
+    return {};
+  });
+  dynamo.on(BatchGetCommand).callsFake(async (input: BatchGetCommandInput) => {
+    const keys = input.RequestItems![PROFILES].Keys!;
+    const found = keys.map((key) => profiles.get(key.pk as string)).filter((item) => item !== undefined);
+    return { Responses: { [PROFILES]: clone(found) }, UnprocessedKeys: {} };
+  });
+  dynamo.on(QueryCommand).callsFake(async (input: QueryCommandInput) => {
+    assert.equal(input.TableName, TIMELINE);
+    return { Items: clone(timelineOf(input.ExpressionAttributeValues![':pk'] as string)) };
+  });
+  dynamo.on(BatchWriteCommand).callsFake(async (input: BatchWriteCommandInput) => {
+    for (const request of input.RequestItems![TIMELINE]) {
+      if (request.PutRequest) addTimelineEntry(request.PutRequest.Item as TimelineEntry);
+      if (request.DeleteRequest) timeline.delete(timelineKey(request.DeleteRequest.Key!.pk as string, request.DeleteRequest.Key!.insert_id as string));
+    }
+    return { UnprocessedItems: {} };
+  });
+}
+
+const inputs = <T>(command: new (input: any) => any) => dynamo.commandCalls(command).map((call) => call.args[0].input as T);
+const profileWrites = () => inputs<PutCommandInput>(PutCommand).filter((input) => input.TableName === PROFILES);
+const rejectionWrites = () => inputs<PutCommandInput>(PutCommand).filter((input) => input.TableName === REJECTIONS);
+const hashes = (...insertIds: string[]) => insertIds.map(insertIdHash).join('');
+const hourOf = (iso: string) => String(Math.floor(Date.parse(iso) / 3_600_000));
+
+let handler: Handler;
+let logError: Mock<(...args: unknown[]) => void>;
+before(async () => {
+  handler = (await import('../../../functions/apply-profiles/handler')).handler as unknown as Handler;
+  // The logger is the consumer's one shared instance: silence it, and let tests see what it reported.
+  const { logger } = await import('../../../functions/shared/logger');
+  logError = mock.method(logger, 'error', () => {});
+  mock.method(logger, 'warn', () => {});
+});
+
+beforeEach(() => {
+  dynamo.reset();
+  profiles.clear();
+  timeline.clear();
+  rejections.length = 0;
+  beforeNextProfileWrite = undefined;
+  throttledProfiles.clear();
+  logError.mock.resetCalls();
+  fakeDynamo();
+});
+
+/** Three profiles, four records each, interleaved as a shard delivers them. */
+function threeProfilesBatch(): KinesisStreamEvent {
+  const perProfile = (id: string) => [
+    profileRecord(id, `${id}-1`, { name: `Name of ${id}`, level: 1 }),
+    profileRecord(id, `${id}-2`, { urm_add: { level: 2, balance: 0.1 } }),
+    profileRecord(id, `${id}-3`, { urm_append: { tags: ['vip'] }, urm_add: { balance: 0.2 } }),
+    profileRecord(id, `${id}-4`, { urm_set_if_null: { name: 'ignored', city: 'Lisbon' }, urm_unset: ['level'] }),
+  ];
+  const [a, b, c] = [perProfile('p-a'), perProfile('p-b'), perProfile('p-c')];
+  const records: Item[] = [];
+  for (let i = 0; i < 4; i++) records.push(a[i], b[i], c[i]);
+  return batch(...records.map((record, i) => streamRecord(seq(i + 1), record)));
+}
+
+describe('apply-profiles handler', () => {
+  test('a batch of three profiles with four records each is one read and one conditional write per profile', async () => {
+    const response = await handler(threeProfilesBatch(), context());
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    const reads = inputs<GetCommandInput>(GetCommand);
+    assert.deepEqual(
+      reads.map((input) => input.Key!.pk).sort(),
+      ['app_1#p-a', 'app_1#p-b', 'app_1#p-c'],
+    );
+    assert.ok(reads.every((input) => input.TableName === PROFILES && input.ConsistentRead === false));
+    const writes = profileWrites();
+    assert.equal(writes.length, 3);
+    assert.ok(writes.every((input) => input.ConditionExpression === 'attribute_not_exists(pk)'));
+    assert.equal(dynamo.commandCalls(PutCommand).length, 3);
+    assert.equal(dynamo.commandCalls(BatchWriteCommand).length, 0);
+    assert.equal(dynamo.commandCalls(BatchGetCommand).length, 0);
+    assert.equal(dynamo.commandCalls(QueryCommand).length, 0);
+    ['p-a', 'p-b', 'p-c'].forEach((id, index) => {
+      const { attrs, ...rest } = stored(id)!;
+      assert.deepEqual(JSON.parse(attrs), { name: `Name of ${id}`, level: null, balance: 0.3, tags: ['vip'], city: 'Lisbon' });
+      assert.deepEqual(rest, {
+        pk: `app_1#${id}`,
+        app_id: 'app_1',
+        profile_id: id,
+        exists: true,
+        version: 1,
+        updated_at: RECEIVED_AT,
+        applied: { [SHARD]: seq(10 + index) },
+        recent: { [hourOf(RECEIVED_AT)]: hashes(`${id}-1`, `${id}-2`, `${id}-3`, `${id}-4`) },
+      });
+    });
+  });
+
+  test('the same batch delivered twice is applied once: the second delivery writes nothing', async () => {
+    await handler(threeProfilesBatch(), context());
+    const afterFirst = clone([...profiles.entries()]);
+    dynamo.resetHistory();
+
+    const response = await handler(threeProfilesBatch(), context());
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    assert.equal(dynamo.commandCalls(GetCommand).length, 3);
+    assert.equal(dynamo.commandCalls(PutCommand).length, 0);
+    assert.deepEqual([...profiles.entries()], afterFirst);
+  });
+
+  test('records re-sent by a client with the same insert ids under new sequence numbers change nothing', async () => {
+    await handler(threeProfilesBatch(), context());
+    const afterFirst = clone([...profiles.entries()]);
+    dynamo.resetHistory();
+    const resentAt = new Date(Date.parse(RECEIVED_AT) + 30_000).toISOString();
+    const resent = threeProfilesBatch().Records.map((record, i) =>
+      streamRecord(seq(100 + i), JSON.parse(Buffer.from(record.kinesis.data, 'base64').toString()).record, resentAt),
+    );
+
+    const response = await handler(batch(...resent), context());
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    assert.equal(dynamo.commandCalls(PutCommand).length, 0);
+    assert.deepEqual([...profiles.entries()], afterFirst);
+  });
+
+  test('when another writer changes the profile first, the handler re-reads it consistently and re-applies onto the new state', async () => {
+    await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { visits: 1 }))), context());
+    dynamo.resetHistory();
+    beforeNextProfileWrite = () => {
+      const current = profiles.get('app_1#p-a')!;
+      profiles.set('app_1#p-a', {
+        ...current,
+        attrs: JSON.stringify({ visits: 10, plan: 'gold' }),
+        version: current.version + 1,
+        applied: { ...current.applied, 'shardId-000000000001': '7' },
+      });
+    };
+
+    const response = await handler(
+      batch(streamRecord(seq(2), profileRecord('p-a', 'a-2', { urm_add: { visits: 1 } })), streamRecord(seq(3), profileRecord('p-a', 'a-3', { country: 'PT' }))),
+      context(),
+    );
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    assert.deepEqual(
+      inputs<GetCommandInput>(GetCommand).map((input) => input.ConsistentRead),
+      [false, true],
+    );
+    assert.deepEqual(
+      profileWrites().map((input) => input.ExpressionAttributeValues),
+      [{ ':expected': 1 }, { ':expected': 2 }],
+    );
+    const profile = stored('p-a')!;
+    assert.equal(profile.version, 3);
+    assert.deepEqual(JSON.parse(profile.attrs), { visits: 11, plan: 'gold', country: 'PT' });
+    assert.deepEqual(profile.applied, { [SHARD]: seq(3), 'shardId-000000000001': '7' });
+  });
+
+  test("a profile whose write fails reports its first record's sequence number, and the other profiles are still written", async () => {
+    throttledProfiles.add('app_1#p-b');
+
+    const response = await handler(threeProfilesBatch(), context());
+
+    // p-b's records are the 2nd, 5th, 8th and 11th of the batch.
+    assert.deepEqual(response, { batchItemFailures: [{ itemIdentifier: seq(2) }] });
+    assert.equal(stored('p-b'), undefined);
+    assert.equal(attributesOf('p-a').city, 'Lisbon');
+    assert.equal(attributesOf('p-c').city, 'Lisbon');
+    assert.deepEqual(profileWrites().map((input) => (input.Item as StoredProfile).pk).sort(), ['app_1#p-a', 'app_1#p-b', 'app_1#p-c']);
+    assert.equal(logError.mock.callCount(), 1);
+  });
+
+  test('a record adding to a string attribute changes nothing, is kept with its reason, and the later records of the profile apply', async () => {
+    const response = await handler(
+      batch(
+        streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann', score: 5 })),
+        streamRecord(seq(2), profileRecord('p-a', 'a-2', { urm_add: { name: 1, score: 100 }, city: 'Porto' })),
+        streamRecord(seq(3), profileRecord('p-a', 'a-3', { urm_add: { score: 1 } })),
+      ),
+      context(),
+    );
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    assert.deepEqual(attributesOf('p-a'), { name: 'Ann', score: 6 });
+    assert.equal(stored('p-a')!.applied[SHARD], seq(3));
+    assert.equal(profileWrites().length, 1);
+    const [rejection] = rejectionWrites();
+    assert.equal(rejectionWrites().length, 1);
+    assert.match(rejection.Item!.reason as string, /urm_add/);
+    assert.equal(rejection.Item!.reason, 'urm_add needs a number, but name is a string');
+    const { rejected_at: rejectedAt, expires_at: expiresAt, ...kept } = rejection.Item!;
+    assert.equal(rejection.TableName, REJECTIONS);
+    assert.deepEqual(kept, {
+      app_id: 'app_1',
+      profile_id: 'p-a',
+      urm_insert_id: 'a-2',
+      kind: 'profile',
+      shard: SHARD,
+      seq: seq(2),
+      reason: 'urm_add needs a number, but name is a string',
+      record: JSON.stringify(profileRecord('p-a', 'a-2', { urm_add: { name: 1, score: 100 }, city: 'Porto' })),
+      record_truncated: false,
+      received_at: RECEIVED_AT,
+      rejection_id: `${RECEIVED_AT}#${SHARD}#${seq(2)}`,
+    });
+    assert.ok(Date.parse(rejectedAt as string) >= Date.parse(RECEIVED_AT));
+    assert.equal(expiresAt, Math.floor(Date.parse(rejectedAt as string) / 1000) + 14 * 86_400);
+  });
+
+  test('urm_merge reads the sources in one batch, copies only missing attributes and copies the source timeline to the target', async () => {
+    await handler(
+      batch(
+        streamRecord(seq(1), profileRecord('player-1', 't-1', { name: 'Ann', level: 4, urm_unset: ['nickname'], urm_web_push_notification_token: ['tok-b'] })),
+        streamRecord(seq(2), profileRecord('anon-1', 's-1', { name: 'Visitor', nickname: 'v', country: 'FR', level: 1, urm_web_push_notification_token: ['tok-a', 'tok-b'] })),
+      ),
+      context(),
+    );
+    const sourceBefore = clone(stored('anon-1'));
+    const sourceEntry = (insertId: string, event: string): TimelineEntry => ({
+      pk: 'app_1#anon-1',
+      insert_id: insertId,
+      ts: `2026-11-20T09:00:00.000Z#${insertId}`,
+      event,
+      urm_date_time: '2026-11-20T09:00:00Z',
+      received_at: RECEIVED_AT,
+      shard: SHARD,
+      seq: seq(0),
+      attrs: '{"page":"/"}',
+    });
+    addTimelineEntry(sourceEntry('e-1', 'page_view'));
+    addTimelineEntry(sourceEntry('e-2', 'signup_started'));
+    dynamo.resetHistory();
+
+    const response = await handler(
+      batch(streamRecord(seq(3), profileRecord('player-1', 't-2', { urm_merge: ['anon-1', 'anon-missing'] }))),
+      context(),
+    );
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    const batchGets = inputs<BatchGetCommandInput>(BatchGetCommand);
+    assert.equal(batchGets.length, 1);
+    assert.deepEqual(batchGets[0].RequestItems![PROFILES].Keys, [{ pk: 'app_1#anon-1' }, { pk: 'app_1#anon-missing' }]);
+    assert.deepEqual(attributesOf('player-1'), {
+      name: 'Ann',
+      level: 4,
+      nickname: null,
+      country: 'FR',
+      urm_web_push_notification_token: ['tok-b', 'tok-a'],
+    });
+    assert.deepEqual(stored('anon-1'), sourceBefore);
+    assert.deepEqual(
+      inputs<QueryCommandInput>(QueryCommand).map((input) => [input.TableName, input.ExpressionAttributeValues![':pk']]),
+      [[TIMELINE, 'app_1#anon-1']],
+    );
+    const writes = inputs<BatchWriteCommandInput>(BatchWriteCommand);
+    assert.equal(writes.length, 1);
+    const copies = writes[0].RequestItems![TIMELINE].map((request) => request.PutRequest!.Item as TimelineEntry);
+    assert.deepEqual(
+      copies.sort((a, b) => a.insert_id.localeCompare(b.insert_id)),
+      [
+        { ...sourceEntry('e-1', 'page_view'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
+        { ...sourceEntry('e-2', 'signup_started'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
+      ],
+    );
+    assert.equal(timelineOf('app_1#anon-1').length, 2);
+    assert.equal(timelineOf('app_1#player-1').length, 2);
+  });
+
+  test('urm_delete_profile empties the profile and removes the timeline entries it covers', async () => {
+    await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann' }))), context());
+    const entry = (insertId: string, sequence: string): TimelineEntry => ({
+      pk: 'app_1#p-a',
+      insert_id: insertId,
+      ts: `2026-11-21T09:00:00.000Z#${insertId}`,
+      event: 'login',
+      urm_date_time: '2026-11-21T09:00:00Z',
+      received_at: RECEIVED_AT,
+      shard: SHARD,
+      seq: sequence,
+      attrs: '{}',
+    });
+    addTimelineEntry(entry('before-1', seq(2)));
+    addTimelineEntry(entry('before-2', seq(3)));
+    addTimelineEntry(entry('after-delete', seq(5)));
+    dynamo.resetHistory();
+
+    const response = await handler(batch(streamRecord(seq(4), profileRecord('p-a', 'a-del', { urm_delete_profile: 'profile_id' }))), context());
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    assert.deepEqual(
+      inputs<QueryCommandInput>(QueryCommand).map((input) => input.ExpressionAttributeValues![':pk']),
+      ['app_1#p-a'],
+    );
+    const deletes = inputs<BatchWriteCommandInput>(BatchWriteCommand).flatMap((input) => input.RequestItems![TIMELINE]);
+    assert.deepEqual(deletes, [
+      { DeleteRequest: { Key: { pk: 'app_1#p-a', insert_id: 'before-1' } } },
+      { DeleteRequest: { Key: { pk: 'app_1#p-a', insert_id: 'before-2' } } },
+    ]);
+    assert.deepEqual(timelineOf('app_1#p-a').map((e) => e.insert_id), ['after-delete']);
+    const profile = stored('p-a')!;
+    assert.equal(profile.exists, false);
+    assert.equal(profile.attrs, '{}');
+    assert.equal(profile.version, 2);
+    assert.deepEqual(profile.deleted, { shard: SHARD, seq: seq(4), at: RECEIVED_AT });
+  });
+
+  test('a redelivered record from before a delete does not bring the profile back', async () => {
+    const older = streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann' }));
+    await handler(batch(older, streamRecord(seq(2), profileRecord('p-a', 'a-del', { urm_delete_profile: 'profile_id' }))), context());
+    const afterDelete = clone(stored('p-a'));
+    dynamo.resetHistory();
+
+    const response = await handler(batch(older), context());
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    assert.equal(dynamo.commandCalls(PutCommand).length, 0);
+    assert.deepEqual(stored('p-a'), afterDelete);
+    assert.equal(stored('p-a')!.exists, false);
+  });
+
+  test('a record after a delete creates a new, empty profile', async () => {
+    await handler(
+      batch(
+        streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann', level: 3 })),
+        streamRecord(seq(2), profileRecord('p-a', 'a-del', { urm_delete_profile: 'profile_id' })),
+        streamRecord(seq(3), profileRecord('p-a', 'a-3', { level: 1 })),
+      ),
+      context(),
+    );
+
+    assert.equal(profileWrites().length, 1);
+    assert.equal(stored('p-a')!.exists, true);
+    assert.deepEqual(attributesOf('p-a'), { level: 1 });
+  });
+
+  test('a stream record that is not an envelope is kept in the rejections table and the rest of the batch applies', async () => {
+    const garbage = streamRecord(seq(1), profileRecord('p-a', 'x'));
+    garbage.kinesis.data = Buffer.from('{"v":2}').toString('base64');
+
+    const response = await handler(batch(garbage, streamRecord(seq(2), profileRecord('p-a', 'a-2', { name: 'Ann' }))), context());
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    assert.deepEqual(
+      rejectionWrites().map((input) => [input.Item!.app_id, input.Item!.seq, input.Item!.reason]),
+      [['(undecodable)', seq(1), 'not a urm stream envelope (v1)']],
+    );
+    assert.deepEqual(attributesOf('p-a'), { name: 'Ann' });
+  });
+});
