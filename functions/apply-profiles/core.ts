@@ -25,7 +25,7 @@ import {
 } from '../shared/domain/profile-state';
 import { rejectionOf } from '../shared/domain/rejections';
 import { partitionKey } from '../shared/domain/stream-record';
-import type { ProfileStore, RejectionSink, TimelineEntry, TimelineStore } from '../shared/domain/timeline';
+import type { ProfileStore, Rejection, RejectionSink, TimelineEntry, TimelineStore } from '../shared/domain/timeline';
 import type { StreamItem } from '../shared/stream/kinesis-batch';
 
 export interface ApplyProfilesDeps {
@@ -56,48 +56,87 @@ export function applyProfiles(deps: ApplyProfilesDeps) {
     }
     const limit = pLimit(PROFILES_IN_PARALLEL);
     const failed: string[] = [];
-    await Promise.all(
-      [...groups].map(([pk, group]) =>
-        limit(async () => {
-          try {
-            await applyGroup(deps, pk, group);
-          } catch (error) {
-            deps.log.error('Profile could not be updated; the stream will deliver its records again', {
-              error,
-              first_sequence_number: group[0].sequenceNumber,
-              records: group.length,
-            });
-            failed.push(group[0].sequenceNumber);
-          }
-        }),
-      ),
-    );
+    for (const wave of mergeOrder(groups)) {
+      await Promise.all(
+        wave.map(([pk, group]) =>
+          limit(async () => {
+            try {
+              await applyGroup(deps, pk, group);
+            } catch (error) {
+              deps.log.error('Profile could not be updated; the stream will deliver its records again', {
+                error,
+                first_sequence_number: group[0].sequenceNumber,
+                records: group.length,
+              });
+              failed.push(group[0].sequenceNumber);
+            }
+          }),
+        ),
+      );
+    }
     return { failed };
   };
 }
 
+/**
+ * Profiles are applied in parallel, except that a profile merging another
+ * one of the same batch waits for it: a visitor's push token set just before
+ * sign-in must reach the merged profile. Waves: first the profiles that merge
+ * nothing of this batch, then those whose sources are done (a cycle just goes).
+ */
+export function mergeOrder(groups: Map<string, StreamItem[]>): [string, StreamItem[]][][] {
+  const pending = new Map(groups);
+  const waves: [string, StreamItem[]][][] = [];
+  const sourcesOf = (pk: string, group: StreamItem[]) => {
+    const appId = group[0].envelope.record.app_id;
+    return group.flatMap((item) => ((item.envelope.record.urm_merge as string[] | undefined) ?? []).map((id) => partitionKey(appId, id))).filter((source) => source !== pk);
+  };
+  while (pending.size > 0) {
+    let wave = [...pending].filter(([pk, group]) => sourcesOf(pk, group).every((source) => !pending.has(source)));
+    if (wave.length === 0) wave = [...pending];
+    wave.forEach(([pk]) => pending.delete(pk));
+    waves.push(wave);
+  }
+  return waves;
+}
+
 async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem[]): Promise<void> {
   const { app_id: appId, profile_id: profileId } = group[0].envelope.record;
+  const rejectedBefore = new Map<string, Rejection>();
   for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
     // Eventually consistent first: the conditional write catches a stale read.
     const stored = await deps.profiles.get(pk, attempt > 0);
     const state = stateOf(stored, appId, profileId);
+    const rejected = new Map<string, Rejection>();
+    let deletedBy: StreamItem | undefined;
     let changed = false;
     for (const item of group) {
       const { record, received_at: receivedAt } = item.envelope;
       if (whetherSeen(state, item.shardId, item.sequenceNumber, record.urm_insert_id) !== 'new') continue;
       remember(state, item.shardId, item.sequenceNumber, record.urm_insert_id, receivedAt);
       changed = true;
+      if (record.urm_delete_profile !== undefined) deletedBy = item;
       const reason = await applyOne(deps, pk, state, item);
       if (reason !== undefined) {
         deps.log.warn('Profile record rejected', { reason, sequence_number: item.sequenceNumber });
-        await deps.rejections.put(rejectionOf(item, reason, deps.now()));
+        const rejection = rejectionOf(item, reason, deps.now());
+        // Kept before the profile is written, so a crash in between loses no rejection.
+        await deps.rejections.put(rejection);
+        rejected.set(item.sequenceNumber, rejection);
       }
     }
     if (!changed) return;
     pruneRecent(state, deps.now());
     const version = (stored?.version ?? 0) + 1;
-    if (await deps.profiles.put(toStored(pk, state, version), stored?.version)) return;
+    if (await deps.profiles.put(toStored(pk, state, version), stored?.version)) {
+      // A record rejected on a state that a concurrent writer then changed may have applied on the retry.
+      const superseded = [...rejectedBefore].filter(([seq]) => !rejected.has(seq)).map(([, r]) => r);
+      if (superseded.length > 0) await deps.rejections.remove(superseded);
+      // Events the event consumer wrote while the delete was under way (before it could see the mark).
+      if (deletedBy && state.deleted?.seq === deletedBy.sequenceNumber) await removeTimelineUpTo(deps.timeline, pk, deletedBy);
+      return;
+    }
+    rejected.forEach((rejection, seq) => rejectedBefore.set(seq, rejection));
   }
   throw new Error(`profile changed concurrently ${MAX_CONFLICT_RETRIES} times in a row`);
 }
@@ -125,7 +164,7 @@ async function applyOne(deps: ApplyProfilesDeps, pk: string, state: ProfileState
   }
   const result = applyProfileRecord(state.attributes, change, sources);
   if ('rejected' in result) return result.rejected;
-  if (JSON.stringify(result.attributes).length > MAX_ATTRIBUTES_BYTES) {
+  if (Buffer.byteLength(JSON.stringify(result.attributes)) > MAX_ATTRIBUTES_BYTES) {
     return `the profile's attributes would exceed ${MAX_ATTRIBUTES_BYTES} bytes`;
   }
   for (const id of sources.keys()) await copyTimeline(deps.timeline, partitionKey(state.appId, id), pk, item);

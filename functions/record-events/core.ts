@@ -39,7 +39,7 @@ export function toTimelineEntry(item: StreamItem): TimelineEntry {
 export function recordEvents(deps: RecordEventsDeps) {
   return async (items: StreamItem[]): Promise<{ written: number; dropped: number; rejected: number }> => {
     const entries = items.map((item) => ({ item, entry: toTimelineEntry(item) }));
-    const profiles = await deps.profiles.getMany([...new Set(entries.map(({ entry }) => entry.pk))], ['pk', 'deleted']);
+    const profiles = await deps.profiles.getMany([...new Set(entries.map(({ entry }) => entry.pk))], ['pk', 'deleted'], true);
     const kept: TimelineEntry[] = [];
     let dropped = 0;
     let rejected = 0;
@@ -49,7 +49,7 @@ export function recordEvents(deps: RecordEventsDeps) {
         dropped++;
         continue;
       }
-      if (JSON.stringify(entry).length > MAX_ENTRY_BYTES) {
+      if (Buffer.byteLength(JSON.stringify(entry)) > MAX_ENTRY_BYTES) {
         rejected++;
         await deps.rejections.put(rejectionOf(item, `the event is larger than the ${MAX_ENTRY_BYTES}-byte limit of a timeline entry`, deps.now()));
         continue;

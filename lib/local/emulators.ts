@@ -4,7 +4,7 @@
  * Both keep their data under the data directory, so it survives a restart.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -75,14 +75,17 @@ export interface RunningProcess {
  * standard input closes: so it never outlives this process, even one killed
  * with SIGKILL, and a restart finds the port and the database free.
  */
-export function startDynamoLocal(options: { port: number; dataDir: string }): RunningProcess {
+export async function startDynamoLocal(options: { port: number; dataDir: string }): Promise<RunningProcess> {
   mkdirSync(options.dataDir, { recursive: true });
+  const pidFile = join(options.dataDir, 'dynamodb-local.pid');
+  await stopLeftover(pidFile);
   const { jar, libraryPath } = dynamoJar();
   const java = ['java', `-Djava.library.path=${libraryPath}`, '-jar', jar, '-sharedDb', '-dbPath', options.dataDir, '-port', String(options.port)];
   // Background jobs of sh read /dev/null unless told otherwise: keep our stdin as fd 3 for the watcher.
   const script = [
     'exec 3<&0',
     `${java.map(quote).join(' ')} </dev/null & child=$!`,
+    `echo $child > ${quote(pidFile)}`,
     '{ cat <&3 >/dev/null; kill $child 2>/dev/null; } &',
     'wait $child',
   ].join('\n');
@@ -106,6 +109,35 @@ export function startDynamoLocal(options: { port: number; dataDir: string }): Ru
     diagnostics: () => stderr,
     exited: () => hasExited,
   };
+}
+
+/**
+ * A DynamoDB Local of an earlier run may still be shutting down on the same
+ * files (its stack was killed): wait for it, then make sure it is gone, so two
+ * never share one database.
+ */
+async function stopLeftover(pidFile: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8').trim());
+  } catch {
+    return;
+  }
+  const isDynamoLocal = () => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('DynamoDBLocal');
+    } catch {
+      return false;
+    }
+  };
+  for (let waited = 0; isDynamoLocal() && waited < 15_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (isDynamoLocal()) {
+    process.kill(pid, 'SIGKILL');
+    for (let waited = 0; isDynamoLocal() && waited < 5_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  rmSync(pidFile, { force: true });
 }
 
 function quote(arg: string): string {

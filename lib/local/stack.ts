@@ -57,12 +57,19 @@ export interface LocalEndpoints {
 export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 export function localClients(endpoints: Pick<LocalEndpoints, 'dynamodb_endpoint' | 'kinesis_endpoint' | 'region'>) {
-  const dynamo = new DynamoDBClient({ endpoint: endpoints.dynamodb_endpoint, region: endpoints.region, credentials: localCredentials });
+  // Bounded requests: an emulator that accepts a connection and never answers must not hang the stack.
+  const requestHandler = () => new NodeHttpHandler({ connectionTimeout: 2000, requestTimeout: 10_000 });
+  const dynamo = new DynamoDBClient({
+    endpoint: endpoints.dynamodb_endpoint,
+    region: endpoints.region,
+    credentials: localCredentials,
+    requestHandler: requestHandler(),
+  });
   const kinesis = new KinesisClient({
     endpoint: endpoints.kinesis_endpoint,
     region: endpoints.region,
     credentials: localCredentials,
-    requestHandler: new NodeHttpHandler(),
+    requestHandler: requestHandler(),
   });
   return { dynamo, document: DynamoDBDocumentClient.from(dynamo), kinesis };
 }
@@ -124,7 +131,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
 
   try {
-    const dynamoProcess = startDynamoLocal({ port: options.dynamoPort, dataDir: join(options.dataDir, 'dynamodb') });
+    const dynamoProcess = await startDynamoLocal({ port: options.dynamoPort, dataDir: join(options.dataDir, 'dynamodb') });
     stoppers.push(() => dynamoProcess.stop());
     const kinesalite = await startKinesalite({ port: options.kinesisPort, host: options.host, dataDir: join(options.dataDir, 'kinesis') });
     stoppers.push(() => kinesalite.stop());

@@ -14,7 +14,7 @@ export class DynamoProfileStore implements ProfileStore {
     return out.Item as StoredProfile | undefined;
   }
 
-  async getMany(pks: string[], fields?: (keyof StoredProfile)[]): Promise<Map<string, StoredProfile>> {
+  async getMany(pks: string[], fields?: (keyof StoredProfile)[], consistent = false): Promise<Map<string, StoredProfile>> {
     const projection = fields?.length
       ? {
           ProjectionExpression: fields.map((_, i) => `#f${i}`).join(', '),
@@ -26,7 +26,7 @@ export class DynamoProfileStore implements ProfileStore {
     for (let start = 0; start < unique.length; start += 100) {
       let keys: Record<string, unknown>[] = unique.slice(start, start + 100).map((pk) => ({ pk }));
       for (let attempt = 1; keys.length > 0; attempt++) {
-        const out = await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ...projection } } }));
+        const out = await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: consistent, ...projection } } }));
         for (const item of out.Responses?.[this.tableName] ?? []) found.set(item.pk as string, item as StoredProfile);
         keys = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
         if (keys.length === 0) break;

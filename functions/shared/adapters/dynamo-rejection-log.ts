@@ -1,7 +1,10 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Rejection, RejectionLog } from '../domain/timeline';
 
 const RETENTION_DAYS = 14;
+
+/** The same stream record always gets the same id: a redelivered rejection is kept once. */
+const rejectionId = (rejection: Rejection) => `${rejection.received_at}#${rejection.shard}#${rejection.seq}`;
 
 export class DynamoRejectionLog implements RejectionLog {
   constructor(
@@ -15,12 +18,17 @@ export class DynamoRejectionLog implements RejectionLog {
         TableName: this.tableName,
         Item: {
           ...rejection,
-          // The same stream record always gets the same id: a redelivered rejection is kept once.
-          rejection_id: `${rejection.received_at}#${rejection.shard}#${rejection.seq}`,
+          rejection_id: rejectionId(rejection),
           expires_at: Math.floor(Date.parse(rejection.rejected_at) / 1000) + RETENTION_DAYS * 86_400,
         },
       }),
     );
+  }
+
+  async remove(rejections: Rejection[]): Promise<void> {
+    for (const rejection of rejections) {
+      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { app_id: rejection.app_id, rejection_id: rejectionId(rejection) } }));
+    }
   }
 
   async list(appId: string, limit: number): Promise<Rejection[]> {

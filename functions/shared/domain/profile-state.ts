@@ -38,8 +38,11 @@ export interface ProfileState {
 
 /** How long a client's re-send with the same insert id is recognised. */
 export const DEDUPE_WINDOW_HOURS = 24;
-/** Bound on remembered ids per profile (11 bytes each), to stay far below the 400 KB item limit. */
-export const MAX_REMEMBERED_IDS = 20_000;
+/**
+ * Bound on remembered ids per profile (11 bytes each): with at most 300 KB of
+ * attributes, the item stays below DynamoDB's 400 KB.
+ */
+export const MAX_REMEMBERED_IDS = 8_000;
 const HASH_LENGTH = 11;
 
 export function insertIdHash(insertId: string): string {
@@ -115,8 +118,16 @@ export function pruneRecent(state: ProfileState, now: Date): void {
     .sort((a, b) => b - a);
   let kept = 0;
   for (const hour of hours) {
-    const count = state.recent[hour].length / HASH_LENGTH;
-    if (hour < oldest || kept >= MAX_REMEMBERED_IDS) delete state.recent[hour];
-    else kept += count;
+    const ids = state.recent[hour];
+    const room = MAX_REMEMBERED_IDS - kept;
+    if (hour < oldest || room <= 0) {
+      delete state.recent[hour];
+    } else if (ids.length / HASH_LENGTH > room) {
+      // The newest ids of the hour are at its end.
+      state.recent[hour] = ids.slice(ids.length - room * HASH_LENGTH);
+      kept = MAX_REMEMBERED_IDS;
+    } else {
+      kept += ids.length / HASH_LENGTH;
+    }
   }
 }

@@ -46,6 +46,8 @@ export interface Rejection {
 export interface RejectionSink {
   /** Idempotent: the same stream record rejected twice is kept once. */
   put(rejection: Rejection): Promise<void>;
+  /** Takes back rejections that a retry on a newer state did not confirm. */
+  remove(rejections: Rejection[]): Promise<void>;
 }
 
 /** Where an operator reads rejections back (the admin command line). */
@@ -57,7 +59,7 @@ export interface RejectionLog extends RejectionSink {
 export interface ProfileStore {
   get(pk: string, consistent: boolean): Promise<StoredProfile | undefined>;
   /** Profiles by key (merge sources, deletion marks), in as few calls as possible; `fields` limits what is read. */
-  getMany(pks: string[], fields?: (keyof StoredProfile)[]): Promise<Map<string, StoredProfile>>;
+  getMany(pks: string[], fields?: (keyof StoredProfile)[], consistent?: boolean): Promise<Map<string, StoredProfile>>;
   /** Writes the profile if its version is still `expectedVersion` (undefined: it must not exist); false on conflict. */
   put(profile: StoredProfile, expectedVersion: number | undefined): Promise<boolean>;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { before, beforeEach, describe, mock, test, type Mock } from 'node:test';
-import { ConditionalCheckFailedException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { before, beforeEach, describe, mock, test } from 'node:test';
+import { ConditionalCheckFailedException, DynamoDBServiceException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -69,6 +69,19 @@ const profileRecord = (profileId: string, insertId: string, fields: Item = {}): 
   ...fields,
 });
 
+/** DynamoDB's item size: UTF-8 bytes of names and strings, as the service counts them (close enough for limits). */
+function itemSize(item: Item): number {
+  const size = (value: unknown): number => {
+    if (typeof value === 'string') return Buffer.byteLength(value, 'utf8');
+    if (typeof value === 'number') return 21;
+    if (Array.isArray(value)) return 3 + value.reduce((n: number, v) => n + 1 + size(v), 0);
+    if (value !== null && typeof value === 'object') return 3 + itemSize(value as Item) + Object.keys(value).length;
+    return 1;
+  };
+  return Object.entries(item).reduce((n, [name, value]) => n + Buffer.byteLength(name, 'utf8') + size(value), 0);
+}
+const MAX_ITEM_BYTES = 400 * 1024;
+
 // An in-memory DynamoDB behind the mocked document client: what a PutCommand stores, a later GetCommand reads.
 const dynamo = mockClient(DynamoDBDocumentClient);
 const profiles = new Map<string, StoredProfile>();
@@ -110,6 +123,9 @@ function fakeDynamo(): void {
         ? current === undefined
         : input.ConditionExpression === 'version = :expected' && current?.version === input.ExpressionAttributeValues?.[':expected'];
     if (!holds) throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+    if (itemSize(item as unknown as Item) > MAX_ITEM_BYTES) {
+      throw new DynamoDBServiceException({ name: 'ValidationException', $fault: 'client', $metadata: {}, message: 'Item size has exceeded the maximum allowed size' });
+    }
     profiles.set(item.pk, clone(item));
     return {};
   });
@@ -138,7 +154,7 @@ const hashes = (...insertIds: string[]) => insertIds.map(insertIdHash).join('');
 const hourOf = (iso: string) => String(Math.floor(Date.parse(iso) / 3_600_000));
 
 let handler: Handler;
-let logError: Mock<(...args: unknown[]) => void>;
+let logError: { mock: { callCount(): number; resetCalls(): void; calls: { arguments: unknown[] }[] } };
 before(async () => {
   handler = (await import('../../../functions/apply-profiles/handler')).handler as unknown as Handler;
   // The logger is the consumer's one shared instance: silence it, and let tests see what it reported.
@@ -280,6 +296,10 @@ describe('apply-profiles handler', () => {
     assert.equal(attributesOf('p-c').city, 'Lisbon');
     assert.deepEqual(profileWrites().map((input) => (input.Item as StoredProfile).pk).sort(), ['app_1#p-a', 'app_1#p-b', 'app_1#p-c']);
     assert.equal(logError.mock.callCount(), 1);
+    const details = logError.mock.calls[0].arguments[1] as { error: unknown; first_sequence_number: string; records: number };
+    assert.equal(details.first_sequence_number, seq(2));
+    assert.equal(details.records, 4);
+    assert.ok(details.error instanceof ProvisionedThroughputExceededException);
   });
 
   test('a record adding to a string attribute changes nothing, is kept with its reason, and the later records of the profile apply', async () => {
@@ -399,9 +419,10 @@ describe('apply-profiles handler', () => {
     const response = await handler(batch(streamRecord(seq(4), profileRecord('p-a', 'a-del', { urm_delete_profile: 'profile_id' }))), context());
 
     assert.deepEqual(response, { batchItemFailures: [] });
+    // Once before the tombstone is written, once after it, for events written in between.
     assert.deepEqual(
       inputs<QueryCommandInput>(QueryCommand).map((input) => input.ExpressionAttributeValues![':pk']),
-      ['app_1#p-a'],
+      ['app_1#p-a', 'app_1#p-a'],
     );
     const deletes = inputs<BatchWriteCommandInput>(BatchWriteCommand).flatMap((input) => input.RequestItems![TIMELINE]);
     assert.deepEqual(deletes, [
@@ -457,5 +478,74 @@ describe('apply-profiles handler', () => {
       [['(undecodable)', seq(1), 'not a urm stream envelope (v1)']],
     );
     assert.deepEqual(attributesOf('p-a'), { name: 'Ann' });
+  });
+
+  test("urm_merge sees the source's records that come before it in the same batch", async () => {
+    // The push SDK's flow: the visitor's device token goes on the anonymous profile, then sign-in merges it.
+    const response = await handler(
+      batch(
+        streamRecord(seq(1), profileRecord('urm-anon-1', 's-1', { urm_unique_append: { urm_web_push_notification_token: ['tok-a'] } })),
+        streamRecord(seq(2), profileRecord('player-1', 't-1', { urm_merge: ['urm-anon-1'] })),
+      ),
+      context(),
+    );
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    assert.deepEqual(attributesOf('urm-anon-1'), { urm_web_push_notification_token: ['tok-a'] });
+    assert.deepEqual(attributesOf('player-1'), { urm_web_push_notification_token: ['tok-a'] });
+  });
+
+  test('a record that would grow the attributes beyond the limit is rejected and the later records apply', async () => {
+    const response = await handler(
+      batch(
+        streamRecord(seq(1), profileRecord('p-a', 'a-1', { bio: 'x'.repeat(300_001) })),
+        streamRecord(seq(2), profileRecord('p-a', 'a-2', { level: 1 })),
+      ),
+      context(),
+    );
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    assert.deepEqual(attributesOf('p-a'), { level: 1 });
+    assert.deepEqual(
+      rejectionWrites().map((input) => [input.Item!.urm_insert_id, input.Item!.reason]),
+      [['a-1', "the profile's attributes would exceed 300000 bytes"]],
+    );
+  });
+
+  test('a record whose multi-byte text would not fit the 400 KB profile item is rejected, and the later records apply', async () => {
+    // 150,000 characters, 450,000 bytes in UTF-8: a valid record (under 1 MiB) that no DynamoDB item can hold.
+    const response = await handler(
+      batch(
+        streamRecord(seq(1), profileRecord('p-a', 'a-1', { bio: '€'.repeat(150_000) })),
+        streamRecord(seq(2), profileRecord('p-a', 'a-2', { level: 1 })),
+      ),
+      context(),
+    );
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    assert.deepEqual(attributesOf('p-a'), { level: 1 });
+    assert.deepEqual(rejectionWrites().map((input) => input.Item!.urm_insert_id), ['a-1']);
+  });
+
+  test("a profile's remembered insert ids and its attributes together still fit the 400 KB item", async () => {
+    // 20,000 ids (the bound, 220 KB) and 170 KB of attributes: an item that fits, and a 30 KB record within the 300 KB attribute limit.
+    const hour = hourOf(RECEIVED_AT);
+    profiles.set('app_1#p-a', {
+      pk: 'app_1#p-a',
+      app_id: 'app_1',
+      profile_id: 'p-a',
+      attrs: JSON.stringify({ bio: 'x'.repeat(170_000) }),
+      exists: true,
+      version: 1,
+      updated_at: RECEIVED_AT,
+      applied: { [SHARD]: seq(0) },
+      recent: { [hour]: hashes(...Array.from({ length: 20_000 }, (_, i) => `old-${i}`)) },
+    });
+    assert.ok(itemSize(profiles.get('app_1#p-a') as unknown as Item) < MAX_ITEM_BYTES);
+
+    const response = await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { notes: 'y'.repeat(30_000) }))), context());
+
+    assert.deepEqual(response, { batchItemFailures: [] });
+    assert.equal(attributesOf('p-a').notes, 'y'.repeat(30_000));
   });
 });

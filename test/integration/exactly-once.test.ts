@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { before, describe, test } from 'node:test';
+import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
+import { tables } from '../../lib/resources';
+import { context } from '../support/lambda';
+import { kinesisEvent, sequenceNumbers } from '../support/kinesis-event';
+import { testStack, type TestStack } from '../support/local-stack';
+import { readProfile, readTimeline } from '../support/profiles';
+
+type Consumer = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse>;
+
+let stack: TestStack;
+let applyProfiles: Consumer;
+let recordEvents: Consumer;
+before(async () => {
+  stack = await testStack();
+  // The consumers as Lambda runs them, against the stack's DynamoDB Local.
+  Object.assign(process.env, {
+    AWS_REGION: stack.endpoints.region,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: stack.endpoints.dynamodb_endpoint,
+    ...Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.localName])),
+  });
+  applyProfiles = (await import('../../functions/apply-profiles/handler')).handler as unknown as Consumer;
+  recordEvents = (await import('../../functions/record-events/handler')).handler as unknown as Consumer;
+});
+
+describe('delivering the same Kinesis batch twice', () => {
+  test('leaves profile state and timeline as delivering it once did', async () => {
+    const profileId = `twice-${randomUUID()}`;
+    const record = (fields: Record<string, unknown>) => ({
+      app_id: stack.dev.app_id,
+      profile_id: profileId,
+      urm_date_time: '2026-11-21T10:00:00Z',
+      urm_insert_id: randomUUID(),
+      ...fields,
+    });
+    const seq = sequenceNumbers(6);
+    const shardId = `shardId-test-${randomUUID()}`;
+    const profiles = kinesisEvent([
+      { kind: 'profile', record: record({ urm_add: { balance: 10.5 } }), sequenceNumber: seq[0], shardId },
+      { kind: 'profile', record: record({ urm_append: { games: ['slots'] } }), sequenceNumber: seq[1], shardId },
+      { kind: 'profile', record: record({ urm_add: { balance: -0.5 }, urm_set: { tier: 'gold' } }), sequenceNumber: seq[2], shardId },
+    ]);
+    const events = kinesisEvent([
+      { kind: 'event', record: record({ event: 'deposit', amount: 10.5 }), sequenceNumber: seq[3], shardId },
+      { kind: 'event', record: record({ event: 'bet', amount: 1 }), sequenceNumber: seq[4], shardId },
+    ]);
+
+    assert.deepEqual(await applyProfiles(profiles, context()), { batchItemFailures: [] });
+    assert.deepEqual(await recordEvents(events, context()), { batchItemFailures: [] });
+    const once = { profile: (await readProfile(stack, profileId)).body, timeline: await readTimeline(stack, profileId) };
+    assert.deepEqual(await applyProfiles(profiles, context()), { batchItemFailures: [] });
+    assert.deepEqual(await recordEvents(events, context()), { batchItemFailures: [] });
+    const twice = { profile: (await readProfile(stack, profileId)).body, timeline: await readTimeline(stack, profileId) };
+
+    assert.deepEqual(once.profile.attributes, { balance: 10, games: ['slots'], tier: 'gold' });
+    assert.equal(once.timeline.length, 2);
+    assert.deepEqual(twice, once);
+  });
+});

@@ -1,0 +1,37 @@
+/** Kinesis events as Lambda's event source mapping delivers them, for invoking consumers directly. */
+import type { KinesisStreamEvent } from 'aws-lambda';
+import type { StreamRecordKind } from '../../lib/operations';
+
+export interface EventRecordInput {
+  kind: StreamRecordKind;
+  record: Record<string, unknown>;
+  sequenceNumber: string;
+  shardId?: string;
+  receivedAt?: string;
+}
+
+export function kinesisEvent(records: EventRecordInput[]): KinesisStreamEvent {
+  return {
+    Records: records.map(({ kind, record, sequenceNumber, shardId = 'shardId-000000000000', receivedAt = new Date().toISOString() }) => ({
+      kinesis: {
+        kinesisSchemaVersion: '1.0',
+        partitionKey: `${record.app_id}#${record.profile_id}`,
+        sequenceNumber,
+        data: Buffer.from(JSON.stringify({ v: 1, kind, received_at: receivedAt, record })).toString('base64'),
+        approximateArrivalTimestamp: Date.now() / 1000,
+      },
+      eventSource: 'aws:kinesis',
+      eventVersion: '1.0',
+      eventID: `${shardId}:${sequenceNumber}`,
+      eventName: 'aws:kinesis:record',
+      invokeIdentityArn: 'arn:aws:iam::000000000000:role/test',
+      awsRegion: 'us-east-1',
+      eventSourceARN: 'arn:aws:kinesis:us-east-1:000000000000:stream/test',
+    })),
+  };
+}
+
+/** Increasing 56-digit sequence numbers, like Kinesis's. */
+export function sequenceNumbers(count: number, start = 1n): string[] {
+  return Array.from({ length: count }, (_, i) => (49_680_000_000_000_000_000_000_000_000_000_000_000_000_000_000_000n + start + BigInt(i)).toString());
+}
