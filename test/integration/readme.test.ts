@@ -43,4 +43,22 @@ describe('the README', () => {
       assert.match(receipt.Records[0].ShardId, /^shardId-\d{12}$/);
     }
   });
+
+  test('read-back examples show the profile and its timeline once the consumers have applied them', async () => {
+    const script = `${readmeBlock('events')}\necho\n${readmeBlock('profiles')}\necho\n${readmeBlock('read')}`;
+    const [, , profile, timeline] = runAsPasted(script).map((line) => JSON.parse(line));
+    assert.equal(profile.profile_id, 'player-42');
+    assert.ok(Array.isArray(timeline.events));
+
+    // The consumers apply within a second: the read block alone, a moment later, shows the writes.
+    let read: { attributes?: Record<string, unknown> }[] = [];
+    for (let i = 0; i < 50; i++) {
+      read = runAsPasted(`${readmeBlock('events').split('\n').slice(0, 2).join('\n')}\n${readmeBlock('read')}`).map((l) => JSON.parse(l));
+      if (typeof read[0].attributes?.deposits === 'number' && (read[0].attributes.deposits as number) >= 25.5) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(read[0].attributes?.country, 'MT');
+    assert.deepEqual(read[0].attributes?.games, ['blackjack']);
+    assert.equal((read[1] as unknown as { events: { event: string }[] }).events[0].event, 'deposit');
+  });
 });
