@@ -12,8 +12,8 @@ import {
   profileIdSchema,
   valueSchema,
   writableSystemAttributes,
-  type AttributeValue,
 } from '../shared/domain/attributes';
+import type { ProfileChange } from '../shared/domain/directive-engine';
 import { limits } from '../shared/domain/limits';
 
 const MAX_NAMES = 1000;
@@ -97,22 +97,11 @@ export const profilesBodySchema = {
   items: profileRecordSchema,
 } as const;
 
-export interface ProfileRecord {
+export interface ProfileRecord extends ProfileChange {
   app_id: string;
   profile_id: string;
   urm_date_time: string;
   urm_insert_id?: string;
   urm_ip?: string;
-  urm_set?: Record<string, AttributeValue>;
-  urm_set_if_null?: Record<string, AttributeValue>;
-  urm_add?: Record<string, number>;
-  urm_append?: Record<string, AttributeValue[]>;
-  urm_unique_append?: Record<string, AttributeValue[]>;
-  urm_remove?: Record<string, AttributeValue[]>;
-  urm_unset?: string[];
-  urm_delete?: string[];
-  urm_merge?: string[];
   urm_delete_profile?: 'profile_id';
-  /** Custom attributes (and the push attributes) set at the top level. */
-  [name: string]: unknown;
 }

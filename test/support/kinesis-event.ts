@@ -1,5 +1,5 @@
 /** Kinesis events as Lambda's event source mapping delivers them, for invoking consumers directly. */
-import type { KinesisStreamEvent } from 'aws-lambda';
+import type { KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
 import type { StreamRecordKind } from '../../lib/operations';
 
 export interface EventRecordInput {
@@ -10,25 +10,34 @@ export interface EventRecordInput {
   receivedAt?: string;
 }
 
-export function kinesisEvent(records: EventRecordInput[]): KinesisStreamEvent {
+/** One stream record as Lambda delivers it: base64 of the envelope the ingestion functions write. */
+export function streamRecord({
+  kind,
+  record,
+  sequenceNumber,
+  shardId = 'shardId-000000000000',
+  receivedAt = new Date().toISOString(),
+}: EventRecordInput): KinesisStreamRecord {
   return {
-    Records: records.map(({ kind, record, sequenceNumber, shardId = 'shardId-000000000000', receivedAt = new Date().toISOString() }) => ({
-      kinesis: {
-        kinesisSchemaVersion: '1.0',
-        partitionKey: `${record.app_id}#${record.profile_id}`,
-        sequenceNumber,
-        data: Buffer.from(JSON.stringify({ v: 1, kind, received_at: receivedAt, record })).toString('base64'),
-        approximateArrivalTimestamp: Date.now() / 1000,
-      },
-      eventSource: 'aws:kinesis',
-      eventVersion: '1.0',
-      eventID: `${shardId}:${sequenceNumber}`,
-      eventName: 'aws:kinesis:record',
-      invokeIdentityArn: 'arn:aws:iam::000000000000:role/test',
-      awsRegion: 'us-east-1',
-      eventSourceARN: 'arn:aws:kinesis:us-east-1:000000000000:stream/test',
-    })),
+    kinesis: {
+      kinesisSchemaVersion: '1.0',
+      partitionKey: `${record.app_id}#${record.profile_id}`,
+      sequenceNumber,
+      data: Buffer.from(JSON.stringify({ v: 1, kind, received_at: receivedAt, record }), 'utf8').toString('base64'),
+      approximateArrivalTimestamp: Date.parse(receivedAt) / 1000,
+    },
+    eventSource: 'aws:kinesis',
+    eventVersion: '1.0',
+    eventID: `${shardId}:${sequenceNumber}`,
+    eventName: 'aws:kinesis:record',
+    invokeIdentityArn: 'arn:aws:iam::000000000000:role/test',
+    awsRegion: 'us-east-1',
+    eventSourceARN: 'arn:aws:kinesis:us-east-1:000000000000:stream/urm-ingest',
   };
+}
+
+export function kinesisEvent(records: EventRecordInput[]): KinesisStreamEvent {
+  return { Records: records.map(streamRecord) };
 }
 
 /** Increasing 56-digit sequence numbers, like Kinesis's. */

@@ -8,26 +8,10 @@
  */
 import DecimalJs from 'decimal.js';
 import type { AttributeValue, Attributes } from './attributes';
-import { pushTokenAttributes } from './attributes';
+import { directives, pushTokenAttributes, requiredFields } from './attributes';
 
 /** The fields of a record that are not attributes. */
-const recordFields = new Set([
-  'app_id',
-  'profile_id',
-  'urm_date_time',
-  'urm_insert_id',
-  'urm_ip',
-  'urm_set',
-  'urm_set_if_null',
-  'urm_add',
-  'urm_append',
-  'urm_unique_append',
-  'urm_remove',
-  'urm_unset',
-  'urm_delete',
-  'urm_merge',
-  'urm_delete_profile',
-]);
+const recordFields = new Set<string>([...requiredFields, 'urm_insert_id', 'urm_ip', ...directives]);
 
 const pushTokens = new Set<string>(pushTokenAttributes);
 

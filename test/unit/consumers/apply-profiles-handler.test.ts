@@ -18,6 +18,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
 import { insertIdHash, type StoredProfile } from '../../../functions/shared/domain/profile-state';
 import type { TimelineEntry } from '../../../functions/shared/domain/timeline';
+import { streamRecord as supportStreamRecord } from '../../support/kinesis-event';
 import { context } from '../../support/lambda';
 
 const PROFILES = 'profiles-table';
@@ -40,26 +41,8 @@ const seq = (n: number) => (BASE_SEQUENCE + BigInt(n)).toString();
 /** Recent, so the insert ids remembered on the profile are inside the 24-hour window. */
 const RECEIVED_AT = new Date(Date.now() - 60_000).toISOString();
 
-/** One stream record as Lambda delivers it: base64 of the envelope the ingestion functions write. */
-function streamRecord(sequence: string, record: Item, receivedAt = RECEIVED_AT, kind: 'profile' | 'event' = 'profile'): KinesisStreamRecord {
-  const envelope = { v: 1, kind, received_at: receivedAt, record };
-  return {
-    kinesis: {
-      kinesisSchemaVersion: '1.0',
-      partitionKey: `${record.app_id}#${record.profile_id}`,
-      sequenceNumber: sequence,
-      data: Buffer.from(JSON.stringify(envelope), 'utf8').toString('base64'),
-      approximateArrivalTimestamp: Date.parse(receivedAt) / 1000,
-    },
-    eventSource: 'aws:kinesis',
-    eventVersion: '1.0',
-    eventID: `${SHARD}:${sequence}`,
-    eventName: 'aws:kinesis:record',
-    invokeIdentityArn: 'arn:aws:iam::000000000000:role/apply-profiles',
-    awsRegion: 'us-east-1',
-    eventSourceARN: 'arn:aws:kinesis:us-east-1:000000000000:stream/urm-ingest',
-  };
-}
+const streamRecord = (sequence: string, record: Item, receivedAt = RECEIVED_AT, kind: 'profile' | 'event' = 'profile'): KinesisStreamRecord =>
+  supportStreamRecord({ kind, record, sequenceNumber: sequence, shardId: SHARD, receivedAt });
 const batch = (...records: KinesisStreamRecord[]): KinesisStreamEvent => ({ Records: records });
 const profileRecord = (profileId: string, insertId: string, fields: Item = {}): Item => ({
   app_id: 'app_1',
