@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import { ingestStream } from '../../lib/resources';
+import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
+import { kinesis } from '../shared/clients';
+import { requireEnv } from '../shared/config';
+import { jsonApi } from '../shared/http/json-api';
+import { json } from '../shared/http/response';
+import { logger } from '../shared/logger';
+import { setAffiliate } from './core';
+import { validSetAffiliate } from './schema';
+
+const writer = new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar));
+const attribute = setAffiliate({ writer, newId: randomUUID, now: () => new Date() });
+
+export const handler = jsonApi({
+  scopes: ['server'],
+  validate: validSetAffiliate,
+}).handler(async (event, context) => {
+  const answer = await attribute(event.body, context.principal.appId);
+  logger.info('Affiliate set', { app_id: context.principal.appId, message_id: answer.message_id });
+  return json(200, answer);
+});

@@ -1,0 +1,58 @@
+/**
+ * POST /api/set_affiliate (spec 2.1 and 4.1; DECISIONS.md "Affiliates"):
+ * the profile and at least one of the three tracking parameters, none empty.
+ */
+import { affiliateAttributes, appIdSchema, profileIdSchema } from '../shared/domain/attributes';
+import { ValidationError } from '../shared/domain/errors';
+import { compileValidator, type Validator } from '../shared/domain/validation';
+
+export const trackingParameters = affiliateAttributes;
+export type TrackingParameter = (typeof trackingParameters)[number];
+
+/** A tracking value as the player's registration query string carried it: kept as given. */
+export const TRACKING_VALUE_MAX_LENGTH = 255;
+const trackingValue = { type: 'string', minLength: 1, maxLength: TRACKING_VALUE_MAX_LENGTH } as const;
+
+export const setAffiliateSchema = {
+  type: 'object',
+  required: ['app_id', 'profile_id'],
+  additionalProperties: false,
+  properties: {
+    app_id: appIdSchema,
+    profile_id: profileIdSchema,
+    urm_aff_id: trackingValue,
+    urm_aff_link_id: trackingValue,
+    urm_aff: trackingValue,
+  },
+} as const;
+
+export interface SetAffiliateInput extends Partial<Record<TrackingParameter, string>> {
+  app_id: string;
+  profile_id: string;
+}
+
+export const noTrackingParameter = `one of ${trackingParameters.join(', ')} is required`;
+
+const shape = compileValidator<SetAffiliateInput>(setAffiliateSchema);
+
+/**
+ * The schema, plus the rule it cannot word well (an `anyOf` of three
+ * `required` would answer three messages): at least one tracking parameter.
+ * Problems of both kinds come in one answer.
+ */
+export const validSetAffiliate: Validator<SetAffiliateInput> = Object.assign(
+  (input: unknown): SetAffiliateInput => {
+    const isObject = typeof input === 'object' && input !== null && !Array.isArray(input);
+    const missing = isObject && trackingParameters.every((name) => !Object.hasOwn(input, name)) ? [noTrackingParameter] : [];
+    let valid: SetAffiliateInput;
+    try {
+      valid = shape(input);
+    } catch (error) {
+      if (error instanceof ValidationError && missing.length > 0) throw new ValidationError([...error.errors, ...missing], error.message);
+      throw error;
+    }
+    if (missing.length > 0) throw new ValidationError(missing);
+    return valid;
+  },
+  { schema: setAffiliateSchema },
+);

@@ -1,0 +1,123 @@
+/**
+ * AffiliateStore on DynamoDB. One partition per application (`app_id`), three
+ * kinds of item by sort key:
+ *
+ *   affiliate#<affiliate_id>     the affiliate
+ *   email#<uniqueness key>       claims the email for that affiliate
+ *   username#<uniqueness key>    claims the username
+ *
+ * A registration is one TransactWriteItems of three puts, each on the
+ * condition that its item does not exist yet: the claims make email and
+ * username unique however many registrations race. Transactions that collide
+ * with another in flight (TransactionConflict) are retried a bounded number
+ * of times; by then the winner has committed and the loser's condition fails.
+ */
+import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  uniquenessKey,
+  type AffiliateRecord,
+  type AffiliateStore,
+  type AffiliateSummary,
+  type RegistrationOutcome,
+  type UniqueAffiliateField,
+} from '../domain/affiliates';
+
+export interface ConflictRetryPolicy {
+  /** Attempts, the first included. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+}
+
+export const defaultConflictRetry: ConflictRetryPolicy = {
+  maxAttempts: 6,
+  baseDelayMs: 20,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: Math.random,
+};
+
+const AFFILIATE_PREFIX = 'affiliate#';
+
+export const affiliateSortKey = (affiliateId: string) => `${AFFILIATE_PREFIX}${affiliateId}`;
+export const claimSortKey = (field: UniqueAffiliateField, value: string) => `${field}#${uniquenessKey(value)}`;
+
+/** The fields a listing returns: a whitelist, so nothing added to the item later leaks by default. */
+const summaryFields = [
+  'app_id',
+  'affiliate_id',
+  'email',
+  'username',
+  'first_name',
+  'last_name',
+  'website_url',
+  'phone_number',
+  'telegram',
+  'youtube',
+  'facebook',
+  'whatsapp',
+  'created_at',
+] as const satisfies readonly (keyof AffiliateSummary)[];
+
+export class DynamoAffiliateStore implements AffiliateStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly retry: ConflictRetryPolicy = defaultConflictRetry,
+  ) {}
+
+  async register(affiliate: AffiliateRecord): Promise<RegistrationOutcome> {
+    const claim = (field: UniqueAffiliateField) => ({
+      app_id: affiliate.app_id,
+      sk: claimSortKey(field, affiliate[field]),
+      affiliate_id: affiliate.affiliate_id,
+      created_at: affiliate.created_at,
+    });
+    // Order matters: cancellation reasons come back in this order.
+    const items = [{ ...affiliate, sk: affiliateSortKey(affiliate.affiliate_id) }, claim('email'), claim('username')];
+    const command = new TransactWriteCommand({
+      TransactItems: items.map((Item) => ({
+        Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(sk)' },
+      })),
+    });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.db.send(command);
+        return { registered: true };
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const reasons: (CancellationReason | undefined)[] = error.CancellationReasons ?? [];
+        const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
+        const taken = (['email', 'username'] as const).filter((_, i) => failed(i + 1));
+        if (taken.length > 0) return { registered: false, taken };
+        const conflict = reasons.some((reason) => reason?.Code === 'TransactionConflict');
+        if (!conflict || attempt >= this.retry.maxAttempts) throw error;
+        // Full jitter, so the racers spread out instead of colliding again in step.
+        await this.retry.sleep(Math.floor(this.retry.random() * this.retry.baseDelayMs * 2 ** attempt));
+      }
+    }
+  }
+
+  async list(appId: string): Promise<AffiliateSummary[]> {
+    const affiliates: AffiliateSummary[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'app_id = :app AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':app': appId, ':prefix': AFFILIATE_PREFIX },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        affiliates.push(
+          Object.fromEntries(summaryFields.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as AffiliateSummary,
+        );
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return affiliates.sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+}

@@ -1,0 +1,334 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { createApp, issueKey } from '../../lib/back-office';
+import { localBackOffice, localClients } from '../../lib/local/stack';
+import {
+  attributionRules,
+  attributionWith,
+  describeValue,
+  missingTracking,
+  registration,
+  registrationRules,
+  withField,
+} from '../support/affiliates';
+import { request } from '../support/http';
+import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { applyAndRead, readTimeline, until } from '../support/profiles';
+
+const run = promisify(execFile);
+
+let stack: TestStack;
+before(async () => {
+  stack = await testStack();
+});
+
+interface TestApp {
+  appId: string;
+  serverKey: string;
+}
+
+/** A fresh application, so uniqueness in one test does not depend on another. */
+async function newApp(portalOrigin?: string): Promise<TestApp> {
+  const office = localBackOffice(localClients(stack.endpoints).document);
+  const app = await createApp(office, { name: `affiliates ${randomUUID()}`, portalOrigin });
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, 'server')).key };
+}
+
+const register = (app: TestApp, body: unknown, key = app.serverKey) =>
+  request(stack.baseUrl, 'POST', '/api/register_affiliate', { key, body });
+const registerRaw = (app: TestApp, rawBody: string) =>
+  request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: app.serverKey, rawBody });
+const setAffiliate = (body: unknown, key = stack.dev.server_key) =>
+  request(stack.baseUrl, 'POST', '/api/set_affiliate', { key, body });
+
+/** `npm run admin -- --json affiliate list --app …` against the test stack. */
+async function listedAffiliates(appId: string): Promise<Record<string, unknown>[]> {
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', 'bin/admin.ts', '--data-dir', stack.dataDir, '--json', 'affiliate', 'list', '--app', appId],
+    { cwd: repoRoot, env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
+  );
+  return JSON.parse(stdout) as Record<string, unknown>[];
+}
+
+describe('register_affiliate: every rule accepted and rejected over HTTP', { concurrency: 8 }, () => {
+  let app: TestApp;
+  before(async () => {
+    app = await newApp('https://portal.example.com');
+  });
+
+  for (const row of registrationRules) {
+    for (const value of row.accepted) {
+      test(`${row.field} ${describeValue(value)} is registered`, async () => {
+        const response = await register(app, withField(registration(app.appId), row.field, value));
+
+        assert.equal(response.status, 200, JSON.stringify(response.body));
+        assert.equal(response.body.login_url, 'https://portal.example.com/login');
+        assert.match(response.body.affiliate_id, /^aff_[0-9a-f]{20}$/);
+      });
+    }
+    for (const [value, message] of row.rejected) {
+      test(`${row.field} ${describeValue(value)} is answered 400 ${JSON.stringify({ errors: [message] })}`, async () => {
+        const response = await register(app, withField(registration(app.appId), row.field, value));
+
+        assert.equal(response.status, 400);
+        assert.deepEqual(response.body, { errors: [message] });
+      });
+    }
+  }
+});
+
+describe('register_affiliate over HTTP', () => {
+  test('20 concurrent registrations of one email make exactly one affiliate', async () => {
+    const app = await newApp('https://portal.example.com');
+    const email = `race-${randomUUID()}@example.com`;
+
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => register(app, { ...registration(app.appId), email: i % 2 ? email.toUpperCase() : email })),
+    );
+
+    assert.deepEqual(responses.filter((r) => r.status === 200).length, 1, JSON.stringify(responses.map((r) => r.body)));
+    for (const response of responses.filter((r) => r.status !== 200)) {
+      assert.deepEqual([response.status, response.body], [400, { errors: ['email is invalid'] }]);
+    }
+    const listed = await listedAffiliates(app.appId);
+    assert.equal(listed.length, 1);
+    assert.equal(String(listed[0].email).toLowerCase(), email);
+  });
+
+  test('20 concurrent registrations of one username, in different cases, make exactly one affiliate', async () => {
+    const app = await newApp('https://portal.example.com');
+    const spellings = ['Alice', 'alice', 'ALICE', ' aLiCe '];
+
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => register(app, { ...registration(app.appId), username: spellings[i % spellings.length] })),
+    );
+
+    assert.equal(responses.filter((r) => r.status === 200).length, 1, JSON.stringify(responses.map((r) => r.body)));
+    for (const response of responses.filter((r) => r.status !== 200)) {
+      assert.deepEqual([response.status, response.body], [400, { errors: ['username is invalid'] }]);
+    }
+    assert.equal((await listedAffiliates(app.appId)).length, 1);
+  });
+
+  test('"alice" after "Alice" is answered {"errors": ["username is invalid"]}', async () => {
+    const app = await newApp('https://portal.example.com');
+    assert.equal((await register(app, { ...registration(app.appId), username: 'Alice' })).status, 200);
+
+    const response = await register(app, { ...registration(app.appId), username: 'alice' });
+
+    assert.deepEqual([response.status, response.body], [400, { errors: ['username is invalid'] }]);
+  });
+
+  test('a used email, padded and in capitals, is answered {"errors": ["email is invalid"]}', async () => {
+    const app = await newApp('https://portal.example.com');
+    assert.equal((await register(app, { ...registration(app.appId), email: 'ada@example.com' })).status, 200);
+
+    const response = await register(app, { ...registration(app.appId), email: '  ADA@Example.com ' });
+
+    assert.deepEqual([response.status, response.body], [400, { errors: ['email is invalid'] }]);
+  });
+
+  test('the same email and username register in two applications', async () => {
+    const [first, second] = [await newApp(), await newApp()];
+    const body = registration(first.appId);
+
+    assert.equal((await register(first, body)).status, 200);
+    assert.equal((await register(second, { ...body, app_id: second.appId })).status, 200);
+  });
+
+  test('the affiliate list shows what was stored, trimmed, without ignored fields and never a password', async () => {
+    const app = await newApp('https://portal.example.com');
+    const body = {
+      ...registration(app.appId),
+      email: '  Grace@Example.com ',
+      first_name: ' Grace ',
+      telegram: 'grace_h',
+      website_url: 'https://grace.example.com',
+      facebook: '',
+      youtube: null,
+      whatsapp: '   ',
+    };
+    const registered = await register(app, body);
+    assert.equal(registered.status, 200, JSON.stringify(registered.body));
+
+    const listed = await listedAffiliates(app.appId);
+
+    assert.deepEqual(listed, [
+      {
+        app_id: app.appId,
+        affiliate_id: registered.body.affiliate_id,
+        email: 'Grace@Example.com',
+        username: body.username,
+        first_name: 'Grace',
+        last_name: 'Lovelace',
+        website_url: 'https://grace.example.com',
+        telegram: 'grace_h',
+        created_at: listed[0].created_at,
+      },
+    ]);
+    assert.ok(!JSON.stringify(listed).includes('scrypt') && !JSON.stringify(listed).includes(String(body.password)));
+  });
+
+  test('without a portal origin, login_url is on the API origin the request came to', async () => {
+    const app = await newApp();
+
+    const response = await register(app, registration(app.appId));
+
+    assert.equal(response.status, 200);
+    assert.equal(response.body.login_url, `${stack.baseUrl}/login`);
+  });
+
+  for (const [name, raw] of [
+    ['not JSON', '{"app_id": '],
+    ['an array', '[{"app_id": "x"}]'],
+    ['a string', '"register me"'],
+  ] as const) {
+    test(`a body that is ${name} is answered 400 {"errors": ["body is invalid"]}`, async () => {
+      const app = await newApp();
+
+      const response = await registerRaw(app, raw);
+
+      assert.deepEqual([response.status, response.body], [400, { errors: ['body is invalid'] }]);
+    });
+  }
+
+  test('a body breaking several rules gets one string per rule, each naming its field', async () => {
+    const app = await newApp();
+
+    const response = await register(app, { ...registration(app.appId), password: 'short', email: 'nope', phone_number: '12', last_name: undefined });
+
+    assert.equal(response.status, 400);
+    assert.deepEqual(new Set(response.body.errors), new Set([
+      'last_name is required',
+      'password must be at least 8 characters',
+      'email must be a valid email address',
+      'phone_number must be + followed by 7 to 20 digits (spaces, dashes and parentheses allowed)',
+    ]));
+  });
+
+  for (const [name, key, appOf] of [
+    ['a comms key', () => stack.dev.comms_key, (app: TestApp) => app.appId],
+    ['no key', () => '', (app: TestApp) => app.appId],
+    ["another application's app_id", () => stack.dev.server_key, (app: TestApp) => app.appId],
+  ] as const) {
+    test(`${name} is answered 403 {"message": "Forbidden"}`, async () => {
+      const app = await newApp();
+
+      const response = await register(app, registration(appOf(app)), key());
+
+      assert.deepEqual([response.status, response.body], [403, { message: 'Forbidden' }]);
+    });
+  }
+});
+
+describe('set_affiliate: every rule accepted and rejected over HTTP', { concurrency: 8 }, () => {
+  for (const row of attributionRules) {
+    for (const value of row.accepted) {
+      test(`${row.field} ${describeValue(value)} is answered "Affiliate set"`, async () => {
+        const response = await setAffiliate(attributionWith(stack.dev.app_id, row.field, value));
+
+        assert.equal(response.status, 200, JSON.stringify(response.body));
+        assert.equal(response.body.message, 'Affiliate set');
+        assert.match(response.body.message_id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      });
+    }
+    for (const [value, message] of row.rejected) {
+      test(`${row.field} ${describeValue(value)} is answered 400 naming "${message}"`, async () => {
+        const response = await setAffiliate(attributionWith(stack.dev.app_id, row.field, value));
+
+        assert.equal(response.status, 400);
+        assert.deepEqual(response.body, { message: 'request body is invalid', errors: [message] });
+      });
+    }
+  }
+
+  test('none of the tracking parameters is answered 400 naming all three', async () => {
+    const response = await setAffiliate({ app_id: stack.dev.app_id, profile_id: 'p' });
+
+    assert.deepEqual([response.status, response.body], [400, { message: 'request body is invalid', errors: [missingTracking] }]);
+  });
+
+  test("another application's app_id and a comms key are answered 403 {\"message\": \"Forbidden\"}", async () => {
+    const other = await newApp();
+
+    for (const response of [
+      await setAffiliate(attributionWith(other.appId, 'urm_aff', 'x')),
+      await setAffiliate(attributionWith(stack.dev.app_id, 'urm_aff', 'x'), stack.dev.comms_key),
+    ]) {
+      assert.deepEqual([response.status, response.body], [403, { message: 'Forbidden' }]);
+    }
+  });
+});
+
+describe('set_affiliate read back', () => {
+  test('twice with different urm_aff_id: the first stays on the profile, both attempts are on the timeline', async () => {
+    const profileId = `attributed-${randomUUID()}`;
+    const attempt = (fields: Record<string, string>) => setAffiliate({ app_id: stack.dev.app_id, profile_id: profileId, ...fields });
+
+    const first = await attempt({ urm_aff_id: 'aff-first', urm_aff_link_id: 'link-first' });
+    const second = await attempt({ urm_aff_id: 'aff-second', urm_aff: 'campaign-2' });
+
+    assert.deepEqual([first.status, second.status], [200, 200]);
+    assert.notEqual(first.body.message_id, second.body.message_id);
+    const attributes = await applyAndRead(stack, profileId, []);
+    // First attribution wins per parameter: urm_aff was not set before, so the second attempt sets it.
+    assert.deepEqual(attributes, { urm_aff_id: 'aff-first', urm_aff_link_id: 'link-first', urm_aff: 'campaign-2' });
+    const timeline = await until(() => readTimeline(stack, profileId), (events) => events.length >= 2, 'both attributions on the timeline');
+    const byId = new Map(timeline.map((event) => [event.urm_insert_id, event]));
+    assert.equal(timeline.length, 2);
+    assert.deepEqual(
+      [byId.get(first.body.message_id)?.event, byId.get(first.body.message_id)?.attributes],
+      ['urm_affiliate_attributed', { urm_aff_id: 'aff-first', urm_aff_link_id: 'link-first' }],
+    );
+    assert.deepEqual(
+      [byId.get(second.body.message_id)?.event, byId.get(second.body.message_id)?.attributes],
+      ['urm_affiliate_attributed', { urm_aff_id: 'aff-second', urm_aff: 'campaign-2' }],
+    );
+  });
+
+  test('the affiliate attributes cannot be written through /profiles', async () => {
+    const response = await request(stack.baseUrl, 'POST', '/profiles', {
+      key: stack.dev.server_key,
+      body: [{ app_id: stack.dev.app_id, profile_id: 'p', urm_date_time: '2026-11-21T10:00:00Z', urm_set: { urm_aff_id: 'forged' } }],
+    });
+
+    assert.equal(response.status, 400);
+  });
+});
+
+describe('the README affiliates example', () => {
+  let cwd: string;
+  before(() => {
+    cwd = mkdtempSync(join(tmpdir(), 'urm-readme-affiliates-'));
+    mkdirSync(join(cwd, '.urm'));
+    writeFileSync(join(cwd, '.urm', 'dev.json'), JSON.stringify(stack.dev));
+  });
+  after(() => rmSync(cwd, { recursive: true, force: true }));
+
+  const block = (name: string) => {
+    const match = new RegExp(`<!-- readme-test: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readFileSync(join(repoRoot, 'README.md'), 'utf8'));
+    assert.ok(match, `README has no readme-test block "${name}"`);
+    return match[1];
+  };
+
+  test('answers "Affiliate set", then the login address and affiliate id, as shown', async () => {
+    // The variables come from the first lines of the events example, as in the README.
+    const variables = block('events').split('\n').slice(0, 2).join('\n');
+    const script = `${variables}\n${block('affiliates')}`.replaceAll('http://127.0.0.1:3000', stack.baseUrl);
+
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd });
+
+    const [set, registered] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    assert.equal(set.message, 'Affiliate set');
+    assert.match(set.message_id, /^[0-9a-f-]{36}$/);
+    assert.equal(registered.login_url, `${stack.baseUrl}/login`);
+    assert.match(registered.affiliate_id, /^aff_[0-9a-f]{20}$/);
+  });
+});

@@ -1,0 +1,304 @@
+/**
+ * The affiliate rules as tables (every rule with values accepted and rejected
+ * at and around its bounds), shared by the unit tests of the validators and
+ * the integration tests that send the same values over HTTP; and in-memory
+ * ports with the contracts of the DynamoDB adapters.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  toSummary,
+  uniquenessKey,
+  type AffiliateRecord,
+  type AffiliateStore,
+  type RegistrationOutcome,
+  type UniqueAffiliateField,
+} from '../../functions/shared/domain/affiliates';
+import type { App, AppStore } from '../../functions/shared/domain/apps';
+import { noTrackingParameter } from '../../functions/set-affiliate/schema';
+
+/** Marks a field left out of the body. */
+export const MISSING = Symbol('missing');
+
+export interface RuleRow {
+  field: string;
+  accepted: unknown[];
+  /** Value, and the one message the answer must hold. */
+  rejected: [unknown, string][];
+}
+
+/** A body with `field` set to `value` (or left out). */
+export function withField(body: Record<string, unknown>, field: string, value: unknown): Record<string, unknown> {
+  const copy = { ...body };
+  if (value === MISSING) delete copy[field];
+  else copy[field] = value;
+  return copy;
+}
+
+export const describeValue = (value: unknown) =>
+  value === MISSING ? 'missing' : typeof value === 'string' && value.length > 40 ? `${value.length} characters` : JSON.stringify(value);
+
+// ---- register_affiliate ------------------------------------------------
+
+export interface RegistrationBody {
+  app_id: string;
+  password: string;
+  email: string;
+  username: string;
+  first_name: string;
+  last_name: string;
+  [field: string]: unknown;
+}
+
+/** A valid registration, unique by a fresh token. */
+export function registration(appId: string, token = randomUUID().slice(0, 8)): RegistrationBody {
+  return {
+    app_id: appId,
+    password: 'correct horse battery',
+    email: `aff-${token}@example.com`,
+    username: `aff_${token}`,
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+  };
+}
+
+/** 64 + 1 + `domainLength` characters. */
+const emailOf = (domainLength: number) => {
+  const label = (c: string, n: number) => c.repeat(n);
+  const domain = `${label('a', 63)}.${label('b', 63)}.${label('c', domainLength - 63 - 63 - 2 - 4)}.com`;
+  return `${'l'.repeat(64)}@${domain}`;
+};
+
+const phoneRows = (field: string): RuleRow => {
+  const message = `${field} must be + followed by 7 to 20 digits (spaces, dashes and parentheses allowed)`;
+  return {
+    field,
+    accepted: ['+1234567', `+${'1'.repeat(20)}`, '+356 (21) 234-567', '+44 20 7946 0958', ' +35621234567 ', null, '', '   ', MISSING],
+    rejected: [
+      ['+123456', message],
+      [`+${'1'.repeat(21)}`, message],
+      ['35621234567', message],
+      ['++35621234567', message],
+      ['+356 21a34567', message],
+      ['+356.2123.4567', message],
+      [`+${'1-'.repeat(32)}`, `${field} must be at most 64 characters`],
+      [35621234567, `${field} must be a string`],
+    ],
+  };
+};
+
+export const registrationRules: RuleRow[] = [
+  {
+    field: 'app_id',
+    accepted: [],
+    rejected: [
+      ['', 'app_id must not be empty'],
+      ['a'.repeat(65), 'app_id must be at most 64 characters'],
+      [null, 'app_id must be a string'],
+      [MISSING, 'app_id is required'],
+    ],
+  },
+  {
+    field: 'password',
+    accepted: ['12345678', 'x'.repeat(256), 'pässwörd', '        '],
+    rejected: [
+      ['1234567', 'password must be at least 8 characters'],
+      ['', 'password must be at least 8 characters'],
+      ['x'.repeat(257), 'password must be at most 256 characters'],
+      [12345678, 'password must be a string'],
+      [null, 'password must be a string'],
+      [MISSING, 'password is required'],
+    ],
+  },
+  {
+    field: 'email',
+    accepted: ['a@b.co', '  Mixed.Case+tag@Example.COM  ', emailOf(189)],
+    rejected: [
+      ['', 'email must not be empty'],
+      ['   ', 'email must not be empty'],
+      ['plainaddress', 'email must be a valid email address'],
+      ['a@b', 'email must be a valid email address'],
+      ['a b@example.com', 'email must be a valid email address'],
+      ['a@example..com', 'email must be a valid email address'],
+      [emailOf(190), 'email must be at most 254 characters'],
+      [null, 'email must be a string'],
+      [MISSING, 'email is required'],
+    ],
+  },
+  {
+    field: 'username',
+    accepted: ['a', 'u'.repeat(64), '  Alice Smith  ', 'zoë_名前'],
+    rejected: [
+      ['', 'username must not be empty'],
+      ['   ', 'username must not be empty'],
+      ['u'.repeat(65), 'username must be at most 64 characters'],
+      ['tab\there', 'username must be free of control characters'],
+      [7, 'username must be a string'],
+      [MISSING, 'username is required'],
+    ],
+  },
+  ...(['first_name', 'last_name'] as const).map((field) => ({
+    field,
+    accepted: ['A', 'n'.repeat(100), '  Zoë  ', "O'Brien-Smith"],
+    rejected: [
+      ['', `${field} must not be empty`],
+      ['  ', `${field} must not be empty`],
+      ['n'.repeat(101), `${field} must be at most 100 characters`],
+      ['line\nbreak', `${field} must be free of control characters`],
+      [null, `${field} must be a string`],
+      [MISSING, `${field} is required`],
+    ] as [unknown, string][],
+  })),
+  {
+    field: 'website_url',
+    accepted: ['http://example.com', 'https://example.com/path?q=1#top', 'HTTPS://EXAMPLE.COM', `https://example.com/${'p'.repeat(2028)}`, null, '', MISSING],
+    rejected: [
+      ['example.com', 'website_url must be a URL starting with http:// or https://'],
+      ['www.example.com/page', 'website_url must be a URL starting with http:// or https://'],
+      ['ftp://example.com', 'website_url must be a URL starting with http:// or https://'],
+      ['http://', 'website_url must be a URL starting with http:// or https://'],
+      ['https://exa mple.com', 'website_url must be a URL starting with http:// or https://'],
+      ['javascript:alert(1)', 'website_url must be a URL starting with http:// or https://'],
+      [`https://example.com/${'p'.repeat(2029)}`, 'website_url must be at most 2048 characters'],
+      [42, 'website_url must be a string'],
+    ],
+  },
+  phoneRows('phone_number'),
+  {
+    field: 'telegram',
+    accepted: ['abcde', 't'.repeat(32), 'user_name_1', ' Padded_1 ', null, '', MISSING],
+    rejected: [
+      ['abcd', 'telegram must be 5 to 32 characters: letters, digits and underscores'],
+      ['t'.repeat(33), 'telegram must be 5 to 32 characters: letters, digits and underscores'],
+      ['user-name', 'telegram must be 5 to 32 characters: letters, digits and underscores'],
+      ['@username', 'telegram must be 5 to 32 characters: letters, digits and underscores'],
+      ['имя_юзера', 'telegram must be 5 to 32 characters: letters, digits and underscores'],
+      [true, 'telegram must be a string'],
+    ],
+  },
+  {
+    field: 'youtube',
+    accepted: [
+      '@abc',
+      `@${'h'.repeat(30)}`,
+      '@my.channel-name_1',
+      'https://www.youtube.com/@handle',
+      'https://youtu.be/dQw4w9WgXcQ',
+      'https://m.youtube.com/watch?v=dQw4w9WgXcQ',
+      'http://YouTube.com/channel/UC123',
+      null,
+      '',
+      MISSING,
+    ],
+    rejected: [
+      ['handle', 'youtube must be a full YouTube URL or a handle starting with @'],
+      ['@ab', 'youtube must be a full YouTube URL or a handle starting with @'],
+      [`@${'h'.repeat(31)}`, 'youtube must be a full YouTube URL or a handle starting with @'],
+      ['www.youtube.com/@handle', 'youtube must be a full YouTube URL or a handle starting with @'],
+      ['https://vimeo.com/123', 'youtube must be a full YouTube URL or a handle starting with @'],
+      ['https://youtube.com.example.net/x', 'youtube must be a full YouTube URL or a handle starting with @'],
+      ['https://notyoutube.com/x', 'youtube must be a full YouTube URL or a handle starting with @'],
+      [['@handle'], 'youtube must be a string'],
+    ],
+  },
+  {
+    field: 'facebook',
+    accepted: ['abcde', 'f'.repeat(50), 'john.smith.1', null, '', MISSING],
+    rejected: [
+      ['abcd', 'facebook must be 5 to 50 characters: letters, digits and periods'],
+      ['f'.repeat(51), 'facebook must be 5 to 50 characters: letters, digits and periods'],
+      ['john_smith', 'facebook must be 5 to 50 characters: letters, digits and periods'],
+      ['john smith', 'facebook must be 5 to 50 characters: letters, digits and periods'],
+      [{ name: 'john.smith' }, 'facebook must be a string'],
+    ],
+  },
+  phoneRows('whatsapp'),
+  {
+    field: 'nickname',
+    accepted: [MISSING],
+    rejected: [['ace', 'nickname is not allowed']],
+  },
+];
+
+// ---- set_affiliate -------------------------------------------------------
+
+export function attribution(appId: string, profileId = `player-${randomUUID()}`): Record<string, unknown> {
+  return { app_id: appId, profile_id: profileId, urm_aff_id: 'aff-1' };
+}
+
+const trackingRows = (['urm_aff_id', 'urm_aff_link_id', 'urm_aff'] as const).map((field) => ({
+  field,
+  accepted: ['x', 'v'.repeat(255), ' spaced value '],
+  rejected: [
+    ['', `${field} must not be empty`],
+    ['v'.repeat(256), `${field} must be at most 255 characters`],
+    [null, `${field} must be a string`],
+    [42, `${field} must be a string`],
+  ] as [unknown, string][],
+}));
+
+/** Rows of set_affiliate; the tracking rows apply to a body that has only that parameter. */
+export const attributionRules: RuleRow[] = [
+  {
+    field: 'app_id',
+    accepted: [],
+    rejected: [
+      ['', 'app_id must not be empty'],
+      ['a'.repeat(65), 'app_id must be at most 64 characters'],
+      [null, 'app_id must be a string'],
+      [MISSING, 'app_id is required'],
+    ],
+  },
+  {
+    field: 'profile_id',
+    accepted: ['p', 'p'.repeat(128)],
+    rejected: [
+      ['', 'profile_id must not be empty'],
+      ['p'.repeat(129), 'profile_id must be at most 128 characters'],
+      [7, 'profile_id must be a string'],
+      [MISSING, 'profile_id is required'],
+    ],
+  },
+  ...trackingRows,
+  {
+    field: 'utm_source',
+    accepted: [MISSING],
+    rejected: [['mail', 'utm_source is not allowed']],
+  },
+];
+
+/** A body with only `field` of the tracking parameters, for the tracking rows. */
+export function attributionWith(appId: string, field: string, value: unknown): Record<string, unknown> {
+  const body = attribution(appId);
+  if (['urm_aff_id', 'urm_aff_link_id', 'urm_aff'].includes(field)) delete body.urm_aff_id;
+  return withField(body, field, value);
+}
+
+export const missingTracking = noTrackingParameter;
+
+// ---- in-memory ports -----------------------------------------------------
+
+export class MemoryAffiliateStore implements AffiliateStore {
+  readonly affiliates = new Map<string, AffiliateRecord>();
+  readonly claims = new Map<string, string>();
+
+  async register(affiliate: AffiliateRecord): Promise<RegistrationOutcome> {
+    const claimOf = (field: UniqueAffiliateField) => `${affiliate.app_id}#${field}#${uniquenessKey(affiliate[field])}`;
+    const taken = (['email', 'username'] as const).filter((field) => this.claims.has(claimOf(field)));
+    if (taken.length > 0) return { registered: false, taken };
+    for (const field of ['email', 'username'] as const) this.claims.set(claimOf(field), affiliate.affiliate_id);
+    this.affiliates.set(`${affiliate.app_id}#${affiliate.affiliate_id}`, { ...affiliate });
+    return { registered: true };
+  }
+
+  async list(appId: string) {
+    return [...this.affiliates.values()].filter((a) => a.app_id === appId).map(toSummary);
+  }
+}
+
+export class MemoryAppStore implements Pick<AppStore, 'get'> {
+  constructor(private readonly apps: App[]) {}
+
+  async get(appId: string) {
+    return this.apps.find((app) => app.app_id === appId);
+  }
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { loginUrl, registerAffiliate } from '../../../functions/register-affiliate/core';
+import { validRegistration } from '../../../functions/register-affiliate/schema';
+import { uniquenessKey } from '../../../functions/shared/domain/affiliates';
+import { Forbidden, ValidationError } from '../../../functions/shared/domain/errors';
+import { hashPassword, verifyPassword } from '../../../functions/shared/domain/passwords';
+import { MemoryAffiliateStore, MemoryAppStore, registration } from '../../support/affiliates';
+
+const apps = new MemoryAppStore([
+  { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z', portal_origin: 'https://portal.example.com' },
+  { app_id: 'app_2', name: 'No portal', created_at: '2026-01-01T00:00:00Z' },
+]);
+
+function setUp() {
+  const affiliates = new MemoryAffiliateStore();
+  const warnings: string[] = [];
+  let n = 0;
+  const register = registerAffiliate({
+    affiliates,
+    apps,
+    // Cheap parameters: the tests check the format, not the cost.
+    hashPassword: (password) => hashPassword(password, { N: 2 ** 10, r: 8, p: 1 }),
+    newId: () => `aff_${++n}`,
+    now: () => new Date('2026-11-21T10:00:00.000Z'),
+    log: { warn: (message: string) => void warnings.push(message) },
+  });
+  const submit = (body: Record<string, unknown>, callerAppId = String(body.app_id), fallbackOrigin = 'https://api.example.com') =>
+    register(validRegistration(body), callerAppId, fallbackOrigin);
+  return { affiliates, submit, warnings };
+}
+
+const rejectsWith = (promise: Promise<unknown>, errors: string[]) =>
+  assert.rejects(promise, (error) => {
+    assert.ok(error instanceof ValidationError);
+    assert.deepEqual(error.errors, errors);
+    return true;
+  });
+
+describe('register_affiliate', () => {
+  test("answers the affiliate id and the application's portal login address", async () => {
+    const { submit } = setUp();
+
+    const answer = await submit(registration('app_1'));
+
+    assert.deepEqual(answer, { login_url: 'https://portal.example.com/login', affiliate_id: 'aff_1' });
+  });
+
+  test('without a portal origin, the login address is on the origin the request came to', async () => {
+    const { submit, warnings } = setUp();
+
+    const answer = await submit(registration('app_2'), 'app_2', 'http://127.0.0.1:3000');
+
+    assert.equal(answer.login_url, 'http://127.0.0.1:3000/login');
+    assert.equal(warnings.length, 1, 'the operator is told the portal origin is missing');
+  });
+
+  test('stores the trimmed fields and given optional fields, and only a salted hash of the password', async () => {
+    const { affiliates, submit } = setUp();
+    const body = { ...registration('app_1'), email: ' Ada@Example.com ', telegram: 'ada_tg', facebook: '', youtube: null };
+
+    await submit(body);
+
+    const [stored] = affiliates.affiliates.values();
+    const { password_hash: hash, ...rest } = stored;
+    assert.deepEqual(rest, {
+      app_id: 'app_1',
+      affiliate_id: 'aff_1',
+      email: 'Ada@Example.com',
+      username: body.username,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      telegram: 'ada_tg',
+      created_at: '2026-11-21T10:00:00.000Z',
+    });
+    assert.match(hash, /^scrypt\$1024\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    assert.ok(!hash.includes(String(body.password)));
+    assert.equal(await verifyPassword(String(body.password), hash), true);
+  });
+
+  test('a used email, in another case and with spaces, is "email is invalid"', async () => {
+    const { submit } = setUp();
+    await submit({ ...registration('app_1'), email: 'ada@example.com' });
+
+    await rejectsWith(submit({ ...registration('app_1'), email: '  ADA@example.COM ' }), ['email is invalid']);
+  });
+
+  test('a used username in another case is "username is invalid"', async () => {
+    const { submit } = setUp();
+    await submit({ ...registration('app_1'), username: 'Alice' });
+
+    await rejectsWith(submit({ ...registration('app_1'), username: 'alice' }), ['username is invalid']);
+  });
+
+  test('a used email and username give both messages', async () => {
+    const { submit } = setUp();
+    const first = registration('app_1');
+    await submit(first);
+
+    await rejectsWith(submit({ ...registration('app_1'), email: first.email, username: first.username }), [
+      'email is invalid',
+      'username is invalid',
+    ]);
+  });
+
+  test('the same email and username are free in another application', async () => {
+    const { submit } = setUp();
+    const body = registration('app_1');
+    await submit(body);
+
+    const answer = await submit({ ...body, app_id: 'app_2' });
+
+    assert.equal(answer.affiliate_id, 'aff_2');
+  });
+
+  test("refuses another application's app_id and stores nothing", async () => {
+    const { affiliates, submit } = setUp();
+
+    await assert.rejects(submit(registration('app_2'), 'app_1'), Forbidden);
+    assert.equal(affiliates.affiliates.size, 0);
+  });
+
+  test('uniqueness keys are trimmed, NFC and lower-case', () => {
+    assert.equal(uniquenessKey('  Zoe\u0308@Example.COM '), 'zo\u00eb@example.com');
+  });
+
+  test('the login address is the origin and /login', () => {
+    assert.equal(loginUrl('https://portal.example.com'), 'https://portal.example.com/login');
+    assert.equal(loginUrl('http://localhost:8080'), 'http://localhost:8080/login');
+  });
+});

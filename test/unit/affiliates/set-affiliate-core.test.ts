@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { AttributionNotWritten, affiliateAttributedEvent, setAffiliate } from '../../../functions/set-affiliate/core';
+import { Forbidden } from '../../../functions/shared/domain/errors';
+import type { RecordWriter, StreamEntry, WriteReceipt } from '../../../functions/shared/domain/ingest';
+import { decodeEnvelope } from '../../../functions/shared/domain/stream-record';
+
+/** A stream that keeps what it is given and refuses the entries at the given indexes. */
+class MemoryStream implements RecordWriter {
+  readonly writes: StreamEntry[][] = [];
+  constructor(private readonly refuse: number[] = []) {}
+
+  async write(entries: StreamEntry[]): Promise<WriteReceipt> {
+    this.writes.push(entries);
+    const records = entries.map((_, i) =>
+      this.refuse.includes(i)
+        ? { ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'slow down' }
+        : { SequenceNumber: `${100 + i}`, ShardId: 'shardId-000000000000' },
+    );
+    return { EncryptionType: 'NONE', FailedRecordCount: this.refuse.length, Records: records };
+  }
+}
+
+const messageId = '1b4e28ba-2fa1-41d2-883f-0016d3cca427';
+const now = new Date('2026-11-21T10:00:00.000Z');
+const deps = (writer: RecordWriter) => ({ writer, newId: () => messageId, now: () => now });
+const input = { app_id: 'app_1', profile_id: 'player-1', urm_aff_id: 'aff-7', urm_aff: 'summer' };
+
+describe('set_affiliate', () => {
+  test('writes a profile record and then an event, in one write, under the profile partition key', async () => {
+    const stream = new MemoryStream();
+
+    await setAffiliate(deps(stream))(input, 'app_1');
+
+    assert.equal(stream.writes.length, 1);
+    const [profile, event] = stream.writes[0];
+    assert.equal(profile.partitionKey, 'app_1#player-1');
+    assert.equal(event.partitionKey, 'app_1#player-1');
+    assert.deepEqual(
+      stream.writes[0].map((entry) => decodeEnvelope(entry.data).kind),
+      ['profile', 'event'],
+    );
+  });
+
+  test('the profile record sets only the given tracking parameters, where the profile has none yet', async () => {
+    const stream = new MemoryStream();
+
+    await setAffiliate(deps(stream))(input, 'app_1');
+
+    assert.deepEqual(decodeEnvelope(stream.writes[0][0].data).record, {
+      app_id: 'app_1',
+      profile_id: 'player-1',
+      urm_date_time: '2026-11-21T10:00:00.000Z',
+      urm_insert_id: messageId,
+      urm_set_if_null: { urm_aff_id: 'aff-7', urm_aff: 'summer' },
+    });
+  });
+
+  test('the event is urm_affiliate_attributed with the tracking parameters as attributes', async () => {
+    const stream = new MemoryStream();
+
+    await setAffiliate(deps(stream))(input, 'app_1');
+
+    const envelope = decodeEnvelope(stream.writes[0][1].data);
+    assert.equal(envelope.received_at, '2026-11-21T10:00:00.000Z');
+    assert.deepEqual(envelope.record, {
+      app_id: 'app_1',
+      profile_id: 'player-1',
+      event: affiliateAttributedEvent,
+      urm_date_time: '2026-11-21T10:00:00.000Z',
+      urm_insert_id: messageId,
+      urm_aff_id: 'aff-7',
+      urm_aff: 'summer',
+    });
+    assert.equal(affiliateAttributedEvent, 'urm_affiliate_attributed');
+  });
+
+  test('answers "Affiliate set" with the message id both records carry', async () => {
+    const answer = await setAffiliate(deps(new MemoryStream()))(input, 'app_1');
+
+    assert.deepEqual(answer, { message: 'Affiliate set', message_id: messageId });
+  });
+
+  for (const refused of [[0], [1], [0, 1]]) {
+    test(`does not claim success when the stream refuses record(s) ${refused.join(' and ')}`, async () => {
+      await assert.rejects(setAffiliate(deps(new MemoryStream(refused)))(input, 'app_1'), (error) => {
+        assert.ok(error instanceof AttributionNotWritten);
+        assert.equal(error.failed, refused.length);
+        return true;
+      });
+    });
+  }
+
+  test("refuses another application's profile and writes nothing", async () => {
+    const stream = new MemoryStream();
+
+    await assert.rejects(setAffiliate(deps(stream))(input, 'app_2'), Forbidden);
+    assert.equal(stream.writes.length, 0);
+  });
+});
