@@ -1,0 +1,30 @@
+import { tables } from '../../lib/resources';
+import { DynamoEnterpriseUserStore } from '../shared/adapters/dynamo-enterprise-user-store';
+import { dynamo } from '../shared/clients';
+import { requireEnv } from '../shared/config';
+import { newUserId } from '../shared/domain/enterprise';
+import { compileValidator } from '../shared/domain/validation';
+import { jsonApi } from '../shared/http/json-api';
+import { json } from '../shared/http/response';
+import { logger } from '../shared/logger';
+import { signUpEnterpriseUsers } from './core';
+import { signUpBodySchema, type SignUpBody } from './schema';
+
+const signUp = signUpEnterpriseUsers({
+  users: new DynamoEnterpriseUserStore(dynamo, requireEnv(tables.enterpriseUsers.envVar)),
+  newUserId,
+  now: () => new Date(),
+});
+
+export const handler = jsonApi({
+  scopes: ['server'],
+  validate: compileValidator<SignUpBody>(signUpBodySchema),
+}).handler(async (event, context) => {
+  const answer = await signUp(context.principal.appId, event.body);
+  logger.info('Enterprise users signed up', {
+    app_id: context.principal.appId,
+    users: answer.users.length,
+    created: answer.users.filter((user) => user.created).length,
+  });
+  return json(200, answer);
+});

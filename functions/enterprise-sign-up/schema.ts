@@ -1,0 +1,56 @@
+/** POST /enterprises/sign_up (spec 2.6 and 4.3, DECISIONS.md "Enterprise users"). */
+import { appIdSchema } from '../shared/domain/attributes';
+import { enterpriseLimits } from '../shared/domain/enterprise';
+
+/** A name a person can read: not blank, no control characters. */
+export const personNameSchema = {
+  type: 'string',
+  maxLength: enterpriseLimits.nameLength,
+  pattern: '^[^\\p{Cc}]*[^\\p{Cc}\\s][^\\p{Cc}]*$',
+  description: 'a non-blank name without control characters',
+} as const;
+
+export const enterpriseUserSchema = {
+  type: 'object',
+  required: ['email', 'first_name', 'last_name'],
+  properties: {
+    email: { type: 'string', format: 'email', maxLength: enterpriseLimits.emailLength },
+    first_name: personNameSchema,
+    last_name: personNameSchema,
+  },
+  additionalProperties: false,
+} as const;
+
+export const signUpBodySchema = {
+  type: 'object',
+  required: ['app_id', 'users'],
+  properties: {
+    app_id: appIdSchema,
+    users: { type: 'array', minItems: 1, maxItems: enterpriseLimits.usersPerSignUp, items: enterpriseUserSchema },
+  },
+  additionalProperties: false,
+} as const;
+
+export interface SignUpUser {
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
+export interface SignUpBody {
+  app_id: string;
+  users: SignUpUser[];
+}
+
+export interface SignedUpUser {
+  user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  /** False when the email was already signed up in the application: that user is returned, unchanged. */
+  created: boolean;
+}
+
+export interface SignUpAnswer {
+  users: SignedUpUser[];
+}

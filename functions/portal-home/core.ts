@@ -1,0 +1,24 @@
+/** GET /portal: who is signed in, from the session cookie. */
+import type { AppStore } from '../shared/domain/apps';
+import { hashSecret, SECRET_PATTERN, type Clock, type EnterpriseUser, type EnterpriseUserStore, type SessionStore } from '../shared/domain/enterprise';
+
+export interface PortalHomePorts {
+  sessions: Pick<SessionStore, 'get'>;
+  users: Pick<EnterpriseUserStore, 'get'>;
+  apps: Pick<AppStore, 'get'>;
+  now: Clock;
+}
+
+export type PortalHome = { signedIn: true; user: EnterpriseUser; appName?: string } | { signedIn: false };
+
+export function showPortalHome(ports: PortalHomePorts) {
+  return async (sessionId: string | undefined): Promise<PortalHome> => {
+    if (!sessionId || !SECRET_PATTERN.test(sessionId)) return { signedIn: false };
+    const session = await ports.sessions.get(hashSecret(sessionId));
+    // DynamoDB's TTL sweeps late; the expiry is enforced here.
+    if (!session || session.expires_at <= ports.now().toISOString()) return { signedIn: false };
+    const [user, app] = await Promise.all([ports.users.get(session.app_id, session.user_id), ports.apps.get(session.app_id)]);
+    if (!user) return { signedIn: false };
+    return { signedIn: true, user, appName: app?.name };
+  };
+}

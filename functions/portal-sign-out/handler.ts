@@ -1,0 +1,18 @@
+import { tables } from '../../lib/resources';
+import { DynamoSessionStore } from '../shared/adapters/dynamo-session-store';
+import { dynamo } from '../shared/clients';
+import { requireEnv } from '../shared/config';
+import { cookieOf, html, htmlApi } from '../shared/http/html';
+import { logger } from '../shared/logger';
+import { errorPage, signedOutPage } from '../shared/portal/pages';
+import { clearedSessionCookie, SESSION_COOKIE } from '../shared/portal/session-cookie';
+import { signOutOfPortal } from './core';
+
+const signOut = signOutOfPortal({ sessions: new DynamoSessionStore(dynamo, requireEnv(tables.portalSessions.envVar)) });
+
+// A cross-site form cannot sign anyone out: the SameSite=Lax cookie is not sent with it.
+export const handler = htmlApi({ errorPage }).handler(async (event) => {
+  const result = await signOut(cookieOf(event, SESSION_COOKIE));
+  logger.info('Portal sign-out', { ended: result.ended });
+  return html(200, signedOutPage(), { 'Set-Cookie': clearedSessionCookie(result.cookieSecure) });
+});

@@ -1,0 +1,85 @@
+/**
+ * The portal's pages. Every piece of user data goes through `escapeHtml`;
+ * links and forms are relative, so the pages work under any base path the
+ * portal origin maps to (`/redirect` → `portal` → `portal/sign_out`).
+ */
+import type { EnterpriseUser, TokenConsumption } from '../domain/enterprise';
+import { escapeHtml } from '../http/html';
+
+const style = `
+  body { font: 16px/1.5 system-ui, sans-serif; color: #1d2330; background: #f4f6fa; margin: 0; }
+  main { max-width: 32rem; margin: 4rem auto; padding: 2rem; background: #fff; border-radius: 8px;
+         box-shadow: 0 1px 4px rgba(0, 0, 0, 0.1); }
+  h1 { font-size: 1.4rem; margin-top: 0; }
+  .muted { color: #5a6275; }
+  button { font: inherit; padding: 0.5rem 1rem; border: 0; border-radius: 4px; background: #2452c8; color: #fff; cursor: pointer; }
+  a { color: #2452c8; }
+`;
+
+function layout(title: string, content: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style>${style}</style>
+</head>
+<body>
+<main>
+${content}
+</main>
+</body>
+</html>
+`;
+}
+
+export function portalHomePage(view: { appName?: string; user: EnterpriseUser }): string {
+  const fullName = `${view.user.first_name} ${view.user.last_name}`;
+  const heading = view.appName ? `${view.appName} portal` : 'Portal';
+  return layout(
+    heading,
+    `<h1>${escapeHtml(heading)}</h1>
+<p id="signed-in-as">Signed in as <strong id="user-name">${escapeHtml(fullName)}</strong></p>
+<p class="muted" id="user-email">${escapeHtml(view.user.email)}</p>
+<form method="post" action="portal/sign_out">
+<button type="submit">Sign out</button>
+</form>`,
+  );
+}
+
+export function notSignedInPage(): string {
+  return layout(
+    'Not signed in',
+    `<h1>You are not signed in</h1>
+<p>Your session has ended or was never started. Sign in again from your application to get a new link.</p>`,
+  );
+}
+
+const refusals: Record<Exclude<TokenConsumption['outcome'], 'consumed'>, string> = {
+  used: 'This sign-in link has already been used',
+  expired: 'This sign-in link has expired',
+  unknown: 'This sign-in link is not valid',
+};
+
+export function linkRefusedPage(reason: keyof typeof refusals): string {
+  return layout(
+    'Sign-in link refused',
+    `<h1>${refusals[reason]}</h1>
+<p>A sign-in link works once, within 5 minutes of being issued. Sign in again from your application to get a new link.</p>`,
+  );
+}
+
+/** The body of the redirect into the portal, for a client that does not follow it. */
+export function signedInRedirectPage(): string {
+  return layout('Signed in', `<h1>Signed in</h1>\n<p><a href="portal">Continue to the portal</a></p>`);
+}
+
+export function signedOutPage(): string {
+  return layout('Signed out', `<h1>You have signed out</h1>\n<p>Sign in again from your application to come back.</p>`);
+}
+
+export function errorPage(): string {
+  return layout('Something went wrong', `<h1>Something went wrong</h1>\n<p>Please try again in a moment.</p>`);
+}

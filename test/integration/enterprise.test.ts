@@ -1,0 +1,304 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { redirectIntoPortal } from '../../functions/enterprise-redirect/core';
+import { signInEnterpriseUser } from '../../functions/enterprise-sign-in/core';
+import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store';
+import { DynamoEnterpriseUserStore } from '../../functions/shared/adapters/dynamo-enterprise-user-store';
+import { DynamoSessionStore } from '../../functions/shared/adapters/dynamo-session-store';
+import { DynamoSignInTokenStore } from '../../functions/shared/adapters/dynamo-sign-in-token-store';
+import { newSecret } from '../../functions/shared/domain/enterprise';
+import { createApp, issueKey } from '../../lib/back-office';
+import { localBackOffice, localClients } from '../../lib/local/stack';
+import { tables } from '../../lib/resources';
+import { FakeClock } from '../support/enterprise';
+import { request } from '../support/http';
+import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+
+let stack: TestStack;
+let document: ReturnType<typeof localClients>['document'];
+before(async () => {
+  stack = await testStack();
+  document = localClients(stack.endpoints).document;
+});
+
+const newEmail = (name = 'user') => `${name}-${randomUUID()}@example.com`;
+const person = (email = newEmail()) => ({ email, first_name: 'Ada', last_name: 'Lovelace' });
+const signUp = (users: unknown, key = stack.dev.server_key, appId = stack.dev.app_id) =>
+  request(stack.baseUrl, 'POST', '/enterprises/sign_up', { key, body: { app_id: appId, users } });
+const signIn = (userId: string, key = stack.dev.server_key, appId = stack.dev.app_id) =>
+  request(stack.baseUrl, 'POST', '/enterprises/sign_in', { key, body: { app_id: appId, user_id: userId } });
+
+/** A browser's first step: the redirect, not followed, so its cookie and target can be read. */
+const openLink = (url: string) => fetch(url, { redirect: 'manual' });
+const cookiePair = (response: Response) => (response.headers.get('set-cookie') ?? '').split(';')[0];
+
+async function signedUpUser(): Promise<string> {
+  const response = await signUp([person()]);
+  assert.equal(response.status, 200);
+  return response.body.users[0].user_id;
+}
+
+async function otherApplication(options: { portalOrigin?: string }) {
+  const office = localBackOffice(document);
+  const app = await createApp(office, { name: `other ${randomUUID()}`, portalOrigin: options.portalOrigin });
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, 'server')).key };
+}
+
+describe('enterprise sign-up over HTTP', () => {
+  test('creates users and answers them in input order with their ids', async () => {
+    const users = [person(), { email: newEmail(), first_name: 'Alan', last_name: 'Turing' }];
+
+    const response = await signUp(users);
+
+    assert.equal(response.status, 200);
+    assert.deepEqual(
+      response.body.users.map((u: Record<string, unknown>) => ({ ...u, user_id: typeof u.user_id })),
+      users.map((u) => ({ user_id: 'string', ...u, created: true })),
+    );
+    assert.notEqual(response.body.users[0].user_id, response.body.users[1].user_id);
+  });
+
+  test('is idempotent by email, compared without case', async () => {
+    const email = newEmail('Grace');
+    const first = await signUp([person(email)]);
+
+    const again = await signUp([{ email: email.toUpperCase(), first_name: 'Other', last_name: 'Name' }]);
+
+    assert.equal(again.status, 200);
+    assert.deepEqual(again.body.users, [{ ...first.body.users[0], created: false }]);
+  });
+
+  test('creates one user when the same email signs up in many requests at once', async () => {
+    const email = newEmail('race');
+
+    const responses = await Promise.all(Array.from({ length: 8 }, () => signUp([person(email)])));
+
+    assert.deepEqual(responses.map((r) => r.status), Array(8).fill(200));
+    const answered = responses.map((r) => r.body.users[0]);
+    assert.equal(new Set(answered.map((u) => u.user_id)).size, 1);
+    assert.equal(answered.filter((u) => u.created).length, 1);
+  });
+
+  test('answers 400 naming each bad user and field, and writes none of the request', async () => {
+    const good = person();
+
+    const response = await signUp([good, { email: 'not-an-email', first_name: ' ', last_name: 'X' }]);
+
+    assert.equal(response.status, 400);
+    assert.deepEqual(response.body, {
+      message: 'request body is invalid',
+      errors: ['users[1].email must be a valid email address', 'users[1].first_name must be a non-blank name without control characters'],
+    });
+    const later = await signUp([good]);
+    assert.equal(later.body.users[0].created, true, 'the valid user was not written by the refused request');
+  });
+
+  for (const [name, users, error] of [
+    ['missing users', undefined, 'users is required'],
+    ['no users', [], 'users must hold at least 1 item'],
+    ['101 users', Array.from({ length: 101 }, () => person()), 'users must hold at most 100 items'],
+    ['an empty last name', [{ ...person(), last_name: '' }], 'users[0].last_name must be a non-blank name without control characters'],
+  ] as const) {
+    test(`answers 400 for ${name}`, async () => {
+      const response = await request(stack.baseUrl, 'POST', '/enterprises/sign_up', {
+        key: stack.dev.server_key,
+        body: users === undefined ? { app_id: stack.dev.app_id } : { app_id: stack.dev.app_id, users },
+      });
+
+      assert.equal(response.status, 400);
+      assert.equal(response.body.message, 'request body is invalid');
+      assert.ok(response.body.errors.includes(error), JSON.stringify(response.body.errors));
+    });
+  }
+
+  test("answers 403 for a key of another scope or a body naming another application", async () => {
+    const wrongScope = await signUp([person()], stack.dev.comms_key);
+    const wrongApp = await signUp([person()], stack.dev.server_key, 'app_someone_else');
+
+    assert.deepEqual([wrongScope.status, wrongScope.body], [403, { message: 'Forbidden' }]);
+    assert.deepEqual([wrongApp.status, wrongApp.body], [403, { message: 'Forbidden' }]);
+  });
+});
+
+describe('enterprise sign-in and the redirect over HTTP', () => {
+  test('sign_in → redirect → portal greets the user; the link then is refused', async () => {
+    const userId = await signedUpUser();
+
+    const signedIn = await signIn(userId);
+    assert.equal(signedIn.status, 200);
+    const { token, redirect_url: redirectUrl, expires_at: expiresAt } = signedIn.body;
+    assert.equal(redirectUrl, `${stack.baseUrl}/redirect?token=${token}`);
+    const lifetime = Date.parse(expiresAt) - Date.now();
+    assert.ok(lifetime > 4 * 60_000 && lifetime <= 5 * 60_000, `expires in ${lifetime} ms`);
+
+    const redirect = await openLink(redirectUrl);
+    assert.equal(redirect.status, 303);
+    assert.equal(new URL(redirect.headers.get('location')!, redirectUrl).href, `${stack.baseUrl}/portal`);
+    assert.match(redirect.headers.get('set-cookie') ?? '', /^urm_portal_session=[\w-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/);
+
+    const home = await fetch(`${stack.baseUrl}/portal`, { headers: { Cookie: cookiePair(redirect) } });
+    assert.equal(home.status, 200);
+    assert.match(home.headers.get('content-type') ?? '', /^text\/html; charset=utf-8/);
+    assert.match(await home.text(), /Signed in as <strong id="user-name">Ada Lovelace<\/strong>/);
+
+    const reused = await openLink(redirectUrl);
+    assert.equal(reused.status, 401);
+    assert.match(await reused.text(), /This sign-in link has already been used/);
+    assert.equal(reused.headers.get('set-cookie'), null);
+  });
+
+  test('lets exactly one of many simultaneous uses of a link through', async () => {
+    const { redirect_url: redirectUrl } = (await signIn(await signedUpUser())).body;
+
+    const responses = await Promise.all(Array.from({ length: 10 }, () => openLink(redirectUrl)));
+
+    const statuses = responses.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [303, ...Array(9).fill(401)]);
+  });
+
+  test('refuses an unknown or malformed token with 401', async () => {
+    for (const query of [`?token=${newSecret()}`, '?token=nope', '']) {
+      const response = await openLink(`${stack.baseUrl}/redirect${query}`);
+
+      assert.equal(response.status, 401);
+      assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+      assert.match(await response.text(), /This sign-in link is not valid/);
+    }
+  });
+
+  test('signing out ends the session: the portal then shows no one', async () => {
+    const redirect = await openLink((await signIn(await signedUpUser())).body.redirect_url);
+    const cookie = cookiePair(redirect);
+
+    const signedOut = await fetch(`${stack.baseUrl}/portal/sign_out`, { method: 'POST', headers: { Cookie: cookie } });
+    const home = await fetch(`${stack.baseUrl}/portal`, { headers: { Cookie: cookie } });
+
+    assert.equal(signedOut.status, 200);
+    assert.match(signedOut.headers.get('set-cookie') ?? '', /^urm_portal_session=; Path=\/; Max-Age=0/);
+    assert.equal(home.status, 401);
+    assert.match(await home.text(), /You are not signed in/);
+  });
+
+  test('answers 404 for an unknown user', async () => {
+    const response = await signIn('usr_nobody');
+
+    assert.deepEqual([response.status, response.body], [404, { message: 'user not found' }]);
+  });
+
+  test("answers 404 for another application's user, and 403 for a body naming the other application", async () => {
+    const other = await otherApplication({ portalOrigin: 'https://portal.other.example' });
+    const userOfDemo = await signedUpUser();
+
+    const asOther = await signIn(userOfDemo, other.serverKey, other.appId);
+    const naming = await signIn(userOfDemo, other.serverKey, stack.dev.app_id);
+
+    assert.deepEqual([asOther.status, asOther.body], [404, { message: 'user not found' }]);
+    assert.deepEqual([naming.status, naming.body], [403, { message: 'Forbidden' }]);
+  });
+
+  test("builds the redirect address on the application's own portal origin, with a Secure cookie for HTTPS", async () => {
+    const other = await otherApplication({ portalOrigin: 'https://portal.other.example' });
+    const userId = (await signUp([person()], other.serverKey, other.appId)).body.users[0].user_id;
+
+    const { token, redirect_url: redirectUrl } = (await signIn(userId, other.serverKey, other.appId)).body;
+    // The same route, reached here on the local origin.
+    const redirect = await openLink(`${stack.baseUrl}/redirect?token=${token}`);
+
+    assert.equal(redirectUrl, `https://portal.other.example/redirect?token=${token}`);
+    assert.match(redirect.headers.get('set-cookie') ?? '', /; HttpOnly; SameSite=Lax; Secure$/);
+  });
+
+  test('answers 409 when the application has no portal origin', async () => {
+    const other = await otherApplication({});
+    const userId = (await signUp([person()], other.serverKey, other.appId)).body.users[0].user_id;
+
+    const response = await signIn(userId, other.serverKey, other.appId);
+
+    assert.equal(response.status, 409);
+    assert.match(response.body.message, /no portal origin/);
+  });
+});
+
+describe('sign-in tokens in DynamoDB, with a clock the test moves', () => {
+  /** The sign-in and redirect cores on the stack's real tables, sharing a fake clock. */
+  function cores(clock: FakeClock) {
+    const ports = {
+      users: new DynamoEnterpriseUserStore(document, tables.enterpriseUsers.localName),
+      apps: new DynamoAppStore(document, tables.apps.localName),
+      tokens: new DynamoSignInTokenStore(document, tables.signInTokens.localName),
+      sessions: new DynamoSessionStore(document, tables.portalSessions.localName),
+      now: clock.now,
+    };
+    return {
+      signIn: signInEnterpriseUser({ ...ports, newToken: newSecret }),
+      redirect: redirectIntoPortal({ ...ports, newSessionId: newSecret }),
+    };
+  }
+
+  test('a token is refused as expired once 5 minutes have passed, though DynamoDB has not swept it', async () => {
+    const clock = new FakeClock(new Date());
+    const { signIn: issue, redirect } = cores(clock);
+    const { token } = await issue(stack.dev.app_id, { app_id: stack.dev.app_id, user_id: await signedUpUser() });
+
+    clock.advance(5 * 60_000);
+
+    assert.deepEqual(await redirect(token), { outcome: 'expired' });
+  });
+
+  test('a token is accepted a millisecond before 5 minutes have passed, then is used', async () => {
+    const clock = new FakeClock(new Date());
+    const { signIn: issue, redirect } = cores(clock);
+    const { token } = await issue(stack.dev.app_id, { app_id: stack.dev.app_id, user_id: await signedUpUser() });
+
+    clock.advance(5 * 60_000 - 1);
+
+    assert.equal((await redirect(token)).outcome, 'signed-in');
+    assert.deepEqual(await redirect(token), { outcome: 'used' });
+  });
+
+  test('an expired token is refused over HTTP too', async () => {
+    // Issued by the core as if six minutes ago; the stack's handler judges it with the real clock.
+    const clock = new FakeClock(new Date(Date.now() - 6 * 60_000));
+    const { token } = await cores(clock).signIn(stack.dev.app_id, { app_id: stack.dev.app_id, user_id: await signedUpUser() });
+
+    const response = await openLink(`${stack.baseUrl}/redirect?token=${token}`);
+
+    assert.equal(response.status, 401);
+    assert.match(await response.text(), /This sign-in link has expired/);
+  });
+});
+
+describe('the README enterprise example', () => {
+  let cwd: string;
+  before(() => {
+    cwd = mkdtempSync(join(tmpdir(), 'urm-readme-enterprise-'));
+    mkdirSync(join(cwd, '.urm'));
+    writeFileSync(join(cwd, '.urm', 'dev.json'), JSON.stringify(stack.dev));
+  });
+  after(() => rmSync(cwd, { recursive: true, force: true }));
+
+  const readmeBlock = (name: string) => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const match = new RegExp(`<!-- readme-test: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
+    assert.ok(match, `README has no readme-test block "${name}"`);
+    return match[1];
+  };
+
+  test('signs a user up and answers a sign-in link that opens the portal', async () => {
+    const variables = readmeBlock('events').split('\n').slice(0, 2).join('\n');
+    const script = `${variables}\n${readmeBlock('enterprise')}`.replaceAll('http://127.0.0.1:3000', stack.baseUrl);
+
+    const lines = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { cwd, encoding: 'utf8' }).trim().split('\n');
+    const signedIn = JSON.parse(lines.at(-1)!);
+
+    assert.match(signedIn.redirect_url, new RegExp(`^${stack.baseUrl}/redirect\\?token=[\\w-]{43}$`));
+    const redirect = await openLink(signedIn.redirect_url);
+    const home = await fetch(`${stack.baseUrl}/portal`, { headers: { Cookie: cookiePair(redirect) } });
+    assert.match(await home.text(), /Signed in as <strong id="user-name">Ada Lovelace<\/strong>/);
+  });
+});

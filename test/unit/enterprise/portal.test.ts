@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { redirectIntoPortal } from '../../../functions/enterprise-redirect/core';
+import { signInEnterpriseUser } from '../../../functions/enterprise-sign-in/core';
+import { showPortalHome } from '../../../functions/portal-home/core';
+import { signOutOfPortal } from '../../../functions/portal-sign-out/core';
+import type { App } from '../../../functions/shared/domain/apps';
+import { cookieSecureFor, hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
+import { clearedSessionCookie, sessionCookie } from '../../../functions/shared/portal/session-cookie';
+import { FakeClock, memoryApps, MemorySessionStore, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
+
+const MINUTE = 60_000;
+const apps: App[] = [
+  { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z', portal_origin: 'https://portal.example.com' },
+  { app_id: 'app_local', name: 'Local', created_at: '2026-01-01T00:00:00Z', portal_origin: 'http://127.0.0.1:3000' },
+];
+
+/** The whole flow on in-memory stores, sharing one clock the test moves. */
+async function setup() {
+  const clock = new FakeClock(new Date('2026-11-21T10:00:00Z'));
+  const users = new MemoryUserStore();
+  const tokens = new MemoryTokenStore();
+  const sessions = new MemorySessionStore();
+  for (const appId of ['app_1', 'app_local']) {
+    await users.create({ app_id: appId, user_id: 'usr_1', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', created_at: '' });
+  }
+  const ports = { users, tokens, sessions, apps: memoryApps(apps), now: clock.now };
+  return {
+    clock,
+    tokens,
+    sessions,
+    signIn: signInEnterpriseUser({ ...ports, newToken: newSecret }),
+    redirect: redirectIntoPortal({ ...ports, newSessionId: newSecret }),
+    home: showPortalHome(ports),
+    signOut: signOutOfPortal(ports),
+  };
+}
+
+describe('the redirect into the portal', () => {
+  test('consumes a fresh token and starts a session for its user, stored by hash', async () => {
+    const { signIn, redirect, sessions } = await setup();
+    const { token } = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' });
+
+    const result = await redirect(token);
+
+    assert.equal(result.outcome, 'signed-in');
+    assert.ok(result.outcome === 'signed-in');
+    assert.match(result.sessionId, /^[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual(sessions.sessions.get(hashSecret(result.sessionId)), {
+      session_hash: hashSecret(result.sessionId),
+      app_id: 'app_1',
+      user_id: 'usr_1',
+      created_at: '2026-11-21T10:00:00.000Z',
+      expires_at: '2026-11-21T18:00:00.000Z',
+      cookie_secure: true,
+    });
+  });
+
+  test('refuses a token the second time it is used', async () => {
+    const { signIn, redirect } = await setup();
+    const { token } = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' });
+    await redirect(token);
+
+    assert.deepEqual(await redirect(token), { outcome: 'used' });
+  });
+
+  test('accepts a token just before 5 minutes have passed', async () => {
+    const { clock, signIn, redirect } = await setup();
+    const { token } = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' });
+
+    clock.advance(5 * MINUTE - 1);
+
+    assert.equal((await redirect(token)).outcome, 'signed-in');
+  });
+
+  test('refuses a token once 5 minutes have passed, and starts no session', async () => {
+    const { clock, signIn, redirect, sessions } = await setup();
+    const { token } = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' });
+
+    clock.advance(5 * MINUTE);
+
+    assert.deepEqual(await redirect(token), { outcome: 'expired' });
+    assert.equal(sessions.sessions.size, 0);
+  });
+
+  test('refuses an unknown token, and one that is not shaped like a token without looking it up', async () => {
+    const { redirect, tokens } = await setup();
+    let lookups = 0;
+    const consume = tokens.consume.bind(tokens);
+    tokens.consume = async (...args) => {
+      lookups++;
+      return consume(...args);
+    };
+
+    assert.deepEqual(await redirect(newSecret()), { outcome: 'unknown' });
+    assert.equal(lookups, 1);
+    for (const malformed of [undefined, '', 'short', `${newSecret()}x`, 'a'.repeat(42) + '!']) {
+      assert.deepEqual(await redirect(malformed), { outcome: 'unknown' });
+    }
+    assert.equal(lookups, 1);
+  });
+
+  test('sets the cookie Secure for an HTTPS portal and not for a loopback HTTP one', async () => {
+    const { signIn, redirect } = await setup();
+    const secure = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
+    const local = await redirect((await signIn('app_local', { app_id: 'app_local', user_id: 'usr_1' })).token);
+
+    assert.ok(secure.outcome === 'signed-in' && local.outcome === 'signed-in');
+    assert.equal(secure.session.cookie_secure, true);
+    assert.equal(local.session.cookie_secure, false);
+  });
+});
+
+describe('the portal home', () => {
+  test('shows the user of a live session, and the application', async () => {
+    const { signIn, redirect, home } = await setup();
+    const result = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
+    assert.ok(result.outcome === 'signed-in');
+
+    const shown = await home(result.sessionId);
+
+    assert.ok(shown.signedIn);
+    assert.equal(shown.appName, 'Casino');
+    assert.deepEqual([shown.user.first_name, shown.user.last_name, shown.user.email], ['Ada', 'Lovelace', 'ada@example.com']);
+  });
+
+  test('shows no one once the session has lasted 8 hours', async () => {
+    const { clock, signIn, redirect, home } = await setup();
+    const result = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
+    assert.ok(result.outcome === 'signed-in');
+
+    clock.advance(8 * 60 * MINUTE - 1);
+    assert.equal((await home(result.sessionId)).signedIn, true);
+    clock.advance(1);
+    assert.equal((await home(result.sessionId)).signedIn, false);
+  });
+
+  test('shows no one without a cookie, or with an unknown or malformed one', async () => {
+    const { home } = await setup();
+
+    for (const cookie of [undefined, '', newSecret(), 'not a session id']) {
+      assert.deepEqual(await home(cookie), { signedIn: false });
+    }
+  });
+});
+
+describe('signing out of the portal', () => {
+  test('ends the session, so the home shows no one, and clears the cookie as it was set', async () => {
+    const { signIn, redirect, home, signOut } = await setup();
+    const result = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
+    assert.ok(result.outcome === 'signed-in');
+
+    assert.deepEqual(await signOut(result.sessionId), { ended: true, cookieSecure: true });
+    assert.deepEqual(await home(result.sessionId), { signedIn: false });
+  });
+
+  test('without a session ends nothing and still clears the cookie', async () => {
+    const { signOut } = await setup();
+
+    assert.deepEqual(await signOut(undefined), { ended: false, cookieSecure: false });
+    assert.deepEqual(await signOut(newSecret()), { ended: false, cookieSecure: false });
+  });
+});
+
+describe('the session cookie', () => {
+  test('is Secure for every origin but plain-HTTP loopback ones', () => {
+    assert.equal(cookieSecureFor('https://portal.example.com'), true);
+    assert.equal(cookieSecureFor('https://localhost:8443'), true);
+    assert.equal(cookieSecureFor('http://portal.example.com'), true);
+    assert.equal(cookieSecureFor('http://localhost:3000'), false);
+    assert.equal(cookieSecureFor('http://127.0.0.1:3000'), false);
+  });
+
+  test('is HttpOnly, SameSite=Lax, for the whole site and lasts as long as the session', () => {
+    assert.equal(sessionCookie('abc', true), 'urm_portal_session=abc; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax; Secure');
+    assert.equal(sessionCookie('abc', false), 'urm_portal_session=abc; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax');
+    assert.equal(clearedSessionCookie(false), 'urm_portal_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax');
+  });
+});

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { signInEnterpriseUser } from '../../../functions/enterprise-sign-in/core';
+import { signInBodySchema, type SignInBody } from '../../../functions/enterprise-sign-in/schema';
+import type { App } from '../../../functions/shared/domain/apps';
+import { hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
+import { Conflict, Forbidden, NotFound, ValidationError } from '../../../functions/shared/domain/errors';
+import { compileValidator } from '../../../functions/shared/domain/validation';
+import { FakeClock, memoryApps, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
+
+const apps: App[] = [
+  { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z', portal_origin: 'https://portal.example.com' },
+  { app_id: 'app_2', name: 'Other', created_at: '2026-01-01T00:00:00Z', portal_origin: 'https://other.example.com' },
+  { app_id: 'app_3', name: 'No portal', created_at: '2026-01-01T00:00:00Z' },
+];
+
+async function setup() {
+  const users = new MemoryUserStore();
+  const tokens = new MemoryTokenStore();
+  const clock = new FakeClock(new Date('2026-11-21T10:00:00.250Z'));
+  for (const appId of ['app_1', 'app_2', 'app_3']) {
+    await users.create({ app_id: appId, user_id: `usr_${appId}`, email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', created_at: '' });
+  }
+  const signIn = signInEnterpriseUser({ users, apps: memoryApps(apps), tokens, newToken: newSecret, now: clock.now });
+  return { tokens, signIn };
+}
+
+describe('signing in an enterprise user', () => {
+  test('answers a 256-bit token, the portal redirect address that carries it, and an expiry 5 minutes on', async () => {
+    const { signIn } = await setup();
+
+    const answer = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_app_1' });
+
+    assert.match(answer.token, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(answer.redirect_url, `https://portal.example.com/redirect?token=${answer.token}`);
+    assert.equal(answer.expires_at, '2026-11-21T10:05:00.250Z');
+  });
+
+  test('stores only the hash of the token, with the user and the expiry', async () => {
+    const { tokens, signIn } = await setup();
+
+    const answer = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_app_1' });
+
+    assert.deepEqual([...tokens.tokens.values()], [
+      {
+        token_hash: hashSecret(answer.token),
+        app_id: 'app_1',
+        user_id: 'usr_app_1',
+        created_at: '2026-11-21T10:00:00.250Z',
+        expires_at: '2026-11-21T10:05:00.250Z',
+      },
+    ]);
+    assert.ok(!JSON.stringify([...tokens.tokens.values()]).includes(answer.token));
+  });
+
+  test('issues a different token on every sign-in', async () => {
+    const { signIn } = await setup();
+
+    const first = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_app_1' });
+    const second = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_app_1' });
+
+    assert.notEqual(first.token, second.token);
+  });
+
+  test('answers 404 for a user the application does not have, and stores no token', async () => {
+    const { tokens, signIn } = await setup();
+
+    await assert.rejects(signIn('app_1', { app_id: 'app_1', user_id: 'usr_nobody' }), (error: unknown) => {
+      assert.ok(error instanceof NotFound);
+      assert.equal(error.message, 'user not found');
+      return true;
+    });
+    assert.equal(tokens.tokens.size, 0);
+  });
+
+  test("answers 404 for another application's user", async () => {
+    const { signIn } = await setup();
+
+    await assert.rejects(signIn('app_1', { app_id: 'app_1', user_id: 'usr_app_2' }), NotFound);
+  });
+
+  test("refuses a body naming another application than the key's", async () => {
+    const { signIn } = await setup();
+
+    await assert.rejects(signIn('app_1', { app_id: 'app_2', user_id: 'usr_app_2' }), Forbidden);
+  });
+
+  test('refuses, with a conflict and no token, an application without a portal origin', async () => {
+    const { tokens, signIn } = await setup();
+
+    await assert.rejects(signIn('app_3', { app_id: 'app_3', user_id: 'usr_app_3' }), (error: unknown) => {
+      assert.ok(error instanceof Conflict);
+      assert.match(error.message, /no portal origin/);
+      return true;
+    });
+    assert.equal(tokens.tokens.size, 0);
+  });
+});
+
+describe('a sign-in body', () => {
+  const validate = compileValidator<SignInBody>(signInBodySchema);
+  const problems = (body: unknown) => {
+    try {
+      validate(body);
+      return [];
+    } catch (error) {
+      assert.ok(error instanceof ValidationError);
+      return error.errors;
+    }
+  };
+
+  test('needs app_id and user_id, and nothing else', () => {
+    assert.deepEqual(problems({ app_id: 'app_1', user_id: 'usr_1' }), []);
+    assert.deepEqual(problems({ app_id: 'app_1' }), ['user_id is required']);
+    assert.deepEqual(problems({ app_id: 'app_1', user_id: '' }), ['user_id must not be empty']);
+    assert.deepEqual(problems({ app_id: 'app_1', user_id: 'u'.repeat(65) }), ['user_id must be at most 64 characters']);
+    assert.deepEqual(problems({ app_id: 'app_1', user_id: 'usr_1', email: 'x' }), ['email is not allowed']);
+  });
+});

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { signUpEnterpriseUsers } from '../../../functions/enterprise-sign-up/core';
+import { signUpBodySchema, type SignUpBody } from '../../../functions/enterprise-sign-up/schema';
+import type { EnterpriseUser } from '../../../functions/shared/domain/enterprise';
+import { Forbidden, ValidationError } from '../../../functions/shared/domain/errors';
+import { compileValidator } from '../../../functions/shared/domain/validation';
+import { FakeClock, MemoryUserStore, sequentialIds } from '../../support/enterprise';
+
+const validate = compileValidator<SignUpBody>(signUpBodySchema);
+const ada = { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' };
+const alan = { email: 'alan@example.com', first_name: 'Alan', last_name: 'Turing' };
+
+function setup() {
+  const users = new MemoryUserStore();
+  const clock = new FakeClock(new Date('2026-11-21T10:00:00Z'));
+  const signUp = signUpEnterpriseUsers({ users, newUserId: sequentialIds('usr_'), now: clock.now });
+  return { users, signUp };
+}
+
+/** The messages of a rejected body, or [] when it is accepted. */
+function problems(body: unknown): string[] {
+  try {
+    validate(body);
+    return [];
+  } catch (error) {
+    assert.ok(error instanceof ValidationError);
+    assert.equal(error.message, 'request body is invalid');
+    return error.errors;
+  }
+}
+
+describe('signing up enterprise users', () => {
+  test('creates each user and answers them in input order with their new ids', async () => {
+    const { users, signUp } = setup();
+
+    const answer = await signUp('app_1', { app_id: 'app_1', users: [ada, alan] });
+
+    assert.deepEqual(answer.users, [
+      { user_id: 'usr_1', ...ada, created: true },
+      { user_id: 'usr_2', ...alan, created: true },
+    ]);
+    assert.deepEqual(await users.get('app_1', 'usr_1'), { app_id: 'app_1', user_id: 'usr_1', ...ada, created_at: '2026-11-21T10:00:00.000Z' });
+  });
+
+  test('returns an email that is already signed up as that user, unchanged, with created false', async () => {
+    const { signUp } = setup();
+    await signUp('app_1', { app_id: 'app_1', users: [ada] });
+
+    const again = await signUp('app_1', { app_id: 'app_1', users: [{ email: 'ADA@Example.com', first_name: 'Augusta', last_name: 'King' }, alan] });
+
+    assert.deepEqual(again.users, [
+      { user_id: 'usr_1', ...ada, created: false },
+      { user_id: 'usr_2', ...alan, created: true },
+    ]);
+  });
+
+  test('makes one user of the same email given twice in one request', async () => {
+    const { users, signUp } = setup();
+
+    const answer = await signUp('app_1', { app_id: 'app_1', users: [ada, { ...ada, email: 'Ada@example.com' }] });
+
+    assert.deepEqual(answer.users.map((u) => [u.user_id, u.created]), [['usr_1', true], ['usr_1', false]]);
+    assert.equal(users.users.size, 1);
+  });
+
+  test('keeps the same email apart in two applications', async () => {
+    const { signUp } = setup();
+
+    const first = await signUp('app_1', { app_id: 'app_1', users: [ada] });
+    const second = await signUp('app_2', { app_id: 'app_2', users: [ada] });
+
+    assert.equal(first.users[0].created, true);
+    assert.equal(second.users[0].created, true);
+    assert.notEqual(first.users[0].user_id, second.users[0].user_id);
+  });
+
+  test('answers the user of a concurrent request that claimed the email between the read and the write', async () => {
+    const users = new MemoryUserStore();
+    const winner: EnterpriseUser = { app_id: 'app_1', user_id: 'usr_winner', ...ada, created_at: '2026-11-21T09:59:59.000Z' };
+    // The concurrent request lands right after this request's read.
+    const racing = Object.assign(Object.create(users) as MemoryUserStore, {
+      create: async (user: EnterpriseUser) => {
+        await users.create(winner);
+        return users.create(user);
+      },
+    });
+    const signUp = signUpEnterpriseUsers({ users: racing, newUserId: sequentialIds('usr_'), now: () => new Date() });
+
+    const answer = await signUp('app_1', { app_id: 'app_1', users: [ada] });
+
+    assert.deepEqual(answer.users, [{ user_id: 'usr_winner', ...ada, created: false }]);
+    assert.equal(users.users.size, 1);
+  });
+
+  test('trims the names it stores', async () => {
+    const { signUp } = setup();
+
+    const answer = await signUp('app_1', { app_id: 'app_1', users: [{ ...ada, first_name: '  Ada ', last_name: 'Lovelace\u00a0' }] });
+
+    assert.equal(answer.users[0].first_name, 'Ada');
+    assert.equal(answer.users[0].last_name, 'Lovelace');
+  });
+
+  test("refuses another application's app_id and writes nothing", async () => {
+    const { users, signUp } = setup();
+
+    await assert.rejects(signUp('app_1', { app_id: 'app_2', users: [ada] }), Forbidden);
+    assert.equal(users.users.size, 0);
+  });
+});
+
+describe('a sign-up body', () => {
+  test('is accepted with 1 and with 100 users', () => {
+    assert.deepEqual(problems({ app_id: 'app_1', users: [ada] }), []);
+    const hundred = Array.from({ length: 100 }, (_, i) => ({ ...ada, email: `u${i}@example.com` }));
+    assert.deepEqual(problems({ app_id: 'app_1', users: hundred }), []);
+  });
+
+  const refused: [string, unknown, string[]][] = [
+    ['without users', { app_id: 'app_1' }, ['users is required']],
+    ['with no user', { app_id: 'app_1', users: [] }, ['users must hold at least 1 item']],
+    ['with 101 users', { app_id: 'app_1', users: Array.from({ length: 101 }, () => ada) }, ['users must hold at most 100 items']],
+    ['without app_id', { users: [ada] }, ['app_id is required']],
+    ['that is not an object', [ada], ['request body must be an object']],
+    ['with a bad email at index 1', { app_id: 'app_1', users: [ada, { ...alan, email: 'alan at example.com' }] }, ['users[1].email must be a valid email address']],
+    ['with an email over 254 characters', { app_id: 'app_1', users: [{ ...ada, email: `${'a'.repeat(250)}@example.com` }] }, ['users[0].email must be at most 254 characters']],
+    ['with an empty first name', { app_id: 'app_1', users: [{ ...ada, first_name: '' }] }, ['users[0].first_name must be a non-blank name without control characters']],
+    ['with a blank last name', { app_id: 'app_1', users: [{ ...ada, last_name: '   ' }] }, ['users[0].last_name must be a non-blank name without control characters']],
+    ['with a control character in a name', { app_id: 'app_1', users: [{ ...ada, last_name: 'Love\nlace' }] }, ['users[0].last_name must be a non-blank name without control characters']],
+    ['with a name over 100 characters', { app_id: 'app_1', users: [{ ...ada, first_name: 'A'.repeat(101) }] }, ['users[0].first_name must be at most 100 characters']],
+    ['with a missing last name', { app_id: 'app_1', users: [{ email: ada.email, first_name: 'Ada' }] }, ['users[0].last_name is required']],
+    ['with a name that is not a string', { app_id: 'app_1', users: [{ ...ada, first_name: 7 }] }, ['users[0].first_name must be a string']],
+    ['with an unknown field', { app_id: 'app_1', users: [{ ...ada, password: 'x' }] }, ['users[0].password is not allowed']],
+  ];
+  for (const [name, body, expected] of refused) {
+    test(`is refused ${name}, naming the user and the field`, () => {
+      assert.deepEqual(problems(body), expected);
+    });
+  }
+
+  test('names every problem of every user at once', () => {
+    const found = problems({ app_id: 'app_1', users: [{ ...ada, email: 'x' }, ada, { ...alan, first_name: '' }] });
+
+    assert.deepEqual(found, ['users[0].email must be a valid email address', 'users[2].first_name must be a non-blank name without control characters']);
+  });
+});
