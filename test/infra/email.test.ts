@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, describe, test } from 'node:test';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { httpOperations, streamConsumers } from '../../lib/operations';
+import { emailSending } from '../../lib/resources';
+import { UrmStack } from '../../lib/urm-stack';
+
+type Json = Record<string, unknown>;
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+// The domain comes from context here; a developer's own setting must not change what is tested.
+delete process.env.URM_EMAIL_DOMAIN;
+
+/** A stack without bundling: these assertions are about SES and IAM, not the function code. */
+function synthesize(context: Json = {}): { stack: UrmStack; template: Template } {
+  const cdk = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Json };
+  const app = new App({ context: { ...cdk.context, 'aws:cdk:bundling-stacks': [], ...context } });
+  const stack = new UrmStack(app, 'UrmEmailTest');
+  return { stack, template: Template.fromStack(stack) };
+}
+
+const logicalId = (stack: UrmStack, construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const ref = (stack: UrmStack, construct: IConstruct) => ({ Ref: logicalId(stack, construct) });
+
+/** `arn:<partition>:ses:<region>:<account>:<resource>`, as Stack.formatArn writes it. */
+const sesArn = (resource: unknown[]) => ({
+  'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ...resource]],
+});
+
+/** The SES statements of the policies attached to a function's role. */
+function sesStatements(stack: UrmStack, template: Template, fn: IConstruct & { role?: IConstruct }): Statement[] {
+  assert.ok(fn.role, 'function has a role');
+  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([ref(stack, fn.role)]) } });
+  return Object.values(policies)
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[])
+    .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('ses:')))
+    // minimizePolicies orders resources its own way.
+    .map((statement) => ({ ...statement, Resource: sorted([statement.Resource].flat()) }));
+}
+
+const sorted = (values: unknown[]) => [...values].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+const senders = httpOperations.filter((operation) => operation.email === 'send');
+
+describe('email, without a sender domain', () => {
+  let stack: UrmStack;
+  let template: Template;
+  before(() => ({ stack, template } = synthesize()));
+
+  test('send_email is the one operation that sends', () => {
+    assert.deepEqual(senders.map((operation) => operation.id), ['SendEmail']);
+  });
+
+  test('every message goes through a configuration set that requires TLS and suppresses bounces and complaints', () => {
+    template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
+    template.hasResourceProperties('AWS::SES::ConfigurationSet', {
+      DeliveryOptions: { TlsPolicy: 'REQUIRE' },
+      SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
+      ReputationOptions: { ReputationMetricsEnabled: true },
+      SendingOptions: { SendingEnabled: true },
+    });
+    template.hasOutput('EmailConfigurationSetName', { Value: ref(stack, stack.email.configurationSet) });
+  });
+
+  test('creates no identity and outputs no DNS records', () => {
+    template.resourceCountIs('AWS::SES::EmailIdentity', 0);
+    assert.deepEqual(Object.keys(template.findOutputs('EmailDkimRecord*')), []);
+  });
+
+  test('the send_email function learns the configuration set by its variable', () => {
+    const fn = stack.ingestion.operations.SendEmail;
+    const variables = template.findResources('AWS::Lambda::Function')[logicalId(stack, fn)].Properties.Environment.Variables;
+
+    assert.deepEqual(variables[emailSending.configurationSetEnvVar], ref(stack, stack.email.configurationSet));
+  });
+
+  test('the send_email function may ses:SendEmail on the account identities and the configuration set, and nothing more in SES', () => {
+    const statements = sesStatements(stack, template, stack.ingestion.operations.SendEmail);
+
+    assert.deepEqual(statements, [
+      {
+        Effect: 'Allow',
+        Action: 'ses:SendEmail',
+        Resource: sorted([sesArn([':identity/*']), sesArn([':configuration-set/', ref(stack, stack.email.configurationSet)])]),
+      },
+    ]);
+  });
+
+  test('no other function may use SES or learns the configuration set', () => {
+    const others = [
+      ...httpOperations.filter((operation) => operation.email !== 'send').map((operation) => stack.ingestion.operations[operation.id]),
+      ...streamConsumers.map((consumer) => stack.pipeline.consumers[consumer.id]),
+    ];
+    const functions = template.findResources('AWS::Lambda::Function');
+
+    for (const fn of others) {
+      assert.deepEqual(sesStatements(stack, template, fn), [], fn.node.id);
+      assert.equal(functions[logicalId(stack, fn)].Properties.Environment.Variables[emailSending.configurationSetEnvVar], undefined);
+    }
+  });
+});
+
+describe('email, with a sender domain', () => {
+  let stack: UrmStack;
+  let template: Template;
+  before(() => ({ stack, template } = synthesize({ 'urm:emailDomain': 'mail.example.com' })));
+
+  test('creates the domain identity with Easy DKIM, sending through the configuration set', () => {
+    template.resourceCountIs('AWS::SES::EmailIdentity', 1);
+    template.hasResourceProperties('AWS::SES::EmailIdentity', {
+      EmailIdentity: 'mail.example.com',
+      DkimAttributes: { SigningEnabled: true },
+      ConfigurationSetAttributes: { ConfigurationSetName: ref(stack, stack.email.configurationSet) },
+    });
+  });
+
+  test('outputs the three CNAME records that verify the domain', () => {
+    const identity = logicalId(stack, stack.email.identity!);
+    for (const i of [1, 2, 3]) {
+      template.hasOutput(`EmailDkimRecord${i}`, {
+        Value: {
+          'Fn::Join': ['', [{ 'Fn::GetAtt': [identity, `DkimDNSTokenName${i}`] }, ' CNAME ', { 'Fn::GetAtt': [identity, `DkimDNSTokenValue${i}`] }]],
+        },
+      });
+    }
+  });
+
+  test('the send_email function may send only from that identity, through the configuration set', () => {
+    const statements = sesStatements(stack, template, stack.ingestion.operations.SendEmail);
+
+    assert.deepEqual(statements, [
+      {
+        Effect: 'Allow',
+        Action: 'ses:SendEmail',
+        Resource: sorted([
+          sesArn([':identity/', ref(stack, stack.email.identity!)]),
+          sesArn([':configuration-set/', ref(stack, stack.email.configurationSet)]),
+        ]),
+      },
+    ]);
+  });
+
+  test('a domain that is not a domain name stops the synthesis with a clear message', () => {
+    assert.throws(() => synthesize({ 'urm:emailDomain': 'https://mail.example.com' }), /email domain must be a domain name/);
+  });
+});

@@ -1,0 +1,33 @@
+/** The local SES (aws-ses-v2-local): what was sent, read back as a person's mail client would show it. */
+import assert from 'node:assert/strict';
+import type { TestStack } from './local-stack';
+
+export interface StoredMail {
+  messageId: string;
+  from: string;
+  replyTo: string[];
+  destination: { to: string[]; cc: string[]; bcc: string[] };
+  subject: string;
+  body: { html?: string; text?: string };
+  at: number;
+}
+
+export function mailUrl(stack: TestStack): string {
+  assert.ok(stack.dev.mail_url, 'the local stack has a mail_url');
+  return stack.dev.mail_url;
+}
+
+/** Every mail the local SES holds. */
+export async function sentMail(stack: TestStack): Promise<StoredMail[]> {
+  const response = await fetch(`${mailUrl(stack)}/store`);
+  assert.equal(response.status, 200);
+  return ((await response.json()) as { emails: StoredMail[] }).emails;
+}
+
+export async function mailWithId(stack: TestStack, messageId: string): Promise<StoredMail | undefined> {
+  return (await sentMail(stack)).find((mail) => mail.messageId === messageId);
+}
+
+export async function mailWithSubject(stack: TestStack, subject: string): Promise<StoredMail[]> {
+  return (await sentMail(stack)).filter((mail) => mail.subject === subject);
+}
