@@ -1,0 +1,204 @@
+/**
+ * Figure 3: records/s the profile consumer (functions/apply-profiles/handler.ts)
+ * applies against DynamoDB Local, and DynamoDB calls and capacity units per
+ * record, for Kinesis batches where each profile has 1, 10 and 100 records.
+ * Baseline: a naive GetItem + PutItem per record on the same table, with the
+ * same parallelism across profiles. Also the event consumer, for the cost figure.
+ */
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import { streamConsumers } from '../../lib/operations';
+import { tables } from '../../lib/resources';
+import { ensureTables } from '../../lib/local/bootstrap';
+import { startDynamoLocal } from '../../lib/local/emulators';
+import { kinesisEvent, sequenceNumbers } from '../support/kinesis-event';
+import { context } from '../support/lambda';
+import { freePort } from '../support/ports';
+import { countDynamoCalls, functionEnvironment, report, round } from './support';
+
+type Consumer = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse>;
+
+const RUN_MS = Number(process.env.URM_BENCH_RUN_MS ?? 3000);
+const BATCH_SIZE = streamConsumers.find((c) => c.id === 'ApplyProfiles')!.batchSize;
+/** The consumer's own parallelism across profiles (functions/apply-profiles/core.ts), given to the baseline too. */
+const PARALLEL = 10;
+const APP = 'app_bench';
+
+export interface ConsumerCase {
+  recordsPerProfile: number;
+  recordsPerSecond: number;
+  callsPerRecord: number;
+  targetCallsPerRecord: number;
+  readUnitsPerRecord: number;
+  writeUnitsPerRecord: number;
+  msPerBatch: number;
+  naiveRecordsPerSecond: number;
+  naiveCallsPerRecord: number;
+  naiveReadUnitsPerRecord: number;
+  naiveWriteUnitsPerRecord: number;
+  speedup: number;
+}
+
+export interface ConsumerResult {
+  batchSize: number;
+  profiles: ConsumerCase[];
+  events: { recordsPerSecond: number; callsPerRecord: number; readUnitsPerRecord: number; writeUnitsPerRecord: number; msPerBatch: number };
+}
+
+function profileUpdate(profileId: string, n: number): Record<string, unknown> {
+  return {
+    app_id: APP,
+    profile_id: profileId,
+    urm_date_time: '2026-11-21T10:00:00Z',
+    urm_insert_id: randomUUID(),
+    country: 'MT',
+    urm_add: { deposits: 25.5, bets: 1 },
+    urm_unique_append: { games: [['slots', 'blackjack', 'roulette'][n % 3]] },
+    urm_set: { tier: 'gold', last_seen: n },
+  };
+}
+
+async function main(): Promise<ConsumerResult> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'urm-bench-dynamo-'));
+  const port = await freePort();
+  const dynamoProcess = await startDynamoLocal({ port, dataDir });
+  try {
+    const endpoint = `http://127.0.0.1:${port}`;
+    const admin = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, requestHandler: new NodeHttpHandler() });
+    for (let i = 0; ; i++) {
+      try {
+        await admin.send(new ListTablesCommand({ Limit: 1 }));
+        break;
+      } catch (error) {
+        if (i > 600) throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${dynamoProcess.diagnostics()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    await ensureTables(admin);
+    admin.destroy();
+
+    Object.assign(process.env, functionEnvironment({ dynamodb: endpoint }));
+    const { dynamo } = await import('../../functions/shared/clients');
+    const applyProfiles = (await import('../../functions/apply-profiles/handler')).handler as unknown as Consumer;
+    const recordEvents = (await import('../../functions/record-events/handler')).handler as unknown as Consumer;
+    const { GetCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const counter = countDynamoCalls(dynamo);
+
+    let sequence = 1n;
+    const shardId = 'shardId-000000000000';
+    const batchOf = (kind: 'profile' | 'event', records: Record<string, unknown>[]) => {
+      const seqs = sequenceNumbers(records.length, sequence);
+      sequence += BigInt(records.length);
+      return kinesisEvent(records.map((record, i) => ({ kind, record, sequenceNumber: seqs[i], shardId })));
+    };
+    const recordsFor = (profileIds: string[], perProfile: number, n: number) =>
+      // Stream order interleaves profiles, as a shard does.
+      Array.from({ length: perProfile }, (_, j) => profileIds.map((id) => profileUpdate(id, n + j))).flat();
+
+    // DynamoDB Local runs on the JVM: warm it up (JIT, SQLite pages) so the first case is not the slowest by accident.
+    const warmIds = Array.from({ length: BATCH_SIZE / 5 }, (_, i) => `warm-${i}`);
+    for (const started = performance.now(); performance.now() - started < 3000; ) {
+      await applyProfiles(batchOf('profile', recordsFor(warmIds, 5, 0)), context());
+    }
+
+    const profiles: ConsumerCase[] = [];
+    for (const perProfile of [1, 10, 100]) {
+      const profileIds = Array.from({ length: BATCH_SIZE / perProfile }, (_, i) => `bench-${perProfile}-${i}`);
+      // First batch creates the profiles: what is measured are updates.
+      await applyProfiles(batchOf('profile', recordsFor(profileIds, perProfile, 0)), context());
+      counter.reset();
+      let records = 0;
+      let batches = 0;
+      const start = performance.now();
+      while (batches < 5 || performance.now() - start < RUN_MS) {
+        const response = await applyProfiles(batchOf('profile', recordsFor(profileIds, perProfile, batches)), context());
+        if (response.batchItemFailures.length > 0) throw new Error(`the consumer failed ${response.batchItemFailures.length} profiles`);
+        records += BATCH_SIZE;
+        batches++;
+      }
+      const elapsed = performance.now() - start;
+      const counts = { ...counter.counts };
+
+      // Baseline: each record read and written back on its own, profiles in parallel as the consumer does.
+      const naiveIds = profileIds.map((id) => `naive-${id}`);
+      counter.reset();
+      let naiveRecords = 0;
+      const naiveStart = performance.now();
+      const limit = pLimit(PARALLEL);
+      for (let n = 0; naiveRecords < 5 * BATCH_SIZE || performance.now() - naiveStart < RUN_MS; n++) {
+        await Promise.all(
+          naiveIds.map((id) =>
+            limit(async () => {
+              for (let j = 0; j < perProfile; j++) {
+                const record = profileUpdate(id, n);
+                const pk = `${APP}#${id}`;
+                const out = await dynamo.send(new GetCommand({ TableName: tables.profiles.localName, Key: { pk } }));
+                const attrs = { ...JSON.parse((out.Item?.attrs as string) ?? '{}'), ...(record.urm_set as object), country: record.country };
+                await dynamo.send(new PutCommand({ TableName: tables.profiles.localName, Item: { pk, attrs: JSON.stringify(attrs) } }));
+              }
+            }),
+          ),
+        );
+        naiveRecords += BATCH_SIZE;
+      }
+      const naiveElapsed = performance.now() - naiveStart;
+      const recordsPerSecond = records / (elapsed / 1000);
+      const naiveRecordsPerSecond = naiveRecords / (naiveElapsed / 1000);
+      profiles.push({
+        recordsPerProfile: perProfile,
+        recordsPerSecond: Math.round(recordsPerSecond),
+        callsPerRecord: round(counts.calls / records, 3),
+        targetCallsPerRecord: round(2 / perProfile, 3),
+        readUnitsPerRecord: round(counts.readUnits / records, 3),
+        writeUnitsPerRecord: round(counts.writeUnits / records, 3),
+        msPerBatch: round(elapsed / batches, 1),
+        naiveRecordsPerSecond: Math.round(naiveRecordsPerSecond),
+        naiveCallsPerRecord: round(counter.counts.calls / naiveRecords, 3),
+        naiveReadUnitsPerRecord: round(counter.counts.readUnits / naiveRecords, 3),
+        naiveWriteUnitsPerRecord: round(counter.counts.writeUnits / naiveRecords, 3),
+        speedup: round(recordsPerSecond / naiveRecordsPerSecond, 2),
+      });
+    }
+
+    // The event consumer: 10 events per profile per batch.
+    const eventProfiles = Array.from({ length: BATCH_SIZE / 10 }, (_, i) => `bench-events-${i}`);
+    const eventRecords = () =>
+      Array.from({ length: 10 }, (_, j) =>
+        eventProfiles.map((id) => ({ app_id: APP, profile_id: id, event: 'bet', urm_date_time: `2026-11-21T10:00:0${j}Z`, urm_insert_id: randomUUID(), amount: j + 0.5, game: 'slots' })),
+      ).flat();
+    await recordEvents(batchOf('event', eventRecords()), context());
+    counter.reset();
+    let eventCount = 0;
+    let eventBatches = 0;
+    const eventStart = performance.now();
+    while (eventBatches < 5 || performance.now() - eventStart < RUN_MS) {
+      await recordEvents(batchOf('event', eventRecords()), context());
+      eventCount += BATCH_SIZE;
+      eventBatches++;
+    }
+    const eventElapsed = performance.now() - eventStart;
+    return {
+      batchSize: BATCH_SIZE,
+      profiles,
+      events: {
+        recordsPerSecond: Math.round(eventCount / (eventElapsed / 1000)),
+        callsPerRecord: round(counter.counts.calls / eventCount, 3),
+        readUnitsPerRecord: round(counter.counts.readUnits / eventCount, 3),
+        writeUnitsPerRecord: round(counter.counts.writeUnits / eventCount, 3),
+        msPerBatch: round(eventElapsed / eventBatches, 1),
+      },
+    };
+  } finally {
+    await dynamoProcess.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+report(await main());
+process.exit(0);

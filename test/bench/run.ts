@@ -1,0 +1,264 @@
+/**
+ * `npm run bench`: the six figures of docs/performance.md, each with a
+ * baseline measured in the same run (so the ratio holds on a noisy machine).
+ * Prints a table and writes the same, with every raw measurement, to
+ * .urm/bench.json. Benchmarks report; they fail only when a figure could not
+ * be measured at all.
+ *
+ * Each figure runs in its own Node process: a module mocked or configured
+ * for one figure must not leak into the next.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../support/local-stack';
+import { awsPrices } from './aws-prices';
+import type { ColdStartResult } from './cold-start';
+import type { ConsumerResult } from './consumer';
+import { costPerMillion, streamFeePerMonth, type CostBreakdown } from './cost';
+import type { EndToEndResult } from './end-to-end';
+import type { IngestHandlerResult } from './ingest-handler';
+import { round } from './support';
+import type { WebSdkResult } from './web-sdk';
+
+const FIGURE_TIMEOUT_MS = 240_000;
+
+interface Failed {
+  error: string;
+}
+type Outcome<T> = T | Failed;
+const failed = (outcome: unknown): outcome is Failed => typeof outcome === 'object' && outcome !== null && 'error' in outcome;
+
+async function figure<T>(script: string): Promise<Outcome<T>> {
+  const dir = mkdtempSync(join(tmpdir(), 'urm-bench-'));
+  const out = join(dir, 'result.json');
+  process.stderr.write(`measuring ${script} …\n`);
+  try {
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test', 'bench', script)], {
+        cwd: repoRoot,
+        env: { ...process.env, URM_BENCH_OUT: out, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+      child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+      const timer = setTimeout(() => child.kill('SIGKILL'), FIGURE_TIMEOUT_MS);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, output });
+      });
+    });
+    if (code !== 0) return { error: `exited with ${code}: ${output.trim().split('\n').slice(-6).join(' | ')}` };
+    return JSON.parse(readFileSync(out, 'utf8')) as T;
+  } catch (error) {
+    return { error: (error as Error).message };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface Row {
+  figure: string;
+  measure: string;
+  value: number | string;
+  baseline: number | string;
+  /** The ratio, with what it divides: the target, where there is one, is on the same ratio. */
+  ratio: number | string;
+  target: string;
+}
+
+const kb = (bytes: number) => round(bytes / 1024, 1);
+const usd = (value: number) => round(value, value < 1 ? 4 : 2);
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const ingest = await figure<IngestHandlerResult>('ingest-handler.ts');
+  const endToEnd = await figure<EndToEndResult>('end-to-end.ts');
+  const consumer = await figure<ConsumerResult>('consumer.ts');
+  const coldStart = await figure<ColdStartResult>('cold-start.ts');
+  const webSdk = await figure<WebSdkResult>('web-sdk.ts');
+
+  const rows: Row[] = [];
+  const missing = (name: string, outcome: Failed) =>
+    rows.push({ figure: name, measure: 'not measured', value: outcome.error.slice(0, 200), baseline: '', ratio: '', target: '' });
+
+  if (failed(ingest)) missing('1 ingest handler', ingest);
+  else {
+    rows.push({
+      figure: '1 ingest handler',
+      measure: 'records/s, POST /events, 500-record bodies',
+      value: ingest.recordsPerSecond,
+      baseline: `${ingest.floorRecordsPerSecond} (JSON.parse + stringify)`,
+      ratio: `${ingest.ratio} (floor ÷ handler)`,
+      target: '≤ 3',
+    });
+  }
+
+  if (failed(endToEnd)) missing('2 local end to end', endToEnd);
+  else {
+    const { http, rawPutRecords: raw } = endToEnd;
+    rows.push(
+      {
+        figure: '2 local end to end',
+        measure: `records/s over HTTP (${endToEnd.connections} connections, ${endToEnd.seconds} s)`,
+        value: http.recordsPerSecond,
+        baseline: `${raw.recordsPerSecond} (raw PutRecords)`,
+        ratio: `${endToEnd.ratio} (HTTP ÷ raw)`,
+        target: '',
+      },
+      {
+        figure: '2 local end to end',
+        measure: 'p50 / p99 ms per 500-record request',
+        value: `${http.p50Ms} / ${http.p99Ms}`,
+        baseline: `${raw.p50Ms} / ${raw.p99Ms}`,
+        ratio: `${round(http.p50Ms / Math.max(0.1, raw.p50Ms), 2)} (p50, HTTP ÷ raw)`,
+        target: '',
+      },
+    );
+    if (http.errors + raw.errors > 0) rows.push({ figure: '2 local end to end', measure: 'errors', value: http.errors, baseline: raw.errors, ratio: '', target: '0' });
+  }
+
+  if (failed(consumer)) missing('3 consumer', consumer);
+  else {
+    for (const c of consumer.profiles) {
+      rows.push(
+        {
+          figure: '3 consumer',
+          measure: `profile records/s, ${c.recordsPerProfile} per profile per batch`,
+          value: c.recordsPerSecond,
+          baseline: `${c.naiveRecordsPerSecond} (Get+Put per record)`,
+          ratio: `${c.speedup} (consumer ÷ naive)`,
+          target: '',
+        },
+        {
+          figure: '3 consumer',
+          measure: `DynamoDB calls/record, ${c.recordsPerProfile} per profile`,
+          value: c.callsPerRecord,
+          baseline: `${c.naiveCallsPerRecord} (Get+Put per record)`,
+          ratio: `${round(c.callsPerRecord / c.naiveCallsPerRecord, 3)} (consumer ÷ naive)`,
+          target: `≈ ${c.targetCallsPerRecord}`,
+        },
+      );
+    }
+    rows.push({
+      figure: '3 consumer',
+      measure: 'event records/s, 10 per profile per batch (for figure 6)',
+      value: consumer.events.recordsPerSecond,
+      baseline: `(${consumer.events.callsPerRecord} calls, ${consumer.events.writeUnitsPerRecord} WRU per record)`,
+      ratio: '',
+      target: '',
+    });
+  }
+
+  if (failed(coldStart)) missing('4 cold start', coldStart);
+  else {
+    for (const f of coldStart.functions) {
+      rows.push({
+        figure: '4 cold start',
+        measure: `${f.id}: KB minified / ms to load`,
+        value: `${kb(f.bytes)} / ${f.loadMs}`,
+        baseline: `empty process ${coldStart.emptyProcessMs} ms`,
+        ratio: `${round(f.loadMs / coldStart.emptyProcessMs, 1)} (load ÷ empty start)`,
+        target: f.ingestion ? '≤ 300 KB / ≤ 150 ms' : '',
+      });
+    }
+  }
+
+  if (failed(webSdk)) missing('5 web SDK', webSdk);
+  else if (!webSdk.built) rows.push({ figure: '5 web SDK', measure: 'gzipped KB', value: webSdk.note ?? 'not built yet', baseline: 'OneSignal 80 / 55', ratio: '', target: '' });
+  else {
+    for (const f of webSdk.files) {
+      rows.push({
+        figure: '5 web SDK',
+        measure: `${f.file}, gzipped KB`,
+        value: round(f.gzipBytes / 1024, 2),
+        baseline: `${kb(f.oneSignalGzipBytes)} (OneSignal)`,
+        ratio: `${round(f.gzipBytes / f.oneSignalGzipBytes, 3)} (ours ÷ OneSignal)`,
+        target: '',
+      });
+    }
+  }
+
+  const costs: Record<string, CostBreakdown> = {};
+  if (!failed(ingest) && !failed(consumer)) {
+    // A request is billed for the handler and its stream write: the local write time stands in for Kinesis's.
+    const streamWriteMs = failed(endToEnd) ? 0 : endToEnd.rawPutRecords.p50Ms;
+    const profileCase = (k: number) => consumer.profiles.find((c) => c.recordsPerProfile === k)!;
+    const scenarios: [string, Parameters<typeof costPerMillion>[0]][] = [
+      [
+        'events',
+        {
+          recordsPerRequest: 500,
+          bytesPerRecord: ingest.bytesPerEventRecord,
+          ingestMsPerRequest: ingest.msPerRequest + streamWriteMs,
+          consumerBatchSize: consumer.batchSize,
+          consumerMsPerBatch: consumer.events.msPerBatch,
+          readUnitsPerRecord: consumer.events.readUnitsPerRecord,
+          writeUnitsPerRecord: consumer.events.writeUnitsPerRecord,
+        },
+      ],
+      ...[1, 10].map(
+        (k) =>
+          [
+            `profile updates, ${k} per profile per batch`,
+            {
+              recordsPerRequest: 500,
+              bytesPerRecord: ingest.bytesPerProfileRecord,
+              ingestMsPerRequest: ingest.profilesMsPerRequest + streamWriteMs,
+              consumerBatchSize: consumer.batchSize,
+              consumerMsPerBatch: profileCase(k).msPerBatch,
+              readUnitsPerRecord: profileCase(k).readUnitsPerRecord,
+              writeUnitsPerRecord: profileCase(k).writeUnitsPerRecord,
+            },
+          ] as [string, Parameters<typeof costPerMillion>[0]],
+      ),
+    ];
+    for (const [name, inputs] of scenarios) {
+      const cost = costPerMillion(inputs);
+      costs[name] = cost;
+      rows.push({
+        figure: '6 cost',
+        measure: `USD per million records: ${name}`,
+        value: usd(cost.total),
+        baseline: `${usd(cost.streamOnly)} (Kinesis in+out alone)`,
+        ratio: `${round(cost.total / cost.streamOnly, 1)} (total ÷ stream)`,
+        target: '',
+      });
+    }
+  } else rows.push({ figure: '6 cost', measure: 'not computed', value: 'needs figures 1 and 3', baseline: '', ratio: '', target: '' });
+
+  printTable(rows);
+  console.log(
+    `\nPrices: ${awsPrices.region}, ${awsPrices.currency}, checked ${awsPrices.checked} (test/bench/aws-prices.ts); ` +
+      `plus the stream's fixed $${streamFeePerMonth().toFixed(2)} a month. Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}.`,
+  );
+
+  const outDir = join(repoRoot, '.urm');
+  mkdirSync(outDir, { recursive: true });
+  const result = {
+    started: started.toISOString(),
+    finished: new Date().toISOString(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+    prices: awsPrices,
+    rows,
+    figures: { ingest, endToEnd, consumer, coldStart, webSdk, costs },
+  };
+  writeFileSync(join(outDir, 'bench.json'), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`Written to .urm/bench.json`);
+  const anyFailed = [ingest, endToEnd, consumer, coldStart, webSdk].some(failed);
+  process.exit(anyFailed ? 1 : 0);
+}
+
+function printTable(rows: Row[]): void {
+  const headers: (keyof Row)[] = ['figure', 'measure', 'value', 'baseline', 'ratio', 'target'];
+  const cells = rows.map((row) => headers.map((h) => String(row[h])));
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (values: string[]) => `| ${values.map((v, i) => v.padEnd(widths[i])).join(' | ')} |`;
+  console.log(line(headers));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const c of cells) console.log(line(c));
+}
+
+await main();

@@ -1,0 +1,111 @@
+/**
+ * What the benchmark figures share: statistics, the environment a function
+ * gets from the stack, counting DynamoDB calls, and how a figure hands its
+ * result to test/bench/run.ts (each figure runs in its own process, so a
+ * module mocked or configured for one figure never leaks into another).
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { writeFileSync } from 'node:fs';
+import { tables, ingestStream } from '../../lib/resources';
+
+export const median = (values: number[]): number => percentile(values, 50);
+
+/** Nearest-rank percentile. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+export const round = (value: number, digits = 1): number => Number(value.toFixed(digits));
+
+/** Runs `work` repeatedly for at least `ms` (and `minRuns` times); returns the runs' durations in ms. */
+export async function timeRuns(work: () => Promise<unknown> | unknown, ms: number, minRuns = 5): Promise<number[]> {
+  const durations: number[] = [];
+  const end = performance.now() + ms;
+  while (durations.length < minRuns || performance.now() < end) {
+    const start = performance.now();
+    await work();
+    durations.push(performance.now() - start);
+  }
+  return durations;
+}
+
+/** Table and stream variables as the stacks set them (local names), plus dummy AWS credentials. */
+export function functionEnvironment(endpoints: { dynamodb?: string; kinesis?: string } = {}): Record<string, string> {
+  return {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    ...(endpoints.dynamodb ? { AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb } : {}),
+    ...(endpoints.kinesis ? { AWS_ENDPOINT_URL_KINESIS: endpoints.kinesis } : {}),
+    ...Object.fromEntries(Object.values(tables).map((table) => [table.envVar, table.localName])),
+    [ingestStream.envVar]: ingestStream.localName,
+  };
+}
+
+export interface DynamoCounts {
+  calls: number;
+  byCommand: Record<string, number>;
+  /** Milliseconds spent waiting for each command, summed. */
+  msByCommand: Record<string, number>;
+  /** Capacity units DynamoDB reported (ReturnConsumedCapacity TOTAL): what on-demand bills. */
+  readUnits: number;
+  writeUnits: number;
+}
+
+/**
+ * Counts every call sent through a DynamoDB client (the document client
+ * shares its base client's middleware stack) and asks each for its consumed
+ * capacity, which DynamoDB Local reports as DynamoDB does.
+ */
+export function countDynamoCalls(client: Pick<DynamoDBClient, 'middlewareStack'>): { counts: DynamoCounts; reset(): void } {
+  const counts: DynamoCounts = { calls: 0, byCommand: {}, msByCommand: {}, readUnits: 0, writeUnits: 0 };
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = context.commandName ?? 'unknown';
+      counts.calls++;
+      counts.byCommand[command] = (counts.byCommand[command] ?? 0) + 1;
+      const input = args.input as { ReturnConsumedCapacity?: string };
+      input.ReturnConsumedCapacity ??= 'TOTAL';
+      const started = performance.now();
+      const result = await next(args);
+      counts.msByCommand[command] = (counts.msByCommand[command] ?? 0) + performance.now() - started;
+      const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      for (const capacity of ([] as { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }[]).concat(
+        (consumed as never) ?? [],
+      )) {
+        if (capacity.ReadCapacityUnits !== undefined || capacity.WriteCapacityUnits !== undefined) {
+          counts.readUnits += capacity.ReadCapacityUnits ?? 0;
+          counts.writeUnits += capacity.WriteCapacityUnits ?? 0;
+        } else if (/Get|Query|Scan/.test(command)) {
+          counts.readUnits += capacity.CapacityUnits ?? 0;
+        } else {
+          counts.writeUnits += capacity.CapacityUnits ?? 0;
+        }
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'benchDynamoCounter' },
+  );
+  return {
+    counts,
+    reset() {
+      counts.calls = 0;
+      counts.byCommand = {};
+      counts.msByCommand = {};
+      counts.readUnits = 0;
+      counts.writeUnits = 0;
+    },
+  };
+}
+
+/** A figure's process writes its result where run.ts told it to (URM_BENCH_OUT), or prints it. */
+export function report(result: unknown): void {
+  const out = process.env.URM_BENCH_OUT;
+  if (out) writeFileSync(out, JSON.stringify(result, null, 2));
+  else console.log(JSON.stringify(result, null, 2));
+}

@@ -1,0 +1,48 @@
+/**
+ * Figure 5: gzipped sizes of the browser push client (the page script and
+ * the service worker) as built by web-sdk/build.ts, against OneSignal's
+ * page SDK and worker, the sizes integrators compare us with.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { repoRoot } from '../support/local-stack';
+import { report } from './support';
+
+/** OneSignal's page SDK and service worker, gzipped, as the issue gives them. */
+export const oneSignalKb = { page: 80, worker: 55 };
+
+export interface WebSdkFile {
+  file: string;
+  bytes: number;
+  gzipBytes: number;
+  oneSignalGzipBytes: number;
+}
+
+export interface WebSdkResult {
+  built: boolean;
+  /** Why there are no sizes, when there are none. */
+  note?: string;
+  files: WebSdkFile[];
+}
+
+function main(): WebSdkResult {
+  const buildScript = join(repoRoot, 'web-sdk', 'build.ts');
+  if (!existsSync(buildScript)) return { built: false, note: 'not built yet: web-sdk/build.ts does not exist', files: [] };
+  const build = spawnSync(process.execPath, ['--import', 'tsx', buildScript], { cwd: repoRoot, encoding: 'utf8' });
+  if (build.status !== 0) return { built: false, note: `not built: web-sdk/build.ts failed: ${(build.stderr || build.stdout).slice(-300)}`, files: [] };
+  const files: WebSdkFile[] = [];
+  for (const [file, oneSignal] of [
+    ['urm-notification.js', oneSignalKb.page],
+    ['urmSDKWorker.js', oneSignalKb.worker],
+  ] as const) {
+    const path = join(repoRoot, 'web-sdk', 'dist', file);
+    if (!existsSync(path)) return { built: false, note: `not built yet: web-sdk/build.ts did not write dist/${file}`, files };
+    const content = readFileSync(path);
+    files.push({ file, bytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length, oneSignalGzipBytes: oneSignal * 1024 });
+  }
+  return { built: true, files };
+}
+
+report(main());

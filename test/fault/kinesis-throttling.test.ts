@@ -1,0 +1,146 @@
+/**
+ * Dependency fault: Kinesis refuses some entries of a PutRecords call
+ * (ProvisionedThroughputExceededException), as a hot shard does. The real
+ * POST /events handler must retry exactly the refused entries and answer a
+ * receipt whose every entry points at that very record on the stream: none
+ * lost, none written twice, order of the receipt = order of the body.
+ */
+import assert from 'node:assert/strict';
+import { before, beforeEach, describe, test } from 'node:test';
+import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput, type PutRecordsResultEntry } from '@aws-sdk/client-kinesis';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { tables } from '../../lib/resources';
+import { hashApiKey } from '../../functions/shared/domain/api-keys';
+import { decodeEnvelope } from '../../functions/shared/domain/stream-record';
+import { apiEvent, context } from '../support/lambda';
+
+// Every table the stack knows, so the handler composes whatever its middlewares read.
+for (const table of Object.values(tables)) process.env[table.envVar] = table.localName;
+process.env.STREAM_NAME = 'stream';
+process.env.AWS_REGION = 'us-east-1';
+process.env.AWS_ACCESS_KEY_ID = 'test';
+process.env.AWS_SECRET_ACCESS_KEY = 'test';
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+const kinesis = mockClient(KinesisClient);
+const dynamo = mockClient(DynamoDBDocumentClient);
+const KEY = 'server-key';
+
+/** A stream that keeps what it accepts and refuses entries as `refuse` decides. */
+class ThrottlingStream {
+  stored: { sequenceNumber: string; n: number }[] = [];
+  calls = 0;
+  refusals = 0;
+  private attempts = new Map<number, number>();
+
+  constructor(private readonly refuse: (n: number, attempt: number) => boolean) {}
+
+  putRecords(input: PutRecordsCommandInput) {
+    this.calls++;
+    let failed = 0;
+    const records: PutRecordsResultEntry[] = input.Records!.map((entry) => {
+      const n = decodeEnvelope(entry.Data!).record.n as number;
+      const attempt = (this.attempts.get(n) ?? 0) + 1;
+      this.attempts.set(n, attempt);
+      if (this.refuse(n, attempt)) {
+        failed++;
+        this.refusals++;
+        return { ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'Rate exceeded for shard shardId-000000000000' };
+      }
+      const sequenceNumber = (49_680_000_000_000_000_000n + BigInt(this.stored.length)).toString();
+      this.stored.push({ sequenceNumber, n });
+      return { SequenceNumber: sequenceNumber, ShardId: 'shardId-000000000000' };
+    });
+    return { FailedRecordCount: failed, Records: records, EncryptionType: 'KMS' as const };
+  }
+}
+
+let events: Handler;
+before(async () => {
+  events = (await import('../../functions/ingest-events/handler')).handler as unknown as Handler;
+});
+
+beforeEach(() => {
+  kinesis.reset();
+  dynamo.reset();
+  dynamo.on(GetCommand, { TableName: tables.keys.localName }).resolves({ Item: { key_hash: hashApiKey(KEY), app_id: 'app_1', scope: 'server', key_id: 'k1' } });
+});
+
+const body = (count: number) =>
+  Array.from({ length: count }, (_, n) => ({
+    app_id: 'app_1',
+    profile_id: `player-${n % 7}`,
+    event: 'spin',
+    urm_date_time: '2026-11-21T10:00:00Z',
+    urm_insert_id: `insert-${n}`,
+    n,
+  }));
+
+const post = (records: unknown[]) =>
+  events(
+    apiEvent({ path: '/events', headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'x-api-key': KEY }, body: JSON.stringify(records) }),
+    context(),
+  );
+
+/**
+ * Sent, stored and duplicated records, by each record's own number; lost
+ * ones are those neither stored nor reported failed in the receipt (a
+ * reported one the client re-sends).
+ */
+function tally(sent: number, stream: ThrottlingStream, receipt: { FailedRecordCount: number; Records: { ErrorCode?: string }[] }) {
+  const seen = new Map<number, number>();
+  for (const { n } of stream.stored) seen.set(n, (seen.get(n) ?? 0) + 1);
+  const duplicated = [...seen.values()].reduce((sum, times) => sum + times - 1, 0);
+  const lost = Array.from({ length: sent }, (_, n) => n).filter((n) => !seen.has(n) && !receipt.Records[n]?.ErrorCode).length;
+  return { sent, stored: stream.stored.length, putRecordsCalls: stream.calls, refusals: stream.refusals, reportedFailed: receipt.FailedRecordCount, duplicated, lost };
+}
+
+describe('Kinesis throttling some entries of a request', () => {
+  test('refused entries are retried until written, and the receipt points at each record in body order', async () => {
+    // A third of the entries refused once, another third twice: within the writer's 4 attempts.
+    const stream = new ThrottlingStream((n, attempt) => attempt <= n % 3);
+    kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => stream.putRecords(input));
+    const records = body(500);
+
+    const response = await post(records);
+
+    assert.equal(response.statusCode, 200);
+    const receipt = JSON.parse(response.body);
+    const counts = tally(records.length, stream, receipt);
+    console.log(`kinesis throttling, retried: ${JSON.stringify(counts)}`);
+    assert.equal(receipt.FailedRecordCount, 0);
+    assert.equal(receipt.Records.length, 500);
+    const bySequence = new Map(stream.stored.map((s) => [s.sequenceNumber, s.n]));
+    receipt.Records.forEach((entry: { SequenceNumber: string }, i: number) => assert.equal(bySequence.get(entry.SequenceNumber), i, `receipt entry ${i}`));
+    assert.ok(counts.refusals >= 300, 'the stream did refuse entries');
+    assert.equal(counts.putRecordsCalls, 3, 'one call, then one per round of refusals');
+    assert.equal(counts.duplicated, 0);
+    assert.equal(counts.lost, 0);
+  });
+
+  test('entries still refused after the bounded retries are reported as failed in place, the rest written once', async () => {
+    const alwaysRefused = new Set([3, 250, 499]);
+    const stream = new ThrottlingStream((n, attempt) => alwaysRefused.has(n) || attempt <= n % 2);
+    kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => stream.putRecords(input));
+    const records = body(500);
+
+    const response = await post(records);
+
+    assert.equal(response.statusCode, 200);
+    const receipt = JSON.parse(response.body);
+    const counts = tally(records.length, stream, receipt);
+    console.log(`kinesis throttling, retries exhausted: ${JSON.stringify(counts)}`);
+    assert.equal(receipt.FailedRecordCount, alwaysRefused.size);
+    const bySequence = new Map(stream.stored.map((s) => [s.sequenceNumber, s.n]));
+    receipt.Records.forEach((entry: { SequenceNumber?: string; ErrorCode?: string }, i: number) => {
+      if (alwaysRefused.has(i)) assert.equal(entry.ErrorCode, 'ProvisionedThroughputExceededException', `receipt entry ${i}`);
+      else assert.equal(bySequence.get(entry.SequenceNumber!), i, `receipt entry ${i}`);
+    });
+    assert.equal(counts.duplicated, 0);
+    assert.equal(counts.stored, 500 - alwaysRefused.size, 'only the reported ones are missing');
+    assert.equal(counts.lost, 0);
+    assert.equal(counts.putRecordsCalls, 4, 'the writer stops after its bounded attempts');
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Redelivery after a partial failure, as Lambda's Kinesis event source does
+ * it: a batch in which one profile cannot be written is answered with that
+ * profile's first sequence number, and the stream delivers again from there
+ * (records of other profiles already applied come again, after later ones);
+ * then late duplicates of the whole batch. Event batches that throw come back
+ * bisected, halves in any order. The consumers run in this process against
+ * the stack's DynamoDB Local; a fault is injected into their DynamoDB client.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
+import { tables } from '../../lib/resources';
+import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
+import { kinesisEvent, sequenceNumbers, type EventRecordInput } from '../support/kinesis-event';
+import { context } from '../support/lambda';
+import { testStack, type TestStack } from '../support/local-stack';
+import { readProfile, readTimeline } from '../support/profiles';
+
+type Consumer = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse>;
+
+let stack: TestStack;
+let applyProfiles: Consumer;
+let recordEvents: Consumer;
+/** When set, DynamoDB calls it matches fail as a DynamoDB outage would. */
+let fault: ((command: string, input: Record<string, any>) => boolean) | undefined;
+let injected = 0;
+
+before(async () => {
+  stack = await testStack();
+  Object.assign(process.env, {
+    AWS_REGION: stack.endpoints.region,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: stack.endpoints.dynamodb_endpoint,
+    // The faults are injected on purpose: their error logs would only bury the counts.
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    ...Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.localName])),
+  });
+  const { dynamo } = await import('../../functions/shared/clients');
+  dynamo.middlewareStack.add(
+    (next, ctx) => async (args) => {
+      if (fault?.(ctx.commandName ?? '', args.input as Record<string, any>)) {
+        injected++;
+        throw Object.assign(new Error('injected fault: internal server error'), { name: 'InternalServerError', $fault: 'server' });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'injectedFault' },
+  );
+  applyProfiles = (await import('../../functions/apply-profiles/handler')).handler as unknown as Consumer;
+  recordEvents = (await import('../../functions/record-events/handler')).handler as unknown as Consumer;
+});
+after(() => {
+  fault = undefined;
+});
+
+const shardId = () => `shardId-redelivery-${randomUUID()}`;
+
+async function observed(profileIds: string[]): Promise<Map<string, Expected & { order: number[] }>> {
+  const seen = new Map<string, Expected & { order: number[] }>();
+  for (const id of profileIds) {
+    const profile = await readProfile(stack, id);
+    const attributes = profile.status === 200 ? profile.body.attributes : {};
+    seen.set(id, { updates: (attributes.n as number) ?? 0, events: (await readTimeline(stack, id)).length, order: (attributes.order as number[]) ?? [] });
+  }
+  return seen;
+}
+
+describe('redelivery after a partial failure', () => {
+  test('a profile that failed is applied from its sequence number on; the others are not applied twice', async () => {
+    const run = randomUUID().slice(0, 8);
+    const profileIds = ['a', 'b', 'c'].map((p) => `partial-${run}-${p}`);
+    const PER_PROFILE = 10;
+    const shard = shardId();
+    const seqs = sequenceNumbers(PER_PROFILE * profileIds.length, 1_000n);
+    // Stream order interleaves the profiles: a0 b0 c0 a1 b1 c1 …; each record adds 1 and appends its position.
+    const inputs: EventRecordInput[] = seqs.map((sequenceNumber, i) => ({
+      kind: 'profile',
+      shardId: shard,
+      sequenceNumber,
+      record: {
+        app_id: stack.dev.app_id,
+        profile_id: profileIds[i % profileIds.length],
+        urm_date_time: '2026-11-21T10:00:00Z',
+        urm_insert_id: randomUUID(),
+        urm_add: { n: 1 },
+        urm_append: { order: [Math.floor(i / profileIds.length)] },
+      },
+    }));
+    const failing = `${stack.dev.app_id}#${profileIds[1]}`;
+
+    fault = (command, input) => command === 'PutItemCommand' && input.TableName === tables.profiles.localName && input.Item?.pk === failing;
+    const first = await applyProfiles(kinesisEvent(inputs), context());
+    fault = undefined;
+    assert.deepEqual(first.batchItemFailures, [{ itemIdentifier: seqs[1] }], 'the failed profile reports its first sequence number');
+    const retryFrom = inputs.findIndex((input) => input.sequenceNumber === first.batchItemFailures[0].itemIdentifier);
+
+    // Lambda delivers again from the failed sequence number: later records of a and c come again.
+    const redelivered = await applyProfiles(kinesisEvent(inputs.slice(retryFrom)), context());
+    // Late duplicates: the second half, then the whole batch.
+    const late1 = await applyProfiles(kinesisEvent(inputs.slice(inputs.length / 2)), context());
+    const late2 = await applyProfiles(kinesisEvent(inputs), context());
+
+    const seen = await observed(profileIds);
+    const expected = new Map(profileIds.map((id) => [id, { updates: PER_PROFILE, events: 0 }]));
+    const counts = deliveryCounts(expected, seen);
+    console.log(formatCounts(`partial failure then redelivery (${injected} injected failures)`, counts));
+    for (const response of [redelivered, late1, late2]) assert.deepEqual(response.batchItemFailures, []);
+    assert.equal(counts.duplicated, 0);
+    assert.equal(counts.lost, 0);
+    for (const id of profileIds) assert.deepEqual(seen.get(id)!.order, Array.from({ length: PER_PROFILE }, (_, i) => i), `${id} applied in stream order`);
+  });
+
+  test('an event batch that failed comes back bisected, halves out of order, and every event is stored once', async () => {
+    const run = randomUUID().slice(0, 8);
+    const profileIds = Array.from({ length: 4 }, (_, i) => `bisect-${run}-${i}`);
+    const PER_PROFILE = 25;
+    const shard = shardId();
+    const seqs = sequenceNumbers(PER_PROFILE * profileIds.length, 5_000n);
+    const inputs: EventRecordInput[] = seqs.map((sequenceNumber, i) => ({
+      kind: 'event',
+      shardId: shard,
+      sequenceNumber,
+      record: {
+        app_id: stack.dev.app_id,
+        profile_id: profileIds[i % profileIds.length],
+        event: 'spin',
+        urm_date_time: `2026-11-21T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`,
+        urm_insert_id: randomUUID(),
+        i,
+      },
+    }));
+
+    // The third timeline write of the batch fails: part of the batch is already stored when the handler throws.
+    let writes = 0;
+    fault = (command, input) => command === 'BatchWriteItemCommand' && tables.timeline.localName in (input.RequestItems ?? {}) && ++writes === 3;
+    await assert.rejects(recordEvents(kinesisEvent(inputs), context()));
+    fault = undefined;
+
+    const middle = inputs.length / 2;
+    for (const half of [inputs.slice(middle), inputs.slice(0, middle), inputs]) {
+      assert.deepEqual(await recordEvents(kinesisEvent(half), context()), { batchItemFailures: [] });
+    }
+
+    const seen = await observed(profileIds);
+    const counts = deliveryCounts(new Map(profileIds.map((id) => [id, { updates: 0, events: PER_PROFILE }])), seen);
+    console.log(formatCounts(`event batch failed, bisected and redelivered out of order (${writes} timeline writes attempted before the fault)`, counts));
+    assert.equal(counts.duplicated, 0);
+    assert.equal(counts.lost, 0);
+  });
+});
