@@ -17,8 +17,12 @@ export interface RecordEventsDeps {
   now: () => Date;
 }
 
-/** An entry this large would not fit a DynamoDB item (400 KB) with its keys and index copy. */
-export const MAX_ENTRY_BYTES = 350_000;
+/**
+ * An entry is stored twice against DynamoDB's 400 KB: in the table and in its
+ * time index (which projects every attribute), and DynamoDB Local counts both
+ * toward the one limit. Larger events are rejected, not retried forever.
+ */
+export const MAX_ENTRY_BYTES = 180_000;
 
 export function toTimelineEntry(item: StreamItem): TimelineEntry {
   const { record, received_at } = item.envelope;

@@ -4,7 +4,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { request } from '../support/http';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { until } from '../support/profiles';
 
 /** The shell block that follows `<!-- readme-test: name -->` in the README. */
 function readmeBlock(name: string): string {
@@ -59,6 +61,43 @@ describe('the README', () => {
     }
     assert.equal(read[0].attributes?.country, 'MT');
     assert.deepEqual(read[0].attributes?.games, ['blackjack']);
-    assert.equal((read[1] as unknown as { events: { event: string }[] }).events[0].event, 'deposit');
+    // Other README examples put their own events on player-42 too.
+    assert.ok((read[1] as unknown as { events: { event: string }[] }).events.some((e) => e.event === 'deposit'));
+  });
+
+  test('the send_email example sends a mail that the local SES store and its web view show', async () => {
+    const keys = readmeBlock('events').split('\n').slice(0, 2).join('\n');
+    const mailUrl = stack.dev.mail_url!;
+
+    const [answer] = runAsPasted(`${keys}\n${readmeBlock('email')}`);
+    const [store] = runAsPasted(readmeBlock('mail').replaceAll('http://127.0.0.1:3003', mailUrl));
+
+    const messageId = JSON.parse(answer).message_id;
+    const mail = JSON.parse(store).emails.find((sent: { messageId: string }) => sent.messageId === messageId);
+    assert.ok(mail, `mail ${messageId} is in the local SES store`);
+    assert.equal(mail.subject, 'Your weekly bonus');
+    assert.deepEqual(mail.destination.to, ['"Ann Lee" <ann@example.com>']);
+    assert.deepEqual(mail.replyTo, ['"Support" <support@example.com>']);
+    assert.equal(mail.body.html, '<p>Your bonus is <b>ready</b>.</p>');
+    assert.equal(mail.body.text, 'Your bonus is ready.');
+    const webView = await fetch(mailUrl);
+    assert.equal(webView.status, 200);
+    assert.match(await webView.text(), /<title>aws-ses-v2-local viewer<\/title>/);
+  });
+
+  test('the send_push example answers a notification id and what it sent: player-42 has no browser yet', async () => {
+    const keys = readmeBlock('events').split('\n').slice(0, 2).join('\n');
+    runAsPasted(`${keys}\n${readmeBlock('profiles')}`);
+    await until(
+      () => request(stack.baseUrl, 'GET', `/profiles/player-42?app_id=${stack.dev.app_id}`, { key: stack.dev.server_key }),
+      (response) => response.status === 200,
+      'player-42 to exist',
+    );
+
+    const [answer] = runAsPasted(`${keys}\n${readmeBlock('push')}`);
+
+    const body = JSON.parse(answer);
+    assert.match(body.notification_id, /^[0-9a-f-]{36}$/);
+    assert.deepEqual({ ...body, notification_id: '…' }, { notification_id: '…', sent: 0, failed: 0, removed: 0 });
   });
 });

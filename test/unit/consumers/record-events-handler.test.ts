@@ -245,7 +245,7 @@ describe('record-events handler', () => {
 
   test('an event too large for a timeline entry is kept in the rejections table and the others are written', async () => {
     const response = await handler(
-      batch(streamRecord(seq(1), eventRecord('p-0', 'huge', { note: 'x'.repeat(350_001) })), streamRecord(seq(2), eventRecord('p-0', 'fine'))),
+      batch(streamRecord(seq(1), eventRecord('p-0', 'huge', { note: 'x'.repeat(180_001) })), streamRecord(seq(2), eventRecord('p-0', 'fine'))),
       context(),
     );
 
@@ -254,7 +254,7 @@ describe('record-events handler', () => {
     assert.equal(rejections.length, 1);
     assert.deepEqual(
       [rejections[0].urm_insert_id, rejections[0].kind, rejections[0].seq, rejections[0].reason],
-      ['huge', 'event', seq(1), 'the event is larger than the 350000-byte limit of a timeline entry'],
+      ['huge', 'event', seq(1), 'the event is larger than the 180000-byte limit of a timeline entry'],
     );
     assert.equal(dynamo.commandCalls(PutCommand)[0].args[0].input.TableName, REJECTIONS);
   });
