@@ -11,12 +11,20 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DynamoAffiliateStore } from '../functions/shared/adapters/dynamo-affiliate-store';
 import { DynamoAppStore } from '../functions/shared/adapters/dynamo-app-store';
+import { DynamoChannelStore } from '../functions/shared/adapters/dynamo-channel-store';
 import { DynamoKeyStore } from '../functions/shared/adapters/dynamo-key-store';
 import { DynamoRejectionLog } from '../functions/shared/adapters/dynamo-rejection-log';
 import { scopes, type Scope } from '../functions/shared/domain/api-keys';
 import { DomainError, ValidationError } from '../functions/shared/domain/errors';
 import { createApp, issueKey, listKeys, listRejections, requireApp, revokeKey, checkOrigin, type BackOffice } from '../lib/back-office';
+import { createChannel, listChannels, setChannelEnabled } from '../lib/back-office';
+import { listAffiliates } from '../lib/back-office';
+import { generateVapidKeys } from '../lib/back-office';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { SsmSecretStore } from '../functions/shared/adapters/ssm-secret-store';
+import { secretsPrefixOutput } from '../lib/secrets';
 import { localBackOffice, localClients, type LocalEndpoints } from '../lib/local/stack';
 import { tableOutputName, tables } from '../lib/resources';
 
@@ -45,7 +53,17 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     apps: new DynamoAppStore(document, tableName(tables.apps)),
     keys: new DynamoKeyStore(document, tableName(tables.keys)),
     rejections: new DynamoRejectionLog(document, tableName(tables.rejections)),
+    affiliates: new DynamoAffiliateStore(document, tableName(tables.affiliates)),
+    channels: new DynamoChannelStore(document, tableName(tables.channels)),
+    secrets: new SsmSecretStore(new SSMClient({ region }), secretsPrefixOf(stackName, outputs)),
   };
+}
+
+/** The SSM path of a deployed stack's secrets, from its output. */
+function secretsPrefixOf(stackName: string, outputs: Map<string | undefined, string | undefined>): string {
+  const prefix = outputs.get(secretsPrefixOutput);
+  if (!prefix) throw new AdminError(`Stack ${stackName} has no output ${secretsPrefixOutput}; deploy the current version first.`);
+  return prefix;
 }
 
 async function localOffice(dataDir: string): Promise<BackOffice> {
@@ -92,7 +110,7 @@ const collect = (parse: (v: string) => string) => (value: string, previous: stri
 
 export function adminProgram(): Command {
   const program = new Command('admin')
-    .description('urm back office: applications and keys')
+    .description('urm back office: applications, keys and email channels')
     .option('--stack <name>', 'a deployed stack (default: the local stack)')
     .option('--region <region>', 'AWS region of the deployed stack')
     .option('--data-dir <dir>', 'data directory of the local stack', process.env.URM_DATA_DIR || '.urm')
@@ -163,6 +181,44 @@ export function adminProgram(): Command {
       await revokeKey(await office(target()), opts.app, keyId);
       print(target(), { revoked: keyId }, () => [`Revoked key ${keyId}`]);
     });
+  const channel = program.command('channel').description('email channels: the senders send_email refers to by channel_id');
+  channel
+    .command('create')
+    .description('create an enabled email channel')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--name <name>', 'a name for people')
+    .requiredOption('--from-email <address>', 'default sender address (a verified SES identity in AWS)')
+    .requiredOption('--from-name <name>', 'default sender name')
+    .action(async (opts: { app: string; name: string; fromEmail: string; fromName: string }) => {
+      const created = await createChannel(await office(target()), {
+        appId: opts.app,
+        name: opts.name,
+        fromEmail: opts.fromEmail,
+        fromName: opts.fromName,
+      });
+      print(target(), created, () => [`Created channel ${created.channel_id} (${created.name}) for ${opts.app}`]);
+    });
+  channel
+    .command('list')
+    .description("list an application's channels")
+    .requiredOption('--app <app_id>')
+    .action(async (opts: { app: string }) => {
+      const channels = await listChannels(await office(target()), opts.app);
+      print(target(), channels, () =>
+        table(channels as unknown as Record<string, unknown>[], ['channel_id', 'name', 'from_email', 'from_name', 'enabled', 'created_at']),
+      );
+    });
+  for (const [command, enabled] of [['disable', false], ['enable', true]] as const) {
+    channel
+      .command(command)
+      .description(enabled ? 'let a channel send again' : 'stop a channel: send_email answers 404 for it')
+      .requiredOption('--app <app_id>')
+      .argument('<channel_id>')
+      .action(async (channelId: string, opts: { app: string }) => {
+        const updated = await setChannelEnabled(await office(target()), opts.app, channelId, enabled);
+        print(target(), updated, () => [`${enabled ? 'Enabled' : 'Disabled'} channel ${channelId}`]);
+      });
+  }
   program
     .command('rejections')
     .description('records the consumers rejected when applying them (kept 14 days)')
@@ -177,6 +233,32 @@ export function adminProgram(): Command {
       print(target(), rejections, () =>
         table(rejections as unknown as Record<string, unknown>[], ['received_at', 'profile_id', 'urm_insert_id', 'kind', 'reason']),
       );
+    });
+  const affiliate = program.command('affiliate').description('affiliates registered through register_affiliate');
+  affiliate
+    .command('list')
+    .description("list an application's affiliates (never their passwords)")
+    .requiredOption('--app <app_id>')
+    .action(async (opts: { app: string }) => {
+      const affiliates = await listAffiliates(await office(target()), opts.app);
+      print(target(), affiliates, () =>
+        table(affiliates as unknown as Record<string, unknown>[], ['affiliate_id', 'username', 'email', 'first_name', 'last_name', 'created_at']),
+      );
+    });
+  const push = program.command('push').description('web push');
+  push
+    .command('vapid')
+    .description("generate an application's VAPID keys: the public key goes on the application, the private key into the secret store")
+    .requiredOption('--app <app_id>')
+    .option('--subject <subject>', 'contact for push services: mailto:… or https://… (default: the https portal origin)')
+    .option('--rotate', 'replace existing keys; existing subscriptions stop receiving until their page runs initNotification again')
+    .action(async (opts: { app: string; subject?: string; rotate?: boolean }) => {
+      const keys = await generateVapidKeys(await office(target()), opts.app, { subject: opts.subject, rotate: opts.rotate });
+      print(target(), { app_id: opts.app, vapid_public_key: keys.publicKey, vapid_subject: keys.subject }, () => [
+        `VAPID keys of ${opts.app} ${opts.rotate ? 'replaced' : 'created'} (the private key is in the secret store only).`,
+        `public key: ${keys.publicKey}`,
+        `subject:    ${keys.subject}`,
+      ]);
     });
   return program;
 }

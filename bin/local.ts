@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole service on this machine (see lib/local/stack.ts).
- *   PORT            the API, default 3000 (DynamoDB Local and Kinesis use PORT+1 and PORT+2)
- *   DYNAMODB_PORT, KINESIS_PORT   override those two
+ *   PORT            the API, default 3000 (DynamoDB Local, Kinesis and SES use PORT+1, PORT+2, PORT+3)
+ *   DYNAMODB_PORT, KINESIS_PORT, SES_PORT   override those three
  *   URM_DATA_DIR    where data is kept, default .urm
  */
 import '../lib/local/quiet-sdk-warning';
@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     port: apiPort,
     dynamoPort: port('DYNAMODB_PORT', apiPort + 1),
     kinesisPort: port('KINESIS_PORT', apiPort + 2),
+    sesPort: port('SES_PORT', apiPort + 3),
     region: process.env.AWS_REGION || 'us-east-1',
     log,
   });
@@ -44,6 +45,9 @@ async function main(): Promise<void> {
       `  server key:  ${dev.server_key}`,
       `  comms key:   ${dev.comms_key}`,
       `  browser key: ${dev.browser_key}`,
+      `  email channel: ${dev.channel_id}`,
+      `Sent mail: ${dev.mail_url} (web view; GET ${dev.mail_url}/store as JSON)`,
+      `Web push demo: ${stack.baseUrl}/ (SDK at ${stack.baseUrl}/js/urm-notification.js, worker at ${stack.baseUrl}/urmSDKWorker.js)`,
       `(also in ${resolve(root, process.env.URM_DATA_DIR || '.urm', 'dev.json')}; Ctrl-C stops)`,
     ].join('\n'),
   );

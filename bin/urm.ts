@@ -1,6 +1,7 @@
 /**
  * The CDK app: `npx cdk synth|deploy`. `URM_STACK_NAME` names the stack (one
- * account can hold several); `URM_NAG=1` runs the cdk-nag AWS Solutions checks.
+ * account can hold several); `URM_NAG=1` runs the cdk-nag AWS Solutions checks;
+ * `URM_EMAIL_DOMAIN` (or `-c urm:emailDomain=…`) is the domain email is sent from.
  */
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';

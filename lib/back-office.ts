@@ -5,13 +5,24 @@
  */
 import { hashApiKey, newApiKey, newAppId, newKeyId, type ApiKeyRecord, type Scope } from '../functions/shared/domain/api-keys';
 import type { App, AppStore, KeyStore } from '../functions/shared/domain/apps';
-import { NotFound, ValidationError } from '../functions/shared/domain/errors';
+import type { AffiliateStore, AffiliateSummary } from '../functions/shared/domain/affiliates';
+import { Conflict, NotFound, ValidationError } from '../functions/shared/domain/errors';
 import type { Rejection, RejectionLog } from '../functions/shared/domain/timeline';
+import { newChannelId, type Channel, type ChannelStore } from '../functions/shared/domain/channels';
+import { displayNameSchema, emailAddressSchema, emailLimits } from '../functions/shared/domain/email';
+import { compileValidator } from '../functions/shared/domain/validation';
+import { vapidPrivateKeySecret } from '../functions/shared/domain/push';
+import type { SecretStore } from '../functions/shared/domain/secrets';
+import webpush from 'web-push';
 
 export interface BackOffice {
   apps: AppStore;
   keys: KeyStore;
   rejections: RejectionLog;
+  affiliates: AffiliateStore;
+  channels: ChannelStore;
+  /** VAPID private keys: SSM Parameter Store in AWS, a DynamoDB table locally (lib/secrets.ts). */
+  secrets: SecretStore;
   now?: () => Date;
 }
 
@@ -88,4 +99,91 @@ export async function revokeKey(office: BackOffice, appId: string, keyId: string
 export async function listRejections(office: BackOffice, appId: string, limit: number): Promise<Rejection[]> {
   await requireApp(office, appId);
   return office.rejections.list(appId, limit);
+}
+
+// The same rules as send_email's own sender fields: a channel's defaults always make a valid sender.
+const checkFromEmail = compileValidator<string>(emailAddressSchema, 'from email');
+const checkFromName = compileValidator<string>(displayNameSchema, 'from name');
+
+/** Creates an enabled email channel: send_email refers to it by its id. */
+export async function createChannel(
+  office: BackOffice,
+  input: { appId: string; name: string; fromEmail: string; fromName: string },
+): Promise<Channel> {
+  await requireApp(office, input.appId);
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > emailLimits.channelNameLength) {
+    throw new ValidationError([`name must be 1 to ${emailLimits.channelNameLength} characters`], 'name is invalid');
+  }
+  const channel: Channel = {
+    app_id: input.appId,
+    channel_id: newChannelId(),
+    name,
+    from_email: checkFromEmail(input.fromEmail.trim()),
+    from_name: checkFromName(input.fromName),
+    enabled: true,
+    created_at: (office.now?.() ?? new Date()).toISOString(),
+  };
+  await office.channels.create(channel);
+  return channel;
+}
+
+export async function listChannels(office: BackOffice, appId: string): Promise<Channel[]> {
+  await requireApp(office, appId);
+  return office.channels.listByApp(appId);
+}
+
+/** Enables or disables a channel; send_email answers 404 for a disabled one from the next request on. */
+export async function setChannelEnabled(office: BackOffice, appId: string, channelId: string, enabled: boolean): Promise<Channel> {
+  await requireApp(office, appId);
+  const channel = await office.channels.setEnabled(appId, channelId, enabled, office.now?.() ?? new Date());
+  if (!channel) throw new NotFound(`application ${appId} has no channel ${channelId}`);
+  return channel;
+}
+
+/** An application's registered affiliates, oldest first; never a password or its hash. */
+export async function listAffiliates(office: BackOffice, appId: string): Promise<AffiliateSummary[]> {
+  await requireApp(office, appId);
+  return office.affiliates.list(appId);
+}
+
+/** A VAPID subject: push services write to it about problems (RFC 8292); `mailto:` or `https:`. */
+export function checkVapidSubject(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  const valid = url && ((url.protocol === 'mailto:' && /^[^@\s]+@[^@\s]+$/.test(url.pathname)) || url.protocol === 'https:');
+  if (!valid || value.length > 512) {
+    throw new ValidationError(['subject must be a mailto: address or an https: URL, e.g. mailto:push@example.com'], 'subject is invalid');
+  }
+  return value;
+}
+
+/**
+ * Generates an application's VAPID key pair for web push: the private key goes
+ * to the secret store first, then the public key and subject onto the
+ * application, so a published public key always has its private half.
+ * Replacing existing keys (`rotate`) stops every existing subscription from
+ * receiving until its page runs initNotification again, which re-subscribes.
+ */
+export async function generateVapidKeys(
+  office: BackOffice,
+  appId: string,
+  options: { subject?: string; rotate?: boolean } = {},
+): Promise<{ publicKey: string; subject: string }> {
+  const app = await requireApp(office, appId);
+  if (app.vapid_public_key && !options.rotate) {
+    throw new Conflict(`application ${appId} has VAPID keys already; --rotate replaces them (existing subscriptions stop receiving)`);
+  }
+  const fallback = app.portal_origin?.startsWith('https://') ? app.portal_origin : undefined;
+  const subject = options.subject ?? app.vapid_subject ?? fallback;
+  if (!subject) throw new ValidationError(['a subject is required: --subject mailto:push@example.com'], 'subject is missing');
+  const checked = checkVapidSubject(subject);
+  const keys = webpush.generateVAPIDKeys();
+  await office.secrets.put(vapidPrivateKeySecret(appId), keys.privateKey);
+  await office.apps.update(appId, { vapid_public_key: keys.publicKey, vapid_subject: checked });
+  return { publicKey: keys.publicKey, subject: checked };
 }

@@ -16,12 +16,21 @@ export interface FunctionDefinition {
   tables: Partial<Record<TableName, Access>>;
   /** How the function touches the ingestion stream, if at all. */
   stream?: 'write';
+  /** The function sends email through SES (lib/constructs/email.ts grants it). */
+  email?: 'send';
+  /** The function reads secrets (lib/secrets.ts): SSM parameters under the stack's path in AWS. */
+  secrets?: 'read';
 }
 
 export interface HttpOperation extends FunctionDefinition {
   method: 'GET' | 'POST';
   /** API path; `{name}` marks a path parameter. */
   path: string;
+  /**
+   * Callable by the browser push SDK with a browser key: the function also
+   * answers the CORS preflight (OPTIONS) of its path (functions/shared/http/cors.ts).
+   */
+  browser?: true;
 }
 
 export type StreamRecordKind = 'profile' | 'event';
@@ -42,16 +51,18 @@ export const httpOperations: HttpOperation[] = [
     method: 'POST',
     path: '/profiles',
     entry: 'functions/ingest-profiles/handler.ts',
-    tables: { keys: 'read' },
+    tables: { keys: 'read', apps: 'read' },
     stream: 'write',
+    browser: true,
   },
   {
     id: 'IngestEvents',
     method: 'POST',
     path: '/events',
     entry: 'functions/ingest-events/handler.ts',
-    tables: { keys: 'read' },
+    tables: { keys: 'read', apps: 'read' },
     stream: 'write',
+    browser: true,
   },
   {
     id: 'GetProfile',
@@ -66,6 +77,83 @@ export const httpOperations: HttpOperation[] = [
     path: '/profiles/{profile_id}/events',
     entry: 'functions/list-profile-events/handler.ts',
     tables: { keys: 'read', timeline: 'read' },
+  },
+  {
+    id: 'SetAffiliate',
+    method: 'POST',
+    path: '/api/set_affiliate',
+    entry: 'functions/set-affiliate/handler.ts',
+    tables: { keys: 'read' },
+    stream: 'write',
+  },
+  {
+    id: 'RegisterAffiliate',
+    method: 'POST',
+    path: '/api/register_affiliate',
+    entry: 'functions/register-affiliate/handler.ts',
+    tables: { keys: 'read', apps: 'read', affiliates: 'write' },
+  },
+  {
+    id: 'SendEmail',
+    method: 'POST',
+    path: '/api/send_email',
+    entry: 'functions/send-email/handler.ts',
+    tables: { keys: 'read', channels: 'read' },
+    stream: 'write',
+    email: 'send',
+  },
+  {
+    id: 'EnterpriseSignUp',
+    method: 'POST',
+    path: '/enterprises/sign_up',
+    entry: 'functions/enterprise-sign-up/handler.ts',
+    tables: { keys: 'read', enterpriseUsers: 'readwrite' },
+  },
+  {
+    id: 'EnterpriseSignIn',
+    method: 'POST',
+    path: '/enterprises/sign_in',
+    entry: 'functions/enterprise-sign-in/handler.ts',
+    tables: { keys: 'read', apps: 'read', enterpriseUsers: 'read', signInTokens: 'write' },
+  },
+  {
+    // Browser-facing, no API key: the one-time token is the credential.
+    id: 'EnterpriseRedirect',
+    method: 'GET',
+    path: '/redirect',
+    entry: 'functions/enterprise-redirect/handler.ts',
+    tables: { apps: 'read', signInTokens: 'write', portalSessions: 'write' },
+  },
+  {
+    id: 'PortalHome',
+    method: 'GET',
+    path: '/portal',
+    entry: 'functions/portal-home/handler.ts',
+    tables: { apps: 'read', enterpriseUsers: 'read', portalSessions: 'read' },
+  },
+  {
+    id: 'PortalSignOut',
+    method: 'POST',
+    path: '/portal/sign_out',
+    entry: 'functions/portal-sign-out/handler.ts',
+    tables: { portalSessions: 'write' },
+  },
+  {
+    id: 'GetPushConfig',
+    method: 'GET',
+    path: '/push/config',
+    entry: 'functions/get-push-config/handler.ts',
+    tables: { keys: 'read', apps: 'read' },
+    browser: true,
+  },
+  {
+    id: 'SendPush',
+    method: 'POST',
+    path: '/api/send_push',
+    entry: 'functions/send-push/handler.ts',
+    tables: { keys: 'read', apps: 'read', profiles: 'read' },
+    stream: 'write',
+    secrets: 'read',
   },
 ];
 

@@ -78,6 +78,52 @@ export const tables = {
     sortKey: S('rejection_id'),
     timeToLiveAttribute: 'expires_at',
   },
+  /**
+   * Affiliates, one partition per application: `affiliate#<affiliate_id>` items
+   * and `email#<email>` / `username#<username>` claims (trimmed, lower-case),
+   * written together in one transaction of conditional puts.
+   */
+  affiliates: {
+    id: 'AffiliatesTable',
+    envVar: 'AFFILIATES_TABLE',
+    localName: 'urm-affiliates',
+    partitionKey: S('app_id'),
+    sortKey: S('sk'),
+  },
+  /** Email channels of an application: the default sender of send_email, and whether it may send. */
+  channels: {
+    id: 'ChannelsTable',
+    envVar: 'CHANNELS_TABLE',
+    localName: 'urm-channels',
+    partitionKey: S('app_id'),
+    sortKey: S('channel_id'),
+  },
+  /**
+   * Enterprise users: `user#<app_id>#<user_id>` items and `email#<app_id>#<email>`
+   * claims, written together in one transaction (an email is one user per application).
+   */
+  enterpriseUsers: {
+    id: 'EnterpriseUsersTable',
+    envVar: 'ENTERPRISE_USERS_TABLE',
+    localName: 'urm-enterprise-users',
+    partitionKey: S('pk'),
+  },
+  /** One-time sign-in tokens by the SHA-256 of the token; valid 5 minutes, swept by TTL. */
+  signInTokens: {
+    id: 'SignInTokensTable',
+    envVar: 'SIGN_IN_TOKENS_TABLE',
+    localName: 'urm-sign-in-tokens',
+    partitionKey: S('token_hash'),
+    timeToLiveAttribute: 'ttl',
+  },
+  /** Enterprise portal sessions by the SHA-256 of the session id; swept by TTL. */
+  portalSessions: {
+    id: 'PortalSessionsTable',
+    envVar: 'PORTAL_SESSIONS_TABLE',
+    localName: 'urm-portal-sessions',
+    partitionKey: S('session_hash'),
+    timeToLiveAttribute: 'ttl',
+  },
 } satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof tables;
@@ -97,6 +143,14 @@ export const ingestStream: StreamDefinition = {
   localName: 'urm-ingest',
   localShardCount: 2,
 };
+
+/**
+ * Sending email: SES v2 in AWS (lib/constructs/email.ts), aws-ses-v2-local in
+ * the local stack. Functions that send learn the configuration set here.
+ */
+export const emailSending = {
+  configurationSetEnvVar: 'SES_CONFIGURATION_SET',
+} as const;
 
 /** Name of the stack output that carries a table's physical name (read by the admin command line). */
 export function tableOutputName(definition: Pick<TableDefinition, 'id'>): string {

@@ -9,6 +9,10 @@ import { tableOutputName, tables as tableDefinitions, type TableName } from './r
 import { DataTables } from './constructs/data-tables';
 import { EventPipeline } from './constructs/event-pipeline';
 import { IngestionApi } from './constructs/ingestion-api';
+import { Email } from './constructs/email';
+import { PushCdn } from './constructs/push-cdn';
+import { secretsPrefix, secretsPrefixOutput } from './secrets';
+import { httpOperations } from './operations';
 
 export { tableOutputName };
 
@@ -19,6 +23,10 @@ export const stackOutputs = {
   enterpriseApiUrl: 'EnterpriseApiUrl',
   commsUrl: 'CommsUrl',
   streamName: 'StreamName',
+  /** The spec's {cdn_url}: js/urm-notification.js and urmSDKWorker.js. */
+  cdnUrl: 'CdnUrl',
+  /** Where the secrets (VAPID private keys) are, in SSM Parameter Store: for the admin command line. */
+  secretsPrefix: secretsPrefixOutput,
   tables: Object.fromEntries(
     Object.entries(tableDefinitions).map(([name, definition]) => [name, tableOutputName(definition)]),
   ) as Record<TableName, string>,
@@ -28,6 +36,8 @@ export class UrmStack extends Stack {
   readonly data: DataTables;
   readonly pipeline: EventPipeline;
   readonly ingestion: IngestionApi;
+  readonly email: Email;
+  readonly pushCdn: PushCdn;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -35,6 +45,10 @@ export class UrmStack extends Stack {
     this.data = new DataTables(this, 'Data');
     this.pipeline = new EventPipeline(this, 'Pipeline', { tables: this.data.tables });
     this.ingestion = new IngestionApi(this, 'Ingestion', { tables: this.data.tables, stream: this.pipeline.stream });
+    this.email = new Email(this, 'Email', {
+      domain: this.node.tryGetContext('urm:emailDomain') ?? process.env.URM_EMAIL_DOMAIN,
+      senders: httpOperations.filter((operation) => operation.email === 'send').map((operation) => this.ingestion.operations[operation.id]),
+    });
 
     // One API serves every surface of the spec for now; each keeps its own output so they can split later.
     const url = this.ingestion.api.url;
@@ -42,6 +56,9 @@ export class UrmStack extends Stack {
       new CfnOutput(this, key, { value: url });
     }
     new CfnOutput(this, stackOutputs.streamName, { value: this.pipeline.stream.streamName });
+    this.pushCdn = new PushCdn(this, 'PushCdn');
+    new CfnOutput(this, stackOutputs.cdnUrl, { value: this.pushCdn.url });
+    new CfnOutput(this, stackOutputs.secretsPrefix, { value: secretsPrefix(this.stackName) });
     for (const name of Object.keys(tableDefinitions) as TableName[]) {
       new CfnOutput(this, stackOutputs.tables[name], { value: this.data.tables[name].tableName });
     }

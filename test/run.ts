@@ -36,6 +36,28 @@ if (filters.length === 0 && run('npx', ['tsc', '--noEmit']) !== 0) {
   process.exit(1);
 }
 
+const { spawn } = await import('node:child_process');
+const nodeTest = (testFiles: string[], concurrency: number, env: NodeJS.ProcessEnv) =>
+  new Promise<number>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, '--test-timeout=300000', ...testFiles],
+      {
+        cwd: repoRoot,
+        stdio: 'inherit',
+        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN', ...env },
+      },
+    );
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+
+// Load tests (test/load/) run first and one at a time, on an otherwise quiet machine: the rate they
+// find is the stack's, and their load does not slow the other tests down. Each starts its own stack.
+const alone = files.filter((file) => file.startsWith('test/load/'));
+let aloneStatus = 0;
+for (const file of alone) aloneStatus = (await nodeTest([file], 1, {})) || aloneStatus;
+files.splice(0, files.length, ...files.filter((file) => !alone.includes(file)));
+
 let stack: StartedTestStack | undefined;
 const needsStack = files.some((file) => file.startsWith('test/integration/') || file.startsWith('test/e2e/'));
 if (needsStack) {
@@ -44,24 +66,8 @@ if (needsStack) {
 }
 
 // The stack lives in this process, so the runner must not block it: run it asynchronously.
-const { spawn } = await import('node:child_process');
-const status = await new Promise<number>((resolve) => {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=300000', ...files],
-    {
-      cwd: repoRoot,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-        ...(stack ? { URM_TEST_STACK: JSON.stringify({ ...stack, stop: undefined }) } : {}),
-      },
-    },
-  );
-  child.on('exit', (code) => resolve(code ?? 1));
-});
+const status =
+  files.length === 0 ? 0 : await nodeTest(files, 2, stack ? { URM_TEST_STACK: JSON.stringify({ ...stack, stop: undefined }) } : {});
 
 await stack?.stop();
-process.exit(status);
+process.exit(status || aloneStatus);

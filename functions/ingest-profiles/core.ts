@@ -2,7 +2,9 @@
  * POST /profiles: the rules of a profile record that its schema cannot say,
  * then the shared ingestion (ownership, insert ids, stream write, receipt).
  */
+import type { Scope } from '../shared/domain/api-keys';
 import { directives } from '../shared/domain/attributes';
+import { assertBrowserMayWrite } from '../shared/domain/browser-access';
 import { ValidationError } from '../shared/domain/errors';
 import { ingestRecords, type IngestDeps, type WriteReceipt } from '../shared/domain/ingest';
 import { capMessages, pathOf } from '../shared/domain/validation';
@@ -47,9 +49,11 @@ export function profileRecordProblems(record: ProfileRecord, index: number): str
 
 export function ingestProfiles(deps: IngestDeps) {
   const ingest = ingestRecords('profile', deps);
-  return async (records: ProfileRecord[], appId: string): Promise<WriteReceipt> => {
+  return async (records: ProfileRecord[], appId: string, scope: Scope): Promise<WriteReceipt> => {
     const problems = records.flatMap(profileRecordProblems);
     if (problems.length > 0) throw new ValidationError(capMessages(problems));
+    // A browser key writes the push SDK's records only.
+    if (scope === 'browser') assertBrowserMayWrite('profile', records as unknown as Record<string, unknown>[]);
     return ingest(records, appId);
   };
 }

@@ -15,11 +15,11 @@ const writer = new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar))
 const ingest = ingestProfiles({ writer, newId: randomUUID, now: () => new Date() });
 
 export const handler = jsonApi({
-  scopes: ['server'],
+  scopes: ['server', 'browser'],
   validate: compileValidator<ProfileRecord[]>(profilesBodySchema),
   maxBytes: limits.bodyBytes,
 }).handler(async (event, context) => {
-  const receipt = await ingest(event.body, context.principal.appId);
+  const receipt = await ingest(event.body, context.principal.appId, context.principal.scope);
   logger.info('Profiles ingested', { app_id: context.principal.appId, records: event.body.length, failed: receipt.FailedRecordCount });
   return json(200, receipt);
 });

@@ -3,7 +3,7 @@
  * function from its definition in lib/operations.ts: its log group, its
  * environment and its grants all follow from that definition.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Access, FunctionDefinition } from '../operations';
 import { ingestStream, tables as tableDefinitions, type TableName } from '../resources';
+import { secretsEnv, secretsPrefix } from '../secrets';
 
 /** Function entries in lib/operations.ts are relative to this. */
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -72,6 +73,8 @@ export function definedFunction(
   const environment: Record<string, string> = { ...functionDefaults.environment };
   for (const [name] of access) environment[tableDefinitions[name].envVar] = resources.tables[name].tableName;
   if (definition.stream === 'write') environment[ingestStream.envVar] = resources.stream.streamName;
+  const stack = Stack.of(scope);
+  if (definition.secrets === 'read') environment[secretsEnv.prefix] = secretsPrefix(stack.stackName);
 
   const fn = new NodejsFunction(scope, `${definition.id}Function`, {
     ...functionDefaults,
@@ -88,6 +91,11 @@ export function definedFunction(
     fn.addToRolePolicy(
       new PolicyStatement({ actions: ['kinesis:PutRecord', 'kinesis:PutRecords'], resources: [resources.stream.streamArn] }),
     );
+  }
+  if (definition.secrets === 'read') {
+    // SecureStrings under the stack's own path only; the AWS-managed aws/ssm key decrypts for SSM callers without a KMS grant.
+    const parameters = stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: `${secretsPrefix(stack.stackName).slice(1)}/*` });
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameters] }));
   }
   return fn;
 }

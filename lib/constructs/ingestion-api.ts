@@ -45,7 +45,11 @@ export class IngestionApi extends Construct {
 
     for (const operation of httpOperations) {
       const fn = definedFunction(this, operation, props, { timeout: httpTimeout });
-      this.api.root.resourceForPath(operation.path).addMethod(operation.method, new LambdaIntegration(fn));
+      const resource = this.api.root.resourceForPath(operation.path);
+      const integration = new LambdaIntegration(fn);
+      resource.addMethod(operation.method, integration);
+      // The function answers its own CORS preflight: allowed origins are per application (functions/shared/http/cors.ts).
+      if (operation.browser) resource.addMethod('OPTIONS', integration);
       this.operations[operation.id] = fn;
     }
   }

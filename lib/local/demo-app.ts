@@ -5,7 +5,7 @@
  */
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { hashApiKey, type Scope } from '../../functions/shared/domain/api-keys';
-import { createApp, issueKey, type BackOffice } from '../back-office';
+import { createApp, createChannel, issueKey, type BackOffice } from '../back-office';
 
 export interface DevConfig {
   base_url: string;
@@ -41,7 +41,19 @@ async function stillValid(office: BackOffice, config: DevConfig): Promise<boolea
   return true;
 }
 
-export async function ensureDemoApp(office: BackOffice, path: string, baseUrl: string): Promise<{ config: DevConfig; created: boolean }> {
+/** The demo application's email channel: the one in the file if it still exists (enabled or not), else a new one. */
+async function ensureDemoChannel(office: BackOffice, appId: string, channelId: string | undefined): Promise<string> {
+  if (channelId && (await office.channels.get(appId, channelId))) return channelId;
+  const channel = await createChannel(office, { appId, name: 'Demo channel', fromEmail: 'demo@example.com', fromName: 'urm demo' });
+  return channel.channel_id;
+}
+
+export async function ensureDemoApp(
+  office: BackOffice,
+  path: string,
+  baseUrl: string,
+  mailUrl: string,
+): Promise<{ config: DevConfig; created: boolean }> {
   const existing = await readDevConfig(path);
   let config: DevConfig;
   let created = false;
@@ -59,6 +71,8 @@ export async function ensureDemoApp(office: BackOffice, path: string, baseUrl: s
     config = { base_url: baseUrl, app_id: app.app_id, ...keys };
     created = true;
   }
+  config.channel_id = await ensureDemoChannel(office, config.app_id, config.channel_id);
+  config.mail_url = mailUrl;
   await writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   await chmod(path, 0o600);
   return { config, created };

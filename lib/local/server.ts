@@ -82,7 +82,10 @@ export function createApiServer(routes: LocalRoute[], options: { log: (line: str
         if (options.statics?.some((serve) => serve(request, response, url))) return;
         return reply(response, 404, 'Not Found');
       }
-      const chosen = candidates.find((c) => c.route.operation.method === request.method);
+      // A browser-key operation answers its own CORS preflight, as API Gateway routes OPTIONS to it.
+      const chosen = candidates.find(
+        (c) => c.route.operation.method === request.method || (request.method === 'OPTIONS' && c.route.operation.browser),
+      );
       if (!chosen) {
         const allow = [...new Set(candidates.map((c) => c.route.operation.method))].join(', ');
         return reply(response, 405, 'Method Not Allowed', { Allow: allow });

@@ -12,16 +12,23 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DynamoAffiliateStore } from '../../functions/shared/adapters/dynamo-affiliate-store';
 import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store';
+import { DynamoChannelStore } from '../../functions/shared/adapters/dynamo-channel-store';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
+import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret-store';
+import { ensureSdkBuilt } from '../../web-sdk/build';
 import { httpOperations, streamConsumers } from '../operations';
 import { ingestStream, tables } from '../resources';
 import type { BackOffice } from '../back-office';
+import { localSecretsTable, secretsEnv } from '../secrets';
 import { ensureStream, ensureTables } from './bootstrap';
 import { ensureDemoApp, type DevConfig } from './demo-app';
 import { assertJava, assertPortFree, LocalStackError, startDynamoLocal, startKinesalite, type RunningProcess } from './emulators';
 import { createApiServer, loadRoutes } from './server';
+import { startSesLocal } from './ses-local';
+import { ensureDemoWebPush, webPushStatics } from './web-push';
 import { FileCheckpointStore, fileFailureSink, StreamPoller, type ConsumerBinding, type ConsumerHandler } from './stream-poller';
 
 export interface LocalStackOptions {
@@ -32,6 +39,8 @@ export interface LocalStackOptions {
   port: number;
   dynamoPort: number;
   kinesisPort: number;
+  /** The local SES v2 (aws-ses-v2-local); default: port + 3. */
+  sesPort?: number;
   region: string;
   log: (line: string) => void;
   pollIntervalMs?: number;
@@ -79,19 +88,29 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     apps: new DynamoAppStore(document, tables.apps.localName),
     keys: new DynamoKeyStore(document, tables.keys.localName),
     rejections: new DynamoRejectionLog(document, tables.rejections.localName),
+    affiliates: new DynamoAffiliateStore(document, tables.affiliates.localName),
+    channels: new DynamoChannelStore(document, tables.channels.localName),
+    secrets: new DynamoSecretStore(document, localSecretsTable.localName),
   };
 }
 
 /** The environment a Lambda function would get from the stack, pointed at the emulators. */
-function functionEnvironment(endpoints: LocalEndpoints): Record<string, string> {
+function functionEnvironment(endpoints: LocalEndpoints, sesEndpoint: string): Record<string, string> {
   return {
     AWS_REGION: endpoints.region,
     AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb_endpoint,
     AWS_ENDPOINT_URL_KINESIS: endpoints.kinesis_endpoint,
+    // The SDK's name for SES v2 (service id "SESv2"): AWS_ENDPOINT_URL_ + the id upper-cased.
+    AWS_ENDPOINT_URL_SESV2: sesEndpoint,
     ...Object.fromEntries(Object.values(tables).map((table) => [table.envVar, table.localName])),
     [ingestStream.envVar]: ingestStream.localName,
+    // No SSM locally: secrets come from a DynamoDB table (lib/secrets.ts).
+    [secretsEnv.backend]: 'dynamodb',
+    [secretsEnv.table]: localSecretsTable.localName,
+    // The local push service (web-push-testing in the tests) is plain HTTP on this machine.
+    PUSH_ALLOW_LOOPBACK_HTTP: '1',
   };
 }
 
@@ -115,6 +134,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   await assertPortFree(options.port, options.host, 'the API', 'PORT');
   await assertPortFree(options.dynamoPort, options.host, 'DynamoDB Local', 'DYNAMODB_PORT');
   await assertPortFree(options.kinesisPort, options.host, 'the Kinesis emulator', 'KINESIS_PORT');
+  const sesPort = options.sesPort ?? options.port + 3;
+  await assertPortFree(sesPort, options.host, 'the local SES', 'SES_PORT');
   mkdirSync(options.dataDir, { recursive: true });
 
   const baseUrl = `http://${options.host}:${options.port}`;
@@ -135,19 +156,28 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stoppers.push(() => dynamoProcess.stop());
     const kinesalite = await startKinesalite({ port: options.kinesisPort, host: options.host, dataDir: join(options.dataDir, 'kinesis') });
     stoppers.push(() => kinesalite.stop());
+    const ses = await startSesLocal({ port: sesPort, host: options.host });
+    stoppers.push(() => ses.stop());
 
     const clients = localClients(endpoints);
     await waitForDynamo(clients.dynamo, dynamoProcess);
     await ensureTables(clients.dynamo);
+    await ensureTables(clients.dynamo, [localSecretsTable]);
     await ensureStream(clients.kinesis, ingestStream);
 
-    const demo = await ensureDemoApp(localBackOffice(clients.document), join(options.dataDir, 'dev.json'), baseUrl);
+    const demo = await ensureDemoApp(localBackOffice(clients.document), join(options.dataDir, 'dev.json'), baseUrl, ses.url);
+    await ensureDemoWebPush(localBackOffice(clients.document), demo.config.app_id, baseUrl);
     writeFileSync(join(options.dataDir, 'stack.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
+    // The web push SDK, served below, built when missing or older than its sources (esbuild: well under a second).
+    ensureSdkBuilt(options.log);
 
     // The handlers read their environment when first imported, as at a cold start.
-    Object.assign(process.env, functionEnvironment(endpoints));
+    Object.assign(process.env, functionEnvironment(endpoints, ses.url));
     const routes = await loadRoutes(options.root, httpOperations);
-    const server: Server = createApiServer(routes, { log: options.log });
+    const server: Server = createApiServer(routes, {
+      log: options.log,
+      statics: [webPushStatics({ dev: demo.config, baseUrl, log: options.log })],
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host, () => resolve());

@@ -5,7 +5,8 @@ import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { httpOperations, streamConsumers } from '../../lib/operations';
-import { ingestStream, tables, type TableDefinition, type TableName } from '../../lib/resources';
+import { emailSending, ingestStream, tables, type TableDefinition, type TableName } from '../../lib/resources';
+import { secretsEnv, secretsPrefix } from '../../lib/secrets';
 import { stackOutputs, UrmStack } from '../../lib/urm-stack';
 
 type Json = Record<string, unknown>;
@@ -158,7 +159,12 @@ describe('the tables', () => {
 
 describe('the functions', () => {
   test('are one per operation and consumer, and nothing else', () => {
-    template.resourceCountIs('AWS::Lambda::Function', httpOperations.length + streamConsumers.length);
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    const nodeFunctions = functions.filter((fn) => String(fn.Properties.Runtime).startsWith('nodejs'));
+
+    assert.equal(nodeFunctions.length, httpOperations.length + streamConsumers.length);
+    // Besides them only the handler CDK's BucketDeployment brings for the SDK's CDN (test/infra/push-cdn.test.ts).
+    assert.equal(functions.length, nodeFunctions.length + 1);
   });
 
   test('run Node.js 22 on arm64 with 256 MB, source maps and a month of logs', () => {
@@ -188,6 +194,8 @@ describe('the functions', () => {
         expected[tables[name].envVar] = ref(stack.data.tables[name]);
       }
       if (definition.stream === 'write') expected[ingestStream.envVar] = ref(stack.pipeline.stream);
+      if (definition.email === 'send') expected[emailSending.configurationSetEnvVar] = ref(stack.email.configurationSet);
+      if (definition.secrets === 'read') expected[secretsEnv.prefix] = secretsPrefix(stack.stackName);
 
       assert.deepEqual(variables, expected, definition.id);
     }
@@ -213,12 +221,14 @@ describe('the ingest functions', () => {
 
       const read = statements.find((statement) => actionsOf(statement).includes('dynamodb:GetItem'));
       assert.ok(read, 'a statement allows dynamodb:GetItem');
-      assert.deepEqual(read.Resource, [arn(keys), { 'Fn::Join': ['', [arn(keys), '/index/*']] }]);
+      const onKeys = [read.Resource].flat().filter((resource) => JSON.stringify(resource).includes(`"${logicalId(keys)}"`));
+      assert.deepEqual(onKeys, [arn(keys), { 'Fn::Join': ['', [arn(keys), '/index/*']] }]);
       assert.ok(actionsOf(read).includes('dynamodb:Query'));
     });
 
-    test(`${id} may not write any table, nor touch any table but the keys table`, () => {
-      const keysId = logicalId(stack.data.tables.keys);
+    // The apps table: the site origins a browser key may call from (CORS).
+    test(`${id} may not write any table, nor touch any table but the keys and apps tables`, () => {
+      const readable = new RegExp(`"(${logicalId(stack.data.tables.keys)}|${logicalId(stack.data.tables.apps)})"`);
       const dynamo = allowedStatements(stack.ingestion.operations[id]).filter((statement) =>
         actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
       );
@@ -228,7 +238,7 @@ describe('the ingest functions', () => {
       for (const statement of dynamo) {
         assert.deepEqual(actionsOf(statement).filter((action) => writes.includes(action)), []);
         const resources = [statement.Resource].flat();
-        for (const resource of resources) assert.match(JSON.stringify(resource), new RegExp(`"${keysId}"`));
+        for (const resource of resources) assert.match(JSON.stringify(resource), readable);
       }
     });
   }
@@ -288,6 +298,39 @@ describe('the stack outputs', () => {
     template.hasOutput(stackOutputs.streamName, { Value: ref(stack.pipeline.stream) });
     for (const [name, definition] of tableEntries()) {
       template.hasOutput(`${definition.id}Name`, { Value: ref(stack.data.tables[name]) });
+    }
+  });
+});
+
+describe('web push in the stack', () => {
+  test('the CDN address and the secrets path are outputs', () => {
+    template.hasOutput(stackOutputs.cdnUrl, {
+      Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(stack.pushCdn.distribution), 'DomainName'] }]] },
+    });
+    template.hasOutput(stackOutputs.secretsPrefix, { Value: secretsPrefix(stack.stackName) });
+  });
+
+  for (const operation of httpOperations.filter((op) => op.browser)) {
+    test(`OPTIONS ${operation.path} reaches ${operation.id}, which answers its own CORS preflight`, () => {
+      template.hasResourceProperties('AWS::ApiGateway::Method', {
+        HttpMethod: 'OPTIONS',
+        ResourceId: { Ref: resourceIdForPath(operation.path) },
+        AuthorizationType: 'NONE',
+        Integration: { Type: 'AWS_PROXY', Uri: { 'Fn::Join': ['', Match.arrayWith([arn(stack.ingestion.operations[operation.id])])] } },
+      });
+    });
+  }
+
+  test('only the functions that read secrets may read SSM parameters, and only under the stack path', () => {
+    for (const { definition, fn } of allFunctions()) {
+      const ssm = allowedStatements(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('ssm:')));
+      if (definition.secrets !== 'read') {
+        assert.deepEqual(ssm, [], definition.id);
+        continue;
+      }
+      assert.equal(ssm.length, 1, definition.id);
+      assert.deepEqual(actionsOf(ssm[0]), ['ssm:GetParameter']);
+      assert.match(JSON.stringify(ssm[0].Resource), new RegExp(`:parameter${secretsPrefix(stack.stackName)}/\\*"`));
     }
   });
 });

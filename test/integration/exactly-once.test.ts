@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import { tables } from '../../lib/resources';
+import { deliveryCounts, formatCounts } from '../support/delivery-counts';
 import { context } from '../support/lambda';
 import { kinesisEvent, sequenceNumbers } from '../support/kinesis-event';
 import { testStack, type TestStack } from '../support/local-stack';
@@ -40,9 +41,9 @@ describe('delivering the same Kinesis batch twice', () => {
     const seq = sequenceNumbers(6);
     const shardId = `shardId-test-${randomUUID()}`;
     const profiles = kinesisEvent([
-      { kind: 'profile', record: record({ urm_add: { balance: 10.5 } }), sequenceNumber: seq[0], shardId },
-      { kind: 'profile', record: record({ urm_append: { games: ['slots'] } }), sequenceNumber: seq[1], shardId },
-      { kind: 'profile', record: record({ urm_add: { balance: -0.5 }, urm_set: { tier: 'gold' } }), sequenceNumber: seq[2], shardId },
+      { kind: 'profile', record: record({ urm_add: { balance: 10.5, n: 1 } }), sequenceNumber: seq[0], shardId },
+      { kind: 'profile', record: record({ urm_append: { games: ['slots'] }, urm_add: { n: 1 } }), sequenceNumber: seq[1], shardId },
+      { kind: 'profile', record: record({ urm_add: { balance: -0.5, n: 1 }, urm_set: { tier: 'gold' } }), sequenceNumber: seq[2], shardId },
     ]);
     const events = kinesisEvent([
       { kind: 'event', record: record({ event: 'deposit', amount: 10.5 }), sequenceNumber: seq[3], shardId },
@@ -56,7 +57,15 @@ describe('delivering the same Kinesis batch twice', () => {
     assert.deepEqual(await recordEvents(events, context()), { batchItemFailures: [] });
     const twice = { profile: (await readProfile(stack, profileId)).body, timeline: await readTimeline(stack, profileId) };
 
-    assert.deepEqual(once.profile.attributes, { balance: 10, games: ['slots'], tier: 'gold' });
+    // Every profile record adds 1 to n and every event is one timeline entry: exact counters of what was applied.
+    const counts = deliveryCounts(
+      new Map([[profileId, { updates: profiles.Records.length, events: events.Records.length }]]),
+      new Map([[profileId, { updates: twice.profile.attributes.n, events: twice.timeline.length }]]),
+    );
+    console.log(formatCounts('a batch delivered twice', counts));
+    assert.equal(counts.duplicated, 0);
+    assert.equal(counts.lost, 0);
+    assert.deepEqual(once.profile.attributes, { balance: 10, games: ['slots'], tier: 'gold', n: 3 });
     assert.equal(once.timeline.length, 2);
     assert.deepEqual(twice, once);
   });

@@ -15,6 +15,7 @@ export interface LocalProcessEnv {
   PORT: string;
   DYNAMODB_PORT: string;
   KINESIS_PORT: string;
+  SES_PORT?: string;
   URM_DATA_DIR?: string;
   [name: string]: string | undefined;
 }
@@ -49,7 +50,12 @@ export const portFree = (port: number) =>
   });
 
 export async function freePorts(): Promise<LocalProcessEnv> {
-  return { PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), KINESIS_PORT: String(await freePort()) };
+  return {
+    PORT: String(await freePort()),
+    DYNAMODB_PORT: String(await freePort()),
+    KINESIS_PORT: String(await freePort()),
+    SES_PORT: String(await freePort()),
+  };
 }
 
 export function endpointsOf(env: LocalProcessEnv): LocalEndpoints {

@@ -30,7 +30,7 @@ export async function startTestStack(): Promise<StartedTestStack> {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   const { startLocalStack } = await import('../../lib/local/stack');
   const dataDir = mkdtempSync(join(tmpdir(), 'urm-test-'));
-  const [port, dynamoPort, kinesisPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, dynamoPort, kinesisPort, sesPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const host = '127.0.0.1';
   const stack = await startLocalStack({
     root: repoRoot,
@@ -39,6 +39,7 @@ export async function startTestStack(): Promise<StartedTestStack> {
     port,
     dynamoPort,
     kinesisPort,
+    sesPort,
     region: 'us-east-1',
     log: (line) => process.env.URM_TEST_VERBOSE && console.error(`[stack] ${line}`),
     pollIntervalMs: 50,

@@ -31,7 +31,7 @@ export class DynamoAppStore implements AppStore {
     return apps.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 
-  async update(appId: string, changes: Partial<Pick<App, 'name' | 'portal_origin' | 'site_origins'>>): Promise<App> {
+  async update(appId: string, changes: Parameters<AppStore['update']>[1]): Promise<App> {
     const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
     if (entries.length === 0) {
       const app = await this.get(appId);

@@ -9,13 +9,17 @@ export interface App {
   portal_origin?: string;
   /** Origins allowed to call with the application's browser key (CORS). */
   site_origins?: string[];
+  /** Web push: the application server key browsers subscribe with (its private half is a secret). */
+  vapid_public_key?: string;
+  /** Web push: the VAPID contact (`mailto:` or `https:`) push services see. */
+  vapid_subject?: string;
 }
 
 export interface AppStore {
   create(app: App): Promise<void>;
   get(appId: string): Promise<App | undefined>;
   list(): Promise<App[]>;
-  update(appId: string, changes: Partial<Pick<App, 'name' | 'portal_origin' | 'site_origins'>>): Promise<App>;
+  update(appId: string, changes: Partial<Pick<App, 'name' | 'portal_origin' | 'site_origins' | 'vapid_public_key' | 'vapid_subject'>>): Promise<App>;
 }
 
 export interface KeyStore {

@@ -8,6 +8,7 @@ import addFormatsModule from 'ajv-formats';
 import { isIP } from 'node:net';
 import { ValidationError } from './errors';
 import { customNameProblem } from './attributes';
+import { isHttpUrl, isYouTubeLink } from './links';
 
 // ajv-formats is CommonJS; under ESM its plugin sits on `default`.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -16,6 +17,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 export const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, coerceTypes: false, useDefaults: false });
 addFormats(ajv, ['date-time', 'email', 'uri', 'uuid']);
 ajv.addFormat('ip', { type: 'string', validate: (value: string) => isIP(value) !== 0 });
+ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
+ajv.addFormat('youtube', { type: 'string', validate: isYouTubeLink });
 
 /** `urmAttributeName: [system names allowed here]`: a custom attribute name or one of those. */
 ajv.addKeyword({
@@ -170,6 +173,10 @@ function formatMessage(format: string): string {
       return 'must be a valid email address';
     case 'uri':
       return 'must be a valid URL';
+    case 'http-url':
+      return 'must be a URL starting with http:// or https://';
+    case 'youtube':
+      return 'must be a full YouTube URL or a handle starting with @';
     default:
       return `must be a valid ${format}`;
   }

@@ -22,7 +22,9 @@ export class HttpProblem extends Error {
 export interface ErrorStyle {
   /**
    * `message`: `{"message", "errors"?}` (most operations);
-   * `errors`: `{"errors": [...]}` (register_affiliate, spec section 7).
+   * `errors`: `{"errors": [...]}` (register_affiliate, spec section 7), where a
+   * body that is not JSON is `{"errors": ["body is invalid"]}`.
+   * A 403 is `{"message": "Forbidden"}` in every style (spec section 7).
    */
   style: 'message' | 'errors';
 }
@@ -37,7 +39,7 @@ export function toErrorResponse(error: unknown, { style }: ErrorStyle = { style:
     json(statusCode, style === 'errors' ? { errors: errors ?? [message] } : errors ? { message, errors } : { message });
 
   if (error instanceof ValidationError) return answer(400, error.message, error.errors);
-  if (error instanceof Forbidden) return answer(403, 'Forbidden');
+  if (error instanceof Forbidden) return json(403, { message: 'Forbidden' });
   if (error instanceof NotFound) return answer(404, error.message);
   if (error instanceof Conflict) return answer(409, error.message);
   if (error instanceof HttpProblem) return answer(error.statusCode, error.message);
@@ -46,7 +48,7 @@ export function toErrorResponse(error: unknown, { style }: ErrorStyle = { style:
   if (middyError?.cause?.package === '@middy/http-json-body-parser') {
     return middyError.message === 'Unsupported Media Type'
       ? answer(415, 'Content-Type must be application/json')
-      : answer(400, 'request body is invalid', ['request body must be valid JSON']);
+      : answer(400, 'request body is invalid', [style === 'errors' ? 'body is invalid' : 'request body must be valid JSON']);
   }
 
   logger.error('Request failed', { error: error as Error });

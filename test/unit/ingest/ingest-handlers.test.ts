@@ -8,6 +8,7 @@ import { hashApiKey } from '../../../functions/shared/domain/api-keys';
 import { apiEvent, context } from '../../support/lambda';
 
 process.env.KEYS_TABLE = 'keys';
+process.env.APPS_TABLE = 'apps';
 process.env.STREAM_NAME = 'stream';
 process.env.AWS_REGION = 'us-east-1';
 process.env.AWS_ACCESS_KEY_ID = 'test';

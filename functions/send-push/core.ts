@@ -1,0 +1,142 @@
+/**
+ * send_push: one notification to every web push token of a profile, unless
+ * the profile said no (`urm_receives_notifications: false`). Tokens whose push
+ * service answers 404 or 410 are removed from the profile through the stream,
+ * like any profile change, and the send goes on the timeline as
+ * `urm_push_sent`.
+ */
+import type { AttributeValue } from '../shared/domain/attributes';
+import { Forbidden, NotFound, ValidationError } from '../shared/domain/errors';
+import { toStreamEntries, type RecordWriter, type StreamEntry } from '../shared/domain/ingest';
+import {
+  parseSubscription,
+  PUSH_NOT_CONFIGURED,
+  PUSH_SENT_EVENT,
+  pushLimits,
+  webPushTokens,
+  type PushOutcome,
+  type PushPayload,
+  type PushSender,
+  type VapidKeyring,
+} from '../shared/domain/push';
+import { partitionKey } from '../shared/domain/stream-record';
+import type { ProfileStore } from '../shared/domain/timeline';
+import type { SendPushRequest, SendPushResponse } from './schema';
+
+export interface SendPushDeps {
+  profiles: Pick<ProfileStore, 'get'>;
+  vapid: VapidKeyring;
+  pusher: PushSender;
+  writer: RecordWriter;
+  newId: () => string;
+  now: () => Date;
+  concurrency?: number;
+}
+
+export interface PushSent extends SendPushResponse {
+  /** Why tokens failed, counted by reason: for the log, never the tokens themselves. */
+  reasons: Record<string, number>;
+  /** Set when the notification went out but the stream write (token removal, event) did not succeed. */
+  recordError?: unknown;
+}
+
+/** The payload the service worker decrypts; bounded so that the encrypted message fits any push service. */
+export function pushPayload(request: SendPushRequest, notificationId: string): string {
+  const payload: PushPayload = {
+    notification_id: notificationId,
+    profile_id: request.profile_id,
+    title: request.title,
+    body: request.body,
+    ...(request.url !== undefined ? { url: request.url } : {}),
+    ...(request.icon !== undefined ? { icon: request.icon } : {}),
+  };
+  const json = JSON.stringify(payload);
+  if (Buffer.byteLength(json, 'utf8') > pushLimits.payloadBytes) {
+    throw new ValidationError([
+      `title, body, url and icon together must fit a push message (at most ${pushLimits.payloadBytes} bytes of JSON with the ids)`,
+    ]);
+  }
+  return json;
+}
+
+/** Runs `work` over `items`, at most `limit` at a time, keeping the input order in the results. */
+async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+export function sendPush(deps: SendPushDeps) {
+  return async (request: SendPushRequest, callerAppId: string): Promise<PushSent> => {
+    if (request.app_id !== callerAppId) throw new Forbidden();
+    const notificationId = deps.newId();
+    const payload = pushPayload(request, notificationId);
+
+    const vapid = await deps.vapid.forApp(request.app_id);
+    if (!vapid) throw new NotFound(PUSH_NOT_CONFIGURED);
+    // Consistent: a token stored or removed just before is seen.
+    const stored = await deps.profiles.get(partitionKey(request.app_id, request.profile_id), true);
+    if (!stored || !stored.exists) throw new NotFound('profile not found');
+    const attributes = JSON.parse(stored.attrs) as Record<string, AttributeValue | null>;
+
+    const sent: PushSent = { notification_id: notificationId, sent: 0, failed: 0, removed: 0, reasons: {} };
+    if (attributes.urm_receives_notifications === false) return sent;
+
+    const tokens = webPushTokens(attributes);
+    const options = { ttl: request.ttl ?? pushLimits.defaultTtlSeconds, urgency: request.urgency ?? 'normal', vapid } as const;
+    const outcomes = await mapLimited(tokens, deps.concurrency ?? pushLimits.concurrency, async (token): Promise<PushOutcome> => {
+      const subscription = parseSubscription(token);
+      if (typeof subscription === 'string') return { status: 'failed', reason: subscription };
+      return deps.pusher.send(subscription, payload, options);
+    });
+    const gone = tokens.filter((_, i) => outcomes[i].status === 'gone');
+    for (const outcome of outcomes) {
+      if (outcome.status === 'sent') sent.sent++;
+      if (outcome.status === 'failed') {
+        sent.failed++;
+        sent.reasons[outcome.reason] = (sent.reasons[outcome.reason] ?? 0) + 1;
+      }
+    }
+
+    // The notification is out: failing now would make the caller send it again. A failed write is reported instead.
+    const at = deps.now();
+    const stamp = { app_id: request.app_id, profile_id: request.profile_id, urm_date_time: at.toISOString() };
+    const ids = { newId: deps.newId, now: () => at };
+    const entries: StreamEntry[] = [];
+    if (gone.length > 0) {
+      const removal = { ...stamp, urm_insert_id: `urm-push-${notificationId}-removed`, urm_remove: { urm_web_push_notification_token: gone } };
+      entries.push(...toStreamEntries('profile', [removal], request.app_id, ids));
+    }
+    const event = {
+      ...stamp,
+      event: PUSH_SENT_EVENT,
+      urm_insert_id: `${notificationId}:sent`,
+      notification_id: notificationId,
+      title: request.title,
+      ...(request.url !== undefined ? { url: request.url } : {}),
+      tokens: tokens.length,
+      sent: sent.sent,
+      failed: sent.failed,
+      gone: gone.length,
+    };
+    entries.push(...toStreamEntries('event', [event], request.app_id, ids));
+    try {
+      const receipt = await deps.writer.write(entries);
+      const removalWritten = gone.length > 0 && !('ErrorCode' in receipt.Records[0]);
+      sent.removed = removalWritten ? gone.length : 0;
+      if (receipt.FailedRecordCount > 0) sent.recordError = new Error(`the stream refused ${receipt.FailedRecordCount} record(s)`);
+    } catch (error) {
+      sent.recordError = error;
+    }
+    // Gone tokens whose removal was not written stay on the profile: they count as failed this time.
+    sent.failed += gone.length - sent.removed;
+    return sent;
+  };
+}

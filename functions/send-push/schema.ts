@@ -1,0 +1,51 @@
+/** POST /api/send_push (comms key, DECISIONS.md "Web push"). */
+import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
+import { pushLimits, urgencies, type Urgency } from '../shared/domain/push';
+
+/** Where a click leads, and the icon: absolute http(s) URLs. */
+const webUrlSchema = {
+  type: 'string',
+  format: 'uri',
+  maxLength: pushLimits.urlLength,
+  pattern: '^https?://',
+  description: 'an absolute http:// or https:// URL',
+} as const;
+
+export const sendPushSchema = {
+  type: 'object',
+  required: ['app_id', 'profile_id', 'title', 'body'],
+  // A misspelt field (image, ttl_seconds) is refused rather than silently dropped.
+  additionalProperties: false,
+  properties: {
+    app_id: appIdSchema,
+    profile_id: profileIdSchema,
+    title: { type: 'string', minLength: 1, maxLength: pushLimits.titleLength },
+    body: { type: 'string', maxLength: pushLimits.bodyLength },
+    url: webUrlSchema,
+    icon: webUrlSchema,
+    ttl: { type: 'integer', minimum: 0, maximum: pushLimits.maxTtlSeconds },
+    urgency: { enum: urgencies },
+  },
+} as const;
+
+export interface SendPushRequest {
+  app_id: string;
+  profile_id: string;
+  title: string;
+  body: string;
+  url?: string;
+  icon?: string;
+  /** Seconds the push service keeps the message for an offline device; default one day. */
+  ttl?: number;
+  urgency?: Urgency;
+}
+
+export interface SendPushResponse {
+  notification_id: string;
+  /** Subscriptions the push service accepted the message for. */
+  sent: number;
+  /** Subscriptions that could not be sent to this time, and stay on the profile. */
+  failed: number;
+  /** Subscriptions the push service no longer knows (404, 410), removed from the profile: sent + failed + removed = tokens. */
+  removed: number;
+}

@@ -1,0 +1,11 @@
+/**
+ * Secrets (today: VAPID private keys). In AWS they are SSM Parameter Store
+ * SecureStrings; the local stack has no SSM, so it keeps them in a DynamoDB
+ * table. Both sit behind this port (docs/architecture.md).
+ */
+export interface SecretStore {
+  /** The secret's value, or undefined when there is none. */
+  get(name: string): Promise<string | undefined>;
+  /** Creates or replaces the secret. */
+  put(name: string, value: string): Promise<void>;
+}

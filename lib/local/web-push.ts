@@ -1,0 +1,149 @@
+/**
+ * Web push in the local stack: the SDK files at the addresses the CDN serves
+ * them (`/js/urm-notification.js`, its versioned copy, `/urmSDKWorker.js`,
+ * their maps), the demo page at `/`, and the demo application's VAPID keys.
+ *
+ * The demo page subscribes with the demo application's browser key, which is
+ * public by design. Sending a push and reading the timeline need the comms and
+ * server keys, which never reach the page: the page asks two local-only
+ * endpoints (`POST /demo/send-push`, `GET /demo/profile`, `GET /demo/timeline`)
+ * that call the API with those keys, for the demo application only, and only
+ * for same-origin requests.
+ */
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { vapidPrivateKeySecret } from '../../functions/shared/domain/push';
+import { distDir, sdkFiles, sdkVersion, WORKER_SCRIPT } from '../../web-sdk/build';
+import { generateVapidKeys, requireApp, type BackOffice } from '../back-office';
+import { demoPage } from './web-push-demo-page';
+import type { DevConfig } from './demo-app';
+import type { StaticHandler } from './server';
+
+/** The demo application's VAPID contact: push services never write to it locally. */
+export const DEMO_VAPID_SUBJECT = 'mailto:push-demo@example.com';
+
+/**
+ * Readies the demo application for web push: its page may be opened as
+ * http://127.0.0.1:PORT or http://localhost:PORT, and it gets VAPID keys once
+ * (again, if its private key went missing).
+ */
+export async function ensureDemoWebPush(office: BackOffice, appId: string, baseUrl: string): Promise<void> {
+  const app = await requireApp(office, appId);
+  const origins = localOrigins(baseUrl);
+  if (JSON.stringify(app.site_origins ?? []) !== JSON.stringify(origins)) await office.apps.update(appId, { site_origins: origins });
+  const complete = app.vapid_public_key !== undefined && (await office.secrets.get(vapidPrivateKeySecret(appId))) !== undefined;
+  if (!complete) await generateVapidKeys(office, appId, { subject: DEMO_VAPID_SUBJECT, rotate: true });
+}
+
+/** URL path → file of web-sdk/dist, exactly the files a build writes. */
+export function sdkRoutes(version = sdkVersion()): Map<string, string> {
+  const routes = new Map<string, string>();
+  for (const file of sdkFiles(version)) {
+    routes.set(file.startsWith(WORKER_SCRIPT) ? `/${file}` : `/js/${file}`, file);
+  }
+  return routes;
+}
+
+const MAX_DEMO_BODY = 16 * 1024;
+
+function send(response: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string>): void {
+  response.writeHead(status, { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...headers });
+  response.end(body);
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  send(response, status, JSON.stringify(body), { 'Content-Type': 'application/json; charset=utf-8' });
+}
+
+function readBody(request: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_DEMO_BODY) chunks.push(chunk);
+    });
+    request.on('end', () => resolve(size > MAX_DEMO_BODY ? undefined : Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+/** The demo page's own origins: the stack's, and the same port on the other loopback name. */
+export function localOrigins(baseUrl: string): string[] {
+  const url = new URL(baseUrl);
+  const other = url.hostname === '127.0.0.1' ? 'localhost' : url.hostname === 'localhost' ? '127.0.0.1' : undefined;
+  return other ? [url.origin, `${url.protocol}//${other}:${url.port}`] : [url.origin];
+}
+
+export interface WebPushStaticsOptions {
+  dev: DevConfig;
+  baseUrl: string;
+  log: (line: string) => void;
+}
+
+export function webPushStatics(options: WebPushStaticsOptions): StaticHandler {
+  const routes = sdkRoutes();
+  const origins = new Set(localOrigins(options.baseUrl));
+  const api = (path: string, key: string, init: RequestInit = {}) =>
+    fetch(`${options.baseUrl}${path}`, {
+      ...init,
+      headers: { Accept: 'application/json', 'x-api-key': key, ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
+    });
+  const relay = async (response: ServerResponse, answer: Response) => {
+    send(response, answer.status, await answer.text(), { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' });
+  };
+  const profileId = (url: URL) => {
+    const id = url.searchParams.get('profile_id') ?? '';
+    return id.length > 0 && id.length <= 128 ? id : undefined;
+  };
+
+  async function serve(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+    const method = request.method ?? 'GET';
+    const file = routes.get(url.pathname);
+    if (file && (method === 'GET' || method === 'HEAD')) {
+      const contents = await readFile(join(distDir, file));
+      const type = file.endsWith('.map') ? 'application/json; charset=utf-8' : 'application/javascript; charset=utf-8';
+      return send(response, 200, method === 'HEAD' ? '' : contents, { 'Content-Type': type });
+    }
+    if (url.pathname === '/' && (method === 'GET' || method === 'HEAD')) {
+      const page = demoPage({ appId: options.dev.app_id, browserKey: options.dev.browser_key, version: sdkVersion() });
+      return send(response, 200, method === 'HEAD' ? '' : page, { 'Content-Type': 'text/html; charset=utf-8' });
+    }
+
+    // The demo endpoints: same-origin only (a cross-origin page cannot read their answers, nor post JSON without a preflight they never answer).
+    const origin = request.headers.origin;
+    if (origin !== undefined && !origins.has(origin)) return sendJson(response, 403, { message: 'Forbidden' });
+    const appId = encodeURIComponent(options.dev.app_id);
+    if (url.pathname === '/demo/send-push' && method === 'POST') {
+      if (!request.headers['content-type']?.startsWith('application/json')) return sendJson(response, 415, { message: 'Content-Type must be application/json' });
+      const body = await readBody(request);
+      let input: Record<string, unknown>;
+      try {
+        input = JSON.parse(body ?? '') as Record<string, unknown>;
+      } catch {
+        return sendJson(response, 400, { message: 'request body is invalid' });
+      }
+      const push = { app_id: options.dev.app_id, profile_id: input.profile_id, title: input.title, body: input.body ?? '', ...(input.url ? { url: input.url } : {}) };
+      return relay(response, await api('/api/send_push', options.dev.comms_key, { method: 'POST', body: JSON.stringify(push) }));
+    }
+    if ((url.pathname === '/demo/profile' || url.pathname === '/demo/timeline') && method === 'GET') {
+      const id = profileId(url);
+      if (!id) return sendJson(response, 400, { message: 'profile_id must be 1 to 128 characters' });
+      const path = `/profiles/${encodeURIComponent(id)}${url.pathname === '/demo/timeline' ? '/events' : ''}?app_id=${appId}`;
+      return relay(response, await api(`${path}${url.pathname === '/demo/timeline' ? '&limit=20' : ''}`, options.dev.server_key));
+    }
+    return sendJson(response, 404, { message: 'Not Found' });
+  }
+
+  return (request, response, url) => {
+    const handled = routes.has(url.pathname) || url.pathname === '/' || url.pathname.startsWith('/demo/');
+    if (!handled) return false;
+    serve(request, response, url).catch((error: unknown) => {
+      options.log(`web push statics: ${request.method} ${url.pathname}: ${(error as Error).stack ?? error}`);
+      if (!response.headersSent) sendJson(response, 500, { message: 'internal server error' });
+      else response.end();
+    });
+    return true;
+  };
+}

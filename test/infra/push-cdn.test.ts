@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, describe, test } from 'node:test';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { cacheBustingParameter, PushCdn } from '../../lib/constructs/push-cdn';
+import { ensureSdkBuilt } from '../../web-sdk/build';
+
+type Json = Record<string, any>;
+
+let cdn: PushCdn;
+let stack: Stack;
+let template: Template;
+
+// The construct alone, in a stack of its own: no function bundling, so this file synthesizes in a moment.
+before(() => {
+  ensureSdkBuilt(() => undefined);
+  const { context } = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Json };
+  stack = new Stack(new App({ context }), 'PushCdnTest');
+  cdn = new PushCdn(stack, 'PushCdn');
+  template = Template.fromStack(stack);
+});
+
+const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as Parameters<Stack['getLogicalId']>[0]);
+
+describe('the SDK bucket', () => {
+  test('is encrypted at rest', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+    });
+  });
+
+  test('blocks every kind of public access and ignores ACLs', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      WebsiteConfiguration: Match.absent(),
+    });
+  });
+
+  test('lets only this distribution read it, through origin access control, and refuses plain HTTP', () => {
+    const statements = Object.values(template.findResources('AWS::S3::BucketPolicy'))[0].Properties.PolicyDocument.Statement as Json[];
+
+    const read = statements.find((statement) => statement.Effect === 'Allow');
+    assert.deepEqual(read?.Principal, { Service: 'cloudfront.amazonaws.com' });
+    assert.equal(read?.Action, 's3:GetObject');
+    assert.match(JSON.stringify(read?.Condition), new RegExp(logicalId(cdn.distribution)));
+    assert.ok(statements.some((statement) => statement.Effect === 'Deny' && statement.Condition?.Bool?.['aws:SecureTransport'] === 'false'));
+  });
+});
+
+describe('the distribution', () => {
+  test('reaches the bucket through an S3 origin access control that signs every request', () => {
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' },
+    });
+    const origin = template.findResources('AWS::CloudFront::Distribution')[logicalId(cdn.distribution)].Properties.DistributionConfig.Origins[0];
+    assert.ok(origin.OriginAccessControlId, 'the origin uses the origin access control');
+    assert.deepEqual(origin.S3OriginConfig, { OriginAccessIdentity: '' });
+  });
+
+  test('serves HTTPS only (HTTP redirects), GET and HEAD, compressed', () => {
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        Enabled: true,
+        DefaultCacheBehavior: Match.objectLike({
+          ViewerProtocolPolicy: 'redirect-to-https',
+          AllowedMethods: ['GET', 'HEAD'],
+          Compress: true,
+        }),
+      }),
+    });
+  });
+
+  test(`keys its cache on the ${cacheBustingParameter} query parameter only, so a new date busts it`, () => {
+    template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
+      CachePolicyConfig: Match.objectLike({
+        ParametersInCacheKeyAndForwardedToOrigin: Match.objectLike({
+          QueryStringsConfig: { QueryStringBehavior: 'whitelist', QueryStrings: [cacheBustingParameter] },
+          CookiesConfig: { CookieBehavior: 'none' },
+          HeadersConfig: { HeaderBehavior: 'none' },
+        }),
+      }),
+    });
+  });
+});
+
+describe('the deployment of web-sdk/dist', () => {
+  const deployments = () => Object.values(template.findResources('Custom::CDKBucketDeployment')).map((resource) => resource.Properties as Json);
+
+  test('puts the page script and its versioned copy under js/ and the worker at the root, as application/javascript', () => {
+    const byPrefix = Object.fromEntries(deployments().map((d) => [d.DestinationBucketKeyPrefix ?? '', d]));
+
+    assert.deepEqual(Object.keys(byPrefix).sort(), ['', 'js/']);
+    assert.deepEqual(byPrefix['js/'].Include, ['urm-notification*']);
+    assert.deepEqual(byPrefix[''].Include, ['urmSDKWorker.js*']);
+    for (const deployment of deployments()) {
+      assert.deepEqual(deployment.Exclude, ['*']);
+      assert.equal(deployment.SystemMetadata['content-type'], 'application/javascript');
+      assert.equal(deployment.SystemMetadata['cache-control'], 'public, max-age=3600');
+      assert.equal(deployment.Prune, false, 'versioned files once published stay');
+      assert.match(JSON.stringify(deployment.DestinationBucketName), new RegExp(logicalId(cdn.bucket)));
+    }
+  });
+
+  test('invalidates the distribution for the files it deployed', () => {
+    const paths = deployments().flatMap((deployment) => deployment.DistributionPaths as string[]).sort();
+
+    assert.deepEqual(paths, ['/js/urm-notification*', '/urmSDKWorker.js*']);
+    for (const deployment of deployments()) assert.deepEqual(deployment.DistributionId, { Ref: logicalId(cdn.distribution) });
+  });
+
+  test('keeps its logs a month', () => {
+    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+});
+
+test('the CDN address is the distribution domain over HTTPS', () => {
+  assert.deepEqual(stack.resolve(cdn.url), { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(cdn.distribution), 'DomainName'] }]] });
+});

@@ -1,0 +1,208 @@
+/**
+ * What the browser key may do (DECISIONS.md, "Keys and access"), over HTTP:
+ * the push SDK's calls pass, every other call is a 403 that writes nothing,
+ * and CORS answers only the application's site origins.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { before, describe, test } from 'node:test';
+import { request } from '../support/http';
+import { testStack, type TestStack } from '../support/local-stack';
+import { applyAndRead, at, profileRecord, readTimeline, send, until } from '../support/profiles';
+
+let stack: TestStack;
+let siteOrigin: string;
+before(async () => {
+  stack = await testStack();
+  siteOrigin = new URL(stack.baseUrl).origin;
+});
+
+const token = JSON.stringify({ endpoint: 'https://push.example.com/send/abc', keys: { p256dh: 'BPk9', auth: 'c2VjcmV0' } });
+const browserPost = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  request(stack.baseUrl, 'POST', `${path}?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key, body, headers });
+const lifecycle = (profileId: string, fields: Record<string, unknown> = {}) => ({
+  app_id: stack.dev.app_id,
+  profile_id: profileId,
+  event: 'urm_push_received',
+  urm_date_time: at,
+  urm_insert_id: `n-${profileId}:received`,
+  notification_id: `n-${profileId}`,
+  ...fields,
+});
+
+describe('a browser key may', () => {
+  test('read the VAPID public key', async () => {
+    const response = await request(stack.baseUrl, 'GET', `/push/config?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key });
+
+    assert.equal(response.status, 200);
+    assert.match(response.body.vapid_public_key, /^B[A-Za-z0-9_-]{86}$/);
+  });
+
+  test('store a token, pause notifications and merge an anonymous visitor', async () => {
+    const anonymous = `urm-anon-${randomUUID()}`;
+    const known = `known-${randomUUID()}`;
+
+    const stored = await browserPost('/profiles', [
+      profileRecord(stack, anonymous, { urm_set_if_null: { urm_receives_notifications: true }, urm_unique_append: { urm_web_push_notification_token: [token] } }),
+      profileRecord(stack, known, { urm_merge: [anonymous] }),
+      profileRecord(stack, known, { urm_set: { urm_receives_notifications: false } }),
+    ]);
+
+    assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    assert.deepEqual(await applyAndRead(stack, known, []), { urm_receives_notifications: false, urm_web_push_notification_token: [token] });
+  });
+
+  test('report the notification lifecycle', async () => {
+    const profileId = `life-${randomUUID()}`;
+
+    const response = await browserPost('/events', [lifecycle(profileId, { url: 'https://casino.example/x' })]);
+
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+  });
+});
+
+describe('a browser key is refused (403) and nothing is written', () => {
+  const refusedProfiles: [string, (id: string) => Record<string, unknown>][] = [
+    ['a custom attribute', () => ({ vip: true })],
+    ['a custom attribute in a directive', () => ({ urm_set: { vip: true } })],
+    ['a number added', () => ({ urm_add: { deposits: 100 } })],
+    ['a merge of a known profile', () => ({ urm_merge: ['someone-else'] })],
+    ['a token that is not a push subscription', () => ({ urm_unique_append: { urm_web_push_notification_token: ['not-a-subscription'] } })],
+    ['an IP address', () => ({ urm_ip: '192.0.2.1' })],
+  ];
+  for (const [name, fields] of refusedProfiles) {
+    test(`POST /profiles with ${name}`, async () => {
+      const profileId = `refused-${randomUUID()}`;
+
+      const response = await browserPost('/profiles', [profileRecord(stack, profileId, fields(profileId))]);
+
+      assert.equal(response.status, 403);
+      assert.deepEqual(response.body, { message: 'Forbidden' });
+      assert.deepEqual(await applyAndRead(stack, profileId, []), {}, 'the refused record was not applied');
+    });
+  }
+
+  test('POST /profiles deleting a profile', async () => {
+    const profileId = `kept-${randomUUID()}`;
+    await send(stack, '/profiles', [profileRecord(stack, profileId, { country: 'MT' })]);
+
+    const response = await browserPost('/profiles', [profileRecord(stack, profileId, { urm_delete_profile: 'profile_id' })]);
+
+    assert.equal(response.status, 403);
+    assert.deepEqual(await applyAndRead(stack, profileId, []), { country: 'MT' });
+  });
+
+  const refusedEvents: [string, Record<string, unknown>][] = [
+    ['an event that is not a lifecycle event', { event: 'deposit' }],
+    ['a lifecycle event with another attribute', { amount: 100 }],
+    ['a lifecycle event without its notification id', { notification_id: undefined }],
+  ];
+  for (const [name, fields] of refusedEvents) {
+    test(`POST /events with ${name}`, async () => {
+      const profileId = `refused-${randomUUID()}`;
+      const event = JSON.parse(JSON.stringify(lifecycle(profileId, fields)));
+
+      const response = await browserPost('/events', [lifecycle(profileId), event]);
+
+      assert.equal(response.status, 403);
+      // Anything written before the marker (same profile, same shard) would be on the timeline with it.
+      await send(stack, '/events', [{ ...lifecycle(profileId), event: 'marker', urm_insert_id: 'marker' }]);
+      const timeline = await until(() => readTimeline(stack, profileId), (list) => list.length > 0, 'the marker event');
+      assert.deepEqual(timeline.map((entry) => entry.event), ['marker']);
+    });
+  }
+
+  const otherOperations: [string, string, unknown][] = [
+    ['GET', '/profiles/p1', undefined],
+    ['GET', '/profiles/p1/events', undefined],
+    ['POST', '/api/send_push', { profile_id: 'p1', title: 't', body: 'b' }],
+    ['POST', '/api/send_email', { profile_id: 'p1' }],
+    ['POST', '/api/set_affiliate', { profile_id: 'p1', urm_aff_id: 'a' }],
+    ['POST', '/api/register_affiliate', { username: 'u' }],
+    ['POST', '/enterprises/sign_up', { users: [] }],
+    ['POST', '/enterprises/sign_in', { user_id: 'u' }],
+  ];
+  for (const [method, path, body] of otherOperations) {
+    test(`${method} ${path}`, async () => {
+      const response = await request(stack.baseUrl, method, `${path}?app_id=${stack.dev.app_id}`, {
+        key: stack.dev.browser_key,
+        body: body === undefined ? undefined : { app_id: stack.dev.app_id, ...(body as object) },
+      });
+
+      assert.equal(response.status, 403, JSON.stringify(response.body));
+    });
+  }
+});
+
+describe('CORS', () => {
+  const preflight = (path: string, origin: string, query = `?app_id=${stack.dev.app_id}`) =>
+    fetch(`${stack.baseUrl}${path}${query}`, {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': path === '/push/config' ? 'GET' : 'POST', 'Access-Control-Request-Headers': 'content-type, x-api-key' },
+    });
+
+  for (const [path, method] of [['/profiles', 'POST'], ['/events', 'POST'], ['/push/config', 'GET']]) {
+    test(`a preflight of ${path} from a site origin of the application is allowed`, async () => {
+      const response = await preflight(path, siteOrigin);
+
+      assert.equal(response.status, 204);
+      assert.equal(response.headers.get('access-control-allow-origin'), siteOrigin);
+      assert.equal(response.headers.get('access-control-allow-methods'), method);
+      assert.match(response.headers.get('access-control-allow-headers') ?? '', /x-api-key/i);
+      assert.equal(response.headers.get('vary'), 'Origin');
+    });
+  }
+
+  test('a preflight from another origin, or without the application, is refused without CORS headers', async () => {
+    for (const response of [await preflight('/profiles', 'https://evil.example'), await preflight('/profiles', siteOrigin, '')]) {
+      assert.equal(response.status, 403);
+      assert.equal(response.headers.get('access-control-allow-origin'), null);
+    }
+  });
+
+  test('an operation the browser key cannot call answers no preflight', async () => {
+    const response = await preflight('/api/send_push', siteOrigin);
+
+    assert.equal(response.status, 405);
+    assert.equal(response.headers.get('access-control-allow-origin'), null);
+  });
+
+  test("a browser key's answer to a site origin carries Access-Control-Allow-Origin", async () => {
+    const response = await browserPost('/events', [lifecycle(`cors-${randomUUID()}`)], { Origin: siteOrigin });
+
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('access-control-allow-origin'), siteOrigin);
+  });
+
+  test('a browser key used from another origin is refused, and writes nothing', async () => {
+    const profileId = `cors-${randomUUID()}`;
+
+    const response = await browserPost('/profiles', [profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true } })], { Origin: 'https://evil.example' });
+
+    assert.equal(response.status, 403);
+    assert.equal(response.headers.get('access-control-allow-origin'), null);
+    assert.deepEqual(await applyAndRead(stack, profileId, []), {});
+  });
+
+  test('a server key gets no CORS headers, even from a site origin: server keys are not for pages', async () => {
+    const response = await request(stack.baseUrl, 'POST', `/events?app_id=${stack.dev.app_id}`, {
+      key: stack.dev.server_key,
+      body: [lifecycle(`cors-${randomUUID()}`)],
+      headers: { Origin: siteOrigin },
+    });
+
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('access-control-allow-origin'), null);
+  });
+
+  test('a refused key from a site origin is a 403 the page can read', async () => {
+    const response = await request(stack.baseUrl, 'POST', `/events?app_id=${stack.dev.app_id}`, {
+      key: 'urm_browser_revoked-or-unknown',
+      body: [lifecycle('p')],
+      headers: { Origin: siteOrigin },
+    });
+
+    assert.equal(response.status, 403);
+    assert.equal(response.headers.get('access-control-allow-origin'), siteOrigin);
+  });
+});

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { before, beforeEach, describe, test } from 'node:test';
+import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { hashApiKey } from '../../../functions/shared/domain/api-keys';
+import { apiEvent, context } from '../../support/lambda';
+
+process.env.KEYS_TABLE = 'keys';
+process.env.APPS_TABLE = 'apps';
+process.env.STREAM_NAME = 'stream';
+process.env.AWS_REGION = 'us-east-1';
+process.env.AWS_ACCESS_KEY_ID = 'test';
+process.env.AWS_SECRET_ACCESS_KEY = 'test';
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+const kinesis = mockClient(KinesisClient);
+const dynamo = mockClient(DynamoDBDocumentClient);
+
+const site = 'https://play.example.com';
+const keys: Record<string, object> = {
+  'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k1' },
+  'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k2' },
+};
+const byHash = new Map(Object.entries(keys).map(([key, record]) => [hashApiKey(key), { key_hash: hashApiKey(key), ...record }]));
+const apps: Record<string, object> = { app_1: { app_id: 'app_1', name: 'a', created_at: '', site_origins: [site] } };
+
+let events: Handler;
+before(async () => {
+  events = (await import('../../../functions/ingest-events/handler')).handler as unknown as Handler;
+});
+
+beforeEach(() => {
+  kinesis.reset();
+  dynamo.reset();
+  dynamo.on(GetCommand).callsFake((input: { TableName: string; Key: Record<string, string> }) => ({
+    Item: input.TableName === 'apps' ? apps[input.Key.app_id] : byHash.get(input.Key.key_hash),
+  }));
+  kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => ({
+    FailedRecordCount: 0,
+    Records: input.Records!.map((_, i) => ({ SequenceNumber: `${i}`, ShardId: 'shardId-000000000000' })),
+  }));
+});
+
+const lifecycle = { app_id: 'app_1', profile_id: 'p', event: 'urm_push_clicked', urm_date_time: '2026-11-21T10:00:00Z', notification_id: 'n-1' };
+const call = (method: string, headers: Record<string, string>, body?: unknown) =>
+  events(apiEvent({ method, path: '/events?app_id=app_1', headers, body: body === undefined ? undefined : JSON.stringify(body) }), context());
+const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
+
+describe('POST /events, as a browser-key operation', () => {
+  test('answers the preflight of a site origin with CORS headers, without a key and without writing', async () => {
+    const response = await call('OPTIONS', { Origin: site, 'Access-Control-Request-Method': 'POST' });
+
+    assert.equal(response.statusCode, 204);
+    assert.deepEqual(response.headers, {
+      'Access-Control-Allow-Origin': site,
+      'Access-Control-Allow-Methods': 'POST',
+      'Access-Control-Allow-Headers': 'Content-Type, Accept, X-Api-Key',
+      'Access-Control-Max-Age': '600',
+      Vary: 'Origin',
+    });
+    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 0);
+  });
+
+  test('refuses the preflight of another origin', async () => {
+    const response = await call('OPTIONS', { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' });
+
+    assert.equal(response.statusCode, 403);
+    assert.equal(response.headers?.['Access-Control-Allow-Origin'], undefined);
+  });
+
+  test("writes a browser key's lifecycle event from a site origin and lets the page read the answer", async () => {
+    const response = await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: site }, [lifecycle]);
+
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers?.['Access-Control-Allow-Origin'], site);
+    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 1);
+  });
+
+  test('refuses a browser key from another origin, and writes nothing', async () => {
+    const response = await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: 'https://evil.example' }, [lifecycle]);
+
+    assert.equal(response.statusCode, 403);
+    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 0);
+  });
+
+  test('refuses a browser key writing any other event, and writes nothing', async () => {
+    const response = await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: site }, [{ ...lifecycle, event: 'deposit' }]);
+
+    assert.equal(response.statusCode, 403);
+    assert.deepEqual(JSON.parse(response.body), { message: 'Forbidden' });
+    assert.equal(response.headers?.['Access-Control-Allow-Origin'], site);
+    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 0);
+  });
+
+  test('gives a server key no CORS headers, even from a site origin', async () => {
+    const response = await call('POST', { ...json, 'x-api-key': 'server-key', Origin: site }, [lifecycle]);
+
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers?.['Access-Control-Allow-Origin'], undefined);
+  });
+});

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { createECDH, randomBytes } from 'node:crypto';
+import { beforeEach, describe, test } from 'node:test';
+import { GetParameterCommand, ParameterNotFound, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { mockClient } from 'aws-sdk-client-mock';
+import webpush from 'web-push';
+import { SsmSecretStore } from '../../../functions/shared/adapters/ssm-secret-store';
+import { AppVapidKeyring } from '../../../functions/shared/adapters/vapid-keyring';
+import { WebPushSender } from '../../../functions/shared/adapters/web-push-sender';
+import type { App } from '../../../functions/shared/domain/apps';
+
+const ssm = mockClient(SSMClient);
+
+describe('the SSM secret store', () => {
+  beforeEach(() => ssm.reset());
+
+  test('reads a SecureString decrypted, under the stack path', async () => {
+    ssm.on(GetParameterCommand).resolves({ Parameter: { Value: 'the-private-key' } });
+
+    const value = await new SsmSecretStore(new SSMClient({ region: 'eu-west-1' }), '/urm/Urm').get('apps/app_1/vapid-private-key');
+
+    assert.equal(value, 'the-private-key');
+    assert.deepEqual(ssm.commandCalls(GetParameterCommand)[0].args[0].input, { Name: '/urm/Urm/apps/app_1/vapid-private-key', WithDecryption: true });
+  });
+
+  test('answers undefined for a parameter that does not exist', async () => {
+    ssm.on(GetParameterCommand).rejects(new ParameterNotFound({ message: 'not found', $metadata: {} }));
+
+    assert.equal(await new SsmSecretStore(new SSMClient({ region: 'eu-west-1' }), '/urm/Urm').get('missing'), undefined);
+  });
+
+  test('writes a SecureString, replacing the one before', async () => {
+    ssm.on(PutParameterCommand).resolves({ Version: 2 });
+
+    await new SsmSecretStore(new SSMClient({ region: 'eu-west-1' }), '/urm/Urm/').put('apps/app_1/vapid-private-key', 'k');
+
+    assert.deepEqual(ssm.commandCalls(PutParameterCommand)[0].args[0].input, {
+      Name: '/urm/Urm/apps/app_1/vapid-private-key',
+      Value: 'k',
+      Type: 'SecureString',
+      Overwrite: true,
+    });
+  });
+});
+
+describe('the VAPID keyring', () => {
+  const app: App = { app_id: 'app_1', name: 'a', created_at: '', vapid_public_key: 'BPub', vapid_subject: 'mailto:ops@example.com' };
+
+  test('joins the public key and subject of the application with the private key of the secret store, and keeps them a while', async () => {
+    let reads = 0;
+    let clock = 0;
+    const keyring = new AppVapidKeyring(
+      { get: async () => app },
+      { get: async (name) => (reads++, name === 'apps/app_1/vapid-private-key' ? 'priv' : undefined) },
+      { ttlMs: 1000, maxEntries: 10, now: () => clock },
+    );
+
+    const first = await keyring.forApp('app_1');
+    await keyring.forApp('app_1');
+    clock = 1001;
+    await keyring.forApp('app_1');
+
+    assert.deepEqual(first, { subject: 'mailto:ops@example.com', publicKey: 'BPub', privateKey: 'priv' });
+    assert.equal(reads, 2);
+  });
+
+  test('has nothing for an application without keys, and fails loudly when the private key is missing', async () => {
+    assert.equal(await new AppVapidKeyring({ get: async () => ({ ...app, vapid_public_key: undefined }) }, { get: async () => 'x' }).forApp('app_1'), undefined);
+    await assert.rejects(new AppVapidKeyring({ get: async () => app }, { get: async () => undefined }).forApp('app_1'), /private key of app_1 is missing/);
+  });
+});
+
+describe('the web-push sender', () => {
+  const vapid = { subject: 'mailto:ops@example.com', ...webpush.generateVAPIDKeys() };
+  const browser = createECDH('prime256v1');
+  browser.generateKeys();
+  const subscription = (endpoint: string) => ({
+    endpoint,
+    keys: { p256dh: browser.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+  });
+
+  function fakeFetch(status: number) {
+    const calls: { url: string; init: RequestInit }[] = [];
+    const fetch = (async (url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      return new Response(null, { status });
+    }) as unknown as typeof globalThis.fetch;
+    return { calls, fetch };
+  }
+
+  test('posts an aes128gcm message with TTL, Urgency and a VAPID authorization', async () => {
+    const { calls, fetch } = fakeFetch(201);
+    const sender = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch });
+
+    const outcome = await sender.send(subscription('https://push.example.com/x'), '{"title":"hi"}', { ttl: 60, urgency: 'high', vapid });
+
+    assert.deepEqual(outcome, { status: 'sent' });
+    const headers = calls[0].init.headers as Record<string, string>;
+    assert.equal(calls[0].url, 'https://push.example.com/x');
+    assert.equal(headers.TTL, '60');
+    assert.equal(headers.Urgency, 'high');
+    assert.equal(headers['Content-Encoding'], 'aes128gcm');
+    assert.match(headers.Authorization, new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${vapid.publicKey}$`));
+    assert.equal(calls[0].init.redirect, 'error');
+    assert.ok((calls[0].init.body as Uint8Array).byteLength > '{"title":"hi"}'.length, 'the body is the encrypted record');
+  });
+
+  for (const status of [404, 410]) {
+    test(`reports a subscription the push service answers ${status} as gone`, async () => {
+      const sender = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch: fakeFetch(status).fetch });
+
+      assert.deepEqual(await sender.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid }), { status: 'gone' });
+    });
+  }
+
+  test('reports another answer, and no answer, as failed', async () => {
+    const failing = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch: fakeFetch(503).fetch });
+    const unreachable = new WebPushSender({
+      allowLoopbackHttp: false,
+      timeoutMs: 1000,
+      fetch: (async () => {
+        throw new TypeError('fetch failed');
+      }) as unknown as typeof fetch,
+    });
+
+    assert.deepEqual(await failing.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid }), {
+      status: 'failed',
+      reason: 'the push service answered 503',
+    });
+    assert.deepEqual(await unreachable.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid }), {
+      status: 'failed',
+      reason: 'the push service could not be reached: TypeError',
+    });
+  });
+
+  test('never calls an endpoint the policy refuses', async () => {
+    const { calls, fetch } = fakeFetch(201);
+    const sender = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch });
+
+    const outcome = await sender.send(subscription('http://127.0.0.1:9001/2018-06-01/runtime/invocation/next'), '{}', { ttl: 0, urgency: 'normal', vapid });
+
+    assert.deepEqual(outcome, { status: 'failed', reason: 'the endpoint is not HTTPS' });
+    assert.equal(calls.length, 0);
+  });
+});

@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { sendPush, type SendPushDeps } from '../../../functions/send-push/core';
+import type { SendPushRequest } from '../../../functions/send-push/schema';
+import { Forbidden, NotFound, ValidationError } from '../../../functions/shared/domain/errors';
+import type { StreamEntry, WriteReceipt } from '../../../functions/shared/domain/ingest';
+import type { PushOptions, PushOutcome, PushSubscriptionJson } from '../../../functions/shared/domain/push';
+import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
+
+const vapid = { subject: 'mailto:ops@example.com', publicKey: 'BPublic', privateKey: 'private' };
+const tokenFor = (name: string) => JSON.stringify({ endpoint: `https://push.example.com/${name}`, keys: { p256dh: 'BPk', auth: 'au' } });
+
+function profile(attributes: Record<string, unknown>, exists = true): StoredProfile {
+  return { pk: 'app_1#player-1', app_id: 'app_1', profile_id: 'player-1', attrs: JSON.stringify(attributes), exists, version: 1, updated_at: '', applied: {}, recent: {} };
+}
+
+interface Sent {
+  subscription: PushSubscriptionJson;
+  payload: Record<string, unknown>;
+  options: PushOptions;
+}
+
+function harness(stored: StoredProfile | undefined, answers: Record<string, PushOutcome> = {}, writer?: (entries: StreamEntry[]) => Promise<WriteReceipt>) {
+  const sent: Sent[] = [];
+  const written: { kind: string; record: Record<string, any> }[] = [];
+  let ids = 0;
+  const deps: SendPushDeps = {
+    profiles: { get: async (pk) => (pk === 'app_1#player-1' ? stored : undefined) },
+    vapid: { forApp: async (appId) => (appId === 'app_1' ? vapid : undefined) },
+    pusher: {
+      send: async (subscription, payload, options) => {
+        sent.push({ subscription, payload: JSON.parse(payload), options });
+        return answers[subscription.endpoint.split('/').pop()!] ?? { status: 'sent' };
+      },
+    },
+    writer: {
+      write:
+        writer ??
+        (async (entries) => {
+          for (const entry of entries) {
+            const envelope = JSON.parse(Buffer.from(entry.data).toString('utf8'));
+            written.push({ kind: envelope.kind, record: envelope.record });
+          }
+          return { EncryptionType: 'NONE', FailedRecordCount: 0, Records: entries.map(() => ({ SequenceNumber: '1', ShardId: 's' })) };
+        }),
+    },
+    newId: () => `id-${++ids}`,
+    now: () => new Date('2026-11-21T10:00:00Z'),
+  };
+  return { send: sendPush(deps), sent, written };
+}
+
+const request: SendPushRequest = { app_id: 'app_1', profile_id: 'player-1', title: 'Bonus', body: 'A free spin is waiting', url: 'https://casino.example/spin' };
+
+describe('send_push', () => {
+  test('sends one encrypted message per token, carrying the notification and its ids', async () => {
+    const { send, sent } = harness(profile({ urm_web_push_notification_token: [tokenFor('a'), tokenFor('b')] }));
+
+    const answer = await send(request, 'app_1');
+
+    assert.deepEqual({ ...answer, reasons: undefined }, { notification_id: 'id-1', sent: 2, failed: 0, removed: 0, reasons: undefined });
+    assert.deepEqual(sent.map((s) => s.subscription.endpoint), ['https://push.example.com/a', 'https://push.example.com/b']);
+    assert.deepEqual(sent[0].payload, {
+      notification_id: 'id-1',
+      profile_id: 'player-1',
+      title: 'Bonus',
+      body: 'A free spin is waiting',
+      url: 'https://casino.example/spin',
+    });
+  });
+
+  test('uses the TTL and urgency asked for, else one day and normal, with the application VAPID keys', async () => {
+    const { send, sent } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')] }));
+
+    await send(request, 'app_1');
+    await send({ ...request, ttl: 60, urgency: 'high' }, 'app_1');
+
+    assert.deepEqual(sent.map((s) => [s.options.ttl, s.options.urgency]), [[86400, 'normal'], [60, 'high']]);
+    assert.deepEqual(sent[0].options.vapid, vapid);
+  });
+
+  test('sends nothing to a profile with urm_receives_notifications false', async () => {
+    const { send, sent, written } = harness(profile({ urm_receives_notifications: false, urm_web_push_notification_token: [tokenFor('a')] }));
+
+    const answer = await send(request, 'app_1');
+
+    assert.equal(sent.length, 0);
+    assert.equal(written.length, 0);
+    assert.deepEqual([answer.sent, answer.failed, answer.removed], [0, 0, 0]);
+  });
+
+  test('removes the tokens a push service answered 404 or 410 for, through one profile record', async () => {
+    const tokens = [tokenFor('live'), tokenFor('expired'), tokenFor('unknown'), tokenFor('down')];
+    const { send, written } = harness(profile({ urm_web_push_notification_token: tokens }), {
+      expired: { status: 'gone' },
+      unknown: { status: 'gone' },
+      down: { status: 'failed', reason: 'the push service answered 503' },
+    });
+
+    const answer = await send(request, 'app_1');
+
+    assert.deepEqual([answer.sent, answer.failed, answer.removed], [1, 1, 2]);
+    assert.deepEqual(answer.reasons, { 'the push service answered 503': 1 });
+    const removal = written.find((w) => w.kind === 'profile')!.record;
+    assert.deepEqual(removal.urm_remove, { urm_web_push_notification_token: [tokens[1], tokens[2]] });
+    assert.equal(removal.urm_insert_id, 'urm-push-id-1-removed');
+  });
+
+  test('records urm_push_sent on the timeline with the counts, under an insert id of its own', async () => {
+    const { send, written } = harness(profile({ urm_web_push_notification_token: [tokenFor('a'), tokenFor('gone')] }), { gone: { status: 'gone' } });
+
+    await send(request, 'app_1');
+
+    const event = written.find((w) => w.kind === 'event')!.record;
+    assert.deepEqual(event, {
+      app_id: 'app_1',
+      profile_id: 'player-1',
+      urm_date_time: '2026-11-21T10:00:00.000Z',
+      event: 'urm_push_sent',
+      urm_insert_id: 'id-1:sent',
+      notification_id: 'id-1',
+      title: 'Bonus',
+      url: 'https://casino.example/spin',
+      tokens: 2,
+      sent: 1,
+      failed: 0,
+      gone: 1,
+    });
+  });
+
+  test('counts a token that is not a push subscription as failed and keeps it', async () => {
+    const { send, sent, written } = harness(profile({ urm_web_push_notification_token: ['apns:abc', tokenFor('a')] }));
+
+    const answer = await send(request, 'app_1');
+
+    assert.equal(sent.length, 1);
+    assert.deepEqual([answer.sent, answer.failed, answer.removed], [1, 1, 0]);
+    assert.deepEqual(answer.reasons, { 'the token is not JSON': 1 });
+    assert.equal(written.filter((w) => w.kind === 'profile').length, 0);
+  });
+
+  test('answers what was sent even when the stream write fails, counting unremoved gone tokens as failed', async () => {
+    const { send } = harness(profile({ urm_web_push_notification_token: [tokenFor('a'), tokenFor('gone')] }), { gone: { status: 'gone' } }, async () => {
+      throw new Error('stream unreachable');
+    });
+
+    const answer = await send(request, 'app_1');
+
+    assert.deepEqual([answer.sent, answer.failed, answer.removed], [1, 1, 0]);
+    assert.match(String(answer.recordError), /stream unreachable/);
+  });
+
+  test('answers zero of everything for a profile without tokens', async () => {
+    const { send } = harness(profile({ country: 'MT' }));
+
+    const answer = await send(request, 'app_1');
+
+    assert.deepEqual([answer.sent, answer.failed, answer.removed], [0, 0, 0]);
+  });
+
+  test("refuses another application's app_id", async () => {
+    const { send } = harness(profile({}));
+
+    await assert.rejects(send({ ...request, app_id: 'app_2' }, 'app_1'), Forbidden);
+  });
+
+  test('answers 404 for a profile that does not exist or was deleted', async () => {
+    await assert.rejects(harness(undefined).send(request, 'app_1'), (error: Error) => error instanceof NotFound && error.message === 'profile not found');
+    await assert.rejects(harness(profile({}, false)).send(request, 'app_1'), NotFound);
+  });
+
+  test('answers 404 when the application has no VAPID keys', async () => {
+    const { send } = harness(profile({}));
+
+    await assert.rejects(send({ ...request, app_id: 'app_9' }, 'app_9'), (error: Error) => error instanceof NotFound && /not configured/.test(error.message));
+  });
+
+  test('refuses a notification too large for a push message', async () => {
+    const { send, sent } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')] }));
+
+    await assert.rejects(send({ ...request, body: 'é'.repeat(2000) }, 'app_1'), ValidationError);
+    assert.equal(sent.length, 0);
+  });
+});

@@ -1,0 +1,302 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { UrmNotification, WORKER_PATH } from '../../../web-sdk/src/page/client';
+import { base64UrlToBytes, tokenOf } from '../../../web-sdk/src/shared/subscription';
+import { fakeBrowser, FakeSubscription, subscriptionJson, VAPID_KEY } from '../../support/fake-browser';
+
+const settings = { appId: 'app_1', apiKey: 'urm_browser_key', profileId: 'player-42' };
+const TOKENS = 'urm_web_push_notification_token';
+const vapidKey = base64UrlToBytes(VAPID_KEY);
+
+describe('initNotification, by permission state (spec 3)', () => {
+  test('granted: registers the worker at the site root, subscribes with the VAPID key and stores the token on the profile', async () => {
+    const browser = fakeBrowser({ permission: 'granted' });
+
+    const result = await new UrmNotification(browser.env).initNotification(settings);
+
+    assert.deepEqual(result, { permission: 'granted', subscribed: true, profileId: 'player-42' });
+    assert.equal(browser.state.prompts, 0);
+    assert.equal(browser.state.registeredUrl, `${WORKER_PATH}?apiUrl=https%3A%2F%2Fapi.example.com&appId=app_1&apiKey=urm_browser_key`);
+    assert.deepEqual(browser.state.subscribedWith, vapidKey);
+    assert.deepEqual(browser.profileRecords(), [
+      {
+        app_id: 'app_1',
+        profile_id: 'player-42',
+        urm_date_time: '2026-11-21T10:00:00.000Z',
+        urm_set_if_null: { urm_receives_notifications: true },
+        urm_unique_append: { [TOKENS]: [tokenOf(subscriptionJson('new-1'))] },
+      },
+    ]);
+  });
+
+  test('calls the API with the browser key and the application in the query string', async () => {
+    const browser = fakeBrowser({ permission: 'granted' });
+
+    await new UrmNotification(browser.env).initNotification(settings);
+
+    assert.deepEqual(browser.requests.map((r) => `${r.method} ${r.url}`), [
+      'GET https://api.example.com/push/config?app_id=app_1',
+      'POST https://api.example.com/profiles?app_id=app_1',
+    ]);
+    assert.equal(browser.requests[1].headers['x-api-key'], 'urm_browser_key');
+    assert.equal(browser.requests[1].headers['Content-Type'], 'application/json');
+  });
+
+  test('default: shows the prompt, and on approval subscribes', async () => {
+    const browser = fakeBrowser({ permission: 'default', answer: 'granted' });
+
+    const result = await new UrmNotification(browser.env).initNotification(settings);
+
+    assert.equal(browser.state.prompts, 1);
+    assert.deepEqual(result, { permission: 'granted', subscribed: true, profileId: 'player-42' });
+    assert.equal(browser.profileRecords().length, 1);
+  });
+
+  test('default, prompt dismissed: no subscription and nothing stored', async () => {
+    const browser = fakeBrowser({ permission: 'default', answer: 'default' });
+
+    const result = await new UrmNotification(browser.env).initNotification(settings);
+
+    assert.deepEqual(result, { permission: 'default', subscribed: false });
+    assert.equal(browser.requests.length, 0);
+    assert.equal(browser.state.registeredUrl, undefined);
+  });
+
+  test('denied: no prompt, no worker, no subscription, nothing stored, and a clear result', async () => {
+    const browser = fakeBrowser({ permission: 'denied' });
+
+    const result = await new UrmNotification(browser.env).initNotification(settings);
+
+    assert.deepEqual(result, { permission: 'denied', subscribed: false });
+    assert.equal(browser.state.prompts, 0);
+    assert.equal(browser.state.registeredUrl, undefined);
+    assert.equal(browser.requests.length, 0);
+    assert.equal(browser.storage.size, 0);
+  });
+});
+
+describe('initNotification rejects clearly', () => {
+  const cases: [string, unknown, RegExp][] = [
+    ['without settings', undefined, /settings object/],
+    ['without appId', { apiKey: 'k' }, /settings\.appId is required/],
+    ['without apiKey', { appId: 'a' }, /settings\.apiKey is required/],
+    ['with an empty appId', { appId: '', apiKey: 'k' }, /settings\.appId must be a string/],
+    ['with an apiUrl that is not http(s)', { appId: 'a', apiKey: 'k', apiUrl: 'javascript:alert(1)' }, /apiUrl must be an http\(s\) URL/],
+  ];
+  for (const [name, input, message] of cases) {
+    test(name, async () => {
+      await assert.rejects(new UrmNotification(fakeBrowser({ permission: 'granted' }).env).initNotification(input), message);
+    });
+  }
+
+  test('without service worker support', async () => {
+    await assert.rejects(new UrmNotification(fakeBrowser({ permission: 'granted', serviceWorker: false }).env).initNotification(settings), /no service workers/);
+  });
+
+  test('on an insecure origin', async () => {
+    await assert.rejects(new UrmNotification(fakeBrowser({ permission: 'granted', secureContext: false }).env).initNotification(settings), /secure origin/);
+  });
+});
+
+describe('the browser subscription', () => {
+  test('made with the same key is kept, and its token stored again', async () => {
+    const existing = new FakeSubscription(subscriptionJson('old'), { applicationServerKey: vapidKey.buffer });
+    const browser = fakeBrowser({ permission: 'granted', existing });
+
+    await new UrmNotification(browser.env).initNotification(settings);
+
+    assert.equal(browser.state.madeSubscriptions, 0);
+    assert.deepEqual(browser.profileRecords()[0].urm_unique_append, { [TOKENS]: [tokenOf(subscriptionJson('old'))] });
+  });
+
+  test('made with another key (rotated VAPID keys) is replaced by a new one', async () => {
+    const existing = new FakeSubscription(subscriptionJson('old'), { applicationServerKey: new Uint8Array(65).fill(4).buffer });
+    const browser = fakeBrowser({ permission: 'granted', existing });
+
+    await new UrmNotification(browser.env).initNotification(settings);
+
+    assert.equal(existing.unsubscribed, true);
+    assert.equal(browser.state.madeSubscriptions, 1);
+  });
+
+  test('that changed since the last visit replaces the old token on the profile', async () => {
+    const storage = new Map<string, string>();
+    const first = fakeBrowser({ permission: 'granted', storage });
+    await new UrmNotification(first.env).initNotification(settings);
+    const changed = new FakeSubscription(subscriptionJson('renewed'), { applicationServerKey: vapidKey.buffer });
+    const second = fakeBrowser({ permission: 'granted', storage, existing: changed });
+
+    await new UrmNotification(second.env).initNotification(settings);
+
+    const [remove, append] = second.profileRecords();
+    assert.deepEqual(remove.urm_remove, { [TOKENS]: [tokenOf(subscriptionJson('new-1'))] });
+    assert.deepEqual(append.urm_unique_append, { [TOKENS]: [tokenOf(subscriptionJson('renewed'))] });
+  });
+});
+
+describe('anonymous visitors', () => {
+  test('without a profileId the token goes on an anonymous profile kept in the browser', async () => {
+    const browser = fakeBrowser({ permission: 'granted' });
+
+    const result = await new UrmNotification(browser.env).initNotification({ appId: 'app_1', apiKey: 'k' });
+
+    assert.equal(result.profileId, 'urm-anon-uuid-1');
+    assert.equal(browser.profileRecords()[0].profile_id, 'urm-anon-uuid-1');
+    assert.equal(browser.storage.get('urm:app_1:anon'), 'urm-anon-uuid-1');
+  });
+
+  test('setProfileId merges the anonymous profile into the known one, and the visitor goes on as it', async () => {
+    const browser = fakeBrowser({ permission: 'granted' });
+    const client = new UrmNotification(browser.env);
+    await client.initNotification({ appId: 'app_1', apiKey: 'k' });
+
+    await client.setProfileId('player-42');
+    await client.disablePushNotification();
+
+    const [, merge, pause] = browser.profileRecords();
+    assert.deepEqual(merge, { app_id: 'app_1', profile_id: 'player-42', urm_date_time: '2026-11-21T10:00:00.000Z', urm_merge: ['urm-anon-uuid-1'] });
+    assert.equal(pause.profile_id, 'player-42');
+    assert.equal(browser.storage.get('urm:app_1:anon'), undefined);
+  });
+
+  test('a profileId given to initNotification merges the anonymous profile of an earlier visit', async () => {
+    const storage = new Map<string, string>();
+    await new UrmNotification(fakeBrowser({ permission: 'granted', storage }).env).initNotification({ appId: 'app_1', apiKey: 'k' });
+    const later = fakeBrowser({ permission: 'granted', storage });
+
+    await new UrmNotification(later.env).initNotification(settings);
+
+    assert.deepEqual(later.profileRecords()[0].urm_merge, ['urm-anon-uuid-1']);
+    assert.equal(later.profileRecords()[1].profile_id, 'player-42');
+  });
+
+  test('setProfileId before initNotification is applied by it', async () => {
+    const browser = fakeBrowser({ permission: 'granted' });
+    const client = new UrmNotification(browser.env);
+
+    await client.setProfileId('player-7');
+    const result = await client.initNotification({ appId: 'app_1', apiKey: 'k' });
+
+    assert.equal(result.profileId, 'player-7');
+  });
+
+  test("switching between known profiles moves this browser's token", async () => {
+    const browser = fakeBrowser({ permission: 'granted' });
+    const client = new UrmNotification(browser.env);
+    await client.initNotification(settings);
+    const token = tokenOf(subscriptionJson('new-1'));
+
+    await client.setProfileId('player-43');
+
+    const [, leave, join] = browser.profileRecords();
+    assert.deepEqual([leave.profile_id, leave.urm_remove], ['player-42', { [TOKENS]: [token] }]);
+    assert.deepEqual([join.profile_id, join.urm_unique_append], ['player-43', { [TOKENS]: [token] }]);
+  });
+});
+
+describe('the other methods', () => {
+  async function initialised(permission: NotificationPermission = 'granted') {
+    const browser = fakeBrowser({ permission });
+    const client = new UrmNotification(browser.env);
+    await client.initNotification(settings);
+    return { browser, client };
+  }
+
+  test('enable and disable set urm_receives_notifications, keeping the subscription', async () => {
+    const { browser, client } = await initialised();
+
+    await client.disablePushNotification();
+    await client.enablePushNotification();
+
+    assert.deepEqual(browser.profileRecords().slice(1).map((r) => r.urm_set), [{ urm_receives_notifications: false }, { urm_receives_notifications: true }]);
+    assert.equal(browser.state.subscription?.unsubscribed, false);
+  });
+
+  test("disablePushNotificationPermanent unsubscribes, unregisters and removes this device's token", async () => {
+    const { browser, client } = await initialised();
+
+    await client.disablePushNotificationPermanent();
+
+    assert.equal(browser.state.subscription?.unsubscribed, true);
+    assert.equal(browser.state.registered, false);
+    assert.deepEqual(browser.profileRecords()[1].urm_remove, { [TOKENS]: [tokenOf(subscriptionJson('new-1'))] });
+    assert.equal(browser.storage.get('urm:app_1:token'), undefined);
+  });
+
+  test('disablePushNotificationPermanent rejects when no worker is registered, or no subscription exists', async () => {
+    const { client } = await initialised();
+    await client.disablePushNotificationPermanent();
+
+    await assert.rejects(client.disablePushNotificationPermanent(), /no service worker is registered/);
+
+    const unsubscribed = fakeBrowser({ permission: 'granted' });
+    const other = new UrmNotification(unsubscribed.env);
+    await other.initNotification(settings);
+    await unsubscribed.state.subscription!.unsubscribe();
+    await assert.rejects(other.disablePushNotificationPermanent(), /no push subscription/);
+  });
+
+  test('disablePushNotificationPermanentAllDevice empties the web, iOS and Android tokens', async () => {
+    const { browser, client } = await initialised();
+
+    await client.disablePushNotificationPermanentAllDevice();
+
+    assert.deepEqual(browser.profileRecords()[1].urm_set, {
+      urm_web_push_notification_token: [],
+      urm_ios_push_notification_token: [],
+      urm_android_push_notification_token: [],
+    });
+  });
+
+  test('setPushNotificationToken attaches a token to the current profile', async () => {
+    const { browser, client } = await initialised();
+    const token = tokenOf(subscriptionJson('other'));
+
+    await client.setPushNotificationToken(token);
+
+    const records = browser.profileRecords().slice(1);
+    assert.deepEqual(records.at(-1)?.urm_unique_append, { [TOKENS]: [token] });
+    await assert.rejects(client.setPushNotificationToken(''), /a token is a push subscription/);
+  });
+
+  test('methods that need the settings reject before initNotification', async () => {
+    const client = new UrmNotification(fakeBrowser({ permission: 'granted' }).env);
+
+    for (const call of [
+      () => client.enablePushNotification(),
+      () => client.disablePushNotification(),
+      () => client.disablePushNotificationPermanent(),
+      () => client.disablePushNotificationPermanentAllDevice(),
+      () => client.setPushNotificationToken('{}'),
+    ]) {
+      await assert.rejects(call(), /call initNotification first/);
+    }
+  });
+
+  test('an API refusal rejects with its status and message', async () => {
+    const browser = fakeBrowser({ permission: 'granted' });
+    browser.env.fetch = (async () => Response.json({ message: 'Forbidden' }, { status: 403 })) as unknown as typeof fetch;
+
+    await assert.rejects(new UrmNotification(browser.env).initNotification(settings), /GET \/push\/config answered 403: Forbidden/);
+  });
+});
+
+test("a subscription the browser's push service refuses rejects with the browser's reason, and stores nothing", async () => {
+  const browser = fakeBrowser({ permission: 'granted' });
+  browser.env.serviceWorker = {
+    ...browser.env.serviceWorker!,
+    ready: Promise.resolve({
+      pushManager: {
+        getSubscription: async () => null,
+        subscribe: async () => {
+          throw new DOMException('Registration failed - push service not available', 'AbortError');
+        },
+      },
+      unregister: async () => true,
+    }),
+    register: async () => undefined,
+  };
+
+  await assert.rejects(new UrmNotification(browser.env).initNotification(settings), /could not subscribe to push \(Registration failed - push service not available\)/);
+  assert.equal(browser.profileRecords().length, 0);
+});

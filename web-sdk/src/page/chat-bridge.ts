@@ -1,0 +1,46 @@
+/**
+ * `window.urmChat.setProfileId(id)` (spec 4.7): the site's core/chat script
+ * tells who the visitor is; the push SDK follows. Whether the chat script
+ * loads before or after this one, and whether it replaces `window.urmChat` or
+ * only its method, the call reaches both.
+ */
+type Chat = Record<string, unknown>;
+const BRIDGED = '__urmNotificationBridge';
+
+function bridge(chat: Chat, onProfileId: (id: string) => void): Chat {
+  if (chat[BRIDGED]) return chat;
+  let own = chat.setProfileId;
+  const setProfileId = function (this: unknown, id: string): unknown {
+    const result = typeof own === 'function' ? own.call(this, id) : undefined;
+    onProfileId(id);
+    return result;
+  };
+  try {
+    Object.defineProperty(chat, 'setProfileId', {
+      configurable: true,
+      enumerable: true,
+      get: () => setProfileId,
+      set: (value: unknown) => {
+        own = value;
+      },
+    });
+    Object.defineProperty(chat, BRIDGED, { value: true });
+  } catch {
+    // A frozen chat object cannot be bridged; urmNotification.setProfileId still works.
+  }
+  return chat;
+}
+
+export function bridgeChat(win: object, onProfileId: (id: string) => void): void {
+  const target = win as { urmChat?: unknown };
+  const wrap = (value: unknown) => (value !== null && typeof value === 'object' ? bridge(value as Chat, onProfileId) : value);
+  let chat = wrap(target.urmChat ?? {});
+  Object.defineProperty(target, 'urmChat', {
+    configurable: true,
+    enumerable: true,
+    get: () => chat,
+    set: (value: unknown) => {
+      chat = wrap(value);
+    },
+  });
+}
