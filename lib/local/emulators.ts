@@ -80,7 +80,8 @@ export async function startDynamoLocal(options: { port: number; dataDir: string 
   const pidFile = join(options.dataDir, 'dynamodb-local.pid');
   await stopLeftover(pidFile);
   const { jar, libraryPath } = dynamoJar();
-  const java = ['java', `-Djava.library.path=${libraryPath}`, '-jar', jar, '-sharedDb', '-dbPath', options.dataDir, '-port', String(options.port)];
+  // No telemetry (this machine has no network, and a local stack should not phone home).
+  const java = ['java', `-Djava.library.path=${libraryPath}`, '-jar', jar, '-sharedDb', '-disableTelemetry', '-dbPath', options.dataDir, '-port', String(options.port)];
   // Background jobs of sh read /dev/null unless told otherwise: keep our stdin as fd 3 for the watcher.
   const script = [
     'exec 3<&0',
@@ -89,7 +90,8 @@ export async function startDynamoLocal(options: { port: number; dataDir: string 
     '{ cat <&3 >/dev/null; kill $child 2>/dev/null; } &',
     'wait $child',
   ].join('\n');
-  const child: ChildProcess = spawn('sh', ['-c', script], { stdio: ['pipe', 'ignore', 'pipe'] });
+  // In the data directory, where DynamoDB Local also leaves its metadata file.
+  const child: ChildProcess = spawn('sh', ['-c', script], { cwd: options.dataDir, stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
