@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
-import { applyAndRead, at, profileRecord, readTimeline, send, until } from '../support/profiles';
+import { applyAndRead, at, profileRecord, readProfile, readTimeline, send, until } from '../support/profiles';
 
 let stack: TestStack;
 let siteOrigin: string;
@@ -42,8 +42,14 @@ describe('a browser key may', () => {
     const anonymous = `urm-anon-${randomUUID()}`;
     const known = `known-${randomUUID()}`;
 
-    const stored = await browserPost('/profiles', [
+    const visitor = await browserPost('/profiles', [
       profileRecord(stack, anonymous, { urm_set_if_null: { urm_receives_notifications: true }, urm_unique_append: { urm_web_push_notification_token: [token] } }),
+    ]);
+    assert.equal(visitor.status, 200, JSON.stringify(visitor.body));
+    // Records of different profiles may sit on different shards: order holds per profile only, so the visitor's is applied first.
+    await until(() => readProfile(stack, anonymous), (r) => r.status === 200, 'the visitor profile');
+
+    const stored = await browserPost('/profiles', [
       profileRecord(stack, known, { urm_merge: [anonymous] }),
       profileRecord(stack, known, { urm_set: { urm_receives_notifications: false } }),
     ]);

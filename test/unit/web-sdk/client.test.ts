@@ -153,8 +153,15 @@ describe('anonymous visitors', () => {
     await client.setProfileId('player-42');
     await client.disablePushNotification();
 
-    const [, merge, pause] = browser.profileRecords();
-    assert.deepEqual(merge, { app_id: 'app_1', profile_id: 'player-42', urm_date_time: '2026-11-21T10:00:00.000Z', urm_merge: ['urm-anon-uuid-1'] });
+    const [subscribed, merge, pause] = browser.profileRecords();
+    // The device token travels with the merge, in case the visitor's own record is not applied yet.
+    assert.deepEqual(merge, {
+      app_id: 'app_1',
+      profile_id: 'player-42',
+      urm_date_time: '2026-11-21T10:00:00.000Z',
+      urm_merge: ['urm-anon-uuid-1'],
+      urm_unique_append: subscribed.urm_unique_append,
+    });
     assert.equal(pause.profile_id, 'player-42');
     assert.equal(browser.storage.get('urm:app_1:anon'), undefined);
   });

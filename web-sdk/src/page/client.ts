@@ -193,7 +193,10 @@ export class UrmNotification {
     const change = identity.adopt(id);
     const token = identity.token();
     const records: Fields[] = [];
-    if (change.mergeFrom) records.push(this.record(id, { urm_merge: [change.mergeFrom] }));
+    // The token goes along with the merge: the visitor's own record may not be applied yet (another shard).
+    if (change.mergeFrom) {
+      records.push(this.record(id, { urm_merge: [change.mergeFrom], ...(token ? { urm_unique_append: { [TOKENS]: [token] } } : {}) }));
+    }
     if (change.left && token) {
       records.push(this.record(change.left, { urm_remove: { [TOKENS]: [token] } }));
       records.push(this.record(id, { urm_unique_append: { [TOKENS]: [token] } }));
