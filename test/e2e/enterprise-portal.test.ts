@@ -4,33 +4,20 @@
  * the portal.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { type Browser, type BrowserContext } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// TOOLCHAIN.md: what Debian's Chromium needs to run headless here, and nothing reaching out.
-const chromiumFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let stack: TestStack;
 let browser: Browser;
 before(async () => {
-  assert.ok(existsSync(executablePath), `Chromium not found at ${executablePath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   stack = await testStack();
   // A fresh temporary profile per launch: no cookie survives from another run.
-  browser = await chromium.launch({ executablePath, args: chromiumFlags });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -28,9 +28,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { createApp, generateVapidKeys, issueKey } from '../../lib/back-office';
 import { localBackOffice, localClients } from '../../lib/local/stack';
+import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { freePort } from '../support/ports';
@@ -38,18 +39,6 @@ import { until } from '../support/profiles';
 import { distDir, WORKER_SCRIPT } from '../../web-sdk/build';
 import { startPushService, tokenOf, type MintedSubscription, type PushService } from '../support/push-service';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// TOOLCHAIN.md: what Debian's Chromium needs to run headless here, and nothing reaching out.
-const chromiumFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 interface E2eApp {
   app_id: string;
@@ -85,7 +74,6 @@ function startSite(port: number, sdkOrigin: string): Promise<Server> {
 }
 
 before(async () => {
-  assert.ok(existsSync(executablePath), `Chromium not found at ${executablePath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   stack = await testStack();
   stackOrigin = new URL(stack.baseUrl).origin;
   const sitePort = await freePort();
@@ -98,7 +86,7 @@ before(async () => {
   const vapid = await generateVapidKeys(office, created.app_id, { subject: 'mailto:e2e@example.com' });
   app = { app_id: created.app_id, browser_key: await key('browser'), server_key: await key('server'), comms_key: await key('comms'), vapid_public_key: vapid.publicKey };
   push = await startPushService();
-  browser = await chromium.launch({ executablePath, args: chromiumFlags });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -24,3 +24,14 @@ export function apiEvent(options: {
 export function context(name = 'TestFunction'): Context {
   return lambdaContext(name, 10_000);
 }
+
+/** What an API handler is, for tests that call one directly. */
+export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<import('aws-lambda').APIGatewayProxyResult>;
+
+/**
+ * The environment a function gets from the stack, with test credentials: set
+ * it before importing a handler, which reads it at module scope (cold start).
+ */
+export function setFunctionEnv(variables: Record<string, string>): void {
+  Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', ...variables });
+}

@@ -19,7 +19,7 @@ import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisSt
 import { insertIdHash, type StoredProfile } from '../../../functions/shared/domain/profile-state';
 import type { TimelineEntry } from '../../../functions/shared/domain/timeline';
 import { streamRecord as supportStreamRecord } from '../../support/kinesis-event';
-import { context } from '../../support/lambda';
+import { context, setFunctionEnv } from '../../support/lambda';
 
 const PROFILES = 'profiles-table';
 const TIMELINE = 'timeline-table';
@@ -27,9 +27,7 @@ const REJECTIONS = 'rejections-table';
 process.env.PROFILES_TABLE = PROFILES;
 process.env.TIMELINE_TABLE = TIMELINE;
 process.env.REJECTIONS_TABLE = REJECTIONS;
-process.env.AWS_REGION = 'us-east-1';
-process.env.AWS_ACCESS_KEY_ID = 'test';
-process.env.AWS_SECRET_ACCESS_KEY = 'test';
+setFunctionEnv({});
 
 type Handler = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse>;
 type Item = Record<string, unknown>;

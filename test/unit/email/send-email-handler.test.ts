@@ -7,17 +7,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { hashApiKey } from '../../../functions/shared/domain/api-keys';
 import type { Channel } from '../../../functions/shared/domain/channels';
-import { apiEvent, context } from '../../support/lambda';
+import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
-process.env.KEYS_TABLE = 'keys';
-process.env.CHANNELS_TABLE = 'channels';
-process.env.STREAM_NAME = 'stream';
-process.env.SES_CONFIGURATION_SET = 'urm-sending';
-process.env.AWS_REGION = 'us-east-1';
-process.env.AWS_ACCESS_KEY_ID = 'test';
-process.env.AWS_SECRET_ACCESS_KEY = 'test';
+setFunctionEnv({ KEYS_TABLE: 'keys', CHANNELS_TABLE: 'channels', STREAM_NAME: 'stream', SES_CONFIGURATION_SET: 'urm-sending' });
 
-type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type Handler = ProxyHandler;
 const ses = mockClient(SESv2Client);
 const kinesis = mockClient(KinesisClient);
 const dynamo = mockClient(DynamoDBDocumentClient);

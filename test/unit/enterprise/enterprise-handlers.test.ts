@@ -14,18 +14,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { hashApiKey } from '../../../functions/shared/domain/api-keys';
 import { hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
-import { apiEvent, context } from '../../support/lambda';
+import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
-process.env.KEYS_TABLE = 'keys';
-process.env.APPS_TABLE = 'apps';
-process.env.ENTERPRISE_USERS_TABLE = 'users';
-process.env.SIGN_IN_TOKENS_TABLE = 'tokens';
-process.env.PORTAL_SESSIONS_TABLE = 'sessions';
-process.env.AWS_REGION = 'us-east-1';
-process.env.AWS_ACCESS_KEY_ID = 'test';
-process.env.AWS_SECRET_ACCESS_KEY = 'test';
+setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', ENTERPRISE_USERS_TABLE: 'users', SIGN_IN_TOKENS_TABLE: 'tokens', PORTAL_SESSIONS_TABLE: 'sessions' });
 
-type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type Handler = ProxyHandler;
 const dynamo = mockClient(DynamoDBDocumentClient);
 
 const serverKey = { key_hash: hashApiKey('server-key'), app_id: 'app_1', scope: 'server', key_id: 'k1' };

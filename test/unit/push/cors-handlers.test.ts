@@ -5,16 +5,11 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { hashApiKey } from '../../../functions/shared/domain/api-keys';
-import { apiEvent, context } from '../../support/lambda';
+import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
-process.env.KEYS_TABLE = 'keys';
-process.env.APPS_TABLE = 'apps';
-process.env.STREAM_NAME = 'stream';
-process.env.AWS_REGION = 'us-east-1';
-process.env.AWS_ACCESS_KEY_ID = 'test';
-process.env.AWS_SECRET_ACCESS_KEY = 'test';
+setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream' });
 
-type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type Handler = ProxyHandler;
 const kinesis = mockClient(KinesisClient);
 const dynamo = mockClient(DynamoDBDocumentClient);
 
