@@ -48,6 +48,7 @@ async function main(): Promise<void> {
       `  email channel: ${dev.channel_id}`,
       `Sent mail: ${dev.mail_url} (web view; GET ${dev.mail_url}/store as JSON)`,
       `Web push demo: ${stack.baseUrl}/ (SDK at ${stack.baseUrl}/js/urm-notification.js, worker at ${stack.baseUrl}/urmSDKWorker.js)`,
+      `API reference: ${stack.baseUrl}/docs (OpenAPI document at ${stack.baseUrl}/openapi.json)`,
       `(also in ${resolve(root, process.env.URM_DATA_DIR || '.urm', 'dev.json')}; Ctrl-C stops)`,
     ].join('\n'),
   );

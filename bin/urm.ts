@@ -1,7 +1,9 @@
 /**
  * The CDK app: `npx cdk synth|deploy`. `URM_STACK_NAME` names the stack (one
- * account can hold several); `URM_NAG=1` runs the cdk-nag AWS Solutions checks;
- * `URM_EMAIL_DOMAIN` (or `-c urm:emailDomain=…`) is the domain email is sent from.
+ * account can hold several); `URM_EMAIL_DOMAIN` (or `-c urm:emailDomain=…`) is
+ * the domain email is sent from. The cdk-nag AWS Solutions checks run on every
+ * synth: a finding not accepted in lib/nag-suppressions.ts is an error, and
+ * errors stop `cdk deploy`. `URM_NAG=0` skips them while iterating.
  */
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -14,6 +16,6 @@ new UrmStack(app, process.env.URM_STACK_NAME ?? 'Urm', {
   description: 'urm: customer-relationship and affiliate platform',
 });
 
-if (process.env.URM_NAG === '1') {
+if (process.env.URM_NAG !== '0') {
   Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
 }

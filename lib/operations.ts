@@ -3,6 +3,8 @@
  * The CDK stack builds one Lambda function per entry, granting exactly the
  * access listed here; the local stack routes to the same handler modules.
  */
+import { emailLimits } from '../functions/shared/domain/email';
+import { limits } from '../functions/shared/domain/limits';
 import type { TableName } from './resources';
 
 export type Access = 'read' | 'write' | 'readwrite';
@@ -14,6 +16,8 @@ export interface FunctionDefinition {
   entry: string;
   /** The tables the function touches, and how: this is its IAM grant. */
   tables: Partial<Record<TableName, Access>>;
+  /** The indexes the function queries, by table (which it must read): granted dynamodb:Query on exactly these. */
+  indexes?: Partial<Record<TableName, string[]>>;
   /** How the function touches the ingestion stream, if at all. */
   stream?: 'write';
   /** The function sends email through SES (lib/constructs/email.ts grants it). */
@@ -31,6 +35,23 @@ export interface HttpOperation extends FunctionDefinition {
    * answers the CORS preflight (OPTIONS) of its path (functions/shared/http/cors.ts).
    */
   browser?: true;
+  /**
+   * The largest request body it takes, in bytes (default: defaultMaxBodyBytes).
+   * Its handler refuses a larger one before parsing anything (maxBodyBytesOf,
+   * functions/shared/http/json-api.ts); the local server keeps no more of it
+   * than that (lib/local/server.ts).
+   */
+  maxBodyBytes?: number;
+}
+
+/** The body bound of an operation that declares none. */
+export const defaultMaxBodyBytes = 256 * 1024;
+
+/** The body bound of the operation `id`, for its handler and the local server alike. */
+export function maxBodyBytesOf(id: string): number {
+  const operation = httpOperations.find((candidate) => candidate.id === id);
+  if (!operation) throw new Error(`no HTTP operation ${id} in lib/operations.ts`);
+  return operation.maxBodyBytes ?? defaultMaxBodyBytes;
 }
 
 export type StreamRecordKind = 'profile' | 'event';
@@ -54,6 +75,7 @@ export const httpOperations: HttpOperation[] = [
     tables: { keys: 'read', apps: 'read' },
     stream: 'write',
     browser: true,
+    maxBodyBytes: limits.bodyBytes,
   },
   {
     id: 'IngestEvents',
@@ -63,6 +85,7 @@ export const httpOperations: HttpOperation[] = [
     tables: { keys: 'read', apps: 'read' },
     stream: 'write',
     browser: true,
+    maxBodyBytes: limits.bodyBytes,
   },
   {
     id: 'GetProfile',
@@ -77,6 +100,7 @@ export const httpOperations: HttpOperation[] = [
     path: '/profiles/{profile_id}/events',
     entry: 'functions/list-profile-events/handler.ts',
     tables: { keys: 'read', timeline: 'read' },
+    indexes: { timeline: ['by-time'] },
   },
   {
     id: 'SetAffiliate',
@@ -101,6 +125,7 @@ export const httpOperations: HttpOperation[] = [
     tables: { keys: 'read', channels: 'read' },
     stream: 'write',
     email: 'send',
+    maxBodyBytes: emailLimits.requestBytes,
   },
   {
     id: 'EnterpriseSignUp',

@@ -13,6 +13,7 @@ import { Email } from './constructs/email';
 import { PushCdn } from './constructs/push-cdn';
 import { secretsPrefix, secretsPrefixOutput } from './secrets';
 import { httpOperations } from './operations';
+import { suppressAcceptedFindings } from './nag-suppressions';
 
 export { tableOutputName };
 
@@ -25,6 +26,8 @@ export const stackOutputs = {
   streamName: 'StreamName',
   /** The spec's {cdn_url}: js/urm-notification.js and urmSDKWorker.js. */
   cdnUrl: 'CdnUrl',
+  /** The API reference (Swagger UI) on the CDN; the OpenAPI document is {cdn_url}/openapi.json. */
+  docsUrl: 'DocsUrl',
   /** Where the secrets (VAPID private keys) are, in SSM Parameter Store: for the admin command line. */
   secretsPrefix: secretsPrefixOutput,
   tables: Object.fromEntries(
@@ -56,11 +59,14 @@ export class UrmStack extends Stack {
       new CfnOutput(this, key, { value: url });
     }
     new CfnOutput(this, stackOutputs.streamName, { value: this.pipeline.stream.streamName });
-    this.pushCdn = new PushCdn(this, 'PushCdn');
+    this.pushCdn = new PushCdn(this, 'PushCdn', { apiUrl: url });
     new CfnOutput(this, stackOutputs.cdnUrl, { value: this.pushCdn.url });
+    new CfnOutput(this, stackOutputs.docsUrl, { value: this.pushCdn.docsUrl });
     new CfnOutput(this, stackOutputs.secretsPrefix, { value: secretsPrefix(this.stackName) });
     for (const name of Object.keys(tableDefinitions) as TableName[]) {
       new CfnOutput(this, stackOutputs.tables[name], { value: this.data.tables[name].tableName });
     }
+    // Last: the suppressions name constructs of the whole stack (cdk-nag's AwsSolutions checks, bin/urm.ts).
+    suppressAcceptedFindings(this);
   }
 }

@@ -1,6 +1,7 @@
 /** POST /enterprises/sign_in (spec 4.3, DECISIONS.md "Enterprise users"). */
 import { appIdSchema } from '../shared/domain/attributes';
-import { enterpriseLimits } from '../shared/domain/enterprise';
+import { enterpriseLimits, SECRET_PATTERN } from '../shared/domain/enterprise';
+import type { SchemaType } from '../shared/domain/schema-type';
 
 export const signInBodySchema = {
   type: 'object',
@@ -17,11 +18,15 @@ export interface SignInBody {
   user_id: string;
 }
 
-export interface SignInAnswer {
-  /** Shown once; only its hash is kept. */
-  token: string;
-  /** `{portal origin}/redirect?token=…` */
-  redirect_url: string;
-  /** ISO 8601 UTC: the token is refused from this moment on. */
-  expires_at: string;
-}
+export const signInAnswerSchema = {
+  type: 'object',
+  required: ['token', 'redirect_url', 'expires_at'],
+  additionalProperties: false,
+  properties: {
+    token: { type: 'string', pattern: SECRET_PATTERN.source, description: 'A one-time sign-in token, shown once; only its hash is kept.' },
+    redirect_url: { type: 'string', format: 'uri', description: 'Where to send the user\'s browser: `{portal origin}/redirect?token=…`.' },
+    expires_at: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC: the token is refused from this moment on.' },
+  },
+} as const;
+
+export type SignInAnswer = SchemaType<typeof signInAnswerSchema>;

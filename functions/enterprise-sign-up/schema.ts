@@ -1,6 +1,7 @@
 /** POST /enterprises/sign_up (spec 2.6 and 4.3, DECISIONS.md "Enterprise users"). */
 import { appIdSchema } from '../shared/domain/attributes';
 import { enterpriseLimits } from '../shared/domain/enterprise';
+import type { SchemaType } from '../shared/domain/schema-type';
 
 /** A name a person can read: not blank, no control characters. */
 export const personNameSchema = {
@@ -42,15 +43,28 @@ export interface SignUpBody {
   users: SignUpUser[];
 }
 
-export interface SignedUpUser {
-  user_id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  /** False when the email was already signed up in the application: that user is returned, unchanged. */
-  created: boolean;
-}
+export const signedUpUserSchema = {
+  type: 'object',
+  required: ['user_id', 'email', 'first_name', 'last_name', 'created'],
+  additionalProperties: false,
+  properties: {
+    user_id: { type: 'string', pattern: '^usr_[0-9a-f]{24}$', description: 'Sign the user in with this id.' },
+    email: { type: 'string', format: 'email' },
+    first_name: { type: 'string' },
+    last_name: { type: 'string' },
+    created: {
+      type: 'boolean',
+      description: 'False when the email was already signed up in the application: that user is returned, unchanged.',
+    },
+  },
+} as const;
 
-export interface SignUpAnswer {
-  users: SignedUpUser[];
-}
+export const signUpAnswerSchema = {
+  type: 'object',
+  required: ['users'],
+  additionalProperties: false,
+  properties: { users: { type: 'array', description: 'One entry per user of the request, in its order.', items: signedUpUserSchema } },
+} as const;
+
+export type SignedUpUser = SchemaType<typeof signedUpUserSchema>;
+export type SignUpAnswer = SchemaType<typeof signUpAnswerSchema>;

@@ -1,5 +1,6 @@
 /** GET /profiles/{profile_id}?app_id=… */
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
+import type { SchemaType } from '../shared/domain/schema-type';
 
 export const profileQuerySchema = {
   type: 'object',
@@ -14,9 +15,20 @@ export interface ProfileQuery {
 
 export const profilePathSchema = profileIdSchema;
 
-export interface ProfileView {
-  app_id: string;
-  profile_id: string;
-  attributes: Record<string, unknown>;
-  updated_at: string;
-}
+export const profileViewSchema = {
+  type: 'object',
+  required: ['app_id', 'profile_id', 'attributes', 'updated_at'],
+  additionalProperties: false,
+  properties: {
+    app_id: appIdSchema,
+    profile_id: profileIdSchema,
+    attributes: {
+      type: 'object',
+      description: 'Custom and system attributes; an attribute cleared with urm_unset is null.',
+      additionalProperties: true,
+    },
+    updated_at: { type: 'string', format: 'date-time', description: 'When a record last changed the profile.' },
+  },
+} as const;
+
+export type ProfileView = SchemaType<typeof profileViewSchema>;

@@ -1,5 +1,6 @@
 /** GET /push/config?app_id=… (browser key): what the push SDK needs to subscribe. */
 import { appIdSchema } from '../shared/domain/attributes';
+import type { SchemaType } from '../shared/domain/schema-type';
 
 export const pushConfigQuerySchema = {
   type: 'object',
@@ -12,7 +13,17 @@ export interface PushConfigQuery {
   app_id: string;
 }
 
-export interface PushConfig {
-  /** The application server key (VAPID, P-256, base64url) for `pushManager.subscribe`. */
-  vapid_public_key: string;
-}
+export const pushConfigSchema = {
+  type: 'object',
+  required: ['vapid_public_key'],
+  additionalProperties: false,
+  properties: {
+    vapid_public_key: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: 'The application server key (VAPID, P-256, base64url) for `pushManager.subscribe`.',
+    },
+  },
+} as const;
+
+export type PushConfig = SchemaType<typeof pushConfigSchema>;

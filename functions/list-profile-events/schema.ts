@@ -1,5 +1,6 @@
 /** GET /profiles/{profile_id}/events?app_id=…&limit=…&cursor=… */
-import { appIdSchema } from '../shared/domain/attributes';
+import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
+import type { SchemaType } from '../shared/domain/schema-type';
 
 export const eventsQuerySchema = {
   type: 'object',
@@ -18,20 +19,31 @@ export interface EventsQuery {
   cursor?: string;
 }
 
-export interface TimelineEventView {
-  event: string;
-  urm_date_time: string;
-  urm_insert_id: string;
-  received_at: string;
-  attributes: Record<string, unknown>;
-  /** The profile the event was recorded on, when urm_merge brought it here. */
-  merged_from?: string;
-}
+export const timelineEventViewSchema = {
+  type: 'object',
+  required: ['event', 'urm_date_time', 'urm_insert_id', 'received_at', 'attributes'],
+  additionalProperties: false,
+  properties: {
+    event: { type: 'string' },
+    urm_date_time: { type: 'string', description: 'When the event happened, as the record said.' },
+    urm_insert_id: { type: 'string' },
+    received_at: { type: 'string', format: 'date-time', description: 'When the service stored the event.' },
+    attributes: { type: 'object', description: "The event's custom attributes.", additionalProperties: true },
+    merged_from: { type: 'string', description: 'The profile the event was recorded on, when urm_merge brought it here.' },
+  },
+} as const;
 
-export interface TimelineView {
-  app_id: string;
-  profile_id: string;
-  events: TimelineEventView[];
-  /** Pass as `cursor` for the next page; null on the last page. */
-  next_cursor: string | null;
-}
+export const timelineViewSchema = {
+  type: 'object',
+  required: ['app_id', 'profile_id', 'events', 'next_cursor'],
+  additionalProperties: false,
+  properties: {
+    app_id: appIdSchema,
+    profile_id: profileIdSchema,
+    events: { type: 'array', description: 'Newest first by urm_date_time.', items: timelineEventViewSchema },
+    next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
+  },
+} as const;
+
+export type TimelineEventView = SchemaType<typeof timelineEventViewSchema>;
+export type TimelineView = SchemaType<typeof timelineViewSchema>;

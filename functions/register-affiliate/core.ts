@@ -7,7 +7,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { affiliateContactFields, type AffiliateRecord, type AffiliateStore } from '../shared/domain/affiliates';
 import type { AppStore } from '../shared/domain/apps';
 import { Forbidden, ValidationError } from '../shared/domain/errors';
-import type { RegisterAffiliateInput } from './schema';
+import type { RegisterAffiliateInput, Registration } from './schema';
 
 export interface RegisterAffiliateDeps {
   affiliates: Pick<AffiliateStore, 'register'>;
@@ -18,10 +18,6 @@ export interface RegisterAffiliateDeps {
   log: Pick<Logger, 'warn'>;
 }
 
-export interface Registration {
-  login_url: string;
-  affiliate_id: string;
-}
 
 /** The portal's login page. */
 export function loginUrl(portalOrigin: string): string {

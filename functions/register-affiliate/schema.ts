@@ -11,6 +11,7 @@ import type { ErrorObject } from 'ajv';
 import { affiliateContactFields, type AffiliateContactField } from '../shared/domain/affiliates';
 import { appIdSchema } from '../shared/domain/attributes';
 import { ValidationError } from '../shared/domain/errors';
+import type { SchemaType } from '../shared/domain/schema-type';
 import { ajv, formatErrors, type Validator } from '../shared/domain/validation';
 
 /** Bounds the spec leaves open (docs/api.md, "Affiliates"). */
@@ -70,6 +71,18 @@ export interface RegisterAffiliateInput extends Partial<Record<AffiliateContactF
   first_name: string;
   last_name: string;
 }
+
+export const registrationSchema = {
+  type: 'object',
+  required: ['login_url', 'affiliate_id'],
+  additionalProperties: false,
+  properties: {
+    login_url: { type: 'string', format: 'uri', description: "The portal's login page, where the affiliate signs in." },
+    affiliate_id: { type: 'string', minLength: 1 },
+  },
+} as const;
+
+export type Registration = SchemaType<typeof registrationSchema>;
 
 const untrimmed = new Set(['app_id', 'password']);
 const optional = new Set<string>(affiliateContactFields);

@@ -1,6 +1,7 @@
 /** POST /api/send_email (spec 4.4, DECISIONS.md "Email"). */
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import { displayNameSchema, emailAddressSchema, emailLimits, headerTextSchema } from '../shared/domain/email';
+import type { SchemaType } from '../shared/domain/schema-type';
 
 const bodySchema = { type: 'string', minLength: 1 } as const;
 
@@ -54,6 +55,11 @@ export interface SendEmailRequest {
   text_body?: string;
 }
 
-export interface SendEmailResponse {
-  message_id: string;
-}
+export const sendEmailResponseSchema = {
+  type: 'object',
+  required: ['message_id'],
+  additionalProperties: false,
+  properties: { message_id: { type: 'string', minLength: 1, description: "The mail service's id of the message." } },
+} as const;
+
+export type SendEmailResponse = SchemaType<typeof sendEmailResponseSchema>;

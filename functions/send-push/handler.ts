@@ -14,7 +14,7 @@ import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
 import { sendPush } from './core';
-import { sendPushSchema, type SendPushRequest } from './schema';
+import { sendPushSchema, type SendPushRequest, type SendPushResponse } from './schema';
 
 const send = sendPush({
   profiles: new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)),
@@ -34,5 +34,5 @@ export const handler = jsonApi({
   const ids = { app_id: context.principal.appId, notification_id: answer.notification_id };
   logger.info('Push sent', { ...ids, sent: answer.sent, failed: answer.failed, removed: answer.removed, reasons });
   if (recordError) logger.error('Push sent, but its token removal or urm_push_sent event was not recorded', { ...ids, error: recordError as Error });
-  return json(200, answer);
+  return json(200, answer satisfies SendPushResponse);
 });

@@ -1,6 +1,7 @@
 /** POST /api/send_push (comms key, DECISIONS.md "Web push"). */
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import { pushLimits, urgencies, type Urgency } from '../shared/domain/push';
+import type { SchemaType } from '../shared/domain/schema-type';
 
 /** Where a click leads, and the icon: absolute http(s) URLs. */
 const webUrlSchema = {
@@ -40,12 +41,21 @@ export interface SendPushRequest {
   urgency?: Urgency;
 }
 
-export interface SendPushResponse {
-  notification_id: string;
-  /** Subscriptions the push service accepted the message for. */
-  sent: number;
-  /** Subscriptions that could not be sent to this time, and stay on the profile. */
-  failed: number;
-  /** Subscriptions the push service no longer knows (404, 410), removed from the profile: sent + failed + removed = tokens. */
-  removed: number;
-}
+const count = { type: 'integer', minimum: 0 } as const;
+
+export const sendPushResponseSchema = {
+  type: 'object',
+  required: ['notification_id', 'sent', 'failed', 'removed'],
+  additionalProperties: false,
+  properties: {
+    notification_id: { type: 'string', format: 'uuid', description: 'Carried in the payload; lifecycle events name it.' },
+    sent: { ...count, description: 'Subscriptions the push service accepted the message for.' },
+    failed: { ...count, description: 'Subscriptions that could not be sent to this time, and stay on the profile.' },
+    removed: {
+      ...count,
+      description: 'Subscriptions the push service no longer knows (404, 410), removed from the profile: sent + failed + removed = tokens.',
+    },
+  },
+} as const;
+
+export type SendPushResponse = SchemaType<typeof sendPushResponseSchema>;

@@ -8,14 +8,9 @@
  * two never collide, and each is stored once however often it is delivered.
  */
 import { toStreamEntries, type IngestDeps } from '../shared/domain/ingest';
-import { trackingParameters, type SetAffiliateInput } from './schema';
+import { trackingParameters, type AffiliateSet, type SetAffiliateInput } from './schema';
 
 export const affiliateAttributedEvent = 'urm_affiliate_attributed';
-
-export interface AffiliateSet {
-  message: 'Affiliate set';
-  message_id: string;
-}
 
 /** The stream refused part of the write: the attribution is not complete, and the caller should retry. */
 export class AttributionNotWritten extends Error {

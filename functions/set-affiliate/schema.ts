@@ -4,6 +4,7 @@
  */
 import { affiliateAttributes, appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import { ValidationError } from '../shared/domain/errors';
+import type { SchemaType } from '../shared/domain/schema-type';
 import { compileValidator, type Validator } from '../shared/domain/validation';
 
 export const trackingParameters = affiliateAttributes;
@@ -56,3 +57,15 @@ export const validSetAffiliate: Validator<SetAffiliateInput> = Object.assign(
   },
   { schema: setAffiliateSchema },
 );
+
+export const affiliateSetSchema = {
+  type: 'object',
+  required: ['message', 'message_id'],
+  additionalProperties: false,
+  properties: {
+    message: { const: 'Affiliate set' },
+    message_id: { type: 'string', format: 'uuid', description: "The urm_insert_id of the profile record that carries the attribution." },
+  },
+} as const;
+
+export type AffiliateSet = SchemaType<typeof affiliateSetSchema>;

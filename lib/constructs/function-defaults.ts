@@ -5,7 +5,7 @@
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -14,7 +14,7 @@ import type { Construct } from 'constructs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Access, FunctionDefinition } from '../operations';
-import { ingestStream, tables as tableDefinitions, type TableName } from '../resources';
+import { ingestStream, tables as tableDefinitions, type TableDefinition, type TableName } from '../resources';
 import { secretsEnv, secretsPrefix } from '../secrets';
 
 /** Function entries in lib/operations.ts are relative to this. */
@@ -24,8 +24,11 @@ export const httpTimeout = Duration.seconds(10);
 /** Long enough for a full batch with its DynamoDB retries. */
 export const consumerTimeout = Duration.seconds(60);
 
+/** The newest Node.js runtime aws-cdk-lib knows; every handler is an async (event, context) function, as Node.js 24 requires. */
+const runtime = Runtime.NODEJS_24_X;
+
 export const functionDefaults = {
-  runtime: Runtime.NODEJS_22_X,
+  runtime,
   architecture: Architecture.ARM_64,
   memorySize: 256,
   timeout: httpTimeout,
@@ -35,7 +38,8 @@ export const functionDefaults = {
     format: OutputFormat.ESM,
     minify: true,
     sourceMap: true,
-    target: 'node22',
+    // The bundle's syntax follows the runtime: nodejs24.x → node24.
+    target: runtime.name.replace(/^nodejs(\d+)\.x$/, 'node$1'),
     mainFields: ['module', 'main'],
     // Bundle the AWS SDK too: the lock file, not the runtime's copy, decides the version that runs.
     externalModules: [],
@@ -53,11 +57,25 @@ export interface FunctionResources {
   stream: IStream;
 }
 
-const grantTable: Record<Access, (table: ITable, fn: NodejsFunction) => void> = {
-  read: (table, fn) => table.grantReadData(fn),
-  write: (table, fn) => table.grantWriteData(fn),
-  readwrite: (table, fn) => table.grantReadWriteData(fn),
+// The data actions of CDK's grantReadData/grantWriteData, on the table alone: those grants add `<table>/index/*`
+// whenever a table has an index, and no DynamoDB Streams actions (no table has a stream).
+const readActions = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:ConditionCheckItem'];
+const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const tableActions: Record<Access, string[]> = {
+  read: [...readActions, 'dynamodb:DescribeTable'],
+  write: [...writeActions, 'dynamodb:DescribeTable'],
+  readwrite: [...readActions, ...writeActions, 'dynamodb:DescribeTable'],
 };
+
+/** The ARN of an index the definition says the function queries; throws for an index its table does not have. */
+function indexArn(definition: FunctionDefinition, name: TableName, index: string, table: ITable): string {
+  const declared = (tableDefinitions[name] as TableDefinition).indexes ?? [];
+  if (!declared.some((candidate) => candidate.name === index)) {
+    throw new Error(`${definition.id} queries index ${index} of the ${name} table, which has no such index`);
+  }
+  if (!definition.tables[name]?.includes('read')) throw new Error(`${definition.id} queries ${name}.${index} but may not read ${name}`);
+  return `${table.tableArn}/index/${index}`;
+}
 
 /**
  * The function of one operation or consumer, granted exactly the tables and
@@ -76,16 +94,28 @@ export function definedFunction(
   const stack = Stack.of(scope);
   if (definition.secrets === 'read') environment[secretsEnv.prefix] = secretsPrefix(stack.stackName);
 
+  const logGroup = new LogGroup(scope, `${definition.id}Logs`, { retention: RetentionDays.ONE_MONTH });
+  // Its own role, allowed to write its own log group only (AWSLambdaBasicExecutionRole would allow every log group).
+  const role = new Role(scope, `${definition.id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+  logGroup.grantWrite(role);
   const fn = new NodejsFunction(scope, `${definition.id}Function`, {
     ...functionDefaults,
     entry: join(repoRoot, definition.entry),
     handler: 'handler',
-    logGroup: new LogGroup(scope, `${definition.id}Logs`, { retention: RetentionDays.ONE_MONTH }),
+    logGroup,
+    role,
     ...overrides,
     environment,
   });
 
-  for (const [name, level] of access) grantTable[level](resources.tables[name], fn);
+  for (const [name, level] of access) {
+    fn.addToRolePolicy(new PolicyStatement({ actions: tableActions[level], resources: [resources.tables[name].tableArn] }));
+  }
+  for (const [name, indexes] of Object.entries(definition.indexes ?? {}) as [TableName, string[]][]) {
+    const table = resources.tables[name];
+    const arns = indexes.map((index) => indexArn(definition, name, index, table));
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: arns }));
+  }
   if (definition.stream === 'write') {
     // Not stream.grantWrite: producers need no ListShards, and the AWS-managed key needs no KMS grant.
     fn.addToRolePolicy(

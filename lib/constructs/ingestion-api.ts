@@ -6,7 +6,15 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { AccessLogFormat, LambdaIntegration, LogGroupLogDestination, RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AccessLogFormat,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  RestApi,
+  type MethodDeploymentOptions,
+  type ThrottleSettings,
+} from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { httpOperations } from '../operations';
@@ -19,6 +27,39 @@ export interface IngestionApiProps {
 }
 
 export const apiStageName = 'v1';
+
+/**
+ * What API Gateway admits, in requests per second (rate) and at once (burst),
+ * for all callers together: a stage limit, and lower ones on the operations
+ * that are abuse targets (password and sign-in guessing, account creation,
+ * scrypt hashing). Throttled requests get 429 before any function runs.
+ * These are stage method settings, not a usage plan: a usage plan throttles
+ * per API Gateway API key, and the functions check their own keys instead.
+ */
+export const apiThrottling: { stage: Required<ThrottleSettings>; operations: Record<string, Required<ThrottleSettings>> } = {
+  stage: { rateLimit: 1000, burstLimit: 2000 },
+  operations: {
+    RegisterAffiliate: { rateLimit: 20, burstLimit: 40 },
+    EnterpriseSignUp: { rateLimit: 20, burstLimit: 40 },
+    EnterpriseSignIn: { rateLimit: 50, burstLimit: 100 },
+    EnterpriseRedirect: { rateLimit: 50, burstLimit: 100 },
+  },
+};
+
+/** Errors only, and never request or response bodies: they carry keys, passwords and tokens. */
+const executionLogging = { loggingLevel: MethodLoggingLevel.ERROR, dataTraceEnabled: false } satisfies MethodDeploymentOptions;
+
+/** Stage method settings of the operations with their own limits, keyed `/path/METHOD` as API Gateway names them. */
+function operationThrottling(): Record<string, MethodDeploymentOptions> {
+  return Object.fromEntries(
+    Object.entries(apiThrottling.operations).map(([id, limits]) => {
+      const operation = httpOperations.find((candidate) => candidate.id === id);
+      if (!operation) throw new Error(`apiThrottling names ${id}, which is no operation of lib/operations.ts`);
+      const settings = { ...executionLogging, throttlingRateLimit: limits.rateLimit, throttlingBurstLimit: limits.burstLimit };
+      return [`${operation.path}/${operation.method}`, settings];
+    }),
+  );
+}
 
 export class IngestionApi extends Construct {
   readonly api: RestApi;
@@ -36,12 +77,20 @@ export class IngestionApi extends Construct {
       cloudWatchRole: true,
       deployOptions: {
         stageName: apiStageName,
-        throttlingRateLimit: 1000,
-        throttlingBurstLimit: 2000,
+        throttlingRateLimit: apiThrottling.stage.rateLimit,
+        throttlingBurstLimit: apiThrottling.stage.burstLimit,
+        methodOptions: operationThrottling(),
+        ...executionLogging,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
       },
     });
+    // API Gateway writes execution logs to a group of this name, creating it without expiry unless it exists first.
+    const executionLogs = new LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${apiStageName}`,
+      retention: RetentionDays.ONE_MONTH,
+    });
+    this.api.deploymentStage.node.addDependency(executionLogs);
 
     for (const operation of httpOperations) {
       const fn = definedFunction(this, operation, props, { timeout: httpTimeout });

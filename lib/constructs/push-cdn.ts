@@ -5,6 +5,11 @@
  * and `{cdn_url}/urmSDKWorker.js`, served as application/javascript. The
  * `date` query parameter pages add is part of the cache key, so a new date
  * fetches a fresh copy.
+ *
+ * It also publishes the API reference (lib/api-docs/site.ts):
+ * `{cdn_url}/openapi.json`, its `servers` the deployed API, and Swagger UI at
+ * `{cdn_url}/docs/index.html`, served with a same-origin-only
+ * Content-Security-Policy. Synthesis validates the document first.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {
@@ -12,6 +17,8 @@ import {
   CachePolicy,
   CacheQueryStringBehavior,
   Distribution,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   HttpVersion,
   PriceClass,
   ResponseHeadersPolicy,
@@ -19,37 +26,64 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type BucketProps } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { readFileSync } from 'node:fs';
 import { distDir, ensureSdkBuilt, PAGE_SCRIPT, WORKER_SCRIPT } from '../../web-sdk/build';
+import { DOCS_PAGE, DOCS_PREFIX, docsContentSecurityPolicy, docsPage, DOCUMENT_PATH, pageScript, rendererFiles, swaggerUiDir } from '../api-docs/site';
+import { validateOpenApiDocumentSync } from '../api-docs/validate-sync';
+import { buildOpenApiDocument } from '../openapi/document';
 
 export interface PushCdnProps {
   /** The built SDK; by default web-sdk/dist, built here when missing or stale, as NodejsFunction bundles its code. */
   distDirectory?: string;
+  /** The API the reference documents: the OpenAPI document's `servers` (a token is resolved at deployment). */
+  apiUrl?: string;
 }
 
 /** The query parameter the spec's script tag adds to bust caches. */
 export const cacheBustingParameter = 'date';
 
+/** How long the access logs of the bucket and the distribution are kept. */
+export const accessLogRetention = Duration.days(90);
+
+/** Where each writer puts its access logs in the log bucket. */
+export const accessLogPrefixes = { bucket: 's3/push-cdn/', distribution: 'cloudfront/push-cdn/' } as const;
+
 export class PushCdn extends Construct {
   readonly bucket: Bucket;
+  /** The access logs of the bucket (S3 server access logs) and of the distribution (CloudFront standard logs). */
+  readonly accessLogs: Bucket;
   readonly distribution: Distribution;
   /** `https://<distribution domain>`: the spec's {cdn_url}. */
   readonly url: string;
+  /** The rendered API reference. */
+  readonly docsUrl: string;
 
   constructor(scope: Construct, id: string, props: PushCdnProps = {}) {
     super(scope, id);
     const dist = props.distDirectory ?? distDir;
     if (!props.distDirectory) ensureSdkBuilt((line) => process.stderr.write(`${line}\n`));
 
-    this.bucket = new Bucket(this, 'Bucket', {
+    const privateBucket = {
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       enforceSSL: true,
-      // Old versioned scripts stay available for pages pinned to them; nothing here is customer data.
+      // Kept when the stack goes: pages may pin old versioned scripts, and logs are evidence (they expire by rule).
       removalPolicy: RemovalPolicy.RETAIN,
+    } satisfies BucketProps;
+    this.accessLogs = new Bucket(this, 'AccessLogs', {
+      ...privateBucket,
+      // CloudFront standard logs are delivered with an ACL grant: the bucket must accept ACLs (S3's own use its policy).
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: accessLogRetention, abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    });
+    this.bucket = new Bucket(this, 'Bucket', {
+      ...privateBucket,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: accessLogPrefixes.bucket,
     });
 
     const cachePolicy = new CachePolicy(this, 'CachePolicy', {
@@ -62,10 +96,22 @@ export class PushCdn extends Construct {
       enableAcceptEncodingBrotli: true,
     });
 
+    // The API reference's pages may load and run only what comes from this distribution.
+    const docsHeaders = new ResponseHeadersPolicy(this, 'DocsHeaders', {
+      comment: 'urm API reference: same-origin content security policy',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: docsContentSecurityPolicy, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+      },
+    });
+    const origin = S3BucketOrigin.withOriginAccessControl(this.bucket);
     this.distribution = new Distribution(this, 'Distribution', {
-      comment: 'urm web push SDK',
+      comment: 'urm web push SDK and API reference',
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        origin,
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy,
@@ -73,10 +119,23 @@ export class PushCdn extends Construct {
         responseHeadersPolicy: ResponseHeadersPolicy.CORS_ALLOW_ALL_ORIGINS_WITH_PREFLIGHT_AND_SECURITY_HEADERS,
         compress: true,
       },
+      additionalBehaviors: {
+        [`${DOCS_PREFIX.slice(1)}*`]: {
+          origin,
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy,
+          responseHeadersPolicy: docsHeaders,
+          compress: true,
+        },
+      },
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
+      logBucket: this.accessLogs,
+      logFilePrefix: accessLogPrefixes.distribution,
     });
     this.url = `https://${this.distribution.distributionDomainName}`;
+    this.docsUrl = `${this.url}${DOCS_PREFIX}${DOCS_PAGE}`;
 
     // One asset, filtered per destination: the page script (and its versioned copy) under js/, the worker at
     // the root, each with its source map (browsers read a map whatever its type). No pruning: a versioned
@@ -100,5 +159,37 @@ export class PushCdn extends Construct {
       });
     deploy('PageScript', `${PAGE_SCRIPT.replace(/\.js$/, '')}*`, 'js/');
     deploy('WorkerScript', `${WORKER_SCRIPT}*`, '');
+
+    // The API reference: the document at the root, the page, its script and the renderer's files under docs/.
+    // Content types are guessed from the file extensions by the deployment (html, js, css, png, json).
+    const document = buildOpenApiDocument(props.apiUrl ? { serverUrl: props.apiUrl } : {});
+    validateOpenApiDocumentSync(document);
+    const docsCache = [CacheControl.setPublic(), CacheControl.maxAge(Duration.hours(1))];
+    new BucketDeployment(this, 'ApiDocument', {
+      sources: [Source.jsonData(DOCUMENT_PATH.slice(1), document)],
+      destinationBucket: this.bucket,
+      prune: false,
+      cacheControl: docsCache,
+      distribution: this.distribution,
+      distributionPaths: [DOCUMENT_PATH],
+      logGroup,
+      memoryLimit: 256,
+    });
+    new BucketDeployment(this, 'ApiDocs', {
+      sources: [
+        Source.asset(swaggerUiDir, { exclude: ['*', ...rendererFiles.map((name) => `!${name}`)] }),
+        Source.data(DOCS_PAGE, docsPage({ tryItOut: false })),
+        Source.data(pageScript.name, readFileSync(pageScript.file, 'utf8')),
+      ],
+      destinationBucket: this.bucket,
+      destinationKeyPrefix: DOCS_PREFIX.slice(1),
+      // Only under docs/: a renderer file a new version no longer loads goes away.
+      prune: true,
+      cacheControl: docsCache,
+      distribution: this.distribution,
+      distributionPaths: [`${DOCS_PREFIX}*`],
+      logGroup,
+      memoryLimit: 256,
+    });
   }
 }

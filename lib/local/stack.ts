@@ -23,6 +23,7 @@ import { httpOperations, streamConsumers } from '../operations';
 import { ingestStream, tables } from '../resources';
 import type { BackOffice } from '../back-office';
 import { localSecretsTable, secretsEnv } from '../secrets';
+import { apiDocsStatics, loadApiDocs } from './api-docs';
 import { ensureStream, ensureTables } from './bootstrap';
 import { ensureDemoApp, type DevConfig } from './demo-app';
 import { assertJava, assertPortFree, LocalStackError, startDynamoLocal, startKinesalite, type RunningProcess } from './emulators';
@@ -145,6 +146,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     region: options.region,
     base_url: baseUrl,
   };
+  // Before anything starts: an invalid API reference stops the stack with the validator's message.
+  const apiDocs = await loadApiDocs(baseUrl);
   const stoppers: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const stopOne of stoppers.reverse()) await stopOne().catch((error) => options.log(`while stopping: ${error}`));
@@ -176,7 +179,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const routes = await loadRoutes(options.root, httpOperations);
     const server: Server = createApiServer(routes, {
       log: options.log,
-      statics: [webPushStatics({ dev: demo.config, baseUrl, log: options.log })],
+      statics: [webPushStatics({ dev: demo.config, baseUrl, log: options.log }), apiDocsStatics(apiDocs, options.log)],
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -1,7 +1,7 @@
 /**
  * Figure 4: per function of lib/operations.ts, the bundle CDK would deploy
  * (esbuild with the bundling options of lib/constructs/function-defaults.ts:
- * ESM, minified, node22, the AWS SDK bundled) and the time a fresh Node
+ * ESM, minified, targeting the runtime's Node.js, the AWS SDK bundled) and the time a fresh Node
  * process takes to load it, minus the time of a process that loads nothing.
  */
 import { build } from 'esbuild';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { cacheBustingParameter, PushCdn } from '../../lib/constructs/push-cdn';
+import { accessLogPrefixes, cacheBustingParameter, PushCdn } from '../../lib/constructs/push-cdn';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 
 type Json = Record<string, any>;
@@ -40,7 +40,8 @@ describe('the SDK bucket', () => {
   });
 
   test('lets only this distribution read it, through origin access control, and refuses plain HTTP', () => {
-    const statements = Object.values(template.findResources('AWS::S3::BucketPolicy'))[0].Properties.PolicyDocument.Statement as Json[];
+    const statements = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: logicalId(cdn.bucket) } } }))[0]
+      .Properties.PolicyDocument.Statement as Json[];
 
     const read = statements.find((statement) => statement.Effect === 'Allow');
     assert.deepEqual(read?.Principal, { Service: 'cloudfront.amazonaws.com' });
@@ -88,7 +89,11 @@ describe('the distribution', () => {
 });
 
 describe('the deployment of web-sdk/dist', () => {
-  const deployments = () => Object.values(template.findResources('Custom::CDKBucketDeployment')).map((resource) => resource.Properties as Json);
+  // The SDK's own deployments; the API reference's are in api-docs.test.ts.
+  const deployments = () =>
+    Object.entries(template.findResources('Custom::CDKBucketDeployment'))
+      .filter(([id]) => /PageScript|WorkerScript/.test(id))
+      .map(([, resource]) => resource.Properties as Json);
 
   test('puts the page script and its versioned copy under js/ and the worker at the root, as application/javascript', () => {
     const byPrefix = Object.fromEntries(deployments().map((d) => [d.DestinationBucketKeyPrefix ?? '', d]));
@@ -119,4 +124,46 @@ describe('the deployment of web-sdk/dist', () => {
 
 test('the CDN address is the distribution domain over HTTPS', () => {
   assert.deepEqual(stack.resolve(cdn.url), { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(cdn.distribution), 'DomainName'] }]] });
+});
+
+describe('the access logs', () => {
+  test('of the bucket and of the distribution go to a private, encrypted, TLS-only log bucket', () => {
+    const logs = template.findResources('AWS::S3::Bucket')[logicalId(cdn.accessLogs)].Properties;
+    const policy = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: logicalId(cdn.accessLogs) } } }))[0];
+
+    assert.deepEqual(logs.PublicAccessBlockConfiguration, { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    assert.equal(logs.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm, 'AES256');
+    assert.ok(
+      (policy.Properties.PolicyDocument.Statement as Json[]).some(
+        (statement) => statement.Effect === 'Deny' && statement.Condition?.Bool?.['aws:SecureTransport'] === 'false',
+      ),
+    );
+    assert.deepEqual(template.findResources('AWS::S3::Bucket')[logicalId(cdn.bucket)].Properties.LoggingConfiguration, {
+      DestinationBucketName: { Ref: logicalId(cdn.accessLogs) },
+      LogFilePrefix: accessLogPrefixes.bucket,
+    });
+    const distribution = template.findResources('AWS::CloudFront::Distribution')[logicalId(cdn.distribution)].Properties.DistributionConfig;
+    assert.deepEqual(distribution.Logging, {
+      Bucket: { 'Fn::GetAtt': [logicalId(cdn.accessLogs), 'RegionalDomainName'] },
+      Prefix: accessLogPrefixes.distribution,
+    });
+  });
+
+  test('S3 may write only under its own prefix, and only for the SDK bucket of this account', () => {
+    const statements = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: logicalId(cdn.accessLogs) } } }))[0]
+      .Properties.PolicyDocument.Statement as Json[];
+
+    const allowed = statements.filter((statement) => statement.Effect === 'Allow');
+    assert.equal(allowed.length, 1);
+    assert.deepEqual(allowed[0].Principal, { Service: 'logging.s3.amazonaws.com' });
+    assert.equal(allowed[0].Action, 's3:PutObject');
+    assert.match(JSON.stringify(allowed[0].Resource), new RegExp(`"/${accessLogPrefixes.bucket}\\*"`));
+    assert.deepEqual(allowed[0].Condition.ArnLike, { 'aws:SourceArn': { 'Fn::GetAtt': [logicalId(cdn.bucket), 'Arn'] } });
+  });
+
+  test('are deleted after 90 days', () => {
+    const logs = template.findResources('AWS::S3::Bucket')[logicalId(cdn.accessLogs)].Properties;
+
+    assert.deepEqual(logs.LifecycleConfiguration.Rules.map((rule: Json) => [rule.Status, rule.ExpirationInDays]), [['Enabled', 90]]);
+  });
 });

@@ -8,6 +8,7 @@ import { httpOperations, streamConsumers } from '../../lib/operations';
 import { emailSending, ingestStream, tables, type TableDefinition, type TableName } from '../../lib/resources';
 import { secretsEnv, secretsPrefix } from '../../lib/secrets';
 import { stackOutputs, UrmStack } from '../../lib/urm-stack';
+import { apiThrottling } from '../../lib/constructs/ingestion-api';
 
 type Json = Record<string, unknown>;
 interface Statement {
@@ -167,11 +168,11 @@ describe('the functions', () => {
     assert.equal(functions.length, nodeFunctions.length + 1);
   });
 
-  test('run Node.js 22 on arm64 with 256 MB, source maps and a month of logs', () => {
+  test('run Node.js 24 on arm64 with 256 MB, source maps and a month of logs', () => {
     for (const { definition, fn, timeout } of allFunctions()) {
       assert.ok(fn, `${definition.id} has a function`);
       template.hasResourceProperties('AWS::Lambda::Function', {
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         MemorySize: 256,
         Timeout: timeout,
@@ -184,6 +185,30 @@ describe('the functions', () => {
       });
     }
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
+  test('each have a role of their own, with no managed policy, that may write only their own log group', () => {
+    for (const { definition, fn } of allFunctions()) {
+      const role = template.findResources('AWS::IAM::Role')[logicalId(fn.role!)];
+      const logGroup = fn.node.scope!.node.findChild(`${definition.id}Logs`);
+      const logs = allowedStatements(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('logs:')));
+
+      assert.equal(role.Properties.ManagedPolicyArns, undefined, definition.id);
+      assert.deepEqual(logs, [{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: arn(logGroup) }], definition.id);
+    }
+  });
+
+  test('may query exactly the indexes their definition lists, and no index wildcard', () => {
+    for (const { definition, fn } of allFunctions()) {
+      const resources = allowedStatements(fn).flatMap((statement) => [statement.Resource].flat()).map((resource) => JSON.stringify(resource));
+      const indexes = resources.filter((resource) => resource.includes('/index/'));
+      const expected = (Object.entries(definition.indexes ?? {}) as [TableName, string[]][]).flatMap(([name, names]) =>
+        names.map((index) => JSON.stringify({ 'Fn::Join': ['', [arn(stack.data.tables[name]), `/index/${index}`]] })),
+      );
+
+      assert.deepEqual(indexes.sort(), expected.sort(), definition.id);
+    }
+    assert.doesNotMatch(JSON.stringify(template.toJSON()), /\/index\/\*/);
   });
 
   test('learn the names of exactly the tables and stream they are granted', () => {
@@ -215,15 +240,15 @@ describe('the ingest functions', () => {
       ]);
     });
 
-    test(`${id} may read the keys table and its indexes`, () => {
+    // Keys are found by their hash (GetItem); only the admin command line lists them through the by-app index.
+    test(`${id} may read the keys table, and none of its indexes`, () => {
       const keys = stack.data.tables.keys;
       const statements = allowedStatements(stack.ingestion.operations[id]);
 
       const read = statements.find((statement) => actionsOf(statement).includes('dynamodb:GetItem'));
       assert.ok(read, 'a statement allows dynamodb:GetItem');
       const onKeys = [read.Resource].flat().filter((resource) => JSON.stringify(resource).includes(`"${logicalId(keys)}"`));
-      assert.deepEqual(onKeys, [arn(keys), { 'Fn::Join': ['', [arn(keys), '/index/*']] }]);
-      assert.ok(actionsOf(read).includes('dynamodb:Query'));
+      assert.deepEqual(onKeys, [arn(keys)]);
     });
 
     // The apps table: the site origins a browser key may call from (CORS).
@@ -277,9 +302,43 @@ describe('the API', () => {
   test('stage v1 throttles by default and writes access logs', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'v1',
-      MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 })],
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 }),
+      ]),
       AccessLogSetting: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AccessLogs'), 'Arn'] }, Format: Match.anyValue() },
     });
+  });
+
+  test('stage v1 logs execution errors, never request or response bodies, to a group kept a month', () => {
+    const settings = template.findResources('AWS::ApiGateway::Stage')[logicalId(stack.ingestion.api.deploymentStage)].Properties
+      .MethodSettings as Json[];
+
+    assert.ok(settings.length > 0);
+    for (const setting of settings) assert.deepEqual([setting.LoggingLevel, setting.DataTraceEnabled], ['ERROR', false]);
+    template.hasResourceProperties('AWS::Logs::LogGroup', {
+      LogGroupName: { 'Fn::Join': ['', ['API-Gateway-Execution-Logs_', ref(stack.ingestion.api), '/v1']] },
+      RetentionInDays: 30,
+    });
+  });
+
+  test('stage v1 admits sign-up, sign-in, register_affiliate and the redirect at lower rates than the rest', () => {
+    const settings = template.findResources('AWS::ApiGateway::Stage')[logicalId(stack.ingestion.api.deploymentStage)].Properties
+      .MethodSettings as Json[];
+    const limited = Object.entries(apiThrottling.operations);
+
+    assert.deepEqual(limited.map(([id]) => id).sort(), ['EnterpriseRedirect', 'EnterpriseSignIn', 'EnterpriseSignUp', 'RegisterAffiliate']);
+    for (const [id, limits] of limited) {
+      const operation = httpOperations.find((candidate) => candidate.id === id)!;
+      // API Gateway names a method's path /<path with each / written ~1>.
+      const setting = settings.find((candidate) => candidate.ResourcePath === `/${operation.path.replaceAll('/', '~1')}` && candidate.HttpMethod === operation.method);
+
+      assert.deepEqual(
+        { rate: setting?.ThrottlingRateLimit, burst: setting?.ThrottlingBurstLimit },
+        { rate: limits.rateLimit, burst: limits.burstLimit },
+        id,
+      );
+      assert.ok(limits.rateLimit < apiThrottling.stage.rateLimit && limits.burstLimit < apiThrottling.stage.burstLimit, id);
+    }
   });
 });
 
@@ -308,6 +367,15 @@ describe('web push in the stack', () => {
       Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(stack.pushCdn.distribution), 'DomainName'] }]] },
     });
     template.hasOutput(stackOutputs.secretsPrefix, { Value: secretsPrefix(stack.stackName) });
+  });
+
+  test('the API reference is an output, and its published document names the API stage URL as its server', () => {
+    template.hasOutput(stackOutputs.docsUrl, {
+      Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(stack.pushCdn.distribution), 'DomainName'] }, '/docs/index.html']] },
+    });
+    const [document] = Object.entries(template.findResources('Custom::CDKBucketDeployment')).filter(([id]) => id.includes('ApiDocument'));
+    // openapi.json's servers URL is a deploy-time marker the deployment replaces with the stage URL.
+    assert.match(JSON.stringify(document?.[1].Properties.SourceMarkers), new RegExp(`"Ref":"${logicalId(stack.ingestion.api.deploymentStage)}"`));
   });
 
   for (const operation of httpOperations.filter((op) => op.browser)) {

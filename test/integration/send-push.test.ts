@@ -5,9 +5,10 @@
  * that said no receives nothing.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
 import { ValidationError } from '../../functions/shared/domain/errors';
 import { createApp, generateVapidKeys, issueKey } from '../../lib/back-office';
 import { localBackOffice, localClients } from '../../lib/local/stack';
@@ -153,16 +154,19 @@ describe('VAPID keys from the back office', () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
     const app = await createApp(office, { name: 'Push via admin' });
     const browserKey = (await issueKey(office, app.app_id, 'browser')).key;
-    const admin = (...args: string[]) =>
-      execFileSync(process.execPath, ['--import', 'tsx', 'bin/admin.ts', '--data-dir', stack.dataDir, '--json', ...args], {
-        cwd: repoRoot,
-        encoding: 'utf8',
-        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-      });
+    // Not execFileSync: a blocked event loop misses the server closing an idle keep-alive socket, and the next request fails on it.
+    const admin = async (...args: string[]) =>
+      (
+        await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/admin.ts', '--data-dir', stack.dataDir, '--json', ...args], {
+          cwd: repoRoot,
+          encoding: 'utf8',
+          env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        })
+      ).stdout;
 
-    const created = JSON.parse(admin('push', 'vapid', '--app', app.app_id, '--subject', 'mailto:ops@example.com'));
-    assert.throws(() => admin('push', 'vapid', '--app', app.app_id), /has VAPID keys already/);
-    const rotated = JSON.parse(admin('push', 'vapid', '--app', app.app_id, '--rotate'));
+    const created = JSON.parse(await admin('push', 'vapid', '--app', app.app_id, '--subject', 'mailto:ops@example.com'));
+    await assert.rejects(admin('push', 'vapid', '--app', app.app_id), /has VAPID keys already/);
+    const rotated = JSON.parse(await admin('push', 'vapid', '--app', app.app_id, '--rotate'));
 
     assert.match(created.vapid_public_key, /^B[A-Za-z0-9_-]{86}$/);
     assert.notEqual(rotated.vapid_public_key, created.vapid_public_key);

@@ -1,4 +1,12 @@
-/** Talking to the local stack as an integrator does: JSON over HTTP with an x-api-key. */
+/**
+ * Talking to the local stack as an integrator does: JSON over HTTP with an
+ * x-api-key. Every answer of an operation the OpenAPI document has is checked
+ * against it (test/support/openapi.ts): a status it does not document, or a
+ * body that does not match the documented schema, fails the test.
+ */
+import assert from 'node:assert/strict';
+import { openApiChecker } from './openapi';
+
 export interface JsonResponse<T = any> {
   status: number;
   headers: Headers;
@@ -27,6 +35,12 @@ export async function request<T = any>(
     body = JSON.parse(text);
   } catch {
     // not JSON: keep the text
+  }
+  const checker = openApiChecker();
+  const documented = checker.operationFor(method, path);
+  if (documented) {
+    const problems = checker.problems(documented, response.status, response.headers.get('content-type'), body);
+    assert.deepEqual(problems, [], `the answer differs from the OpenAPI document (lib/openapi): ${text.slice(0, 500)}`);
   }
   return { status: response.status, headers: response.headers, body: body as T };
 }

@@ -6,6 +6,7 @@
 import type { StreamRecordKind } from '../../../lib/operations';
 import { Forbidden, ValidationError } from './errors';
 import { limits } from './limits';
+import type { SchemaType } from './schema-type';
 import { encodeEnvelope, partitionKey, type StreamEnvelope } from './stream-record';
 import { capMessages } from './validation';
 
@@ -14,16 +15,39 @@ export interface StreamEntry {
   data: Uint8Array;
 }
 
-export type ReceiptEntry =
-  | { SequenceNumber: string; ShardId: string }
-  | { ErrorCode: string; ErrorMessage: string };
+const receiptEntrySchema = {
+  anyOf: [
+    {
+      type: 'object',
+      description: 'The record was written to the stream.',
+      required: ['SequenceNumber', 'ShardId'],
+      additionalProperties: false,
+      properties: { SequenceNumber: { type: 'string' }, ShardId: { type: 'string' } },
+    },
+    {
+      type: 'object',
+      description: 'The stream refused the record after retries; re-sending it with the same urm_insert_id is safe.',
+      required: ['ErrorCode', 'ErrorMessage'],
+      additionalProperties: false,
+      properties: { ErrorCode: { type: 'string' }, ErrorMessage: { type: 'string' } },
+    },
+  ],
+} as const;
 
 /** The spec's write receipt (2.5): one entry per record, in input order. */
-export interface WriteReceipt {
-  EncryptionType: string;
-  FailedRecordCount: number;
-  Records: ReceiptEntry[];
-}
+export const writeReceiptSchema = {
+  type: 'object',
+  required: ['EncryptionType', 'FailedRecordCount', 'Records'],
+  additionalProperties: false,
+  properties: {
+    EncryptionType: { type: 'string', description: 'How the stream encrypts records at rest: KMS or NONE.' },
+    FailedRecordCount: { type: 'integer', minimum: 0 },
+    Records: { type: 'array', description: 'One entry per input record, in input order.', items: receiptEntrySchema },
+  },
+} as const;
+
+export type ReceiptEntry = SchemaType<typeof receiptEntrySchema>;
+export type WriteReceipt = SchemaType<typeof writeReceiptSchema>;
 
 /** Port: writes entries to the stream, in order, answering one receipt entry per entry. */
 export interface RecordWriter {

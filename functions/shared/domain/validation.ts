@@ -4,6 +4,7 @@
  * date-time with a time zone`.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type AjvCore from 'ajv/dist/core';
 import addFormatsModule from 'ajv-formats';
 import { isIP } from 'node:net';
 import { ValidationError } from './errors';
@@ -14,11 +15,16 @@ import { isHttpUrl, isYouTubeLink } from './links';
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as typeof addFormatsModule;
 
+/** The formats the schemas use, on any ajv instance: the OpenAPI document's checks (lib/openapi) need the same. */
+export function addSchemaFormats(instance: AjvCore): void {
+  addFormats(instance, ['date-time', 'email', 'uri', 'uuid']);
+  instance.addFormat('ip', { type: 'string', validate: (value: string) => isIP(value) !== 0 });
+  instance.addFormat('http-url', { type: 'string', validate: isHttpUrl });
+  instance.addFormat('youtube', { type: 'string', validate: isYouTubeLink });
+}
+
 export const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, coerceTypes: false, useDefaults: false });
-addFormats(ajv, ['date-time', 'email', 'uri', 'uuid']);
-ajv.addFormat('ip', { type: 'string', validate: (value: string) => isIP(value) !== 0 });
-ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
-ajv.addFormat('youtube', { type: 'string', validate: isYouTubeLink });
+addSchemaFormats(ajv);
 
 /** `urmAttributeName: [system names allowed here]`: a custom attribute name or one of those. */
 ajv.addKeyword({

@@ -6,6 +6,7 @@
 import type middy from '@middy/core';
 import { Conflict, Forbidden, NotFound, ValidationError } from '../domain/errors';
 import { logger } from '../logger';
+import type { ErrorListBody, InvalidRequestBody, MessageBody } from './error-bodies';
 import { json } from './response';
 import type { ApiResult } from './types';
 
@@ -35,11 +36,12 @@ interface MiddyHttpError extends Error {
 }
 
 export function toErrorResponse(error: unknown, { style }: ErrorStyle = { style: 'message' }): ApiResult {
+  // The bodies the OpenAPI document publishes (./error-bodies.ts), checked here at compile time.
   const answer = (statusCode: number, message: string, errors?: string[]) =>
-    json(statusCode, style === 'errors' ? { errors: errors ?? [message] } : errors ? { message, errors } : { message });
+    json(statusCode, (style === 'errors' ? { errors: errors ?? [message] } : errors ? { message, errors } : { message }) satisfies ErrorListBody | InvalidRequestBody);
 
   if (error instanceof ValidationError) return answer(400, error.message, error.errors);
-  if (error instanceof Forbidden) return json(403, { message: 'Forbidden' });
+  if (error instanceof Forbidden) return json(403, { message: 'Forbidden' } satisfies MessageBody);
   if (error instanceof NotFound) return answer(404, error.message);
   if (error instanceof Conflict) return answer(409, error.message);
   if (error instanceof HttpProblem) return answer(error.statusCode, error.message);

@@ -13,8 +13,9 @@ import type { ApiEvent } from './types';
 
 const ACCEPTS_JSON = /(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i;
 
-function describeBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+export function describeBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,0 +1,232 @@
+/**
+ * The cdk-nag AwsSolutions findings the stack accepts, each on the construct
+ * it concerns (never a whole rule for the whole stack) and with its reason.
+ * What the stack does instead of suppressing (own function roles, exact index
+ * grants, execution and access logs, throttling, the newest Node.js runtime)
+ * is in the constructs; docs/architecture.md ("Security checks") lists both.
+ * test/infra/cdk-nag.test.ts fails on any finding that is not suppressed here.
+ */
+import type { CfnElement, Stack } from 'aws-cdk-lib';
+import type { Method } from 'aws-cdk-lib/aws-apigateway';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { httpOperations, type HttpOperation } from './operations';
+import { secretsPrefix } from './secrets';
+import type { UrmStack } from './urm-stack';
+
+/** Every suppression of the stack. Called once, at the end of UrmStack's constructor. */
+export function suppressAcceptedFindings(stack: UrmStack): void {
+  suppressApiFindings(stack);
+  suppressFunctionFindings(stack);
+  suppressCdnFindings(stack);
+  suppressCdkProvidedFindings(stack);
+  suppress(stack.pipeline.failureQueue, [
+    {
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'This queue is the dead-letter destination itself: the stream consumers send a batch here (its shard and ' +
+        'sequence-number range) after bounded retries, and operators replay from the stream. Nothing consumes it ' +
+        'automatically, so a further DLQ would never receive anything.',
+    },
+  ]);
+}
+
+/** How an operation authenticates its caller: API Gateway does not, every function does it first. */
+function authorization(operation: HttpOperation): string {
+  if (operation.tables.keys) {
+    return (
+      'It checks the x-api-key itself before parsing anything (functions/shared/http/auth.ts): the key is hashed and ' +
+      "looked up in the keys table, must be live and of the operation's scope, and an app_id in the request must be " +
+      "the key's application; every refusal is the same 403. Keys are per application and scope and revocable."
+    );
+  }
+  const keyless: Record<string, string> = {
+    EnterpriseRedirect:
+      'It is opened by a browser with a one-time sign-in token (from POST /enterprises/sign_in, stored as a SHA-256, ' +
+      'expiring, spent on first use) as its credential; a session is made only for a valid token.',
+    PortalHome:
+      'Its credential is the portal session cookie (random, stored as a SHA-256, expiring, HttpOnly, SameSite=Lax); ' +
+      'without a live session it shows nothing.',
+    PortalSignOut:
+      'It ends the session of the portal session cookie it is sent (SameSite=Lax, so no cross-site form sends it); ' +
+      'without one it ends nothing.',
+  };
+  const reason = keyless[operation.id];
+  if (!reason) throw new Error(`${operation.id} takes no API key: say in lib/nag-suppressions.ts how it authenticates its caller`);
+  return reason;
+}
+
+const preflight =
+  'A CORS preflight (OPTIONS) carries no credentials by the Fetch standard, so no authorizer could check one; the ' +
+  "function answers it from the application's configured site origins and returns no data.";
+
+function suppressApiFindings(stack: UrmStack): void {
+  const api = stack.ingestion.api;
+  for (const method of api.methods) {
+    const operation = operationOf(method);
+    const how = method.httpMethod === 'OPTIONS' ? preflight : authorization(operation);
+    suppress(method, [
+      { id: 'AwsSolutions-APIG4', reason: `No API Gateway authorizer on ${method.httpMethod} ${operation.path}. ${how}` },
+      {
+        id: 'AwsSolutions-COG4',
+        reason:
+          `No Cognito user pool on ${method.httpMethod} ${operation.path}: its callers are integrators' servers and ` +
+          `browsers with an application's API key, or portal users with a token or session, none a Cognito user. ${how}`,
+      },
+    ]);
+  }
+  suppress(api, [
+    {
+      id: 'AwsSolutions-APIG2',
+      reason:
+        'Each function validates its whole request (headers, bounded body, query) with the ajv JSON Schema the ' +
+        'OpenAPI document is generated from, right after the key check. API Gateway models are JSON Schema draft 4 ' +
+        'and its own 400 body would break the documented error shapes (e.g. {"errors": [...]} of register_affiliate).',
+    },
+  ]);
+  suppress(api.deploymentStage, [
+    {
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'No WAF web ACL: it is billed per request on a high-volume ingestion API, while abuse is met by stage and ' +
+        'per-operation throttling (lib/constructs/ingestion-api.ts) and a key check before any work (a refused ' +
+        'request costs one hash and at most one read). A web ACL can be associated with the stage without code changes.',
+    },
+  ]);
+  // `cloudWatchRole: true`: the account's one role through which API Gateway writes logs.
+  const cloudWatchRole = api.node.tryFindChild('CloudWatchRole');
+  if (cloudWatchRole) {
+    suppress(cloudWatchRole, [
+      {
+        id: 'AwsSolutions-IAM4',
+        reason:
+          'The account-wide role API Gateway writes access and execution logs with (AWS::ApiGateway::Account). It ' +
+          'serves every API of the account and region, whose log groups are not known here; the managed policy is ' +
+          'the one AWS documents for it.',
+        appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs'],
+      },
+    ]);
+  }
+}
+
+function operationOf(method: Method): HttpOperation {
+  const path = method.resource.path;
+  const operation = httpOperations.find(
+    (candidate) =>
+      candidate.path === path && (candidate.method === method.httpMethod || (method.httpMethod === 'OPTIONS' && candidate.browser)),
+  );
+  if (!operation) throw new Error(`API method ${method.httpMethod} ${path} is no operation of lib/operations.ts`);
+  return operation;
+}
+
+function suppressFunctionFindings(stack: UrmStack): void {
+  const sender = httpOperations.filter((operation) => operation.email === 'send');
+  // Without a sender domain, the identity is verified outside the stack and its name is not known here.
+  if (!stack.email.identity) {
+    for (const operation of sender) {
+      suppress(roleOf(stack, operation), [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'ses:SendEmail (nothing else) from any SES identity of the account: no sender domain was given ' +
+            '(URM_EMAIL_DOMAIN or -c urm:emailDomain), so the identity is verified outside the stack and its name ' +
+            'is not known here. With a domain the grant names that one identity and this suppression is not made.',
+          appliesTo: [`Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*`],
+        },
+      ], true);
+    }
+  }
+  for (const operation of httpOperations.filter((candidate) => candidate.secrets === 'read')) {
+    suppress(roleOf(stack, operation), [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          "ssm:GetParameter (nothing else) under the stack's own secrets path: there is one parameter per " +
+          'application (its VAPID private key), created by the admin command line as applications are added, so ' +
+          'their names are not known at deployment.',
+        appliesTo: [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`],
+      },
+    ], true);
+  }
+}
+
+/** The role of an operation's function: its policies carry the grants. */
+function roleOf(stack: UrmStack, operation: HttpOperation): IConstruct {
+  const role = stack.ingestion.operations[operation.id].role;
+  if (!role) throw new Error(`${operation.id} has no role`);
+  return role;
+}
+
+function suppressCdnFindings(stack: UrmStack): void {
+  const cdn = stack.pushCdn;
+  suppress(cdn.distribution, [
+    {
+      id: 'AwsSolutions-CFR1',
+      reason: "No geo restriction: the SDK and the API reference are public files for any site's visitors, wherever they are.",
+    },
+    {
+      id: 'AwsSolutions-CFR2',
+      reason:
+        'No WAF web ACL: the distribution serves public static files from a private bucket, with no origin compute ' +
+        'or data to protect; CloudFront absorbs floods (Shield Standard). A web ACL can be attached (webAclId) if needed.',
+    },
+    {
+      id: 'AwsSolutions-CFR4',
+      reason:
+        "The distribution uses CloudFront's default *.cloudfront.net certificate, whose security policy cannot be set " +
+        '(TLSv1 is allowed by CloudFront for it). A custom domain with an ACM certificate would set TLSv1.2_2021.',
+    },
+  ]);
+  suppress(cdn.accessLogs, [
+    {
+      id: 'AwsSolutions-S1',
+      reason: 'It is the access-log bucket: logging its own accesses into itself would log every log delivery.',
+    },
+  ]);
+}
+
+/** The singleton functions CDK adds for BucketDeployment (one per memory size), at the stack's root. */
+function bucketDeploymentHandlers(stack: Stack): IConstruct[] {
+  return stack.node.children.filter((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
+}
+
+function suppressCdkProvidedFindings(stack: UrmStack): void {
+  // The buckets of this stack a deployment may write to: CDK grants its handler objects `<bucket>/*` of each.
+  const buckets = stack.node.findAll().filter((construct): construct is Bucket => construct instanceof Bucket);
+  const bucketObjects = buckets.map((bucket) => `Resource::<${stack.getLogicalId(bucket.node.defaultChild as CfnElement)}.Arn>/*`);
+  for (const handler of bucketDeploymentHandlers(stack)) {
+    suppress(handler, [
+      {
+        id: 'AwsSolutions-IAM4',
+        reason: "CDK's BucketDeployment handler (aws-s3-deployment): its role and policies are CDK's, not ours to change.",
+        appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
+      },
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          "CDK's BucketDeployment handler copies the asset from the CDK assets bucket into the destination bucket " +
+          '(object wildcards of both, s3 action groups CDK grants) and invalidates the CloudFront paths it deployed ' +
+          '(CloudFront invalidation is granted on "*" by CDK). It runs only during deployments.',
+        appliesTo: [
+          'Action::s3:GetObject*',
+          'Action::s3:GetBucket*',
+          'Action::s3:List*',
+          'Action::s3:DeleteObject*',
+          'Action::s3:Abort*',
+          'Resource::*',
+          { regex: '/^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-<AWS::AccountId>-<AWS::Region>\\/\\*$/' },
+          ...bucketObjects,
+        ],
+      },
+      {
+        id: 'AwsSolutions-L1',
+        reason: "CDK's BucketDeployment handler: CDK chooses its Python runtime and moves it with aws-cdk-lib upgrades.",
+      },
+    ], true);
+  }
+}
+
+function suppress(construct: IConstruct, suppressions: NagPackSuppression[], applyToChildren = false): void {
+  NagSuppressions.addResourceSuppressions(construct, suppressions, applyToChildren);
+}

@@ -1,0 +1,133 @@
+/**
+ * The API reference as a reader meets it: Debian's Chromium opens /docs on
+ * the local stack, Swagger UI renders /openapi.json, every operation of
+ * lib/operations.ts is listed, and a screenshot of the page is taken (written
+ * under .urm/screenshots/, never committed).
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type Browser, type Page } from 'playwright-core';
+import { httpOperations } from '../../lib/operations';
+import { validateOpenApiDocument } from '../../lib/openapi/document';
+import { launchChromium } from '../support/chromium';
+import { request } from '../support/http';
+import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+
+const viewport = { width: 1280, height: 900 };
+
+let stack: TestStack;
+let browser: Browser;
+before(async () => {
+  stack = await testStack();
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+});
+
+interface RenderedPage {
+  page: Page;
+  /** Every URL the page requested. */
+  requested: string[];
+  /** Content-Security-Policy violations the page reported. */
+  violations: () => Promise<string[]>;
+}
+
+async function openDocs(): Promise<RenderedPage> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const requested: string[] = [];
+  page.on('request', (sent) => requested.push(sent.url()));
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+  });
+  const answer = await page.goto(`${stack.baseUrl}/docs`);
+  assert.equal(answer?.status(), 200);
+  // Swagger UI has rendered when the operations of the document are on the page.
+  await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
+  await page.waitForLoadState('networkidle');
+  return { page, requested, violations: () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations) };
+}
+
+/** Width and height from a PNG's IHDR chunk, after checking the signature. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  assert.equal(png.subarray(12, 16).toString('latin1'), 'IHDR');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+describe('/docs in Chromium', () => {
+  test('renders the reference with every operation listed, loading nothing from outside the stack, and screenshots it', async () => {
+    const { page, requested, violations } = await openDocs();
+
+    const listed = await page.$$eval('.opblock', (blocks) =>
+      blocks.map((block) => ({
+        method: block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '',
+        path: block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '',
+      })),
+    );
+    const screenshot = join(repoRoot, '.urm', 'screenshots', 'api-docs.png');
+    mkdirSync(join(repoRoot, '.urm', 'screenshots'), { recursive: true });
+    await page.screenshot({ path: screenshot, fullPage: true });
+
+    const rendered = new Set(listed.map((operation) => `${operation.method} ${operation.path}`));
+    for (const operation of httpOperations) {
+      assert.ok(rendered.has(`${operation.method} ${operation.path}`), `${operation.method} ${operation.path} is listed`);
+    }
+    assert.match((await page.textContent('.info .title')) ?? '', /urm/);
+    const origin = new URL(stack.baseUrl).origin;
+    assert.deepEqual(requested.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin), []);
+    assert.ok(requested.includes(`${origin}/openapi.json`), 'the page read the document');
+    assert.deepEqual(await violations(), []);
+    const png = readFileSync(screenshot);
+    const size = pngSize(png);
+    assert.equal(size.width, viewport.width);
+    assert.ok(size.height >= viewport.height, `a full-page screenshot, ${size.height} px high`);
+    assert.ok(png.length > 20_000, `a screenshot with content, ${png.length} bytes`);
+    await page.context().close();
+  });
+
+  test('an operation expands to its parameters and responses', async () => {
+    const { page } = await openDocs();
+    const operation = httpOperations.find((candidate) => candidate.path.includes('{')) ?? httpOperations[0];
+
+    await page.click(`.opblock-summary-path[data-path="${operation.path}"]`);
+    const body = page.locator('.opblock.is-open .opblock-body');
+    await body.waitFor();
+
+    assert.ok(await body.locator('.responses-wrapper').isVisible(), 'responses are shown');
+    assert.match((await body.textContent()) ?? '', /200/);
+    await page.context().close();
+  });
+
+  test('"Try it out" calls the local API from the page: without a key, the documented 403', async () => {
+    const { page, violations } = await openDocs();
+    await page.click('.opblock-summary-path[data-path="/profiles/{profile_id}"]');
+    const body = page.locator('.opblock.is-open .opblock-body');
+
+    await body.locator('.try-out__btn').click();
+    await body.locator('input[placeholder="profile_id"]').fill('player-1842');
+    await body.locator('input[placeholder="app_id"]').fill(stack.dev.app_id);
+    await body.locator('.execute').click();
+    const status = body.locator('.live-responses-table .response .response-col_status');
+    await status.waitFor();
+
+    assert.equal((await status.textContent())?.trim(), '403');
+    assert.match((await body.locator('.live-responses-table').textContent()) ?? '', /Forbidden/);
+    assert.deepEqual(await violations(), []);
+    await page.context().close();
+  });
+});
+
+test('/openapi.json is the document the page renders, valid, naming the local stack as its server', async () => {
+  const answer = await request(stack.baseUrl, 'GET', '/openapi.json');
+
+  assert.equal(answer.status, 200);
+  assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
+  await validateOpenApiDocument(answer.body);
+  assert.deepEqual(answer.body.servers, [{ url: stack.baseUrl }]);
+});

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, describe, test } from 'node:test';
+import { App, Aspects } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { SynthesisMessage } from 'aws-cdk-lib/cx-api';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { UrmStack } from '../../lib/urm-stack';
+
+interface Suppression {
+  id: string;
+  reason: string;
+  applies_to?: unknown[];
+}
+
+let annotations: Annotations;
+let template: Template;
+
+// The stack as `cdk synth` makes it (cdk.json's feature flags, bin/urm.ts's checks), minus bundling the
+// functions' code: no rule reads code, and skipping it keeps this file to a few seconds.
+before(() => {
+  const { context } = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  const stack = new UrmStack(app, 'UrmNagTest');
+  Aspects.of(stack).add(new AwsSolutionsChecks());
+  annotations = Annotations.fromStack(stack);
+  template = Template.fromStack(stack);
+});
+
+const awsSolutions = Match.stringLikeRegexp('AwsSolutions-|CdkNagValidationFailure');
+/** One line per finding: the construct path, the rule (with its finding) and what the rule asks for. */
+const describeFindings = (findings: SynthesisMessage[]) =>
+  findings.map((finding) => `${finding.id}: ${String(finding.entry.data).split('. ')[0]}`);
+
+/** The suppressions written into the template, by resource logical id. */
+function suppressions(): [string, Suppression][] {
+  return Object.entries(template.toJSON().Resources as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress: Suppression[] } } }>)
+    .flatMap(([logicalId, resource]) => (resource.Metadata?.cdk_nag?.rules_to_suppress ?? []).map((rule) => [logicalId, rule] as [string, Suppression]));
+}
+
+describe('cdk-nag AwsSolutions checks of the stack', () => {
+  test('find no error that is not suppressed with a reason', () => {
+    const errors = annotations.findError('*', awsSolutions);
+
+    assert.deepEqual(describeFindings(errors), []);
+  });
+
+  test('find no warning that is not suppressed with a reason', () => {
+    const warnings = annotations.findWarning('*', awsSolutions);
+
+    assert.deepEqual(describeFindings(warnings), []);
+  });
+
+  test('no rule is suppressed for the whole stack', () => {
+    assert.equal(template.toJSON().Metadata?.cdk_nag, undefined);
+  });
+
+  test('IAM findings are suppressed one by one: each names the policy, action or resource it accepts', () => {
+    const iam = suppressions().filter(([, rule]) => rule.id === 'AwsSolutions-IAM4' || rule.id === 'AwsSolutions-IAM5');
+
+    assert.ok(iam.length > 0);
+    for (const [logicalId, rule] of iam) assert.ok((rule.applies_to ?? []).length > 0, `${rule.id} on ${logicalId} lists what it applies to`);
+  });
+
+  test('every suppression gives a reason of a full sentence or more', () => {
+    for (const [logicalId, rule] of suppressions()) {
+      assert.ok(rule.reason.split(/\s+/).length >= 12, `${rule.id} on ${logicalId}: "${rule.reason}"`);
+    }
+  });
+});

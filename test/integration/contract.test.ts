@@ -1,0 +1,194 @@
+/**
+ * The contract test: every request example of the OpenAPI document is sent to
+ * the local stack and gets the status its name begins with, with an answer
+ * that validates against the documented response; an error answer is the
+ * documented one, word for word. Placeholders (lib/openapi/placeholders.ts)
+ * are replaced with real values of the stack, made here first: a profile with
+ * a push subscription, an enterprise user, a fresh sign-in token, a portal
+ * session. Then every key scope the document does not name for an operation
+ * is refused.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Scope } from '../../functions/shared/domain/api-keys';
+import { SESSION_COOKIE } from '../../functions/shared/portal/session-cookie';
+import { expectedStatus } from '../../lib/openapi/document';
+import { placeholders, type Placeholder } from '../../lib/openapi/placeholders';
+import { httpOperations } from '../../lib/operations';
+import { request } from '../support/http';
+import { testStack, type TestStack } from '../support/local-stack';
+import { openApiChecker, type DocumentedOperation } from '../support/openapi';
+import { applyAndRead, profileRecord } from '../support/profiles';
+import { startPushService, tokenOf, type PushService } from '../support/push-service';
+
+let stack: TestStack;
+let push: PushService;
+/** Placeholder value → the stack's value. */
+let real: Map<string, string>;
+
+const checker = openApiChecker();
+const document = checker.document;
+
+function keyOf(scope: Scope): string {
+  return { server: stack.dev.server_key, comms: stack.dev.comms_key, browser: stack.dev.browser_key }[scope];
+}
+
+async function signedInToken(userId: string): Promise<string> {
+  const signedIn = await request(stack.baseUrl, 'POST', '/enterprises/sign_in', { key: stack.dev.server_key, body: { app_id: stack.dev.app_id, user_id: userId } });
+  assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
+  return signedIn.body.token;
+}
+
+before(async () => {
+  stack = await testStack();
+  push = await startPushService();
+  const run = randomBytes(4).toString('hex');
+
+  const config = await request(stack.baseUrl, 'GET', `/push/config?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key });
+  const pushToken = tokenOf(await push.subscribe(config.body.vapid_public_key));
+  const profileId = `contract-${run}`;
+  await applyAndRead(stack, profileId, [profileRecord(stack, profileId, { first_name: 'Ada', urm_unique_append: { urm_web_push_notification_token: [pushToken] } })]);
+
+  const signedUp = await request(stack.baseUrl, 'POST', '/enterprises/sign_up', {
+    key: stack.dev.server_key,
+    body: { app_id: stack.dev.app_id, users: [{ email: `contract-${run}@example.com`, first_name: 'Grace', last_name: 'Hopper' }] },
+  });
+  assert.equal(signedUp.status, 200, JSON.stringify(signedUp.body));
+  const userId: string = signedUp.body.users[0].user_id;
+  const opened = await fetch(`${stack.baseUrl}/redirect?token=${await signedInToken(userId)}`, { redirect: 'manual' });
+  const sessionId = /^[^=]+=([^;]*)/.exec(opened.headers.get('set-cookie') ?? '')?.[1];
+  assert.ok(sessionId, 'the redirect starts a session');
+
+  const values: Record<Placeholder, string> = {
+    appId: stack.dev.app_id,
+    profileId,
+    unknownProfileId: `contract-${run}-never-written`,
+    visitorProfileId: `urm-anon-${randomUUID()}`,
+    pushToken,
+    channelId: stack.dev.channel_id!,
+    userId,
+    signInToken: await signedInToken(userId),
+    sessionId,
+    siteOrigin: stack.baseUrl,
+    affiliateEmail: `affiliate-${run}@example.com`,
+    affiliateUsername: `affiliate_${run}`,
+    enterpriseEmail: `enterprise-${run}@example.com`,
+  };
+  real = new Map(Object.entries(values).map(([name, value]) => [placeholders[name as Placeholder], value]));
+});
+
+after(() => push?.stop());
+
+/** The example with every placeholder replaced by the stack's value. */
+function substituted<T>(value: T): T {
+  if (typeof value === 'string') return (real.get(value) ?? value) as T;
+  if (Array.isArray(value)) return value.map(substituted) as T;
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituted(v)])) as T;
+  return value;
+}
+
+interface Sendable {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+/** The request examples of an operation, by name, put together from its parameters and body. */
+function requestExamples({ path, operation }: DocumentedOperation): Sendable[] {
+  const names = new Set<string>([
+    ...(operation.parameters as any[]).flatMap((parameter) => Object.keys(parameter.examples ?? {})),
+    ...Object.keys(operation.requestBody?.content['application/json'].examples ?? {}),
+  ]);
+  return [...names].map((name) => {
+    let target = path;
+    const query = new URLSearchParams();
+    const headers: Record<string, string> = {};
+    const cookies: string[] = [];
+    for (const parameter of operation.parameters as any[]) {
+      const example = parameter.examples?.[name];
+      if (example === undefined) continue;
+      const value = substituted(example.value as string);
+      if (parameter.in === 'path') target = target.replace(`{${parameter.name}}`, encodeURIComponent(value));
+      if (parameter.in === 'query') query.set(parameter.name, value);
+      if (parameter.in === 'header') headers[parameter.name] = value;
+      if (parameter.in === 'cookie') cookies.push(`${parameter.name}=${value}`);
+    }
+    if (cookies.length > 0) headers.Cookie = cookies.join('; ');
+    const body = operation.requestBody?.content['application/json'].examples[name]?.value;
+    const search = query.size > 0 ? `?${query}` : '';
+    return { name, url: `${target}${search}`, headers, ...(body === undefined ? {} : { body: substituted(body) }) };
+  });
+}
+
+async function send(documented: DocumentedOperation, example: Sendable, key: string | undefined) {
+  const response = await fetch(`${stack.baseUrl}${example.url}`, {
+    method: documented.method.toUpperCase(),
+    redirect: 'manual',
+    headers: {
+      ...(example.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(key ? { 'x-api-key': key } : {}),
+      ...example.headers,
+    },
+    body: example.body === undefined ? undefined : JSON.stringify(example.body),
+  });
+  const text = await response.text();
+  const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
+  return { status: response.status, headers: response.headers, body: json ? (JSON.parse(text) as unknown) : text };
+}
+
+function documentedOperations(): DocumentedOperation[] {
+  return Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+  );
+}
+
+/** The documented answer of an example, for the error answers, which are the same every time. */
+function documentedAnswer(documented: DocumentedOperation, name: string): unknown {
+  const content = documented.operation.responses[String(expectedStatus(name))].content ?? {};
+  return (Object.values(content)[0] as any)?.examples?.[name]?.value;
+}
+
+const exercised = new Set<string>();
+
+describe('every request example of the OpenAPI document, sent to the local stack', () => {
+  for (const documented of documentedOperations()) {
+    const { operationId, security } = documented.operation;
+    const scope = security[0] ? (Object.keys(security[0])[0].replace(/Key$/, '') as Scope) : undefined;
+    test(`${operationId}: each example gets its documented status and answer`, async () => {
+      for (const example of requestExamples(documented)) {
+        const answer = await send(documented, example, scope && keyOf(scope));
+        const where = `${operationId} "${example.name}"`;
+
+        assert.equal(answer.status, expectedStatus(example.name), `${where}: ${JSON.stringify(answer.body).slice(0, 500)}`);
+        assert.deepEqual(checker.problems(documented, answer.status, answer.headers.get('content-type'), answer.body), [], where);
+        if (answer.status >= 400 && typeof answer.body !== 'string') {
+          assert.deepEqual(answer.body, substituted(documentedAnswer(documented, example.name)), where);
+        }
+        if (answer.status === 303) assert.equal(answer.headers.get('location'), 'portal', where);
+        if (answer.status === 303) assert.match(answer.headers.get('set-cookie') ?? '', new RegExp(`^${SESSION_COOKIE}=`), where);
+      }
+      exercised.add(operationId);
+    });
+
+    if (scope === undefined) continue;
+    const allowed = new Set((security as Record<string, unknown>[]).map((requirement) => Object.keys(requirement)[0].replace(/Key$/, '')));
+    const refused = (['server', 'comms', 'browser'] as const).filter((candidate) => !allowed.has(candidate));
+    test(`${operationId}: refuses the key scopes the document does not name (${refused.join(', ')})`, async () => {
+      const example = requestExamples(documented).find(({ name }) => expectedStatus(name) < 300)!;
+      for (const other of refused) {
+        const answer = await send(documented, example, keyOf(other));
+
+        assert.equal(answer.status, 403, `${operationId} with a ${other} key`);
+        assert.deepEqual(answer.body, { message: 'Forbidden' });
+      }
+    });
+  }
+});
+
+test('the contract covers every operation of lib/operations.ts and its preflight', () => {
+  const expected = httpOperations.flatMap((op) => [op.id, ...(op.browser ? [`${op.id}Preflight`] : [])]);
+
+  assert.deepEqual([...exercised].sort(), expected.sort());
+});
