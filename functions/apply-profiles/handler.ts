@@ -22,4 +22,11 @@ const apply = applyProfiles({
 
 export const handler = middy<KinesisStreamEvent, KinesisStreamBatchResponse>()
   .use(injectLambdaContext(logger))
-  .handler(consumeBatch(rejections, async (items) => (await apply(items)).failed));
+  .handler(
+    consumeBatch(rejections, async (items) => {
+      const { failed } = await apply(items);
+      // One line per batch, like the event consumer's: counts only, never attributes.
+      logger.info('Profile records applied', { records: items.length, profiles_failed: failed.length });
+      return failed;
+    }),
+  );

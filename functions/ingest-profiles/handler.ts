@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { maxBodyBytesOf } from '../../lib/operations';
 import { ingestStream } from '../../lib/resources';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { kinesis } from '../shared/clients';
 import { requireEnv } from '../shared/config';
-import { limits } from '../shared/domain/limits';
 import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
@@ -17,7 +17,7 @@ const ingest = ingestProfiles({ writer, newId: randomUUID, now: () => new Date()
 export const handler = jsonApi({
   scopes: ['server', 'browser'],
   validate: compileValidator<ProfileRecord[]>(profilesBodySchema),
-  maxBytes: limits.bodyBytes,
+  maxBytes: maxBodyBytesOf('IngestProfiles'),
 }).handler(async (event, context) => {
   const receipt = await ingest(event.body, context.principal.appId, context.principal.scope);
   logger.info('Profiles ingested', { app_id: context.principal.appId, records: event.body.length, failed: receipt.FailedRecordCount });

@@ -1,16 +1,16 @@
+import { maxBodyBytesOf } from '../../lib/operations';
 import { emailSending, ingestStream, tables } from '../../lib/resources';
 import { DynamoChannelStore } from '../shared/adapters/dynamo-channel-store';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { SesMailer } from '../shared/adapters/ses-mailer';
 import { dynamo, kinesis, sesv2 } from '../shared/clients';
 import { optionalEnv, requireEnv } from '../shared/config';
-import { emailLimits } from '../shared/domain/email';
 import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
 import { sendEmail } from './core';
-import { sendEmailSchema, type SendEmailRequest } from './schema';
+import { sendEmailSchema, type SendEmailRequest, type SendEmailResponse } from './schema';
 
 const send = sendEmail({
   channels: new DynamoChannelStore(dynamo, requireEnv(tables.channels.envVar)),
@@ -23,11 +23,11 @@ const send = sendEmail({
 export const handler = jsonApi({
   scopes: ['comms'],
   validate: compileValidator<SendEmailRequest>(sendEmailSchema),
-  maxBytes: emailLimits.requestBytes,
+  maxBytes: maxBodyBytesOf('SendEmail'),
 }).handler(async (event, context) => {
   const sent = await send(event.body, context.principal.appId);
   const ids = { app_id: context.principal.appId, channel_id: event.body.channel_id, message_id: sent.messageId };
   logger.info('Email sent', { ...ids, recipients: sent.recipients });
   if (sent.eventError) logger.error('Email sent, but its urm_email_sent event was not recorded', { ...ids, error: sent.eventError as Error });
-  return json(200, { message_id: sent.messageId });
+  return json(200, { message_id: sent.messageId } satisfies SendEmailResponse);
 });

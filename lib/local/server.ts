@@ -1,14 +1,17 @@
 /**
  * The local API: one HTTP server answering every route of lib/operations.ts
  * with the same handler module Lambda runs, behind API Gateway's limits
- * (10 MiB payload, 29 s integration timeout) and error answers.
+ * (10 MiB payload, 29 s integration timeout) and error answers. Of a body it
+ * keeps no more than the operation's own bound (plus one byte), so an
+ * oversized upload costs no memory and gets the handler's own refusal.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import type { HttpOperation } from '../operations';
+import { maxBodyBytesOf, type HttpOperation } from '../operations';
 import { lambdaContext, sendProxyResult, toProxyEvent, type RouteMatch } from './api-gateway';
+import { invoke } from './invocation';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -53,9 +56,18 @@ function reply(response: ServerResponse, status: number, message: string, header
   response.end(JSON.stringify({ message }));
 }
 
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+/**
+ * The body as API Gateway hands it on (undefined: over its payload limit),
+ * holding at most `keep` bytes of it: the rest is read and dropped. A handler
+ * refuses a body over its bound by length alone, before looking at a byte
+ * of it, so the first `keep` = bound + 1 bytes get exactly the answer the
+ * whole body would (403 for a bad key, 400 naming the bound otherwise);
+ * decoding a character cut in two gives U+FFFD, never fewer bytes.
+ */
+function readBody(request: IncomingMessage, keep: number, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let kept = 0;
     let size = 0;
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
@@ -64,7 +76,11 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | und
         request.resume();
         return;
       }
-      chunks.push(chunk);
+      if (kept < keep) {
+        const part = chunk.subarray(0, keep - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
     });
     request.on('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks)));
     request.on('error', reject);
@@ -90,7 +106,7 @@ export function createApiServer(routes: LocalRoute[], options: { log: (line: str
         const allow = [...new Set(candidates.map((c) => c.route.operation.method))].join(', ');
         return reply(response, 405, 'Method Not Allowed', { Allow: allow });
       }
-      const body = await readBody(request, gatewayLimits.payloadBytes);
+      const body = await readBody(request, maxBodyBytesOf(chosen.route.operation.id) + 1, gatewayLimits.payloadBytes);
       if (body === undefined) return reply(response, 413, 'Request Too Long');
       const params = Object.fromEntries(
         chosen.route.parameterNames.map((name, i) => [name, decodeURIComponent(chosen.match[i + 1])]),
@@ -105,7 +121,7 @@ export function createApiServer(routes: LocalRoute[], options: { log: (line: str
       const timeout = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), gatewayLimits.timeoutMs);
       });
-      const result = await Promise.race([chosen.route.handler(event, context), timeout]).finally(() => clearTimeout(timer));
+      const result = await Promise.race([invoke(chosen.route.handler, event, context), timeout]).finally(() => clearTimeout(timer));
       if (result === 'timeout') return reply(response, 504, 'Endpoint request timed out');
       sendProxyResult(response, result);
     } catch (error) {

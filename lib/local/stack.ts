@@ -27,6 +27,7 @@ import { apiDocsStatics, loadApiDocs } from './api-docs';
 import { ensureStream, ensureTables } from './bootstrap';
 import { ensureDemoApp, type DevConfig } from './demo-app';
 import { assertJava, assertPortFree, LocalStackError, startDynamoLocal, startKinesalite, type RunningProcess } from './emulators';
+import { scopeInvocations } from './invocation';
 import { createApiServer, loadRoutes } from './server';
 import { startSesLocal } from './ses-local';
 import { ensureDemoWebPush, webPushStatics } from './web-push';
@@ -131,6 +132,8 @@ async function waitForDynamo(client: DynamoDBClient, dynamo: RunningProcess): Pr
 }
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  // First, before any AWS SDK call: concurrent requests keep their own logging context, as in Lambda.
+  if (!(await scopeInvocations())) options.log('invocations share one logging context: the InvokeStore was made before the stack started');
   assertJava();
   await assertPortFree(options.port, options.host, 'the API', 'PORT');
   await assertPortFree(options.dynamoPort, options.host, 'DynamoDB Local', 'DYNAMODB_PORT');

@@ -17,6 +17,7 @@ import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisSt
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import type { StreamConsumer } from '../operations';
 import { lambdaContext } from './api-gateway';
+import { invoke } from './invocation';
 
 export type ConsumerHandler = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse | void>;
 
@@ -190,7 +191,7 @@ export class StreamPoller {
         if (!this.running) return false;
         let reason: string;
         try {
-          const response = await handler(this.toEvent(shardId, batch), lambdaContext(`${consumer.id}Function`, 5 * 60_000));
+          const response = await invoke(handler, this.toEvent(shardId, batch), lambdaContext(`${consumer.id}Function`, 5 * 60_000));
           const failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
           if (failed.size === 0) {
             await this.checkpoints.set(consumer.id, shardId, batch.at(-1)!.SequenceNumber!);

@@ -6,6 +6,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
+import { directives } from '../../functions/shared/domain/attributes';
+import { pushLimits } from '../../functions/shared/domain/push';
+import { httpOperations, type HttpOperation } from '../../lib/operations';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, at, profileRecord, readProfile, readTimeline, send, until } from '../support/profiles';
@@ -20,6 +23,11 @@ before(async () => {
 const token = JSON.stringify({ endpoint: 'https://push.example.com/send/abc', keys: { p256dh: 'BPk9', auth: 'c2VjcmV0' } });
 const browserPost = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   request(stack.baseUrl, 'POST', `${path}?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key, body, headers });
+/** The operations a browser key is for (`browser: true`), and those that take a key but not a browser's. */
+const browserOperations = httpOperations.filter((operation) => operation.browser);
+const keyedOperations = httpOperations.filter((operation) => !operation.browser && operation.tables.keys !== undefined);
+const concretePath = (operation: HttpOperation) => operation.path.replace(/\{\w+\}/g, 'p1');
+const accessControlHeaders = (headers: Headers) => [...headers.keys()].filter((name) => name.startsWith('access-control-'));
 const lifecycle = (profileId: string, fields: Record<string, unknown> = {}) => ({
   app_id: stack.dev.app_id,
   profile_id: profileId,
@@ -70,11 +78,25 @@ describe('a browser key may', () => {
 describe('a browser key is refused (403) and nothing is written', () => {
   const refusedProfiles: [string, (id: string) => Record<string, unknown>][] = [
     ['a custom attribute', () => ({ vip: true })],
-    ['a custom attribute in a directive', () => ({ urm_set: { vip: true } })],
-    ['a number added', () => ({ urm_add: { deposits: 100 } })],
     ['a merge of a known profile', () => ({ urm_merge: ['someone-else'] })],
     ['a token that is not a push subscription', () => ({ urm_unique_append: { urm_web_push_notification_token: ['not-a-subscription'] } })],
     ['an IP address', () => ({ urm_ip: '192.0.2.1' })],
+    ['a merge of an anonymous visitor and a known profile', () => ({ urm_merge: [`urm-anon-${randomUUID()}`, 'someone-else'] })],
+    ['an iOS token added', () => ({ urm_unique_append: { urm_ios_push_notification_token: ['apns-device-token'] } })],
+    ['an Android token set', () => ({ urm_set: { urm_android_push_notification_token: ['fcm-device-token'] } })],
+    ['a web token set that is not a push subscription', () => ({ urm_set: { urm_web_push_notification_token: ['https://push.example.com/x'] } })],
+    // Every directive but the two with their own rules (urm_merge, urm_delete_profile), naming a custom attribute.
+    ...directives
+      .filter((directive) => directive !== 'urm_merge' && directive !== 'urm_delete_profile')
+      .map((directive): [string, (id: string) => Record<string, unknown>] => [
+        `a custom attribute in ${directive}`,
+        () => ({
+          [directive]:
+            directive === 'urm_unset' || directive === 'urm_delete'
+              ? ['vip']
+              : { vip: directive === 'urm_add' ? 1 : ['urm_append', 'urm_unique_append', 'urm_remove'].includes(directive) ? ['gold'] : true },
+        }),
+      ]),
   ];
   for (const [name, fields] of refusedProfiles) {
     test(`POST /profiles with ${name}`, async () => {
@@ -102,6 +124,11 @@ describe('a browser key is refused (403) and nothing is written', () => {
     ['an event that is not a lifecycle event', { event: 'deposit' }],
     ['a lifecycle event with another attribute', { amount: 100 }],
     ['a lifecycle event without its notification id', { notification_id: undefined }],
+    ['a lifecycle event with a url over its bound', { url: `https://casino.example/${'x'.repeat(pushLimits.urlLength)}` }],
+    // Events the service itself writes: a page must not forge them.
+    ['urm_push_sent', { event: 'urm_push_sent' }],
+    ['urm_email_sent', { event: 'urm_email_sent' }],
+    ['urm_affiliate_attributed', { event: 'urm_affiliate_attributed' }],
   ];
   for (const [name, fields] of refusedEvents) {
     test(`POST /events with ${name}`, async () => {
@@ -118,26 +145,34 @@ describe('a browser key is refused (403) and nothing is written', () => {
     });
   }
 
-  const otherOperations: [string, string, unknown][] = [
-    ['GET', '/profiles/p1', undefined],
-    ['GET', '/profiles/p1/events', undefined],
-    ['POST', '/api/send_push', { profile_id: 'p1', title: 't', body: 'b' }],
-    ['POST', '/api/send_email', { profile_id: 'p1' }],
-    ['POST', '/api/set_affiliate', { profile_id: 'p1', urm_aff_id: 'a' }],
-    ['POST', '/api/register_affiliate', { username: 'u' }],
-    ['POST', '/enterprises/sign_up', { users: [] }],
-    ['POST', '/enterprises/sign_in', { user_id: 'u' }],
-  ];
-  for (const [method, path, body] of otherOperations) {
-    test(`${method} ${path}`, async () => {
-      const response = await request(stack.baseUrl, method, `${path}?app_id=${stack.dev.app_id}`, {
+  // Every other operation that takes a key, from lib/operations.ts: one added later is covered too.
+  // (The portal pages take no key at all: a browser key opens nothing there either.)
+  for (const operation of keyedOperations) {
+    test(`${operation.method} ${operation.path}`, async () => {
+      const response = await request(stack.baseUrl, operation.method, `${concretePath(operation)}?app_id=${stack.dev.app_id}`, {
         key: stack.dev.browser_key,
-        body: body === undefined ? undefined : { app_id: stack.dev.app_id, ...(body as object) },
+        body: operation.method === 'POST' ? { app_id: stack.dev.app_id, profile_id: 'p1' } : undefined,
+        headers: { Origin: siteOrigin },
       });
 
       assert.equal(response.status, 403, JSON.stringify(response.body));
+      assert.deepEqual(response.body, { message: 'Forbidden' });
     });
   }
+
+  test('a record of another application, even a lifecycle event', async () => {
+    const other = { ...lifecycle(`other-${randomUUID()}`), app_id: 'app_00000000000000000000' };
+
+    const response = await browserPost('/events', [other]);
+
+    assert.equal(response.status, 403);
+  });
+
+  test('the push configuration of another application', async () => {
+    const response = await request(stack.baseUrl, 'GET', '/push/config?app_id=app_00000000000000000000', { key: stack.dev.browser_key });
+
+    assert.equal(response.status, 403);
+  });
 });
 
 describe('CORS', () => {
@@ -166,21 +201,62 @@ describe('CORS', () => {
     }
   });
 
-  test('an operation the browser key cannot call answers no preflight', async () => {
-    const response = await preflight('/api/send_push', siteOrigin);
+  /** A call the push SDK makes to each browser operation, as a page would from `origin`. */
+  const sdkCall = (operation: HttpOperation, origin: string) => {
+    const profileId = `cors-${randomUUID()}`;
+    const bodies: Record<string, unknown> = {
+      '/profiles': [profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true } })],
+      '/events': [lifecycle(profileId)],
+    };
+    assert.ok(operation.method === 'GET' || operation.path in bodies, `no SDK call for ${operation.path}: add one here`);
+    return request(stack.baseUrl, operation.method, `${operation.path}?app_id=${stack.dev.app_id}`, {
+      key: stack.dev.browser_key,
+      body: bodies[operation.path],
+      headers: { Origin: origin },
+    });
+  };
 
-    assert.equal(response.status, 405);
-    assert.equal(response.headers.get('access-control-allow-origin'), null);
-  });
+  for (const operation of browserOperations) {
+    test(`a browser key's answer from ${operation.method} ${operation.path} to a site origin carries Access-Control-Allow-Origin`, async () => {
+      const response = await sdkCall(operation, siteOrigin);
 
-  test("a browser key's answer to a site origin carries Access-Control-Allow-Origin", async () => {
-    const response = await browserPost('/events', [lifecycle(`cors-${randomUUID()}`)], { Origin: siteOrigin });
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      assert.equal(response.headers.get('access-control-allow-origin'), siteOrigin);
+    });
 
-    assert.equal(response.status, 200);
-    assert.equal(response.headers.get('access-control-allow-origin'), siteOrigin);
-  });
+    test(`a browser key used from another origin on ${operation.method} ${operation.path} is refused without CORS headers`, async () => {
+      const response = await sdkCall(operation, 'https://evil.example');
 
-  test('a browser key used from another origin is refused, and writes nothing', async () => {
+      assert.equal(response.status, 403);
+      assert.deepEqual(accessControlHeaders(response.headers), []);
+    });
+  }
+
+  // Everything else, keyed or not (the portal pages), from lib/operations.ts.
+  for (const operation of httpOperations.filter((candidate) => !candidate.browser)) {
+    test(`${operation.method} ${operation.path} answers no CORS at all: no preflight, no header for any key, even from a site origin`, async () => {
+      const path = `${concretePath(operation)}?app_id=${stack.dev.app_id}`;
+      const preflight = await fetch(`${stack.baseUrl}${path}`, {
+        method: 'OPTIONS',
+        headers: { Origin: siteOrigin, 'Access-Control-Request-Method': operation.method, 'Access-Control-Request-Headers': 'content-type, x-api-key' },
+      });
+      const answers = await Promise.all(
+        [stack.dev.server_key, stack.dev.comms_key, stack.dev.browser_key].map((key) =>
+          request(stack.baseUrl, operation.method, path, {
+            key,
+            body: operation.method === 'POST' ? { app_id: stack.dev.app_id } : undefined,
+            headers: { Origin: siteOrigin },
+          }),
+        ),
+      );
+
+      assert.equal(preflight.status, 405);
+      assert.deepEqual(accessControlHeaders(preflight.headers), []);
+      for (const answer of answers) assert.deepEqual(accessControlHeaders(answer.headers), [], `${answer.status}`);
+    });
+  }
+
+  test('a browser key used from another origin writes nothing', async () => {
     const profileId = `cors-${randomUUID()}`;
 
     const response = await browserPost('/profiles', [profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true } })], { Origin: 'https://evil.example' });

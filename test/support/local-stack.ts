@@ -25,7 +25,8 @@ export interface StartedTestStack extends TestStack {
   stop(): Promise<void>;
 }
 
-export async function startTestStack(): Promise<StartedTestStack> {
+/** `log`: where the stack's own messages (poller, server) go; by default the console, with URM_TEST_VERBOSE only. */
+export async function startTestStack(options: { log?: (line: string) => void } = {}): Promise<StartedTestStack> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   const { startLocalStack } = await import('../../lib/local/stack');
@@ -41,7 +42,7 @@ export async function startTestStack(): Promise<StartedTestStack> {
     kinesisPort,
     sesPort,
     region: 'us-east-1',
-    log: (line) => process.env.URM_TEST_VERBOSE && console.error(`[stack] ${line}`),
+    log: options.log ?? ((line) => process.env.URM_TEST_VERBOSE && console.error(`[stack] ${line}`)),
     pollIntervalMs: 50,
   });
   return {

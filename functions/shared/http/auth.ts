@@ -2,40 +2,30 @@
  * The x-api-key check: the key is hashed and looked up, and must be live and of
  * an allowed scope. Every refusal is the same 403, and it comes before any
  * parsing, so a flood of bad keys costs one hash and, at worst, one read.
- * Lookups are cached briefly per container; a revoked key stops working
- * within the cache's lifetime.
+ * Lookups, unknown keys included, are cached briefly per container
+ * (./lookup-cache.ts); a revoked key stops working within the cache's lifetime.
  */
 import type middy from '@middy/core';
 import { hashApiKey, type ApiKeyRecord, type Scope } from '../domain/api-keys';
 import type { KeyStore } from '../domain/apps';
 import { Forbidden } from '../domain/errors';
+import { LookupCache, lookupCacheDefaults, type LookupCacheOptions } from './lookup-cache';
 import type { ApiEvent, AuthedContext } from './types';
-
-export interface KeyCacheOptions {
-  ttlMs: number;
-  maxEntries: number;
-  now: () => number;
-}
 
 const MAX_KEY_LENGTH = 256;
 
 export class KeyResolver {
-  private readonly cache = new Map<string, { key: ApiKeyRecord | undefined; expires: number }>();
+  private readonly cache: LookupCache<ApiKeyRecord>;
 
   constructor(
     private readonly keys: Pick<KeyStore, 'findByHash'>,
-    private readonly options: KeyCacheOptions = { ttlMs: 30_000, maxEntries: 10_000, now: Date.now },
-  ) {}
+    options: LookupCacheOptions = lookupCacheDefaults,
+  ) {
+    this.cache = new LookupCache(options);
+  }
 
-  async resolve(rawKey: string): Promise<ApiKeyRecord | undefined> {
-    const hash = hashApiKey(rawKey);
-    const now = this.options.now();
-    const cached = this.cache.get(hash);
-    if (cached && cached.expires > now) return cached.key;
-    const key = await this.keys.findByHash(hash);
-    if (this.cache.size >= this.options.maxEntries) this.cache.clear();
-    this.cache.set(hash, { key, expires: now + this.options.ttlMs });
-    return key;
+  resolve(rawKey: string): Promise<ApiKeyRecord | undefined> {
+    return this.cache.get(hashApiKey(rawKey), (hash) => this.keys.findByHash(hash));
   }
 }
 

@@ -15,8 +15,9 @@
  *   cross-origin calls, and pass.
  */
 import type middy from '@middy/core';
-import type { App, AppStore } from '../domain/apps';
+import type { AppStore } from '../domain/apps';
 import { Forbidden } from '../domain/errors';
+import { LookupCache, lookupCacheDefaults, type LookupCacheOptions } from './lookup-cache';
 import { json } from './response';
 import type { ApiEvent, ApiResult, AuthedContext } from './types';
 
@@ -25,25 +26,27 @@ export interface OriginPolicy {
   allows(appId: string, origin: string): Promise<boolean>;
 }
 
-/** Site origins from the applications table, kept 30 seconds per container, like keys. */
+/**
+ * Site origins from the applications table, kept 30 seconds per container,
+ * like keys, and like keys with unknown applications kept apart (./lookup-cache.ts):
+ * a preflight comes before any key, so made-up application ids must not push out real ones.
+ */
 export class AppOrigins implements OriginPolicy {
-  private readonly cache = new Map<string, { origins: readonly string[]; expires: number }>();
+  private readonly cache: LookupCache<readonly string[]>;
 
   constructor(
     private readonly apps: Pick<AppStore, 'get'>,
-    private readonly options = { ttlMs: 30_000, maxEntries: 10_000, now: Date.now },
-  ) {}
+    options: LookupCacheOptions = lookupCacheDefaults,
+  ) {
+    this.cache = new LookupCache(options);
+  }
 
   async allows(appId: string, origin: string): Promise<boolean> {
-    const now = this.options.now();
-    let entry = this.cache.get(appId);
-    if (!entry || entry.expires <= now) {
-      const app: App | undefined = await this.apps.get(appId);
-      if (this.cache.size >= this.options.maxEntries) this.cache.clear();
-      entry = { origins: app?.site_origins ?? [], expires: now + this.options.ttlMs };
-      this.cache.set(appId, entry);
-    }
-    return entry.origins.includes(origin);
+    const origins = await this.cache.get(appId, async (id) => {
+      const app = await this.apps.get(id);
+      return app && (app.site_origins ?? []);
+    });
+    return origins?.includes(origin) ?? false;
   }
 }
 

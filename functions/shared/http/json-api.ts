@@ -7,6 +7,7 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { defaultMaxBodyBytes } from '../../../lib/operations';
 import { tables } from '../../../lib/resources';
 import { DynamoAppStore } from '../adapters/dynamo-app-store';
 import { DynamoKeyStore } from '../adapters/dynamo-key-store';
@@ -20,9 +21,6 @@ import { AppOrigins, browserCors, type OriginPolicy } from './cors';
 import { httpErrors, type ErrorStyle } from './errors';
 import { jsonBody, validBody, validQuery } from './json-body';
 import type { ApiResult, AuthedContext, JsonEvent, QueryEvent } from './types';
-
-/** Default bound of a JSON body; ingestion sets its own. */
-const DEFAULT_MAX_BYTES = 256 * 1024;
 
 let sharedResolver: KeyResolver | undefined;
 /** The container's key resolver (and its cache), made on first use. */
@@ -69,13 +67,14 @@ function authenticated<E>(options: ApiOptions, method: 'GET' | 'POST') {
 
 export interface JsonApiOptions<T> extends ApiOptions {
   validate: Validator<T>;
+  /** The operation's body bound, `maxBodyBytesOf(id)` (lib/operations.ts); by default, defaultMaxBodyBytes. */
   maxBytes?: number;
 }
 
 /** An operation with a JSON body. */
 export function jsonApi<T>(options: JsonApiOptions<T>) {
   return authenticated<JsonEvent<T>>(options, 'POST')
-    .use(jsonBody({ maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES }))
+    .use(jsonBody({ maxBytes: options.maxBytes ?? defaultMaxBodyBytes }))
     .use(validBody(options.validate));
 }
 

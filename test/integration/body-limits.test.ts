@@ -1,0 +1,137 @@
+/**
+ * Request bodies are bounded before anything is parsed (issue 9,
+ * "Throttling and abuse"), over HTTP against the local stack: each operation's
+ * bound is declared once (`maxBodyBytes` in lib/operations.ts), its handler
+ * refuses a body one byte over it with a 400 that names the bound, a body of
+ * exactly the bound passes the size check, the key is checked first, and the
+ * local server answers as API Gateway and the handler would. Every POST
+ * operation with an API key is covered, new ones included.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { before, describe, test } from 'node:test';
+import { httpOperations, maxBodyBytesOf, type HttpOperation } from '../../lib/operations';
+import { request, type JsonResponse } from '../support/http';
+import { testStack, type TestStack } from '../support/local-stack';
+import { applyAndRead, at, readTimeline, send, until } from '../support/profiles';
+
+let stack: TestStack;
+before(async () => {
+  stack = await testStack();
+});
+
+const MiB = 1024 * 1024;
+/** How a refusal names a bound (DECISIONS.md, "Ingestion": "400 with a message that names the limit"). */
+const named = (bytes: number) => (bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes / 1024} KiB`);
+const tooLarge = (bytes: number) => `request body must be at most ${named(bytes)}`;
+
+/** `json` followed by spaces up to exactly `size` bytes: still the same JSON document. */
+function padded(json: string, size: number): string {
+  const missing = size - Buffer.byteLength(json);
+  assert.ok(missing >= 0, `${json.length} bytes do not fit in ${size}`);
+  return json + ' '.repeat(missing);
+}
+
+const post = (path: string, key: string, rawBody: string) => request(stack.baseUrl, 'POST', path, { key, rawBody });
+const mentions = (response: JsonResponse, text: string) => JSON.stringify(response.body).includes(text);
+
+/** The POST operations an API key opens (their functions read the keys table). */
+const keyedPosts = httpOperations.filter((operation) => operation.method === 'POST' && operation.tables.keys !== undefined);
+
+/** A key of the scope the operation takes: the first of the demo keys it does not refuse. */
+async function keyFor(operation: HttpOperation): Promise<string> {
+  for (const key of [stack.dev.server_key, stack.dev.comms_key, stack.dev.browser_key]) {
+    if ((await post(operation.path, key, '{}')).status !== 403) return key;
+  }
+  throw new Error(`no demo key opens ${operation.path}`);
+}
+
+describe('every POST operation bounds its body', () => {
+  for (const operation of keyedPosts) {
+    const limit = maxBodyBytesOf(operation.id);
+
+    test(`${operation.path}: one byte over ${named(limit)} is a 400 naming the bound`, async () => {
+      const response = await post(operation.path, await keyFor(operation), padded('{}', limit + 1));
+
+      assert.equal(response.status, 400, JSON.stringify(response.body));
+      assert.ok(mentions(response, tooLarge(limit)), JSON.stringify(response.body));
+    });
+
+    test(`${operation.path}: exactly ${named(limit)} passes the size check`, async () => {
+      const response = await post(operation.path, await keyFor(operation), padded('{}', limit));
+
+      assert.equal(mentions(response, 'request body must be at most'), false, JSON.stringify(response.body));
+      assert.notEqual(response.status, 413);
+    });
+
+    test(`${operation.path}: over the bound with an unknown key is still the plain 403: the key comes first`, async () => {
+      const response = await post(operation.path, `urm_server_${'A'.repeat(43)}`, padded('{}', limit + 1));
+
+      assert.equal(response.status, 403);
+      assert.deepEqual(response.body, { message: 'Forbidden' });
+    });
+  }
+
+  test("a body over API Gateway's 10 MiB is refused by the gateway itself: 413", async () => {
+    const response = await post('/api/set_affiliate', stack.dev.server_key, padded('{}', 10 * MiB + 1));
+
+    assert.equal(response.status, 413);
+  });
+});
+
+describe('ingestion: 5 MiB of records', () => {
+  const limit = maxBodyBytesOf('IngestEvents');
+
+  /** Records of one profile (events) or several (profiles), padded so that the body is exactly `size` bytes. */
+  function records(kind: 'profile' | 'event', profileId: string, size: number): string {
+    // Each record small enough to be stored (an event is at most 180,000 bytes, a profile's attributes 300,000).
+    const count = Math.ceil(size / 150_000);
+    const build = (pad: number[]) =>
+      JSON.stringify(
+        pad.map((length, i) => ({
+          app_id: stack.dev.app_id,
+          profile_id: kind === 'event' ? profileId : `${profileId}-${i}`,
+          urm_date_time: at,
+          urm_insert_id: `${profileId}-${i}`,
+          ...(kind === 'event' ? { event: 'padded' } : {}),
+          padding: 'x'.repeat(length),
+        })),
+      );
+    const free = size - Buffer.byteLength(build(new Array(count).fill(0)));
+    const pad = new Array(count).fill(Math.floor(free / count));
+    pad[0] += free - pad.reduce((sum, length) => sum + length, 0);
+    const body = build(pad);
+    assert.equal(Buffer.byteLength(body), size);
+    return body;
+  }
+
+  test('POST /events of exactly 5 MiB is taken', async () => {
+    const response = await post('/events', stack.dev.server_key, records('event', `limit-${randomUUID()}`, limit));
+
+    assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
+    assert.equal(response.body.FailedRecordCount, 0);
+  });
+
+  test('POST /events one byte over 5 MiB is refused and nothing reaches the timeline', async () => {
+    const profileId = `over-${randomUUID()}`;
+
+    const response = await post('/events', stack.dev.server_key, records('event', profileId, limit + 1));
+
+    assert.equal(response.status, 400);
+    assert.deepEqual(response.body, { message: 'request body is invalid', errors: [tooLarge(limit)] });
+    // Anything written before the marker (same profile, same shard) would be on the timeline with it.
+    await send(stack, '/events', [{ app_id: stack.dev.app_id, profile_id: profileId, event: 'marker', urm_date_time: at }]);
+    const timeline = await until(() => readTimeline(stack, profileId), (events) => events.length > 0, 'the marker event');
+    assert.deepEqual(timeline.map((entry) => entry.event), ['marker']);
+  });
+
+  test('POST /profiles one byte over 5 MiB is refused and no profile is written', async () => {
+    const profileId = `over-${randomUUID()}`;
+
+    const response = await post('/profiles', stack.dev.server_key, records('profile', profileId, maxBodyBytesOf('IngestProfiles') + 1));
+
+    assert.equal(response.status, 400);
+    assert.deepEqual(response.body, { message: 'request body is invalid', errors: [tooLarge(maxBodyBytesOf('IngestProfiles'))] });
+    assert.deepEqual(await applyAndRead(stack, `${profileId}-0`, []), {});
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * The local server keeps no more of a body than the operation's bound plus
+ * one byte (lib/operations.ts `maxBodyBytes`), which is all the handler needs
+ * to refuse it, and still answers a body over API Gateway's 10 MiB itself.
+ */
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, beforeEach, test } from 'node:test';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { createApiServer, type LocalRoute } from '../../../lib/local/server';
+import { httpOperations, maxBodyBytesOf } from '../../../lib/operations';
+
+const operation = httpOperations.find((candidate) => candidate.id === 'SetAffiliate')!;
+const bound = maxBodyBytesOf(operation.id);
+let received: APIGatewayProxyEvent[] = [];
+const route: LocalRoute = {
+  operation,
+  pattern: /^\/api\/set_affiliate$/,
+  parameterNames: [],
+  handler: async (event) => {
+    received.push(event);
+    return { statusCode: 200, body: JSON.stringify({ bytes: Buffer.byteLength(event.body ?? '') }) };
+  },
+};
+
+let baseUrl: string;
+const server = createApiServer([route], { log: () => undefined });
+before(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  received = [];
+});
+
+const post = (body: string | Buffer) => fetch(`${baseUrl}/api/set_affiliate`, { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body) });
+
+test('a body within the bound reaches the handler whole', async () => {
+  const body = `{"name":"${'é'.repeat(1000)}"}`;
+
+  const response = await post(body);
+
+  assert.equal(response.status, 200);
+  assert.equal(received[0].body, body);
+});
+
+test('of a body four times the bound, the handler gets the bound plus one byte: enough to refuse it unread', async () => {
+  const response = await post('x'.repeat(4 * bound));
+
+  assert.equal(response.status, 200);
+  assert.deepEqual(await response.json(), { bytes: bound + 1 });
+});
+
+test('a character cut at the bound still leaves the handler more than the bound', async () => {
+  // 'é' is two bytes: the byte after the bound is the first half of one.
+  const response = await post(Buffer.concat([Buffer.from('x'.repeat(bound)), Buffer.from('é'.repeat(10))]));
+
+  const { bytes } = (await response.json()) as { bytes: number };
+  assert.ok(bytes > bound, `${bytes} bytes`);
+});
+
+test("a body over API Gateway's 10 MiB is answered 413 without calling the handler", async () => {
+  const response = await post(Buffer.alloc(10 * 1024 * 1024 + 1, 'x'));
+
+  assert.equal(response.status, 413);
+  assert.equal(received.length, 0);
+});
