@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { DOCS_PAGE, docsAssets, docsContentSecurityPolicy } from '../../lib/api-docs/site';
 import { PushCdn } from '../../lib/constructs/push-cdn';
 import { httpOperations } from '../../lib/operations';
 import { validateOpenApiDocument } from '../../lib/openapi/document';
 import { ensureSdkBuilt } from '../../web-sdk/build';
+import { testApp } from '../support/cdk';
 
 type Json = Record<string, any>;
 
@@ -22,8 +23,7 @@ let assemblyDir: string;
 // The construct alone, as in push-cdn.test.ts; synthesized to a cloud assembly whose staged assets the tests read.
 before(() => {
   ensureSdkBuilt(() => undefined);
-  const { context } = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Json };
-  const app = new App({ context });
+  const app = testApp();
   stack = new Stack(app, 'ApiDocsTest');
   cdn = new PushCdn(stack, 'PushCdn', { apiUrl });
   template = Template.fromStack(stack);

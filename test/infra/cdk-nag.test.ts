@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
-import { App, Aspects } from 'aws-cdk-lib';
+import { Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { SynthesisMessage } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { UrmStack } from '../../lib/urm-stack';
+import { testApp } from '../support/cdk';
 
 interface Suppression {
   id: string;
@@ -19,9 +19,7 @@ let template: Template;
 // The stack as `cdk synth` makes it (cdk.json's feature flags, bin/urm.ts's checks), minus bundling the
 // functions' code: no rule reads code, and skipping it keeps this file to a few seconds.
 before(() => {
-  const { context } = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
-  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new UrmStack(app, 'UrmNagTest');
+  const stack = new UrmStack(testApp({ bundle: false }), 'UrmNagTest');
   Aspects.of(stack).add(new AwsSolutionsChecks());
   annotations = Annotations.fromStack(stack);
   template = Template.fromStack(stack);

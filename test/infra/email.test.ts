@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
-import { App, type CfnElement } from 'aws-cdk-lib';
+import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { httpOperations, streamConsumers } from '../../lib/operations';
 import { emailSending } from '../../lib/resources';
 import { UrmStack } from '../../lib/urm-stack';
+import { testApp } from '../support/cdk';
 
 type Json = Record<string, unknown>;
 interface Statement {
@@ -20,9 +20,7 @@ delete process.env.URM_EMAIL_DOMAIN;
 
 /** A stack without bundling: these assertions are about SES and IAM, not the function code. */
 function synthesize(context: Json = {}): { stack: UrmStack; template: Template } {
-  const cdk = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Json };
-  const app = new App({ context: { ...cdk.context, 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new UrmStack(app, 'UrmEmailTest');
+  const stack = new UrmStack(testApp({ bundle: false, context }), 'UrmEmailTest');
   return { stack, template: Template.fromStack(stack) };
 }
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { accessLogPrefixes, cacheBustingParameter, PushCdn } from '../../lib/constructs/push-cdn';
 import { ensureSdkBuilt } from '../../web-sdk/build';
+import { testApp } from '../support/cdk';
 
 type Json = Record<string, any>;
 
@@ -15,8 +15,7 @@ let template: Template;
 // The construct alone, in a stack of its own: no function bundling, so this file synthesizes in a moment.
 before(() => {
   ensureSdkBuilt(() => undefined);
-  const { context } = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Json };
-  stack = new Stack(new App({ context }), 'PushCdnTest');
+  stack = new Stack(testApp(), 'PushCdnTest');
   cdn = new PushCdn(stack, 'PushCdn');
   template = Template.fromStack(stack);
 });

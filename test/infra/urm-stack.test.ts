@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
-import { App, type CfnElement } from 'aws-cdk-lib';
+import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { httpOperations, streamConsumers } from '../../lib/operations';
@@ -9,6 +8,7 @@ import { emailSending, ingestStream, tables, type TableDefinition, type TableNam
 import { secretsEnv, secretsPrefix } from '../../lib/secrets';
 import { stackOutputs, UrmStack } from '../../lib/urm-stack';
 import { apiThrottling } from '../../lib/constructs/ingestion-api';
+import { testApp } from '../support/cdk';
 
 type Json = Record<string, unknown>;
 interface Statement {
@@ -22,9 +22,7 @@ let template: Template;
 
 // Synthesized once: bundling every function takes seconds. The cdk.json feature flags apply, as in `cdk synth`.
 before(() => {
-  const { context } = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Json };
-  const app = new App({ context });
-  stack = new UrmStack(app, 'UrmTest');
+  stack = new UrmStack(testApp(), 'UrmTest');
   template = Template.fromStack(stack);
 });
 

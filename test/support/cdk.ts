@@ -1,0 +1,16 @@
+/** CDK apps for the infra tests, with cdk.json's feature flags applied as `cdk synth` applies them. */
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+
+export interface TestAppOptions {
+  /** false: no function is bundled (for tests that read no function code); synthesis takes a moment instead of seconds. */
+  bundle?: boolean;
+  /** Context on top of cdk.json's. */
+  context?: Record<string, unknown>;
+}
+
+export function testApp(options: TestAppOptions = {}): App {
+  const cdk = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
+  const bundling = options.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {};
+  return new App({ context: { ...cdk.context, ...bundling, ...options.context } });
+}
