@@ -14,6 +14,7 @@ import {
   type UniqueAffiliateField,
 } from '../../functions/shared/domain/affiliates';
 import type { App, AppStore } from '../../functions/shared/domain/apps';
+import type { RegisterAffiliateInput } from '../../functions/register-affiliate/schema';
 import { noTrackingParameter } from '../../functions/set-affiliate/schema';
 
 /** Marks a field left out of the body. */
@@ -39,15 +40,8 @@ export const describeValue = (value: unknown) =>
 
 // ---- register_affiliate ------------------------------------------------
 
-export interface RegistrationBody {
-  app_id: string;
-  password: string;
-  email: string;
-  username: string;
-  first_name: string;
-  last_name: string;
-  [field: string]: unknown;
-}
+/** A valid register_affiliate body; tests may add or spoil any field. */
+export type RegistrationBody = RegisterAffiliateInput & Record<string, unknown>;
 
 /** A valid registration, unique by a fresh token. */
 export function registration(appId: string, token = randomUUID().slice(0, 8)): RegistrationBody {

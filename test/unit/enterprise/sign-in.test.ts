@@ -4,9 +4,10 @@ import { signInEnterpriseUser } from '../../../functions/enterprise-sign-in/core
 import { signInBodySchema, type SignInBody } from '../../../functions/enterprise-sign-in/schema';
 import type { App } from '../../../functions/shared/domain/apps';
 import { hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
-import { Conflict, Forbidden, NotFound, ValidationError } from '../../../functions/shared/domain/errors';
+import { Conflict, Forbidden, NotFound } from '../../../functions/shared/domain/errors';
 import { compileValidator } from '../../../functions/shared/domain/validation';
 import { FakeClock, memoryApps, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
+import { validationProblems } from '../../support/validation';
 
 const apps: App[] = [
   { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z', portal_origin: 'https://portal.example.com' },
@@ -99,15 +100,7 @@ describe('signing in an enterprise user', () => {
 
 describe('a sign-in body', () => {
   const validate = compileValidator<SignInBody>(signInBodySchema);
-  const problems = (body: unknown) => {
-    try {
-      validate(body);
-      return [];
-    } catch (error) {
-      assert.ok(error instanceof ValidationError);
-      return error.errors;
-    }
-  };
+  const problems = (body: unknown) => validationProblems(validate, body);
 
   test('needs app_id and user_id, and nothing else', () => {
     assert.deepEqual(problems({ app_id: 'app_1', user_id: 'usr_1' }), []);

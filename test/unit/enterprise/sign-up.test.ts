@@ -3,9 +3,10 @@ import { describe, test } from 'node:test';
 import { signUpEnterpriseUsers } from '../../../functions/enterprise-sign-up/core';
 import { signUpBodySchema, type SignUpBody } from '../../../functions/enterprise-sign-up/schema';
 import type { EnterpriseUser } from '../../../functions/shared/domain/enterprise';
-import { Forbidden, ValidationError } from '../../../functions/shared/domain/errors';
+import { Forbidden } from '../../../functions/shared/domain/errors';
 import { compileValidator } from '../../../functions/shared/domain/validation';
 import { FakeClock, MemoryUserStore, sequentialIds } from '../../support/enterprise';
+import { validationProblems } from '../../support/validation';
 
 const validate = compileValidator<SignUpBody>(signUpBodySchema);
 const ada = { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' };
@@ -19,16 +20,7 @@ function setup() {
 }
 
 /** The messages of a rejected body, or [] when it is accepted. */
-function problems(body: unknown): string[] {
-  try {
-    validate(body);
-    return [];
-  } catch (error) {
-    assert.ok(error instanceof ValidationError);
-    assert.equal(error.message, 'request body is invalid');
-    return error.errors;
-  }
-}
+const problems = (body: unknown) => validationProblems(validate, body, 'request body is invalid');
 
 describe('signing up enterprise users', () => {
   test('creates each user and answers them in input order with their new ids', async () => {

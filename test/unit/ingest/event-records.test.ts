@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { eventsBodySchema, type EventRecord } from '../../../functions/ingest-events/schema';
-import { ValidationError } from '../../../functions/shared/domain/errors';
 import { compileValidator } from '../../../functions/shared/domain/validation';
+import { validationProblems } from '../../support/validation';
 
 const validate = compileValidator<EventRecord[]>(eventsBodySchema);
 const base = { app_id: 'app_1', profile_id: 'player-1', event: 'deposit', urm_date_time: '2026-11-21T10:00:00Z' };
 
-function problems(body: unknown): string[] {
-  try {
-    validate(body);
-    return [];
-  } catch (error) {
-    assert.ok(error instanceof ValidationError);
-    return error.errors;
-  }
-}
+const problems = (body: unknown) => validationProblems(validate, body);
 
 describe('an events body', () => {
   test('is accepted with custom attributes', () => {

@@ -1,4 +1,10 @@
-/** The records the SDK writes: profile records with the push attributes, and lifecycle events. */
+/**
+ * The records the SDK writes: profile records with the push attributes, and
+ * lifecycle events. The strings are the service's (functions/shared/domain/push.ts),
+ * written again here because importing that module's values would bundle its
+ * other constants too; test/unit/web-sdk/records.test.ts keeps them equal.
+ */
+import type { PushPayload } from '../../../functions/shared/domain/push';
 export const TOKENS = 'urm_web_push_notification_token';
 export const RECEIVES = 'urm_receives_notifications';
 export const IOS_TOKENS = 'urm_ios_push_notification_token';
@@ -20,15 +26,8 @@ export const lifecycleEvents = {
 } as const;
 export type LifecycleKind = keyof typeof lifecycleEvents;
 
-/** What a push message carries (functions/shared/domain/push.ts, PushPayload). */
-export interface PushPayload {
-  notification_id: string;
-  profile_id: string;
-  title: string;
-  body: string;
-  url?: string;
-  icon?: string;
-}
+/** What a push message carries: the service's type, so the two cannot drift. */
+export type { PushPayload };
 
 /**
  * One lifecycle event. Its insert id is the notification id and the kind, so
