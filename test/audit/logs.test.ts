@@ -1,5 +1,6 @@
 /**
- * The log audit: run by test/run.ts after the integration and e2e tests, over
+ * The log audit: run after the integration and e2e tests (the last phase of
+ * test/support/jest/phased-runner.cjs), over
  * everything the shared local stack wrote during them (URM_TEST_LOG) and the
  * secrets the tests sent and received (URM_TEST_SECRETS). No line may carry an
  * API key, password, sign-in token, session id, email body, push
@@ -7,9 +8,8 @@
  * with a request id. The rules are in test/support/log-audit.ts, and
  * test/unit/support/log-audit.test.ts shows they catch planted secrets.
  */
-import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { before, test } from 'node:test';
+import { beforeAll, expect, test } from '@jest/globals';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { localClients } from '../../lib/local/stack';
 import { localSecretsTable } from '../../lib/secrets';
@@ -42,8 +42,8 @@ async function stackSecrets(stack: TestStack): Promise<UsedSecret[]> {
   return secrets;
 }
 
-before(async () => {
-  assert.ok(logFile && secretsFile && process.env.URM_TEST_STACK, 'the audit runs through test/run.ts, after the integration or e2e tests');
+beforeAll(async () => {
+  if (!logFile || !secretsFile || !process.env.URM_TEST_STACK) throw new Error('the audit runs after the integration or e2e tests, against the shared stack (npm test)');
   lines = readFileSync(logFile, 'utf8').split('\n');
   recorded = existsSync(secretsFile)
     ? readFileSync(secretsFile, 'utf8')
@@ -57,22 +57,22 @@ before(async () => {
 test('the log holds the structured lines of the run, at every level down to INFO', () => {
   const levels = new Set(lines.filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { level: string }).level));
 
-  assert.ok(levels.has('INFO'), `levels seen: ${[...levels].join(', ') || 'none'}`);
+  expect(levels.has('INFO')).toBeTruthy();
 });
 
 test('the audit knows the secrets of the run: the keys the tests sent and the VAPID private keys the stack holds', () => {
-  assert.ok(recorded.some((secret) => secret.kind === 'API key'), 'no API key was recorded: is test/support/secret-recorder.ts loaded?');
-  assert.ok(held.some((secret) => secret.kind.includes('vapid') && secret.value.length >= MIN_SECRET_LENGTH), 'no VAPID private key in the secret store');
+  expect(recorded.some((secret) => secret.kind === 'API key')).toBeTruthy();
+  expect(held.some((secret) => secret.kind.includes('vapid') && secret.value.length >= MIN_SECRET_LENGTH)).toBeTruthy();
 });
 
 test('no log line carries an API key, password, token, session id, email body, push subscription or VAPID private key', () => {
   const findings = findSecrets(lines, [...recorded, ...held]);
 
-  assert.equal(findings.length, 0, `secrets in the log:\n${describeFindings(findings, logFile!)}`);
+  expect(findings.length).toBe(0);
 });
 
 test('every handler log line is structured JSON with its level, message, timestamp and request id', () => {
   const findings = findUnstructured(lines);
 
-  assert.equal(findings.length, 0, `lines without structure:\n${describeFindings(findings, logFile!)}`);
+  expect(findings.length).toBe(0);
 });

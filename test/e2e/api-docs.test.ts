@@ -4,10 +4,9 @@
  * lib/operations.ts is listed, and a screenshot of the page is taken (written
  * under .urm/screenshots/, never committed).
  */
-import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type Browser, type Page } from 'playwright-core';
 import { httpOperations } from '../../lib/operations';
 import { validateOpenApiDocument } from '../../lib/openapi/document';
@@ -19,11 +18,11 @@ const viewport = { width: 1280, height: 900 };
 
 let stack: TestStack;
 let browser: Browser;
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
   browser = await launchChromium();
 });
-after(async () => {
+afterAll(async () => {
   await browser?.close();
 });
 
@@ -46,7 +45,7 @@ async function openDocs(): Promise<RenderedPage> {
     document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
   });
   const answer = await page.goto(`${stack.baseUrl}/docs`);
-  assert.equal(answer?.status(), 200);
+  expect(answer?.status()).toBe(200);
   // Swagger UI has rendered when the operations of the document are on the page.
   await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
   await page.waitForLoadState('networkidle');
@@ -55,8 +54,8 @@ async function openDocs(): Promise<RenderedPage> {
 
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
 function pngSize(png: Buffer): { width: number; height: number } {
-  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
-  assert.equal(png.subarray(12, 16).toString('latin1'), 'IHDR');
+  expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  expect(png.subarray(12, 16).toString('latin1')).toBe('IHDR');
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
@@ -76,18 +75,18 @@ describe('/docs in Chromium', () => {
 
     const rendered = new Set(listed.map((operation) => `${operation.method} ${operation.path}`));
     for (const operation of httpOperations) {
-      assert.ok(rendered.has(`${operation.method} ${operation.path}`), `${operation.method} ${operation.path} is listed`);
+      expect(rendered.has(`${operation.method} ${operation.path}`)).toBeTruthy();
     }
-    assert.match((await page.textContent('.info .title')) ?? '', /urm/);
+    expect((await page.textContent('.info .title')) ?? '').toMatch(/urm/);
     const origin = new URL(stack.baseUrl).origin;
-    assert.deepEqual(requested.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin), []);
-    assert.ok(requested.includes(`${origin}/openapi.json`), 'the page read the document');
-    assert.deepEqual(await violations(), []);
+    expect(requested.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin)).toEqual([]);
+    expect(requested.includes(`${origin}/openapi.json`)).toBeTruthy();
+    expect(await violations()).toEqual([]);
     const png = readFileSync(screenshot);
     const size = pngSize(png);
-    assert.equal(size.width, viewport.width);
-    assert.ok(size.height >= viewport.height, `a full-page screenshot, ${size.height} px high`);
-    assert.ok(png.length > 20_000, `a screenshot with content, ${png.length} bytes`);
+    expect(size.width).toBe(viewport.width);
+    expect(size.height >= viewport.height).toBeTruthy();
+    expect(png.length > 20_000).toBeTruthy();
     await page.context().close();
   });
 
@@ -99,8 +98,8 @@ describe('/docs in Chromium', () => {
     const body = page.locator('.opblock.is-open .opblock-body');
     await body.waitFor();
 
-    assert.ok(await body.locator('.responses-wrapper').isVisible(), 'responses are shown');
-    assert.match((await body.textContent()) ?? '', /200/);
+    expect(await body.locator('.responses-wrapper').isVisible()).toBeTruthy();
+    expect((await body.textContent()) ?? '').toMatch(/200/);
     await page.context().close();
   });
 
@@ -116,9 +115,9 @@ describe('/docs in Chromium', () => {
     const status = body.locator('.live-responses-table .response .response-col_status');
     await status.waitFor();
 
-    assert.equal((await status.textContent())?.trim(), '403');
-    assert.match((await body.locator('.live-responses-table').textContent()) ?? '', /Forbidden/);
-    assert.deepEqual(await violations(), []);
+    expect((await status.textContent())?.trim()).toBe('403');
+    expect((await body.locator('.live-responses-table').textContent()) ?? '').toMatch(/Forbidden/);
+    expect(await violations()).toEqual([]);
     await page.context().close();
   });
 });
@@ -126,8 +125,8 @@ describe('/docs in Chromium', () => {
 test('/openapi.json is the document the page renders, valid, naming the local stack as its server', async () => {
   const answer = await request(stack.baseUrl, 'GET', '/openapi.json');
 
-  assert.equal(answer.status, 200);
-  assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get('content-type') ?? '').toMatch(/^application\/json/);
   await validateOpenApiDocument(answer.body);
-  assert.deepEqual(answer.body.servers, [{ url: stack.baseUrl }]);
+  expect(answer.body.servers).toEqual([{ url: stack.baseUrl }]);
 });

@@ -3,9 +3,8 @@
  * (Debian's, driven by playwright-core) opens the sign-in link and lands on
  * the portal.
  */
-import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type Browser, type BrowserContext } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';
@@ -14,12 +13,12 @@ import { testStack, type TestStack } from '../support/local-stack';
 
 let stack: TestStack;
 let browser: Browser;
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
   // A fresh temporary profile per launch: no cookie survives from another run.
   browser = await launchChromium();
 });
-after(async () => {
+afterAll(async () => {
   await browser?.close();
 });
 
@@ -29,9 +28,9 @@ async function signInLink(user: { first_name: string; last_name: string }): Prom
   const app_id = stack.dev.app_id;
   const email = `portal-${randomUUID()}@example.com`;
   const signedUp = await request(stack.baseUrl, 'POST', '/enterprises/sign_up', { key, body: { app_id, users: [{ email, ...user }] } });
-  assert.equal(signedUp.status, 200);
+  expect(signedUp.status).toBe(200);
   const signedIn = await request(stack.baseUrl, 'POST', '/enterprises/sign_in', { key, body: { app_id, user_id: signedUp.body.users[0].user_id } });
-  assert.equal(signedIn.status, 200);
+  expect(signedIn.status).toBe(200);
   return signedIn.body.redirect_url;
 }
 
@@ -47,22 +46,22 @@ describe('the enterprise portal in Chromium', () => {
 
     const landed = await page.goto(link);
 
-    assert.equal(landed?.status(), 200);
-    assert.equal(page.url(), `${stack.baseUrl}/portal`);
-    assert.equal(await page.textContent('#user-name'), "Zoë O'Hara <QA>");
-    assert.equal(await page.locator('qa').count(), 0, 'the name is text, not markup');
+    expect(landed?.status()).toBe(200);
+    expect(page.url()).toBe(`${stack.baseUrl}/portal`);
+    expect(await page.textContent('#user-name')).toBe("Zoë O'Hara <QA>");
+    expect(await page.locator('qa').count()).toBe(0);
     const cookie = await sessionCookie(context);
-    assert.ok(cookie, 'a session cookie is set');
-    assert.equal(cookie.httpOnly, true);
-    assert.equal(cookie.sameSite, 'Lax');
-    assert.equal(cookie.path, '/');
-    assert.equal(cookie.secure, false, 'the local portal is plain-HTTP loopback');
-    assert.doesNotMatch(await page.evaluate(() => document.cookie), /urm_portal_session/);
+    expect(cookie).toBeTruthy();
+    expect(cookie!.httpOnly).toBe(true);
+    expect(cookie!.sameSite).toBe('Lax');
+    expect(cookie!.path).toBe('/');
+    expect(cookie!.secure).toBe(false);
+    expect(await page.evaluate(() => document.cookie)).not.toMatch(/urm_portal_session/);
 
     const again = await page.goto(link);
 
-    assert.equal(again?.status(), 401);
-    assert.equal(await page.textContent('h1'), 'This sign-in link has already been used');
+    expect(again?.status()).toBe(401);
+    expect(await page.textContent('h1')).toBe('This sign-in link has already been used');
     await context.close();
   });
 
@@ -74,11 +73,11 @@ describe('the enterprise portal in Chromium', () => {
 
     await Promise.all([page.waitForURL(`${stack.baseUrl}/portal/sign_out`), page.click('button[type=submit]')]);
 
-    assert.equal(await page.textContent('h1'), 'You have signed out');
-    assert.equal(await sessionCookie(context), undefined);
+    expect(await page.textContent('h1')).toBe('You have signed out');
+    expect(await sessionCookie(context)).toBe(undefined);
     const home = await page.goto(`${stack.baseUrl}/portal`);
-    assert.equal(home?.status(), 401);
-    assert.equal(await page.textContent('h1'), 'You are not signed in');
+    expect(home?.status()).toBe(401);
+    expect(await page.textContent('h1')).toBe('You are not signed in');
     await context.close();
   });
 });

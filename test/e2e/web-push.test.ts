@@ -22,12 +22,11 @@
  *   close is the worker's own NotificationEvent, dispatched on the real
  *   notification from getNotifications().
  */
-import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import { type Browser, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { createApp, generateVapidKeys, issueKey } from '../../lib/back-office';
 import { localBackOffice, localClients } from '../../lib/local/stack';
@@ -73,7 +72,7 @@ function startSite(port: number, sdkOrigin: string): Promise<Server> {
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
   stackOrigin = new URL(stack.baseUrl).origin;
   const sitePort = await freePort();
@@ -88,7 +87,7 @@ before(async () => {
   push = await startPushService();
   browser = await launchChromium();
 });
-after(async () => {
+afterAll(async () => {
   await browser?.close();
   await push?.stop();
   site?.closeAllConnections();
@@ -202,10 +201,10 @@ async function sendThroughPushService(profileId: string, subscription: MintedSub
     key: app.comms_key,
     body: { app_id: app.app_id, profile_id: profileId, title, body: 'from the e2e test', url: `${siteOrigin}/promotions` },
   });
-  assert.equal(sent.status, 200, JSON.stringify(sent.body));
-  assert.equal(sent.body.sent, 1);
+  expect(sent.status).toBe(200);
+  expect(sent.body.sent).toBe(1);
   const messages = await push.messages(subscription);
-  assert.equal(messages.length, before + 1);
+  expect(messages.length).toBe(before + 1);
   return { notificationId: sent.body.notification_id as string, payload: messages.at(-1)! };
 }
 
@@ -244,8 +243,8 @@ const shownNotifications = (page: Page) =>
 
 function siteWorker(context: BrowserContext): Worker {
   const worker = context.serviceWorkers().find((w) => w.url().startsWith(`${siteOrigin}/urmSDKWorker.js?`));
-  assert.ok(worker, 'the SDK worker runs');
-  return worker;
+  expect(worker).toBeDefined();
+  return worker!;
 }
 
 /** What the browser does when the person clicks or closes the notification: the worker's own event on it. */
@@ -267,25 +266,25 @@ describe('initNotification in Chromium, by permission state', () => {
 
     const result = await initNotification(page, profileId);
 
-    assert.deepEqual(result, { permission: 'granted', subscribed: true, profileId });
-    assert.equal(await page.evaluate(() => (window as any).urmTest.subscribedWith), app.vapid_public_key);
-    assert.equal(await page.evaluate(() => (window as any).urmTest.prompted), false);
+    expect(result).toEqual({ permission: 'granted', subscribed: true, profileId });
+    expect(await page.evaluate(() => (window as any).urmTest.subscribedWith)).toBe(app.vapid_public_key);
+    expect(await page.evaluate(() => (window as any).urmTest.prompted)).toBe(false);
     const registration = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
-    assert.equal(registration, `${siteOrigin}/urmSDKWorker.js?apiUrl=${encodeURIComponent(stackOrigin)}&appId=${app.app_id}&apiKey=${app.browser_key}`);
+    expect(registration).toBe(`${siteOrigin}/urmSDKWorker.js?apiUrl=${encodeURIComponent(stackOrigin)}&appId=${app.app_id}&apiKey=${app.browser_key}`);
     const attributes = await tokensOn(profileId, [tokenOf(subscription)]);
-    assert.equal(attributes?.urm_receives_notifications, true);
+    expect(attributes?.urm_receives_notifications).toBe(true);
   });
 
   test('default: the prompt is shown, and on approval the browser is subscribed', async () => {
     const profileId = `e2e-${randomUUID()}`;
     const subscription = await push.subscribe(app.vapid_public_key);
     const { page } = await openSite(subscription, 'default');
-    assert.equal(await page.evaluate(() => Notification.permission), 'default');
+    expect(await page.evaluate(() => Notification.permission)).toBe('default');
 
     const result = await initNotification(page, profileId);
 
-    assert.equal(await page.evaluate(() => (window as any).urmTest.prompted), true);
-    assert.deepEqual(result, { permission: 'granted', subscribed: true, profileId });
+    expect(await page.evaluate(() => (window as any).urmTest.prompted)).toBe(true);
+    expect(result).toEqual({ permission: 'granted', subscribed: true, profileId });
     await tokensOn(profileId, [tokenOf(subscription)]);
   });
 
@@ -296,13 +295,13 @@ describe('initNotification in Chromium, by permission state', () => {
 
     const result = await initNotification(page, profileId);
 
-    assert.deepEqual(result, { permission: 'denied', subscribed: false });
-    assert.equal(await page.evaluate(() => (window as any).urmTest.prompted), false);
-    assert.equal(await page.evaluate(() => (window as any).urmTest.subscribedWith), '');
-    assert.equal(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0);
+    expect(result).toEqual({ permission: 'denied', subscribed: false });
+    expect(await page.evaluate(() => (window as any).urmTest.prompted)).toBe(false);
+    expect(await page.evaluate(() => (window as any).urmTest.subscribedWith)).toBe('');
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
     // The consumers apply within a second: after two, a stored record would show.
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    assert.equal(await profileAttributes(profileId), undefined);
+    expect(await profileAttributes(profileId)).toBe(undefined);
   });
 });
 
@@ -311,7 +310,7 @@ describe('a visitor in Chromium', () => {
     const subscription = await push.subscribe(app.vapid_public_key);
     const { page } = await openSite(subscription, 'granted');
     const anonymous = await initNotification(page);
-    assert.match(anonymous.profileId ?? '', /^urm-anon-[0-9a-f-]{36}$/);
+    expect(anonymous.profileId ?? '').toMatch(/^urm-anon-[0-9a-f-]{36}$/);
     await tokensOn(anonymous.profileId!, [tokenOf(subscription)]);
     const known = `e2e-known-${randomUUID()}`;
 
@@ -333,11 +332,11 @@ describe('a push in Chromium', () => {
     await deliverToWorker(context, page, first.payload);
 
     const shown = await until(() => shownNotifications(page), (list) => list.length === 1, 'the notification');
-    assert.deepEqual(shown, [{ title: 'Your free spins', body: 'from the e2e test', tag: first.notificationId }]);
+    expect(shown).toEqual([{ title: 'Your free spins', body: 'from the e2e test', tag: first.notificationId }]);
     const received = await eventOn(profileId, 'urm_push_received', first.notificationId);
     const entry = received.find((e) => e.event === 'urm_push_received')!;
-    assert.equal(entry.urm_insert_id, `${first.notificationId}:received`);
-    assert.deepEqual(entry.attributes, { notification_id: first.notificationId, url: `${siteOrigin}/promotions` });
+    expect(entry.urm_insert_id).toBe(`${first.notificationId}:received`);
+    expect(entry.attributes).toEqual({ notification_id: first.notificationId, url: `${siteOrigin}/promotions` });
 
     await dispatchOnNotification(siteWorker(context), 'notificationclick', first.notificationId);
     await eventOn(profileId, 'urm_push_clicked', first.notificationId);
@@ -364,7 +363,7 @@ describe('a report in Chromium', () => {
     const first = await sendThroughPushService(profileId, subscription, 'Offline for a moment');
     await deliverToWorker(context, page, first.payload);
     await until(async () => refused, (count) => count > 0, 'the first report to fail');
-    assert.deepEqual((await timeline(profileId)).map((entry) => entry.event), ['urm_push_sent']);
+    expect((await timeline(profileId)).map((entry) => entry.event)).toEqual(['urm_push_sent']);
 
     await context.unrouteAll();
     const second = await sendThroughPushService(profileId, subscription, 'Back online');
@@ -391,10 +390,10 @@ describe('the permanent disables in Chromium', () => {
     await page.evaluate(() => (window as any).urmNotification.disablePushNotificationPermanent());
 
     await tokensOn(profileId, [otherDevice]);
-    assert.equal(await page.evaluate(() => (window as any).urmTest.unsubscribed), true);
-    assert.equal(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0);
+    expect(await page.evaluate(() => (window as any).urmTest.unsubscribed)).toBe(true);
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
     const again = await page.evaluate(() => (window as any).urmNotification.disablePushNotificationPermanent().then(() => 'resolved', (error: Error) => error.message));
-    assert.match(again, /no service worker is registered/);
+    expect(again).toMatch(/no service worker is registered/);
   });
 
   test('disablePushNotificationPermanentAllDevice empties the web, iOS and Android tokens of the profile', async () => {
@@ -411,7 +410,7 @@ describe('the permanent disables in Chromium', () => {
     await page.evaluate(() => (window as any).urmNotification.disablePushNotificationPermanentAllDevice());
 
     const attributes = await tokensOn(profileId, []);
-    assert.deepEqual(attributes?.urm_ios_push_notification_token, []);
-    assert.deepEqual(attributes?.urm_android_push_notification_token, []);
+    expect(attributes?.urm_ios_push_notification_token).toEqual([]);
+    expect(attributes?.urm_android_push_notification_token).toEqual([]);
   });
 });

@@ -8,7 +8,6 @@
  * record must end up applied exactly once, and none may reach the on-failure
  * destination.
  */
-import assert from 'node:assert/strict';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -17,13 +16,14 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { afterAll, describe, expect, test } from '@jest/globals';
 import { toStreamEntries } from '../../functions/shared/domain/ingest';
 import { ensureStream, ensureTables } from '../../lib/local/bootstrap';
 import { startDynamoLocal, startKinesalite, type RunningProcess } from '../../lib/local/emulators';
 import { FileCheckpointStore, fileFailureSink, StreamPoller, type ConsumerHandler } from '../../lib/local/stream-poller';
 import { streamConsumers } from '../../lib/operations';
 import { ingestStream, tables } from '../../lib/resources';
+import { StreamReceipts } from '../support/stream-drain';
 import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
 import { freePort } from '../support/ports';
 
@@ -31,7 +31,7 @@ const PROFILES = 20;
 const APP = 'app_fault';
 const dataDir = mkdtempSync(join(tmpdir(), 'urm-dynamo-restart-'));
 const cleanups: (() => Promise<void>)[] = [];
-after(async () => {
+afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -81,22 +81,22 @@ describe('DynamoDB stopped and restarted while the consumers run', () => {
       ...Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.localName])),
     });
     let failedInvocations = 0;
-    const bindings = await Promise.all(
-      streamConsumers.map(async (consumer) => {
-        const real = (await import(`../../${consumer.entry}`)).handler as ConsumerHandler;
-        const counted: ConsumerHandler = async (event, ctx) => {
-          try {
-            const response = await real(event, ctx);
-            if (response && response.batchItemFailures.length > 0) failedInvocations++;
-            return response;
-          } catch (error) {
-            failedInvocations++;
-            throw error;
-          }
-        };
-        return { consumer, handler: counted };
-      }),
-    );
+    const bindings: { consumer: (typeof streamConsumers)[number]; handler: ConsumerHandler }[] = [];
+    // One at a time: jest's ES module loader can fail two concurrent imports that share a dependency.
+    for (const consumer of streamConsumers) {
+      const real = (await import(`../../${consumer.entry}`)).handler as ConsumerHandler;
+      const counted: ConsumerHandler = async (event, ctx) => {
+        try {
+          const response = await real(event, ctx);
+          if (response && response.batchItemFailures.length > 0) failedInvocations++;
+          return response;
+        } catch (error) {
+          failedInvocations++;
+          throw error;
+        }
+      };
+      bindings.push({ consumer, handler: counted });
+    }
     const onFailureFile = join(dataDir, 'on-failure.jsonl');
     const checkpoints = new FileCheckpointStore(join(dataDir, 'checkpoints.json'));
     const poller = new StreamPoller(kinesis, bindings, checkpoints, fileFailureSink(onFailureFile), {
@@ -117,6 +117,7 @@ describe('DynamoDB stopped and restarted while the consumers run', () => {
     const run = randomUUID().slice(0, 8);
     const profileIds = Array.from({ length: PROFILES }, (_, i) => `restart-${run}-${i}`);
     const expected = new Map<string, Expected>(profileIds.map((id) => [id, { updates: 0, events: 0 }]));
+    const receipts = new StreamReceipts(join(dataDir, 'checkpoints.json'));
     let batches = 0;
     const produce = async (count: number, pauseMs: number) => {
       for (let b = 0; b < count; b++, batches++) {
@@ -130,7 +131,8 @@ describe('DynamoDB stopped and restarted while the consumers run', () => {
         const out = await kinesis.send(
           new PutRecordsCommand({ StreamName: ingestStream.localName, Records: entries.map((e) => ({ Data: e.data, PartitionKey: e.partitionKey })) }),
         );
-        assert.equal(out.FailedRecordCount ?? 0, 0);
+        expect(out.FailedRecordCount ?? 0).toBe(0);
+        receipts.note(out.Records ?? []);
         for (const record of records) {
           const counts = expected.get(record.profile_id)!;
           if (kind === 'profile') counts.updates++;
@@ -184,16 +186,10 @@ describe('DynamoDB stopped and restarted while the consumers run', () => {
     phase('restarted');
     await produce(10, 50);
 
-    let seen = await observe();
-    const sent = () => [...expected.values()].reduce((sum, e) => sum + e.updates + e.events, 0);
-    for (const deadline = Date.now() + 60_000; total(seen) < sent() && Date.now() < deadline; ) {
-      await sleep(500);
-      seen = await observe();
-    }
+    // Once every consumer has passed every record written, nothing left on the stream can add or repeat one.
+    await receipts.waitUntilDrained(120_000);
     phase('drained');
-    // A moment more, so that a late duplicate would show.
-    await sleep(1000);
-    seen = await observe();
+    const seen = await observe();
 
     const counts = deliveryCounts(expected, seen);
     const byKind = (pick: (e: Expected) => number) => [[...expected.values()].reduce((a, e) => a + pick(e), 0), [...seen.values()].reduce((a, e) => a + pick(e), 0)];
@@ -205,11 +201,11 @@ describe('DynamoDB stopped and restarted while the consumers run', () => {
         counts,
       ),
     );
-    assert.ok(failedInvocations > 0, 'the outage hit the consumers');
-    assert.ok(appliedBeforeOutage < counts.sent, 'the outage came mid-run');
-    assert.equal(sentToFailure, 0, 'nothing went to the on-failure destination');
-    assert.equal(counts.duplicated, 0);
-    assert.equal(counts.lost, 0);
+    expect(failedInvocations > 0).toBeTruthy();
+    expect(appliedBeforeOutage < counts.sent).toBeTruthy();
+    expect(sentToFailure).toBe(0);
+    expect(counts.duplicated).toBe(0);
+    expect(counts.lost).toBe(0);
     admin.destroy();
     kinesis.destroy();
   });

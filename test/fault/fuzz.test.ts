@@ -14,13 +14,12 @@
  * the stack composes it (whatever environment a new one needs) and the
  * gateway's own limits apply too.
  */
-import assert from 'node:assert/strict';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import pLimit from 'p-limit';
 import { localClients } from '../../lib/local/stack';
@@ -41,18 +40,18 @@ const seed = Number(process.env.URM_FUZZ_SEED ?? Date.now() % 2 ** 31);
 let stack: TestStack;
 let local: LocalProcess | undefined;
 const dataDir = mkdtempSync(join(tmpdir(), 'urm-fuzz-'));
-before(async () => {
+beforeAll(async () => {
   const env = { ...(await freePorts()), SES_PORT: String(await freePort()), URM_DATA_DIR: dataDir };
   local = startLocalProcess(env);
   let exited = false;
   void local.exited.then(() => (exited = true));
   await waitFor(() => exited || local!.output().includes('urm local stack ready'), 'the local stack', 90_000);
-  assert.ok(!exited, `the local stack did not start: ${local.output().slice(-2000)}`);
+  expect(!exited).toBeTruthy();
   const endpoints = endpointsOf(env);
   const dev = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as DevConfig;
   stack = { baseUrl: endpoints.base_url, dev, endpoints, dataDir, onFailureFile: join(dataDir, 'on-failure.jsonl') };
 });
-after(async () => {
+afterAll(async () => {
   if (local) {
     local.child.kill('SIGTERM');
     await local.exited;
@@ -373,9 +372,9 @@ describe(`fuzzing every POST operation with ${BODIES} bodies each (seed ${seed})
         `fuzz ${path}: ${cases.length} bodies (${kinds}); answers ${JSON.stringify(tally)}` +
           `${takesJson ? '' : ' (not a JSON operation: only 5xx and hangs checked)'}${seedValid ? '' : ' (its valid body was refused: 4xx not required)'}`,
       );
-      assert.deepEqual(problems.slice(0, 10), [], `${problems.length} problem(s)`);
-      assert.equal(tally['5xx'], 0);
-      assert.equal(tally.hung, 0);
+      expect(problems.slice(0, 10)).toEqual([]);
+      expect(tally['5xx']).toBe(0);
+      expect(tally.hung).toBe(0);
     });
   }
 
@@ -383,7 +382,7 @@ describe(`fuzzing every POST operation with ${BODIES} bodies each (seed ${seed})
     const traces = await tracesOfRun();
     const leaked = [...traces].filter((marker) => refused.has(marker) && !accepted.has(marker));
     console.log(`fuzz traces: ${refused.size} refused bodies with a marker, ${accepted.size} accepted; markers found ${traces.size}, of refused bodies ${leaked.length}`);
-    assert.ok(refused.size > 0, 'some bodies were refused');
-    assert.deepEqual(leaked, []);
+    expect(refused.size > 0).toBeTruthy();
+    expect(leaked).toEqual([]);
   });
 });

@@ -5,8 +5,7 @@
  * receipt whose every entry points at that very record on the stream: none
  * lost, none written twice, order of the receipt = order of the body.
  */
-import assert from 'node:assert/strict';
-import { before, beforeEach, describe, test } from 'node:test';
+import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput, type PutRecordsResultEntry } from '@aws-sdk/client-kinesis';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -58,7 +57,7 @@ class ThrottlingStream {
 }
 
 let events: Handler;
-before(async () => {
+beforeAll(async () => {
   events = (await import('../../functions/ingest-events/handler')).handler as unknown as Handler;
 });
 
@@ -106,18 +105,18 @@ describe('Kinesis throttling some entries of a request', () => {
 
     const response = await post(records);
 
-    assert.equal(response.statusCode, 200);
+    expect(response.statusCode).toBe(200);
     const receipt = JSON.parse(response.body);
     const counts = tally(records.length, stream, receipt);
     console.log(`kinesis throttling, retried: ${JSON.stringify(counts)}`);
-    assert.equal(receipt.FailedRecordCount, 0);
-    assert.equal(receipt.Records.length, 500);
+    expect(receipt.FailedRecordCount).toBe(0);
+    expect(receipt.Records.length).toBe(500);
     const bySequence = new Map(stream.stored.map((s) => [s.sequenceNumber, s.n]));
-    receipt.Records.forEach((entry: { SequenceNumber: string }, i: number) => assert.equal(bySequence.get(entry.SequenceNumber), i, `receipt entry ${i}`));
-    assert.ok(counts.refusals >= 300, 'the stream did refuse entries');
-    assert.equal(counts.putRecordsCalls, 3, 'one call, then one per round of refusals');
-    assert.equal(counts.duplicated, 0);
-    assert.equal(counts.lost, 0);
+    receipt.Records.forEach((entry: { SequenceNumber: string }, i: number) => expect(bySequence.get(entry.SequenceNumber)).toBe(i));
+    expect(counts.refusals >= 300).toBeTruthy();
+    expect(counts.putRecordsCalls).toBe(3);
+    expect(counts.duplicated).toBe(0);
+    expect(counts.lost).toBe(0);
   });
 
   test('entries still refused after the bounded retries are reported as failed in place, the rest written once', async () => {
@@ -128,19 +127,19 @@ describe('Kinesis throttling some entries of a request', () => {
 
     const response = await post(records);
 
-    assert.equal(response.statusCode, 200);
+    expect(response.statusCode).toBe(200);
     const receipt = JSON.parse(response.body);
     const counts = tally(records.length, stream, receipt);
     console.log(`kinesis throttling, retries exhausted: ${JSON.stringify(counts)}`);
-    assert.equal(receipt.FailedRecordCount, alwaysRefused.size);
+    expect(receipt.FailedRecordCount).toBe(alwaysRefused.size);
     const bySequence = new Map(stream.stored.map((s) => [s.sequenceNumber, s.n]));
     receipt.Records.forEach((entry: { SequenceNumber?: string; ErrorCode?: string }, i: number) => {
-      if (alwaysRefused.has(i)) assert.equal(entry.ErrorCode, 'ProvisionedThroughputExceededException', `receipt entry ${i}`);
-      else assert.equal(bySequence.get(entry.SequenceNumber!), i, `receipt entry ${i}`);
+      if (alwaysRefused.has(i)) expect(entry.ErrorCode).toBe('ProvisionedThroughputExceededException');
+      else expect(bySequence.get(entry.SequenceNumber!)).toBe(i);
     });
-    assert.equal(counts.duplicated, 0);
-    assert.equal(counts.stored, 500 - alwaysRefused.size, 'only the reported ones are missing');
-    assert.equal(counts.lost, 0);
-    assert.equal(counts.putRecordsCalls, 4, 'the writer stops after its bounded attempts');
+    expect(counts.duplicated).toBe(0);
+    expect(counts.stored).toBe(500 - alwaysRefused.size);
+    expect(counts.lost).toBe(0);
+    expect(counts.putRecordsCalls).toBe(4);
   });
 });

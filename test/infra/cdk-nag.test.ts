@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { SynthesisMessage } from 'aws-cdk-lib/cx-api';
@@ -18,7 +17,7 @@ let template: Template;
 
 // The stack as `cdk synth` makes it (cdk.json's feature flags, bin/urm.ts's checks), minus bundling the
 // functions' code: no rule reads code, and skipping it keeps this file to a few seconds.
-before(() => {
+beforeAll(() => {
   const stack = new UrmStack(testApp({ bundle: false }), 'UrmNagTest');
   Aspects.of(stack).add(new AwsSolutionsChecks());
   annotations = Annotations.fromStack(stack);
@@ -40,29 +39,29 @@ describe('cdk-nag AwsSolutions checks of the stack', () => {
   test('find no error that is not suppressed with a reason', () => {
     const errors = annotations.findError('*', awsSolutions);
 
-    assert.deepEqual(describeFindings(errors), []);
+    expect(describeFindings(errors)).toEqual([]);
   });
 
   test('find no warning that is not suppressed with a reason', () => {
     const warnings = annotations.findWarning('*', awsSolutions);
 
-    assert.deepEqual(describeFindings(warnings), []);
+    expect(describeFindings(warnings)).toEqual([]);
   });
 
   test('no rule is suppressed for the whole stack', () => {
-    assert.equal(template.toJSON().Metadata?.cdk_nag, undefined);
+    expect(template.toJSON().Metadata?.cdk_nag).toBe(undefined);
   });
 
   test('IAM findings are suppressed one by one: each names the policy, action or resource it accepts', () => {
     const iam = suppressions().filter(([, rule]) => rule.id === 'AwsSolutions-IAM4' || rule.id === 'AwsSolutions-IAM5');
 
-    assert.ok(iam.length > 0);
-    for (const [logicalId, rule] of iam) assert.ok((rule.applies_to ?? []).length > 0, `${rule.id} on ${logicalId} lists what it applies to`);
+    expect(iam.length > 0).toBeTruthy();
+    for (const [logicalId, rule] of iam) expect((rule.applies_to ?? []).length > 0).toBeTruthy();
   });
 
   test('every suppression gives a reason of a full sentence or more', () => {
     for (const [logicalId, rule] of suppressions()) {
-      assert.ok(rule.reason.split(/\s+/).length >= 12, `${rule.id} on ${logicalId}: "${rule.reason}"`);
+      expect(rule.reason.split(/\s+/).length >= 12).toBeTruthy();
     }
   });
 });

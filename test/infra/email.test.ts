@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
@@ -34,8 +33,8 @@ const sesArn = (resource: unknown[]) => ({
 
 /** The SES statements of the policies attached to a function's role. */
 function sesStatements(stack: UrmStack, template: Template, fn: IConstruct & { role?: IConstruct }): Statement[] {
-  assert.ok(fn.role, 'function has a role');
-  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([ref(stack, fn.role)]) } });
+  expect(fn.role).toBeDefined();
+  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([ref(stack, fn.role!)]) } });
   return Object.values(policies)
     .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[])
     .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('ses:')))
@@ -50,10 +49,10 @@ const senders = httpOperations.filter((operation) => operation.email === 'send')
 describe('email, without a sender domain', () => {
   let stack: UrmStack;
   let template: Template;
-  before(() => ({ stack, template } = synthesize()));
+  beforeAll(() => void ({ stack, template } = synthesize()));
 
   test('send_email is the one operation that sends', () => {
-    assert.deepEqual(senders.map((operation) => operation.id), ['SendEmail']);
+    expect(senders.map((operation) => operation.id)).toEqual(['SendEmail']);
   });
 
   test('every message goes through a configuration set that requires TLS and suppresses bounces and complaints', () => {
@@ -69,20 +68,20 @@ describe('email, without a sender domain', () => {
 
   test('creates no identity and outputs no DNS records', () => {
     template.resourceCountIs('AWS::SES::EmailIdentity', 0);
-    assert.deepEqual(Object.keys(template.findOutputs('EmailDkimRecord*')), []);
+    expect(Object.keys(template.findOutputs('EmailDkimRecord*'))).toEqual([]);
   });
 
   test('the send_email function learns the configuration set by its variable', () => {
     const fn = stack.ingestion.operations.SendEmail;
     const variables = template.findResources('AWS::Lambda::Function')[logicalId(stack, fn)].Properties.Environment.Variables;
 
-    assert.deepEqual(variables[emailSending.configurationSetEnvVar], ref(stack, stack.email.configurationSet));
+    expect(variables[emailSending.configurationSetEnvVar]).toEqual(ref(stack, stack.email.configurationSet));
   });
 
   test('the send_email function may ses:SendEmail on the account identities and the configuration set, and nothing more in SES', () => {
     const statements = sesStatements(stack, template, stack.ingestion.operations.SendEmail);
 
-    assert.deepEqual(statements, [
+    expect(statements).toEqual([
       {
         Effect: 'Allow',
         Action: 'ses:SendEmail',
@@ -99,8 +98,8 @@ describe('email, without a sender domain', () => {
     const functions = template.findResources('AWS::Lambda::Function');
 
     for (const fn of others) {
-      assert.deepEqual(sesStatements(stack, template, fn), [], fn.node.id);
-      assert.equal(functions[logicalId(stack, fn)].Properties.Environment.Variables[emailSending.configurationSetEnvVar], undefined);
+      expect(sesStatements(stack, template, fn)).toEqual([]);
+      expect(functions[logicalId(stack, fn)].Properties.Environment.Variables[emailSending.configurationSetEnvVar]).toBe(undefined);
     }
   });
 });
@@ -108,7 +107,7 @@ describe('email, without a sender domain', () => {
 describe('email, with a sender domain', () => {
   let stack: UrmStack;
   let template: Template;
-  before(() => ({ stack, template } = synthesize({ 'urm:emailDomain': 'mail.example.com' })));
+  beforeAll(() => void ({ stack, template } = synthesize({ 'urm:emailDomain': 'mail.example.com' })));
 
   test('creates the domain identity with Easy DKIM, sending through the configuration set', () => {
     template.resourceCountIs('AWS::SES::EmailIdentity', 1);
@@ -133,7 +132,7 @@ describe('email, with a sender domain', () => {
   test('the send_email function may send only from that identity, through the configuration set', () => {
     const statements = sesStatements(stack, template, stack.ingestion.operations.SendEmail);
 
-    assert.deepEqual(statements, [
+    expect(statements).toEqual([
       {
         Effect: 'Allow',
         Action: 'ses:SendEmail',
@@ -146,6 +145,6 @@ describe('email, with a sender domain', () => {
   });
 
   test('a domain that is not a domain name stops the synthesis with a clear message', () => {
-    assert.throws(() => synthesize({ 'urm:emailDomain': 'https://mail.example.com' }), /email domain must be a domain name/);
+    expect(() => synthesize({ 'urm:emailDomain': 'https://mail.example.com' })).toThrow(/email domain must be a domain name/);
   });
 });

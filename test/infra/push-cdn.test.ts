@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { accessLogPrefixes, cacheBustingParameter, PushCdn } from '../../lib/constructs/push-cdn';
@@ -13,7 +12,7 @@ let stack: Stack;
 let template: Template;
 
 // The construct alone, in a stack of its own: no function bundling, so this file synthesizes in a moment.
-before(() => {
+beforeAll(() => {
   ensureSdkBuilt(() => undefined);
   stack = new Stack(testApp(), 'PushCdnTest');
   cdn = new PushCdn(stack, 'PushCdn');
@@ -43,10 +42,10 @@ describe('the SDK bucket', () => {
       .Properties.PolicyDocument.Statement as Json[];
 
     const read = statements.find((statement) => statement.Effect === 'Allow');
-    assert.deepEqual(read?.Principal, { Service: 'cloudfront.amazonaws.com' });
-    assert.equal(read?.Action, 's3:GetObject');
-    assert.match(JSON.stringify(read?.Condition), new RegExp(logicalId(cdn.distribution)));
-    assert.ok(statements.some((statement) => statement.Effect === 'Deny' && statement.Condition?.Bool?.['aws:SecureTransport'] === 'false'));
+    expect(read?.Principal).toEqual({ Service: 'cloudfront.amazonaws.com' });
+    expect(read?.Action).toBe('s3:GetObject');
+    expect(JSON.stringify(read?.Condition)).toMatch(new RegExp(logicalId(cdn.distribution)));
+    expect(statements.some((statement) => statement.Effect === 'Deny' && statement.Condition?.Bool?.['aws:SecureTransport'] === 'false')).toBeTruthy();
   });
 });
 
@@ -57,8 +56,8 @@ describe('the distribution', () => {
       OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' },
     });
     const origin = template.findResources('AWS::CloudFront::Distribution')[logicalId(cdn.distribution)].Properties.DistributionConfig.Origins[0];
-    assert.ok(origin.OriginAccessControlId, 'the origin uses the origin access control');
-    assert.deepEqual(origin.S3OriginConfig, { OriginAccessIdentity: '' });
+    expect(origin.OriginAccessControlId).toBeTruthy();
+    expect(origin.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
   });
 
   test('serves HTTPS only (HTTP redirects), GET and HEAD, compressed', () => {
@@ -97,23 +96,23 @@ describe('the deployment of web-sdk/dist', () => {
   test('puts the page script and its versioned copy under js/ and the worker at the root, as application/javascript', () => {
     const byPrefix = Object.fromEntries(deployments().map((d) => [d.DestinationBucketKeyPrefix ?? '', d]));
 
-    assert.deepEqual(Object.keys(byPrefix).sort(), ['', 'js/']);
-    assert.deepEqual(byPrefix['js/'].Include, ['urm-notification*']);
-    assert.deepEqual(byPrefix[''].Include, ['urmSDKWorker.js*']);
+    expect(Object.keys(byPrefix).sort()).toEqual(['', 'js/']);
+    expect(byPrefix['js/'].Include).toEqual(['urm-notification*']);
+    expect(byPrefix[''].Include).toEqual(['urmSDKWorker.js*']);
     for (const deployment of deployments()) {
-      assert.deepEqual(deployment.Exclude, ['*']);
-      assert.equal(deployment.SystemMetadata['content-type'], 'application/javascript');
-      assert.equal(deployment.SystemMetadata['cache-control'], 'public, max-age=3600');
-      assert.equal(deployment.Prune, false, 'versioned files once published stay');
-      assert.match(JSON.stringify(deployment.DestinationBucketName), new RegExp(logicalId(cdn.bucket)));
+      expect(deployment.Exclude).toEqual(['*']);
+      expect(deployment.SystemMetadata['content-type']).toBe('application/javascript');
+      expect(deployment.SystemMetadata['cache-control']).toBe('public, max-age=3600');
+      expect(deployment.Prune).toBe(false);
+      expect(JSON.stringify(deployment.DestinationBucketName)).toMatch(new RegExp(logicalId(cdn.bucket)));
     }
   });
 
   test('invalidates the distribution for the files it deployed', () => {
     const paths = deployments().flatMap((deployment) => deployment.DistributionPaths as string[]).sort();
 
-    assert.deepEqual(paths, ['/js/urm-notification*', '/urmSDKWorker.js*']);
-    for (const deployment of deployments()) assert.deepEqual(deployment.DistributionId, { Ref: logicalId(cdn.distribution) });
+    expect(paths).toEqual(['/js/urm-notification*', '/urmSDKWorker.js*']);
+    for (const deployment of deployments()) expect(deployment.DistributionId).toEqual({ Ref: logicalId(cdn.distribution) });
   });
 
   test('keeps its logs a month', () => {
@@ -122,7 +121,7 @@ describe('the deployment of web-sdk/dist', () => {
 });
 
 test('the CDN address is the distribution domain over HTTPS', () => {
-  assert.deepEqual(stack.resolve(cdn.url), { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(cdn.distribution), 'DomainName'] }]] });
+  expect(stack.resolve(cdn.url)).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(cdn.distribution), 'DomainName'] }]] });
 });
 
 describe('the access logs', () => {
@@ -130,19 +129,17 @@ describe('the access logs', () => {
     const logs = template.findResources('AWS::S3::Bucket')[logicalId(cdn.accessLogs)].Properties;
     const policy = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: logicalId(cdn.accessLogs) } } }))[0];
 
-    assert.deepEqual(logs.PublicAccessBlockConfiguration, { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
-    assert.equal(logs.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm, 'AES256');
-    assert.ok(
-      (policy.Properties.PolicyDocument.Statement as Json[]).some(
+    expect(logs.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(logs.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    expect((policy.Properties.PolicyDocument.Statement as Json[]).some(
         (statement) => statement.Effect === 'Deny' && statement.Condition?.Bool?.['aws:SecureTransport'] === 'false',
-      ),
-    );
-    assert.deepEqual(template.findResources('AWS::S3::Bucket')[logicalId(cdn.bucket)].Properties.LoggingConfiguration, {
+      )).toBeTruthy();
+    expect(template.findResources('AWS::S3::Bucket')[logicalId(cdn.bucket)].Properties.LoggingConfiguration).toEqual({
       DestinationBucketName: { Ref: logicalId(cdn.accessLogs) },
       LogFilePrefix: accessLogPrefixes.bucket,
     });
     const distribution = template.findResources('AWS::CloudFront::Distribution')[logicalId(cdn.distribution)].Properties.DistributionConfig;
-    assert.deepEqual(distribution.Logging, {
+    expect(distribution.Logging).toEqual({
       Bucket: { 'Fn::GetAtt': [logicalId(cdn.accessLogs), 'RegionalDomainName'] },
       Prefix: accessLogPrefixes.distribution,
     });
@@ -153,16 +150,16 @@ describe('the access logs', () => {
       .Properties.PolicyDocument.Statement as Json[];
 
     const allowed = statements.filter((statement) => statement.Effect === 'Allow');
-    assert.equal(allowed.length, 1);
-    assert.deepEqual(allowed[0].Principal, { Service: 'logging.s3.amazonaws.com' });
-    assert.equal(allowed[0].Action, 's3:PutObject');
-    assert.match(JSON.stringify(allowed[0].Resource), new RegExp(`"/${accessLogPrefixes.bucket}\\*"`));
-    assert.deepEqual(allowed[0].Condition.ArnLike, { 'aws:SourceArn': { 'Fn::GetAtt': [logicalId(cdn.bucket), 'Arn'] } });
+    expect(allowed.length).toBe(1);
+    expect(allowed[0].Principal).toEqual({ Service: 'logging.s3.amazonaws.com' });
+    expect(allowed[0].Action).toBe('s3:PutObject');
+    expect(JSON.stringify(allowed[0].Resource)).toMatch(new RegExp(`"/${accessLogPrefixes.bucket}\\*"`));
+    expect(allowed[0].Condition.ArnLike).toEqual({ 'aws:SourceArn': { 'Fn::GetAtt': [logicalId(cdn.bucket), 'Arn'] } });
   });
 
   test('are deleted after 90 days', () => {
     const logs = template.findResources('AWS::S3::Bucket')[logicalId(cdn.accessLogs)].Properties;
 
-    assert.deepEqual(logs.LifecycleConfiguration.Rules.map((rule: Json) => [rule.Status, rule.ExpirationInDays]), [['Enabled', 90]]);
+    expect(logs.LifecycleConfiguration.Rules.map((rule: Json) => [rule.Status, rule.ExpirationInDays])).toEqual([['Enabled', 90]]);
   });
 });

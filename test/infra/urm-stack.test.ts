@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
@@ -21,7 +20,7 @@ let stack: UrmStack;
 let template: Template;
 
 // Synthesized once: bundling every function takes seconds. The cdk.json feature flags apply, as in `cdk synth`.
-before(() => {
+beforeAll(() => {
   stack = new UrmStack(testApp(), 'UrmTest');
   template = Template.fromStack(stack);
 });
@@ -37,9 +36,9 @@ const allFunctions = () => [
 
 /** Every Allow statement of the policies attached to a function's role. */
 function allowedStatements(fn: IConstruct & { role?: IConstruct }): Statement[] {
-  assert.ok(fn.role, 'function has a role');
+  expect(fn.role).toBeDefined();
   const policies = template.findResources('AWS::IAM::Policy', {
-    Properties: { Roles: Match.arrayWith([ref(fn.role)]) },
+    Properties: { Roles: Match.arrayWith([ref(fn.role!)]) },
   });
   return Object.values(policies)
     .flatMap((policy) => (policy.Properties.PolicyDocument.Statement as Statement[]))
@@ -135,8 +134,8 @@ describe('the tables', () => {
         (definition.indexes ?? []).filter((index) => index.kind === kind).map((index) => index.name).sort();
       const synthesized = (list?: { IndexName: string }[]) => (list ?? []).map((index) => index.IndexName).sort();
 
-      assert.deepEqual(synthesized(properties.GlobalSecondaryIndexes), indexNames('global'));
-      assert.deepEqual(synthesized(properties.LocalSecondaryIndexes), indexNames('local'));
+      expect(synthesized(properties.GlobalSecondaryIndexes)).toEqual(indexNames('global'));
+      expect(synthesized(properties.LocalSecondaryIndexes)).toEqual(indexNames('local'));
     });
   }
 
@@ -161,14 +160,14 @@ describe('the functions', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
     const nodeFunctions = functions.filter((fn) => String(fn.Properties.Runtime).startsWith('nodejs'));
 
-    assert.equal(nodeFunctions.length, httpOperations.length + streamConsumers.length);
+    expect(nodeFunctions.length).toBe(httpOperations.length + streamConsumers.length);
     // Besides them only the handler CDK's BucketDeployment brings for the SDK's CDN (test/infra/push-cdn.test.ts).
-    assert.equal(functions.length, nodeFunctions.length + 1);
+    expect(functions.length).toBe(nodeFunctions.length + 1);
   });
 
   test('run Node.js 24 on arm64 with 256 MB, source maps and a month of logs', () => {
     for (const { definition, fn, timeout } of allFunctions()) {
-      assert.ok(fn, `${definition.id} has a function`);
+      expect(fn).toBeTruthy();
       template.hasResourceProperties('AWS::Lambda::Function', {
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
@@ -191,8 +190,8 @@ describe('the functions', () => {
       const logGroup = fn.node.scope!.node.findChild(`${definition.id}Logs`);
       const logs = allowedStatements(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('logs:')));
 
-      assert.equal(role.Properties.ManagedPolicyArns, undefined, definition.id);
-      assert.deepEqual(logs, [{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: arn(logGroup) }], definition.id);
+      expect(role.Properties.ManagedPolicyArns).toBe(undefined);
+      expect(logs).toEqual([{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: arn(logGroup) }]);
     }
   });
 
@@ -204,9 +203,9 @@ describe('the functions', () => {
         names.map((index) => JSON.stringify({ 'Fn::Join': ['', [arn(stack.data.tables[name]), `/index/${index}`]] })),
       );
 
-      assert.deepEqual(indexes.sort(), expected.sort(), definition.id);
+      expect(indexes.sort()).toEqual(expected.sort());
     }
-    assert.doesNotMatch(JSON.stringify(template.toJSON()), /\/index\/\*/);
+    expect(JSON.stringify(template.toJSON())).not.toMatch(/\/index\/\*/);
   });
 
   test('learn the names of exactly the tables and stream they are granted', () => {
@@ -220,7 +219,7 @@ describe('the functions', () => {
       if (definition.email === 'send') expected[emailSending.configurationSetEnvVar] = ref(stack.email.configurationSet);
       if (definition.secrets === 'read') expected[secretsEnv.prefix] = secretsPrefix(stack.stackName);
 
-      assert.deepEqual(variables, expected, definition.id);
+      expect(variables).toEqual(expected);
     }
   });
 });
@@ -233,7 +232,7 @@ describe('the ingest functions', () => {
       const statements = allowedStatements(stack.ingestion.operations[id]);
       const kinesis = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('kinesis:')));
 
-      assert.deepEqual(kinesis, [
+      expect(kinesis).toEqual([
         { Effect: 'Allow', Action: ['kinesis:PutRecord', 'kinesis:PutRecords'], Resource: arn(stack.pipeline.stream) },
       ]);
     });
@@ -244,9 +243,9 @@ describe('the ingest functions', () => {
       const statements = allowedStatements(stack.ingestion.operations[id]);
 
       const read = statements.find((statement) => actionsOf(statement).includes('dynamodb:GetItem'));
-      assert.ok(read, 'a statement allows dynamodb:GetItem');
-      const onKeys = [read.Resource].flat().filter((resource) => JSON.stringify(resource).includes(`"${logicalId(keys)}"`));
-      assert.deepEqual(onKeys, [arn(keys)]);
+      expect(read).toBeTruthy();
+      const onKeys = [read!.Resource].flat().filter((resource) => JSON.stringify(resource).includes(`"${logicalId(keys)}"`));
+      expect(onKeys).toEqual([arn(keys)]);
     });
 
     // The apps table: the site origins a browser key may call from (CORS).
@@ -257,11 +256,11 @@ describe('the ingest functions', () => {
       );
       const writes = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', '*'].map((action) => `dynamodb:${action}`);
 
-      assert.ok(dynamo.length > 0);
+      expect(dynamo.length > 0).toBeTruthy();
       for (const statement of dynamo) {
-        assert.deepEqual(actionsOf(statement).filter((action) => writes.includes(action)), []);
+        expect(actionsOf(statement).filter((action) => writes.includes(action))).toEqual([]);
         const resources = [statement.Resource].flat();
-        for (const resource of resources) assert.match(JSON.stringify(resource), readable);
+        for (const resource of resources) expect(JSON.stringify(resource)).toMatch(readable);
       }
     });
   }
@@ -311,8 +310,8 @@ describe('the API', () => {
     const settings = template.findResources('AWS::ApiGateway::Stage')[logicalId(stack.ingestion.api.deploymentStage)].Properties
       .MethodSettings as Json[];
 
-    assert.ok(settings.length > 0);
-    for (const setting of settings) assert.deepEqual([setting.LoggingLevel, setting.DataTraceEnabled], ['ERROR', false]);
+    expect(settings.length > 0).toBeTruthy();
+    for (const setting of settings) expect([setting.LoggingLevel, setting.DataTraceEnabled]).toEqual(['ERROR', false]);
     template.hasResourceProperties('AWS::Logs::LogGroup', {
       LogGroupName: { 'Fn::Join': ['', ['API-Gateway-Execution-Logs_', ref(stack.ingestion.api), '/v1']] },
       RetentionInDays: 30,
@@ -324,18 +323,14 @@ describe('the API', () => {
       .MethodSettings as Json[];
     const limited = Object.entries(apiThrottling.operations);
 
-    assert.deepEqual(limited.map(([id]) => id).sort(), ['EnterpriseRedirect', 'EnterpriseSignIn', 'EnterpriseSignUp', 'RegisterAffiliate']);
+    expect(limited.map(([id]) => id).sort()).toEqual(['EnterpriseRedirect', 'EnterpriseSignIn', 'EnterpriseSignUp', 'RegisterAffiliate']);
     for (const [id, limits] of limited) {
       const operation = httpOperations.find((candidate) => candidate.id === id)!;
       // API Gateway names a method's path /<path with each / written ~1>.
       const setting = settings.find((candidate) => candidate.ResourcePath === `/${operation.path.replaceAll('/', '~1')}` && candidate.HttpMethod === operation.method);
 
-      assert.deepEqual(
-        { rate: setting?.ThrottlingRateLimit, burst: setting?.ThrottlingBurstLimit },
-        { rate: limits.rateLimit, burst: limits.burstLimit },
-        id,
-      );
-      assert.ok(limits.rateLimit < apiThrottling.stage.rateLimit && limits.burstLimit < apiThrottling.stage.burstLimit, id);
+      expect({ rate: setting?.ThrottlingRateLimit, burst: setting?.ThrottlingBurstLimit }).toEqual({ rate: limits.rateLimit, burst: limits.burstLimit });
+      expect(limits.rateLimit < apiThrottling.stage.rateLimit && limits.burstLimit < apiThrottling.stage.burstLimit).toBeTruthy();
     }
   });
 });
@@ -346,8 +341,8 @@ describe('the stack outputs', () => {
     const outputs = template.findOutputs('*');
 
     for (const key of urls) {
-      assert.ok(outputs[key], `output ${key}`);
-      assert.match(JSON.stringify(outputs[key].Value), new RegExp(`"Ref":"${logicalId(stack.ingestion.api.deploymentStage)}"`));
+      expect(outputs[key]).toBeTruthy();
+      expect(JSON.stringify(outputs[key].Value)).toMatch(new RegExp(`"Ref":"${logicalId(stack.ingestion.api.deploymentStage)}"`));
     }
   });
 
@@ -373,7 +368,7 @@ describe('web push in the stack', () => {
     });
     const [document] = Object.entries(template.findResources('Custom::CDKBucketDeployment')).filter(([id]) => id.includes('ApiDocument'));
     // openapi.json's servers URL is a deploy-time marker the deployment replaces with the stage URL.
-    assert.match(JSON.stringify(document?.[1].Properties.SourceMarkers), new RegExp(`"Ref":"${logicalId(stack.ingestion.api.deploymentStage)}"`));
+    expect(JSON.stringify(document?.[1].Properties.SourceMarkers)).toMatch(new RegExp(`"Ref":"${logicalId(stack.ingestion.api.deploymentStage)}"`));
   });
 
   for (const operation of httpOperations.filter((op) => op.browser)) {
@@ -391,12 +386,12 @@ describe('web push in the stack', () => {
     for (const { definition, fn } of allFunctions()) {
       const ssm = allowedStatements(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('ssm:')));
       if (definition.secrets !== 'read') {
-        assert.deepEqual(ssm, [], definition.id);
+        expect(ssm).toEqual([]);
         continue;
       }
-      assert.equal(ssm.length, 1, definition.id);
-      assert.deepEqual(actionsOf(ssm[0]), ['ssm:GetParameter']);
-      assert.match(JSON.stringify(ssm[0].Resource), new RegExp(`:parameter${secretsPrefix(stack.stackName)}/\\*"`));
+      expect(ssm.length).toBe(1);
+      expect(actionsOf(ssm[0])).toEqual(['ssm:GetParameter']);
+      expect(JSON.stringify(ssm[0].Resource)).toMatch(new RegExp(`:parameter${secretsPrefix(stack.stackName)}/\\*"`));
     }
   });
 });
@@ -410,8 +405,8 @@ function resourceIdForPath(path: string): string {
     const match = Object.entries(resources).find(
       ([, resource]) => resource.Properties.PathPart === part && JSON.stringify(resource.Properties.ParentId) === JSON.stringify(parent),
     );
-    assert.ok(match, `API resource ${part} of ${path}`);
-    found = match[0];
+    expect(match).toBeTruthy();
+    found = match![0];
     parent = { Ref: found };
   }
   return found;

@@ -1,11 +1,10 @@
-import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp, issueKey } from '../../lib/back-office';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import {
@@ -24,7 +23,7 @@ import { applyAndRead, readTimeline, until } from '../support/profiles';
 const run = promisify(execFile);
 
 let stack: TestStack;
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
 });
 
@@ -57,9 +56,9 @@ async function listedAffiliates(appId: string): Promise<Record<string, unknown>[
   return JSON.parse(stdout) as Record<string, unknown>[];
 }
 
-describe('register_affiliate: every rule accepted and rejected over HTTP', { concurrency: 8 }, () => {
+describe('register_affiliate: every rule accepted and rejected over HTTP', () => {
   let app: TestApp;
-  before(async () => {
+  beforeAll(async () => {
     app = await newApp('https://portal.example.com');
   });
 
@@ -68,17 +67,17 @@ describe('register_affiliate: every rule accepted and rejected over HTTP', { con
       test(`${row.field} ${describeValue(value)} is registered`, async () => {
         const response = await register(app, withField(registration(app.appId), row.field, value));
 
-        assert.equal(response.status, 200, JSON.stringify(response.body));
-        assert.equal(response.body.login_url, 'https://portal.example.com/login');
-        assert.match(response.body.affiliate_id, /^aff_[0-9a-f]{20}$/);
+        expect(response.status).toBe(200);
+        expect(response.body.login_url).toBe('https://portal.example.com/login');
+        expect(response.body.affiliate_id).toMatch(/^aff_[0-9a-f]{20}$/);
       });
     }
     for (const [value, message] of row.rejected) {
       test(`${row.field} ${describeValue(value)} is answered 400 ${JSON.stringify({ errors: [message] })}`, async () => {
         const response = await register(app, withField(registration(app.appId), row.field, value));
 
-        assert.equal(response.status, 400);
-        assert.deepEqual(response.body, { errors: [message] });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ errors: [message] });
       });
     }
   }
@@ -93,13 +92,13 @@ describe('register_affiliate over HTTP', () => {
       Array.from({ length: 20 }, (_, i) => register(app, { ...registration(app.appId), email: i % 2 ? email.toUpperCase() : email })),
     );
 
-    assert.deepEqual(responses.filter((r) => r.status === 200).length, 1, JSON.stringify(responses.map((r) => r.body)));
+    expect(responses.filter((r) => r.status === 200).length).toEqual(1);
     for (const response of responses.filter((r) => r.status !== 200)) {
-      assert.deepEqual([response.status, response.body], [400, { errors: ['email is invalid'] }]);
+      expect([response.status, response.body]).toEqual([400, { errors: ['email is invalid'] }]);
     }
     const listed = await listedAffiliates(app.appId);
-    assert.equal(listed.length, 1);
-    assert.equal(String(listed[0].email).toLowerCase(), email);
+    expect(listed.length).toBe(1);
+    expect(String(listed[0].email).toLowerCase()).toBe(email);
   });
 
   test('20 concurrent registrations of one username, in different cases, make exactly one affiliate', async () => {
@@ -110,37 +109,37 @@ describe('register_affiliate over HTTP', () => {
       Array.from({ length: 20 }, (_, i) => register(app, { ...registration(app.appId), username: spellings[i % spellings.length] })),
     );
 
-    assert.equal(responses.filter((r) => r.status === 200).length, 1, JSON.stringify(responses.map((r) => r.body)));
+    expect(responses.filter((r) => r.status === 200).length).toBe(1);
     for (const response of responses.filter((r) => r.status !== 200)) {
-      assert.deepEqual([response.status, response.body], [400, { errors: ['username is invalid'] }]);
+      expect([response.status, response.body]).toEqual([400, { errors: ['username is invalid'] }]);
     }
-    assert.equal((await listedAffiliates(app.appId)).length, 1);
+    expect((await listedAffiliates(app.appId)).length).toBe(1);
   });
 
   test('"alice" after "Alice" is answered {"errors": ["username is invalid"]}', async () => {
     const app = await newApp('https://portal.example.com');
-    assert.equal((await register(app, { ...registration(app.appId), username: 'Alice' })).status, 200);
+    expect((await register(app, { ...registration(app.appId), username: 'Alice' })).status).toBe(200);
 
     const response = await register(app, { ...registration(app.appId), username: 'alice' });
 
-    assert.deepEqual([response.status, response.body], [400, { errors: ['username is invalid'] }]);
+    expect([response.status, response.body]).toEqual([400, { errors: ['username is invalid'] }]);
   });
 
   test('a used email, padded and in capitals, is answered {"errors": ["email is invalid"]}', async () => {
     const app = await newApp('https://portal.example.com');
-    assert.equal((await register(app, { ...registration(app.appId), email: 'ada@example.com' })).status, 200);
+    expect((await register(app, { ...registration(app.appId), email: 'ada@example.com' })).status).toBe(200);
 
     const response = await register(app, { ...registration(app.appId), email: '  ADA@Example.com ' });
 
-    assert.deepEqual([response.status, response.body], [400, { errors: ['email is invalid'] }]);
+    expect([response.status, response.body]).toEqual([400, { errors: ['email is invalid'] }]);
   });
 
   test('the same email and username register in two applications', async () => {
     const [first, second] = [await newApp(), await newApp()];
     const body = registration(first.appId);
 
-    assert.equal((await register(first, body)).status, 200);
-    assert.equal((await register(second, { ...body, app_id: second.appId })).status, 200);
+    expect((await register(first, body)).status).toBe(200);
+    expect((await register(second, { ...body, app_id: second.appId })).status).toBe(200);
   });
 
   test('the affiliate list shows what was stored, trimmed, without ignored fields and never a password', async () => {
@@ -156,11 +155,11 @@ describe('register_affiliate over HTTP', () => {
       whatsapp: '   ',
     };
     const registered = await register(app, body);
-    assert.equal(registered.status, 200, JSON.stringify(registered.body));
+    expect(registered.status).toBe(200);
 
     const listed = await listedAffiliates(app.appId);
 
-    assert.deepEqual(listed, [
+    expect(listed).toEqual([
       {
         app_id: app.appId,
         affiliate_id: registered.body.affiliate_id,
@@ -173,7 +172,7 @@ describe('register_affiliate over HTTP', () => {
         created_at: listed[0].created_at,
       },
     ]);
-    assert.ok(!JSON.stringify(listed).includes('scrypt') && !JSON.stringify(listed).includes(String(body.password)));
+    expect(!JSON.stringify(listed).includes('scrypt') && !JSON.stringify(listed).includes(String(body.password))).toBeTruthy();
   });
 
   test('without a portal origin, login_url is on the API origin the request came to', async () => {
@@ -181,8 +180,8 @@ describe('register_affiliate over HTTP', () => {
 
     const response = await register(app, registration(app.appId));
 
-    assert.equal(response.status, 200);
-    assert.equal(response.body.login_url, `${stack.baseUrl}/login`);
+    expect(response.status).toBe(200);
+    expect(response.body.login_url).toBe(`${stack.baseUrl}/login`);
   });
 
   for (const [name, raw] of [
@@ -195,7 +194,7 @@ describe('register_affiliate over HTTP', () => {
 
       const response = await registerRaw(app, raw);
 
-      assert.deepEqual([response.status, response.body], [400, { errors: ['body is invalid'] }]);
+      expect([response.status, response.body]).toEqual([400, { errors: ['body is invalid'] }]);
     });
   }
 
@@ -204,8 +203,8 @@ describe('register_affiliate over HTTP', () => {
 
     const response = await register(app, { ...registration(app.appId), password: 'short', email: 'nope', phone_number: '12', last_name: undefined });
 
-    assert.equal(response.status, 400);
-    assert.deepEqual(new Set(response.body.errors), new Set([
+    expect(response.status).toBe(400);
+    expect(new Set(response.body.errors)).toEqual(new Set([
       'last_name is required',
       'password must be at least 8 characters',
       'email must be a valid email address',
@@ -223,28 +222,28 @@ describe('register_affiliate over HTTP', () => {
 
       const response = await register(app, registration(appOf(app)), key());
 
-      assert.deepEqual([response.status, response.body], [403, { message: 'Forbidden' }]);
+      expect([response.status, response.body]).toEqual([403, { message: 'Forbidden' }]);
     });
   }
 });
 
-describe('set_affiliate: every rule accepted and rejected over HTTP', { concurrency: 8 }, () => {
+describe('set_affiliate: every rule accepted and rejected over HTTP', () => {
   for (const row of attributionRules) {
     for (const value of row.accepted) {
       test(`${row.field} ${describeValue(value)} is answered "Affiliate set"`, async () => {
         const response = await setAffiliate(attributionWith(stack.dev.app_id, row.field, value));
 
-        assert.equal(response.status, 200, JSON.stringify(response.body));
-        assert.equal(response.body.message, 'Affiliate set');
-        assert.match(response.body.message_id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        expect(response.status).toBe(200);
+        expect(response.body.message).toBe('Affiliate set');
+        expect(response.body.message_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       });
     }
     for (const [value, message] of row.rejected) {
       test(`${row.field} ${describeValue(value)} is answered 400 naming "${message}"`, async () => {
         const response = await setAffiliate(attributionWith(stack.dev.app_id, row.field, value));
 
-        assert.equal(response.status, 400);
-        assert.deepEqual(response.body, { message: 'request body is invalid', errors: [message] });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ message: 'request body is invalid', errors: [message] });
       });
     }
   }
@@ -252,7 +251,7 @@ describe('set_affiliate: every rule accepted and rejected over HTTP', { concurre
   test('none of the tracking parameters is answered 400 naming all three', async () => {
     const response = await setAffiliate({ app_id: stack.dev.app_id, profile_id: 'p' });
 
-    assert.deepEqual([response.status, response.body], [400, { message: 'request body is invalid', errors: [missingTracking] }]);
+    expect([response.status, response.body]).toEqual([400, { message: 'request body is invalid', errors: [missingTracking] }]);
   });
 
   test("another application's app_id and a comms key are answered 403 {\"message\": \"Forbidden\"}", async () => {
@@ -262,7 +261,7 @@ describe('set_affiliate: every rule accepted and rejected over HTTP', { concurre
       await setAffiliate(attributionWith(other.appId, 'urm_aff', 'x')),
       await setAffiliate(attributionWith(stack.dev.app_id, 'urm_aff', 'x'), stack.dev.comms_key),
     ]) {
-      assert.deepEqual([response.status, response.body], [403, { message: 'Forbidden' }]);
+      expect([response.status, response.body]).toEqual([403, { message: 'Forbidden' }]);
     }
   });
 });
@@ -275,22 +274,16 @@ describe('set_affiliate read back', () => {
     const first = await attempt({ urm_aff_id: 'aff-first', urm_aff_link_id: 'link-first' });
     const second = await attempt({ urm_aff_id: 'aff-second', urm_aff: 'campaign-2' });
 
-    assert.deepEqual([first.status, second.status], [200, 200]);
-    assert.notEqual(first.body.message_id, second.body.message_id);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.body.message_id).not.toBe(second.body.message_id);
     const attributes = await applyAndRead(stack, profileId, []);
     // First attribution wins per parameter: urm_aff was not set before, so the second attempt sets it.
-    assert.deepEqual(attributes, { urm_aff_id: 'aff-first', urm_aff_link_id: 'link-first', urm_aff: 'campaign-2' });
+    expect(attributes).toEqual({ urm_aff_id: 'aff-first', urm_aff_link_id: 'link-first', urm_aff: 'campaign-2' });
     const timeline = await until(() => readTimeline(stack, profileId), (events) => events.length >= 2, 'both attributions on the timeline');
     const byId = new Map(timeline.map((event) => [event.urm_insert_id, event]));
-    assert.equal(timeline.length, 2);
-    assert.deepEqual(
-      [byId.get(first.body.message_id)?.event, byId.get(first.body.message_id)?.attributes],
-      ['urm_affiliate_attributed', { urm_aff_id: 'aff-first', urm_aff_link_id: 'link-first' }],
-    );
-    assert.deepEqual(
-      [byId.get(second.body.message_id)?.event, byId.get(second.body.message_id)?.attributes],
-      ['urm_affiliate_attributed', { urm_aff_id: 'aff-second', urm_aff: 'campaign-2' }],
-    );
+    expect(timeline.length).toBe(2);
+    expect([byId.get(first.body.message_id)?.event, byId.get(first.body.message_id)?.attributes]).toEqual(['urm_affiliate_attributed', { urm_aff_id: 'aff-first', urm_aff_link_id: 'link-first' }]);
+    expect([byId.get(second.body.message_id)?.event, byId.get(second.body.message_id)?.attributes]).toEqual(['urm_affiliate_attributed', { urm_aff_id: 'aff-second', urm_aff: 'campaign-2' }]);
   });
 
   test('the affiliate attributes cannot be written through /profiles', async () => {
@@ -299,23 +292,23 @@ describe('set_affiliate read back', () => {
       body: [{ app_id: stack.dev.app_id, profile_id: 'p', urm_date_time: '2026-11-21T10:00:00Z', urm_set: { urm_aff_id: 'forged' } }],
     });
 
-    assert.equal(response.status, 400);
+    expect(response.status).toBe(400);
   });
 });
 
 describe('the README affiliates example', () => {
   let cwd: string;
-  before(() => {
+  beforeAll(() => {
     cwd = mkdtempSync(join(tmpdir(), 'urm-readme-affiliates-'));
     mkdirSync(join(cwd, '.urm'));
     writeFileSync(join(cwd, '.urm', 'dev.json'), JSON.stringify(stack.dev));
   });
-  after(() => rmSync(cwd, { recursive: true, force: true }));
+  afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
   const block = (name: string) => {
     const match = new RegExp(`<!-- readme-test: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readFileSync(join(repoRoot, 'README.md'), 'utf8'));
-    assert.ok(match, `README has no readme-test block "${name}"`);
-    return match[1];
+    expect(match).toBeTruthy();
+    return match![1];
   };
 
   test('answers "Affiliate set", then the login address and affiliate id, as shown', async () => {
@@ -326,9 +319,9 @@ describe('the README affiliates example', () => {
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd });
 
     const [set, registered] = stdout.trim().split('\n').map((line) => JSON.parse(line));
-    assert.equal(set.message, 'Affiliate set');
-    assert.match(set.message_id, /^[0-9a-f-]{36}$/);
-    assert.equal(registered.login_url, `${stack.baseUrl}/login`);
-    assert.match(registered.affiliate_id, /^aff_[0-9a-f]{20}$/);
+    expect(set.message).toBe('Affiliate set');
+    expect(set.message_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(registered.login_url).toBe(`${stack.baseUrl}/login`);
+    expect(registered.affiliate_id).toMatch(/^aff_[0-9a-f]{20}$/);
   });
 });

@@ -7,16 +7,15 @@
  * local server answers as API Gateway and the handler would. Every POST
  * operation with an API key is covered, new ones included.
  */
-import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { httpOperations, maxBodyBytesOf, type HttpOperation } from '../../lib/operations';
 import { request, type JsonResponse } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, at, readTimeline, send, until } from '../support/profiles';
 
 let stack: TestStack;
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
 });
 
@@ -28,7 +27,7 @@ const tooLarge = (bytes: number) => `request body must be at most ${named(bytes)
 /** `json` followed by spaces up to exactly `size` bytes: still the same JSON document. */
 function padded(json: string, size: number): string {
   const missing = size - Buffer.byteLength(json);
-  assert.ok(missing >= 0, `${json.length} bytes do not fit in ${size}`);
+  expect(missing >= 0).toBeTruthy();
   return json + ' '.repeat(missing);
 }
 
@@ -53,29 +52,29 @@ describe('every POST operation bounds its body', () => {
     test(`${operation.path}: one byte over ${named(limit)} is a 400 naming the bound`, async () => {
       const response = await post(operation.path, await keyFor(operation), padded('{}', limit + 1));
 
-      assert.equal(response.status, 400, JSON.stringify(response.body));
-      assert.ok(mentions(response, tooLarge(limit)), JSON.stringify(response.body));
+      expect(response.status).toBe(400);
+      expect(mentions(response, tooLarge(limit))).toBeTruthy();
     });
 
     test(`${operation.path}: exactly ${named(limit)} passes the size check`, async () => {
       const response = await post(operation.path, await keyFor(operation), padded('{}', limit));
 
-      assert.equal(mentions(response, 'request body must be at most'), false, JSON.stringify(response.body));
-      assert.notEqual(response.status, 413);
+      expect(mentions(response, 'request body must be at most')).toBe(false);
+      expect(response.status).not.toBe(413);
     });
 
     test(`${operation.path}: over the bound with an unknown key is still the plain 403: the key comes first`, async () => {
       const response = await post(operation.path, `urm_server_${'A'.repeat(43)}`, padded('{}', limit + 1));
 
-      assert.equal(response.status, 403);
-      assert.deepEqual(response.body, { message: 'Forbidden' });
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ message: 'Forbidden' });
     });
   }
 
   test("a body over API Gateway's 10 MiB is refused by the gateway itself: 413", async () => {
     const response = await post('/api/set_affiliate', stack.dev.server_key, padded('{}', 10 * MiB + 1));
 
-    assert.equal(response.status, 413);
+    expect(response.status).toBe(413);
   });
 });
 
@@ -101,15 +100,15 @@ describe('ingestion: 5 MiB of records', () => {
     const pad = new Array(count).fill(Math.floor(free / count));
     pad[0] += free - pad.reduce((sum, length) => sum + length, 0);
     const body = build(pad);
-    assert.equal(Buffer.byteLength(body), size);
+    expect(Buffer.byteLength(body)).toBe(size);
     return body;
   }
 
   test('POST /events of exactly 5 MiB is taken', async () => {
     const response = await post('/events', stack.dev.server_key, records('event', `limit-${randomUUID()}`, limit));
 
-    assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
-    assert.equal(response.body.FailedRecordCount, 0);
+    expect(response.status).toBe(200);
+    expect(response.body.FailedRecordCount).toBe(0);
   });
 
   test('POST /events one byte over 5 MiB is refused and nothing reaches the timeline', async () => {
@@ -117,12 +116,12 @@ describe('ingestion: 5 MiB of records', () => {
 
     const response = await post('/events', stack.dev.server_key, records('event', profileId, limit + 1));
 
-    assert.equal(response.status, 400);
-    assert.deepEqual(response.body, { message: 'request body is invalid', errors: [tooLarge(limit)] });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ message: 'request body is invalid', errors: [tooLarge(limit)] });
     // Anything written before the marker (same profile, same shard) would be on the timeline with it.
     await send(stack, '/events', [{ app_id: stack.dev.app_id, profile_id: profileId, event: 'marker', urm_date_time: at }]);
     const timeline = await until(() => readTimeline(stack, profileId), (events) => events.length > 0, 'the marker event');
-    assert.deepEqual(timeline.map((entry) => entry.event), ['marker']);
+    expect(timeline.map((entry) => entry.event)).toEqual(['marker']);
   });
 
   test('POST /profiles one byte over 5 MiB is refused and no profile is written', async () => {
@@ -130,8 +129,8 @@ describe('ingestion: 5 MiB of records', () => {
 
     const response = await post('/profiles', stack.dev.server_key, records('profile', profileId, maxBodyBytesOf('IngestProfiles') + 1));
 
-    assert.equal(response.status, 400);
-    assert.deepEqual(response.body, { message: 'request body is invalid', errors: [tooLarge(maxBodyBytesOf('IngestProfiles'))] });
-    assert.deepEqual(await applyAndRead(stack, `${profileId}-0`, []), {});
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ message: 'request body is invalid', errors: [tooLarge(maxBodyBytesOf('IngestProfiles'))] });
+    expect(await applyAndRead(stack, `${profileId}-0`, [])).toEqual({});
   });
 });

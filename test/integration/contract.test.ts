@@ -8,9 +8,8 @@
  * session. Then every key scope the document does not name for an operation
  * is refused.
  */
-import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Scope } from '../../functions/shared/domain/api-keys';
 import { SESSION_COOKIE } from '../../functions/shared/portal/session-cookie';
 import { expectedStatus } from '../../lib/openapi/document';
@@ -36,11 +35,11 @@ function keyOf(scope: Scope): string {
 
 async function signedInToken(userId: string): Promise<string> {
   const signedIn = await request(stack.baseUrl, 'POST', '/enterprises/sign_in', { key: stack.dev.server_key, body: { app_id: stack.dev.app_id, user_id: userId } });
-  assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
+  expect(signedIn.status).toBe(200);
   return signedIn.body.token;
 }
 
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
   push = await startPushService();
   const run = randomBytes(4).toString('hex');
@@ -54,11 +53,11 @@ before(async () => {
     key: stack.dev.server_key,
     body: { app_id: stack.dev.app_id, users: [{ email: `contract-${run}@example.com`, first_name: 'Grace', last_name: 'Hopper' }] },
   });
-  assert.equal(signedUp.status, 200, JSON.stringify(signedUp.body));
+  expect(signedUp.status).toBe(200);
   const userId: string = signedUp.body.users[0].user_id;
   const opened = await fetch(`${stack.baseUrl}/redirect?token=${await signedInToken(userId)}`, { redirect: 'manual' });
   const sessionId = /^[^=]+=([^;]*)/.exec(opened.headers.get('set-cookie') ?? '')?.[1];
-  assert.ok(sessionId, 'the redirect starts a session');
+  expect(sessionId).toBeTruthy();
 
   const values: Record<Placeholder, string> = {
     appId: stack.dev.app_id,
@@ -69,7 +68,7 @@ before(async () => {
     channelId: stack.dev.channel_id!,
     userId,
     signInToken: await signedInToken(userId),
-    sessionId,
+    sessionId: sessionId!,
     siteOrigin: stack.baseUrl,
     affiliateEmail: `affiliate-${run}@example.com`,
     affiliateUsername: `affiliate_${run}`,
@@ -78,7 +77,7 @@ before(async () => {
   real = new Map(Object.entries(values).map(([name, value]) => [placeholders[name as Placeholder], value]));
 });
 
-after(() => push?.stop());
+afterAll(() => push?.stop());
 
 /** The example with every placeholder replaced by the stack's value. */
 function substituted<T>(value: T): T {
@@ -161,13 +160,13 @@ describe('every request example of the OpenAPI document, sent to the local stack
         const answer = await send(documented, example, scope && keyOf(scope));
         const where = `${operationId} "${example.name}"`;
 
-        assert.equal(answer.status, expectedStatus(example.name), `${where}: ${JSON.stringify(answer.body).slice(0, 500)}`);
-        assert.deepEqual(checker.problems(documented, answer.status, answer.headers.get('content-type'), answer.body), [], where);
+        expect(answer.status).toBe(expectedStatus(example.name));
+        expect(checker.problems(documented, answer.status, answer.headers.get('content-type'), answer.body)).toEqual([]);
         if (answer.status >= 400 && typeof answer.body !== 'string') {
-          assert.deepEqual(answer.body, substituted(documentedAnswer(documented, example.name)), where);
+          expect(answer.body).toEqual(substituted(documentedAnswer(documented, example.name)));
         }
-        if (answer.status === 303) assert.equal(answer.headers.get('location'), 'portal', where);
-        if (answer.status === 303) assert.match(answer.headers.get('set-cookie') ?? '', new RegExp(`^${SESSION_COOKIE}=`), where);
+        if (answer.status === 303) expect(answer.headers.get('location')).toBe('portal');
+        if (answer.status === 303) expect(answer.headers.get('set-cookie') ?? '').toMatch(new RegExp(`^${SESSION_COOKIE}=`));
       }
       exercised.add(operationId);
     });
@@ -180,8 +179,8 @@ describe('every request example of the OpenAPI document, sent to the local stack
       for (const other of refused) {
         const answer = await send(documented, example, keyOf(other));
 
-        assert.equal(answer.status, 403, `${operationId} with a ${other} key`);
-        assert.deepEqual(answer.body, { message: 'Forbidden' });
+        expect(answer.status).toBe(403);
+        expect(answer.body).toEqual({ message: 'Forbidden' });
       }
     });
   }
@@ -190,5 +189,5 @@ describe('every request example of the OpenAPI document, sent to the local stack
 test('the contract covers every operation of lib/operations.ts and its preflight', () => {
   const expected = httpOperations.flatMap((op) => [op.id, ...(op.browser ? [`${op.id}Preflight`] : [])]);
 
-  assert.deepEqual([...exercised].sort(), expected.sort());
+  expect([...exercised].sort()).toEqual(expected.sort());
 });

@@ -1,8 +1,7 @@
-import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp, createChannel, issueKey } from '../../lib/back-office';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
@@ -11,7 +10,7 @@ import { mailWithId, mailWithSubject } from '../support/mail';
 import { readTimeline, until } from '../support/profiles';
 
 let stack: TestStack;
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
 });
 
@@ -49,7 +48,7 @@ async function admin(...args: string[]): Promise<any> {
 
 /** Sent requests that must not send: the subject they carried is nowhere in the store. */
 async function assertNothingSent(subject: string): Promise<void> {
-  assert.deepEqual(await mailWithSubject(stack, subject), []);
+  expect(await mailWithSubject(stack, subject)).toEqual([]);
 }
 
 describe('send_email through the local stack', () => {
@@ -58,28 +57,28 @@ describe('send_email through the local stack', () => {
 
     const response = await send(body);
 
-    assert.equal(response.status, 200, JSON.stringify(response.body));
-    assert.deepEqual(Object.keys(response.body), ['message_id']);
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body)).toEqual(['message_id']);
     const mail = await mailWithId(stack, response.body.message_id);
-    assert.ok(mail, 'the mail is in the local SES store');
-    assert.equal(mail.subject, body.subject);
-    assert.equal(mail.from, '"urm demo" <demo@example.com>');
-    assert.deepEqual(mail.destination.to, ['"Ann Lee" <ann@example.com>', '=?UTF-8?B?Wm/DqyDDmHJzdGVk?= <zoe@example.com>']);
-    assert.deepEqual(mail.replyTo, ['"Help desk" <help@example.com>']);
-    assert.equal(mail.body.html, body.html_body);
-    assert.equal(mail.body.text, body.text_body);
+    expect(mail).toBeTruthy();
+    expect(mail!.subject).toBe(body.subject);
+    expect(mail!.from).toBe('"urm demo" <demo@example.com>');
+    expect(mail!.destination.to).toEqual(['"Ann Lee" <ann@example.com>', '=?UTF-8?B?Wm/DqyDDmHJzdGVk?= <zoe@example.com>']);
+    expect(mail!.replyTo).toEqual(['"Help desk" <help@example.com>']);
+    expect(mail!.body.html).toBe(body.html_body);
+    expect(mail!.body.text).toBe(body.text_body);
   });
 
   test("puts urm_email_sent on the profile's timeline with the message id, channel and subject", async () => {
     const body = email();
 
     const response = await send(body);
-    assert.equal(response.status, 200);
+    expect(response.status).toBe(200);
 
     const events = await until(() => readTimeline(stack, body.profile_id), (found) => found.length > 0, 'the urm_email_sent event');
-    assert.equal(events.length, 1);
-    assert.equal(events[0].event, 'urm_email_sent');
-    assert.deepEqual(events[0].attributes, {
+    expect(events.length).toBe(1);
+    expect(events[0].event).toBe('urm_email_sent');
+    expect(events[0].attributes).toEqual({
       message_id: response.body.message_id,
       channel_id: stack.dev.channel_id,
       subject: body.subject,
@@ -89,10 +88,10 @@ describe('send_email through the local stack', () => {
   test('sends from the given sender instead of the channel default', async () => {
     const response = await send(email({ from_email: 'vip@example.com', from_name: 'VIP desk', html_body: undefined }));
 
-    assert.equal(response.status, 200);
+    expect(response.status).toBe(200);
     const mail = await mailWithId(stack, response.body.message_id);
-    assert.equal(mail?.from, '"VIP desk" <vip@example.com>');
-    assert.equal(mail?.body.html, undefined);
+    expect(mail?.from).toBe('"VIP desk" <vip@example.com>');
+    expect(mail?.body.html).toBe(undefined);
   });
 
   test('answers 404 for an unknown channel, and sends nothing', async () => {
@@ -100,8 +99,8 @@ describe('send_email through the local stack', () => {
 
     const response = await send(body);
 
-    assert.equal(response.status, 404);
-    assert.deepEqual(response.body, { message: 'channel not found' });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: 'channel not found' });
     await assertNothingSent(body.subject);
   });
 
@@ -110,8 +109,8 @@ describe('send_email through the local stack', () => {
 
     const response = await send(body);
 
-    assert.equal(response.status, 400);
-    assert.deepEqual(response.body, {
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
       message: 'request body is invalid',
       errors: ['to_addresses[0].name must be free of line breaks and control characters'],
     });
@@ -123,8 +122,8 @@ describe('send_email through the local stack', () => {
 
     const response = await send(body, stack.dev.server_key);
 
-    assert.equal(response.status, 403);
-    assert.deepEqual(response.body, { message: 'Forbidden' });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ message: 'Forbidden' });
     await assertNothingSent(body.subject);
   });
 
@@ -139,8 +138,8 @@ describe('send_email through the local stack', () => {
     const notFound = await send(foreignChannel);
     const forbidden = await send(foreignApp, otherKey);
 
-    assert.equal(notFound.status, 404);
-    assert.equal(forbidden.status, 403);
+    expect(notFound.status).toBe(404);
+    expect(forbidden.status).toBe(403);
     await assertNothingSent(foreignChannel.subject);
     await assertNothingSent(foreignApp.subject);
   });
@@ -151,33 +150,32 @@ describe('email channels with the admin command line', () => {
     const created = await admin(
       'channel', 'create', '--app', stack.dev.app_id, '--name', 'VIP news', '--from-email', 'vip@example.com', '--from-name', 'VIP Lounge',
     );
-    assert.match(created.channel_id, /^ch_[0-9a-f]{16}$/);
-    assert.equal(created.enabled, true);
+    expect(created.channel_id).toMatch(/^ch_[0-9a-f]{16}$/);
+    expect(created.enabled).toBe(true);
     const listed = await admin('channel', 'list', '--app', stack.dev.app_id);
-    assert.ok(listed.some((channel: { channel_id: string }) => channel.channel_id === created.channel_id));
+    expect(listed.some((channel: { channel_id: string }) => channel.channel_id === created.channel_id)).toBeTruthy();
 
     const first = await send(email({ channel_id: created.channel_id }));
-    assert.equal(first.status, 200);
-    assert.equal((await mailWithId(stack, first.body.message_id))?.from, '"VIP Lounge" <vip@example.com>');
+    expect(first.status).toBe(200);
+    expect((await mailWithId(stack, first.body.message_id))?.from).toBe('"VIP Lounge" <vip@example.com>');
 
     const disabled = await admin('channel', 'disable', '--app', stack.dev.app_id, created.channel_id);
-    assert.equal(disabled.enabled, false);
+    expect(disabled.enabled).toBe(false);
     const whileDisabled = email({ channel_id: created.channel_id });
     const refused = await send(whileDisabled);
-    assert.equal(refused.status, 404);
-    assert.deepEqual(refused.body, { message: 'channel not found' });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({ message: 'channel not found' });
     await assertNothingSent(whileDisabled.subject);
 
     await admin('channel', 'enable', '--app', stack.dev.app_id, created.channel_id);
     const again = await send(email({ channel_id: created.channel_id }));
-    assert.equal(again.status, 200);
+    expect(again.status).toBe(200);
   });
 
   test('refuses a channel whose sender is not a valid address', async () => {
-    await assert.rejects(
+    await expect(
       admin('channel', 'create', '--app', stack.dev.app_id, '--name', 'Bad', '--from-email', 'not-an-address', '--from-name', 'Bad'),
-      (error: { stderr: string }) => /from email must be a valid email address/.test(error.stderr),
-    );
+    ).rejects.toMatchObject({ stderr: expect.stringMatching(/from email must be a valid email address/) });
   });
 });
 
@@ -195,8 +193,8 @@ describe('the comms key', () => {
 
       const response = await request(stack.baseUrl, method, target, { key: stack.dev.comms_key, body: body(stack) });
 
-      assert.equal(response.status, 403);
-      assert.deepEqual(response.body, { message: 'Forbidden' });
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ message: 'Forbidden' });
     });
   }
 });

@@ -1,10 +1,9 @@
-import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { redirectIntoPortal } from '../../functions/enterprise-redirect/core';
 import { signInEnterpriseUser } from '../../functions/enterprise-sign-in/core';
 import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store';
@@ -21,7 +20,7 @@ import { repoRoot, testStack, type TestStack } from '../support/local-stack';
 
 let stack: TestStack;
 let document: ReturnType<typeof localClients>['document'];
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
   document = localClients(stack.endpoints).document;
 });
@@ -39,7 +38,7 @@ const cookiePair = (response: Response) => (response.headers.get('set-cookie') ?
 
 async function signedUpUser(): Promise<string> {
   const response = await signUp([person()]);
-  assert.equal(response.status, 200);
+  expect(response.status).toBe(200);
   return response.body.users[0].user_id;
 }
 
@@ -55,12 +54,9 @@ describe('enterprise sign-up over HTTP', () => {
 
     const response = await signUp(users);
 
-    assert.equal(response.status, 200);
-    assert.deepEqual(
-      response.body.users.map((u: Record<string, unknown>) => ({ ...u, user_id: typeof u.user_id })),
-      users.map((u) => ({ user_id: 'string', ...u, created: true })),
-    );
-    assert.notEqual(response.body.users[0].user_id, response.body.users[1].user_id);
+    expect(response.status).toBe(200);
+    expect(response.body.users.map((u: Record<string, unknown>) => ({ ...u, user_id: typeof u.user_id }))).toEqual(users.map((u) => ({ user_id: 'string', ...u, created: true })));
+    expect(response.body.users[0].user_id).not.toBe(response.body.users[1].user_id);
   });
 
   test('is idempotent by email, compared without case', async () => {
@@ -69,8 +65,8 @@ describe('enterprise sign-up over HTTP', () => {
 
     const again = await signUp([{ email: email.toUpperCase(), first_name: 'Other', last_name: 'Name' }]);
 
-    assert.equal(again.status, 200);
-    assert.deepEqual(again.body.users, [{ ...first.body.users[0], created: false }]);
+    expect(again.status).toBe(200);
+    expect(again.body.users).toEqual([{ ...first.body.users[0], created: false }]);
   });
 
   test('creates one user when the same email signs up in many requests at once', async () => {
@@ -78,10 +74,10 @@ describe('enterprise sign-up over HTTP', () => {
 
     const responses = await Promise.all(Array.from({ length: 8 }, () => signUp([person(email)])));
 
-    assert.deepEqual(responses.map((r) => r.status), Array(8).fill(200));
+    expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
     const answered = responses.map((r) => r.body.users[0]);
-    assert.equal(new Set(answered.map((u) => u.user_id)).size, 1);
-    assert.equal(answered.filter((u) => u.created).length, 1);
+    expect(new Set(answered.map((u) => u.user_id)).size).toBe(1);
+    expect(answered.filter((u) => u.created).length).toBe(1);
   });
 
   test('answers 400 naming each bad user and field, and writes none of the request', async () => {
@@ -89,13 +85,13 @@ describe('enterprise sign-up over HTTP', () => {
 
     const response = await signUp([good, { email: 'not-an-email', first_name: ' ', last_name: 'X' }]);
 
-    assert.equal(response.status, 400);
-    assert.deepEqual(response.body, {
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
       message: 'request body is invalid',
       errors: ['users[1].email must be a valid email address', 'users[1].first_name must be a non-blank name without control characters'],
     });
     const later = await signUp([good]);
-    assert.equal(later.body.users[0].created, true, 'the valid user was not written by the refused request');
+    expect(later.body.users[0].created).toBe(true);
   });
 
   for (const [name, users, error] of [
@@ -110,9 +106,9 @@ describe('enterprise sign-up over HTTP', () => {
         body: users === undefined ? { app_id: stack.dev.app_id } : { app_id: stack.dev.app_id, users },
       });
 
-      assert.equal(response.status, 400);
-      assert.equal(response.body.message, 'request body is invalid');
-      assert.ok(response.body.errors.includes(error), JSON.stringify(response.body.errors));
+      expect(response.status).toBe(400);
+      expect(response.body.message).toBe('request body is invalid');
+      expect(response.body.errors.includes(error)).toBeTruthy();
     });
   }
 
@@ -120,8 +116,8 @@ describe('enterprise sign-up over HTTP', () => {
     const wrongScope = await signUp([person()], stack.dev.comms_key);
     const wrongApp = await signUp([person()], stack.dev.server_key, 'app_someone_else');
 
-    assert.deepEqual([wrongScope.status, wrongScope.body], [403, { message: 'Forbidden' }]);
-    assert.deepEqual([wrongApp.status, wrongApp.body], [403, { message: 'Forbidden' }]);
+    expect([wrongScope.status, wrongScope.body]).toEqual([403, { message: 'Forbidden' }]);
+    expect([wrongApp.status, wrongApp.body]).toEqual([403, { message: 'Forbidden' }]);
   });
 });
 
@@ -130,26 +126,26 @@ describe('enterprise sign-in and the redirect over HTTP', () => {
     const userId = await signedUpUser();
 
     const signedIn = await signIn(userId);
-    assert.equal(signedIn.status, 200);
+    expect(signedIn.status).toBe(200);
     const { token, redirect_url: redirectUrl, expires_at: expiresAt } = signedIn.body;
-    assert.equal(redirectUrl, `${stack.baseUrl}/redirect?token=${token}`);
+    expect(redirectUrl).toBe(`${stack.baseUrl}/redirect?token=${token}`);
     const lifetime = Date.parse(expiresAt) - Date.now();
-    assert.ok(lifetime > 4 * 60_000 && lifetime <= 5 * 60_000, `expires in ${lifetime} ms`);
+    expect(lifetime > 4 * 60_000 && lifetime <= 5 * 60_000).toBeTruthy();
 
     const redirect = await openLink(redirectUrl);
-    assert.equal(redirect.status, 303);
-    assert.equal(new URL(redirect.headers.get('location')!, redirectUrl).href, `${stack.baseUrl}/portal`);
-    assert.match(redirect.headers.get('set-cookie') ?? '', /^urm_portal_session=[\w-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/);
+    expect(redirect.status).toBe(303);
+    expect(new URL(redirect.headers.get('location')!, redirectUrl).href).toBe(`${stack.baseUrl}/portal`);
+    expect(redirect.headers.get('set-cookie') ?? '').toMatch(/^urm_portal_session=[\w-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/);
 
     const home = await fetch(`${stack.baseUrl}/portal`, { headers: { Cookie: cookiePair(redirect) } });
-    assert.equal(home.status, 200);
-    assert.match(home.headers.get('content-type') ?? '', /^text\/html; charset=utf-8/);
-    assert.match(await home.text(), /Signed in as <strong id="user-name">Ada Lovelace<\/strong>/);
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type') ?? '').toMatch(/^text\/html; charset=utf-8/);
+    expect(await home.text()).toMatch(/Signed in as <strong id="user-name">Ada Lovelace<\/strong>/);
 
     const reused = await openLink(redirectUrl);
-    assert.equal(reused.status, 401);
-    assert.match(await reused.text(), /This sign-in link has already been used/);
-    assert.equal(reused.headers.get('set-cookie'), null);
+    expect(reused.status).toBe(401);
+    expect(await reused.text()).toMatch(/This sign-in link has already been used/);
+    expect(reused.headers.get('set-cookie')).toBe(null);
   });
 
   test('lets exactly one of many simultaneous uses of a link through', async () => {
@@ -158,16 +154,16 @@ describe('enterprise sign-in and the redirect over HTTP', () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => openLink(redirectUrl)));
 
     const statuses = responses.map((r) => r.status).sort();
-    assert.deepEqual(statuses, [303, ...Array(9).fill(401)]);
+    expect(statuses).toEqual([303, ...Array(9).fill(401)]);
   });
 
   test('refuses an unknown or malformed token with 401', async () => {
     for (const query of [`?token=${newSecret()}`, '?token=nope', '']) {
       const response = await openLink(`${stack.baseUrl}/redirect${query}`);
 
-      assert.equal(response.status, 401);
-      assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
-      assert.match(await response.text(), /This sign-in link is not valid/);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(await response.text()).toMatch(/This sign-in link is not valid/);
     }
   });
 
@@ -178,16 +174,16 @@ describe('enterprise sign-in and the redirect over HTTP', () => {
     const signedOut = await fetch(`${stack.baseUrl}/portal/sign_out`, { method: 'POST', headers: { Cookie: cookie } });
     const home = await fetch(`${stack.baseUrl}/portal`, { headers: { Cookie: cookie } });
 
-    assert.equal(signedOut.status, 200);
-    assert.match(signedOut.headers.get('set-cookie') ?? '', /^urm_portal_session=; Path=\/; Max-Age=0/);
-    assert.equal(home.status, 401);
-    assert.match(await home.text(), /You are not signed in/);
+    expect(signedOut.status).toBe(200);
+    expect(signedOut.headers.get('set-cookie') ?? '').toMatch(/^urm_portal_session=; Path=\/; Max-Age=0/);
+    expect(home.status).toBe(401);
+    expect(await home.text()).toMatch(/You are not signed in/);
   });
 
   test('answers 404 for an unknown user', async () => {
     const response = await signIn('usr_nobody');
 
-    assert.deepEqual([response.status, response.body], [404, { message: 'user not found' }]);
+    expect([response.status, response.body]).toEqual([404, { message: 'user not found' }]);
   });
 
   test("answers 404 for another application's user, and 403 for a body naming the other application", async () => {
@@ -197,8 +193,8 @@ describe('enterprise sign-in and the redirect over HTTP', () => {
     const asOther = await signIn(userOfDemo, other.serverKey, other.appId);
     const naming = await signIn(userOfDemo, other.serverKey, stack.dev.app_id);
 
-    assert.deepEqual([asOther.status, asOther.body], [404, { message: 'user not found' }]);
-    assert.deepEqual([naming.status, naming.body], [403, { message: 'Forbidden' }]);
+    expect([asOther.status, asOther.body]).toEqual([404, { message: 'user not found' }]);
+    expect([naming.status, naming.body]).toEqual([403, { message: 'Forbidden' }]);
   });
 
   test("builds the redirect address on the application's own portal origin, with a Secure cookie for HTTPS", async () => {
@@ -209,8 +205,8 @@ describe('enterprise sign-in and the redirect over HTTP', () => {
     // The same route, reached here on the local origin.
     const redirect = await openLink(`${stack.baseUrl}/redirect?token=${token}`);
 
-    assert.equal(redirectUrl, `https://portal.other.example/redirect?token=${token}`);
-    assert.match(redirect.headers.get('set-cookie') ?? '', /; HttpOnly; SameSite=Lax; Secure$/);
+    expect(redirectUrl).toBe(`https://portal.other.example/redirect?token=${token}`);
+    expect(redirect.headers.get('set-cookie') ?? '').toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
   });
 
   test('answers 409 when the application has no portal origin', async () => {
@@ -219,8 +215,8 @@ describe('enterprise sign-in and the redirect over HTTP', () => {
 
     const response = await signIn(userId, other.serverKey, other.appId);
 
-    assert.equal(response.status, 409);
-    assert.match(response.body.message, /no portal origin/);
+    expect(response.status).toBe(409);
+    expect(response.body.message).toMatch(/no portal origin/);
   });
 });
 
@@ -247,7 +243,7 @@ describe('sign-in tokens in DynamoDB, with a clock the test moves', () => {
 
     clock.advance(5 * 60_000);
 
-    assert.deepEqual(await redirect(token), { outcome: 'expired' });
+    expect(await redirect(token)).toEqual({ outcome: 'expired' });
   });
 
   test('a token is accepted a millisecond before 5 minutes have passed, then is used', async () => {
@@ -257,8 +253,8 @@ describe('sign-in tokens in DynamoDB, with a clock the test moves', () => {
 
     clock.advance(5 * 60_000 - 1);
 
-    assert.equal((await redirect(token)).outcome, 'signed-in');
-    assert.deepEqual(await redirect(token), { outcome: 'used' });
+    expect((await redirect(token)).outcome).toBe('signed-in');
+    expect(await redirect(token)).toEqual({ outcome: 'used' });
   });
 
   test('an expired token is refused over HTTP too', async () => {
@@ -268,25 +264,25 @@ describe('sign-in tokens in DynamoDB, with a clock the test moves', () => {
 
     const response = await openLink(`${stack.baseUrl}/redirect?token=${token}`);
 
-    assert.equal(response.status, 401);
-    assert.match(await response.text(), /This sign-in link has expired/);
+    expect(response.status).toBe(401);
+    expect(await response.text()).toMatch(/This sign-in link has expired/);
   });
 });
 
 describe('the README enterprise example', () => {
   let cwd: string;
-  before(() => {
+  beforeAll(() => {
     cwd = mkdtempSync(join(tmpdir(), 'urm-readme-enterprise-'));
     mkdirSync(join(cwd, '.urm'));
     writeFileSync(join(cwd, '.urm', 'dev.json'), JSON.stringify(stack.dev));
   });
-  after(() => rmSync(cwd, { recursive: true, force: true }));
+  afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
   const readmeBlock = (name: string) => {
     const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
     const match = new RegExp(`<!-- readme-test: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
-    assert.ok(match, `README has no readme-test block "${name}"`);
-    return match[1];
+    expect(match).toBeTruthy();
+    return match![1];
   };
 
   test('signs a user up and answers a sign-in link that opens the portal', async () => {
@@ -296,9 +292,9 @@ describe('the README enterprise example', () => {
     const lines = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { cwd, encoding: 'utf8' }).trim().split('\n');
     const signedIn = JSON.parse(lines.at(-1)!);
 
-    assert.match(signedIn.redirect_url, new RegExp(`^${stack.baseUrl}/redirect\\?token=[\\w-]{43}$`));
+    expect(signedIn.redirect_url).toMatch(new RegExp(`^${stack.baseUrl}/redirect\\?token=[\\w-]{43}$`));
     const redirect = await openLink(signedIn.redirect_url);
     const home = await fetch(`${stack.baseUrl}/portal`, { headers: { Cookie: cookiePair(redirect) } });
-    assert.match(await home.text(), /Signed in as <strong id="user-name">Ada Lovelace<\/strong>/);
+    expect(await home.text()).toMatch(/Signed in as <strong id="user-name">Ada Lovelace<\/strong>/);
   });
 });

@@ -1,6 +1,5 @@
-import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import { tables } from '../../lib/resources';
 import { deliveryCounts, formatCounts } from '../support/delivery-counts';
@@ -14,7 +13,7 @@ type Consumer = (event: KinesisStreamEvent, context: Context) => Promise<Kinesis
 let stack: TestStack;
 let applyProfiles: Consumer;
 let recordEvents: Consumer;
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
   // The consumers as Lambda runs them, against the stack's DynamoDB Local.
   Object.assign(process.env, {
@@ -50,11 +49,11 @@ describe('delivering the same Kinesis batch twice', () => {
       { kind: 'event', record: record({ event: 'bet', amount: 1 }), sequenceNumber: seq[4], shardId },
     ]);
 
-    assert.deepEqual(await applyProfiles(profiles, context()), { batchItemFailures: [] });
-    assert.deepEqual(await recordEvents(events, context()), { batchItemFailures: [] });
+    expect(await applyProfiles(profiles, context())).toEqual({ batchItemFailures: [] });
+    expect(await recordEvents(events, context())).toEqual({ batchItemFailures: [] });
     const once = { profile: (await readProfile(stack, profileId)).body, timeline: await readTimeline(stack, profileId) };
-    assert.deepEqual(await applyProfiles(profiles, context()), { batchItemFailures: [] });
-    assert.deepEqual(await recordEvents(events, context()), { batchItemFailures: [] });
+    expect(await applyProfiles(profiles, context())).toEqual({ batchItemFailures: [] });
+    expect(await recordEvents(events, context())).toEqual({ batchItemFailures: [] });
     const twice = { profile: (await readProfile(stack, profileId)).body, timeline: await readTimeline(stack, profileId) };
 
     // Every profile record adds 1 to n and every event is one timeline entry: exact counters of what was applied.
@@ -63,10 +62,10 @@ describe('delivering the same Kinesis batch twice', () => {
       new Map([[profileId, { updates: twice.profile.attributes.n, events: twice.timeline.length }]]),
     );
     console.log(formatCounts('a batch delivered twice', counts));
-    assert.equal(counts.duplicated, 0);
-    assert.equal(counts.lost, 0);
-    assert.deepEqual(once.profile.attributes, { balance: 10, games: ['slots'], tier: 'gold', n: 3 });
-    assert.equal(once.timeline.length, 2);
-    assert.deepEqual(twice, once);
+    expect(counts.duplicated).toBe(0);
+    expect(counts.lost).toBe(0);
+    expect(once.profile.attributes).toEqual({ balance: 10, games: ['slots'], tier: 'gold', n: 3 });
+    expect(once.timeline.length).toBe(2);
+    expect(twice).toEqual(once);
   });
 });

@@ -1,12 +1,11 @@
-import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { readWholeStream } from '../support/stream';
 
 let stack: TestStack;
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
 });
 
@@ -27,15 +26,12 @@ describe('POST /events through the local stack', () => {
 
     const response = await post('/events', [event(profileId), event(profileId, { event: 'bet' })]);
 
-    assert.equal(response.status, 200);
-    assert.equal(response.body.FailedRecordCount, 0);
-    assert.equal(response.body.Records.length, 2);
+    expect(response.status).toBe(200);
+    expect(response.body.FailedRecordCount).toBe(0);
+    expect(response.body.Records.length).toBe(2);
     const stored = (await readWholeStream(stack.endpoints)).filter((r) => r.envelope.record.profile_id === profileId);
-    assert.deepEqual(
-      response.body.Records,
-      stored.map((r) => ({ SequenceNumber: r.sequenceNumber, ShardId: r.shardId })),
-    );
-    assert.deepEqual(stored.map((r) => r.envelope.record.event), ['deposit', 'bet']);
+    expect(response.body.Records).toEqual(stored.map((r) => ({ SequenceNumber: r.sequenceNumber, ShardId: r.shardId })));
+    expect(stored.map((r) => r.envelope.record.event)).toEqual(['deposit', 'bet']);
   });
 
   test('keeps the urm_insert_id the client sent and gives one to a record without', async () => {
@@ -44,8 +40,8 @@ describe('POST /events through the local stack', () => {
     await post('/events', [event(profileId, { urm_insert_id: 'client-id-1' }), event(profileId)]);
 
     const stored = (await readWholeStream(stack.endpoints)).filter((r) => r.envelope.record.profile_id === profileId);
-    assert.equal(stored[0].envelope.record.urm_insert_id, 'client-id-1');
-    assert.match(stored[1].envelope.record.urm_insert_id, /^urm-[0-9a-f-]{36}$/);
+    expect(stored[0].envelope.record.urm_insert_id).toBe('client-id-1');
+    expect(stored[1].envelope.record.urm_insert_id).toMatch(/^urm-[0-9a-f-]{36}$/);
   });
 });
 
@@ -60,8 +56,8 @@ describe('refusals through the local stack', () => {
     test(`answers 403 {"message": "Forbidden"} with ${name}`, async () => {
       const response = await send();
 
-      assert.equal(response.status, 403);
-      assert.deepEqual(response.body, { message: 'Forbidden' });
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ message: 'Forbidden' });
     });
   }
 
@@ -84,21 +80,18 @@ describe('refusals through the local stack', () => {
     for (const [name, body, expected] of cases) {
       const response = await request(stack.baseUrl, 'POST', '/profiles', { key: stack.dev.server_key, ...body });
 
-      assert.equal(response.status, 400, name);
-      assert.equal(response.body.message, 'request body is invalid', name);
-      assert.ok(
-        response.body.errors.some((e: string) => e.includes(expected)),
-        `${name}: expected ${JSON.stringify(expected)} in ${JSON.stringify(response.body.errors).slice(0, 500)}`,
-      );
+      expect(response.status).toBe(400);
+      expect(response.body.message).toBe('request body is invalid');
+      expect(response.body.errors.some((e: string) => e.includes(expected))).toBeTruthy();
     }
     const reached = (await readWholeStream(stack.endpoints)).filter((r) => r.envelope.record.profile_id === marker);
-    assert.equal(reached.length, 0);
+    expect(reached.length).toBe(0);
   });
 
   test('answers 404 for an unknown path and 405 for a wrong method', async () => {
-    assert.equal((await request(stack.baseUrl, 'GET', '/nothing-here')).status, 404);
+    expect((await request(stack.baseUrl, 'GET', '/nothing-here')).status).toBe(404);
     const wrongMethod = await request(stack.baseUrl, 'GET', '/events', { key: stack.dev.server_key });
-    assert.equal(wrongMethod.status, 405);
-    assert.equal(wrongMethod.headers.get('allow'), 'POST');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('POST');
   });
 });

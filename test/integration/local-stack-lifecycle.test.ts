@@ -1,15 +1,14 @@
-import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { afterAll, describe, expect, test } from '@jest/globals';
 import { request } from '../support/http';
 import { endpointsOf, freePorts, killHard, portFree, startLocalProcess as startLocal, waitFor as until } from '../support/local-process';
 import { readWholeStream } from '../support/stream';
 
 const dataDirs: string[] = [];
-after(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 describe('npm start', () => {
   test('keeps the demo application, its keys and the stream data across a SIGKILL and a restart', async () => {
@@ -20,35 +19,32 @@ describe('npm start', () => {
 
     const first = startLocal(env);
     await until(() => first.output().includes('urm local stack ready'), 'the first start');
-    assert.match(first.output(), /Created the demo application: app_/);
+    expect(first.output()).toMatch(/Created the demo application: app_/);
     const dev = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8'));
     const receipt = await request(baseUrl, 'POST', '/events', {
       key: dev.server_key,
       body: [{ app_id: dev.app_id, profile_id: 'p-restart', event: 'login', urm_date_time: '2026-11-21T10:00:00Z' }],
     });
-    assert.equal(receipt.status, 200);
+    expect(receipt.status).toBe(200);
     await killHard(first, env);
 
     const second = startLocal(env);
     await until(() => second.output().includes('urm local stack ready'), 'the restart');
     try {
-      assert.match(second.output(), new RegExp(`Demo application: ${dev.app_id}`));
-      assert.deepEqual(JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')), dev);
+      expect(second.output()).toMatch(new RegExp(`Demo application: ${dev.app_id}`));
+      expect(JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8'))).toEqual(dev);
       const again = await request(baseUrl, 'POST', '/events', {
         key: dev.server_key,
         body: [{ app_id: dev.app_id, profile_id: 'p-restart', event: 'logout', urm_date_time: '2026-11-21T11:00:00Z' }],
       });
-      assert.equal(again.status, 200);
+      expect(again.status).toBe(200);
       const stream = await readWholeStream(endpointsOf(env));
-      assert.deepEqual(
-        stream.filter((r) => r.envelope.record.profile_id === 'p-restart').map((r) => r.sequenceNumber),
-        [receipt.body.Records[0].SequenceNumber, again.body.Records[0].SequenceNumber],
-      );
+      expect(stream.filter((r) => r.envelope.record.profile_id === 'p-restart').map((r) => r.sequenceNumber)).toEqual([receipt.body.Records[0].SequenceNumber, again.body.Records[0].SequenceNumber]);
     } finally {
       second.child.kill('SIGTERM');
     }
-    assert.equal(await second.exited, 0, 'SIGTERM stops the stack cleanly');
-    assert.ok(await portFree(Number(env.DYNAMODB_PORT)), 'DynamoDB Local stops with the stack');
+    expect(await second.exited).toBe(0);
+    expect(await portFree(Number(env.DYNAMODB_PORT))).toBeTruthy();
   });
 
   test('says which port is taken, without a stack trace', async () => {
@@ -58,9 +54,9 @@ describe('npm start', () => {
     try {
       const started = startLocal(env);
 
-      assert.equal(await started.exited, 1);
-      assert.match(started.output(), new RegExp(`Port ${env.PORT} \\(the API\\) is already in use\\. .*set PORT`));
-      assert.doesNotMatch(started.output(), /\n\s+at /);
+      expect(await started.exited).toBe(1);
+      expect(started.output()).toMatch(new RegExp(`Port ${env.PORT} \\(the API\\) is already in use\\. .*set PORT`));
+      expect(started.output()).not.toMatch(/\n\s+at /);
     } finally {
       holder.close();
     }
@@ -72,8 +68,8 @@ describe('npm start', () => {
 
     const started = startLocal(env);
 
-    assert.equal(await started.exited, 1);
-    assert.match(started.output(), /DynamoDB Local needs a Java 17\+ runtime/);
-    assert.doesNotMatch(started.output(), /\n\s+at /);
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toMatch(/DynamoDB Local needs a Java 17\+ runtime/);
+    expect(started.output()).not.toMatch(/\n\s+at /);
   });
 });

@@ -1,6 +1,5 @@
-import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { listRejections } from '../../lib/back-office';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
@@ -8,7 +7,7 @@ import { testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, at, profileRecord, readProfile, readTimeline, send, until } from '../support/profiles';
 
 let stack: TestStack;
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
 });
 
@@ -39,7 +38,7 @@ const rows: Row[] = [
   { directive: 'urm_delete', expectedValue: 'old', otherValue: 7, change: { urm_delete: ['a'] }, results: { missing: MISSING, null: MISSING, expected: MISSING, other: MISSING } },
 ];
 
-describe('each row of the directive table, sent over HTTP and read back', { concurrency: 8 }, () => {
+describe('each row of the directive table, sent over HTTP and read back', () => {
   for (const row of rows) {
     for (const state of states) {
       const expected = row.results[state];
@@ -59,9 +58,9 @@ describe('each row of the directive table, sent over HTTP and read back', { conc
 
         const before = state === 'missing' ? MISSING : state === 'null' ? null : state === 'expected' ? row.expectedValue : row.otherValue;
         const after = expected === REJECTED ? before : expected;
-        if (after === MISSING) assert.ok(!('a' in attributes), JSON.stringify(attributes));
-        else assert.deepEqual(attributes.a, after);
-        assert.equal(attributes.other, 1);
+        if (after === MISSING) expect(!('a' in attributes)).toBeTruthy();
+        else expect(attributes.a).toEqual(after);
+        expect(attributes.other).toBe(1);
       });
     }
   }
@@ -76,7 +75,7 @@ describe('profiles through the local stack', () => {
       profileRecord(stack, profileId, { urm_add: { balance: 0.2 } }),
     ]);
 
-    assert.equal(attributes.balance, 0.3);
+    expect(attributes.balance).toBe(0.3);
   });
 
   test('a rejected record changes nothing, is kept with its reason for an operator, and later records apply', async () => {
@@ -88,13 +87,13 @@ describe('profiles through the local stack', () => {
       profileRecord(stack, profileId, { level: 2 }),
     ]);
 
-    assert.deepEqual(attributes, { nickname: 'ace', level: 2 });
+    expect(attributes).toEqual({ nickname: 'ace', level: 2 });
     const { document } = localClients(stack.endpoints);
     const rejections = await listRejections(localBackOffice(document), stack.dev.app_id, 100);
     const mine = rejections.find((r) => r.profile_id === profileId);
-    assert.ok(mine, 'the rejection is listed');
-    assert.equal(mine.urm_insert_id, `bad-${profileId}`);
-    assert.match(mine.reason, /urm_add needs a number, but nickname is a string/);
+    expect(mine).toBeTruthy();
+    expect(mine!.urm_insert_id).toBe(`bad-${profileId}`);
+    expect(mine!.reason).toMatch(/urm_add needs a number, but nickname is a string/);
   });
 
   test('re-sending a request with the same urm_insert_ids applies it once', async () => {
@@ -111,9 +110,9 @@ describe('profiles through the local stack', () => {
     await send(stack, '/events', events);
     const attributes = await applyAndRead(stack, profileId, []);
 
-    assert.deepEqual(attributes, { deposits: 10, games: ['poker'] });
+    expect(attributes).toEqual({ deposits: 10, games: ['poker'] });
     const timeline = await until(() => readTimeline(stack, profileId), (t) => t.length > 0, 'the event');
-    assert.equal(timeline.length, 1);
+    expect(timeline.length).toBe(1);
   });
 
   test('urm_merge copies what the target lacks, unions push tokens, and brings the source’s timeline', async () => {
@@ -130,10 +129,10 @@ describe('profiles through the local stack', () => {
       profileRecord(stack, player, { urm_merge: [visitor, id('missing')] }),
     ]);
 
-    assert.deepEqual(attributes, { country: 'IT', language: 'mt', urm_web_push_notification_token: ['device-b', 'device-a'] });
+    expect(attributes).toEqual({ country: 'IT', language: 'mt', urm_web_push_notification_token: ['device-b', 'device-a'] });
     const timeline = await readTimeline(stack, player);
-    assert.deepEqual(timeline.map((e) => [e.event, e.merged_from, e.attributes.page]), [['page_view', visitor, '/promo']]);
-    assert.equal((await readProfile(stack, visitor)).body.attributes.country, 'MT', 'the source stays as it was');
+    expect(timeline.map((e) => [e.event, e.merged_from, e.attributes.page])).toEqual([['page_view', visitor, '/promo']]);
+    expect((await readProfile(stack, visitor)).body.attributes.country).toBe('MT');
   });
 
   test('urm_merge of a profile into itself is refused with 400', async () => {
@@ -144,8 +143,8 @@ describe('profiles through the local stack', () => {
       body: [profileRecord(stack, profileId, { urm_merge: [profileId] })],
     });
 
-    assert.equal(response.status, 400);
-    assert.deepEqual(response.body.errors, ['[0].urm_merge must not name the profile itself']);
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual(['[0].urm_merge must not name the profile itself']);
   });
 
   test('urm_delete_profile removes attributes and timeline; a later record starts an empty profile', async () => {
@@ -157,10 +156,10 @@ describe('profiles through the local stack', () => {
     await send(stack, '/profiles', [profileRecord(stack, profileId, { urm_delete_profile: 'profile_id' })]);
     await until(() => readProfile(stack, profileId), (r) => r.status === 404, 'the delete');
 
-    assert.deepEqual((await readProfile(stack, profileId)).body, { message: 'profile not found' });
-    assert.deepEqual(await readTimeline(stack, profileId), []);
+    expect((await readProfile(stack, profileId)).body).toEqual({ message: 'profile not found' });
+    expect(await readTimeline(stack, profileId)).toEqual([]);
     const attributes = await applyAndRead(stack, profileId, [profileRecord(stack, profileId, { fresh: 1 })]);
-    assert.deepEqual(attributes, { fresh: 1 });
+    expect(attributes).toEqual({ fresh: 1 });
   });
 });
 
@@ -180,8 +179,8 @@ describe('the read API', () => {
       cursor = page.body.next_cursor;
     } while (cursor);
 
-    assert.deepEqual(pages.flat(), ['e3', 'e4', 'e1', 'e2', 'e0']);
-    assert.deepEqual(pages.map((p) => p.length).slice(0, 2), [2, 2]);
+    expect(pages.flat()).toEqual(['e3', 'e4', 'e1', 'e2', 'e0']);
+    expect(pages.map((p) => p.length).slice(0, 2)).toEqual([2, 2]);
   });
 
   test('refuses a cursor of another timeline, a bad limit, and another application', async () => {
@@ -196,14 +195,14 @@ describe('the read API', () => {
     ];
     for (const [path, status] of cases) {
       const response = await request(stack.baseUrl, 'GET', path, { key: stack.dev.server_key });
-      assert.equal(response.status, status, `${path}: ${JSON.stringify(response.body)}`);
+      expect(response.status).toBe(status);
     }
   });
 
   test('answers 404 for a profile that never existed', async () => {
     const response = await readProfile(stack, id('nobody'));
 
-    assert.equal(response.status, 404);
-    assert.deepEqual(response.body, { message: 'profile not found' });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: 'profile not found' });
   });
 });

@@ -7,9 +7,8 @@
  * bisected, halves in any order. The consumers run in this process against
  * the stack's DynamoDB Local; a fault is injected into their DynamoDB client.
  */
-import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import { tables } from '../../lib/resources';
 import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
@@ -27,7 +26,7 @@ let recordEvents: Consumer;
 let fault: ((command: string, input: Record<string, any>) => boolean) | undefined;
 let injected = 0;
 
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
   Object.assign(process.env, {
     AWS_REGION: stack.endpoints.region,
@@ -52,7 +51,7 @@ before(async () => {
   applyProfiles = (await import('../../functions/apply-profiles/handler')).handler as unknown as Consumer;
   recordEvents = (await import('../../functions/record-events/handler')).handler as unknown as Consumer;
 });
-after(() => {
+afterAll(() => {
   fault = undefined;
 });
 
@@ -94,7 +93,7 @@ describe('redelivery after a partial failure', () => {
     fault = (command, input) => command === 'PutItemCommand' && input.TableName === tables.profiles.localName && input.Item?.pk === failing;
     const first = await applyProfiles(kinesisEvent(inputs), context());
     fault = undefined;
-    assert.deepEqual(first.batchItemFailures, [{ itemIdentifier: seqs[1] }], 'the failed profile reports its first sequence number');
+    expect(first.batchItemFailures).toEqual([{ itemIdentifier: seqs[1] }]);
     const retryFrom = inputs.findIndex((input) => input.sequenceNumber === first.batchItemFailures[0].itemIdentifier);
 
     // Lambda delivers again from the failed sequence number: later records of a and c come again.
@@ -107,10 +106,10 @@ describe('redelivery after a partial failure', () => {
     const expected = new Map(profileIds.map((id) => [id, { updates: PER_PROFILE, events: 0 }]));
     const counts = deliveryCounts(expected, seen);
     console.log(formatCounts(`partial failure then redelivery (${injected} injected failures)`, counts));
-    for (const response of [redelivered, late1, late2]) assert.deepEqual(response.batchItemFailures, []);
-    assert.equal(counts.duplicated, 0);
-    assert.equal(counts.lost, 0);
-    for (const id of profileIds) assert.deepEqual(seen.get(id)!.order, Array.from({ length: PER_PROFILE }, (_, i) => i), `${id} applied in stream order`);
+    for (const response of [redelivered, late1, late2]) expect(response.batchItemFailures).toEqual([]);
+    expect(counts.duplicated).toBe(0);
+    expect(counts.lost).toBe(0);
+    for (const id of profileIds) expect(seen.get(id)!.order).toEqual(Array.from({ length: PER_PROFILE }, (_, i) => i));
   });
 
   test('an event batch that failed comes back bisected, halves out of order, and every event is stored once', async () => {
@@ -136,18 +135,18 @@ describe('redelivery after a partial failure', () => {
     // The third timeline write of the batch fails: part of the batch is already stored when the handler throws.
     let writes = 0;
     fault = (command, input) => command === 'BatchWriteItemCommand' && tables.timeline.localName in (input.RequestItems ?? {}) && ++writes === 3;
-    await assert.rejects(recordEvents(kinesisEvent(inputs), context()));
+    await expect(recordEvents(kinesisEvent(inputs), context())).rejects.toThrow();
     fault = undefined;
 
     const middle = inputs.length / 2;
     for (const half of [inputs.slice(middle), inputs.slice(0, middle), inputs]) {
-      assert.deepEqual(await recordEvents(kinesisEvent(half), context()), { batchItemFailures: [] });
+      expect(await recordEvents(kinesisEvent(half), context())).toEqual({ batchItemFailures: [] });
     }
 
     const seen = await observed(profileIds);
     const counts = deliveryCounts(new Map(profileIds.map((id) => [id, { updates: 0, events: PER_PROFILE }])), seen);
     console.log(formatCounts(`event batch failed, bisected and redelivered out of order (${writes} timeline writes attempted before the fault)`, counts));
-    assert.equal(counts.duplicated, 0);
-    assert.equal(counts.lost, 0);
+    expect(counts.duplicated).toBe(0);
+    expect(counts.lost).toBe(0);
   });
 });

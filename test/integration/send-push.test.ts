@@ -4,10 +4,9 @@
  * subscription is removed from the profile after one send, and a profile
  * that said no receives nothing.
  */
-import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { promisify } from 'node:util';
 import { ValidationError } from '../../functions/shared/domain/errors';
 import { createApp, generateVapidKeys, issueKey } from '../../lib/back-office';
@@ -21,14 +20,14 @@ let stack: TestStack;
 let push: PushService;
 let vapidKey: string;
 
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
   push = await startPushService();
   const config = await request(stack.baseUrl, 'GET', `/push/config?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key });
-  assert.equal(config.status, 200, JSON.stringify(config.body));
+  expect(config.status).toBe(200);
   vapidKey = config.body.vapid_public_key;
 });
-after(() => push.stop());
+afterAll(() => push.stop());
 
 /** A browser of the profile: a subscription minted for the application's key, stored as the SDK stores it (browser key). */
 async function subscribedBrowser(profileId: string): Promise<MintedSubscription> {
@@ -37,7 +36,7 @@ async function subscribedBrowser(profileId: string): Promise<MintedSubscription>
     key: stack.dev.browser_key,
     body: [profileRecord(stack, profileId, { urm_unique_append: { urm_web_push_notification_token: [tokenOf(subscription)] } })],
   });
-  assert.equal(stored.status, 200, JSON.stringify(stored.body));
+  expect(stored.status).toBe(200);
   return subscription;
 }
 
@@ -54,11 +53,11 @@ describe('POST /api/send_push', () => {
 
     const response = await sendPush({ profile_id: profileId, title: 'Free spins', body: '10 free spins are waiting', url: 'https://casino.example/spins', ttl: 3600, urgency: 'high' });
 
-    assert.equal(response.status, 200, JSON.stringify(response.body));
-    assert.match(response.body.notification_id, /^[0-9a-f-]{36}$/);
-    assert.deepEqual({ ...response.body, notification_id: 'n' }, { notification_id: 'n', sent: 1, failed: 0, removed: 0 });
+    expect(response.status).toBe(200);
+    expect(response.body.notification_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect({ ...response.body, notification_id: 'n' }).toEqual({ notification_id: 'n', sent: 1, failed: 0, removed: 0 });
     const messages = await push.messages(browser);
-    assert.deepEqual(messages.map((m) => JSON.parse(m)), [
+    expect(messages.map((m) => JSON.parse(m))).toEqual([
       {
         notification_id: response.body.notification_id,
         profile_id: profileId,
@@ -73,16 +72,16 @@ describe('POST /api/send_push', () => {
     const profileId = `push-${randomUUID()}`;
     const expired = await subscribedBrowser(profileId);
     const live = await subscribedBrowser(profileId);
-    assert.equal((await tokensOf(profileId)).length, 2);
+    expect((await tokensOf(profileId)).length).toBe(2);
     await push.expire(expired);
 
     const response = await sendPush({ profile_id: profileId, title: 'Hello', body: '' });
 
-    assert.equal(response.status, 200, JSON.stringify(response.body));
-    assert.deepEqual([response.body.sent, response.body.failed, response.body.removed], [1, 0, 1]);
-    assert.deepEqual(await tokensOf(profileId), [tokenOf(live)]);
-    assert.equal((await push.messages(live)).length, 1);
-    assert.equal((await push.messages(expired)).length, 0);
+    expect(response.status).toBe(200);
+    expect([response.body.sent, response.body.failed, response.body.removed]).toEqual([1, 0, 1]);
+    expect(await tokensOf(profileId)).toEqual([tokenOf(live)]);
+    expect((await push.messages(live)).length).toBe(1);
+    expect((await push.messages(expired)).length).toBe(0);
   });
 
   test('sends nothing to a profile with urm_receives_notifications false', async () => {
@@ -92,9 +91,9 @@ describe('POST /api/send_push', () => {
 
     const response = await sendPush({ profile_id: profileId, title: 'Hello', body: 'nobody should see this' });
 
-    assert.equal(response.status, 200, JSON.stringify(response.body));
-    assert.deepEqual([response.body.sent, response.body.failed, response.body.removed], [0, 0, 0]);
-    assert.deepEqual(await push.messages(browser), []);
+    expect(response.status).toBe(200);
+    expect([response.body.sent, response.body.failed, response.body.removed]).toEqual([0, 0, 0]);
+    expect(await push.messages(browser)).toEqual([]);
   });
 
   test('records urm_push_sent on the timeline with the notification id', async () => {
@@ -105,33 +104,33 @@ describe('POST /api/send_push', () => {
     const response = await sendPush({ profile_id: profileId, title: 'Timeline', body: 'b' });
 
     const events = await until(() => readTimeline(stack, profileId), (list) => list.length > 0, 'urm_push_sent on the timeline');
-    assert.equal(events[0].event, 'urm_push_sent');
-    assert.equal(events[0].urm_insert_id, `${response.body.notification_id}:sent`);
-    assert.deepEqual(events[0].attributes, { notification_id: response.body.notification_id, title: 'Timeline', tokens: 1, sent: 1, failed: 0, gone: 0 });
+    expect(events[0].event).toBe('urm_push_sent');
+    expect(events[0].urm_insert_id).toBe(`${response.body.notification_id}:sent`);
+    expect(events[0].attributes).toEqual({ notification_id: response.body.notification_id, title: 'Timeline', tokens: 1, sent: 1, failed: 0, gone: 0 });
   });
 
   test('answers 404 for a profile that does not exist', async () => {
     const response = await sendPush({ profile_id: `nobody-${randomUUID()}`, title: 't', body: 'b' });
 
-    assert.equal(response.status, 404);
-    assert.deepEqual(response.body, { message: 'profile not found' });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: 'profile not found' });
   });
 
   test('answers 400 naming each invalid field', async () => {
     const response = await sendPush({ profile_id: 'p', body: 'b', url: 'ftp://x', ttl: 10_000_000, urgency: 'asap', image: 'x' });
 
-    assert.equal(response.status, 400);
-    assert.equal(response.body.message, 'request body is invalid');
+    expect(response.status).toBe(400);
+    expect(response.body.message).toBe('request body is invalid');
     for (const field of ['title', 'url', 'ttl', 'urgency', 'image']) {
-      assert.ok(response.body.errors.some((error: string) => error.includes(field)), `${field}: ${response.body.errors}`);
+      expect(response.body.errors.some((error: string) => error.includes(field))).toBeTruthy();
     }
   });
 
   test('answers 403 to a server or browser key, and for another application', async () => {
     for (const key of [stack.dev.server_key, stack.dev.browser_key]) {
-      assert.equal((await sendPush({ profile_id: 'p', title: 't', body: 'b' }, key)).status, 403);
+      expect((await sendPush({ profile_id: 'p', title: 't', body: 'b' }, key)).status).toBe(403);
     }
-    assert.equal((await sendPush({ app_id: 'app_other', profile_id: 'p', title: 't', body: 'b' })).status, 403);
+    expect((await sendPush({ app_id: 'app_other', profile_id: 'p', title: 't', body: 'b' })).status).toBe(403);
   });
 });
 
@@ -145,9 +144,9 @@ describe('VAPID keys from the back office', () => {
     const config = await request(stack.baseUrl, 'GET', `/push/config?app_id=${app.app_id}`, { key: browserKey });
     const send = await request(stack.baseUrl, 'POST', '/api/send_push', { key: commsKey, body: { app_id: app.app_id, profile_id: 'p', title: 't', body: 'b' } });
 
-    assert.equal(config.status, 404);
-    assert.deepEqual(config.body, { message: 'web push is not configured for this application' });
-    assert.equal(send.status, 404);
+    expect(config.status).toBe(404);
+    expect(config.body).toEqual({ message: 'web push is not configured for this application' });
+    expect(send.status).toBe(404);
   });
 
   test('npm run admin -- push vapid generates them once; --rotate replaces them', async () => {
@@ -165,23 +164,26 @@ describe('VAPID keys from the back office', () => {
       ).stdout;
 
     const created = JSON.parse(await admin('push', 'vapid', '--app', app.app_id, '--subject', 'mailto:ops@example.com'));
-    await assert.rejects(admin('push', 'vapid', '--app', app.app_id), /has VAPID keys already/);
+    await expect(admin('push', 'vapid', '--app', app.app_id)).rejects.toThrow(/has VAPID keys already/);
     const rotated = JSON.parse(await admin('push', 'vapid', '--app', app.app_id, '--rotate'));
 
-    assert.match(created.vapid_public_key, /^B[A-Za-z0-9_-]{86}$/);
-    assert.notEqual(rotated.vapid_public_key, created.vapid_public_key);
-    assert.equal(rotated.vapid_subject, 'mailto:ops@example.com');
-    assert.equal(JSON.stringify(created).includes('private'), false, 'the private key is never printed');
+    expect(created.vapid_public_key).toMatch(/^B[A-Za-z0-9_-]{86}$/);
+    expect(rotated.vapid_public_key).not.toBe(created.vapid_public_key);
+    expect(rotated.vapid_subject).toBe('mailto:ops@example.com');
+    expect(JSON.stringify(created).includes('private')).toBe(false);
     const config = await request(stack.baseUrl, 'GET', `/push/config?app_id=${app.app_id}`, { key: browserKey });
-    assert.deepEqual(config.body, { vapid_public_key: rotated.vapid_public_key });
+    expect(config.body).toEqual({ vapid_public_key: rotated.vapid_public_key });
   });
 
   test('a subject must be mailto: or https:', async () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
     const app = await createApp(office, { name: 'Bad subject' });
 
-    const problem = (pattern: RegExp) => (error: ValidationError) => error instanceof ValidationError && pattern.test(error.errors.join());
-    await assert.rejects(generateVapidKeys(office, app.app_id, { subject: 'http://example.com' }), problem(/subject must be a mailto: address or an https: URL/));
-    await assert.rejects(generateVapidKeys(office, app.app_id), problem(/a subject is required/));
+    const notHttp = generateVapidKeys(office, app.app_id, { subject: 'http://example.com' });
+    await expect(notHttp).rejects.toThrow(ValidationError);
+    await expect(notHttp).rejects.toMatchObject({ errors: expect.arrayContaining([expect.stringMatching(/subject must be a mailto: address or an https: URL/)]) });
+    const none = generateVapidKeys(office, app.app_id);
+    await expect(none).rejects.toThrow(ValidationError);
+    await expect(none).rejects.toMatchObject({ errors: expect.arrayContaining([expect.stringMatching(/a subject is required/)]) });
   });
 });

@@ -3,9 +3,8 @@
  * the push SDK's calls pass, every other call is a 403 that writes nothing,
  * and CORS answers only the application's site origins.
  */
-import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { directives } from '../../functions/shared/domain/attributes';
 import { pushLimits } from '../../functions/shared/domain/push';
 import { httpOperations, type HttpOperation } from '../../lib/operations';
@@ -15,7 +14,7 @@ import { applyAndRead, at, profileRecord, readProfile, readTimeline, send, until
 
 let stack: TestStack;
 let siteOrigin: string;
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
   siteOrigin = new URL(stack.baseUrl).origin;
 });
@@ -42,8 +41,8 @@ describe('a browser key may', () => {
   test('read the VAPID public key', async () => {
     const response = await request(stack.baseUrl, 'GET', `/push/config?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key });
 
-    assert.equal(response.status, 200);
-    assert.match(response.body.vapid_public_key, /^B[A-Za-z0-9_-]{86}$/);
+    expect(response.status).toBe(200);
+    expect(response.body.vapid_public_key).toMatch(/^B[A-Za-z0-9_-]{86}$/);
   });
 
   test('store a token, pause notifications and merge an anonymous visitor', async () => {
@@ -53,7 +52,7 @@ describe('a browser key may', () => {
     const visitor = await browserPost('/profiles', [
       profileRecord(stack, anonymous, { urm_set_if_null: { urm_receives_notifications: true }, urm_unique_append: { urm_web_push_notification_token: [token] } }),
     ]);
-    assert.equal(visitor.status, 200, JSON.stringify(visitor.body));
+    expect(visitor.status).toBe(200);
     // Records of different profiles may sit on different shards: order holds per profile only, so the visitor's is applied first.
     await until(() => readProfile(stack, anonymous), (r) => r.status === 200, 'the visitor profile');
 
@@ -62,8 +61,8 @@ describe('a browser key may', () => {
       profileRecord(stack, known, { urm_set: { urm_receives_notifications: false } }),
     ]);
 
-    assert.equal(stored.status, 200, JSON.stringify(stored.body));
-    assert.deepEqual(await applyAndRead(stack, known, []), { urm_receives_notifications: false, urm_web_push_notification_token: [token] });
+    expect(stored.status).toBe(200);
+    expect(await applyAndRead(stack, known, [])).toEqual({ urm_receives_notifications: false, urm_web_push_notification_token: [token] });
   });
 
   test('report the notification lifecycle', async () => {
@@ -71,7 +70,7 @@ describe('a browser key may', () => {
 
     const response = await browserPost('/events', [lifecycle(profileId, { url: 'https://casino.example/x' })]);
 
-    assert.equal(response.status, 200, JSON.stringify(response.body));
+    expect(response.status).toBe(200);
   });
 });
 
@@ -104,9 +103,9 @@ describe('a browser key is refused (403) and nothing is written', () => {
 
       const response = await browserPost('/profiles', [profileRecord(stack, profileId, fields(profileId))]);
 
-      assert.equal(response.status, 403);
-      assert.deepEqual(response.body, { message: 'Forbidden' });
-      assert.deepEqual(await applyAndRead(stack, profileId, []), {}, 'the refused record was not applied');
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ message: 'Forbidden' });
+      expect(await applyAndRead(stack, profileId, [])).toEqual({});
     });
   }
 
@@ -116,8 +115,8 @@ describe('a browser key is refused (403) and nothing is written', () => {
 
     const response = await browserPost('/profiles', [profileRecord(stack, profileId, { urm_delete_profile: 'profile_id' })]);
 
-    assert.equal(response.status, 403);
-    assert.deepEqual(await applyAndRead(stack, profileId, []), { country: 'MT' });
+    expect(response.status).toBe(403);
+    expect(await applyAndRead(stack, profileId, [])).toEqual({ country: 'MT' });
   });
 
   const refusedEvents: [string, Record<string, unknown>][] = [
@@ -137,11 +136,11 @@ describe('a browser key is refused (403) and nothing is written', () => {
 
       const response = await browserPost('/events', [lifecycle(profileId), event]);
 
-      assert.equal(response.status, 403);
+      expect(response.status).toBe(403);
       // Anything written before the marker (same profile, same shard) would be on the timeline with it.
       await send(stack, '/events', [{ ...lifecycle(profileId), event: 'marker', urm_insert_id: 'marker' }]);
       const timeline = await until(() => readTimeline(stack, profileId), (list) => list.length > 0, 'the marker event');
-      assert.deepEqual(timeline.map((entry) => entry.event), ['marker']);
+      expect(timeline.map((entry) => entry.event)).toEqual(['marker']);
     });
   }
 
@@ -155,8 +154,8 @@ describe('a browser key is refused (403) and nothing is written', () => {
         headers: { Origin: siteOrigin },
       });
 
-      assert.equal(response.status, 403, JSON.stringify(response.body));
-      assert.deepEqual(response.body, { message: 'Forbidden' });
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ message: 'Forbidden' });
     });
   }
 
@@ -165,13 +164,13 @@ describe('a browser key is refused (403) and nothing is written', () => {
 
     const response = await browserPost('/events', [other]);
 
-    assert.equal(response.status, 403);
+    expect(response.status).toBe(403);
   });
 
   test('the push configuration of another application', async () => {
     const response = await request(stack.baseUrl, 'GET', '/push/config?app_id=app_00000000000000000000', { key: stack.dev.browser_key });
 
-    assert.equal(response.status, 403);
+    expect(response.status).toBe(403);
   });
 });
 
@@ -186,18 +185,18 @@ describe('CORS', () => {
     test(`a preflight of ${path} from a site origin of the application is allowed`, async () => {
       const response = await preflight(path, siteOrigin);
 
-      assert.equal(response.status, 204);
-      assert.equal(response.headers.get('access-control-allow-origin'), siteOrigin);
-      assert.equal(response.headers.get('access-control-allow-methods'), method);
-      assert.match(response.headers.get('access-control-allow-headers') ?? '', /x-api-key/i);
-      assert.equal(response.headers.get('vary'), 'Origin');
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe(siteOrigin);
+      expect(response.headers.get('access-control-allow-methods')).toBe(method);
+      expect(response.headers.get('access-control-allow-headers') ?? '').toMatch(/x-api-key/i);
+      expect(response.headers.get('vary')).toBe('Origin');
     });
   }
 
   test('a preflight from another origin, or without the application, is refused without CORS headers', async () => {
     for (const response of [await preflight('/profiles', 'https://evil.example'), await preflight('/profiles', siteOrigin, '')]) {
-      assert.equal(response.status, 403);
-      assert.equal(response.headers.get('access-control-allow-origin'), null);
+      expect(response.status).toBe(403);
+      expect(response.headers.get('access-control-allow-origin')).toBe(null);
     }
   });
 
@@ -208,7 +207,7 @@ describe('CORS', () => {
       '/profiles': [profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true } })],
       '/events': [lifecycle(profileId)],
     };
-    assert.ok(operation.method === 'GET' || operation.path in bodies, `no SDK call for ${operation.path}: add one here`);
+    expect(operation.method === 'GET' || operation.path in bodies).toBeTruthy();
     return request(stack.baseUrl, operation.method, `${operation.path}?app_id=${stack.dev.app_id}`, {
       key: stack.dev.browser_key,
       body: bodies[operation.path],
@@ -220,15 +219,15 @@ describe('CORS', () => {
     test(`a browser key's answer from ${operation.method} ${operation.path} to a site origin carries Access-Control-Allow-Origin`, async () => {
       const response = await sdkCall(operation, siteOrigin);
 
-      assert.equal(response.status, 200, JSON.stringify(response.body));
-      assert.equal(response.headers.get('access-control-allow-origin'), siteOrigin);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe(siteOrigin);
     });
 
     test(`a browser key used from another origin on ${operation.method} ${operation.path} is refused without CORS headers`, async () => {
       const response = await sdkCall(operation, 'https://evil.example');
 
-      assert.equal(response.status, 403);
-      assert.deepEqual(accessControlHeaders(response.headers), []);
+      expect(response.status).toBe(403);
+      expect(accessControlHeaders(response.headers)).toEqual([]);
     });
   }
 
@@ -250,9 +249,9 @@ describe('CORS', () => {
         ),
       );
 
-      assert.equal(preflight.status, 405);
-      assert.deepEqual(accessControlHeaders(preflight.headers), []);
-      for (const answer of answers) assert.deepEqual(accessControlHeaders(answer.headers), [], `${answer.status}`);
+      expect(preflight.status).toBe(405);
+      expect(accessControlHeaders(preflight.headers)).toEqual([]);
+      for (const answer of answers) expect(accessControlHeaders(answer.headers)).toEqual([]);
     });
   }
 
@@ -261,9 +260,9 @@ describe('CORS', () => {
 
     const response = await browserPost('/profiles', [profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true } })], { Origin: 'https://evil.example' });
 
-    assert.equal(response.status, 403);
-    assert.equal(response.headers.get('access-control-allow-origin'), null);
-    assert.deepEqual(await applyAndRead(stack, profileId, []), {});
+    expect(response.status).toBe(403);
+    expect(response.headers.get('access-control-allow-origin')).toBe(null);
+    expect(await applyAndRead(stack, profileId, [])).toEqual({});
   });
 
   test('a server key gets no CORS headers, even from a site origin: server keys are not for pages', async () => {
@@ -273,8 +272,8 @@ describe('CORS', () => {
       headers: { Origin: siteOrigin },
     });
 
-    assert.equal(response.status, 200);
-    assert.equal(response.headers.get('access-control-allow-origin'), null);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe(null);
   });
 
   test('a refused key from a site origin is a 403 the page can read', async () => {
@@ -284,7 +283,7 @@ describe('CORS', () => {
       headers: { Origin: siteOrigin },
     });
 
-    assert.equal(response.status, 403);
-    assert.equal(response.headers.get('access-control-allow-origin'), siteOrigin);
+    expect(response.status).toBe(403);
+    expect(response.headers.get('access-control-allow-origin')).toBe(siteOrigin);
   });
 });

@@ -1,15 +1,14 @@
 /** What `npm start` serves for web push: the SDK files where the CDN has them, and the demo page with its local-only helpers. */
-import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { distDir, sdkVersion } from '../../web-sdk/build';
 import { testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, profileRecord, send } from '../support/profiles';
 
 let stack: TestStack;
-before(async () => {
+beforeAll(async () => {
   stack = await testStack();
 });
 
@@ -25,15 +24,15 @@ describe('the SDK files', () => {
     test(`GET ${path} is web-sdk/dist/${file} as ${type}`, async () => {
       const response = await fetch(`${stack.baseUrl}${path}?date=20261121`);
 
-      assert.equal(response.status, 200);
-      assert.equal(response.headers.get('content-type'), `${type}; charset=utf-8`);
-      assert.equal(await response.text(), readFileSync(join(distDir, file), 'utf8'));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(`${type}; charset=utf-8`);
+      expect(await response.text()).toBe(readFileSync(join(distDir, file), 'utf8'));
     });
   }
 
   test('nothing else of web-sdk is served', async () => {
     for (const path of ['/js/build.ts', '/js/../build.ts', '/src/page/index.ts', '/js/urmSDKWorker.js']) {
-      assert.equal((await fetch(`${stack.baseUrl}${path}`)).status, 404, path);
+      expect((await fetch(`${stack.baseUrl}${path}`)).status).toBe(404);
     }
   });
 });
@@ -43,13 +42,13 @@ describe('the demo page', () => {
     const response = await fetch(`${stack.baseUrl}/`);
     const html = await response.text();
 
-    assert.equal(response.status, 200);
-    assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
-    assert.match(html, /<script src="\/js\/urm-notification\.js\?date=\d{8}"><\/script>/);
-    assert.ok(html.includes(stack.dev.browser_key));
-    assert.ok(html.includes(stack.dev.app_id));
-    assert.equal(html.includes(stack.dev.server_key), false);
-    assert.equal(html.includes(stack.dev.comms_key), false);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(html).toMatch(/<script src="\/js\/urm-notification\.js\?date=\d{8}"><\/script>/);
+    expect(html.includes(stack.dev.browser_key)).toBeTruthy();
+    expect(html.includes(stack.dev.app_id)).toBeTruthy();
+    expect(html.includes(stack.dev.server_key)).toBe(false);
+    expect(html.includes(stack.dev.comms_key)).toBe(false);
   });
 
   test('reads the profile and timeline through the local helpers, same origin only', async () => {
@@ -60,9 +59,9 @@ describe('the demo page', () => {
     const profile = await fetch(`${stack.baseUrl}/demo/profile?profile_id=${profileId}`);
     const foreign = await fetch(`${stack.baseUrl}/demo/timeline?profile_id=${profileId}`, { headers: { Origin: 'https://evil.example' } });
 
-    assert.equal(profile.status, 200);
-    assert.equal((await profile.json()).attributes.urm_receives_notifications, true);
-    assert.equal(foreign.status, 403);
+    expect(profile.status).toBe(200);
+    expect((await profile.json()).attributes.urm_receives_notifications).toBe(true);
+    expect(foreign.status).toBe(403);
   });
 
   test('sends a push through the local helper, which answers as send_push does', async () => {
@@ -72,15 +71,15 @@ describe('the demo page', () => {
       body: JSON.stringify({ profile_id: `nobody-${randomUUID()}`, title: 'Hi', body: 'there' }),
     });
 
-    assert.equal(response.status, 404);
-    assert.deepEqual(await response.json(), { message: 'profile not found' });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: 'profile not found' });
   });
 
   test('refuses a cross-origin or non-JSON send', async () => {
     const post = (headers: Record<string, string>) =>
       fetch(`${stack.baseUrl}/demo/send-push`, { method: 'POST', headers, body: JSON.stringify({ profile_id: 'p', title: 't' }) });
 
-    assert.equal((await post({ 'Content-Type': 'application/json', Origin: 'https://evil.example' })).status, 403);
-    assert.equal((await post({ 'Content-Type': 'text/plain' })).status, 415);
+    expect((await post({ 'Content-Type': 'application/json', Origin: 'https://evil.example' })).status).toBe(403);
+    expect((await post({ 'Content-Type': 'text/plain' })).status).toBe(415);
   });
 });

@@ -1,5 +1,4 @@
 /** Debian's Chromium, headless, driven by playwright-core: the one way the e2e tests start a browser. */
-import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
@@ -18,6 +17,6 @@ const chromiumFlags = [
 ];
 
 export async function launchChromium(): Promise<Browser> {
-  assert.ok(existsSync(executablePath), `Chromium not found at ${executablePath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   return chromium.launch({ executablePath, args: chromiumFlags });
 }

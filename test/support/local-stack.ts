@@ -1,7 +1,7 @@
 /**
  * The local stack the integration tests talk to over HTTP. `npm test`
- * (test/run.ts) starts one for the whole run and passes it on in
- * URM_TEST_STACK; a test file run alone starts its own.
+ * starts one for the whole run (test/support/jest/stack-setup.js) and passes
+ * it on in URM_TEST_STACK; a test file run without it starts its own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,9 @@
 /**
  * Everything a process writes to stdout and stderr goes to a file as well;
- * the console gets only the lines worth a reader's attention. test/run.ts
- * captures the shared local stack this way (its handlers log with Powertools
- * to stdout, in this process), so the log audit (test/audit/) can read every
+ * the console gets only the lines worth a reader's attention. The shared
+ * local stack of a test run captures its output this way
+ * (test/support/jest/stack-process.ts: its handlers log with Powertools to
+ * stdout, in that process), so the log audit (test/audit/) can read every
  * line of the run while CI output stays short.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /** The local SES (aws-ses-v2-local): what was sent, read back as a person's mail client would show it. */
-import assert from 'node:assert/strict';
+import { expect } from '@jest/globals';
 import type { TestStack } from './local-stack';
 
 export interface StoredMail {
@@ -13,14 +13,14 @@ export interface StoredMail {
 }
 
 export function mailUrl(stack: TestStack): string {
-  assert.ok(stack.dev.mail_url, 'the local stack has a mail_url');
+  if (!stack.dev.mail_url) throw new Error('the local stack has no mail_url');
   return stack.dev.mail_url;
 }
 
 /** Every mail the local SES holds. */
 export async function sentMail(stack: TestStack): Promise<StoredMail[]> {
   const response = await fetch(`${mailUrl(stack)}/store`);
-  assert.equal(response.status, 200);
+  expect(response.status).toBe(200);
   return ((await response.json()) as { emails: StoredMail[] }).emails;
 }
 

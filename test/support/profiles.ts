@@ -1,5 +1,5 @@
 /** Sending profile records and reading the result back through the API, as an integrator does. */
-import assert from 'node:assert/strict';
+import { expect } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { request } from './http';
 import type { TestStack } from './local-stack';
@@ -12,8 +12,7 @@ export function profileRecord(stack: TestStack, profileId: string, fields: Recor
 
 export async function send(stack: TestStack, path: '/profiles' | '/events', records: unknown[]): Promise<void> {
   const response = await request(stack.baseUrl, 'POST', path, { key: stack.dev.server_key, body: records });
-  assert.equal(response.status, 200, JSON.stringify(response.body));
-  assert.equal(response.body.FailedRecordCount, 0);
+  expect({ status: response.status, failed: response.body.FailedRecordCount }).toEqual({ status: 200, failed: 0 });
 }
 
 export async function readProfile(stack: TestStack, profileId: string) {
@@ -57,7 +56,7 @@ export async function readTimeline(stack: TestStack, profileId: string) {
     const page = await request(stack.baseUrl, 'GET', `/profiles/${encodeURIComponent(profileId)}/events?${query}`, {
       key: stack.dev.server_key,
     });
-    assert.equal(page.status, 200, JSON.stringify(page.body));
+    expect(page.status).toBe(200);
     events.push(...page.body.events);
     cursor = page.body.next_cursor;
   } while (cursor);

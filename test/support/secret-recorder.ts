@@ -1,6 +1,6 @@
 /**
- * Loaded into every test process of a run with a shared stack (test/run.ts,
- * `--import`): notes each secret a test sends to or receives from any HTTP
+ * Loaded into every test file that uses the shared stack (a jest setupFile
+ * of those projects, jest.config.js): notes each secret a test sends to or receives from any HTTP
  * service (API keys, passwords, email bodies, sign-in tokens, session ids,
  * push subscriptions) in the file URM_TEST_SECRETS names, so the log audit
  * (test/audit/) can look for those exact values, whatever their shape.

@@ -1,5 +1,5 @@
 /** What a request validator (functions/shared/domain/validation.ts) says of an input, for tests of the rules. */
-import assert from 'node:assert/strict';
+import { expect } from '@jest/globals';
 import { ValidationError } from '../../functions/shared/domain/errors';
 
 /**
@@ -11,8 +11,8 @@ export function validationProblems(validate: (input: unknown) => unknown, input:
     validate(input);
     return [];
   } catch (error) {
-    assert.ok(error instanceof ValidationError, String(error));
-    if (message !== undefined) assert.equal(error.message, message);
-    return error.errors;
+    expect(error).toBeInstanceOf(ValidationError);
+    if (message !== undefined) expect((error as ValidationError).message).toBe(message);
+    return (error as ValidationError).errors;
   }
 }

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { before, beforeEach, describe, test } from 'node:test';
+import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
@@ -24,7 +23,7 @@ const apps = new Map([['app_1', { app_id: 'app_1', name: 'Casino', created_at: '
 
 let setAffiliate: Handler;
 let registerAffiliate: Handler;
-before(async () => {
+beforeAll(async () => {
   setAffiliate = (await import('../../../functions/set-affiliate/handler')).handler as unknown as Handler;
   registerAffiliate = (await import('../../../functions/register-affiliate/handler')).handler as unknown as Handler;
 });
@@ -64,13 +63,13 @@ describe('POST /api/set_affiliate handler', () => {
   test('puts the profile record and the event on the stream in one PutRecords and answers the message id', async () => {
     const response = answer(await post(setAffiliate, '/api/set_affiliate', attribution('app_1', 'player-1')));
 
-    assert.equal(response.status, 200);
-    assert.equal(response.body.message, 'Affiliate set');
-    assert.match(response.body.message_id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(response.status).toBe(200);
+    expect(response.body.message).toBe('Affiliate set');
+    expect(response.body.message_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const calls = kinesis.commandCalls(PutRecordsCommand);
-    assert.equal(calls.length, 1);
+    expect(calls.length).toBe(1);
     const envelopes = calls[0].args[0].input.Records!.map((r) => JSON.parse(Buffer.from(r.Data!).toString()));
-    assert.deepEqual(envelopes.map((e) => [e.kind, e.record.urm_insert_id]), [
+    expect(envelopes.map((e) => [e.kind, e.record.urm_insert_id])).toEqual([
       ['profile', response.body.message_id],
       ['event', response.body.message_id],
     ]);
@@ -88,17 +87,17 @@ describe('POST /api/set_affiliate handler', () => {
 
     const response = answer(await post(setAffiliate, '/api/set_affiliate', attribution('app_1')));
 
-    assert.deepEqual(response, { status: 500, body: { message: 'internal server error' } });
+    expect(response).toEqual({ status: 500, body: { message: 'internal server error' } });
   });
 
   test('answers 400 with the message and every problem', async () => {
     const response = answer(await post(setAffiliate, '/api/set_affiliate', { app_id: 'app_1', profile_id: '', urm_aff: '' }));
 
-    assert.deepEqual(response, {
+    expect(response).toEqual({
       status: 400,
       body: { message: 'request body is invalid', errors: ['profile_id must not be empty', 'urm_aff must not be empty'] },
     });
-    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 0);
+    expect(kinesis).not.toHaveReceivedCommand(PutRecordsCommand);
   });
 
   for (const [name, key, body] of [
@@ -109,8 +108,8 @@ describe('POST /api/set_affiliate handler', () => {
     test(`answers 403 Forbidden ${name}`, async () => {
       const response = answer(await post(setAffiliate, '/api/set_affiliate', body, key));
 
-      assert.deepEqual(response, { status: 403, body: { message: 'Forbidden' } });
-      assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 0);
+      expect(response).toEqual({ status: 403, body: { message: 'Forbidden' } });
+      expect(kinesis).not.toHaveReceivedCommand(PutRecordsCommand);
     });
   }
 });
@@ -121,19 +120,19 @@ describe('POST /api/register_affiliate handler', () => {
 
     const response = answer(await post(registerAffiliate, '/api/register_affiliate', body));
 
-    assert.equal(response.status, 200);
-    assert.equal(response.body.login_url, 'https://portal.example.com/login');
-    assert.match(response.body.affiliate_id, /^aff_[0-9a-f]{20}$/);
+    expect(response.status).toBe(200);
+    expect(response.body.login_url).toBe('https://portal.example.com/login');
+    expect(response.body.affiliate_id).toMatch(/^aff_[0-9a-f]{20}$/);
     const [transaction] = transactions();
     const puts = transaction.TransactItems!.map((item) => item.Put!);
-    assert.deepEqual(puts.map((put) => [put.TableName, put.Item!.app_id, put.Item!.sk, put.ConditionExpression]), [
+    expect(puts.map((put) => [put.TableName, put.Item!.app_id, put.Item!.sk, put.ConditionExpression])).toEqual([
       ['affiliates', 'app_1', `affiliate#${response.body.affiliate_id}`, 'attribute_not_exists(sk)'],
       ['affiliates', 'app_1', 'email#ada@example.com', 'attribute_not_exists(sk)'],
       ['affiliates', 'app_1', 'username#ada', 'attribute_not_exists(sk)'],
     ]);
-    assert.equal(puts[0].Item!.email, 'Ada@Example.COM');
-    assert.match(String(puts[0].Item!.password_hash), /^scrypt\$32768\$8\$1\$/);
-    assert.ok(!JSON.stringify(transaction).includes(String(body.password)));
+    expect(puts[0].Item!.email).toBe('Ada@Example.COM');
+    expect(String(puts[0].Item!.password_hash)).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(!JSON.stringify(transaction).includes(String(body.password))).toBeTruthy();
   });
 
   for (const [reasons, errors] of [
@@ -146,7 +145,7 @@ describe('POST /api/register_affiliate handler', () => {
 
       const response = answer(await post(registerAffiliate, '/api/register_affiliate', registration('app_1')));
 
-      assert.deepEqual(response, { status: 400, body: { errors } });
+      expect(response).toEqual({ status: 400, body: { errors } });
     });
   }
 
@@ -155,8 +154,8 @@ describe('POST /api/register_affiliate handler', () => {
 
     const response = answer(await post(registerAffiliate, '/api/register_affiliate', registration('app_1')));
 
-    assert.equal(response.status, 200);
-    assert.equal(transactions().length, 2);
+    expect(response.status).toBe(200);
+    expect(transactions().length).toBe(2);
   });
 
   test('answers 500 {"errors": ["internal server error"]} when the store fails', async () => {
@@ -164,7 +163,7 @@ describe('POST /api/register_affiliate handler', () => {
 
     const response = answer(await post(registerAffiliate, '/api/register_affiliate', registration('app_1')));
 
-    assert.deepEqual(response, { status: 500, body: { errors: ['internal server error'] } });
+    expect(response).toEqual({ status: 500, body: { errors: ['internal server error'] } });
   });
 
   for (const [name, raw] of [
@@ -176,8 +175,8 @@ describe('POST /api/register_affiliate handler', () => {
     test(`answers {"errors": ["body is invalid"]} for a body that is ${name}`, async () => {
       const response = answer(await post(registerAffiliate, '/api/register_affiliate', raw));
 
-      assert.deepEqual(response, { status: 400, body: { errors: ['body is invalid'] } });
-      assert.equal(transactions().length, 0);
+      expect(response).toEqual({ status: 400, body: { errors: ['body is invalid'] } });
+      expect(transactions().length).toBe(0);
     });
   }
 
@@ -189,8 +188,8 @@ describe('POST /api/register_affiliate handler', () => {
     test(`answers 403 {"message": "Forbidden"} ${name}`, async () => {
       const response = answer(await post(registerAffiliate, '/api/register_affiliate', body, key));
 
-      assert.deepEqual(response, { status: 403, body: { message: 'Forbidden' } });
-      assert.equal(transactions().length, 0);
+      expect(response).toEqual({ status: 403, body: { message: 'Forbidden' } });
+      expect(transactions().length).toBe(0);
     });
   }
 });

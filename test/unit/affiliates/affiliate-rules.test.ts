@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { validRegistration } from '../../../functions/register-affiliate/schema';
 import { validSetAffiliate } from '../../../functions/set-affiliate/schema';
 import { ValidationError } from '../../../functions/shared/domain/errors';
@@ -22,8 +21,8 @@ function problems(validate: (input: unknown) => unknown, input: unknown): string
     validate(input);
     return undefined;
   } catch (error) {
-    assert.ok(error instanceof ValidationError, String(error));
-    return error.errors;
+    expect(error).toBeInstanceOf(ValidationError);
+    return (error as ValidationError).errors;
   }
 }
 
@@ -31,12 +30,12 @@ describe('register_affiliate rules', () => {
   for (const row of registrationRules) {
     for (const value of row.accepted) {
       test(`${row.field} ${describeValue(value)} is accepted`, () => {
-        assert.equal(problems(validRegistration, withField(registration(appId), row.field, value)), undefined);
+        expect(problems(validRegistration, withField(registration(appId), row.field, value))).toBe(undefined);
       });
     }
     for (const [value, message] of row.rejected) {
       test(`${row.field} ${describeValue(value)} is rejected with "${message}"`, () => {
-        assert.deepEqual(problems(validRegistration, withField(registration(appId), row.field, value)), [message]);
+        expect(problems(validRegistration, withField(registration(appId), row.field, value))).toEqual([message]);
       });
     }
   }
@@ -46,24 +45,24 @@ describe('register_affiliate rules', () => {
 
     const messages = problems(validRegistration, body);
 
-    assert.deepEqual(new Set(messages), new Set([
+    expect(new Set(messages)).toEqual(new Set([
       'password must be at least 8 characters',
       'email must be a valid email address',
       'telegram must be 5 to 32 characters: letters, digits and underscores',
       'first_name must not be empty',
     ]));
-    assert.equal(messages!.length, 4);
+    expect(messages!.length).toBe(4);
   });
 
   test('gives a field that breaks two rules only its first message', () => {
-    assert.deepEqual(problems(validRegistration, { ...registration(appId), phone_number: `+${'x'.repeat(70)}` }), [
+    expect(problems(validRegistration, { ...registration(appId), phone_number: `+${'x'.repeat(70)}` })).toEqual([
       'phone_number must be at most 64 characters',
     ]);
   });
 
   for (const body of [[], 'text', 42, null, true]) {
     test(`a body that is ${JSON.stringify(body)} is "body is invalid"`, () => {
-      assert.deepEqual(problems(validRegistration, body), ['body is invalid']);
+      expect(problems(validRegistration, body)).toEqual(['body is invalid']);
     });
   }
 
@@ -82,7 +81,7 @@ describe('register_affiliate rules', () => {
 
     const valid = validRegistration(body);
 
-    assert.deepEqual(valid, {
+    expect(valid).toEqual({
       app_id: appId,
       password: '  padded secret  ',
       email: 'Ada@Example.com',
@@ -96,7 +95,7 @@ describe('register_affiliate rules', () => {
   test('keeps a "__proto__" field a field, and refuses it', () => {
     const body = JSON.parse(`{"__proto__": {"admin": true}, ${JSON.stringify(registration(appId)).slice(1)}`);
 
-    assert.deepEqual(problems(validRegistration, body), ['__proto__ is not allowed']);
+    expect(problems(validRegistration, body)).toEqual(['__proto__ is not allowed']);
   });
 });
 
@@ -104,12 +103,12 @@ describe('set_affiliate rules', () => {
   for (const row of attributionRules) {
     for (const value of row.accepted) {
       test(`${row.field} ${describeValue(value)} is accepted`, () => {
-        assert.equal(problems(validSetAffiliate, attributionWith(appId, row.field, value)), undefined);
+        expect(problems(validSetAffiliate, attributionWith(appId, row.field, value))).toBe(undefined);
       });
     }
     for (const [value, message] of row.rejected) {
       test(`${row.field} ${describeValue(value)} is rejected with "${message}"`, () => {
-        assert.deepEqual(problems(validSetAffiliate, attributionWith(appId, row.field, value)), [message]);
+        expect(problems(validSetAffiliate, attributionWith(appId, row.field, value))).toEqual([message]);
       });
     }
   }
@@ -121,29 +120,29 @@ describe('set_affiliate rules', () => {
       { app_id: appId, profile_id: 'p', urm_aff: 'x' },
       { app_id: appId, profile_id: 'p', urm_aff_id: 'a', urm_aff_link_id: 'l', urm_aff: 'x' },
     ]) {
-      assert.equal(problems(validSetAffiliate, body), undefined, JSON.stringify(body));
+      expect(problems(validSetAffiliate, body)).toBe(undefined);
     }
   });
 
   test('none of the three tracking parameters is rejected with one message naming them', () => {
-    assert.deepEqual(problems(validSetAffiliate, { app_id: appId, profile_id: 'p' }), [missingTracking]);
-    assert.equal(missingTracking, 'one of urm_aff_id, urm_aff_link_id, urm_aff is required');
+    expect(problems(validSetAffiliate, { app_id: appId, profile_id: 'p' })).toEqual([missingTracking]);
+    expect(missingTracking).toBe('one of urm_aff_id, urm_aff_link_id, urm_aff is required');
   });
 
   test('schema problems and the missing tracking parameter come in one answer', () => {
-    assert.deepEqual(problems(validSetAffiliate, { app_id: appId, profile_id: '' }), [
+    expect(problems(validSetAffiliate, { app_id: appId, profile_id: '' })).toEqual([
       'profile_id must not be empty',
       'one of urm_aff_id, urm_aff_link_id, urm_aff is required',
     ]);
   });
 
   test('a body that is not an object is rejected', () => {
-    assert.deepEqual(problems(validSetAffiliate, [attribution(appId)]), ['request body must be an object']);
+    expect(problems(validSetAffiliate, [attribution(appId)])).toEqual(['request body must be an object']);
   });
 
   test('tracking values are kept exactly as given', () => {
     const body = { ...attribution(appId), urm_aff_id: ' spaced ' };
 
-    assert.equal(validSetAffiliate(body).urm_aff_id, ' spaced ');
+    expect(validSetAffiliate(body).urm_aff_id).toBe(' spaced ');
   });
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { defaultScryptParams, hashPassword, verifyPassword } from '../../../functions/shared/domain/passwords';
 
 describe('password hashes', () => {
@@ -7,29 +6,29 @@ describe('password hashes', () => {
     const hash = await hashPassword('correct horse battery');
 
     const [scheme, n, r, p, salt, key] = hash.split('$');
-    assert.deepEqual([scheme, Number(n), Number(r), Number(p)], ['scrypt', 2 ** 15, 8, 1]);
-    assert.deepEqual(defaultScryptParams, { N: 2 ** 15, r: 8, p: 1 });
-    assert.equal(Buffer.from(salt, 'base64url').length, 16);
-    assert.equal(Buffer.from(key, 'base64url').length, 32);
+    expect([scheme, Number(n), Number(r), Number(p)]).toEqual(['scrypt', 2 ** 15, 8, 1]);
+    expect(defaultScryptParams).toEqual({ N: 2 ** 15, r: 8, p: 1 });
+    expect(Buffer.from(salt, 'base64url').length).toBe(16);
+    expect(Buffer.from(key, 'base64url').length).toBe(32);
   });
 
   test('differ for the same password (a fresh salt each time)', async () => {
     const params = { N: 2 ** 10, r: 8, p: 1 };
 
-    assert.notEqual(await hashPassword('same password', params), await hashPassword('same password', params));
+    expect(await hashPassword('same password', params)).not.toBe(await hashPassword('same password', params));
   });
 
   test('verify the password they were made from, and no other', async () => {
     const hash = await hashPassword('correct horse battery', { N: 2 ** 10, r: 8, p: 1 });
 
-    assert.equal(await verifyPassword('correct horse battery', hash), true);
-    assert.equal(await verifyPassword('correct horse batterY', hash), false);
-    assert.equal(await verifyPassword('correct horse battery', 'plain text'), false);
+    expect(await verifyPassword('correct horse battery', hash)).toBe(true);
+    expect(await verifyPassword('correct horse batterY', hash)).toBe(false);
+    expect(await verifyPassword('correct horse battery', 'plain text')).toBe(false);
   });
 
   test('treat the two Unicode forms of one password alike', async () => {
     const hash = await hashPassword('pa\u00dfw\u00f6rter', { N: 2 ** 10, r: 8, p: 1 });
 
-    assert.equal(await verifyPassword('pa\u00dfwo\u0308rter', hash), true);
+    expect(await verifyPassword('pa\u00dfwo\u0308rter', hash)).toBe(true);
   });
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { loginUrl, registerAffiliate } from '../../../functions/register-affiliate/core';
 import { validRegistration } from '../../../functions/register-affiliate/schema';
 import { uniquenessKey } from '../../../functions/shared/domain/affiliates';
@@ -30,12 +29,10 @@ function setUp() {
   return { affiliates, submit, warnings };
 }
 
-const rejectsWith = (promise: Promise<unknown>, errors: string[]) =>
-  assert.rejects(promise, (error) => {
-    assert.ok(error instanceof ValidationError);
-    assert.deepEqual(error.errors, errors);
-    return true;
-  });
+async function rejectsWith(promise: Promise<unknown>, errors: string[]): Promise<void> {
+  await expect(promise).rejects.toThrow(ValidationError);
+  await expect(promise).rejects.toMatchObject({ errors });
+}
 
 describe('register_affiliate', () => {
   test("answers the affiliate id and the application's portal login address", async () => {
@@ -43,7 +40,7 @@ describe('register_affiliate', () => {
 
     const answer = await submit(registration('app_1'));
 
-    assert.deepEqual(answer, { login_url: 'https://portal.example.com/login', affiliate_id: 'aff_1' });
+    expect(answer).toEqual({ login_url: 'https://portal.example.com/login', affiliate_id: 'aff_1' });
   });
 
   test('without a portal origin, the login address is on the origin the request came to', async () => {
@@ -51,8 +48,8 @@ describe('register_affiliate', () => {
 
     const answer = await submit(registration('app_2'), 'app_2', 'http://127.0.0.1:3000');
 
-    assert.equal(answer.login_url, 'http://127.0.0.1:3000/login');
-    assert.equal(warnings.length, 1, 'the operator is told the portal origin is missing');
+    expect(answer.login_url).toBe('http://127.0.0.1:3000/login');
+    expect(warnings.length).toBe(1);
   });
 
   test('stores the trimmed fields and given optional fields, and only a salted hash of the password', async () => {
@@ -63,7 +60,7 @@ describe('register_affiliate', () => {
 
     const [stored] = affiliates.affiliates.values();
     const { password_hash: hash, ...rest } = stored;
-    assert.deepEqual(rest, {
+    expect(rest).toEqual({
       app_id: 'app_1',
       affiliate_id: 'aff_1',
       email: 'Ada@Example.com',
@@ -73,9 +70,9 @@ describe('register_affiliate', () => {
       telegram: 'ada_tg',
       created_at: '2026-11-21T10:00:00.000Z',
     });
-    assert.match(hash, /^scrypt\$1024\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
-    assert.ok(!hash.includes(String(body.password)));
-    assert.equal(await verifyPassword(String(body.password), hash), true);
+    expect(hash).toMatch(/^scrypt\$1024\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(!hash.includes(String(body.password))).toBeTruthy();
+    expect(await verifyPassword(String(body.password), hash)).toBe(true);
   });
 
   test('a used email, in another case and with spaces, is "email is invalid"', async () => {
@@ -110,22 +107,22 @@ describe('register_affiliate', () => {
 
     const answer = await submit({ ...body, app_id: 'app_2' });
 
-    assert.equal(answer.affiliate_id, 'aff_2');
+    expect(answer.affiliate_id).toBe('aff_2');
   });
 
   test("refuses another application's app_id and stores nothing", async () => {
     const { affiliates, submit } = setUp();
 
-    await assert.rejects(submit(registration('app_2'), 'app_1'), Forbidden);
-    assert.equal(affiliates.affiliates.size, 0);
+    await expect(submit(registration('app_2'), 'app_1')).rejects.toThrow(Forbidden);
+    expect(affiliates.affiliates.size).toBe(0);
   });
 
   test('uniqueness keys are trimmed, NFC and lower-case', () => {
-    assert.equal(uniquenessKey('  Zoe\u0308@Example.COM '), 'zo\u00eb@example.com');
+    expect(uniquenessKey('  Zoe\u0308@Example.COM ')).toBe('zo\u00eb@example.com');
   });
 
   test('the login address is the origin and /login', () => {
-    assert.equal(loginUrl('https://portal.example.com'), 'https://portal.example.com/login');
-    assert.equal(loginUrl('http://localhost:8080'), 'http://localhost:8080/login');
+    expect(loginUrl('https://portal.example.com')).toBe('https://portal.example.com/login');
+    expect(loginUrl('http://localhost:8080')).toBe('http://localhost:8080/login');
   });
 });

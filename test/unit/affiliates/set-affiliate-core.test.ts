@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { AttributionNotWritten, affiliateAttributedEvent, setAffiliate } from '../../../functions/set-affiliate/core';
 import { Forbidden } from '../../../functions/shared/domain/errors';
 import type { RecordWriter, StreamEntry, WriteReceipt } from '../../../functions/shared/domain/ingest';
@@ -32,14 +31,11 @@ describe('set_affiliate', () => {
 
     await setAffiliate(deps(stream))(input, 'app_1');
 
-    assert.equal(stream.writes.length, 1);
+    expect(stream.writes.length).toBe(1);
     const [profile, event] = stream.writes[0];
-    assert.equal(profile.partitionKey, 'app_1#player-1');
-    assert.equal(event.partitionKey, 'app_1#player-1');
-    assert.deepEqual(
-      stream.writes[0].map((entry) => decodeEnvelope(entry.data).kind),
-      ['profile', 'event'],
-    );
+    expect(profile.partitionKey).toBe('app_1#player-1');
+    expect(event.partitionKey).toBe('app_1#player-1');
+    expect(stream.writes[0].map((entry) => decodeEnvelope(entry.data).kind)).toEqual(['profile', 'event']);
   });
 
   test('the profile record sets only the given tracking parameters, where the profile has none yet', async () => {
@@ -47,7 +43,7 @@ describe('set_affiliate', () => {
 
     await setAffiliate(deps(stream))(input, 'app_1');
 
-    assert.deepEqual(decodeEnvelope(stream.writes[0][0].data).record, {
+    expect(decodeEnvelope(stream.writes[0][0].data).record).toEqual({
       app_id: 'app_1',
       profile_id: 'player-1',
       urm_date_time: '2026-11-21T10:00:00.000Z',
@@ -62,8 +58,8 @@ describe('set_affiliate', () => {
     await setAffiliate(deps(stream))(input, 'app_1');
 
     const envelope = decodeEnvelope(stream.writes[0][1].data);
-    assert.equal(envelope.received_at, '2026-11-21T10:00:00.000Z');
-    assert.deepEqual(envelope.record, {
+    expect(envelope.received_at).toBe('2026-11-21T10:00:00.000Z');
+    expect(envelope.record).toEqual({
       app_id: 'app_1',
       profile_id: 'player-1',
       event: affiliateAttributedEvent,
@@ -72,29 +68,28 @@ describe('set_affiliate', () => {
       urm_aff_id: 'aff-7',
       urm_aff: 'summer',
     });
-    assert.equal(affiliateAttributedEvent, 'urm_affiliate_attributed');
+    expect(affiliateAttributedEvent).toBe('urm_affiliate_attributed');
   });
 
   test('answers "Affiliate set" with the message id both records carry', async () => {
     const answer = await setAffiliate(deps(new MemoryStream()))(input, 'app_1');
 
-    assert.deepEqual(answer, { message: 'Affiliate set', message_id: messageId });
+    expect(answer).toEqual({ message: 'Affiliate set', message_id: messageId });
   });
 
   for (const refused of [[0], [1], [0, 1]]) {
     test(`does not claim success when the stream refuses record(s) ${refused.join(' and ')}`, async () => {
-      await assert.rejects(setAffiliate(deps(new MemoryStream(refused)))(input, 'app_1'), (error) => {
-        assert.ok(error instanceof AttributionNotWritten);
-        assert.equal(error.failed, refused.length);
-        return true;
-      });
+      const attempt = setAffiliate(deps(new MemoryStream(refused)))(input, 'app_1');
+
+      await expect(attempt).rejects.toThrow(AttributionNotWritten);
+      await expect(attempt).rejects.toMatchObject({ failed: refused.length });
     });
   }
 
   test("refuses another application's profile and writes nothing", async () => {
     const stream = new MemoryStream();
 
-    await assert.rejects(setAffiliate(deps(stream))(input, 'app_2'), Forbidden);
-    assert.equal(stream.writes.length, 0);
+    await expect(setAffiliate(deps(stream))(input, 'app_2')).rejects.toThrow(Forbidden);
+    expect(stream.writes.length).toBe(0);
   });
 });

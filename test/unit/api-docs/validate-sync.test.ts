@@ -1,20 +1,18 @@
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { expect, test } from '@jest/globals';
 import { InvalidOpenApiDocumentError, validateOpenApiDocumentSync } from '../../../lib/api-docs/validate-sync';
 import { buildOpenApiDocument } from '../../../lib/openapi/document';
 
 test('the document the CDN publishes passes the synchronous validation synthesis runs', () => {
-  assert.doesNotThrow(() => validateOpenApiDocumentSync(buildOpenApiDocument({ serverUrl: 'https://api.example.test/prod/' })));
+  expect(() => validateOpenApiDocumentSync(buildOpenApiDocument({ serverUrl: 'https://api.example.test/prod/' }))).not.toThrow();
 });
 
 test('an invalid document fails the synchronous validation with the validator naming the problem', () => {
   const document = buildOpenApiDocument();
   const broken = { ...document, paths: { '/profiles': { post: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Nowhere' } } } } } } } } };
 
-  assert.throws(() => validateOpenApiDocumentSync(broken), (error: Error) => {
-    assert.ok(error instanceof InvalidOpenApiDocumentError);
-    assert.match(error.message, /API reference .* cannot be published/);
-    assert.match(error.message, /Nowhere/);
-    return true;
-  });
+  const validate = () => validateOpenApiDocumentSync(broken);
+
+  expect(validate).toThrow(InvalidOpenApiDocumentError);
+  expect(validate).toThrow(/API reference .* cannot be published/);
+  expect(validate).toThrow(/Nowhere/);
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { before, beforeEach, describe, mock, test } from 'node:test';
+import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { ConditionalCheckFailedException, DynamoDBServiceException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
@@ -82,7 +81,7 @@ const attributesOf = (profileId: string) => JSON.parse(stored(profileId)!.attrs)
 
 function fakeDynamo(): void {
   dynamo.on(GetCommand).callsFake(async (input: GetCommandInput) => {
-    assert.equal(input.TableName, PROFILES);
+    expect(input.TableName).toBe(PROFILES);
     return { Item: clone(profiles.get(input.Key!.pk as string)) };
   });
   dynamo.on(PutCommand).callsFake(async (input: PutCommandInput) => {
@@ -90,7 +89,7 @@ function fakeDynamo(): void {
       rejections.push(clone(input.Item!));
       return {};
     }
-    assert.equal(input.TableName, PROFILES);
+    expect(input.TableName).toBe(PROFILES);
     const item = input.Item as StoredProfile;
     const hook = beforeNextProfileWrite;
     beforeNextProfileWrite = undefined;
@@ -116,7 +115,7 @@ function fakeDynamo(): void {
     return { Responses: { [PROFILES]: clone(found) }, UnprocessedKeys: {} };
   });
   dynamo.on(QueryCommand).callsFake(async (input: QueryCommandInput) => {
-    assert.equal(input.TableName, TIMELINE);
+    expect(input.TableName).toBe(TIMELINE);
     return { Items: clone(timelineOf(input.ExpressionAttributeValues![':pk'] as string)) };
   });
   dynamo.on(BatchWriteCommand).callsFake(async (input: BatchWriteCommandInput) => {
@@ -135,13 +134,13 @@ const hashes = (...insertIds: string[]) => insertIds.map(insertIdHash).join('');
 const hourOf = (iso: string) => String(Math.floor(Date.parse(iso) / 3_600_000));
 
 let handler: Handler;
-let logError: { mock: { callCount(): number; resetCalls(): void; calls: { arguments: unknown[] }[] } };
-before(async () => {
+let logError: jest.Spied<(message: string, ...details: unknown[]) => void>;
+beforeAll(async () => {
   handler = (await import('../../../functions/apply-profiles/handler')).handler as unknown as Handler;
   // The logger is the consumer's one shared instance: silence it, and let tests see what it reported.
   const { logger } = await import('../../../functions/shared/logger');
-  logError = mock.method(logger, 'error', () => {});
-  mock.method(logger, 'warn', () => {});
+  logError = jest.spyOn(logger, 'error').mockImplementation(() => {}) as unknown as typeof logError;
+  jest.spyOn(logger, 'warn').mockImplementation(() => {});
 });
 
 beforeEach(() => {
@@ -151,7 +150,7 @@ beforeEach(() => {
   rejections.length = 0;
   beforeNextProfileWrite = undefined;
   throttledProfiles.clear();
-  logError.mock.resetCalls();
+  logError.mockClear();
   fakeDynamo();
 });
 
@@ -173,24 +172,21 @@ describe('apply-profiles handler', () => {
   test('a batch of three profiles with four records each is one read and one conditional write per profile', async () => {
     const response = await handler(threeProfilesBatch(), context());
 
-    assert.deepEqual(response, { batchItemFailures: [] });
+    expect(response).toEqual({ batchItemFailures: [] });
     const reads = inputs<GetCommandInput>(GetCommand);
-    assert.deepEqual(
-      reads.map((input) => input.Key!.pk).sort(),
-      ['app_1#p-a', 'app_1#p-b', 'app_1#p-c'],
-    );
-    assert.ok(reads.every((input) => input.TableName === PROFILES && input.ConsistentRead === false));
+    expect(reads.map((input) => input.Key!.pk).sort()).toEqual(['app_1#p-a', 'app_1#p-b', 'app_1#p-c']);
+    expect(reads.every((input) => input.TableName === PROFILES && input.ConsistentRead === false)).toBeTruthy();
     const writes = profileWrites();
-    assert.equal(writes.length, 3);
-    assert.ok(writes.every((input) => input.ConditionExpression === 'attribute_not_exists(pk)'));
-    assert.equal(dynamo.commandCalls(PutCommand).length, 3);
-    assert.equal(dynamo.commandCalls(BatchWriteCommand).length, 0);
-    assert.equal(dynamo.commandCalls(BatchGetCommand).length, 0);
-    assert.equal(dynamo.commandCalls(QueryCommand).length, 0);
+    expect(writes.length).toBe(3);
+    expect(writes.every((input) => input.ConditionExpression === 'attribute_not_exists(pk)')).toBeTruthy();
+    expect(dynamo).toHaveReceivedCommandTimes(PutCommand, 3);
+    expect(dynamo).not.toHaveReceivedCommand(BatchWriteCommand);
+    expect(dynamo).not.toHaveReceivedCommand(BatchGetCommand);
+    expect(dynamo).not.toHaveReceivedCommand(QueryCommand);
     ['p-a', 'p-b', 'p-c'].forEach((id, index) => {
       const { attrs, ...rest } = stored(id)!;
-      assert.deepEqual(JSON.parse(attrs), { name: `Name of ${id}`, level: null, balance: 0.3, tags: ['vip'], city: 'Lisbon' });
-      assert.deepEqual(rest, {
+      expect(JSON.parse(attrs)).toEqual({ name: `Name of ${id}`, level: null, balance: 0.3, tags: ['vip'], city: 'Lisbon' });
+      expect(rest).toEqual({
         pk: `app_1#${id}`,
         app_id: 'app_1',
         profile_id: id,
@@ -210,10 +206,10 @@ describe('apply-profiles handler', () => {
 
     const response = await handler(threeProfilesBatch(), context());
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.equal(dynamo.commandCalls(GetCommand).length, 3);
-    assert.equal(dynamo.commandCalls(PutCommand).length, 0);
-    assert.deepEqual([...profiles.entries()], afterFirst);
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(dynamo).toHaveReceivedCommandTimes(GetCommand, 3);
+    expect(dynamo).not.toHaveReceivedCommand(PutCommand);
+    expect([...profiles.entries()]).toEqual(afterFirst);
   });
 
   test('records re-sent by a client with the same insert ids under new sequence numbers change nothing', async () => {
@@ -227,9 +223,9 @@ describe('apply-profiles handler', () => {
 
     const response = await handler(batch(...resent), context());
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.equal(dynamo.commandCalls(PutCommand).length, 0);
-    assert.deepEqual([...profiles.entries()], afterFirst);
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(dynamo).not.toHaveReceivedCommand(PutCommand);
+    expect([...profiles.entries()]).toEqual(afterFirst);
   });
 
   test('when another writer changes the profile first, the handler re-reads it consistently and re-applies onto the new state', async () => {
@@ -250,19 +246,13 @@ describe('apply-profiles handler', () => {
       context(),
     );
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.deepEqual(
-      inputs<GetCommandInput>(GetCommand).map((input) => input.ConsistentRead),
-      [false, true],
-    );
-    assert.deepEqual(
-      profileWrites().map((input) => input.ExpressionAttributeValues),
-      [{ ':expected': 1 }, { ':expected': 2 }],
-    );
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(inputs<GetCommandInput>(GetCommand).map((input) => input.ConsistentRead)).toEqual([false, true]);
+    expect(profileWrites().map((input) => input.ExpressionAttributeValues)).toEqual([{ ':expected': 1 }, { ':expected': 2 }]);
     const profile = stored('p-a')!;
-    assert.equal(profile.version, 3);
-    assert.deepEqual(JSON.parse(profile.attrs), { visits: 11, plan: 'gold', country: 'PT' });
-    assert.deepEqual(profile.applied, { [SHARD]: seq(3), 'shardId-000000000001': '7' });
+    expect(profile.version).toBe(3);
+    expect(JSON.parse(profile.attrs)).toEqual({ visits: 11, plan: 'gold', country: 'PT' });
+    expect(profile.applied).toEqual({ [SHARD]: seq(3), 'shardId-000000000001': '7' });
   });
 
   test("a profile whose write fails reports its first record's sequence number, and the other profiles are still written", async () => {
@@ -271,16 +261,16 @@ describe('apply-profiles handler', () => {
     const response = await handler(threeProfilesBatch(), context());
 
     // p-b's records are the 2nd, 5th, 8th and 11th of the batch.
-    assert.deepEqual(response, { batchItemFailures: [{ itemIdentifier: seq(2) }] });
-    assert.equal(stored('p-b'), undefined);
-    assert.equal(attributesOf('p-a').city, 'Lisbon');
-    assert.equal(attributesOf('p-c').city, 'Lisbon');
-    assert.deepEqual(profileWrites().map((input) => (input.Item as StoredProfile).pk).sort(), ['app_1#p-a', 'app_1#p-b', 'app_1#p-c']);
-    assert.equal(logError.mock.callCount(), 1);
-    const details = logError.mock.calls[0].arguments[1] as { error: unknown; first_sequence_number: string; records: number };
-    assert.equal(details.first_sequence_number, seq(2));
-    assert.equal(details.records, 4);
-    assert.ok(details.error instanceof ProvisionedThroughputExceededException);
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: seq(2) }] });
+    expect(stored('p-b')).toBe(undefined);
+    expect(attributesOf('p-a').city).toBe('Lisbon');
+    expect(attributesOf('p-c').city).toBe('Lisbon');
+    expect(profileWrites().map((input) => (input.Item as StoredProfile).pk).sort()).toEqual(['app_1#p-a', 'app_1#p-b', 'app_1#p-c']);
+    expect(logError).toHaveBeenCalledTimes(1);
+    const details = logError.mock.calls[0][1] as { error: unknown; first_sequence_number: string; records: number };
+    expect(details.first_sequence_number).toBe(seq(2));
+    expect(details.records).toBe(4);
+    expect(details.error instanceof ProvisionedThroughputExceededException).toBeTruthy();
   });
 
   test('a record adding to a string attribute changes nothing, is kept with its reason, and the later records of the profile apply', async () => {
@@ -293,17 +283,17 @@ describe('apply-profiles handler', () => {
       context(),
     );
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.deepEqual(attributesOf('p-a'), { name: 'Ann', score: 6 });
-    assert.equal(stored('p-a')!.applied[SHARD], seq(3));
-    assert.equal(profileWrites().length, 1);
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(attributesOf('p-a')).toEqual({ name: 'Ann', score: 6 });
+    expect(stored('p-a')!.applied[SHARD]).toBe(seq(3));
+    expect(profileWrites().length).toBe(1);
     const [rejection] = rejectionWrites();
-    assert.equal(rejectionWrites().length, 1);
-    assert.match(rejection.Item!.reason as string, /urm_add/);
-    assert.equal(rejection.Item!.reason, 'urm_add needs a number, but name is a string');
+    expect(rejectionWrites().length).toBe(1);
+    expect(rejection.Item!.reason as string).toMatch(/urm_add/);
+    expect(rejection.Item!.reason).toBe('urm_add needs a number, but name is a string');
     const { rejected_at: rejectedAt, expires_at: expiresAt, ...kept } = rejection.Item!;
-    assert.equal(rejection.TableName, REJECTIONS);
-    assert.deepEqual(kept, {
+    expect(rejection.TableName).toBe(REJECTIONS);
+    expect(kept).toEqual({
       app_id: 'app_1',
       profile_id: 'p-a',
       urm_insert_id: 'a-2',
@@ -316,8 +306,8 @@ describe('apply-profiles handler', () => {
       received_at: RECEIVED_AT,
       rejection_id: `${RECEIVED_AT}#${SHARD}#${seq(2)}`,
     });
-    assert.ok(Date.parse(rejectedAt as string) >= Date.parse(RECEIVED_AT));
-    assert.equal(expiresAt, Math.floor(Date.parse(rejectedAt as string) / 1000) + 14 * 86_400);
+    expect(Date.parse(rejectedAt as string) >= Date.parse(RECEIVED_AT)).toBeTruthy();
+    expect(expiresAt).toBe(Math.floor(Date.parse(rejectedAt as string) / 1000) + 14 * 86_400);
   });
 
   test('urm_merge reads the sources in one batch, copies only missing attributes and copies the source timeline to the target', async () => {
@@ -349,34 +339,28 @@ describe('apply-profiles handler', () => {
       context(),
     );
 
-    assert.deepEqual(response, { batchItemFailures: [] });
+    expect(response).toEqual({ batchItemFailures: [] });
     const batchGets = inputs<BatchGetCommandInput>(BatchGetCommand);
-    assert.equal(batchGets.length, 1);
-    assert.deepEqual(batchGets[0].RequestItems![PROFILES].Keys, [{ pk: 'app_1#anon-1' }, { pk: 'app_1#anon-missing' }]);
-    assert.deepEqual(attributesOf('player-1'), {
+    expect(batchGets.length).toBe(1);
+    expect(batchGets[0].RequestItems![PROFILES].Keys).toEqual([{ pk: 'app_1#anon-1' }, { pk: 'app_1#anon-missing' }]);
+    expect(attributesOf('player-1')).toEqual({
       name: 'Ann',
       level: 4,
       nickname: null,
       country: 'FR',
       urm_web_push_notification_token: ['tok-b', 'tok-a'],
     });
-    assert.deepEqual(stored('anon-1'), sourceBefore);
-    assert.deepEqual(
-      inputs<QueryCommandInput>(QueryCommand).map((input) => [input.TableName, input.ExpressionAttributeValues![':pk']]),
-      [[TIMELINE, 'app_1#anon-1']],
-    );
+    expect(stored('anon-1')).toEqual(sourceBefore);
+    expect(inputs<QueryCommandInput>(QueryCommand).map((input) => [input.TableName, input.ExpressionAttributeValues![':pk']])).toEqual([[TIMELINE, 'app_1#anon-1']]);
     const writes = inputs<BatchWriteCommandInput>(BatchWriteCommand);
-    assert.equal(writes.length, 1);
+    expect(writes.length).toBe(1);
     const copies = writes[0].RequestItems![TIMELINE].map((request) => request.PutRequest!.Item as TimelineEntry);
-    assert.deepEqual(
-      copies.sort((a, b) => a.insert_id.localeCompare(b.insert_id)),
-      [
+    expect(copies.sort((a, b) => a.insert_id.localeCompare(b.insert_id))).toEqual([
         { ...sourceEntry('e-1', 'page_view'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
         { ...sourceEntry('e-2', 'signup_started'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
-      ],
-    );
-    assert.equal(timelineOf('app_1#anon-1').length, 2);
-    assert.equal(timelineOf('app_1#player-1').length, 2);
+      ]);
+    expect(timelineOf('app_1#anon-1').length).toBe(2);
+    expect(timelineOf('app_1#player-1').length).toBe(2);
   });
 
   test('urm_delete_profile empties the profile and removes the timeline entries it covers', async () => {
@@ -399,23 +383,20 @@ describe('apply-profiles handler', () => {
 
     const response = await handler(batch(streamRecord(seq(4), profileRecord('p-a', 'a-del', { urm_delete_profile: 'profile_id' }))), context());
 
-    assert.deepEqual(response, { batchItemFailures: [] });
+    expect(response).toEqual({ batchItemFailures: [] });
     // Once before the tombstone is written, once after it, for events written in between.
-    assert.deepEqual(
-      inputs<QueryCommandInput>(QueryCommand).map((input) => input.ExpressionAttributeValues![':pk']),
-      ['app_1#p-a', 'app_1#p-a'],
-    );
+    expect(inputs<QueryCommandInput>(QueryCommand).map((input) => input.ExpressionAttributeValues![':pk'])).toEqual(['app_1#p-a', 'app_1#p-a']);
     const deletes = inputs<BatchWriteCommandInput>(BatchWriteCommand).flatMap((input) => input.RequestItems![TIMELINE]);
-    assert.deepEqual(deletes, [
+    expect(deletes).toEqual([
       { DeleteRequest: { Key: { pk: 'app_1#p-a', insert_id: 'before-1' } } },
       { DeleteRequest: { Key: { pk: 'app_1#p-a', insert_id: 'before-2' } } },
     ]);
-    assert.deepEqual(timelineOf('app_1#p-a').map((e) => e.insert_id), ['after-delete']);
+    expect(timelineOf('app_1#p-a').map((e) => e.insert_id)).toEqual(['after-delete']);
     const profile = stored('p-a')!;
-    assert.equal(profile.exists, false);
-    assert.equal(profile.attrs, '{}');
-    assert.equal(profile.version, 2);
-    assert.deepEqual(profile.deleted, { shard: SHARD, seq: seq(4), at: RECEIVED_AT });
+    expect(profile.exists).toBe(false);
+    expect(profile.attrs).toBe('{}');
+    expect(profile.version).toBe(2);
+    expect(profile.deleted).toEqual({ shard: SHARD, seq: seq(4), at: RECEIVED_AT });
   });
 
   test('a redelivered record from before a delete does not bring the profile back', async () => {
@@ -426,10 +407,10 @@ describe('apply-profiles handler', () => {
 
     const response = await handler(batch(older), context());
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.equal(dynamo.commandCalls(PutCommand).length, 0);
-    assert.deepEqual(stored('p-a'), afterDelete);
-    assert.equal(stored('p-a')!.exists, false);
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(dynamo).not.toHaveReceivedCommand(PutCommand);
+    expect(stored('p-a')).toEqual(afterDelete);
+    expect(stored('p-a')!.exists).toBe(false);
   });
 
   test('a record after a delete creates a new, empty profile', async () => {
@@ -442,9 +423,9 @@ describe('apply-profiles handler', () => {
       context(),
     );
 
-    assert.equal(profileWrites().length, 1);
-    assert.equal(stored('p-a')!.exists, true);
-    assert.deepEqual(attributesOf('p-a'), { level: 1 });
+    expect(profileWrites().length).toBe(1);
+    expect(stored('p-a')!.exists).toBe(true);
+    expect(attributesOf('p-a')).toEqual({ level: 1 });
   });
 
   test('a stream record that is not an envelope is kept in the rejections table and the rest of the batch applies', async () => {
@@ -453,12 +434,9 @@ describe('apply-profiles handler', () => {
 
     const response = await handler(batch(garbage, streamRecord(seq(2), profileRecord('p-a', 'a-2', { name: 'Ann' }))), context());
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.deepEqual(
-      rejectionWrites().map((input) => [input.Item!.app_id, input.Item!.seq, input.Item!.reason]),
-      [['(undecodable)', seq(1), 'not a urm stream envelope (v1)']],
-    );
-    assert.deepEqual(attributesOf('p-a'), { name: 'Ann' });
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(rejectionWrites().map((input) => [input.Item!.app_id, input.Item!.seq, input.Item!.reason])).toEqual([['(undecodable)', seq(1), 'not a urm stream envelope (v1)']]);
+    expect(attributesOf('p-a')).toEqual({ name: 'Ann' });
   });
 
   test("urm_merge sees the source's records that come before it in the same batch", async () => {
@@ -471,9 +449,9 @@ describe('apply-profiles handler', () => {
       context(),
     );
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.deepEqual(attributesOf('urm-anon-1'), { urm_web_push_notification_token: ['tok-a'] });
-    assert.deepEqual(attributesOf('player-1'), { urm_web_push_notification_token: ['tok-a'] });
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(attributesOf('urm-anon-1')).toEqual({ urm_web_push_notification_token: ['tok-a'] });
+    expect(attributesOf('player-1')).toEqual({ urm_web_push_notification_token: ['tok-a'] });
   });
 
   test('a record that would grow the attributes beyond the limit is rejected and the later records apply', async () => {
@@ -485,12 +463,9 @@ describe('apply-profiles handler', () => {
       context(),
     );
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.deepEqual(attributesOf('p-a'), { level: 1 });
-    assert.deepEqual(
-      rejectionWrites().map((input) => [input.Item!.urm_insert_id, input.Item!.reason]),
-      [['a-1', "the profile's attributes would exceed 300000 bytes"]],
-    );
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(attributesOf('p-a')).toEqual({ level: 1 });
+    expect(rejectionWrites().map((input) => [input.Item!.urm_insert_id, input.Item!.reason])).toEqual([['a-1', "the profile's attributes would exceed 300000 bytes"]]);
   });
 
   test('a record whose multi-byte text would not fit the 400 KB profile item is rejected, and the later records apply', async () => {
@@ -503,9 +478,9 @@ describe('apply-profiles handler', () => {
       context(),
     );
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.deepEqual(attributesOf('p-a'), { level: 1 });
-    assert.deepEqual(rejectionWrites().map((input) => input.Item!.urm_insert_id), ['a-1']);
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(attributesOf('p-a')).toEqual({ level: 1 });
+    expect(rejectionWrites().map((input) => input.Item!.urm_insert_id)).toEqual(['a-1']);
   });
 
   test("a profile's remembered insert ids and its attributes together still fit the 400 KB item", async () => {
@@ -522,11 +497,11 @@ describe('apply-profiles handler', () => {
       applied: { [SHARD]: seq(0) },
       recent: { [hour]: hashes(...Array.from({ length: 20_000 }, (_, i) => `old-${i}`)) },
     });
-    assert.ok(itemSize(profiles.get('app_1#p-a') as unknown as Item) < MAX_ITEM_BYTES);
+    expect(itemSize(profiles.get('app_1#p-a') as unknown as Item) < MAX_ITEM_BYTES).toBeTruthy();
 
     const response = await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { notes: 'y'.repeat(30_000) }))), context());
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.equal(attributesOf('p-a').notes, 'y'.repeat(30_000));
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(attributesOf('p-a').notes).toBe('y'.repeat(30_000));
   });
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { before, beforeEach, describe, mock, test } from 'node:test';
+import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { DynamoDBServiceException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
@@ -89,7 +88,7 @@ function fakeDynamo(): void {
   });
   dynamo.on(BatchWriteCommand).callsFake(async (input: BatchWriteCommandInput) => {
     const requests = input.RequestItems![TIMELINE];
-    assert.ok(requests.length <= 25, 'BatchWriteItem takes at most 25 requests');
+    expect(requests.length <= 25).toBeTruthy();
     if (requests.some((request) => request.PutRequest && itemSize(request.PutRequest.Item!) > 400 * 1024)) throw itemTooLarge();
     const left = Math.min(unprocessedPlan.shift() ?? 0, requests.length);
     const processed = requests.slice(0, requests.length - left);
@@ -100,7 +99,7 @@ function fakeDynamo(): void {
     return { UnprocessedItems: left > 0 ? { [TIMELINE]: clone(requests.slice(requests.length - left)) } : {} };
   });
   dynamo.on(PutCommand).callsFake(async (input: PutCommandInput) => {
-    assert.equal(input.TableName, REJECTIONS);
+    expect(input.TableName).toBe(REJECTIONS);
     rejections.push(clone(input.Item!));
     return {};
   });
@@ -110,11 +109,11 @@ const writeCalls = () => dynamo.commandCalls(BatchWriteCommand).map((call) => ca
 const written = () => writeCalls().flat().map((request) => request.PutRequest!.Item as TimelineEntry);
 
 let handler: Handler;
-before(async () => {
+beforeAll(async () => {
   handler = (await import('../../../functions/record-events/handler')).handler as unknown as Handler;
   const { logger } = await import('../../../functions/shared/logger');
-  mock.method(logger, 'error', () => {});
-  mock.method(logger, 'info', () => {});
+  jest.spyOn(logger, 'error').mockImplementation(() => {});
+  jest.spyOn(logger, 'info').mockImplementation(() => {});
 });
 
 beforeEach(() => {
@@ -130,9 +129,9 @@ describe('record-events handler', () => {
   test('60 events are written in BatchWriteCommand chunks of at most 25, after one read of the deletion marks', async () => {
     const response = await handler(batch(...manyEvents(60)), context());
 
-    assert.deepEqual(response, { batchItemFailures: [] });
+    expect(response).toEqual({ batchItemFailures: [] });
     const reads = dynamo.commandCalls(BatchGetCommand).map((call) => call.args[0].input.RequestItems![PROFILES]);
-    assert.deepEqual(reads, [
+    expect(reads).toEqual([
       {
         Keys: [{ pk: 'app_1#p-0' }, { pk: 'app_1#p-1' }, { pk: 'app_1#p-2' }],
         ConsistentRead: true,
@@ -140,16 +139,16 @@ describe('record-events handler', () => {
         ExpressionAttributeNames: { '#f0': 'pk', '#f1': 'deleted' },
       },
     ]);
-    assert.deepEqual(writeCalls().map((requests) => requests.length), [25, 25, 10]);
-    assert.equal(timeline.size, 60);
-    assert.equal(dynamo.commandCalls(PutCommand).length, 0);
-    assert.equal(dynamo.commandCalls(GetCommand).length + dynamo.commandCalls(QueryCommand).length, 0);
+    expect(writeCalls().map((requests) => requests.length)).toEqual([25, 25, 10]);
+    expect(timeline.size).toBe(60);
+    expect(dynamo).not.toHaveReceivedCommand(PutCommand);
+    expect(dynamo.commandCalls(GetCommand).length + dynamo.commandCalls(QueryCommand).length).toBe(0);
   });
 
   test('an event becomes a timeline entry keyed by profile and insert id, with its custom attributes and stream position', async () => {
     await handler(batch(streamRecord(seq(7), eventRecord('p-0', 'e-1', { amount: 5, currency: 'EUR', urm_ip: '203.0.113.9' }))), context());
 
-    assert.deepEqual(timeline.get(timelineKey('app_1#p-0', 'e-1')), {
+    expect(timeline.get(timelineKey('app_1#p-0', 'e-1'))).toEqual({
       pk: 'app_1#p-0',
       insert_id: 'e-1',
       ts: '2026-11-21T08:00:00.000Z#e-1',
@@ -167,16 +166,13 @@ describe('record-events handler', () => {
 
     const response = await handler(batch(...manyEvents(30)), context());
 
-    assert.deepEqual(response, { batchItemFailures: [] });
+    expect(response).toEqual({ batchItemFailures: [] });
     const calls = writeCalls();
-    assert.deepEqual(calls.map((requests) => requests.length), [25, 3, 1, 5]);
-    assert.deepEqual(calls[1], calls[0].slice(22));
-    assert.deepEqual(calls[2], calls[1].slice(2));
-    assert.equal(timeline.size, 30);
-    assert.deepEqual(
-      [...timeline.values()].map((entry) => entry.insert_id).sort(),
-      Array.from({ length: 30 }, (_, i) => `e-${i}`).sort(),
-    );
+    expect(calls.map((requests) => requests.length)).toEqual([25, 3, 1, 5]);
+    expect(calls[1]).toEqual(calls[0].slice(22));
+    expect(calls[2]).toEqual(calls[1].slice(2));
+    expect(timeline.size).toBe(30);
+    expect([...timeline.values()].map((entry) => entry.insert_id).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `e-${i}`).sort());
   });
 
   test('the same event twice in one batch is written once, as first delivered', async () => {
@@ -189,15 +185,12 @@ describe('record-events handler', () => {
       context(),
     );
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.deepEqual(
-      written().map((entry) => [entry.insert_id, entry.seq]),
-      [
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(written().map((entry) => [entry.insert_id, entry.seq])).toEqual([
         ['same', seq(1)],
         ['other', seq(2)],
-      ],
-    );
-    assert.equal(timeline.size, 2);
+      ]);
+    expect(timeline.size).toBe(2);
   });
 
   test("events from before a profile's delete are dropped, and later ones and other profiles' are kept", async () => {
@@ -224,21 +217,18 @@ describe('record-events handler', () => {
       context(),
     );
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.deepEqual(
-      written().map((entry) => entry.insert_id),
-      ['other-profile', 'after-delete'],
-    );
-    assert.equal(timeline.has(timelineKey('app_1#p-0', 'redelivered-old')), false);
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(written().map((entry) => entry.insert_id)).toEqual(['other-profile', 'after-delete']);
+    expect(timeline.has(timelineKey('app_1#p-0', 'redelivered-old'))).toBe(false);
   });
 
   test('a failed write fails the invocation, so the stream delivers the batch again', async () => {
     dynamo.on(BatchWriteCommand).rejects(new ProvisionedThroughputExceededException({ message: 'Rate exceeded', $metadata: {} }));
 
-    await assert.rejects(handler(batch(...manyEvents(3)), context()), ProvisionedThroughputExceededException);
+    await expect(handler(batch(...manyEvents(3)), context())).rejects.toThrow(ProvisionedThroughputExceededException);
 
-    assert.equal(dynamo.commandCalls(BatchWriteCommand).length, 1);
-    assert.equal(timeline.size, 0);
+    expect(dynamo).toHaveReceivedCommandTimes(BatchWriteCommand, 1);
+    expect(timeline.size).toBe(0);
   });
 
   test('an event too large for a timeline entry is kept in the rejections table and the others are written', async () => {
@@ -247,14 +237,11 @@ describe('record-events handler', () => {
       context(),
     );
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.deepEqual(written().map((entry) => entry.insert_id), ['fine']);
-    assert.equal(rejections.length, 1);
-    assert.deepEqual(
-      [rejections[0].urm_insert_id, rejections[0].kind, rejections[0].seq, rejections[0].reason],
-      ['huge', 'event', seq(1), 'the event is larger than the 180000-byte limit of a timeline entry'],
-    );
-    assert.equal(dynamo.commandCalls(PutCommand)[0].args[0].input.TableName, REJECTIONS);
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(written().map((entry) => entry.insert_id)).toEqual(['fine']);
+    expect(rejections.length).toBe(1);
+    expect([rejections[0].urm_insert_id, rejections[0].kind, rejections[0].seq, rejections[0].reason]).toEqual(['huge', 'event', seq(1), 'the event is larger than the 180000-byte limit of a timeline entry']);
+    expect(dynamo).toHaveReceivedNthSpecificCommandWith(1, PutCommand, { TableName: REJECTIONS });
   });
 
   test('an event whose multi-byte text exceeds the item size limit is rejected, not retried forever', async () => {
@@ -264,8 +251,8 @@ describe('record-events handler', () => {
       context(),
     );
 
-    assert.deepEqual(response, { batchItemFailures: [] });
-    assert.deepEqual([...timeline.keys()], [timelineKey('app_1#p-0', 'fine')]);
-    assert.deepEqual(rejections.map((rejection) => rejection.urm_insert_id), ['huge']);
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect([...timeline.keys()]).toEqual([timelineKey('app_1#p-0', 'fine')]);
+    expect(rejections.map((rejection) => rejection.urm_insert_id)).toEqual(['huge']);
   });
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import type { AttributeValue, Attributes } from '../../../functions/shared/domain/attributes';
@@ -11,22 +10,22 @@ import { applyProfileRecord, type MergeSources, type ProfileChange } from '../..
 /** Applies a record that must apply, and returns the new attributes. */
 function applied(current: Attributes, record: ProfileChange, sources?: MergeSources): Attributes {
   const result = applyProfileRecord(current, record, sources);
-  assert.ok('attributes' in result, `expected the record to apply, but it was rejected: ${JSON.stringify(result)}`);
+  if (!('attributes' in result)) throw new Error(`rejected: ${result.rejected}`);
   return result.attributes;
 }
 
 /** Applies a record that must be rejected as a whole, and returns the reason. */
 function rejection(current: Attributes, record: ProfileChange, sources?: MergeSources): string {
   const result = applyProfileRecord(current, record, sources);
-  assert.deepEqual(Object.keys(result), ['rejected'], `expected a rejection, got ${JSON.stringify(result)}`);
-  assert.ok('rejected' in result);
-  assert.equal(typeof result.rejected, 'string');
-  return result.rejected;
+  expect(Object.keys(result)).toEqual(['rejected']);
+  const { rejected } = result as { rejected: unknown };
+  expect(typeof rejected).toBe('string');
+  return rejected as string;
 }
 
 function assertNamesDirectiveAndAttribute(reason: string, directive: string, attribute: string): void {
-  assert.ok(reason.includes(directive), `reason "${reason}" does not name ${directive}`);
-  assert.ok(reason.includes(attribute), `reason "${reason}" does not name ${attribute}`);
+  expect(reason.includes(directive)).toBeTruthy();
+  expect(reason.includes(attribute)).toBeTruthy();
 }
 
 function deepFreeze<T>(value: T): T {
@@ -365,10 +364,7 @@ describe('directive engine: the table of DECISIONS.md', () => {
     describe(directive, () => {
       const cells = table.filter((cell) => cell.directive === directive);
       test('has a test for each of the four states of the attribute', () => {
-        assert.deepEqual(
-          cells.map((cell) => cell.state),
-          ['missing', 'null', 'expected type', 'another type'],
-        );
+        expect(cells.map((cell) => cell.state)).toEqual(['missing', 'null', 'expected type', 'another type']);
       });
       for (const cell of cells) {
         test(cell.name, () => {
@@ -378,7 +374,7 @@ describe('directive engine: the table of DECISIONS.md', () => {
             const reason = rejection(current, cell.record);
             assertNamesDirectiveAndAttribute(reason, cell.directive, cell.attribute);
           } else {
-            assert.deepEqual(applied(current, cell.record), cell.expected);
+            expect(applied(current, cell.record)).toEqual(cell.expected);
           }
         });
       }
@@ -414,7 +410,7 @@ describe('directive engine: top-level attributes', () => {
   ];
   for (const [name, current, expected] of cases) {
     test(name, () => {
-      assert.deepEqual(applied(current, { plan: 'gold' }), expected);
+      expect(applied(current, { plan: 'gold' })).toEqual(expected);
     });
   }
 
@@ -429,29 +425,29 @@ describe('directive engine: top-level attributes', () => {
       plan: 'gold',
     };
 
-    assert.deepEqual(applied({}, record), { plan: 'gold' });
+    expect(applied({}, record)).toEqual({ plan: 'gold' });
   });
 
   test('a top-level attribute holding an array is set as that array', () => {
-    assert.deepEqual(applied({ tags: ['old'] }, { tags: ['a', ['b']] }), { tags: ['a', ['b']] });
+    expect(applied({ tags: ['old'] }, { tags: ['a', ['b']] })).toEqual({ tags: ['a', ['b']] });
   });
 });
 
 describe('directive engine: order within one record', () => {
   test('urm_set runs after the top-level attributes', () => {
-    assert.deepEqual(applied({}, { plan: 'silver', urm_set: { plan: 'gold' } }), { plan: 'gold' });
+    expect(applied({}, { plan: 'silver', urm_set: { plan: 'gold' } })).toEqual({ plan: 'gold' });
   });
 
   test('urm_set_if_null leaves a value the same record sets at the top level', () => {
-    assert.deepEqual(applied({}, { plan: 'gold', urm_set_if_null: { plan: 'free' } }), { plan: 'gold' });
+    expect(applied({}, { plan: 'gold', urm_set_if_null: { plan: 'free' } })).toEqual({ plan: 'gold' });
   });
 
   test('urm_set_if_null leaves a value the same record sets with urm_set', () => {
-    assert.deepEqual(applied({ plan: null }, { urm_set: { plan: 'gold' }, urm_set_if_null: { plan: 'free' } }), { plan: 'gold' });
+    expect(applied({ plan: null }, { urm_set: { plan: 'gold' }, urm_set_if_null: { plan: 'free' } })).toEqual({ plan: 'gold' });
   });
 
   test('urm_add adds to the value urm_set_if_null just created', () => {
-    assert.deepEqual(applied({}, { urm_add: { score: 1 }, urm_set_if_null: { score: 10 } }), { score: 11 });
+    expect(applied({}, { urm_add: { score: 1 }, urm_set_if_null: { score: 10 } })).toEqual({ score: 11 });
   });
 
   test('urm_append runs after urm_add, so it is the append that finds a number and is rejected', () => {
@@ -461,13 +457,13 @@ describe('directive engine: order within one record', () => {
   });
 
   test('urm_unique_append runs after urm_append and does not add what urm_append just added', () => {
-    assert.deepEqual(applied({}, { urm_unique_append: { tags: ['a', 'b'] }, urm_append: { tags: ['a', 'a'] } }), {
+    expect(applied({}, { urm_unique_append: { tags: ['a', 'b'] }, urm_append: { tags: ['a', 'a'] } })).toEqual({
       tags: ['a', 'a', 'b'],
     });
   });
 
   test('urm_remove runs after urm_unique_append and removes what it just added', () => {
-    assert.deepEqual(applied({ tags: ['x'] }, { urm_remove: { tags: ['a'] }, urm_unique_append: { tags: ['a'] } }), { tags: ['x'] });
+    expect(applied({ tags: ['x'] }, { urm_remove: { tags: ['a'] }, urm_unique_append: { tags: ['a'] } })).toEqual({ tags: ['x'] });
   });
 
   test('urm_unset runs after urm_remove, so urm_remove still finds the string and rejects the record', () => {
@@ -477,29 +473,29 @@ describe('directive engine: order within one record', () => {
   });
 
   test('urm_unset runs after urm_add and leaves null', () => {
-    assert.deepEqual(applied({ score: 1 }, { urm_unset: ['score'], urm_add: { score: 1 } }), { score: null });
+    expect(applied({ score: 1 }, { urm_unset: ['score'], urm_add: { score: 1 } })).toEqual({ score: null });
   });
 
   test('urm_delete runs after urm_unset and leaves the attribute missing', () => {
-    assert.deepEqual(applied({ a: 1, b: 2 }, { urm_delete: ['a'], urm_unset: ['a'] }), { b: 2 });
+    expect(applied({ a: 1, b: 2 }, { urm_delete: ['a'], urm_unset: ['a'] })).toEqual({ b: 2 });
   });
 
   test('urm_delete of an attribute, then urm_merge copies it from the source since the target no longer has it', () => {
     const sources = sourcesOf({ visitor: { plan: 'from visitor' } });
 
-    assert.deepEqual(applied({ plan: 'mine' }, { urm_merge: ['visitor'], urm_delete: ['plan'] }, sources), { plan: 'from visitor' });
+    expect(applied({ plan: 'mine' }, { urm_merge: ['visitor'], urm_delete: ['plan'] }, sources)).toEqual({ plan: 'from visitor' });
   });
 
   test('urm_unset of an attribute, then urm_merge leaves it null since a null is the target\'s own', () => {
     const sources = sourcesOf({ visitor: { plan: 'from visitor' } });
 
-    assert.deepEqual(applied({ plan: 'mine' }, { urm_merge: ['visitor'], urm_unset: ['plan'] }, sources), { plan: null });
+    expect(applied({ plan: 'mine' }, { urm_merge: ['visitor'], urm_unset: ['plan'] }, sources)).toEqual({ plan: null });
   });
 
   test('urm_remove runs before urm_merge, so a merged array keeps the values the record removes', () => {
     const sources = sourcesOf({ visitor: { tags: ['a', 'b'] } });
 
-    assert.deepEqual(applied({}, { urm_merge: ['visitor'], urm_remove: { tags: ['a'] } }, sources), { tags: ['a', 'b'] });
+    expect(applied({}, { urm_merge: ['visitor'], urm_remove: { tags: ['a'] } }, sources)).toEqual({ tags: ['a', 'b'] });
   });
 });
 
@@ -511,51 +507,51 @@ describe('directive engine: urm_add is exact decimal arithmetic', () => {
 
     const afterSecond = applied(afterFirst, { urm_add: { balance: 0.2 } });
 
-    assert.deepEqual(afterSecond, { balance: 0.3 });
+    expect(afterSecond).toEqual({ balance: 0.3 });
   });
 
   test('urm_add of 0.2 to a stored 0.1 gives 0.3', () => {
-    assert.deepEqual(applied({ balance: 0.1 }, { urm_add: { balance: 0.2 } }), { balance: 0.3 });
+    expect(applied({ balance: 0.1 }, { urm_add: { balance: 0.2 } })).toEqual({ balance: 0.3 });
   });
 
   test('urm_add of a negative amount subtracts', () => {
-    assert.deepEqual(applied({ balance: 10 }, { urm_add: { balance: -2.5 } }), { balance: 7.5 });
+    expect(applied({ balance: 10 }, { urm_add: { balance: -2.5 } })).toEqual({ balance: 7.5 });
   });
 
   test('urm_add of -0.1 to 0.3 gives exactly 0.2', () => {
-    assert.deepEqual(applied({ balance: 0.3 }, { urm_add: { balance: -0.1 } }), { balance: 0.2 });
+    expect(applied({ balance: 0.3 }, { urm_add: { balance: -0.1 } })).toEqual({ balance: 0.2 });
   });
 
   test('urm_add may take a number below zero', () => {
-    assert.deepEqual(applied({ balance: 1 }, { urm_add: { balance: -3 } }), { balance: -2 });
+    expect(applied({ balance: 1 }, { urm_add: { balance: -3 } })).toEqual({ balance: -2 });
   });
 
   test('urm_add of a negative amount on a missing attribute starts from 0', () => {
-    assert.deepEqual(applied({}, { urm_add: { balance: -0.7 } }), { balance: -0.7 });
+    expect(applied({}, { urm_add: { balance: -0.7 } })).toEqual({ balance: -0.7 });
   });
 
   test('urm_add of 1e-7 to 2e-7 gives 3e-7', () => {
-    assert.deepEqual(applied({ tiny: 2e-7 }, { urm_add: { tiny: 1e-7 } }), { tiny: 3e-7 });
+    expect(applied({ tiny: 2e-7 }, { urm_add: { tiny: 1e-7 } })).toEqual({ tiny: 3e-7 });
   });
 
   test('urm_add of 1e21 to 1e21 gives 2e21', () => {
-    assert.deepEqual(applied({ big: 1e21 }, { urm_add: { big: 1e21 } }), { big: 2e21 });
+    expect(applied({ big: 1e21 }, { urm_add: { big: 1e21 } })).toEqual({ big: 2e21 });
   });
 
   test('urm_add of 1 to 1e21 gives the nearest number, 1e21', () => {
-    assert.deepEqual(applied({ big: 1e21 }, { urm_add: { big: 1 } }), { big: 1e21 });
+    expect(applied({ big: 1e21 }, { urm_add: { big: 1 } })).toEqual({ big: 1e21 });
   });
 
   test('urm_add of 1.5e21 to -1e21 gives 5e20', () => {
-    assert.deepEqual(applied({ big: -1e21 }, { urm_add: { big: 1.5e21 } }), { big: 5e20 });
+    expect(applied({ big: -1e21 }, { urm_add: { big: 1.5e21 } })).toEqual({ big: 5e20 });
   });
 
   test('urm_add of 1 to 9007199254740990 gives 9007199254740991', () => {
-    assert.deepEqual(applied({ count: 9007199254740990 }, { urm_add: { count: 1 } }), { count: 9007199254740991 });
+    expect(applied({ count: 9007199254740990 }, { urm_add: { count: 1 } })).toEqual({ count: 9007199254740991 });
   });
 
   test('urm_add of 0.000001 to 123456789.123456 gives 123456789.123457', () => {
-    assert.deepEqual(applied({ amount: 123456789.123456 }, { urm_add: { amount: 0.000001 } }), { amount: 123456789.123457 });
+    expect(applied({ amount: 123456789.123456 }, { urm_add: { amount: 0.000001 } })).toEqual({ amount: 123456789.123457 });
   });
 
   // Attribute values are finite numbers (attributes.ts) and are stored as JSON
@@ -563,15 +559,13 @@ describe('directive engine: urm_add is exact decimal arithmetic', () => {
   test('urm_add rejects a sum beyond the range of a number instead of storing Infinity', () => {
     const result = applyProfileRecord({ big: 1e308 }, { urm_add: { big: 1e308 } });
 
-    assert.ok('rejected' in result, `expected a rejection, got ${JSON.stringify(result)}`);
-    assert.match(result.rejected, /urm_add .*big/);
+    expect(result).toEqual({ rejected: expect.stringMatching(/urm_add .*big/) });
   });
 
   test('urm_add rounds the exact sum once, even past 17 significant digits', () => {
     const result = applyProfileRecord({ n: 9007199254740992 }, { urm_add: { n: 1.0000000000000002 } });
 
-    assert.ok('attributes' in result);
-    assert.equal(result.attributes.n, 9007199254740994);
+    expect(result).toEqual({ attributes: { n: 9007199254740994 } });
   });
 });
 
@@ -579,51 +573,51 @@ describe('directive engine: urm_add is exact decimal arithmetic', () => {
 
 describe('directive engine: urm_unique_append and urm_remove compare by deep equality', () => {
   test('urm_unique_append does not add a nested array the attribute already holds', () => {
-    assert.deepEqual(applied({ v: [[1, [2, 'x']], 3] }, { urm_unique_append: { v: [[1, [2, 'x']]] } }), { v: [[1, [2, 'x']], 3] });
+    expect(applied({ v: [[1, [2, 'x']], 3] }, { urm_unique_append: { v: [[1, [2, 'x']]] } })).toEqual({ v: [[1, [2, 'x']], 3] });
   });
 
   test('urm_unique_append adds a nested array that differs only deep inside', () => {
-    assert.deepEqual(applied({ v: [[1, [2]]] }, { urm_unique_append: { v: [[1, [3]]] } }), { v: [[1, [2]], [1, [3]]] });
+    expect(applied({ v: [[1, [2]]] }, { urm_unique_append: { v: [[1, [3]]] } })).toEqual({ v: [[1, [2]], [1, [3]]] });
   });
 
   test('urm_unique_append treats the number 1 and the string "1" as distinct', () => {
-    assert.deepEqual(applied({ v: [1] }, { urm_unique_append: { v: ['1', 1] } }), { v: [1, '1'] });
+    expect(applied({ v: [1] }, { urm_unique_append: { v: ['1', 1] } })).toEqual({ v: [1, '1'] });
   });
 
   test('urm_unique_append treats true and "true" as distinct', () => {
-    assert.deepEqual(applied({ v: [true] }, { urm_unique_append: { v: ['true', true] } }), { v: [true, 'true'] });
+    expect(applied({ v: [true] }, { urm_unique_append: { v: ['true', true] } })).toEqual({ v: [true, 'true'] });
   });
 
   test('urm_unique_append does not add duplicates present in the appended list itself', () => {
-    assert.deepEqual(applied({}, { urm_unique_append: { v: ['a', 'a', ['b'], ['b'], 1, 1] } }), { v: ['a', ['b'], 1] });
+    expect(applied({}, { urm_unique_append: { v: ['a', 'a', ['b'], ['b'], 1, 1] } })).toEqual({ v: ['a', ['b'], 1] });
   });
 
   test('urm_unique_append keeps duplicates the attribute already held', () => {
-    assert.deepEqual(applied({ v: ['a', 'a'] }, { urm_unique_append: { v: ['b'] } }), { v: ['a', 'a', 'b'] });
+    expect(applied({ v: ['a', 'a'] }, { urm_unique_append: { v: ['b'] } })).toEqual({ v: ['a', 'a', 'b'] });
   });
 
   test('urm_append keeps duplicates, in the appended list and with the attribute', () => {
-    assert.deepEqual(applied({ v: ['a'] }, { urm_append: { v: ['a', 'a'] } }), { v: ['a', 'a', 'a'] });
+    expect(applied({ v: ['a'] }, { urm_append: { v: ['a', 'a'] } })).toEqual({ v: ['a', 'a', 'a'] });
   });
 
   test('urm_remove removes a nested array by deep equality', () => {
-    assert.deepEqual(applied({ v: [[1, 2], [1, [2]], 3] }, { urm_remove: { v: [[1, [2]]] } }), { v: [[1, 2], 3] });
+    expect(applied({ v: [[1, 2], [1, [2]], 3] }, { urm_remove: { v: [[1, [2]]] } })).toEqual({ v: [[1, 2], 3] });
   });
 
   test('urm_remove of the string "1" leaves the number 1', () => {
-    assert.deepEqual(applied({ v: [1, '1', 2] }, { urm_remove: { v: ['1'] } }), { v: [1, 2] });
+    expect(applied({ v: [1, '1', 2] }, { urm_remove: { v: ['1'] } })).toEqual({ v: [1, 2] });
   });
 
   test('urm_remove of the number 1 leaves the string "1"', () => {
-    assert.deepEqual(applied({ v: [1, '1', 2] }, { urm_remove: { v: [1] } }), { v: ['1', 2] });
+    expect(applied({ v: [1, '1', 2] }, { urm_remove: { v: [1] } })).toEqual({ v: ['1', 2] });
   });
 
   test('urm_remove treats arrays with the same items in another order as distinct', () => {
-    assert.deepEqual(applied({ v: [[1, 2], [2, 1]] }, { urm_remove: { v: [[2, 1]] } }), { v: [[1, 2]] });
+    expect(applied({ v: [[1, 2], [2, 1]] }, { urm_remove: { v: [[2, 1]] } })).toEqual({ v: [[1, 2]] });
   });
 
   test('urm_remove of every value leaves an empty array', () => {
-    assert.deepEqual(applied({ v: ['a', 'b'] }, { urm_remove: { v: ['b', 'a'] } }), { v: [] });
+    expect(applied({ v: ['a', 'b'] }, { urm_remove: { v: ['b', 'a'] } })).toEqual({ v: [] });
   });
 });
 
@@ -664,8 +658,8 @@ describe('directive engine: a record applies whole or not at all', () => {
 
     const attributes = applied(current, record, sources);
 
-    assert.deepEqual({ current, record, sources }, before);
-    assert.deepEqual(attributes, {
+    expect({ current, record, sources }).toEqual(before);
+    expect(attributes).toEqual({
       score: 3.5,
       tags: ['a', 'b'],
       seen: [['x'], 'y'],
@@ -685,8 +679,8 @@ describe('directive engine: a record applies whole or not at all', () => {
 
     const attributes = applied(current, {});
 
-    assert.notEqual(attributes, current);
-    assert.deepEqual(attributes, { a: 1 });
+    expect(attributes).not.toBe(current);
+    expect(attributes).toEqual({ a: 1 });
   });
 
   test('a rejected record does not mutate the profile, the record or the sources', () => {
@@ -700,7 +694,7 @@ describe('directive engine: a record applies whole or not at all', () => {
 
     rejection(current, record, sources);
 
-    assert.deepEqual({ current, record, sources }, before);
+    expect({ current, record, sources }).toEqual(before);
   });
 
   test('a record whose urm_add is rejected returns only the reason, none of its valid directives', () => {
@@ -708,9 +702,8 @@ describe('directive engine: a record applies whole or not at all', () => {
 
     const result = applyProfileRecord(current, everyDirective(), visitor());
 
-    assert.deepEqual(Object.keys(result), ['rejected']);
-    assert.ok('rejected' in result);
-    assertNamesDirectiveAndAttribute(result.rejected, 'urm_add', 'score');
+    expect(Object.keys(result)).toEqual(['rejected']);
+    assertNamesDirectiveAndAttribute((result as { rejected: string }).rejected, 'urm_add', 'score');
   });
 
   test('a record whose last typed directive, urm_remove, is rejected returns only the reason after earlier directives ran', () => {
@@ -718,9 +711,8 @@ describe('directive engine: a record applies whole or not at all', () => {
 
     const result = applyProfileRecord(current, everyDirective(), visitor());
 
-    assert.deepEqual(Object.keys(result), ['rejected']);
-    assert.ok('rejected' in result);
-    assertNamesDirectiveAndAttribute(result.rejected, 'urm_remove', 'drop');
+    expect(Object.keys(result)).toEqual(['rejected']);
+    assertNamesDirectiveAndAttribute((result as { rejected: string }).rejected, 'urm_remove', 'drop');
   });
 
   test('after a rejection the same profile still applies a valid record as if nothing had happened', () => {
@@ -729,7 +721,7 @@ describe('directive engine: a record applies whole or not at all', () => {
 
     const attributes = applied(current, { urm_append: { tags: ['b'] } });
 
-    assert.deepEqual(attributes, { score: 'x', tags: ['a', 'b'] });
+    expect(attributes).toEqual({ score: 'x', tags: ['a', 'b'] });
   });
 });
 
@@ -739,66 +731,66 @@ describe('directive engine: urm_merge', () => {
   test('urm_merge copies only the attributes the target does not have', () => {
     const sources = sourcesOf({ s1: { plan: 'theirs', city: 'Oslo' } });
 
-    assert.deepEqual(applied({ plan: 'mine' }, { urm_merge: ['s1'] }, sources), { plan: 'mine', city: 'Oslo' });
+    expect(applied({ plan: 'mine' }, { urm_merge: ['s1'] }, sources)).toEqual({ plan: 'mine', city: 'Oslo' });
   });
 
   test('urm_merge keeps a null the target holds, since it is the target\'s own', () => {
     const sources = sourcesOf({ s1: { plan: 'theirs' } });
 
-    assert.deepEqual(applied({ plan: null }, { urm_merge: ['s1'] }, sources), { plan: null });
+    expect(applied({ plan: null }, { urm_merge: ['s1'] }, sources)).toEqual({ plan: null });
   });
 
   test('urm_merge copies a null the source holds when the target lacks the attribute', () => {
     const sources = sourcesOf({ s1: { plan: null } });
 
-    assert.deepEqual(applied({}, { urm_merge: ['s1'] }, sources), { plan: null });
+    expect(applied({}, { urm_merge: ['s1'] }, sources)).toEqual({ plan: null });
   });
 
   test('urm_merge keeps the target\'s value even when the source holds another type', () => {
     const sources = sourcesOf({ s1: { score: 'high', tags: 'a' } });
 
-    assert.deepEqual(applied({ score: 3, tags: ['b'] }, { urm_merge: ['s1'] }, sources), { score: 3, tags: ['b'] });
+    expect(applied({ score: 3, tags: ['b'] }, { urm_merge: ['s1'] }, sources)).toEqual({ score: 3, tags: ['b'] });
   });
 
   test('urm_merge takes sources in the order the record gives them, so the first source wins', () => {
     // The map's order is the opposite of the record's: the record's order must count.
     const sources = sourcesOf({ s2: { plan: 'second', b: 2 }, s1: { plan: 'first', a: 1 } });
 
-    assert.deepEqual(applied({}, { urm_merge: ['s1', 's2'] }, sources), { plan: 'first', a: 1, b: 2 });
+    expect(applied({}, { urm_merge: ['s1', 's2'] }, sources)).toEqual({ plan: 'first', a: 1, b: 2 });
   });
 
   test('urm_merge with the sources in the other order lets the other source win', () => {
     const sources = sourcesOf({ s2: { plan: 'second', b: 2 }, s1: { plan: 'first', a: 1 } });
 
-    assert.deepEqual(applied({}, { urm_merge: ['s2', 's1'] }, sources), { plan: 'second', a: 1, b: 2 });
+    expect(applied({}, { urm_merge: ['s2', 's1'] }, sources)).toEqual({ plan: 'second', a: 1, b: 2 });
   });
 
   test('urm_merge skips a source that is missing', () => {
     const sources = sourcesOf({ s1: { city: 'Oslo' } });
 
-    assert.deepEqual(applied({ a: 1 }, { urm_merge: ['ghost', 's1'] }, sources), { a: 1, city: 'Oslo' });
+    expect(applied({ a: 1 }, { urm_merge: ['ghost', 's1'] }, sources)).toEqual({ a: 1, city: 'Oslo' });
   });
 
   test('urm_merge of only missing sources changes nothing', () => {
-    assert.deepEqual(applied({ a: 1 }, { urm_merge: ['ghost'] }), { a: 1 });
+    expect(applied({ a: 1 }, { urm_merge: ['ghost'] })).toEqual({ a: 1 });
   });
 
   test('urm_merge of an empty source changes nothing', () => {
-    assert.deepEqual(applied({ a: 1 }, { urm_merge: ['s1'] }, sourcesOf({ s1: {} })), { a: 1 });
+    expect(applied({ a: 1 }, { urm_merge: ['s1'] }, sourcesOf({ s1: {} }))).toEqual({ a: 1 });
   });
 
   for (const token of pushTokenAttributes) {
     test(`urm_merge unions ${token} without duplicates`, () => {
       const sources = sourcesOf({ s1: { [token]: ['t2', 't3'] } });
 
-      assert.deepEqual(applied({ [token]: ['t1', 't2'] }, { urm_merge: ['s1'] }, sources), { [token]: ['t1', 't2', 't3'] });
+      expect(applied({ [token]: ['t1', 't2'] }, { urm_merge: ['s1'] }, sources)).toEqual({ [token]: ['t1', 't2', 't3'] });
     });
   }
 
   test('urm_merge gives the target the source\'s push tokens when it has none', () => {
     const sources = sourcesOf({ s1: { urm_ios_push_notification_token: ['t1'] } });
 
-    assert.deepEqual(applied({ a: 1 }, { urm_merge: ['s1'] }, sources), { a: 1, urm_ios_push_notification_token: ['t1'] });
+    expect(applied({ a: 1 }, { urm_merge: ['s1'] }, sources)).toEqual({ a: 1, urm_ios_push_notification_token: ['t1'] });
   });
 
   test('urm_merge unions push tokens across several sources in order, without duplicates', () => {
@@ -809,7 +801,7 @@ describe('directive engine: urm_merge', () => {
 
     const attributes = applied({ urm_web_push_notification_token: ['t1'] }, { urm_merge: ['s1', 's2'] }, sources);
 
-    assert.deepEqual(attributes, { urm_web_push_notification_token: ['t1', 't2', 't3'] });
+    expect(attributes).toEqual({ urm_web_push_notification_token: ['t1', 't2', 't3'] });
   });
 
   test('urm_merge unions each kind of push token separately', () => {
@@ -819,7 +811,7 @@ describe('directive engine: urm_merge', () => {
 
     const attributes = applied({ urm_web_push_notification_token: ['w1'], urm_ios_push_notification_token: ['i1'] }, { urm_merge: ['s1'] }, sources);
 
-    assert.deepEqual(attributes, {
+    expect(attributes).toEqual({
       urm_web_push_notification_token: ['w1', 'w2'],
       urm_ios_push_notification_token: ['i1'],
       urm_android_push_notification_token: ['a1'],
@@ -829,7 +821,7 @@ describe('directive engine: urm_merge', () => {
   test('urm_merge does not union other array attributes', () => {
     const sources = sourcesOf({ s1: { tags: ['b'] } });
 
-    assert.deepEqual(applied({ tags: ['a'] }, { urm_merge: ['s1'] }, sources), { tags: ['a'] });
+    expect(applied({ tags: ['a'] }, { urm_merge: ['s1'] }, sources)).toEqual({ tags: ['a'] });
   });
 });
 
@@ -839,11 +831,11 @@ describe('directive engine: each directive with urm_merge', () => {
   const sources = () => sourcesOf({ visitor: { x: 'from visitor', tags: ['v'], score: 100, visits: 3 } });
 
   test('a top-level attribute and urm_merge: the record\'s value wins and the rest is copied', () => {
-    assert.deepEqual(applied({}, { x: 'mine', urm_merge: ['visitor'] }, sources()), { x: 'mine', tags: ['v'], score: 100, visits: 3 });
+    expect(applied({}, { x: 'mine', urm_merge: ['visitor'] }, sources())).toEqual({ x: 'mine', tags: ['v'], score: 100, visits: 3 });
   });
 
   test('urm_set and urm_merge: the set value wins and the rest is copied', () => {
-    assert.deepEqual(applied({}, { urm_set: { x: 'mine' }, urm_merge: ['visitor'] }, sources()), {
+    expect(applied({}, { urm_set: { x: 'mine' }, urm_merge: ['visitor'] }, sources())).toEqual({
       x: 'mine',
       tags: ['v'],
       score: 100,
@@ -852,7 +844,7 @@ describe('directive engine: each directive with urm_merge', () => {
   });
 
   test('urm_set_if_null and urm_merge: the value created by urm_set_if_null wins and the rest is copied', () => {
-    assert.deepEqual(applied({ x: null }, { urm_set_if_null: { x: 'mine' }, urm_merge: ['visitor'] }, sources()), {
+    expect(applied({ x: null }, { urm_set_if_null: { x: 'mine' }, urm_merge: ['visitor'] }, sources())).toEqual({
       x: 'mine',
       tags: ['v'],
       score: 100,
@@ -861,7 +853,7 @@ describe('directive engine: each directive with urm_merge', () => {
   });
 
   test('urm_add and urm_merge: the sum wins over the source\'s number and the rest is copied', () => {
-    assert.deepEqual(applied({}, { urm_add: { score: 5 }, urm_merge: ['visitor'] }, sources()), {
+    expect(applied({}, { urm_add: { score: 5 }, urm_merge: ['visitor'] }, sources())).toEqual({
       score: 5,
       x: 'from visitor',
       tags: ['v'],
@@ -870,7 +862,7 @@ describe('directive engine: each directive with urm_merge', () => {
   });
 
   test('urm_append and urm_merge: the appended array wins over the source\'s array and the rest is copied', () => {
-    assert.deepEqual(applied({ tags: ['a'] }, { urm_append: { tags: ['a'] }, urm_merge: ['visitor'] }, sources()), {
+    expect(applied({ tags: ['a'] }, { urm_append: { tags: ['a'] }, urm_merge: ['visitor'] }, sources())).toEqual({
       tags: ['a', 'a'],
       x: 'from visitor',
       score: 100,
@@ -879,7 +871,7 @@ describe('directive engine: each directive with urm_merge', () => {
   });
 
   test('urm_unique_append and urm_merge: the appended array wins over the source\'s array and the rest is copied', () => {
-    assert.deepEqual(applied({ tags: ['a'] }, { urm_unique_append: { tags: ['a', 'b'] }, urm_merge: ['visitor'] }, sources()), {
+    expect(applied({ tags: ['a'] }, { urm_unique_append: { tags: ['a', 'b'] }, urm_merge: ['visitor'] }, sources())).toEqual({
       tags: ['a', 'b'],
       x: 'from visitor',
       score: 100,
@@ -888,7 +880,7 @@ describe('directive engine: each directive with urm_merge', () => {
   });
 
   test('urm_remove and urm_merge: the array the values were removed from wins and the rest is copied', () => {
-    assert.deepEqual(applied({ tags: ['a', 'b'] }, { urm_remove: { tags: ['a'] }, urm_merge: ['visitor'] }, sources()), {
+    expect(applied({ tags: ['a', 'b'] }, { urm_remove: { tags: ['a'] }, urm_merge: ['visitor'] }, sources())).toEqual({
       tags: ['b'],
       x: 'from visitor',
       score: 100,
@@ -897,7 +889,7 @@ describe('directive engine: each directive with urm_merge', () => {
   });
 
   test('urm_unset and urm_merge: the null wins and the rest is copied', () => {
-    assert.deepEqual(applied({ x: 'mine' }, { urm_unset: ['x'], urm_merge: ['visitor'] }, sources()), {
+    expect(applied({ x: 'mine' }, { urm_unset: ['x'], urm_merge: ['visitor'] }, sources())).toEqual({
       x: null,
       tags: ['v'],
       score: 100,
@@ -906,7 +898,7 @@ describe('directive engine: each directive with urm_merge', () => {
   });
 
   test('urm_delete and urm_merge: a deleted attribute the source lacks is gone, one it has is copied', () => {
-    assert.deepEqual(applied({ x: 'mine', gone: true }, { urm_delete: ['x', 'gone'], urm_merge: ['visitor'] }, sources()), {
+    expect(applied({ x: 'mine', gone: true }, { urm_delete: ['x', 'gone'], urm_merge: ['visitor'] }, sources())).toEqual({
       x: 'from visitor',
       tags: ['v'],
       score: 100,
@@ -919,7 +911,7 @@ describe('directive engine: each directive with urm_merge', () => {
 
     const attributes = applied({}, { urm_set: { urm_web_push_notification_token: ['t1'] }, urm_merge: ['visitor'] }, tokens);
 
-    assert.deepEqual(attributes, { urm_web_push_notification_token: ['t1', 't2'] });
+    expect(attributes).toEqual({ urm_web_push_notification_token: ['t1', 't2'] });
   });
 });
 
@@ -927,56 +919,56 @@ describe('directive engine: attribute names that exist on Object.prototype are j
   test('urm_set of "constructor" and "toString" sets plain attributes', () => {
     const attributes = applied({}, { urm_set: { constructor: 'c', toString: 't' } });
 
-    assert.deepEqual(attributes, { constructor: 'c', toString: 't' });
-    assert.equal(Object.getPrototypeOf(attributes), Object.prototype);
+    expect(attributes).toEqual({ constructor: 'c', toString: 't' });
+    expect(Object.getPrototypeOf(attributes)).toBe(Object.prototype);
   });
 
   test('a top-level "constructor" is set like any attribute', () => {
-    assert.deepEqual(applied({}, { constructor: 'c' }), { constructor: 'c' });
+    expect(applied({}, { constructor: 'c' })).toEqual({ constructor: 'c' });
   });
 
   test('urm_set_if_null creates a missing "constructor"', () => {
-    assert.deepEqual(applied({}, { urm_set_if_null: { constructor: 'c' } }), { constructor: 'c' });
+    expect(applied({}, { urm_set_if_null: { constructor: 'c' } })).toEqual({ constructor: 'c' });
   });
 
   test('urm_add starts from 0 on a missing "constructor"', () => {
-    assert.deepEqual(applied({}, { urm_add: { constructor: 2 } }), { constructor: 2 });
+    expect(applied({}, { urm_add: { constructor: 2 } })).toEqual({ constructor: 2 });
   });
 
   test('urm_add starts from 0 on a missing "toString"', () => {
-    assert.deepEqual(applied({}, { urm_add: { toString: 2 } }), { toString: 2 });
+    expect(applied({}, { urm_add: { toString: 2 } })).toEqual({ toString: 2 });
   });
 
   test('urm_append creates the array on a missing "toString"', () => {
-    assert.deepEqual(applied({}, { urm_append: { toString: ['a'] } }), { toString: ['a'] });
+    expect(applied({}, { urm_append: { toString: ['a'] } })).toEqual({ toString: ['a'] });
   });
 
   test('urm_unique_append creates the array on a missing "valueOf"', () => {
-    assert.deepEqual(applied({}, { urm_unique_append: { valueOf: ['a', 'a'] } }), { valueOf: ['a'] });
+    expect(applied({}, { urm_unique_append: { valueOf: ['a', 'a'] } })).toEqual({ valueOf: ['a'] });
   });
 
   test('urm_remove on a missing "toString" leaves it missing', () => {
     const attributes = applied({}, { urm_remove: { toString: ['a'] } });
 
-    assert.deepEqual(attributes, {});
-    assert.equal(Object.hasOwn(attributes, 'toString'), false);
+    expect(attributes).toEqual({});
+    expect(Object.hasOwn(attributes, 'toString')).toBe(false);
   });
 
   test('urm_unset creates a missing "constructor" as null', () => {
-    assert.deepEqual(applied({}, { urm_unset: ['constructor'] }), { constructor: null });
+    expect(applied({}, { urm_unset: ['constructor'] })).toEqual({ constructor: null });
   });
 
   test('urm_delete removes a stored "toString" and leaves Object.prototype alone', () => {
     const attributes = applied({ toString: 't', a: 1 }, { urm_delete: ['toString'] });
 
-    assert.deepEqual(attributes, { a: 1 });
-    assert.equal(typeof Object.prototype.toString, 'function');
+    expect(attributes).toEqual({ a: 1 });
+    expect(typeof Object.prototype.toString).toBe('function');
   });
 
   test('urm_merge copies "constructor" and "toString" the target lacks', () => {
     const sources = sourcesOf({ s1: { constructor: 'c', toString: ['t'] } });
 
-    assert.deepEqual(applied({}, { urm_merge: ['s1'] }, sources), { constructor: 'c', toString: ['t'] });
+    expect(applied({}, { urm_merge: ['s1'] }, sources)).toEqual({ constructor: 'c', toString: ['t'] });
   });
 
   test('a "__proto__" key parsed from JSON becomes an own attribute and does not change any prototype', () => {
@@ -984,10 +976,10 @@ describe('directive engine: attribute names that exist on Object.prototype are j
 
     const attributes = applied({}, record);
 
-    assert.equal(Object.getPrototypeOf(attributes), Object.prototype);
-    assert.equal(Object.hasOwn(attributes, '__proto__'), true);
-    assert.equal(Object.getOwnPropertyDescriptor(attributes, '__proto__')?.value, 'x');
-    assert.equal(({} as Record<string, unknown>).x, undefined);
+    expect(Object.getPrototypeOf(attributes)).toBe(Object.prototype);
+    expect(Object.hasOwn(attributes, '__proto__')).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(attributes, '__proto__')?.value).toBe('x');
+    expect(({} as Record<string, unknown>).x).toBe(undefined);
   });
 });
 
@@ -1043,7 +1035,7 @@ describe('directive engine: properties', () => {
       fc.property(attributesArb, sourcesArb, fc.array(fc.constantFrom(...sourceIds), { minLength: 1, maxLength: 4 }), (target, sources, ids) => {
         const attributes = applied(target, { urm_merge: ids }, sources);
 
-        for (const name of Object.keys(target)) assert.deepEqual(attributes[name], target[name], `attribute ${name}`);
+        for (const name of Object.keys(target)) expect(attributes[name]).toEqual(target[name]);
       }),
       { numRuns: 200 },
     );
@@ -1056,7 +1048,7 @@ describe('directive engine: properties', () => {
 
         applyProfileRecord(current, record, sources);
 
-        assert.deepEqual({ current, record, sources }, before);
+        expect({ current, record, sources }).toEqual(before);
       }),
       { numRuns: 200 },
     );
@@ -1074,7 +1066,7 @@ describe('directive engine: properties', () => {
 
         const twice = applied(once, record);
 
-        assert.deepEqual(twice, once);
+        expect(twice).toEqual(once);
       }),
       { numRuns: 200 },
     );
@@ -1087,11 +1079,11 @@ describe('directive engine: properties', () => {
 
         const afterUnset = applied(afterSet, { urm_unset: [name] });
 
-        assert.equal(Object.hasOwn(afterUnset, name), true);
-        assert.equal(afterUnset[name], null);
+        expect(Object.hasOwn(afterUnset, name)).toBe(true);
+        expect(afterUnset[name]).toBe(null);
         const { [name]: _unset, ...others } = afterUnset;
         const { [name]: _before, ...othersBefore } = current;
-        assert.deepEqual(others, othersBefore);
+        expect(others).toEqual(othersBefore);
       }),
       { numRuns: 200 },
     );
@@ -1106,8 +1098,8 @@ describe('directive engine: properties', () => {
         const atOnce = applied(current, { urm_add: { n: new Decimal(a).plus(b).toNumber() } });
 
         const expected = new Decimal(start ?? 0).plus(a).plus(b).toNumber();
-        assert.deepEqual(stepwise, { n: expected });
-        assert.deepEqual(atOnce, { n: expected });
+        expect(stepwise).toEqual({ n: expected });
+        expect(atOnce).toEqual({ n: expected });
       }),
       { numRuns: 200 },
     );

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { composeMail, emailSentInsertId, sendEmail, sendEmailProblems } from '../../../functions/send-email/core';
 import type { SendEmailRequest } from '../../../functions/send-email/schema';
 import type { Channel } from '../../../functions/shared/domain/channels';
@@ -62,9 +61,9 @@ describe('send_email core', () => {
 
     const sent = await send(request, 'app_1');
 
-    assert.equal(sent.messageId, '0100019a-1');
-    assert.equal(sent.eventError, undefined);
-    assert.deepEqual(mailed, [
+    expect(sent.messageId).toBe('0100019a-1');
+    expect(sent.eventError).toBe(undefined);
+    expect(mailed).toEqual([
       {
         from: '"Casino News" <news@example.com>',
         to: ['"Ann Lee" <ann@example.com>'],
@@ -82,12 +81,12 @@ describe('send_email core', () => {
 
     await send(request, 'app_1');
 
-    assert.equal(written.length, 1);
+    expect(written.length).toBe(1);
     const [entry] = written[0];
-    assert.equal(entry.partitionKey, 'app_1#player-1');
+    expect(entry.partitionKey).toBe('app_1#player-1');
     const envelope = decodeEnvelope(entry.data);
-    assert.equal(envelope.kind, 'event');
-    assert.deepEqual(envelope.record, {
+    expect(envelope.kind).toBe('event');
+    expect(envelope.record).toEqual({
       app_id: 'app_1',
       profile_id: 'player-1',
       event: 'urm_email_sent',
@@ -100,66 +99,69 @@ describe('send_email core', () => {
   });
 
   test('each sender field defaults to the channel on its own', () => {
-    assert.equal(composeMail({ ...request, from_email: 'vip@example.com' }, channel).from, '"Casino News" <vip@example.com>');
-    assert.equal(composeMail({ ...request, from_name: 'VIP desk' }, channel).from, '"VIP desk" <news@example.com>');
+    expect(composeMail({ ...request, from_email: 'vip@example.com' }, channel).from).toBe('"Casino News" <vip@example.com>');
+    expect(composeMail({ ...request, from_name: 'VIP desk' }, channel).from).toBe('"VIP desk" <news@example.com>');
   });
 
   test('reply-to carries its name when one is given', () => {
-    assert.deepEqual(composeMail({ ...request, reply_to: 'help@example.com', reply_to_name: 'Help' }, channel).replyTo, [
+    expect(composeMail({ ...request, reply_to: 'help@example.com', reply_to_name: 'Help' }, channel).replyTo).toEqual([
       '"Help" <help@example.com>',
     ]);
-    assert.deepEqual(composeMail({ ...request, reply_to: 'help@example.com' }, channel).replyTo, ['help@example.com']);
+    expect(composeMail({ ...request, reply_to: 'help@example.com' }, channel).replyTo).toEqual(['help@example.com']);
   });
 
   test('the insert id follows from the message id, so the same send is stored once', () => {
-    assert.equal(emailSentInsertId('abc'), emailSentInsertId('abc'));
-    assert.notEqual(emailSentInsertId('abc'), emailSentInsertId('abd'));
+    expect(emailSentInsertId('abc')).toBe(emailSentInsertId('abc'));
+    expect(emailSentInsertId('abc')).not.toBe(emailSentInsertId('abd'));
     const long = emailSentInsertId('x'.repeat(300));
-    assert.match(long, /^urm-email-[0-9a-f]{64}$/);
+    expect(long).toMatch(/^urm-email-[0-9a-f]{64}$/);
   });
 
   test("looks the channel up within the caller's application only", async () => {
     const { send, lookups, mailed } = fakes({ channels: [{ ...channel, app_id: 'app_2' }] });
 
-    await assert.rejects(send(request, 'app_1'), (error: Error) => error instanceof NotFound && error.message === 'channel not found');
+    const sending = send(request, 'app_1');
 
-    assert.deepEqual(lookups, [['app_1', 'ch_news']]);
-    assert.equal(mailed.length, 0);
+    await expect(sending).rejects.toThrow(NotFound);
+    await expect(sending).rejects.toThrow(/^channel not found$/);
+
+    expect(lookups).toEqual([['app_1', 'ch_news']]);
+    expect(mailed.length).toBe(0);
   });
 
   test('a disabled channel is not found, and nothing is sent', async () => {
     const { send, mailed, written } = fakes({ channels: [{ ...channel, enabled: false }] });
 
-    await assert.rejects(send(request, 'app_1'), NotFound);
+    await expect(send(request, 'app_1')).rejects.toThrow(NotFound);
 
-    assert.equal(mailed.length, 0);
-    assert.equal(written.length, 0);
+    expect(mailed.length).toBe(0);
+    expect(written.length).toBe(0);
   });
 
   test("another application's app_id is Forbidden before any lookup", async () => {
     const { send, lookups, mailed } = fakes();
 
-    await assert.rejects(send({ ...request, app_id: 'app_2' }, 'app_1'), Forbidden);
+    await expect(send({ ...request, app_id: 'app_2' }, 'app_1')).rejects.toThrow(Forbidden);
 
-    assert.deepEqual(lookups, []);
-    assert.equal(mailed.length, 0);
+    expect(lookups).toEqual([]);
+    expect(mailed.length).toBe(0);
   });
 
   test('a request without any body, with a body over 256 KiB, or with reply_to_name alone lists every problem', () => {
     const { html_body: _html, text_body: _text, ...bodiless } = request;
 
-    assert.deepEqual(sendEmailProblems({ ...bodiless, reply_to_name: 'Help' }), ['html_body or text_body is required', 'reply_to_name needs reply_to']);
+    expect(sendEmailProblems({ ...bodiless, reply_to_name: 'Help' })).toEqual(['html_body or text_body is required', 'reply_to_name needs reply_to']);
     // 100,000 three-byte characters: under the limit in characters, over it in bytes.
-    assert.deepEqual(sendEmailProblems({ ...request, text_body: '€'.repeat(100_000) }), ['text_body must be at most 256 KiB (UTF-8)']);
-    assert.deepEqual(sendEmailProblems({ ...request, html_body: 'x'.repeat(256 * 1024) }), []);
+    expect(sendEmailProblems({ ...request, text_body: '€'.repeat(100_000) })).toEqual(['text_body must be at most 256 KiB (UTF-8)']);
+    expect(sendEmailProblems({ ...request, html_body: 'x'.repeat(256 * 1024) })).toEqual([]);
   });
 
   test('an invalid request is refused before the channel is read', async () => {
     const { send, lookups } = fakes();
 
-    await assert.rejects(send({ ...request, html_body: undefined, text_body: undefined }, 'app_1'), ValidationError);
+    await expect(send({ ...request, html_body: undefined, text_body: undefined }, 'app_1')).rejects.toThrow(ValidationError);
 
-    assert.deepEqual(lookups, []);
+    expect(lookups).toEqual([]);
   });
 
   test('a mail that went out is answered even when its event cannot be written, with the failure kept for the log', async () => {
@@ -172,9 +174,9 @@ describe('send_email core', () => {
 
     const sent = await send(request, 'app_1');
 
-    assert.equal(mailed.length, 1);
-    assert.equal(sent.messageId, '0100019a-1');
-    assert.match(String(sent.eventError), /stream unreachable/);
+    expect(mailed.length).toBe(1);
+    expect(sent.messageId).toBe('0100019a-1');
+    expect(String(sent.eventError)).toMatch(/stream unreachable/);
   });
 
   test('an event the stream refuses after its retries is reported the same way', async () => {
@@ -187,6 +189,6 @@ describe('send_email core', () => {
 
     const sent = await send(request, 'app_1');
 
-    assert.match(String(sent.eventError), /ProvisionedThroughputExceededException/);
+    expect(String(sent.eventError)).toMatch(/ProvisionedThroughputExceededException/);
   });
 });

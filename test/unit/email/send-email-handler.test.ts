@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { before, beforeEach, describe, test } from 'node:test';
+import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import { MessageRejected, SendEmailCommand, SESv2Client, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { DynamoDBDocumentClient, GetCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
@@ -37,7 +36,7 @@ const channel = (fields: Partial<Channel> = {}): Channel => ({
 let channels: Channel[];
 
 let handler: Handler;
-before(async () => {
+beforeAll(async () => {
   handler = (await import('../../../functions/send-email/handler')).handler as unknown as Handler;
 });
 
@@ -91,9 +90,9 @@ describe('POST /api/send_email handler', () => {
   test('sends one SendEmail with every address named, UTF-8 content and the configuration set, and answers its message id', async () => {
     const response = await post(valid);
 
-    assert.equal(response.statusCode, 200);
-    assert.deepEqual(JSON.parse(response.body), { message_id: '0100019a4b2c3d4e-5f6a7b8c-0000-0000-0000-000000000000-000000' });
-    assert.deepEqual(mailsSent(), [
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toEqual({ message_id: '0100019a4b2c3d4e-5f6a7b8c-0000-0000-0000-000000000000-000000' });
+    expect(mailsSent()).toEqual([
       {
         FromEmailAddress: '"Casino News" <news@example.com>',
         Destination: { ToAddresses: ['"Ann Lee" <ann@example.com>', '=?UTF-8?B?Wm/DqyDDmHJzdGVk?= <zoe@example.com>'] },
@@ -121,28 +120,28 @@ describe('POST /api/send_email handler', () => {
 
     const response = await post({ ...rest, from_email: 'vip@example.com', from_name: 'VIP "Gold" desk' });
 
-    assert.equal(response.statusCode, 200);
+    expect(response.statusCode).toBe(200);
     const [input] = mailsSent();
-    assert.equal(input.FromEmailAddress, '"VIP \\"Gold\\" desk" <vip@example.com>');
-    assert.equal(input.ReplyToAddresses, undefined);
-    assert.deepEqual(input.Content!.Simple!.Body, { Text: { Data: 'Your bonus is ready.', Charset: 'UTF-8' } });
+    expect(input.FromEmailAddress).toBe('"VIP \\"Gold\\" desk" <vip@example.com>');
+    expect(input.ReplyToAddresses).toBe(undefined);
+    expect(input.Content!.Simple!.Body).toEqual({ Text: { Data: 'Your bonus is ready.', Charset: 'UTF-8' } });
   });
 
   test('writes the urm_email_sent event to the stream with ids and subject only', async () => {
     await post(valid);
 
     const writes = streamWrites();
-    assert.equal(writes.length, 1);
-    assert.equal(writes[0].StreamName, 'stream');
-    assert.equal(writes[0].Records!.length, 1);
+    expect(writes.length).toBe(1);
+    expect(writes[0].StreamName).toBe('stream');
+    expect(writes[0].Records!.length).toBe(1);
     const [record] = writes[0].Records!;
-    assert.equal(record.PartitionKey, 'app_1#player-1');
+    expect(record.PartitionKey).toBe('app_1#player-1');
     const data = Buffer.from(record.Data!).toString('utf8');
     const envelope = JSON.parse(data);
-    assert.equal(envelope.kind, 'event');
+    expect(envelope.kind).toBe('event');
     const { urm_date_time: at, ...rest } = envelope.record;
-    assert.ok(Math.abs(Date.parse(at) - Date.now()) < 60_000, at);
-    assert.deepEqual(rest, {
+    expect(Math.abs(Date.parse(at) - Date.now()) < 60_000).toBeTruthy();
+    expect(rest).toEqual({
       app_id: 'app_1',
       profile_id: 'player-1',
       event: 'urm_email_sent',
@@ -151,7 +150,7 @@ describe('POST /api/send_email handler', () => {
       channel_id: 'ch_news',
       subject: 'Your weekly bonus',
     });
-    for (const secret of ['ann@example.com', 'help@example.com', 'ready']) assert.ok(!data.includes(secret), secret);
+    for (const secret of ['ann@example.com', 'help@example.com', 'ready']) expect(!data.includes(secret)).toBeTruthy();
   });
 
   for (const [name, key] of [
@@ -164,18 +163,18 @@ describe('POST /api/send_email handler', () => {
     test(`answers 403 Forbidden ${name}, and sends nothing`, async () => {
       const response = await post(valid, key);
 
-      assert.equal(response.statusCode, 403);
-      assert.deepEqual(JSON.parse(response.body), { message: 'Forbidden' });
-      assert.equal(mailsSent().length, 0);
-      assert.equal(streamWrites().length, 0);
+      expect(response.statusCode).toBe(403);
+      expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
+      expect(mailsSent().length).toBe(0);
+      expect(streamWrites().length).toBe(0);
     });
   }
 
   test("answers 403 for another application's app_id, and sends nothing", async () => {
     const response = await post({ ...valid, app_id: 'app_2', channel_id: 'ch_other' });
 
-    assert.equal(response.statusCode, 403);
-    assert.equal(mailsSent().length, 0);
+    expect(response.statusCode).toBe(403);
+    expect(mailsSent().length).toBe(0);
   });
 
   for (const [name, channelId] of [
@@ -186,10 +185,10 @@ describe('POST /api/send_email handler', () => {
     test(`answers 404 channel not found for ${name}, and sends nothing`, async () => {
       const response = await post({ ...valid, channel_id: channelId });
 
-      assert.equal(response.statusCode, 404);
-      assert.deepEqual(JSON.parse(response.body), { message: 'channel not found' });
-      assert.equal(mailsSent().length, 0);
-      assert.equal(streamWrites().length, 0);
+      expect(response.statusCode).toBe(404);
+      expect(JSON.parse(response.body)).toEqual({ message: 'channel not found' });
+      expect(mailsSent().length).toBe(0);
+      expect(streamWrites().length).toBe(0);
     });
   }
 
@@ -219,18 +218,18 @@ describe('POST /api/send_email handler', () => {
     test(`answers 400 for ${name}, and sends nothing`, async () => {
       const response = await post({ ...valid, ...change });
 
-      assert.equal(response.statusCode, 400);
-      assert.deepEqual(JSON.parse(response.body), { message: 'request body is invalid', errors });
-      assert.equal(mailsSent().length, 0);
-      assert.equal(streamWrites().length, 0);
+      expect(response.statusCode).toBe(400);
+      expect(JSON.parse(response.body)).toEqual({ message: 'request body is invalid', errors });
+      expect(mailsSent().length).toBe(0);
+      expect(streamWrites().length).toBe(0);
     });
   }
 
   test('answers 400 naming every missing field of an empty object', async () => {
     const response = await post({});
 
-    assert.equal(response.statusCode, 400);
-    assert.deepEqual(JSON.parse(response.body).errors, [
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).errors).toEqual([
       'app_id is required',
       'channel_id is required',
       'profile_id is required',
@@ -244,12 +243,12 @@ describe('POST /api/send_email handler', () => {
 
     const response = await post(valid);
 
-    assert.equal(response.statusCode, 400);
-    assert.deepEqual(JSON.parse(response.body), {
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({
       message: 'the mail service refused the message',
       errors: ['from_email must be a verified sender (and, while the SES account is in the sandbox, every recipient too)'],
     });
-    assert.equal(streamWrites().length, 0);
+    expect(streamWrites().length).toBe(0);
   });
 
   test('answers 500 without internals when SES fails otherwise, and records no event', async () => {
@@ -257,9 +256,9 @@ describe('POST /api/send_email handler', () => {
 
     const response = await post(valid);
 
-    assert.equal(response.statusCode, 500);
-    assert.deepEqual(JSON.parse(response.body), { message: 'internal server error' });
-    assert.equal(streamWrites().length, 0);
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body)).toEqual({ message: 'internal server error' });
+    expect(streamWrites().length).toBe(0);
   });
 
   test('answers 200 with the message id when the mail went out but the stream is unreachable: a retry would send it twice', async () => {
@@ -267,8 +266,8 @@ describe('POST /api/send_email handler', () => {
 
     const response = await post(valid);
 
-    assert.equal(response.statusCode, 200);
-    assert.equal(JSON.parse(response.body).message_id, '0100019a4b2c3d4e-5f6a7b8c-0000-0000-0000-000000000000-000000');
-    assert.equal(mailsSent().length, 1);
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body).message_id).toBe('0100019a4b2c3d4e-5f6a7b8c-0000-0000-0000-000000000000-000000');
+    expect(mailsSent().length).toBe(1);
   });
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { before, beforeEach, describe, test } from 'node:test';
+import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
@@ -46,7 +45,7 @@ let items: Record<string, Record<string, unknown> | undefined>;
 const itemKey = (input: GetCommandInput) => `${input.TableName}:${Object.values(input.Key ?? {}).join()}`;
 
 const handlers: Record<string, Handler> = {};
-before(async () => {
+beforeAll(async () => {
   for (const name of ['enterprise-sign-up', 'enterprise-sign-in', 'enterprise-redirect', 'portal-home', 'portal-sign-out']) {
     handlers[name] = (await import(`../../../functions/${name}/handler`)).handler as unknown as Handler;
   }
@@ -73,12 +72,12 @@ const browse = (handler: string, path: string, headers: Record<string, string> =
 
 function assertHtmlPage(response: APIGatewayProxyResult) {
   const headers = response.headers ?? {};
-  assert.equal(headers['Content-Type'], 'text/html; charset=utf-8');
-  assert.match(String(headers['Content-Security-Policy']), /^default-src 'none'; style-src 'unsafe-inline'; form-action 'self'/);
-  assert.equal(headers['X-Content-Type-Options'], 'nosniff');
-  assert.equal(headers['Referrer-Policy'], 'no-referrer');
-  assert.equal(headers['Cache-Control'], 'no-store');
-  assert.match(response.body, /^<!doctype html>/);
+  expect(headers['Content-Type']).toBe('text/html; charset=utf-8');
+  expect(String(headers['Content-Security-Policy'])).toMatch(/^default-src 'none'; style-src 'unsafe-inline'; form-action 'self'/);
+  expect(headers['X-Content-Type-Options']).toBe('nosniff');
+  expect(headers['Referrer-Policy']).toBe('no-referrer');
+  expect(headers['Cache-Control']).toBe('no-store');
+  expect(response.body).toMatch(/^<!doctype html>/);
 }
 
 describe('POST /enterprises/sign_up handler', () => {
@@ -87,18 +86,15 @@ describe('POST /enterprises/sign_up handler', () => {
 
     const response = await json('enterprise-sign-up', { app_id: 'app_1', users: [{ email: 'alan@example.com', first_name: 'Alan', last_name: 'Turing' }] });
 
-    assert.equal(response.statusCode, 200);
+    expect(response.statusCode).toBe(200);
     const [answered] = JSON.parse(response.body).users;
-    assert.match(answered.user_id, /^usr_[0-9a-f]{24}$/);
-    assert.deepEqual({ ...answered, user_id: undefined }, { user_id: undefined, email: 'alan@example.com', first_name: 'Alan', last_name: 'Turing', created: true });
+    expect(answered.user_id).toMatch(/^usr_[0-9a-f]{24}$/);
+    expect({ ...answered, user_id: undefined }).toEqual({ user_id: undefined, email: 'alan@example.com', first_name: 'Alan', last_name: 'Turing', created: true });
     const [write] = dynamo.commandCalls(TransactWriteCommand).map((call) => call.args[0].input);
-    assert.deepEqual(
-      write.TransactItems?.map((item) => [item.Put?.TableName, item.Put?.Item?.pk, item.Put?.ConditionExpression]),
-      [
+    expect(write.TransactItems?.map((item) => [item.Put?.TableName, item.Put?.Item?.pk, item.Put?.ConditionExpression])).toEqual([
         ['users', `user#app_1#${answered.user_id}`, 'attribute_not_exists(pk)'],
         ['users', 'email#app_1#alan@example.com', 'attribute_not_exists(pk)'],
-      ],
-    );
+      ]);
   });
 
   test('answers the existing user when the transaction finds the email claimed', async () => {
@@ -116,8 +112,8 @@ describe('POST /enterprises/sign_up handler', () => {
 
     const response = await json('enterprise-sign-up', { app_id: 'app_1', users: [{ email: 'ada@example.com', first_name: 'A', last_name: 'B' }] });
 
-    assert.equal(response.statusCode, 200);
-    assert.deepEqual(JSON.parse(response.body).users, [
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body).users).toEqual([
       { user_id: 'usr_1', email: 'ada@example.com', first_name: user.first_name, last_name: user.last_name, created: false },
     ]);
   });
@@ -128,13 +124,13 @@ describe('POST /enterprises/sign_up handler', () => {
       users: [{ email: 'ok@example.com', first_name: 'A', last_name: 'B' }, { email: 'nope', first_name: '', last_name: 'B' }],
     });
 
-    assert.equal(response.statusCode, 400);
-    assert.deepEqual(JSON.parse(response.body), {
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({
       message: 'request body is invalid',
       errors: ['users[1].email must be a valid email address', 'users[1].first_name must be a non-blank name without control characters'],
     });
-    assert.equal(dynamo.commandCalls(TransactWriteCommand).length, 0);
-    assert.equal(dynamo.commandCalls(PutCommand).length, 0);
+    expect(dynamo).not.toHaveReceivedCommand(TransactWriteCommand);
+    expect(dynamo).not.toHaveReceivedCommand(PutCommand);
   });
 });
 
@@ -142,24 +138,24 @@ describe('POST /enterprises/sign_in handler', () => {
   test('stores the hash of a fresh token and answers the token, the redirect address and the expiry', async () => {
     const response = await json('enterprise-sign-in', { app_id: 'app_1', user_id: 'usr_1' });
 
-    assert.equal(response.statusCode, 200);
-    assert.equal(response.headers?.['Cache-Control'], 'no-store');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers?.['Cache-Control']).toBe('no-store');
     const answer = JSON.parse(response.body);
-    assert.equal(answer.redirect_url, `https://portal.example.com/redirect?token=${answer.token}`);
+    expect(answer.redirect_url).toBe(`https://portal.example.com/redirect?token=${answer.token}`);
     const [put] = dynamo.commandCalls(PutCommand).map((call) => call.args[0].input);
-    assert.equal(put.TableName, 'tokens');
-    assert.equal(put.Item?.token_hash, hashSecret(answer.token));
-    assert.equal(put.Item?.expires_at, answer.expires_at);
-    assert.equal(put.Item?.ttl, Math.ceil(Date.parse(answer.expires_at) / 1000));
-    assert.ok(!JSON.stringify(put).includes(answer.token));
+    expect(put.TableName).toBe('tokens');
+    expect(put.Item?.token_hash).toBe(hashSecret(answer.token));
+    expect(put.Item?.expires_at).toBe(answer.expires_at);
+    expect(put.Item?.ttl).toBe(Math.ceil(Date.parse(answer.expires_at) / 1000));
+    expect(!JSON.stringify(put).includes(answer.token)).toBeTruthy();
   });
 
   test('answers 404 with a message for an unknown user', async () => {
     const response = await json('enterprise-sign-in', { app_id: 'app_1', user_id: 'usr_nobody' });
 
-    assert.equal(response.statusCode, 404);
-    assert.deepEqual(JSON.parse(response.body), { message: 'user not found' });
-    assert.equal(dynamo.commandCalls(PutCommand).length, 0);
+    expect(response.statusCode).toBe(404);
+    expect(JSON.parse(response.body)).toEqual({ message: 'user not found' });
+    expect(dynamo).not.toHaveReceivedCommand(PutCommand);
   });
 
   test('answers 409 when the application has no portal origin', async () => {
@@ -167,8 +163,8 @@ describe('POST /enterprises/sign_in handler', () => {
 
     const response = await json('enterprise-sign-in', { app_id: 'app_1', user_id: 'usr_1' });
 
-    assert.equal(response.statusCode, 409);
-    assert.match(JSON.parse(response.body).message, /no portal origin/);
+    expect(response.statusCode).toBe(409);
+    expect(JSON.parse(response.body).message).toMatch(/no portal origin/);
   });
 });
 
@@ -181,19 +177,19 @@ describe('GET /redirect handler', () => {
 
     const response = await browse('enterprise-redirect', `/redirect?token=${token}`);
 
-    assert.equal(response.statusCode, 303);
+    expect(response.statusCode).toBe(303);
     assertHtmlPage(response);
-    assert.equal(response.headers?.Location, 'portal');
+    expect(response.headers?.Location).toBe('portal');
     const cookie = String(response.headers?.['Set-Cookie']);
     const [, sessionId] = /^urm_portal_session=([A-Za-z0-9_-]{43}); Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax; Secure$/.exec(cookie) ?? [];
-    assert.ok(sessionId, cookie);
+    expect(sessionId).toBeTruthy();
     const [update] = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input);
-    assert.deepEqual(update.Key, { token_hash: hashSecret(token) });
-    assert.equal(update.ConditionExpression, 'attribute_exists(token_hash) AND attribute_not_exists(used_at) AND expires_at > :now');
+    expect(update.Key).toEqual({ token_hash: hashSecret(token) });
+    expect(update.ConditionExpression).toBe('attribute_exists(token_hash) AND attribute_not_exists(used_at) AND expires_at > :now');
     const [put] = dynamo.commandCalls(PutCommand).map((call) => call.args[0].input);
-    assert.equal(put.TableName, 'sessions');
-    assert.equal(put.Item?.session_hash, hashSecret(sessionId));
-    assert.ok(!JSON.stringify(put).includes(sessionId));
+    expect(put.TableName).toBe('sessions');
+    expect(put.Item?.session_hash).toBe(hashSecret(sessionId));
+    expect(!JSON.stringify(put).includes(sessionId)).toBeTruthy();
   });
 
   for (const [reason, item, heading] of [
@@ -206,20 +202,20 @@ describe('GET /redirect handler', () => {
 
       const response = await browse('enterprise-redirect', `/redirect?token=${newSecret()}`);
 
-      assert.equal(response.statusCode, 401);
+      expect(response.statusCode).toBe(401);
       assertHtmlPage(response);
-      assert.match(response.body, new RegExp(`<h1>${heading}</h1>`));
-      assert.equal(response.headers?.['Set-Cookie'], undefined);
-      assert.equal(dynamo.commandCalls(PutCommand).length, 0);
+      expect(response.body).toMatch(new RegExp(`<h1>${heading}</h1>`));
+      expect(response.headers?.['Set-Cookie']).toBe(undefined);
+      expect(dynamo).not.toHaveReceivedCommand(PutCommand);
     });
   }
 
   test('answers 401 without a token at all', async () => {
     const response = await browse('enterprise-redirect', '/redirect');
 
-    assert.equal(response.statusCode, 401);
-    assert.match(response.body, /This sign-in link is not valid/);
-    assert.equal(dynamo.commandCalls(UpdateCommand).length, 0);
+    expect(response.statusCode).toBe(401);
+    expect(response.body).toMatch(/This sign-in link is not valid/);
+    expect(dynamo).not.toHaveReceivedCommand(UpdateCommand);
   });
 
   test('answers a 500 page that tells nothing of the failure', async () => {
@@ -227,10 +223,10 @@ describe('GET /redirect handler', () => {
 
     const response = await browse('enterprise-redirect', `/redirect?token=${newSecret()}`);
 
-    assert.equal(response.statusCode, 500);
+    expect(response.statusCode).toBe(500);
     assertHtmlPage(response);
-    assert.match(response.body, /Something went wrong/);
-    assert.doesNotMatch(response.body, /ECONNREFUSED|urm-sign-in-tokens|Error/);
+    expect(response.body).toMatch(/Something went wrong/);
+    expect(response.body).not.toMatch(/ECONNREFUSED|urm-sign-in-tokens|Error/);
   });
 });
 
@@ -241,12 +237,12 @@ describe('GET /portal handler', () => {
 
     const response = await browse('portal-home', '/portal', { Cookie: `theme=dark; urm_portal_session=${sessionId}` });
 
-    assert.equal(response.statusCode, 200);
+    expect(response.statusCode).toBe(200);
     assertHtmlPage(response);
-    assert.match(response.body, /<strong id="user-name">&lt;script&gt;alert\(&quot;Ada&quot;\)&lt;\/script&gt; O&#39;Brien &amp; Sons<\/strong>/);
-    assert.match(response.body, /<h1>Casino &lt;Royale&gt; portal<\/h1>/);
-    assert.doesNotMatch(response.body, /<script/);
-    assert.match(response.body, /<form method="post" action="portal\/sign_out">/);
+    expect(response.body).toMatch(/<strong id="user-name">&lt;script&gt;alert\(&quot;Ada&quot;\)&lt;\/script&gt; O&#39;Brien &amp; Sons<\/strong>/);
+    expect(response.body).toMatch(/<h1>Casino &lt;Royale&gt; portal<\/h1>/);
+    expect(response.body).not.toMatch(/<script/);
+    expect(response.body).toMatch(/<form method="post" action="portal\/sign_out">/);
   });
 
   test('answers 401 and a page saying so without a live session', async () => {
@@ -256,9 +252,9 @@ describe('GET /portal handler', () => {
     for (const cookie of [undefined, `urm_portal_session=${sessionId}`, `urm_portal_session=${newSecret()}`]) {
       const response = await browse('portal-home', '/portal', cookie ? { Cookie: cookie } : {});
 
-      assert.equal(response.statusCode, 401);
+      expect(response.statusCode).toBe(401);
       assertHtmlPage(response);
-      assert.match(response.body, /You are not signed in/);
+      expect(response.body).toMatch(/You are not signed in/);
     }
   });
 });
@@ -270,10 +266,10 @@ describe('POST /portal/sign_out handler', () => {
 
     const response = await browse('portal-sign-out', '/portal/sign_out', { Cookie: `urm_portal_session=${sessionId}` }, 'POST');
 
-    assert.equal(response.statusCode, 200);
+    expect(response.statusCode).toBe(200);
     assertHtmlPage(response);
-    assert.match(response.body, /You have signed out/);
-    assert.equal(response.headers?.['Set-Cookie'], 'urm_portal_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure');
-    assert.deepEqual(dynamo.commandCalls(DeleteCommand).map((call) => call.args[0].input.Key), [{ session_hash: hashSecret(sessionId) }]);
+    expect(response.body).toMatch(/You have signed out/);
+    expect(response.headers?.['Set-Cookie']).toBe('urm_portal_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure');
+    expect(dynamo.commandCalls(DeleteCommand).map((call) => call.args[0].input.Key)).toEqual([{ session_hash: hashSecret(sessionId) }]);
   });
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { redirectIntoPortal } from '../../../functions/enterprise-redirect/core';
 import { signInEnterpriseUser } from '../../../functions/enterprise-sign-in/core';
 import { showPortalHome } from '../../../functions/portal-home/core';
@@ -43,10 +42,10 @@ describe('the redirect into the portal', () => {
 
     const result = await redirect(token);
 
-    assert.equal(result.outcome, 'signed-in');
-    assert.ok(result.outcome === 'signed-in');
-    assert.match(result.sessionId, /^[A-Za-z0-9_-]{43}$/);
-    assert.deepEqual(sessions.sessions.get(hashSecret(result.sessionId)), {
+    expect(result.outcome).toBe('signed-in');
+    if (result.outcome !== 'signed-in') return;
+    expect(result.sessionId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(sessions.sessions.get(hashSecret(result.sessionId))).toEqual({
       session_hash: hashSecret(result.sessionId),
       app_id: 'app_1',
       user_id: 'usr_1',
@@ -61,7 +60,7 @@ describe('the redirect into the portal', () => {
     const { token } = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' });
     await redirect(token);
 
-    assert.deepEqual(await redirect(token), { outcome: 'used' });
+    expect(await redirect(token)).toEqual({ outcome: 'used' });
   });
 
   test('accepts a token just before 5 minutes have passed', async () => {
@@ -70,7 +69,7 @@ describe('the redirect into the portal', () => {
 
     clock.advance(5 * MINUTE - 1);
 
-    assert.equal((await redirect(token)).outcome, 'signed-in');
+    expect((await redirect(token)).outcome).toBe('signed-in');
   });
 
   test('refuses a token once 5 minutes have passed, and starts no session', async () => {
@@ -79,8 +78,8 @@ describe('the redirect into the portal', () => {
 
     clock.advance(5 * MINUTE);
 
-    assert.deepEqual(await redirect(token), { outcome: 'expired' });
-    assert.equal(sessions.sessions.size, 0);
+    expect(await redirect(token)).toEqual({ outcome: 'expired' });
+    expect(sessions.sessions.size).toBe(0);
   });
 
   test('refuses an unknown token, and one that is not shaped like a token without looking it up', async () => {
@@ -92,12 +91,12 @@ describe('the redirect into the portal', () => {
       return consume(...args);
     };
 
-    assert.deepEqual(await redirect(newSecret()), { outcome: 'unknown' });
-    assert.equal(lookups, 1);
+    expect(await redirect(newSecret())).toEqual({ outcome: 'unknown' });
+    expect(lookups).toBe(1);
     for (const malformed of [undefined, '', 'short', `${newSecret()}x`, 'a'.repeat(42) + '!']) {
-      assert.deepEqual(await redirect(malformed), { outcome: 'unknown' });
+      expect(await redirect(malformed)).toEqual({ outcome: 'unknown' });
     }
-    assert.equal(lookups, 1);
+    expect(lookups).toBe(1);
   });
 
   test('sets the cookie Secure for an HTTPS portal and not for a loopback HTTP one', async () => {
@@ -105,9 +104,10 @@ describe('the redirect into the portal', () => {
     const secure = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
     const local = await redirect((await signIn('app_local', { app_id: 'app_local', user_id: 'usr_1' })).token);
 
-    assert.ok(secure.outcome === 'signed-in' && local.outcome === 'signed-in');
-    assert.equal(secure.session.cookie_secure, true);
-    assert.equal(local.session.cookie_secure, false);
+    expect([secure.outcome, local.outcome]).toEqual(['signed-in', 'signed-in']);
+    if (secure.outcome !== 'signed-in' || local.outcome !== 'signed-in') return;
+    expect(secure.session.cookie_secure).toBe(true);
+    expect(local.session.cookie_secure).toBe(false);
   });
 });
 
@@ -115,31 +115,34 @@ describe('the portal home', () => {
   test('shows the user of a live session, and the application', async () => {
     const { signIn, redirect, home } = await setup();
     const result = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
-    assert.ok(result.outcome === 'signed-in');
+    expect(result.outcome).toBe('signed-in');
+    if (result.outcome !== 'signed-in') return;
 
     const shown = await home(result.sessionId);
 
-    assert.ok(shown.signedIn);
-    assert.equal(shown.appName, 'Casino');
-    assert.deepEqual([shown.user.first_name, shown.user.last_name, shown.user.email], ['Ada', 'Lovelace', 'ada@example.com']);
+    expect(shown.signedIn).toBe(true);
+    if (!shown.signedIn) return;
+    expect(shown.appName).toBe('Casino');
+    expect([shown.user.first_name, shown.user.last_name, shown.user.email]).toEqual(['Ada', 'Lovelace', 'ada@example.com']);
   });
 
   test('shows no one once the session has lasted 8 hours', async () => {
     const { clock, signIn, redirect, home } = await setup();
     const result = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
-    assert.ok(result.outcome === 'signed-in');
+    expect(result.outcome).toBe('signed-in');
+    if (result.outcome !== 'signed-in') return;
 
     clock.advance(8 * 60 * MINUTE - 1);
-    assert.equal((await home(result.sessionId)).signedIn, true);
+    expect((await home(result.sessionId)).signedIn).toBe(true);
     clock.advance(1);
-    assert.equal((await home(result.sessionId)).signedIn, false);
+    expect((await home(result.sessionId)).signedIn).toBe(false);
   });
 
   test('shows no one without a cookie, or with an unknown or malformed one', async () => {
     const { home } = await setup();
 
     for (const cookie of [undefined, '', newSecret(), 'not a session id']) {
-      assert.deepEqual(await home(cookie), { signedIn: false });
+      expect(await home(cookie)).toEqual({ signedIn: false });
     }
   });
 });
@@ -148,32 +151,33 @@ describe('signing out of the portal', () => {
   test('ends the session, so the home shows no one, and clears the cookie as it was set', async () => {
     const { signIn, redirect, home, signOut } = await setup();
     const result = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
-    assert.ok(result.outcome === 'signed-in');
+    expect(result.outcome).toBe('signed-in');
+    if (result.outcome !== 'signed-in') return;
 
-    assert.deepEqual(await signOut(result.sessionId), { ended: true, cookieSecure: true });
-    assert.deepEqual(await home(result.sessionId), { signedIn: false });
+    expect(await signOut(result.sessionId)).toEqual({ ended: true, cookieSecure: true });
+    expect(await home(result.sessionId)).toEqual({ signedIn: false });
   });
 
   test('without a session ends nothing and still clears the cookie', async () => {
     const { signOut } = await setup();
 
-    assert.deepEqual(await signOut(undefined), { ended: false, cookieSecure: false });
-    assert.deepEqual(await signOut(newSecret()), { ended: false, cookieSecure: false });
+    expect(await signOut(undefined)).toEqual({ ended: false, cookieSecure: false });
+    expect(await signOut(newSecret())).toEqual({ ended: false, cookieSecure: false });
   });
 });
 
 describe('the session cookie', () => {
   test('is Secure for every origin but plain-HTTP loopback ones', () => {
-    assert.equal(cookieSecureFor('https://portal.example.com'), true);
-    assert.equal(cookieSecureFor('https://localhost:8443'), true);
-    assert.equal(cookieSecureFor('http://portal.example.com'), true);
-    assert.equal(cookieSecureFor('http://localhost:3000'), false);
-    assert.equal(cookieSecureFor('http://127.0.0.1:3000'), false);
+    expect(cookieSecureFor('https://portal.example.com')).toBe(true);
+    expect(cookieSecureFor('https://localhost:8443')).toBe(true);
+    expect(cookieSecureFor('http://portal.example.com')).toBe(true);
+    expect(cookieSecureFor('http://localhost:3000')).toBe(false);
+    expect(cookieSecureFor('http://127.0.0.1:3000')).toBe(false);
   });
 
   test('is HttpOnly, SameSite=Lax, for the whole site and lasts as long as the session', () => {
-    assert.equal(sessionCookie('abc', true), 'urm_portal_session=abc; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax; Secure');
-    assert.equal(sessionCookie('abc', false), 'urm_portal_session=abc; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax');
-    assert.equal(clearedSessionCookie(false), 'urm_portal_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax');
+    expect(sessionCookie('abc', true)).toBe('urm_portal_session=abc; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax; Secure');
+    expect(sessionCookie('abc', false)).toBe('urm_portal_session=abc; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax');
+    expect(clearedSessionCookie(false)).toBe('urm_portal_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax');
   });
 });

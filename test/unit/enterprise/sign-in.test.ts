@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { signInEnterpriseUser } from '../../../functions/enterprise-sign-in/core';
 import { signInBodySchema, type SignInBody } from '../../../functions/enterprise-sign-in/schema';
 import type { App } from '../../../functions/shared/domain/apps';
@@ -32,9 +31,9 @@ describe('signing in an enterprise user', () => {
 
     const answer = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_app_1' });
 
-    assert.match(answer.token, /^[A-Za-z0-9_-]{43}$/);
-    assert.equal(answer.redirect_url, `https://portal.example.com/redirect?token=${answer.token}`);
-    assert.equal(answer.expires_at, '2026-11-21T10:05:00.250Z');
+    expect(answer.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(answer.redirect_url).toBe(`https://portal.example.com/redirect?token=${answer.token}`);
+    expect(answer.expires_at).toBe('2026-11-21T10:05:00.250Z');
   });
 
   test('stores only the hash of the token, with the user and the expiry', async () => {
@@ -42,7 +41,7 @@ describe('signing in an enterprise user', () => {
 
     const answer = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_app_1' });
 
-    assert.deepEqual([...tokens.tokens.values()], [
+    expect([...tokens.tokens.values()]).toEqual([
       {
         token_hash: hashSecret(answer.token),
         app_id: 'app_1',
@@ -51,7 +50,7 @@ describe('signing in an enterprise user', () => {
         expires_at: '2026-11-21T10:05:00.250Z',
       },
     ]);
-    assert.ok(!JSON.stringify([...tokens.tokens.values()]).includes(answer.token));
+    expect(!JSON.stringify([...tokens.tokens.values()]).includes(answer.token)).toBeTruthy();
   });
 
   test('issues a different token on every sign-in', async () => {
@@ -60,41 +59,39 @@ describe('signing in an enterprise user', () => {
     const first = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_app_1' });
     const second = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_app_1' });
 
-    assert.notEqual(first.token, second.token);
+    expect(first.token).not.toBe(second.token);
   });
 
   test('answers 404 for a user the application does not have, and stores no token', async () => {
     const { tokens, signIn } = await setup();
 
-    await assert.rejects(signIn('app_1', { app_id: 'app_1', user_id: 'usr_nobody' }), (error: unknown) => {
-      assert.ok(error instanceof NotFound);
-      assert.equal(error.message, 'user not found');
-      return true;
-    });
-    assert.equal(tokens.tokens.size, 0);
+    const signingIn = signIn('app_1', { app_id: 'app_1', user_id: 'usr_nobody' });
+
+    await expect(signingIn).rejects.toThrow(NotFound);
+    await expect(signingIn).rejects.toThrow(/^user not found$/);
+    expect(tokens.tokens.size).toBe(0);
   });
 
   test("answers 404 for another application's user", async () => {
     const { signIn } = await setup();
 
-    await assert.rejects(signIn('app_1', { app_id: 'app_1', user_id: 'usr_app_2' }), NotFound);
+    await expect(signIn('app_1', { app_id: 'app_1', user_id: 'usr_app_2' })).rejects.toThrow(NotFound);
   });
 
   test("refuses a body naming another application than the key's", async () => {
     const { signIn } = await setup();
 
-    await assert.rejects(signIn('app_1', { app_id: 'app_2', user_id: 'usr_app_2' }), Forbidden);
+    await expect(signIn('app_1', { app_id: 'app_2', user_id: 'usr_app_2' })).rejects.toThrow(Forbidden);
   });
 
   test('refuses, with a conflict and no token, an application without a portal origin', async () => {
     const { tokens, signIn } = await setup();
 
-    await assert.rejects(signIn('app_3', { app_id: 'app_3', user_id: 'usr_app_3' }), (error: unknown) => {
-      assert.ok(error instanceof Conflict);
-      assert.match(error.message, /no portal origin/);
-      return true;
-    });
-    assert.equal(tokens.tokens.size, 0);
+    const signingIn = signIn('app_3', { app_id: 'app_3', user_id: 'usr_app_3' });
+
+    await expect(signingIn).rejects.toThrow(Conflict);
+    await expect(signingIn).rejects.toThrow(/no portal origin/);
+    expect(tokens.tokens.size).toBe(0);
   });
 });
 
@@ -103,10 +100,10 @@ describe('a sign-in body', () => {
   const problems = (body: unknown) => validationProblems(validate, body);
 
   test('needs app_id and user_id, and nothing else', () => {
-    assert.deepEqual(problems({ app_id: 'app_1', user_id: 'usr_1' }), []);
-    assert.deepEqual(problems({ app_id: 'app_1' }), ['user_id is required']);
-    assert.deepEqual(problems({ app_id: 'app_1', user_id: '' }), ['user_id must not be empty']);
-    assert.deepEqual(problems({ app_id: 'app_1', user_id: 'u'.repeat(65) }), ['user_id must be at most 64 characters']);
-    assert.deepEqual(problems({ app_id: 'app_1', user_id: 'usr_1', email: 'x' }), ['email is not allowed']);
+    expect(problems({ app_id: 'app_1', user_id: 'usr_1' })).toEqual([]);
+    expect(problems({ app_id: 'app_1' })).toEqual(['user_id is required']);
+    expect(problems({ app_id: 'app_1', user_id: '' })).toEqual(['user_id must not be empty']);
+    expect(problems({ app_id: 'app_1', user_id: 'u'.repeat(65) })).toEqual(['user_id must be at most 64 characters']);
+    expect(problems({ app_id: 'app_1', user_id: 'usr_1', email: 'x' })).toEqual(['email is not allowed']);
   });
 });

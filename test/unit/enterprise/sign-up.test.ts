@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { signUpEnterpriseUsers } from '../../../functions/enterprise-sign-up/core';
 import { signUpBodySchema, type SignUpBody } from '../../../functions/enterprise-sign-up/schema';
 import type { EnterpriseUser } from '../../../functions/shared/domain/enterprise';
@@ -28,11 +27,11 @@ describe('signing up enterprise users', () => {
 
     const answer = await signUp('app_1', { app_id: 'app_1', users: [ada, alan] });
 
-    assert.deepEqual(answer.users, [
+    expect(answer.users).toEqual([
       { user_id: 'usr_1', ...ada, created: true },
       { user_id: 'usr_2', ...alan, created: true },
     ]);
-    assert.deepEqual(await users.get('app_1', 'usr_1'), { app_id: 'app_1', user_id: 'usr_1', ...ada, created_at: '2026-11-21T10:00:00.000Z' });
+    expect(await users.get('app_1', 'usr_1')).toEqual({ app_id: 'app_1', user_id: 'usr_1', ...ada, created_at: '2026-11-21T10:00:00.000Z' });
   });
 
   test('returns an email that is already signed up as that user, unchanged, with created false', async () => {
@@ -41,7 +40,7 @@ describe('signing up enterprise users', () => {
 
     const again = await signUp('app_1', { app_id: 'app_1', users: [{ email: 'ADA@Example.com', first_name: 'Augusta', last_name: 'King' }, alan] });
 
-    assert.deepEqual(again.users, [
+    expect(again.users).toEqual([
       { user_id: 'usr_1', ...ada, created: false },
       { user_id: 'usr_2', ...alan, created: true },
     ]);
@@ -52,8 +51,8 @@ describe('signing up enterprise users', () => {
 
     const answer = await signUp('app_1', { app_id: 'app_1', users: [ada, { ...ada, email: 'Ada@example.com' }] });
 
-    assert.deepEqual(answer.users.map((u) => [u.user_id, u.created]), [['usr_1', true], ['usr_1', false]]);
-    assert.equal(users.users.size, 1);
+    expect(answer.users.map((u) => [u.user_id, u.created])).toEqual([['usr_1', true], ['usr_1', false]]);
+    expect(users.users.size).toBe(1);
   });
 
   test('keeps the same email apart in two applications', async () => {
@@ -62,9 +61,9 @@ describe('signing up enterprise users', () => {
     const first = await signUp('app_1', { app_id: 'app_1', users: [ada] });
     const second = await signUp('app_2', { app_id: 'app_2', users: [ada] });
 
-    assert.equal(first.users[0].created, true);
-    assert.equal(second.users[0].created, true);
-    assert.notEqual(first.users[0].user_id, second.users[0].user_id);
+    expect(first.users[0].created).toBe(true);
+    expect(second.users[0].created).toBe(true);
+    expect(first.users[0].user_id).not.toBe(second.users[0].user_id);
   });
 
   test('answers the user of a concurrent request that claimed the email between the read and the write', async () => {
@@ -81,8 +80,8 @@ describe('signing up enterprise users', () => {
 
     const answer = await signUp('app_1', { app_id: 'app_1', users: [ada] });
 
-    assert.deepEqual(answer.users, [{ user_id: 'usr_winner', ...ada, created: false }]);
-    assert.equal(users.users.size, 1);
+    expect(answer.users).toEqual([{ user_id: 'usr_winner', ...ada, created: false }]);
+    expect(users.users.size).toBe(1);
   });
 
   test('trims the names it stores', async () => {
@@ -90,23 +89,23 @@ describe('signing up enterprise users', () => {
 
     const answer = await signUp('app_1', { app_id: 'app_1', users: [{ ...ada, first_name: '  Ada ', last_name: 'Lovelace\u00a0' }] });
 
-    assert.equal(answer.users[0].first_name, 'Ada');
-    assert.equal(answer.users[0].last_name, 'Lovelace');
+    expect(answer.users[0].first_name).toBe('Ada');
+    expect(answer.users[0].last_name).toBe('Lovelace');
   });
 
   test("refuses another application's app_id and writes nothing", async () => {
     const { users, signUp } = setup();
 
-    await assert.rejects(signUp('app_1', { app_id: 'app_2', users: [ada] }), Forbidden);
-    assert.equal(users.users.size, 0);
+    await expect(signUp('app_1', { app_id: 'app_2', users: [ada] })).rejects.toThrow(Forbidden);
+    expect(users.users.size).toBe(0);
   });
 });
 
 describe('a sign-up body', () => {
   test('is accepted with 1 and with 100 users', () => {
-    assert.deepEqual(problems({ app_id: 'app_1', users: [ada] }), []);
+    expect(problems({ app_id: 'app_1', users: [ada] })).toEqual([]);
     const hundred = Array.from({ length: 100 }, (_, i) => ({ ...ada, email: `u${i}@example.com` }));
-    assert.deepEqual(problems({ app_id: 'app_1', users: hundred }), []);
+    expect(problems({ app_id: 'app_1', users: hundred })).toEqual([]);
   });
 
   const refused: [string, unknown, string[]][] = [
@@ -127,13 +126,13 @@ describe('a sign-up body', () => {
   ];
   for (const [name, body, expected] of refused) {
     test(`is refused ${name}, naming the user and the field`, () => {
-      assert.deepEqual(problems(body), expected);
+      expect(problems(body)).toEqual(expected);
     });
   }
 
   test('names every problem of every user at once', () => {
     const found = problems({ app_id: 'app_1', users: [{ ...ada, email: 'x' }, ada, { ...alan, first_name: '' }] });
 
-    assert.deepEqual(found, ['users[0].email must be a valid email address', 'users[2].first_name must be a non-blank name without control characters']);
+    expect(found).toEqual(['users[0].email must be a valid email address', 'users[2].first_name must be a non-blank name without control characters']);
   });
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { before, beforeEach, describe, test } from 'node:test';
+import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -23,7 +22,7 @@ const byHash = new Map(Object.entries(keys).map(([key, record]) => [hashApiKey(k
 
 let events: Handler;
 let profiles: Handler;
-before(async () => {
+beforeAll(async () => {
   events = (await import('../../../functions/ingest-events/handler')).handler as unknown as Handler;
   profiles = (await import('../../../functions/ingest-profiles/handler')).handler as unknown as Handler;
 });
@@ -52,8 +51,8 @@ describe('POST /events handler', () => {
   test('writes each record to the stream under app#profile and answers the receipt', async () => {
     const response = await post(events, [event, { ...event, profile_id: 'player-2', urm_insert_id: 'mine' }]);
 
-    assert.equal(response.statusCode, 200);
-    assert.deepEqual(JSON.parse(response.body), {
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toEqual({
       EncryptionType: 'NONE',
       FailedRecordCount: 0,
       Records: [
@@ -62,13 +61,13 @@ describe('POST /events handler', () => {
       ],
     });
     const [call] = sent();
-    assert.equal(call.StreamName, 'stream');
-    assert.deepEqual(call.Records!.map((r) => r.PartitionKey), ['app_1#player-1', 'app_1#player-2']);
+    expect(call.StreamName).toBe('stream');
+    expect(call.Records!.map((r) => r.PartitionKey)).toEqual(['app_1#player-1', 'app_1#player-2']);
     const envelopes = call.Records!.map((r) => JSON.parse(Buffer.from(r.Data!).toString()));
-    assert.equal(envelopes[0].kind, 'event');
-    assert.match(envelopes[0].record.urm_insert_id, /^urm-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    assert.equal(envelopes[1].record.urm_insert_id, 'mine');
-    assert.equal(envelopes[0].record.amount, 5);
+    expect(envelopes[0].kind).toBe('event');
+    expect(envelopes[0].record.urm_insert_id).toMatch(/^urm-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(envelopes[1].record.urm_insert_id).toBe('mine');
+    expect(envelopes[0].record.amount).toBe(5);
   });
 
   for (const [name, key] of [
@@ -81,63 +80,63 @@ describe('POST /events handler', () => {
     test(`answers 403 Forbidden ${name} and writes nothing`, async () => {
       const response = await post(events, [event], key);
 
-      assert.equal(response.statusCode, 403);
-      assert.deepEqual(JSON.parse(response.body), { message: 'Forbidden' });
-      assert.equal(sent().length, 0);
+      expect(response.statusCode).toBe(403);
+      expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
+      expect(sent().length).toBe(0);
     });
   }
 
   test("answers 403 when a record names another application's app_id", async () => {
     const response = await post(events, [event, { ...event, app_id: 'app_2' }]);
 
-    assert.equal(response.statusCode, 403);
-    assert.deepEqual(JSON.parse(response.body), { message: 'Forbidden' });
-    assert.equal(sent().length, 0);
+    expect(response.statusCode).toBe(403);
+    expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
+    expect(sent().length).toBe(0);
   });
 
   test('answers 400 naming the record and field, and writes nothing, when one record is invalid', async () => {
     const response = await post(events, [event, { ...event, urm_date_time: 'yesterday' }]);
 
-    assert.equal(response.statusCode, 400);
+    expect(response.statusCode).toBe(400);
     const body = JSON.parse(response.body);
-    assert.equal(body.message, 'request body is invalid');
-    assert.deepEqual(body.errors, ['[1].urm_date_time must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z']);
-    assert.equal(sent().length, 0);
+    expect(body.message).toBe('request body is invalid');
+    expect(body.errors).toEqual(['[1].urm_date_time must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z']);
+    expect(sent().length).toBe(0);
   });
 
   test('answers 400 for a body that is not JSON', async () => {
     const response = await post(events, '[{"app_id":');
 
-    assert.equal(response.statusCode, 400);
-    assert.deepEqual(JSON.parse(response.body), { message: 'request body is invalid', errors: ['request body must be valid JSON'] });
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({ message: 'request body is invalid', errors: ['request body must be valid JSON'] });
   });
 
   test('answers 400 naming the limit for a body over 5 MiB, before parsing it', async () => {
     const response = await post(events, `[${' '.repeat(5 * 1024 * 1024)}]`);
 
-    assert.equal(response.statusCode, 400);
-    assert.deepEqual(JSON.parse(response.body).errors, ['request body must be at most 5 MiB']);
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).errors).toEqual(['request body must be at most 5 MiB']);
   });
 
   test('answers 400 for a record over 1 MiB', async () => {
     const response = await post(events, [{ ...event, blob: 'x'.repeat(1024 * 1024) }]);
 
-    assert.equal(response.statusCode, 400);
-    assert.deepEqual(JSON.parse(response.body).errors, ['[0] is larger than the 1 MiB limit of one record']);
-    assert.equal(sent().length, 0);
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).errors).toEqual(['[0] is larger than the 1 MiB limit of one record']);
+    expect(sent().length).toBe(0);
   });
 
   test('answers 415 when the Content-Type is not JSON', async () => {
     const response = await post(events, [event], 'server-key', { 'Content-Type': 'text/plain' });
 
-    assert.equal(response.statusCode, 415);
-    assert.deepEqual(JSON.parse(response.body), { message: 'Content-Type must be application/json' });
+    expect(response.statusCode).toBe(415);
+    expect(JSON.parse(response.body)).toEqual({ message: 'Content-Type must be application/json' });
   });
 
   test('answers 406 when Accept does not allow JSON', async () => {
     const response = await post(events, [event], 'server-key', { Accept: 'text/html' });
 
-    assert.equal(response.statusCode, 406);
+    expect(response.statusCode).toBe(406);
   });
 
   test('answers 500 without internals when the stream cannot be written', async () => {
@@ -145,8 +144,8 @@ describe('POST /events handler', () => {
 
     const response = await post(events, [event]);
 
-    assert.equal(response.statusCode, 500);
-    assert.deepEqual(JSON.parse(response.body), { message: 'internal server error' });
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body)).toEqual({ message: 'internal server error' });
   });
 });
 
@@ -156,17 +155,17 @@ describe('POST /profiles handler', () => {
   test('writes profile records with kind "profile"', async () => {
     const response = await post(profiles, [{ ...profile, urm_set: { level: 2 } }]);
 
-    assert.equal(response.statusCode, 200);
+    expect(response.statusCode).toBe(200);
     const envelope = JSON.parse(Buffer.from(sent()[0].Records![0].Data!).toString());
-    assert.equal(envelope.kind, 'profile');
-    assert.deepEqual(envelope.record.urm_set, { level: 2 });
+    expect(envelope.kind).toBe('profile');
+    expect(envelope.record.urm_set).toEqual({ level: 2 });
   });
 
   test('answers 400 for urm_delete_profile mixed with attributes', async () => {
     const response = await post(profiles, [{ ...profile, urm_delete_profile: 'profile_id', level: 2 }]);
 
-    assert.equal(response.statusCode, 400);
-    assert.deepEqual(JSON.parse(response.body).errors, ['[0].urm_delete_profile cannot be combined with level']);
-    assert.equal(sent().length, 0);
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).errors).toEqual(['[0].urm_delete_profile cannot be combined with level']);
+    expect(sent().length).toBe(0);
   });
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { profileRecordProblems } from '../../../functions/ingest-profiles/core';
 import { profilesBodySchema, type ProfileRecord } from '../../../functions/ingest-profiles/schema';
 import { ValidationError } from '../../../functions/shared/domain/errors';
@@ -15,8 +14,8 @@ function problems(body: unknown): string[] {
     const records = validate(body);
     return records.flatMap(profileRecordProblems);
   } catch (error) {
-    assert.ok(error instanceof ValidationError);
-    return error.errors;
+    expect(error).toBeInstanceOf(ValidationError);
+    return (error as ValidationError).errors;
   }
 }
 
@@ -48,7 +47,7 @@ describe('a profiles body is accepted', () => {
     ['with an attribute named like urm but not starting with it', [{ ...base, my_urm: 1 }]],
   ];
   for (const [name, body] of accepted) {
-    test(name, () => assert.deepEqual(problems(body), []));
+    test(name, () => expect(problems(body)).toEqual([]));
   }
 });
 
@@ -97,24 +96,18 @@ describe('a profiles body is rejected', () => {
   for (const [name, body, expected] of rejected) {
     test(name, () => {
       const messages = problems(body);
-      assert.ok(
-        messages.some((message) => message.includes(expected)),
-        `expected a message containing ${JSON.stringify(expected)}, got ${JSON.stringify(messages)}`,
-      );
+      expect(messages.some((message) => message.includes(expected))).toBeTruthy();
     });
   }
 
   test('with every problem of every record, each naming its record', () => {
     const messages = problems([{ ...base, urm_date_time: 'x' }, base, { ...base, URMy: 1 }]);
-    assert.deepEqual(
-      messages.map((m) => m.slice(0, 3)),
-      ['[0]', '[2]'],
-    );
+    expect(messages.map((m) => m.slice(0, 3))).toEqual(['[0]', '[2]']);
   });
 
   test('with at most 100 messages, the rest counted', () => {
     const messages = problems(Array.from({ length: 150 }, () => ({ ...base, urm_date_time: 'x' })));
-    assert.equal(messages.length, 101);
-    assert.equal(messages[100], '… and 50 more errors');
+    expect(messages.length).toBe(101);
+    expect(messages[100]).toBe('… and 50 more errors');
   });
 });

@@ -4,8 +4,7 @@
  * log with its own function name and request id, as it does alone in Lambda,
  * and a handler that never set its context must not borrow another's.
  */
-import assert from 'node:assert/strict';
-import { before, mock, test } from 'node:test';
+import { beforeAll, expect, jest, test } from '@jest/globals';
 import middy from '@middy/core';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -18,9 +17,9 @@ process.env.POWERTOOLS_DEV = 'true';
 const logger = new Logger({ serviceName: 'urm', logLevel: 'INFO' });
 let lines: Record<string, unknown>[] = [];
 
-before(async () => {
-  assert.equal(await scopeInvocations(), true);
-  mock.method(console, 'info', (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>));
+beforeAll(async () => {
+  expect(await scopeInvocations()).toBe(true);
+  jest.spyOn(console, 'info').mockImplementation((line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>));
 });
 
 /** A handler that logs once `go` resolves, so invocations can be interleaved by hand. */
@@ -44,13 +43,10 @@ test('two invocations at once each log with their own function and request id', 
   release();
   await running;
 
-  assert.deepEqual(
-    lines.map((line) => [line.function_name, line.function_request_id]),
-    [
+  expect(lines.map((line) => [line.function_name, line.function_request_id])).toEqual([
       ['RecordEventsFunction', second.awsRequestId],
       ['IngestProfilesFunction', first.awsRequestId],
-    ],
-  );
+    ]);
 });
 
 test('a handler without the logging context logs no request id, even while another invocation has one', async () => {
@@ -62,6 +58,6 @@ test('a handler without the logging context logs no request id, even while anoth
   release();
   await running;
 
-  assert.equal(lines[0].function_request_id, undefined);
-  assert.equal(lines[1].function_name, 'SendPushFunction');
+  expect(lines[0].function_request_id).toBe(undefined);
+  expect(lines[1].function_name).toBe('SendPushFunction');
 });

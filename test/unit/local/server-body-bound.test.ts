@@ -3,9 +3,8 @@
  * one byte (lib/operations.ts `maxBodyBytes`), which is all the handler needs
  * to refuse it, and still answers a body over API Gateway's 10 MiB itself.
  */
-import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { after, before, beforeEach, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { createApiServer, type LocalRoute } from '../../../lib/local/server';
 import { httpOperations, maxBodyBytesOf } from '../../../lib/operations';
@@ -25,11 +24,11 @@ const route: LocalRoute = {
 
 let baseUrl: string;
 const server = createApiServer([route], { log: () => undefined });
-before(async () => {
+beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   received = [];
 });
@@ -41,15 +40,15 @@ test('a body within the bound reaches the handler whole', async () => {
 
   const response = await post(body);
 
-  assert.equal(response.status, 200);
-  assert.equal(received[0].body, body);
+  expect(response.status).toBe(200);
+  expect(received[0].body).toBe(body);
 });
 
 test('of a body four times the bound, the handler gets the bound plus one byte: enough to refuse it unread', async () => {
   const response = await post('x'.repeat(4 * bound));
 
-  assert.equal(response.status, 200);
-  assert.deepEqual(await response.json(), { bytes: bound + 1 });
+  expect(response.status).toBe(200);
+  expect(await response.json()).toEqual({ bytes: bound + 1 });
 });
 
 test('a character cut at the bound still leaves the handler more than the bound', async () => {
@@ -57,12 +56,12 @@ test('a character cut at the bound still leaves the handler more than the bound'
   const response = await post(Buffer.concat([Buffer.from('x'.repeat(bound)), Buffer.from('é'.repeat(10))]));
 
   const { bytes } = (await response.json()) as { bytes: number };
-  assert.ok(bytes > bound, `${bytes} bytes`);
+  expect(bytes > bound).toBeTruthy();
 });
 
 test("a body over API Gateway's 10 MiB is answered 413 without calling the handler", async () => {
   const response = await post(Buffer.alloc(10 * 1024 * 1024 + 1, 'x'));
 
-  assert.equal(response.status, 413);
-  assert.equal(received.length, 0);
+  expect(response.status).toBe(413);
+  expect(received.length).toBe(0);
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { CreateStreamCommand, PutRecordsCommand, type KinesisClient } from '@aws-sdk/client-kinesis';
 import type { KinesisStreamEvent } from 'aws-lambda';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -17,13 +16,13 @@ let kinesis: KinesisClient;
 let streamCount = 0;
 let streamName: string;
 
-before(async () => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'urm-poller-'));
   const port = await freePort();
   emulator = await startKinesalite({ port, host: '127.0.0.1', dataDir: join(dir, 'kinesis') });
   kinesis = localClients({ dynamodb_endpoint: 'http://127.0.0.1:1', kinesis_endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1' }).kinesis;
 });
-after(async () => {
+afterAll(async () => {
   kinesis.destroy();
   await emulator.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -83,7 +82,7 @@ describe('local stream poller', () => {
 
     await run(async (event) => void seen.push(...numbers(event)), { until: () => seen.length >= 2 });
 
-    assert.deepEqual(seen, [1, 3]);
+    expect(seen).toEqual([1, 3]);
   });
 
   test('after a partial batch failure, retries from the first failed record', async () => {
@@ -103,7 +102,7 @@ describe('local stream poller', () => {
       { until: () => batches.length >= 2 },
     );
 
-    assert.deepEqual(batches, [[1, 2, 3, 4], [3, 4]]);
+    expect(batches).toEqual([[1, 2, 3, 4], [3, 4]]);
   });
 
   test('bisects a batch whose invocation throws, and sends the poisoned record to the on-failure destination after the retries', async () => {
@@ -119,11 +118,11 @@ describe('local stream poller', () => {
       { until: () => processed.includes(4) },
     );
 
-    assert.deepEqual(processed, [1, 2, 4]);
-    assert.equal(failures.length, 1);
-    assert.equal(failures[0].KinesisBatchInfo.batchSize, 1);
-    assert.equal(failures[0].requestContext.condition, 'RetryAttemptsExhausted');
-    assert.equal(failures[0].reason, 'poison');
+    expect(processed).toEqual([1, 2, 4]);
+    expect(failures.length).toBe(1);
+    expect(failures[0].KinesisBatchInfo.batchSize).toBe(1);
+    expect(failures[0].requestContext.condition).toBe('RetryAttemptsExhausted');
+    expect(failures[0].reason).toBe('poison');
   });
 
   test('resumes after the last checkpoint when started again', async () => {
@@ -137,10 +136,10 @@ describe('local stream poller', () => {
     const second: number[] = [];
     await run(async (event) => void second.push(...numbers(event)), { until: () => second.length >= 1, checkpoints: reloaded });
 
-    assert.deepEqual(first, [1, 2]);
-    assert.deepEqual(second, [3]);
-    assert.ok(existsSync(join(dir, `${streamName}-checkpoints.json`)));
-    assert.ok(checkpoints.get('Test', 'shardId-000000000000'));
-    assert.ok(JSON.parse(readFileSync(join(dir, `${streamName}-checkpoints.json`), 'utf8')).Test);
+    expect(first).toEqual([1, 2]);
+    expect(second).toEqual([3]);
+    expect(existsSync(join(dir, `${streamName}-checkpoints.json`))).toBeTruthy();
+    expect(checkpoints.get('Test', 'shardId-000000000000')).toBeTruthy();
+    expect(JSON.parse(readFileSync(join(dir, `${streamName}-checkpoints.json`), 'utf8')).Test).toBeTruthy();
   });
 });

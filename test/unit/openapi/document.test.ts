@@ -3,8 +3,7 @@
  * entry of lib/operations.ts, request schemas that accept and refuse what the
  * functions' validators do, and examples that say what the schemas say.
  */
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { normaliseRegistration } from '../../../functions/register-affiliate/schema';
 import { ValidationError } from '../../../functions/shared/domain/errors';
@@ -45,18 +44,18 @@ function accepts(validate: Validator<unknown>, input: unknown): boolean {
 describe('the OpenAPI document', () => {
   test('validates as OpenAPI 3.1 with swagger-parser', async () => {
     await validateOpenApiDocument(document);
-    assert.equal(document.openapi, '3.1.0');
+    expect(document.openapi).toBe('3.1.0');
   });
 
   test('is refused by the validation when it is broken', async () => {
     const broken = { ...document, paths: { '/profiles': { post: { responses: 'none' } } } };
 
-    await assert.rejects(validateOpenApiDocument(broken), /the OpenAPI document is invalid/);
+    await expect(validateOpenApiDocument(broken)).rejects.toThrow(/the OpenAPI document is invalid/);
   });
 
   test('puts the server URL it is given in servers, the local stack by default', () => {
-    assert.deepEqual(buildOpenApiDocument({ serverUrl: 'https://api.example.com/v1' }).servers, [{ url: 'https://api.example.com/v1' }]);
-    assert.deepEqual(document.servers, [{ url: 'http://127.0.0.1:3000' }]);
+    expect(buildOpenApiDocument({ serverUrl: 'https://api.example.com/v1' }).servers).toEqual([{ url: 'https://api.example.com/v1' }]);
+    expect(document.servers).toEqual([{ url: 'http://127.0.0.1:3000' }]);
   });
 
   test('has every operation of lib/operations.ts under its path and method, and a preflight for each a browser may call', () => {
@@ -67,24 +66,24 @@ describe('the OpenAPI document', () => {
 
     const documented = everyOperation().map(({ path, method, operation }) => `${method.toUpperCase()} ${path} ${operation.operationId}`);
 
-    assert.deepEqual(documented.sort(), expected.sort());
+    expect(documented.sort()).toEqual(expected.sort());
   });
 
   test('names the key scopes of each operation as its security, and no key for the pages and preflights', () => {
     for (const { operation } of everyOperation()) {
       const doc = operationDocs[operation.operationId];
       const scopes = (operation.security as Record<string, unknown>[]).map((requirement) => Object.keys(requirement)[0]);
-      assert.deepEqual(scopes, doc ? doc.scopes.map((scope) => `${scope}Key`) : [], operation.operationId);
+      expect(scopes).toEqual(doc ? doc.scopes.map((scope) => `${scope}Key`) : []);
     }
   });
 
   test('gives every operation a tag, a summary and its error answers', () => {
     for (const { method, operation } of everyOperation()) {
-      assert.ok(operation.tags.length === 1 && operation.summary, operation.operationId);
+      expect(operation.tags.length === 1 && operation.summary).toBeTruthy();
       const statuses = Object.keys(operation.responses);
       const keyed = operation.security.length > 0;
       for (const status of keyed ? ['400', '403', '500'] : method === 'options' ? ['403'] : ['500']) {
-        assert.ok(statuses.includes(status), `${operation.operationId} documents ${status}`);
+        expect(statuses.includes(status)).toBeTruthy();
       }
     }
   });
@@ -99,7 +98,7 @@ describe('request schemas of the document', () => {
       const documented = document.paths[path][method.toLowerCase()].requestBody.content['application/json'].schema;
       const { anyOf: _rule, ...schema } = documented;
       const translated = toSchemaObject(doc.body!.validate.schema, namedSchemas);
-      assert.deepEqual(JSON.parse(JSON.stringify(schema)), JSON.parse(JSON.stringify(translated)), id);
+      expect(JSON.parse(JSON.stringify(schema))).toEqual(JSON.parse(JSON.stringify(translated)));
     }
   });
 
@@ -108,11 +107,7 @@ describe('request schemas of the document', () => {
       const { path, method } = httpOperations.find((op) => op.id === id)!;
       const parameters = (document.paths[path][method.toLowerCase()].parameters as any[]).filter((p) => p.in === 'query');
       const schema = doc.query!.validate.schema as { properties: Record<string, object>; required: string[] };
-      assert.deepEqual(
-        parameters.map((p) => [p.name, p.required, p.schema]),
-        Object.entries(schema.properties).map(([name, property]) => [name, schema.required.includes(name), JSON.parse(JSON.stringify(toSchemaObject(property, namedSchemas)))]),
-        id,
-      );
+      expect(parameters.map((p) => [p.name, p.required, p.schema])).toEqual(Object.entries(schema.properties).map(([name, property]) => [name, schema.required.includes(name), JSON.parse(JSON.stringify(toSchemaObject(property, namedSchemas)))]));
     }
   });
 
@@ -167,11 +162,11 @@ describe('request schemas of the document', () => {
           const body = mutate(example, change);
           const verdict = accepts(doc.body!.validate, body);
           verdicts.add(verdict);
-          assert.equal(documented(seen(body)), verdict, JSON.stringify(body).slice(0, 300));
+          expect(documented(seen(body))).toBe(verdict);
         }),
         { numRuns: 400 },
       );
-      assert.equal(verdicts.size, 2, 'the samples hold bodies the function accepts and bodies it refuses');
+      expect(verdicts.size).toBe(2);
     });
   }
 });
@@ -185,12 +180,12 @@ describe('examples of the document', () => {
         ...Object.keys(operation.requestBody?.content['application/json'].examples ?? {}),
         ...(operation.parameters as any[]).flatMap((p) => Object.keys(p.examples ?? {})),
       ]);
-      assert.ok(names.size > 0, `${operation.operationId} has examples`);
+      expect(names.size > 0).toBeTruthy();
       for (const name of names) {
         const response = operation.responses[String(expectedStatus(name))];
-        assert.ok(response, `${operation.operationId}: "${name}"`);
+        expect(response).toBeTruthy();
         if (response.content) {
-          assert.ok(Object.values(response.content).some((c: any) => c.examples?.[name]), `${operation.operationId}: answer of "${name}"`);
+          expect(Object.values(response.content).some((c: any) => c.examples?.[name])).toBeTruthy();
         }
       }
     }
@@ -202,7 +197,7 @@ describe('examples of the document', () => {
         for (const [mediaType, content] of Object.entries(response.content ?? {}) as [string, any][]) {
           const validate = checker.schemaAt(pointer('paths', path, method, 'responses', status, 'content', mediaType, 'schema'));
           for (const [name, example] of Object.entries(content.examples ?? {}) as [string, any][]) {
-            assert.ok(validate(example.value), `${operation.operationId} ${status} "${name}": ${JSON.stringify(validate.errors)}`);
+            expect(validate(example.value)).toBeTruthy();
           }
         }
       }
@@ -215,13 +210,13 @@ describe('examples of the document', () => {
       const body = content && checker.schemaAt(pointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'));
       for (const [name, example] of Object.entries(content?.examples ?? {}) as [string, any][]) {
         if (expectedStatus(name) === 400) continue;
-        assert.ok(body!(example.value), `${operation.operationId} "${name}": ${JSON.stringify(body!.errors)}`);
+        expect(body!(example.value)).toBeTruthy();
       }
       (operation.parameters as any[]).forEach((parameter, index) => {
         const validate = checker.schemaAt(pointer('paths', path, method, 'parameters', String(index), 'schema'));
         for (const [name, example] of Object.entries(parameter.examples ?? {}) as [string, any][]) {
           if (expectedStatus(name) === 400) continue;
-          assert.ok(validate(example.value), `${operation.operationId} ${parameter.name} "${name}"`);
+          expect(validate(example.value)).toBeTruthy();
         }
       });
     }
@@ -230,7 +225,7 @@ describe('examples of the document', () => {
   test('of refused request bodies are refused by the function', () => {
     for (const [id, doc] of Object.entries(operationDocs)) {
       for (const [name, example] of Object.entries(doc.examples)) {
-        if (expectedStatus(name) === 400 && example.body !== undefined) assert.equal(accepts(doc.body!.validate, example.body), false, `${id} "${name}"`);
+        if (expectedStatus(name) === 400 && example.body !== undefined) expect(accepts(doc.body!.validate, example.body)).toBe(false);
       }
     }
   });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { assertBrowserMayWrite, browserEventRefusal, browserProfileRefusal } from '../../../functions/shared/domain/browser-access';
 import { Forbidden } from '../../../functions/shared/domain/errors';
 
@@ -19,7 +18,7 @@ describe('a browser key may write the push SDK profile records', () => {
   ];
   for (const [name, fields] of allowed) {
     test(name, () => {
-      assert.equal(browserProfileRefusal({ ...base, ...fields }), undefined);
+      expect(browserProfileRefusal({ ...base, ...fields })).toBe(undefined);
     });
   }
 });
@@ -39,7 +38,7 @@ describe('a browser key may not write', () => {
   ];
   for (const [name, fields, reason] of refused) {
     test(name, () => {
-      assert.match(browserProfileRefusal({ ...base, ...fields }) ?? '', reason);
+      expect(browserProfileRefusal({ ...base, ...fields }) ?? '').toMatch(reason);
     });
   }
 });
@@ -47,29 +46,29 @@ describe('a browser key may not write', () => {
 describe('a browser key may write lifecycle events only', () => {
   test('received, clicked and dismissed with notification_id and url', () => {
     for (const name of ['urm_push_received', 'urm_push_clicked', 'urm_push_dismissed']) {
-      assert.equal(browserEventRefusal({ ...event, event: name }), undefined);
+      expect(browserEventRefusal({ ...event, event: name })).toBe(undefined);
     }
     const { url: _url, ...withoutUrl } = event;
-    assert.equal(browserEventRefusal(withoutUrl), undefined);
+    expect(browserEventRefusal(withoutUrl)).toBe(undefined);
   });
 
   test('not another event', () => {
-    assert.match(browserEventRefusal({ ...event, event: 'deposit' }) ?? '', /lifecycle/);
+    expect(browserEventRefusal({ ...event, event: 'deposit' }) ?? '').toMatch(/lifecycle/);
   });
 
   test('not another attribute', () => {
-    assert.match(browserEventRefusal({ ...event, amount: 5 }) ?? '', /amount/);
+    expect(browserEventRefusal({ ...event, amount: 5 }) ?? '').toMatch(/amount/);
   });
 
   test('not without a notification id, nor with a url that is not a string', () => {
     const { notification_id: _id, ...withoutId } = event;
-    assert.match(browserEventRefusal(withoutId) ?? '', /notification_id/);
-    assert.match(browserEventRefusal({ ...event, url: 5 }) ?? '', /url/);
+    expect(browserEventRefusal(withoutId) ?? '').toMatch(/notification_id/);
+    expect(browserEventRefusal({ ...event, url: 5 }) ?? '').toMatch(/url/);
   });
 });
 
 test('one refused record refuses the whole request with Forbidden', () => {
-  assert.throws(() => assertBrowserMayWrite('event', [event, { ...event, event: 'deposit' }]), Forbidden);
-  assert.throws(() => assertBrowserMayWrite('profile', [{ ...base, country: 'MT' }]), Forbidden);
-  assert.doesNotThrow(() => assertBrowserMayWrite('event', [event]));
+  expect(() => assertBrowserMayWrite('event', [event, { ...event, event: 'deposit' }])).toThrow(Forbidden);
+  expect(() => assertBrowserMayWrite('profile', [{ ...base, country: 'MT' }])).toThrow(Forbidden);
+  expect(() => assertBrowserMayWrite('event', [event])).not.toThrow();
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { before, beforeEach, describe, test } from 'node:test';
+import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -22,7 +21,7 @@ const byHash = new Map(Object.entries(keys).map(([key, record]) => [hashApiKey(k
 const apps: Record<string, object> = { app_1: { app_id: 'app_1', name: 'a', created_at: '', site_origins: [site] } };
 
 let events: Handler;
-before(async () => {
+beforeAll(async () => {
   events = (await import('../../../functions/ingest-events/handler')).handler as unknown as Handler;
 });
 
@@ -47,52 +46,52 @@ describe('POST /events, as a browser-key operation', () => {
   test('answers the preflight of a site origin with CORS headers, without a key and without writing', async () => {
     const response = await call('OPTIONS', { Origin: site, 'Access-Control-Request-Method': 'POST' });
 
-    assert.equal(response.statusCode, 204);
-    assert.deepEqual(response.headers, {
+    expect(response.statusCode).toBe(204);
+    expect(response.headers).toEqual({
       'Access-Control-Allow-Origin': site,
       'Access-Control-Allow-Methods': 'POST',
       'Access-Control-Allow-Headers': 'Content-Type, Accept, X-Api-Key',
       'Access-Control-Max-Age': '600',
       Vary: 'Origin',
     });
-    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 0);
+    expect(kinesis).not.toHaveReceivedCommand(PutRecordsCommand);
   });
 
   test('refuses the preflight of another origin', async () => {
     const response = await call('OPTIONS', { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' });
 
-    assert.equal(response.statusCode, 403);
-    assert.equal(response.headers?.['Access-Control-Allow-Origin'], undefined);
+    expect(response.statusCode).toBe(403);
+    expect(response.headers?.['Access-Control-Allow-Origin']).toBe(undefined);
   });
 
   test("writes a browser key's lifecycle event from a site origin and lets the page read the answer", async () => {
     const response = await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: site }, [lifecycle]);
 
-    assert.equal(response.statusCode, 200);
-    assert.equal(response.headers?.['Access-Control-Allow-Origin'], site);
-    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 1);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers?.['Access-Control-Allow-Origin']).toBe(site);
+    expect(kinesis).toHaveReceivedCommandTimes(PutRecordsCommand, 1);
   });
 
   test('refuses a browser key from another origin, and writes nothing', async () => {
     const response = await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: 'https://evil.example' }, [lifecycle]);
 
-    assert.equal(response.statusCode, 403);
-    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 0);
+    expect(response.statusCode).toBe(403);
+    expect(kinesis).not.toHaveReceivedCommand(PutRecordsCommand);
   });
 
   test('refuses a browser key writing any other event, and writes nothing', async () => {
     const response = await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: site }, [{ ...lifecycle, event: 'deposit' }]);
 
-    assert.equal(response.statusCode, 403);
-    assert.deepEqual(JSON.parse(response.body), { message: 'Forbidden' });
-    assert.equal(response.headers?.['Access-Control-Allow-Origin'], site);
-    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 0);
+    expect(response.statusCode).toBe(403);
+    expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
+    expect(response.headers?.['Access-Control-Allow-Origin']).toBe(site);
+    expect(kinesis).not.toHaveReceivedCommand(PutRecordsCommand);
   });
 
   test('gives a server key no CORS headers, even from a site origin', async () => {
     const response = await call('POST', { ...json, 'x-api-key': 'server-key', Origin: site }, [lifecycle]);
 
-    assert.equal(response.statusCode, 200);
-    assert.equal(response.headers?.['Access-Control-Allow-Origin'], undefined);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers?.['Access-Control-Allow-Origin']).toBe(undefined);
   });
 });

@@ -1,6 +1,5 @@
-import assert from 'node:assert/strict';
 import { createECDH, randomBytes } from 'node:crypto';
-import { beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, expect, test } from '@jest/globals';
 import { GetParameterCommand, ParameterNotFound, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { mockClient } from 'aws-sdk-client-mock';
 import webpush from 'web-push';
@@ -12,21 +11,21 @@ import type { App } from '../../../functions/shared/domain/apps';
 const ssm = mockClient(SSMClient);
 
 describe('the SSM secret store', () => {
-  beforeEach(() => ssm.reset());
+  beforeEach(() => void ssm.reset());
 
   test('reads a SecureString decrypted, under the stack path', async () => {
     ssm.on(GetParameterCommand).resolves({ Parameter: { Value: 'the-private-key' } });
 
     const value = await new SsmSecretStore(new SSMClient({ region: 'eu-west-1' }), '/urm/Urm').get('apps/app_1/vapid-private-key');
 
-    assert.equal(value, 'the-private-key');
-    assert.deepEqual(ssm.commandCalls(GetParameterCommand)[0].args[0].input, { Name: '/urm/Urm/apps/app_1/vapid-private-key', WithDecryption: true });
+    expect(value).toBe('the-private-key');
+    expect(ssm.commandCalls(GetParameterCommand)[0].args[0].input).toEqual({ Name: '/urm/Urm/apps/app_1/vapid-private-key', WithDecryption: true });
   });
 
   test('answers undefined for a parameter that does not exist', async () => {
     ssm.on(GetParameterCommand).rejects(new ParameterNotFound({ message: 'not found', $metadata: {} }));
 
-    assert.equal(await new SsmSecretStore(new SSMClient({ region: 'eu-west-1' }), '/urm/Urm').get('missing'), undefined);
+    expect(await new SsmSecretStore(new SSMClient({ region: 'eu-west-1' }), '/urm/Urm').get('missing')).toBe(undefined);
   });
 
   test('writes a SecureString, replacing the one before', async () => {
@@ -34,7 +33,7 @@ describe('the SSM secret store', () => {
 
     await new SsmSecretStore(new SSMClient({ region: 'eu-west-1' }), '/urm/Urm/').put('apps/app_1/vapid-private-key', 'k');
 
-    assert.deepEqual(ssm.commandCalls(PutParameterCommand)[0].args[0].input, {
+    expect(ssm.commandCalls(PutParameterCommand)[0].args[0].input).toEqual({
       Name: '/urm/Urm/apps/app_1/vapid-private-key',
       Value: 'k',
       Type: 'SecureString',
@@ -60,13 +59,13 @@ describe('the VAPID keyring', () => {
     clock = 1001;
     await keyring.forApp('app_1');
 
-    assert.deepEqual(first, { subject: 'mailto:ops@example.com', publicKey: 'BPub', privateKey: 'priv' });
-    assert.equal(reads, 2);
+    expect(first).toEqual({ subject: 'mailto:ops@example.com', publicKey: 'BPub', privateKey: 'priv' });
+    expect(reads).toBe(2);
   });
 
   test('has nothing for an application without keys, and fails loudly when the private key is missing', async () => {
-    assert.equal(await new AppVapidKeyring({ get: async () => ({ ...app, vapid_public_key: undefined }) }, { get: async () => 'x' }).forApp('app_1'), undefined);
-    await assert.rejects(new AppVapidKeyring({ get: async () => app }, { get: async () => undefined }).forApp('app_1'), /private key of app_1 is missing/);
+    expect(await new AppVapidKeyring({ get: async () => ({ ...app, vapid_public_key: undefined }) }, { get: async () => 'x' }).forApp('app_1')).toBe(undefined);
+    await expect(new AppVapidKeyring({ get: async () => app }, { get: async () => undefined }).forApp('app_1')).rejects.toThrow(/private key of app_1 is missing/);
   });
 });
 
@@ -94,22 +93,22 @@ describe('the web-push sender', () => {
 
     const outcome = await sender.send(subscription('https://push.example.com/x'), '{"title":"hi"}', { ttl: 60, urgency: 'high', vapid });
 
-    assert.deepEqual(outcome, { status: 'sent' });
+    expect(outcome).toEqual({ status: 'sent' });
     const headers = calls[0].init.headers as Record<string, string>;
-    assert.equal(calls[0].url, 'https://push.example.com/x');
-    assert.equal(headers.TTL, '60');
-    assert.equal(headers.Urgency, 'high');
-    assert.equal(headers['Content-Encoding'], 'aes128gcm');
-    assert.match(headers.Authorization, new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${vapid.publicKey}$`));
-    assert.equal(calls[0].init.redirect, 'error');
-    assert.ok((calls[0].init.body as Uint8Array).byteLength > '{"title":"hi"}'.length, 'the body is the encrypted record');
+    expect(calls[0].url).toBe('https://push.example.com/x');
+    expect(headers.TTL).toBe('60');
+    expect(headers.Urgency).toBe('high');
+    expect(headers['Content-Encoding']).toBe('aes128gcm');
+    expect(headers.Authorization).toMatch(new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${vapid.publicKey}$`));
+    expect(calls[0].init.redirect).toBe('error');
+    expect((calls[0].init.body as Uint8Array).byteLength > '{"title":"hi"}'.length).toBeTruthy();
   });
 
   for (const status of [404, 410]) {
     test(`reports a subscription the push service answers ${status} as gone`, async () => {
       const sender = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch: fakeFetch(status).fetch });
 
-      assert.deepEqual(await sender.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid }), { status: 'gone' });
+      expect(await sender.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({ status: 'gone' });
     });
   }
 
@@ -123,11 +122,11 @@ describe('the web-push sender', () => {
       }) as unknown as typeof fetch,
     });
 
-    assert.deepEqual(await failing.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid }), {
+    expect(await failing.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({
       status: 'failed',
       reason: 'the push service answered 503',
     });
-    assert.deepEqual(await unreachable.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid }), {
+    expect(await unreachable.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({
       status: 'failed',
       reason: 'the push service could not be reached: TypeError',
     });
@@ -139,7 +138,7 @@ describe('the web-push sender', () => {
 
     const outcome = await sender.send(subscription('http://127.0.0.1:9001/2018-06-01/runtime/invocation/next'), '{}', { ttl: 0, urgency: 'normal', vapid });
 
-    assert.deepEqual(outcome, { status: 'failed', reason: 'the endpoint is not HTTPS' });
-    assert.equal(calls.length, 0);
+    expect(outcome).toEqual({ status: 'failed', reason: 'the endpoint is not HTTPS' });
+    expect(calls.length).toBe(0);
   });
 });

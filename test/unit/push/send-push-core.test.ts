@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { sendPush, type SendPushDeps } from '../../../functions/send-push/core';
 import type { SendPushRequest } from '../../../functions/send-push/schema';
 import { Forbidden, NotFound, ValidationError } from '../../../functions/shared/domain/errors';
@@ -58,9 +57,9 @@ describe('send_push', () => {
 
     const answer = await send(request, 'app_1');
 
-    assert.deepEqual({ ...answer, reasons: undefined }, { notification_id: 'id-1', sent: 2, failed: 0, removed: 0, reasons: undefined });
-    assert.deepEqual(sent.map((s) => s.subscription.endpoint), ['https://push.example.com/a', 'https://push.example.com/b']);
-    assert.deepEqual(sent[0].payload, {
+    expect({ ...answer, reasons: undefined }).toEqual({ notification_id: 'id-1', sent: 2, failed: 0, removed: 0, reasons: undefined });
+    expect(sent.map((s) => s.subscription.endpoint)).toEqual(['https://push.example.com/a', 'https://push.example.com/b']);
+    expect(sent[0].payload).toEqual({
       notification_id: 'id-1',
       profile_id: 'player-1',
       title: 'Bonus',
@@ -75,8 +74,8 @@ describe('send_push', () => {
     await send(request, 'app_1');
     await send({ ...request, ttl: 60, urgency: 'high' }, 'app_1');
 
-    assert.deepEqual(sent.map((s) => [s.options.ttl, s.options.urgency]), [[86400, 'normal'], [60, 'high']]);
-    assert.deepEqual(sent[0].options.vapid, vapid);
+    expect(sent.map((s) => [s.options.ttl, s.options.urgency])).toEqual([[86400, 'normal'], [60, 'high']]);
+    expect(sent[0].options.vapid).toEqual(vapid);
   });
 
   test('sends nothing to a profile with urm_receives_notifications false', async () => {
@@ -84,9 +83,9 @@ describe('send_push', () => {
 
     const answer = await send(request, 'app_1');
 
-    assert.equal(sent.length, 0);
-    assert.equal(written.length, 0);
-    assert.deepEqual([answer.sent, answer.failed, answer.removed], [0, 0, 0]);
+    expect(sent.length).toBe(0);
+    expect(written.length).toBe(0);
+    expect([answer.sent, answer.failed, answer.removed]).toEqual([0, 0, 0]);
   });
 
   test('removes the tokens a push service answered 404 or 410 for, through one profile record', async () => {
@@ -99,11 +98,11 @@ describe('send_push', () => {
 
     const answer = await send(request, 'app_1');
 
-    assert.deepEqual([answer.sent, answer.failed, answer.removed], [1, 1, 2]);
-    assert.deepEqual(answer.reasons, { 'the push service answered 503': 1 });
+    expect([answer.sent, answer.failed, answer.removed]).toEqual([1, 1, 2]);
+    expect(answer.reasons).toEqual({ 'the push service answered 503': 1 });
     const removal = written.find((w) => w.kind === 'profile')!.record;
-    assert.deepEqual(removal.urm_remove, { urm_web_push_notification_token: [tokens[1], tokens[2]] });
-    assert.equal(removal.urm_insert_id, 'urm-push-id-1-removed');
+    expect(removal.urm_remove).toEqual({ urm_web_push_notification_token: [tokens[1], tokens[2]] });
+    expect(removal.urm_insert_id).toBe('urm-push-id-1-removed');
   });
 
   test('records urm_push_sent on the timeline with the counts, under an insert id of its own', async () => {
@@ -112,7 +111,7 @@ describe('send_push', () => {
     await send(request, 'app_1');
 
     const event = written.find((w) => w.kind === 'event')!.record;
-    assert.deepEqual(event, {
+    expect(event).toEqual({
       app_id: 'app_1',
       profile_id: 'player-1',
       urm_date_time: '2026-11-21T10:00:00.000Z',
@@ -133,10 +132,10 @@ describe('send_push', () => {
 
     const answer = await send(request, 'app_1');
 
-    assert.equal(sent.length, 1);
-    assert.deepEqual([answer.sent, answer.failed, answer.removed], [1, 1, 0]);
-    assert.deepEqual(answer.reasons, { 'the token is not JSON': 1 });
-    assert.equal(written.filter((w) => w.kind === 'profile').length, 0);
+    expect(sent.length).toBe(1);
+    expect([answer.sent, answer.failed, answer.removed]).toEqual([1, 1, 0]);
+    expect(answer.reasons).toEqual({ 'the token is not JSON': 1 });
+    expect(written.filter((w) => w.kind === 'profile').length).toBe(0);
   });
 
   test('answers what was sent even when the stream write fails, counting unremoved gone tokens as failed', async () => {
@@ -146,8 +145,8 @@ describe('send_push', () => {
 
     const answer = await send(request, 'app_1');
 
-    assert.deepEqual([answer.sent, answer.failed, answer.removed], [1, 1, 0]);
-    assert.match(String(answer.recordError), /stream unreachable/);
+    expect([answer.sent, answer.failed, answer.removed]).toEqual([1, 1, 0]);
+    expect(String(answer.recordError)).toMatch(/stream unreachable/);
   });
 
   test('answers zero of everything for a profile without tokens', async () => {
@@ -155,30 +154,35 @@ describe('send_push', () => {
 
     const answer = await send(request, 'app_1');
 
-    assert.deepEqual([answer.sent, answer.failed, answer.removed], [0, 0, 0]);
+    expect([answer.sent, answer.failed, answer.removed]).toEqual([0, 0, 0]);
   });
 
   test("refuses another application's app_id", async () => {
     const { send } = harness(profile({}));
 
-    await assert.rejects(send({ ...request, app_id: 'app_2' }, 'app_1'), Forbidden);
+    await expect(send({ ...request, app_id: 'app_2' }, 'app_1')).rejects.toThrow(Forbidden);
   });
 
   test('answers 404 for a profile that does not exist or was deleted', async () => {
-    await assert.rejects(harness(undefined).send(request, 'app_1'), (error: Error) => error instanceof NotFound && error.message === 'profile not found');
-    await assert.rejects(harness(profile({}, false)).send(request, 'app_1'), NotFound);
+    const missing = harness(undefined).send(request, 'app_1');
+    await expect(missing).rejects.toThrow(NotFound);
+    await expect(missing).rejects.toThrow(/^profile not found$/);
+    await expect(harness(profile({}, false)).send(request, 'app_1')).rejects.toThrow(NotFound);
   });
 
   test('answers 404 when the application has no VAPID keys', async () => {
     const { send } = harness(profile({}));
 
-    await assert.rejects(send({ ...request, app_id: 'app_9' }, 'app_9'), (error: Error) => error instanceof NotFound && /not configured/.test(error.message));
+    const sending = send({ ...request, app_id: 'app_9' }, 'app_9');
+
+    await expect(sending).rejects.toThrow(NotFound);
+    await expect(sending).rejects.toThrow(/not configured/);
   });
 
   test('refuses a notification too large for a push message', async () => {
     const { send, sent } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')] }));
 
-    await assert.rejects(send({ ...request, body: 'é'.repeat(2000) }, 'app_1'), ValidationError);
-    assert.equal(sent.length, 0);
+    await expect(send({ ...request, body: 'é'.repeat(2000) }, 'app_1')).rejects.toThrow(ValidationError);
+    expect(sent.length).toBe(0);
   });
 });

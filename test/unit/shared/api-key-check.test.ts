@@ -5,9 +5,8 @@
  * cache lifetime, however often it is sent and however many made-up keys
  * arrive meanwhile. Only then come the body's size, its parsing and its schema.
  */
-import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { afterEach, beforeEach, describe, mock, test } from 'node:test';
+import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { hashApiKey, newApiKey, type ApiKeyRecord } from '../../../functions/shared/domain/api-keys';
 import type { Validator } from '../../../functions/shared/domain/validation';
 import { KeyResolver } from '../../../functions/shared/http/auth';
@@ -59,14 +58,14 @@ const cacheOptions = (overrides: Partial<LookupCacheOptions> = {}): LookupCacheO
 
 let store: CountingKeyStore;
 let validations: number;
-let parses: ReturnType<typeof mock.method>;
+let parses: jest.Spied<typeof JSON.parse>;
 beforeEach(() => {
   clock = 0;
   store = new CountingKeyStore();
   validations = 0;
-  parses = mock.method(JSON, 'parse');
+  parses = jest.spyOn(JSON, 'parse');
 });
-afterEach(() => mock.restoreAll());
+afterEach(() => void jest.restoreAllMocks());
 
 const countingValidator: Validator<unknown> = Object.assign(
   (input: unknown) => {
@@ -103,11 +102,11 @@ describe('a request with a bad key is refused before its body is touched', () =>
     test(`${name}: 403, nothing parsed or validated`, async () => {
       const response = await operation()(post(key), context());
 
-      assert.equal(response.statusCode, 403);
-      assert.deepEqual(JSON.parse(response.body), { message: 'Forbidden' });
-      assert.equal(parses.mock.calls.length, 1, 'the only JSON.parse is the assertion’s own');
-      assert.equal(validations, 0);
-      assert.ok(store.reads <= 1);
+      expect(response.statusCode).toBe(403);
+      expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
+      expect(parses.mock.calls.length).toBe(1);
+      expect(validations).toBe(0);
+      expect(store.reads <= 1).toBeTruthy();
     });
   }
 
@@ -117,7 +116,7 @@ describe('a request with a bad key is refused before its body is touched', () =>
     await handler(post(undefined), context());
     await handler(post(`urm_server_${'a'.repeat(300)}`), context());
 
-    assert.equal(store.reads, 0);
+    expect(store.reads).toBe(0);
   });
 });
 
@@ -129,10 +128,10 @@ describe('a refused key costs one key-store read per cache lifetime', () => {
     const statuses = [];
     for (let i = 0; i < 50; i++) statuses.push((await handler(post(unknown), context())).statusCode);
 
-    assert.deepEqual(new Set(statuses), new Set([403]));
-    assert.equal(store.reads, 1);
-    assert.equal(parses.mock.calls.length, 0);
-    assert.equal(validations, 0);
+    expect(new Set(statuses)).toEqual(new Set([403]));
+    expect(store.reads).toBe(1);
+    expect(parses.mock.calls.length).toBe(0);
+    expect(validations).toBe(0);
   });
 
   test('the same unknown key sent 20 times at once: one read', async () => {
@@ -141,8 +140,8 @@ describe('a refused key costs one key-store read per cache lifetime', () => {
 
     const responses = await Promise.all(Array.from({ length: 20 }, () => handler(post(unknown), context())));
 
-    assert.ok(responses.every((response) => response.statusCode === 403));
-    assert.equal(store.reads, 1);
+    expect(responses.every((response) => response.statusCode === 403)).toBeTruthy();
+    expect(store.reads).toBe(1);
   });
 
   test('a revoked key is read again once the cache lifetime is over, and not before', async () => {
@@ -154,22 +153,22 @@ describe('a refused key costs one key-store read per cache lifetime', () => {
     clock += 2;
     await handler(post(revokedKey), context());
 
-    assert.equal(store.reads, 2);
+    expect(store.reads).toBe(2);
   });
 });
 
 describe('made-up keys cannot push the live keys out of the cache', () => {
   test('after a flood of random keys, a live key is still answered without a read', async () => {
     const resolver = new KeyResolver(store, cacheOptions({ maxFound: 10, maxMissing: 100 }));
-    assert.equal((await resolver.resolve(serverKey))?.key_id, record(serverKey, {}).key_id);
+    expect((await resolver.resolve(serverKey))?.key_id).toBe(record(serverKey, {}).key_id);
 
     for (let i = 0; i < 1_000; i++) await resolver.resolve(`urm_server_${randomBytes(32).toString('base64url')}`);
     const readsAfterFlood = store.reads;
     const live = await resolver.resolve(serverKey);
 
-    assert.equal(readsAfterFlood, 1_001, 'each made-up key costs its one read');
-    assert.equal(live?.app_id, 'app_1');
-    assert.equal(store.reads, readsAfterFlood, 'the live key came from the cache');
+    expect(readsAfterFlood).toBe(1_001);
+    expect(live?.app_id).toBe('app_1');
+    expect(store.reads).toBe(readsAfterFlood);
   });
 
   test('the unknown keys kept are bounded: the oldest are forgotten first', async () => {
@@ -182,8 +181,8 @@ describe('made-up keys cannot push the live keys out of the cache', () => {
     const readsBefore = store.reads;
     await resolver.resolve(first);
 
-    assert.equal(readsBefore, 4, 'second and fourth were still kept');
-    assert.equal(store.reads, 5, 'first was forgotten');
+    expect(readsBefore).toBe(4);
+    expect(store.reads).toBe(5);
   });
 
   test('the same holds for the site origins a preflight looks up before any key', async () => {
@@ -195,13 +194,13 @@ describe('made-up keys cannot push the live keys out of the cache', () => {
       },
     };
     const origins = new AppOrigins(apps, cacheOptions({ maxFound: 10, maxMissing: 50 }));
-    assert.equal(await origins.allows('app_1', 'https://play.example.com'), true);
+    expect(await origins.allows('app_1', 'https://play.example.com')).toBe(true);
 
-    for (let i = 0; i < 500; i++) assert.equal(await origins.allows(`app_${i}x`, 'https://play.example.com'), false);
+    for (let i = 0; i < 500; i++) expect(await origins.allows(`app_${i}x`, 'https://play.example.com')).toBe(false);
     const readsAfterFlood = reads;
 
-    assert.equal(await origins.allows('app_1', 'https://play.example.com'), true);
-    assert.equal(reads, readsAfterFlood);
+    expect(await origins.allows('app_1', 'https://play.example.com')).toBe(true);
+    expect(reads).toBe(readsAfterFlood);
   });
 });
 
@@ -209,19 +208,19 @@ describe('with a good key, the body is bounded before it is parsed', () => {
   test('a body one byte over the limit is refused naming the limit, unparsed and unvalidated', async () => {
     const response = await operation(undefined, 1024)(post(serverKey, `[${'1,'.repeat(511)}11`), context());
 
-    assert.equal(response.statusCode, 400);
-    assert.deepEqual(JSON.parse(response.body), { message: 'request body is invalid', errors: ['request body must be at most 1 KiB'] });
-    assert.equal(parses.mock.calls.length, 1, 'the only JSON.parse is the assertion’s own');
-    assert.equal(validations, 0);
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({ message: 'request body is invalid', errors: ['request body must be at most 1 KiB'] });
+    expect(parses.mock.calls.length).toBe(1);
+    expect(validations).toBe(0);
   });
 
   test('a body of exactly the limit is parsed and validated', async () => {
     const body = `[${'1,'.repeat(510)}11]`;
-    assert.equal(Buffer.byteLength(body), 1024);
+    expect(Buffer.byteLength(body)).toBe(1024);
 
     const response = await operation(undefined, 1024)(post(serverKey, body), context());
 
-    assert.equal(response.statusCode, 200);
-    assert.equal(validations, 1);
+    expect(response.statusCode).toBe(200);
+    expect(validations).toBe(1);
   });
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, expect, test } from '@jest/globals';
 import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import { mockClient } from 'aws-sdk-client-mock';
 import { chunkIndexes, KinesisRecordWriter, type RetryPolicy } from '../../../functions/shared/adapters/kinesis-record-writer';
@@ -33,10 +32,10 @@ describe('KinesisRecordWriter', () => {
 
     const receipt = await writer.write([entry(1), entry(2)]);
 
-    assert.deepEqual(receipt, { EncryptionType: 'KMS', FailedRecordCount: 0, Records: [ok(1), ok(2)] });
-    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 1);
-    assert.deepEqual(sentKeys(0), ['app#p1', 'app#p2']);
-    assert.equal(kinesis.commandCalls(PutRecordsCommand)[0].args[0].input.StreamName, 'urm-ingest');
+    expect(receipt).toEqual({ EncryptionType: 'KMS', FailedRecordCount: 0, Records: [ok(1), ok(2)] });
+    expect(kinesis).toHaveReceivedCommandTimes(PutRecordsCommand, 1);
+    expect(sentKeys(0)).toEqual(['app#p1', 'app#p2']);
+    expect(kinesis).toHaveReceivedNthSpecificCommandWith(1, PutRecordsCommand, { StreamName: 'urm-ingest' });
   });
 
   test('retries only the refused entries and puts their results in place', async () => {
@@ -47,9 +46,9 @@ describe('KinesisRecordWriter', () => {
 
     const receipt = await writer.write([entry(1), entry(2), entry(3)]);
 
-    assert.deepEqual(receipt.Records, [ok(1), ok(2), ok(3)]);
-    assert.equal(receipt.FailedRecordCount, 0);
-    assert.deepEqual(sentKeys(1), ['app#p2']);
+    expect(receipt.Records).toEqual([ok(1), ok(2), ok(3)]);
+    expect(receipt.FailedRecordCount).toBe(0);
+    expect(sentKeys(1)).toEqual(['app#p2']);
   });
 
   test('gives up after the bounded attempts and reports the entry as Kinesis did', async () => {
@@ -60,10 +59,10 @@ describe('KinesisRecordWriter', () => {
 
     const receipt = await writer.write([entry(1), entry(2)]);
 
-    assert.equal(kinesis.commandCalls(PutRecordsCommand).length, 4);
-    assert.equal(receipt.FailedRecordCount, 1);
-    assert.deepEqual(receipt.Records[1], throttled);
-    assert.deepEqual(receipt.Records[0], ok(1));
+    expect(kinesis).toHaveReceivedCommandTimes(PutRecordsCommand, 4);
+    expect(receipt.FailedRecordCount).toBe(1);
+    expect(receipt.Records[1]).toEqual(throttled);
+    expect(receipt.Records[0]).toEqual(ok(1));
   });
 
   test('backs off exponentially with full jitter between attempts', async () => {
@@ -72,7 +71,7 @@ describe('KinesisRecordWriter', () => {
     await writer.write([entry(1)]);
 
     // random() = 0.5 of 100, 200, 400 ms
-    assert.deepEqual(sleeps, [50, 100, 200]);
+    expect(sleeps).toEqual([50, 100, 200]);
   });
 
   test('answers NONE as the encryption type when the stream reports none', async () => {
@@ -80,13 +79,13 @@ describe('KinesisRecordWriter', () => {
 
     const receipt = await writer.write([entry(1)]);
 
-    assert.equal(receipt.EncryptionType, 'NONE');
+    expect(receipt.EncryptionType).toBe('NONE');
   });
 
   test('fails the whole write when the first call fails outright, so the client can re-send', async () => {
     kinesis.on(PutRecordsCommand).rejects(new Error('ResourceNotFoundException'));
 
-    await assert.rejects(writer.write([entry(1)]), /ResourceNotFoundException/);
+    await expect(writer.write([entry(1)])).rejects.toThrow(/ResourceNotFoundException/);
   });
 
   test('marks the entries of a failed later call as failed once others were written', async () => {
@@ -97,20 +96,20 @@ describe('KinesisRecordWriter', () => {
 
     const receipt = await writer.write(Array.from({ length: 501 }, (_, i) => entry(i)));
 
-    assert.equal(receipt.FailedRecordCount, 1);
-    assert.deepEqual(receipt.Records[500], { ErrorCode: 'InternalFailure', ErrorMessage: 'Internal service failure.' });
+    expect(receipt.FailedRecordCount).toBe(1);
+    expect(receipt.Records[500]).toEqual({ ErrorCode: 'InternalFailure', ErrorMessage: 'Internal service failure.' });
   });
 });
 
 describe('chunkIndexes', () => {
   test('splits at 500 records', () => {
     const chunks = chunkIndexes(Array.from({ length: 1001 }, (_, i) => entry(i, 1)));
-    assert.deepEqual(chunks.map((c) => c.length), [500, 500, 1]);
+    expect(chunks.map((c) => c.length)).toEqual([500, 500, 1]);
   });
 
   test('splits before a call would pass 5 MiB', () => {
     const MiB = 1024 * 1024;
     const chunks = chunkIndexes([entry(1, MiB), entry(2, MiB), entry(3, MiB), entry(4, MiB), entry(5, MiB), entry(6, 10)]);
-    assert.deepEqual(chunks, [[0, 1, 2, 3], [4, 5]]);
+    expect(chunks).toEqual([[0, 1, 2, 3], [4, 5]]);
   });
 });

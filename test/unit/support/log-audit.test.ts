@@ -3,8 +3,7 @@
  * reported, with where it is and never its value, and the lines the handlers
  * really write pass.
  */
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { newApiKey } from '../../../functions/shared/domain/api-keys';
 import { describeFindings, findSecrets, findUnstructured, secretFieldsOf, type UsedSecret } from '../../support/log-audit';
 
@@ -55,8 +54,8 @@ describe('the log audit finds a secret', () => {
     test(name, () => {
       const findings = findSecrets(['[stack] started', line, handlerLine('Profiles ingested', { records: 1 })], known);
 
-      assert.ok(findings.length > 0, `nothing found in ${line}`);
-      assert.deepEqual([...new Set(findings.map((finding) => finding.line))], [2]);
+      expect(findings.length > 0).toBeTruthy();
+      expect([...new Set(findings.map((finding) => finding.line))]).toEqual([2]);
     });
   }
 
@@ -65,8 +64,8 @@ describe('the log audit finds a secret', () => {
 
     const report = describeFindings(findings, 'stack.log');
 
-    assert.match(report, /stack\.log:1: the exact value of a password/);
-    assert.ok(!report.includes(password));
+    expect(report).toMatch(/stack\.log:1: the exact value of a password/);
+    expect(!report.includes(password)).toBeTruthy();
   });
 });
 
@@ -86,8 +85,8 @@ describe('the log audit passes', () => {
       '[stack] consumer ApplyProfiles threw (boom); bisecting a batch of 4',
     ];
 
-    assert.deepEqual(findSecrets(lines, known), []);
-    assert.deepEqual(findUnstructured(lines), []);
+    expect(findSecrets(lines, known)).toEqual([]);
+    expect(findUnstructured(lines)).toEqual([]);
   });
 });
 
@@ -95,15 +94,15 @@ describe('the log audit finds a line without structure', () => {
   test('a handler line without its request id', () => {
     const { function_request_id: _id, ...rest } = JSON.parse(handlerLine('Profiles ingested'));
 
-    assert.deepEqual(findUnstructured([JSON.stringify(rest)]), [{ line: 1, problem: 'IngestProfilesFunction: no function_request_id' }]);
+    expect(findUnstructured([JSON.stringify(rest)])).toEqual([{ line: 1, problem: 'IngestProfilesFunction: no function_request_id' }]);
   });
 
   test('a line that is not JSON and not the stack’s own', () => {
-    assert.deepEqual(findUnstructured(['[stack] ok', 'console.log from a handler']), [{ line: 2, problem: 'not a structured JSON line' }]);
+    expect(findUnstructured(['[stack] ok', 'console.log from a handler'])).toEqual([{ line: 2, problem: 'not a structured JSON line' }]);
   });
 
   test('a line whose timestamp is not a date', () => {
-    assert.equal(findUnstructured([handlerLine('x', { timestamp: 'yesterday' })]).length, 1);
+    expect(findUnstructured([handlerLine('x', { timestamp: 'yesterday' })]).length).toBe(1);
   });
 });
 
@@ -117,7 +116,7 @@ describe('the recorder notes the secrets a test sends and receives', () => {
       token: signInToken,
     });
 
-    assert.deepEqual(noted, [
+    expect(noted).toEqual([
       { kind: 'password', value: password },
       { kind: 'html_body', value: '<p>Your bonus is ready</p>' },
       { kind: 'text_body', value: 'Your bonus is ready' },
@@ -128,13 +127,13 @@ describe('the recorder notes the secrets a test sends and receives', () => {
   });
 
   test('but not values too short to look for', () => {
-    assert.deepEqual(secretFieldsOf({ password: 'short' }), []);
+    expect(secretFieldsOf({ password: 'short' })).toEqual([]);
   });
 
   test('in a body nested far deeper than any call stack (the fuzz test sends such bodies)', () => {
     let body: unknown = { password };
     for (let i = 0; i < 100_000; i++) body = [body];
 
-    assert.deepEqual(secretFieldsOf(body), [{ kind: 'password', value: password }]);
+    expect(secretFieldsOf(body)).toEqual([{ kind: 'password', value: password }]);
   });
 });

@@ -1,20 +1,16 @@
-/** What test/run.ts does with the shared stack's output: all of it to the file, only what matters to the console. */
-import assert from 'node:assert/strict';
+/** What the shared stack's process (test/support/jest/stack-process.ts) does with its output: all of it to the file, only what matters to the console. */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { expect, test } from '@jest/globals';
 import { captureProcessOutput, worthShowing } from '../../support/log-capture';
 
 const line = (level: string) => JSON.stringify({ level, message: 'm', timestamp: '2026-11-21T10:00:00.000Z' });
 
 test('the console shows warnings, errors and plain text, not INFO or DEBUG lines', () => {
-  assert.deepEqual(
-    ['DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL'].map((level) => worthShowing(line(level))),
-    [false, false, true, true, true],
-  );
-  assert.equal(worthShowing('local stack for the tests at http://127.0.0.1:3000'), true);
-  assert.equal(worthShowing('{not json'), true);
+  expect(['DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL'].map((level) => worthShowing(line(level)))).toEqual([false, false, true, true, true]);
+  expect(worthShowing('local stack for the tests at http://127.0.0.1:3000')).toBe(true);
+  expect(worthShowing('{not json')).toBe(true);
 });
 
 test('the file gets everything written to stdout and stderr, in order; the console decides line by line', () => {
@@ -33,6 +29,6 @@ test('the file gets everything written to stdout and stderr, in order; the conso
 
   const written = readFileSync(join(dir, 'stack.log'), 'utf8');
   rmSync(dir, { recursive: true, force: true });
-  assert.equal(written, `${line('INFO')}\n{"level":"WARN"}\nplain\n[stack] poller started\n`);
-  assert.deepEqual(offered, [line('INFO'), '{"level":"WARN"}', 'plain'], 'a line written in two pieces is judged whole');
+  expect(written).toBe(`${line('INFO')}\n{"level":"WARN"}\nplain\n[stack] poller started\n`);
+  expect(offered).toEqual([line('INFO'), '{"level":"WARN"}', 'plain']);
 });

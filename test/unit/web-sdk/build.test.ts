@@ -1,13 +1,12 @@
-import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { runInNewContext } from 'node:vm';
 import { budgets, buildSdk, distDir, PAGE_SCRIPT, SdkBudgetError, sdkIsStale, sdkVersion, versionedPageScript, WORKER_SCRIPT, type BuiltScript } from '../../../web-sdk/build';
 
 let printed: string[];
 let scripts: BuiltScript[];
-before(() => {
+beforeAll(() => {
   printed = [];
   scripts = buildSdk((line) => printed.push(line));
 });
@@ -16,34 +15,39 @@ const read = (file: string) => readFileSync(join(distDir, file), 'utf8');
 
 describe('the SDK build', () => {
   test('prints the gzipped size of each script, each within its budget', () => {
-    assert.deepEqual(scripts.map((s) => s.file), [PAGE_SCRIPT, versionedPageScript(), WORKER_SCRIPT]);
+    expect(scripts.map((s) => s.file)).toEqual([PAGE_SCRIPT, versionedPageScript(), WORKER_SCRIPT]);
     for (const script of scripts) {
-      assert.ok(printed.some((line) => line.includes(script.file) && line.includes(`${(script.gzipBytes / 1024).toFixed(1)} KB gzipped`)), script.file);
-      assert.ok(script.gzipBytes <= script.budgetBytes, `${script.file}: ${script.gzipBytes} > ${script.budgetBytes}`);
+      expect(printed.some((line) => line.includes(script.file) && line.includes(`${(script.gzipBytes / 1024).toFixed(1)} KB gzipped`))).toBeTruthy();
+      expect(script.gzipBytes <= script.budgetBytes).toBeTruthy();
     }
-    assert.equal(scripts[0].budgetBytes, budgets.page);
-    assert.equal(scripts[2].budgetBytes, budgets.worker);
+    expect(scripts[0].budgetBytes).toBe(budgets.page);
+    expect(scripts[2].budgetBytes).toBe(budgets.worker);
   });
 
   test('writes the versioned copy with its own source map', () => {
     const versioned = read(versionedPageScript());
 
-    assert.equal(versioned.replace(versionedPageScript(), PAGE_SCRIPT), read(PAGE_SCRIPT));
-    assert.match(versioned, new RegExp(`//# sourceMappingURL=${versionedPageScript().replace(/\./g, '\\.')}\\.map\\s*$`));
+    expect(versioned.replace(versionedPageScript(), PAGE_SCRIPT)).toBe(read(PAGE_SCRIPT));
+    expect(versioned).toMatch(new RegExp(`//# sourceMappingURL=${versionedPageScript().replace(/\./g, '\\.')}\\.map\\s*$`));
     const map = JSON.parse(read(`${versionedPageScript()}.map`)) as { sources: string[]; sourcesContent: string[] };
-    assert.ok(map.sources.some((source) => source.endsWith('src/page/client.ts')));
-    assert.equal(map.sources.length, map.sourcesContent.length);
+    expect(map.sources.some((source) => source.endsWith('src/page/client.ts'))).toBeTruthy();
+    expect(map.sources.length).toBe(map.sourcesContent.length);
   });
 
   test('fails, naming the script and its size, when a script is over its budget', () => {
-    assert.throws(
-      () => buildSdk(() => undefined, { page: budgets.page, worker: 1024 }),
-      (error: Error) => error instanceof SdkBudgetError && /urmSDKWorker\.js is \d+ bytes gzipped, at most 1024/.test(error.message),
-    );
+    let failure: unknown;
+    try {
+      buildSdk(() => undefined, { page: budgets.page, worker: 1024 });
+    } catch (error) {
+      failure = error;
+    }
+
+    expect(failure).toBeInstanceOf(SdkBudgetError);
+    expect((failure as Error).message).toMatch(/urmSDKWorker\.js is \d+ bytes gzipped, at most 1024/);
   });
 
   test('is up to date afterwards: npm start and npm test do not build again', () => {
-    assert.equal(sdkIsStale(), false);
+    expect(sdkIsStale()).toBe(false);
   });
 });
 
@@ -62,7 +66,7 @@ describe('the page script', () => {
 
     runInNewContext(read(PAGE_SCRIPT), window);
 
-    assert.deepEqual(Object.keys(window.urmNotification).sort(), [
+    expect(Object.keys(window.urmNotification).sort()).toEqual([
       'disablePushNotification',
       'disablePushNotificationPermanent',
       'disablePushNotificationPermanentAllDevice',
@@ -72,13 +76,13 @@ describe('the page script', () => {
       'setPushNotificationToken',
       'version',
     ]);
-    assert.equal(window.urmNotification.version, sdkVersion());
-    assert.equal(typeof window.urmChat.setProfileId, 'function');
+    expect(window.urmNotification.version).toBe(sdkVersion());
+    expect(typeof window.urmChat.setProfileId).toBe('function');
   });
 
   test('has no dependency at run time: nothing is imported or required', () => {
     for (const file of [PAGE_SCRIPT, WORKER_SCRIPT]) {
-      assert.doesNotMatch(read(file), /\brequire\(|\bimport\s*[({'"]/, file);
+      expect(read(file)).not.toMatch(/\brequire\(|\bimport\s*[({'"]/);
     }
   });
 });

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { UrmNotification, WORKER_PATH } from '../../../web-sdk/src/page/client';
 import { base64UrlToBytes, tokenOf } from '../../../web-sdk/src/shared/subscription';
 import { fakeBrowser, FakeSubscription, subscriptionJson, VAPID_KEY } from '../../support/fake-browser';
@@ -14,11 +13,11 @@ describe('initNotification, by permission state (spec 3)', () => {
 
     const result = await new UrmNotification(browser.env).initNotification(settings);
 
-    assert.deepEqual(result, { permission: 'granted', subscribed: true, profileId: 'player-42' });
-    assert.equal(browser.state.prompts, 0);
-    assert.equal(browser.state.registeredUrl, `${WORKER_PATH}?apiUrl=https%3A%2F%2Fapi.example.com&appId=app_1&apiKey=urm_browser_key`);
-    assert.deepEqual(browser.state.subscribedWith, vapidKey);
-    assert.deepEqual(browser.profileRecords(), [
+    expect(result).toEqual({ permission: 'granted', subscribed: true, profileId: 'player-42' });
+    expect(browser.state.prompts).toBe(0);
+    expect(browser.state.registeredUrl).toBe(`${WORKER_PATH}?apiUrl=https%3A%2F%2Fapi.example.com&appId=app_1&apiKey=urm_browser_key`);
+    expect(browser.state.subscribedWith).toEqual(vapidKey);
+    expect(browser.profileRecords()).toEqual([
       {
         app_id: 'app_1',
         profile_id: 'player-42',
@@ -34,12 +33,12 @@ describe('initNotification, by permission state (spec 3)', () => {
 
     await new UrmNotification(browser.env).initNotification(settings);
 
-    assert.deepEqual(browser.requests.map((r) => `${r.method} ${r.url}`), [
+    expect(browser.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       'GET https://api.example.com/push/config?app_id=app_1',
       'POST https://api.example.com/profiles?app_id=app_1',
     ]);
-    assert.equal(browser.requests[1].headers['x-api-key'], 'urm_browser_key');
-    assert.equal(browser.requests[1].headers['Content-Type'], 'application/json');
+    expect(browser.requests[1].headers['x-api-key']).toBe('urm_browser_key');
+    expect(browser.requests[1].headers['Content-Type']).toBe('application/json');
   });
 
   test('default: shows the prompt, and on approval subscribes', async () => {
@@ -47,9 +46,9 @@ describe('initNotification, by permission state (spec 3)', () => {
 
     const result = await new UrmNotification(browser.env).initNotification(settings);
 
-    assert.equal(browser.state.prompts, 1);
-    assert.deepEqual(result, { permission: 'granted', subscribed: true, profileId: 'player-42' });
-    assert.equal(browser.profileRecords().length, 1);
+    expect(browser.state.prompts).toBe(1);
+    expect(result).toEqual({ permission: 'granted', subscribed: true, profileId: 'player-42' });
+    expect(browser.profileRecords().length).toBe(1);
   });
 
   test('default, prompt dismissed: no subscription and nothing stored', async () => {
@@ -57,9 +56,9 @@ describe('initNotification, by permission state (spec 3)', () => {
 
     const result = await new UrmNotification(browser.env).initNotification(settings);
 
-    assert.deepEqual(result, { permission: 'default', subscribed: false });
-    assert.equal(browser.requests.length, 0);
-    assert.equal(browser.state.registeredUrl, undefined);
+    expect(result).toEqual({ permission: 'default', subscribed: false });
+    expect(browser.requests.length).toBe(0);
+    expect(browser.state.registeredUrl).toBe(undefined);
   });
 
   test('denied: no prompt, no worker, no subscription, nothing stored, and a clear result', async () => {
@@ -67,11 +66,11 @@ describe('initNotification, by permission state (spec 3)', () => {
 
     const result = await new UrmNotification(browser.env).initNotification(settings);
 
-    assert.deepEqual(result, { permission: 'denied', subscribed: false });
-    assert.equal(browser.state.prompts, 0);
-    assert.equal(browser.state.registeredUrl, undefined);
-    assert.equal(browser.requests.length, 0);
-    assert.equal(browser.storage.size, 0);
+    expect(result).toEqual({ permission: 'denied', subscribed: false });
+    expect(browser.state.prompts).toBe(0);
+    expect(browser.state.registeredUrl).toBe(undefined);
+    expect(browser.requests.length).toBe(0);
+    expect(browser.storage.size).toBe(0);
   });
 });
 
@@ -85,16 +84,16 @@ describe('initNotification rejects clearly', () => {
   ];
   for (const [name, input, message] of cases) {
     test(name, async () => {
-      await assert.rejects(new UrmNotification(fakeBrowser({ permission: 'granted' }).env).initNotification(input), message);
+      await expect(new UrmNotification(fakeBrowser({ permission: 'granted' }).env).initNotification(input)).rejects.toThrow(message);
     });
   }
 
   test('without service worker support', async () => {
-    await assert.rejects(new UrmNotification(fakeBrowser({ permission: 'granted', serviceWorker: false }).env).initNotification(settings), /no service workers/);
+    await expect(new UrmNotification(fakeBrowser({ permission: 'granted', serviceWorker: false }).env).initNotification(settings)).rejects.toThrow(/no service workers/);
   });
 
   test('on an insecure origin', async () => {
-    await assert.rejects(new UrmNotification(fakeBrowser({ permission: 'granted', secureContext: false }).env).initNotification(settings), /secure origin/);
+    await expect(new UrmNotification(fakeBrowser({ permission: 'granted', secureContext: false }).env).initNotification(settings)).rejects.toThrow(/secure origin/);
   });
 });
 
@@ -105,8 +104,8 @@ describe('the browser subscription', () => {
 
     await new UrmNotification(browser.env).initNotification(settings);
 
-    assert.equal(browser.state.madeSubscriptions, 0);
-    assert.deepEqual(browser.profileRecords()[0].urm_unique_append, { [TOKENS]: [tokenOf(subscriptionJson('old'))] });
+    expect(browser.state.madeSubscriptions).toBe(0);
+    expect(browser.profileRecords()[0].urm_unique_append).toEqual({ [TOKENS]: [tokenOf(subscriptionJson('old'))] });
   });
 
   test('made with another key (rotated VAPID keys) is replaced by a new one', async () => {
@@ -115,8 +114,8 @@ describe('the browser subscription', () => {
 
     await new UrmNotification(browser.env).initNotification(settings);
 
-    assert.equal(existing.unsubscribed, true);
-    assert.equal(browser.state.madeSubscriptions, 1);
+    expect(existing.unsubscribed).toBe(true);
+    expect(browser.state.madeSubscriptions).toBe(1);
   });
 
   test('that changed since the last visit replaces the old token on the profile', async () => {
@@ -129,8 +128,8 @@ describe('the browser subscription', () => {
     await new UrmNotification(second.env).initNotification(settings);
 
     const [remove, append] = second.profileRecords();
-    assert.deepEqual(remove.urm_remove, { [TOKENS]: [tokenOf(subscriptionJson('new-1'))] });
-    assert.deepEqual(append.urm_unique_append, { [TOKENS]: [tokenOf(subscriptionJson('renewed'))] });
+    expect(remove.urm_remove).toEqual({ [TOKENS]: [tokenOf(subscriptionJson('new-1'))] });
+    expect(append.urm_unique_append).toEqual({ [TOKENS]: [tokenOf(subscriptionJson('renewed'))] });
   });
 });
 
@@ -140,9 +139,9 @@ describe('anonymous visitors', () => {
 
     const result = await new UrmNotification(browser.env).initNotification({ appId: 'app_1', apiKey: 'k' });
 
-    assert.equal(result.profileId, 'urm-anon-uuid-1');
-    assert.equal(browser.profileRecords()[0].profile_id, 'urm-anon-uuid-1');
-    assert.equal(browser.storage.get('urm:app_1:anon'), 'urm-anon-uuid-1');
+    expect(result.profileId).toBe('urm-anon-uuid-1');
+    expect(browser.profileRecords()[0].profile_id).toBe('urm-anon-uuid-1');
+    expect(browser.storage.get('urm:app_1:anon')).toBe('urm-anon-uuid-1');
   });
 
   test('setProfileId merges the anonymous profile into the known one, and the visitor goes on as it', async () => {
@@ -155,15 +154,15 @@ describe('anonymous visitors', () => {
 
     const [subscribed, merge, pause] = browser.profileRecords();
     // The device token travels with the merge, in case the visitor's own record is not applied yet.
-    assert.deepEqual(merge, {
+    expect(merge).toEqual({
       app_id: 'app_1',
       profile_id: 'player-42',
       urm_date_time: '2026-11-21T10:00:00.000Z',
       urm_merge: ['urm-anon-uuid-1'],
       urm_unique_append: subscribed.urm_unique_append,
     });
-    assert.equal(pause.profile_id, 'player-42');
-    assert.equal(browser.storage.get('urm:app_1:anon'), undefined);
+    expect(pause.profile_id).toBe('player-42');
+    expect(browser.storage.get('urm:app_1:anon')).toBe(undefined);
   });
 
   test('a profileId given to initNotification merges the anonymous profile of an earlier visit', async () => {
@@ -173,8 +172,8 @@ describe('anonymous visitors', () => {
 
     await new UrmNotification(later.env).initNotification(settings);
 
-    assert.deepEqual(later.profileRecords()[0].urm_merge, ['urm-anon-uuid-1']);
-    assert.equal(later.profileRecords()[1].profile_id, 'player-42');
+    expect(later.profileRecords()[0].urm_merge).toEqual(['urm-anon-uuid-1']);
+    expect(later.profileRecords()[1].profile_id).toBe('player-42');
   });
 
   test('setProfileId before initNotification is applied by it', async () => {
@@ -184,7 +183,7 @@ describe('anonymous visitors', () => {
     await client.setProfileId('player-7');
     const result = await client.initNotification({ appId: 'app_1', apiKey: 'k' });
 
-    assert.equal(result.profileId, 'player-7');
+    expect(result.profileId).toBe('player-7');
   });
 
   test("switching between known profiles moves this browser's token", async () => {
@@ -196,8 +195,8 @@ describe('anonymous visitors', () => {
     await client.setProfileId('player-43');
 
     const [, leave, join] = browser.profileRecords();
-    assert.deepEqual([leave.profile_id, leave.urm_remove], ['player-42', { [TOKENS]: [token] }]);
-    assert.deepEqual([join.profile_id, join.urm_unique_append], ['player-43', { [TOKENS]: [token] }]);
+    expect([leave.profile_id, leave.urm_remove]).toEqual(['player-42', { [TOKENS]: [token] }]);
+    expect([join.profile_id, join.urm_unique_append]).toEqual(['player-43', { [TOKENS]: [token] }]);
   });
 });
 
@@ -215,8 +214,8 @@ describe('the other methods', () => {
     await client.disablePushNotification();
     await client.enablePushNotification();
 
-    assert.deepEqual(browser.profileRecords().slice(1).map((r) => r.urm_set), [{ urm_receives_notifications: false }, { urm_receives_notifications: true }]);
-    assert.equal(browser.state.subscription?.unsubscribed, false);
+    expect(browser.profileRecords().slice(1).map((r) => r.urm_set)).toEqual([{ urm_receives_notifications: false }, { urm_receives_notifications: true }]);
+    expect(browser.state.subscription?.unsubscribed).toBe(false);
   });
 
   test("disablePushNotificationPermanent unsubscribes, unregisters and removes this device's token", async () => {
@@ -224,23 +223,23 @@ describe('the other methods', () => {
 
     await client.disablePushNotificationPermanent();
 
-    assert.equal(browser.state.subscription?.unsubscribed, true);
-    assert.equal(browser.state.registered, false);
-    assert.deepEqual(browser.profileRecords()[1].urm_remove, { [TOKENS]: [tokenOf(subscriptionJson('new-1'))] });
-    assert.equal(browser.storage.get('urm:app_1:token'), undefined);
+    expect(browser.state.subscription?.unsubscribed).toBe(true);
+    expect(browser.state.registered).toBe(false);
+    expect(browser.profileRecords()[1].urm_remove).toEqual({ [TOKENS]: [tokenOf(subscriptionJson('new-1'))] });
+    expect(browser.storage.get('urm:app_1:token')).toBe(undefined);
   });
 
   test('disablePushNotificationPermanent rejects when no worker is registered, or no subscription exists', async () => {
     const { client } = await initialised();
     await client.disablePushNotificationPermanent();
 
-    await assert.rejects(client.disablePushNotificationPermanent(), /no service worker is registered/);
+    await expect(client.disablePushNotificationPermanent()).rejects.toThrow(/no service worker is registered/);
 
     const unsubscribed = fakeBrowser({ permission: 'granted' });
     const other = new UrmNotification(unsubscribed.env);
     await other.initNotification(settings);
     await unsubscribed.state.subscription!.unsubscribe();
-    await assert.rejects(other.disablePushNotificationPermanent(), /no push subscription/);
+    await expect(other.disablePushNotificationPermanent()).rejects.toThrow(/no push subscription/);
   });
 
   test('disablePushNotificationPermanentAllDevice empties the web, iOS and Android tokens', async () => {
@@ -248,7 +247,7 @@ describe('the other methods', () => {
 
     await client.disablePushNotificationPermanentAllDevice();
 
-    assert.deepEqual(browser.profileRecords()[1].urm_set, {
+    expect(browser.profileRecords()[1].urm_set).toEqual({
       urm_web_push_notification_token: [],
       urm_ios_push_notification_token: [],
       urm_android_push_notification_token: [],
@@ -262,8 +261,8 @@ describe('the other methods', () => {
     await client.setPushNotificationToken(token);
 
     const records = browser.profileRecords().slice(1);
-    assert.deepEqual(records.at(-1)?.urm_unique_append, { [TOKENS]: [token] });
-    await assert.rejects(client.setPushNotificationToken(''), /a token is a push subscription/);
+    expect(records.at(-1)?.urm_unique_append).toEqual({ [TOKENS]: [token] });
+    await expect(client.setPushNotificationToken('')).rejects.toThrow(/a token is a push subscription/);
   });
 
   test('methods that need the settings reject before initNotification', async () => {
@@ -276,7 +275,7 @@ describe('the other methods', () => {
       () => client.disablePushNotificationPermanentAllDevice(),
       () => client.setPushNotificationToken('{}'),
     ]) {
-      await assert.rejects(call(), /call initNotification first/);
+      await expect(call()).rejects.toThrow(/call initNotification first/);
     }
   });
 
@@ -284,7 +283,7 @@ describe('the other methods', () => {
     const browser = fakeBrowser({ permission: 'granted' });
     browser.env.fetch = (async () => Response.json({ message: 'Forbidden' }, { status: 403 })) as unknown as typeof fetch;
 
-    await assert.rejects(new UrmNotification(browser.env).initNotification(settings), /GET \/push\/config answered 403: Forbidden/);
+    await expect(new UrmNotification(browser.env).initNotification(settings)).rejects.toThrow(/GET \/push\/config answered 403: Forbidden/);
   });
 });
 
@@ -304,6 +303,6 @@ test("a subscription the browser's push service refuses rejects with the browser
     register: async () => undefined,
   };
 
-  await assert.rejects(new UrmNotification(browser.env).initNotification(settings), /could not subscribe to push \(Registration failed - push service not available\)/);
-  assert.equal(browser.profileRecords().length, 0);
+  await expect(new UrmNotification(browser.env).initNotification(settings)).rejects.toThrow(/could not subscribe to push \(Registration failed - push service not available\)/);
+  expect(browser.profileRecords().length).toBe(0);
 });

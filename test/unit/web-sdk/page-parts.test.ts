@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, expect, test } from '@jest/globals';
 import { bridgeChat } from '../../../web-sdk/src/page/chat-bridge';
 import { Identity } from '../../../web-sdk/src/page/identity';
 import { readSettings } from '../../../web-sdk/src/page/settings';
@@ -7,16 +6,16 @@ import { base64UrlToBytes, sameKey, tokenOf } from '../../../web-sdk/src/shared/
 
 describe('settings', () => {
   test('default apiUrl to the origin the script came from', () => {
-    assert.equal(readSettings({ appId: 'a', apiKey: 'k' }, 'https://cdn.example.com').apiUrl, 'https://cdn.example.com');
-    assert.equal(readSettings({ appId: 'a', apiKey: 'k', apiUrl: 'https://api.example.com/v1' }, 'https://cdn.example.com').apiUrl, 'https://api.example.com/v1');
+    expect(readSettings({ appId: 'a', apiKey: 'k' }, 'https://cdn.example.com').apiUrl).toBe('https://cdn.example.com');
+    expect(readSettings({ appId: 'a', apiKey: 'k', apiUrl: 'https://api.example.com/v1' }, 'https://cdn.example.com').apiUrl).toBe('https://api.example.com/v1');
   });
 
   test('need an apiUrl when the script address is unknown', () => {
-    assert.throws(() => readSettings({ appId: 'a', apiKey: 'k' }, undefined), /apiUrl is required/);
+    expect(() => readSettings({ appId: 'a', apiKey: 'k' }, undefined)).toThrow(/apiUrl is required/);
   });
 
   test('bound the profile id', () => {
-    assert.throws(() => readSettings({ appId: 'a', apiKey: 'k', profileId: 'x'.repeat(129) }, 'https://x.example'), /profileId must be a string of 1 to 128/);
+    expect(() => readSettings({ appId: 'a', apiKey: 'k', profileId: 'x'.repeat(129) }, 'https://x.example')).toThrow(/profileId must be a string of 1 to 128/);
   });
 });
 
@@ -31,19 +30,19 @@ describe('the identity of a browser', () => {
     let n = 0;
     const identity = new Identity(storage, 'app_1', () => `u${++n}`);
 
-    assert.equal(identity.profileId(), 'urm-anon-u1');
-    assert.equal(identity.profileId(), 'urm-anon-u1');
-    assert.equal(new Identity(storage, 'app_2', () => 'other').profileId(), 'urm-anon-other');
+    expect(identity.profileId()).toBe('urm-anon-u1');
+    expect(identity.profileId()).toBe('urm-anon-u1');
+    expect(new Identity(storage, 'app_2', () => 'other').profileId()).toBe('urm-anon-other');
   });
 
   test('adopting a known id reports the anonymous profile to merge, once', () => {
     const identity = new Identity(store(), 'app_1', () => 'u1');
     identity.profileId();
 
-    assert.deepEqual(identity.adopt('player-42'), { mergeFrom: 'urm-anon-u1' });
-    assert.deepEqual(identity.adopt('player-42'), {});
-    assert.deepEqual(identity.adopt('player-43'), { left: 'player-42' });
-    assert.equal(identity.profileId(), 'player-43');
+    expect(identity.adopt('player-42')).toEqual({ mergeFrom: 'urm-anon-u1' });
+    expect(identity.adopt('player-42')).toEqual({});
+    expect(identity.adopt('player-43')).toEqual({ left: 'player-42' });
+    expect(identity.profileId()).toBe('player-43');
   });
 });
 
@@ -51,17 +50,17 @@ describe('tokens', () => {
   test('are the subscription as canonical JSON: endpoint and keys, nothing else', () => {
     const token = tokenOf({ keys: { auth: 'a', p256dh: 'p' }, endpoint: 'https://push.example.com/x', expirationTime: null } as never);
 
-    assert.equal(token, '{"endpoint":"https://push.example.com/x","keys":{"p256dh":"p","auth":"a"}}');
-    assert.throws(() => tokenOf({ endpoint: 'https://push.example.com/x' }), /no endpoint or keys/);
+    expect(token).toBe('{"endpoint":"https://push.example.com/x","keys":{"p256dh":"p","auth":"a"}}');
+    expect(() => tokenOf({ endpoint: 'https://push.example.com/x' })).toThrow(/no endpoint or keys/);
   });
 
   test('compare application server keys byte by byte', () => {
     const key = base64UrlToBytes('BAEC_-8');
 
-    assert.deepEqual([...key], [4, 1, 2, 255, 239]);
-    assert.equal(sameKey(new Uint8Array([4, 1, 2, 255, 239]).buffer, key), true);
-    assert.equal(sameKey(new Uint8Array([4, 1, 2, 255, 0]).buffer, key), false);
-    assert.equal(sameKey(null, key), false);
+    expect([...key]).toEqual([4, 1, 2, 255, 239]);
+    expect(sameKey(new Uint8Array([4, 1, 2, 255, 239]).buffer, key)).toBe(true);
+    expect(sameKey(new Uint8Array([4, 1, 2, 255, 0]).buffer, key)).toBe(false);
+    expect(sameKey(null, key)).toBe(false);
   });
 });
 
@@ -78,8 +77,8 @@ describe('window.urmChat.setProfileId', () => {
     after.urmChat = { setProfileId: (id: string) => chatSeen.push(id) };
     (after.urmChat as { setProfileId(id: string): void }).setProfileId('b');
 
-    assert.deepEqual(seen, ['a', 'b']);
-    assert.deepEqual(chatSeen, ['a', 'b']);
+    expect(seen).toEqual(['a', 'b']);
+    expect(chatSeen).toEqual(['a', 'b']);
   });
 
   test('still reaches both when the chat script replaces only the method', () => {
@@ -91,7 +90,7 @@ describe('window.urmChat.setProfileId', () => {
     win.urmChat!.setProfileId = (id: string) => chatSeen.push(id);
     win.urmChat!.setProfileId!('c');
 
-    assert.deepEqual([seen, chatSeen], [['c'], ['c']]);
+    expect([seen, chatSeen]).toEqual([['c'], ['c']]);
   });
 });
 
@@ -100,8 +99,8 @@ test('the SDK and the service agree on the names they share', async () => {
   const service = await import('../../../functions/shared/domain/push');
   const attributes = await import('../../../functions/shared/domain/attributes');
 
-  assert.deepEqual(sdk.lifecycleEvents, service.lifecycleEvents);
-  assert.equal(sdk.ANONYMOUS_PREFIX, service.ANONYMOUS_PROFILE_PREFIX);
-  assert.deepEqual([sdk.TOKENS, sdk.IOS_TOKENS, sdk.ANDROID_TOKENS].sort(), [...attributes.pushTokenAttributes].sort());
-  assert.ok((attributes.writableSystemAttributes as readonly string[]).includes(sdk.RECEIVES));
+  expect(sdk.lifecycleEvents).toEqual(service.lifecycleEvents);
+  expect(sdk.ANONYMOUS_PREFIX).toBe(service.ANONYMOUS_PROFILE_PREFIX);
+  expect([sdk.TOKENS, sdk.IOS_TOKENS, sdk.ANDROID_TOKENS].sort()).toEqual([...attributes.pushTokenAttributes].sort());
+  expect((attributes.writableSystemAttributes as readonly string[]).includes(sdk.RECEIVES)).toBeTruthy();
 });
