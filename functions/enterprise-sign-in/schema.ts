@@ -1,4 +1,4 @@
-/** POST /enterprises/sign_in (spec 4.3, DECISIONS.md "Enterprise users"). */
+/** POST /enterprises/sign_in (docs/api.md, "Sign-in"). */
 import { appIdSchema } from '../shared/domain/attributes';
 import { enterpriseLimits, SECRET_PATTERN } from '../shared/domain/enterprise';
 import type { SchemaType } from '../shared/domain/schema-type';

@@ -1,4 +1,4 @@
-/** POST /enterprises/sign_up (spec 2.6 and 4.3, DECISIONS.md "Enterprise users"). */
+/** POST /enterprises/sign_up (docs/api.md, "Sign-up"). */
 import { appIdSchema } from '../shared/domain/attributes';
 import { enterpriseLimits } from '../shared/domain/enterprise';
 import type { SchemaType } from '../shared/domain/schema-type';

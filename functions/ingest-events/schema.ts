@@ -1,4 +1,4 @@
-/** POST /events: an array of 1 to 500 event records (spec 2.4 and 4.6, DECISIONS.md "Ingestion"). */
+/** POST /events: an array of 1 to 500 event records (docs/api.md, "Ingestion"). */
 import { commonRecordProperties, nameSchema, valueSchema, type AttributeValue } from '../shared/domain/attributes';
 import { limits } from '../shared/domain/limits';
 

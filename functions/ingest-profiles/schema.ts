@@ -1,6 +1,6 @@
 /**
- * POST /profiles: an array of 1 to 500 profile records (spec 2.3 and 4.5,
- * DECISIONS.md "Ingestion"). Rules JSON Schema cannot say live in core.ts.
+ * POST /profiles: an array of 1 to 500 profile records (docs/api.md,
+ * "Ingestion" and "Directives"). Rules JSON Schema cannot say live in core.ts.
  */
 import {
   arrayValueSchema,

@@ -1,7 +1,8 @@
 /**
  * Registers an affiliate of an application: the password hashed, email and
- * username claimed atomically (a used one is "invalid", as spec section 7
- * words it), and the address where the affiliate logs in.
+ * username claimed atomically (a used one is answered "email is invalid" or
+ * "username is invalid": docs/api.md, "register_affiliate"), and the address
+ * where the affiliate logs in.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { affiliateContactFields, type AffiliateRecord, type AffiliateStore } from '../shared/domain/affiliates';

@@ -1,9 +1,9 @@
 /**
- * POST /api/register_affiliate (spec 2.2, 4.2 and 8; DECISIONS.md "Affiliates").
+ * POST /api/register_affiliate (docs/api.md, "register_affiliate").
  *
  * Before the schema runs, the body is normalised: every string but `app_id`
  * and `password` is trimmed, and optional fields that are null or empty are
- * dropped (spec: ignored and not stored). The schema then sees exactly what
+ * dropped (ignored: not checked, not stored). The schema then sees exactly what
  * will be stored, and each field gets at most one message: the first rule it
  * breaks, naming the field.
  */
@@ -14,7 +14,7 @@ import { ValidationError } from '../shared/domain/errors';
 import type { SchemaType } from '../shared/domain/schema-type';
 import { ajv, formatErrors, type Validator } from '../shared/domain/validation';
 
-/** Bounds the spec leaves open (docs/api.md, "Affiliates"). */
+/** Upper bounds of the fields, urm's choice (docs/api.md, "register_affiliate"). */
 export const affiliateLimits = {
   passwordMin: 8,
   passwordMax: 256,

@@ -1,4 +1,4 @@
-/** POST /api/send_email (spec 4.4, DECISIONS.md "Email"). */
+/** POST /api/send_email (docs/api.md, "Email"). */
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import { displayNameSchema, emailAddressSchema, emailLimits, headerTextSchema } from '../shared/domain/email';
 import type { SchemaType } from '../shared/domain/schema-type';

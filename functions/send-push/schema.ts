@@ -1,4 +1,4 @@
-/** POST /api/send_push (comms key, DECISIONS.md "Web push"). */
+/** POST /api/send_push (comms key; docs/api.md, "Web push", "Operations"). */
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import { pushLimits, urgencies, type Urgency } from '../shared/domain/push';
 import type { SchemaType } from '../shared/domain/schema-type';

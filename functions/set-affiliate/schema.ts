@@ -1,5 +1,5 @@
 /**
- * POST /api/set_affiliate (spec 2.1 and 4.1; DECISIONS.md "Affiliates"):
+ * POST /api/set_affiliate (docs/api.md, "set_affiliate"):
  * the profile and at least one of the three tracking parameters, none empty.
  */
 import { affiliateAttributes, appIdSchema, profileIdSchema } from '../shared/domain/attributes';

@@ -1,7 +1,7 @@
 /**
  * Affiliates of an application: what is stored, what may be shown, and the
  * port that registers one with its email and username unique in the
- * application (DECISIONS.md, "Affiliates").
+ * application (docs/api.md, "register_affiliate").
  */
 import { randomBytes } from 'node:crypto';
 

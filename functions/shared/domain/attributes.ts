@@ -1,6 +1,6 @@
 /**
  * Names and values of profile and event attributes: the building blocks of the
- * ingestion schemas (DECISIONS.md, "Ingestion").
+ * ingestion schemas (docs/api.md, "Ingestion", "Records").
  */
 import { limits } from './limits';
 

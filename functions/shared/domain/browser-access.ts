@@ -1,5 +1,5 @@
 /**
- * What a browser key may write (DECISIONS.md, "Keys and access"): the push
+ * What a browser key may write (docs/api.md, "The browser key"): the push
  * SDK's records and nothing more. A browser key sits in a web page for anyone
  * to read, so it may only touch the push attributes, merge anonymous visitor
  * profiles, and report the notification lifecycle. Anything beyond is a 403,

@@ -1,6 +1,6 @@
 /**
  * The directive engine: how one profile record changes a profile's attributes
- * (DECISIONS.md, "How a profile record is applied"). Pure: no I/O, no clock.
+ * (docs/api.md, "Directives" and "Merge"). Pure: no I/O, no clock.
  *
  * Within a record: top-level attributes (set), then urm_set, urm_set_if_null,
  * urm_add, urm_append, urm_unique_append, urm_remove, urm_unset, urm_delete,

@@ -1,5 +1,5 @@
 /**
- * Email: the rules every header field follows (DECISIONS.md, "Email"), how a
+ * Email: the rules every header field follows (docs/api.md, "Email"), how a
  * recipient is written with its name (RFC 5322, RFC 2047), and the Mailer
  * port that sends a composed message.
  */

@@ -1,6 +1,6 @@
 /**
  * Enterprise users, their one-time sign-in tokens and their portal sessions
- * (DECISIONS.md, "Enterprise users"): the records, the ports the cores use, and
+ * (docs/api.md, "Enterprise users"): the records, the ports the cores use, and
  * the rules that need no I/O.
  */
 import { createHash, randomBytes } from 'node:crypto';

@@ -34,7 +34,7 @@ const receiptEntrySchema = {
   ],
 } as const;
 
-/** The spec's write receipt (2.5): one entry per record, in input order. */
+/** The write receipt (docs/api.md, "The write receipt"): one entry per record, in input order. */
 export const writeReceiptSchema = {
   type: 'object',
   required: ['EncryptionType', 'FailedRecordCount', 'Records'],

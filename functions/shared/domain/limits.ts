@@ -1,4 +1,4 @@
-/** Bounds on ingestion input (DECISIONS.md, "Ingestion"). */
+/** Bounds on ingestion input (docs/api.md, "Ingestion", "Records"). */
 export const MiB = 1024 * 1024;
 
 export const limits = {

@@ -1,5 +1,5 @@
 /**
- * Web push (DECISIONS.md, "Web push"): what a stored token is, which push
+ * Web push (docs/api.md, "Web push"): what a stored token is, which push
  * endpoints the service will call, what a notification carries, and the
  * ports send_push works through.
  */

@@ -1,6 +1,6 @@
 /**
- * CORS for the operations a browser key may call (DECISIONS.md, "Keys and
- * access"): only from the origins configured for the application, only for
+ * CORS for the operations a browser key may call (docs/api.md, "CORS"):
+ * only from the origins configured for the application, only for
  * browser keys. Origins are per application, so the function decides, not API
  * Gateway: the SDK names its application in the query string (`?app_id=`),
  * which a preflight carries too, while the key header it never does.

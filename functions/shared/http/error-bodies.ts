@@ -1,7 +1,7 @@
 /**
- * The bodies of error answers (functions/shared/http/errors.ts, spec section
- * 7), as schemas: the OpenAPI document publishes these, and tests check every
- * error answer against them.
+ * The bodies of error answers (functions/shared/http/errors.ts; docs/api.md,
+ * "Requests" and "Keys"), as schemas: the OpenAPI document publishes these,
+ * and tests check every error answer against them.
  */
 import type { SchemaType } from '../domain/schema-type';
 
@@ -26,7 +26,7 @@ export const invalidRequestBodySchema = {
   },
 } as const;
 
-/** `{"errors"}`: register_affiliate's answer to every error but a 403 (spec section 7). */
+/** `{"errors"}`: register_affiliate's answer to every error but a 403 (docs/api.md, "register_affiliate"). */
 export const errorListBodySchema = {
   type: 'object',
   required: ['errors'],

@@ -1,5 +1,5 @@
 /**
- * `window.urmChat.setProfileId(id)` (spec 4.7): the site's core/chat script
+ * `window.urmChat.setProfileId(id)` (docs/api.md, "The SDK"): the site's core/chat script
  * tells who the visitor is; the push SDK follows. Whether the chat script
  * loads before or after this one, and whether it replaces `window.urmChat` or
  * only its method, the call reaches both.

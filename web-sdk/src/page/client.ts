@@ -1,7 +1,7 @@
 /**
- * The methods of `window.urmNotification` (spec 4.7) and the permission
- * state table of spec 3, over the browser objects they need, which tests
- * replace.
+ * The methods of `window.urmNotification` and what initNotification does in
+ * each notification permission state (docs/api.md, "The SDK"), over the
+ * browser objects they need, which tests replace.
  */
 import { callApi } from '../shared/api';
 import { ANDROID_TOKENS, IOS_TOKENS, profileRecord, RECEIVES, TOKENS, type Fields } from '../shared/records';
@@ -47,7 +47,7 @@ export interface InitResult {
   profileId?: string;
 }
 
-/** The service worker, at the site root so that its scope is the whole site (spec 4.7). */
+/** The service worker, at the site root so that its scope is the whole site (docs/api.md, "Names and addresses"). */
 export const WORKER_PATH = '/urmSDKWorker.js';
 
 /** The worker learns where to report, and with which key, from its own address. */

@@ -1,4 +1,4 @@
-/** `urm-notification.js`: exposes `window.urmNotification` (spec 4.7). */
+/** `urm-notification.js`: exposes `window.urmNotification` (docs/api.md, "The SDK"). */
 import { SDK_VERSION } from '../shared/version';
 import { bridgeChat } from './chat-bridge';
 import { UrmNotification } from './client';

@@ -1,4 +1,4 @@
-/** The configuration object of initNotification (spec 4.7), checked with messages that say what is wrong. */
+/** The configuration object of initNotification (docs/api.md, "The SDK"), checked with messages that say what is wrong. */
 import type { ApiConfig } from '../shared/api';
 
 export interface Settings extends ApiConfig {

@@ -10,7 +10,7 @@ export const RECEIVES = 'urm_receives_notifications';
 export const IOS_TOKENS = 'urm_ios_push_notification_token';
 export const ANDROID_TOKENS = 'urm_android_push_notification_token';
 
-/** Anonymous visitors: merged into the known profile once it is set (DECISIONS.md, "Web push"). */
+/** Anonymous visitors: merged into the known profile once it is set (docs/api.md, "The SDK"). */
 export const ANONYMOUS_PREFIX = 'urm-anon-';
 
 export type Fields = Record<string, unknown>;

@@ -2,7 +2,7 @@
 /**
  * `urmSDKWorker.js`: shows the notifications of push messages, opens or
  * focuses their page on a click, and reports received, clicked and dismissed
- * to POST /events (spec 6).
+ * to POST /events (docs/api.md, "The service worker").
  */
 import { lifecycleEvent, type LifecycleKind, type PushPayload } from '../shared/records';
 import { workerConfig } from './config';
