@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { before, beforeEach, describe, test } from 'node:test';
+import { before, beforeEach, describe, mock, test } from 'node:test';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { backoffTimer } from '../../../functions/shared/adapters/retry';
 import { hashApiKey } from '../../../functions/shared/domain/api-keys';
 import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 import { attribution, registration } from '../../support/affiliates';
@@ -25,6 +26,8 @@ const apps = new Map([['app_1', { app_id: 'app_1', name: 'Casino', created_at: '
 let setAffiliate: Handler;
 let registerAffiliate: Handler;
 before(async () => {
+  // The handler's adapters back off by the default timer: no real waiting in a unit test.
+  mock.method(backoffTimer, 'sleep', async () => {});
   setAffiliate = (await import('../../../functions/set-affiliate/handler')).handler as unknown as Handler;
   registerAffiliate = (await import('../../../functions/register-affiliate/handler')).handler as unknown as Handler;
 });

@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
+import { backoffTimer } from '../../../functions/shared/adapters/retry';
 import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
 import type { TimelineEntry } from '../../../functions/shared/domain/timeline';
 import { streamRecord as supportStreamRecord } from '../../support/kinesis-event';
@@ -112,6 +113,8 @@ const written = () => writeCalls().flat().map((request) => request.PutRequest!.I
 let handler: Handler;
 before(async () => {
   handler = (await import('../../../functions/record-events/handler')).handler as unknown as Handler;
+  // The handler's adapters back off by the default timer: no real waiting in a unit test.
+  mock.method(backoffTimer, 'sleep', async () => {});
   const { logger } = await import('../../../functions/shared/logger');
   mock.method(logger, 'error', () => {});
   mock.method(logger, 'info', () => {});
