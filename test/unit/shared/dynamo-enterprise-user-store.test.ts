@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { beforeEach, describe, test } from 'node:test';
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { conflictRetry, DynamoEnterpriseUserStore } from '../../../functions/shared/adapters/dynamo-enterprise-user-store';
+import type { EnterpriseUser } from '../../../functions/shared/domain/enterprise';
+
+const dynamo = mockClient(DynamoDBDocumentClient);
+const sleeps: number[] = [];
+const store = new DynamoEnterpriseUserStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'users', {
+  ...conflictRetry,
+  sleep: async (ms) => void sleeps.push(ms),
+  random: () => 0.5,
+});
+
+const user: EnterpriseUser = {
+  app_id: 'app_1',
+  user_id: 'usr_1',
+  email: 'ada@example.com',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  created_at: '2026-11-21T10:00:00.000Z',
+};
+const cancelled = (...codes: string[]) =>
+  new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
+const transactions = () => dynamo.commandCalls(TransactWriteCommand).length;
+
+beforeEach(() => {
+  dynamo.reset();
+  sleeps.length = 0;
+});
+
+describe('DynamoEnterpriseUserStore.create', () => {
+  test('retries a transaction that collided with another on the same items, backing off in between', async () => {
+    dynamo
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled('None', 'TransactionConflict'))
+      .rejectsOnce(cancelled('TransactionConflict', 'None'))
+      .resolves({});
+
+    assert.equal(await store.create(user), true);
+    assert.equal(transactions(), 3);
+    // random() = 0.5 of 100 and 200 ms
+    assert.deepEqual(sleeps, [50, 100]);
+  });
+
+  test('gives up after 5 attempts and throws the cancellation', async () => {
+    dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'TransactionConflict'));
+
+    await assert.rejects(store.create(user), TransactionCanceledException);
+
+    assert.equal(transactions(), 5);
+  });
+
+  test('answers false without retrying when the email is claimed by another user', async () => {
+    dynamo.on(TransactWriteCommand).rejects(cancelled('TransactionConflict', 'ConditionalCheckFailed'));
+
+    assert.equal(await store.create(user), false);
+    assert.equal(transactions(), 1);
+  });
+
+  test('throws at once when the user itself exists', async () => {
+    dynamo.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'ConditionalCheckFailed'));
+
+    await assert.rejects(store.create(user), TransactionCanceledException);
+
+    assert.equal(transactions(), 1);
+  });
+});
