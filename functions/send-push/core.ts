@@ -5,6 +5,7 @@
  * like any profile change, and the send goes on the timeline as
  * `urm_push_sent`.
  */
+import pLimit from 'p-limit';
 import type { AttributeValue } from '../shared/domain/attributes';
 import { Forbidden, NotFound, ValidationError } from '../shared/domain/errors';
 import { toStreamEntries, type RecordWriter, type StreamEntry } from '../shared/domain/ingest';
@@ -59,20 +60,6 @@ export function pushPayload(request: SendPushRequest, notificationId: string): s
   return json;
 }
 
-/** Runs `work` over `items`, at most `limit` at a time, keeping the input order in the results. */
-async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 export function sendPush(deps: SendPushDeps) {
   return async (request: SendPushRequest, callerAppId: string): Promise<PushSent> => {
     if (request.app_id !== callerAppId) throw new Forbidden();
@@ -91,7 +78,8 @@ export function sendPush(deps: SendPushDeps) {
 
     const tokens = webPushTokens(attributes);
     const options = { ttl: request.ttl ?? pushLimits.defaultTtlSeconds, urgency: request.urgency ?? 'normal', vapid } as const;
-    const outcomes = await mapLimited(tokens, deps.concurrency ?? pushLimits.concurrency, async (token): Promise<PushOutcome> => {
+    // In token order, however the push services answer: `gone` pairs outcomes with tokens by index.
+    const outcomes = await pLimit(deps.concurrency ?? pushLimits.concurrency).map(tokens, async (token): Promise<PushOutcome> => {
       const subscription = parseSubscription(token);
       if (typeof subscription === 'string') return { status: 'failed', reason: subscription };
       return deps.pusher.send(subscription, payload, options);

@@ -31,7 +31,7 @@ function errorBody(error: unknown, style: 'message' | 'errors'): unknown {
   return JSON.parse(toErrorResponse(error, { style }).body) as unknown;
 }
 
-const jsonParserRefusal = Object.assign(new Error('Unsupported Media Type'), { cause: { package: '@middy/http-json-body-parser' } });
+const mediaTypeRefusal = new HttpProblem(415, 'Content-Type must be application/json');
 /** Answers of API Gateway itself (and of the local server, which plays it): bodies `{"message"}`. */
 const gatewayResponses: Record<number, ResponseDoc> = {
   429: {
@@ -93,7 +93,7 @@ function sharedResponses(doc: OperationDoc, method: string): Record<number, Resp
     415: {
       description: 'The Content-Type is not application/json.',
       schema: body,
-      illustrations: { '415 unsupported media type': { summary: 'Content-Type: text/plain', value: errorBody(jsonParserRefusal, style) } },
+      illustrations: { '415 unsupported media type': { summary: 'Content-Type: text/plain', value: errorBody(mediaTypeRefusal, style) } },
     },
   };
 }

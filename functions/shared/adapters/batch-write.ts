@@ -4,39 +4,26 @@
  * when it throws so the stream delivers the batch again).
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isUnfinished, Unfinished, withRetry, type RetryPolicy } from './retry';
 
 type WriteRequest = NonNullable<ConstructorParameters<typeof BatchWriteCommand>[0]['RequestItems']>[string][number];
 
-export interface BatchRetry {
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  sleep: (ms: number) => Promise<void>;
-}
-
-export const defaultBatchRetry: BatchRetry = {
-  maxAttempts: 12,
-  baseDelayMs: 50,
-  maxDelayMs: 2000,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
+/** For UnprocessedItems and UnprocessedKeys: up to 12 attempts, waits of at most 100 ms, 200 ms, … 2 s. */
+export const unprocessedRetry: RetryPolicy = { maxAttempts: 12, baseDelayMs: 100, maxDelayMs: 2000 };
 
 export async function batchWriteAll(
   db: DynamoDBDocumentClient,
   tableName: string,
   requests: WriteRequest[],
-  retry: BatchRetry = defaultBatchRetry,
+  retry: RetryPolicy = unprocessedRetry,
 ): Promise<void> {
   for (let start = 0; start < requests.length; start += 25) {
     let pending = requests.slice(start, start + 25);
-    for (let attempt = 1; pending.length > 0; attempt++) {
+    // p-retry, not the SDK's retry strategy: UnprocessedItems come in a successful response, which the SDK never retries.
+    await withRetry(retry, isUnfinished, async (attempt) => {
       const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
       pending = (out.UnprocessedItems?.[tableName] ?? []) as WriteRequest[];
-      if (pending.length === 0) break;
-      if (attempt >= retry.maxAttempts) {
-        throw new Error(`${pending.length} writes to ${tableName} still unprocessed after ${attempt} attempts`);
-      }
-      await retry.sleep(Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt));
-    }
+      if (pending.length > 0) throw new Unfinished(`${pending.length} writes to ${tableName} still unprocessed after ${attempt} attempts`);
+    });
   }
 }

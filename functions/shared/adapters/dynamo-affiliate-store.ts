@@ -22,21 +22,10 @@ import {
   type RegistrationOutcome,
   type UniqueAffiliateField,
 } from '../domain/affiliates';
+import { withRetry, type RetryPolicy } from './retry';
 
-export interface ConflictRetryPolicy {
-  /** Attempts, the first included. */
-  maxAttempts: number;
-  baseDelayMs: number;
-  sleep: (ms: number) => Promise<void>;
-  random: () => number;
-}
-
-export const defaultConflictRetry: ConflictRetryPolicy = {
-  maxAttempts: 6,
-  baseDelayMs: 20,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  random: Math.random,
-};
+/** Up to 6 attempts, waits of at most 40 ms, 80 ms, … (uncapped). */
+export const conflictRetry: RetryPolicy = { maxAttempts: 6, baseDelayMs: 40, maxDelayMs: Infinity };
 
 const AFFILIATE_PREFIX = 'affiliate#';
 
@@ -64,7 +53,7 @@ export class DynamoAffiliateStore implements AffiliateStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly retry: ConflictRetryPolicy = defaultConflictRetry,
+    private readonly retry: RetryPolicy = conflictRetry,
   ) {}
 
   async register(affiliate: AffiliateRecord): Promise<RegistrationOutcome> {
@@ -81,21 +70,14 @@ export class DynamoAffiliateStore implements AffiliateStore {
         Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(sk)' },
       })),
     });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.db.send(command);
-        return { registered: true };
-      } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
-        const reasons: (CancellationReason | undefined)[] = error.CancellationReasons ?? [];
-        const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
-        const taken = (['email', 'username'] as const).filter((_, i) => failed(i + 1));
-        if (taken.length > 0) return { registered: false, taken };
-        const conflict = reasons.some((reason) => reason?.Code === 'TransactionConflict');
-        if (!conflict || attempt >= this.retry.maxAttempts) throw error;
-        // Full jitter, so the racers spread out instead of colliding again in step.
-        await this.retry.sleep(Math.floor(this.retry.random() * this.retry.baseDelayMs * 2 ** attempt));
-      }
+    try {
+      // p-retry, not the SDK's retry strategy: the SDK does not retry a cancelled transaction.
+      await withRetry(this.retry, (error) => takenFields(error).length === 0 && conflicted(error), () => this.db.send(command));
+      return { registered: true };
+    } catch (error) {
+      const taken = takenFields(error);
+      if (taken.length > 0) return { registered: false, taken };
+      throw error;
     }
   }
 
@@ -121,3 +103,12 @@ export class DynamoAffiliateStore implements AffiliateStore {
     return affiliates.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 }
+
+const reasonsOf = (error: unknown): (CancellationReason | undefined)[] =>
+  error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
+
+/** The claims whose condition failed: reasons come in the order of the puts, the affiliate first. */
+const takenFields = (error: unknown): UniqueAffiliateField[] =>
+  (['email', 'username'] as const).filter((_, i) => reasonsOf(error)[i + 1]?.Code === 'ConditionalCheckFailed');
+
+const conflicted = (error: unknown) => reasonsOf(error).some((reason) => reason?.Code === 'TransactionConflict');

@@ -9,18 +9,19 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { emailKey, type EnterpriseUser, type EnterpriseUserStore } from '../domain/enterprise';
+import { withRetry, type RetryPolicy } from './retry';
 
 const userKey = (appId: string, userId: string) => `user#${appId}#${userId}`;
 const claimKey = (appId: string, email: string) => `email#${appId}#${emailKey(email)}`;
 
-/** Transactions that collide with another one on the same items are retried this many times. */
-const CONFLICT_ATTEMPTS = 5;
+/** Transactions that collide with another one on the same items: up to 5 attempts, waits of at most 100 ms, 200 ms, … (uncapped). */
+export const conflictRetry: RetryPolicy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: Infinity };
 
 export class DynamoEnterpriseUserStore implements EnterpriseUserStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly pause: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly retry: RetryPolicy = conflictRetry,
   ) {}
 
   async get(appId: string, userId: string): Promise<EnterpriseUser | undefined> {
@@ -56,21 +57,28 @@ export class DynamoEnterpriseUserStore implements EnterpriseUserStore {
         },
       ],
     });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.db.send(write);
-        return true;
-      } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
-        const [userReason, claimReason] = (error.CancellationReasons ?? []).map((reason) => reason.Code);
-        if (claimReason === 'ConditionalCheckFailed' && userReason !== 'ConditionalCheckFailed') return false;
-        const conflicted = [userReason, claimReason].includes('TransactionConflict');
-        if (!conflicted || attempt >= CONFLICT_ATTEMPTS) throw error;
-        await this.pause(Math.random() * 50 * 2 ** attempt);
-      }
+    try {
+      // p-retry, not the SDK's retry strategy: the SDK does not retry a cancelled transaction.
+      await withRetry(this.retry, (error) => !emailTaken(error) && conflicted(error), () => this.db.send(write));
+      return true;
+    } catch (error) {
+      if (emailTaken(error)) return false;
+      throw error;
     }
   }
 }
+
+/** The codes of the user's put and the claim's, in that order. */
+const reasonCodes = (error: unknown) =>
+  error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []).map((reason) => reason.Code) : [];
+
+/** The email is another user's: the claim exists, the user does not. */
+function emailTaken(error: unknown): boolean {
+  const [userReason, claimReason] = reasonCodes(error);
+  return claimReason === 'ConditionalCheckFailed' && userReason !== 'ConditionalCheckFailed';
+}
+
+const conflicted = (error: unknown) => reasonCodes(error).slice(0, 2).includes('TransactionConflict');
 
 function toUser(item: Record<string, unknown>): EnterpriseUser {
   return {

@@ -2,11 +2,14 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { StoredProfile } from '../domain/profile-state';
 import type { ProfileStore } from '../domain/timeline';
+import { unprocessedRetry } from './batch-write';
+import { isUnfinished, Unfinished, withRetry, type RetryPolicy } from './retry';
 
 export class DynamoProfileStore implements ProfileStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly retry: RetryPolicy = unprocessedRetry,
   ) {}
 
   async get(pk: string, consistent: boolean): Promise<StoredProfile | undefined> {
@@ -25,14 +28,13 @@ export class DynamoProfileStore implements ProfileStore {
     const unique = [...new Set(pks)];
     for (let start = 0; start < unique.length; start += 100) {
       let keys: Record<string, unknown>[] = unique.slice(start, start + 100).map((pk) => ({ pk }));
-      for (let attempt = 1; keys.length > 0; attempt++) {
+      // p-retry, not the SDK's retry strategy: UnprocessedKeys come in a successful response, which the SDK never retries.
+      await withRetry(this.retry, isUnfinished, async (attempt) => {
         const out = await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: consistent, ...projection } } }));
         for (const item of out.Responses?.[this.tableName] ?? []) found.set(item.pk as string, item as StoredProfile);
         keys = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-        if (keys.length === 0) break;
-        if (attempt >= 12) throw new Error(`${keys.length} profile reads still unprocessed after ${attempt} attempts`);
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2000, 50 * 2 ** attempt)));
-      }
+        if (keys.length > 0) throw new Unfinished(`${keys.length} profile reads still unprocessed after ${attempt} attempts`);
+      });
     }
     return found;
   }

@@ -8,23 +8,12 @@ import { PutRecordsCommand, type KinesisClient } from '@aws-sdk/client-kinesis';
 import type { ReceiptEntry, RecordWriter, StreamEntry, WriteReceipt } from '../domain/ingest';
 import { MiB } from '../domain/limits';
 import { logger } from '../logger';
+import { isUnfinished, Unfinished, withRetry, type RetryPolicy } from './retry';
 
-export interface RetryPolicy {
-  /** Attempts per entry, the first included. */
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  sleep: (ms: number) => Promise<void>;
-  random: () => number;
-}
+export type { RetryPolicy } from './retry';
 
-export const defaultRetryPolicy: RetryPolicy = {
-  maxAttempts: 4,
-  baseDelayMs: 100,
-  maxDelayMs: 2000,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  random: Math.random,
-};
+/** Up to 4 attempts per entry, waits of at most 100 ms, 200 ms, 400 ms. */
+export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 2000 };
 
 const MAX_RECORDS_PER_CALL = 500;
 const MAX_BYTES_PER_CALL = 5 * MiB;
@@ -42,7 +31,7 @@ export class KinesisRecordWriter implements RecordWriter {
     let written = 0;
     for (const chunk of chunkIndexes(entries)) {
       let pending = chunk;
-      for (let attempt = 1; pending.length > 0; attempt++) {
+      const attempt = async () => {
         let output;
         try {
           output = await this.client.send(
@@ -56,7 +45,7 @@ export class KinesisRecordWriter implements RecordWriter {
           if (written === 0) throw error;
           logger.error('PutRecords failed after some records were written', { error, failed: pending.length });
           for (const i of pending) receipt[i] = { ErrorCode: 'InternalFailure', ErrorMessage: 'Internal service failure.' };
-          break;
+          return;
         }
         encryptionType ??= output.EncryptionType;
         const refused: number[] = [];
@@ -70,20 +59,18 @@ export class KinesisRecordWriter implements RecordWriter {
             written++;
           }
         });
-        if (refused.length === 0 || attempt >= this.retry.maxAttempts) break;
-        await this.retry.sleep(this.backoff(attempt));
         pending = refused;
-      }
+        if (refused.length > 0) throw new Unfinished(`${refused.length} records refused`);
+      };
+      // p-retry, not the SDK's retry strategy: refused entries come in a successful response, which the SDK never retries.
+      // Entries still refused after the last attempt keep Kinesis's answer in the receipt.
+      await withRetry(this.retry, isUnfinished, attempt).catch((error) => {
+        if (!isUnfinished(error)) throw error;
+      });
     }
     const failed = receipt.filter((entry) => 'ErrorCode' in entry).length;
     if (failed > 0) logger.warn('Records refused by the stream after retries', { failed, total: entries.length });
     return { EncryptionType: encryptionType ?? 'NONE', FailedRecordCount: failed, Records: receipt };
-  }
-
-  /** Full jitter: uniformly between 0 and the capped exponential delay. */
-  private backoff(attempt: number): number {
-    const cap = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
-    return Math.floor(this.retry.random() * cap);
   }
 }
 

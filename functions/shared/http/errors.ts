@@ -1,7 +1,7 @@
 /**
  * The one error mapping: typed errors thrown anywhere in a request become the
- * spec's response bodies. Anything unexpected is logged and answered with a
- * 500 that says nothing of the inside.
+ * response bodies of docs/api.md. Anything unexpected is logged and answered
+ * with a 500 that says nothing of the inside.
  */
 import type middy from '@middy/core';
 import { Conflict, Forbidden, NotFound, ValidationError } from '../domain/errors';
@@ -23,16 +23,26 @@ export class HttpProblem extends Error {
 export interface ErrorStyle {
   /**
    * `message`: `{"message", "errors"?}` (most operations);
-   * `errors`: `{"errors": [...]}` (register_affiliate, spec section 7), where a
-   * body that is not JSON is `{"errors": ["body is invalid"]}`.
-   * A 403 is `{"message": "Forbidden"}` in every style (spec section 7).
+   * `errors`: `{"errors": [...]}` (register_affiliate), where a body that is
+   * not JSON is `{"errors": ["body is invalid"]}`.
+   * A 403 is `{"message": "Forbidden"}` in every style (docs/api.md, "Affiliates").
    */
   style: 'message' | 'errors';
 }
 
+/** What middy's createError throws: a status, and whether its message may be shown. */
 interface MiddyHttpError extends Error {
   statusCode?: number;
+  status?: number;
+  expose?: boolean;
   cause?: { package?: string };
+}
+
+/** A 4xx middy may show the caller: the request's fault, not ours. */
+function isClientError(error: unknown): error is MiddyHttpError {
+  const { statusCode, status, expose } = (error ?? {}) as MiddyHttpError;
+  const code = statusCode ?? status;
+  return typeof code === 'number' && code >= 400 && code < 500 && expose === true;
 }
 
 export function toErrorResponse(error: unknown, { style }: ErrorStyle = { style: 'message' }): ApiResult {
@@ -46,11 +56,9 @@ export function toErrorResponse(error: unknown, { style }: ErrorStyle = { style:
   if (error instanceof Conflict) return answer(409, error.message);
   if (error instanceof HttpProblem) return answer(error.statusCode, error.message);
 
-  const middyError = error as MiddyHttpError;
-  if (middyError?.cause?.package === '@middy/http-json-body-parser') {
-    return middyError.message === 'Unsupported Media Type'
-      ? answer(415, 'Content-Type must be application/json')
-      : answer(400, 'request body is invalid', [style === 'errors' ? 'body is invalid' : 'request body must be valid JSON']);
+  // The parser's only refusal left is a body that is not JSON (the Content-Type is checked before it: json-body.ts).
+  if (isClientError(error) && error.cause?.package === '@middy/http-json-body-parser') {
+    return answer(400, 'request body is invalid', [style === 'errors' ? 'body is invalid' : 'request body must be valid JSON']);
   }
 
   logger.error('Request failed', { error: error as Error });

@@ -12,6 +12,8 @@ import { HttpProblem } from './errors';
 import type { ApiEvent } from './types';
 
 const ACCEPTS_JSON = /(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i;
+/** @middy/http-json-body-parser's own test of the Content-Type. */
+const JSON_MEDIA_TYPE = /^application\/(.+\+)?json($|;.+)/;
 
 export function describeBytes(bytes: number): string {
   if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
@@ -31,6 +33,10 @@ export function jsonBody(options: { maxBytes: number }): middy.MiddlewareObj<any
       const size = event.isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
       if (size > options.maxBytes) {
         throw new ValidationError([`request body must be at most ${describeBytes(options.maxBytes)}`]);
+      }
+      // Here rather than in the parser: it answers 415 for a body that is not JSON too, telling the two apart only by message text.
+      if (!JSON_MEDIA_TYPE.test(event.headers?.['content-type'] ?? '')) {
+        throw new HttpProblem(415, 'Content-Type must be application/json');
       }
     },
   };

@@ -1,9 +1,10 @@
-import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { backoffTimer } from '../../../functions/shared/adapters/retry';
 import { hashApiKey } from '../../../functions/shared/domain/api-keys';
 import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 import { attribution, registration } from '../../support/affiliates';
@@ -24,6 +25,8 @@ const apps = new Map([['app_1', { app_id: 'app_1', name: 'Casino', created_at: '
 let setAffiliate: Handler;
 let registerAffiliate: Handler;
 beforeAll(async () => {
+  // The handler's adapters back off by the default timer: no real waiting in a unit test.
+  jest.spyOn(backoffTimer, 'sleep').mockImplementation(async () => {});
   setAffiliate = (await import('../../../functions/set-affiliate/handler')).handler as unknown as Handler;
   registerAffiliate = (await import('../../../functions/register-affiliate/handler')).handler as unknown as Handler;
 });

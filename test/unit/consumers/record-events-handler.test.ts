@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
+import { backoffTimer } from '../../../functions/shared/adapters/retry';
 import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
 import type { TimelineEntry } from '../../../functions/shared/domain/timeline';
 import { streamRecord as supportStreamRecord } from '../../support/kinesis-event';
@@ -111,6 +112,8 @@ const written = () => writeCalls().flat().map((request) => request.PutRequest!.I
 let handler: Handler;
 beforeAll(async () => {
   handler = (await import('../../../functions/record-events/handler')).handler as unknown as Handler;
+  // The handler's adapters back off by the default timer: no real waiting in a unit test.
+  jest.spyOn(backoffTimer, 'sleep').mockImplementation(async () => {});
   const { logger } = await import('../../../functions/shared/logger');
   jest.spyOn(logger, 'error').mockImplementation(() => {});
   jest.spyOn(logger, 'info').mockImplementation(() => {});

@@ -19,7 +19,12 @@ interface Sent {
   options: PushOptions;
 }
 
-function harness(stored: StoredProfile | undefined, answers: Record<string, PushOutcome> = {}, writer?: (entries: StreamEntry[]) => Promise<WriteReceipt>) {
+function harness(
+  stored: StoredProfile | undefined,
+  answers: Record<string, PushOutcome> = {},
+  writer?: (entries: StreamEntry[]) => Promise<WriteReceipt>,
+  more: Partial<SendPushDeps> = {},
+) {
   const sent: Sent[] = [];
   const written: { kind: string; record: Record<string, any> }[] = [];
   let ids = 0;
@@ -45,6 +50,7 @@ function harness(stored: StoredProfile | undefined, answers: Record<string, Push
     },
     newId: () => `id-${++ids}`,
     now: () => new Date('2026-11-21T10:00:00Z'),
+    ...more,
   };
   return { send: sendPush(deps), sent, written };
 }
@@ -103,6 +109,37 @@ describe('send_push', () => {
     const removal = written.find((w) => w.kind === 'profile')!.record;
     expect(removal.urm_remove).toEqual({ urm_web_push_notification_token: [tokens[1], tokens[2]] });
     expect(removal.urm_insert_id).toBe('urm-push-id-1-removed');
+  });
+
+  test('pushes to at most `concurrency` services at a time and pairs each answer with its token, whatever order they answer in', async () => {
+    const tokens = ['a', 'b', 'c', 'd', 'e'].map(tokenFor);
+    // How many turns of the event loop each push service takes to answer, and what it answers.
+    const services: Record<string, [number, PushOutcome]> = {
+      a: [5, { status: 'gone' }],
+      b: [0, { status: 'sent' }],
+      c: [3, { status: 'gone' }],
+      d: [0, { status: 'failed', reason: 'the push service answered 503' }],
+      e: [1, { status: 'gone' }],
+    };
+    let inFlight = 0;
+    let most = 0;
+    const pusher = {
+      send: async (subscription: PushSubscriptionJson) => {
+        most = Math.max(most, ++inFlight);
+        const [turns, outcome] = services[subscription.endpoint.split('/').pop()!];
+        for (let i = 0; i < turns; i++) await new Promise(setImmediate);
+        inFlight--;
+        return outcome;
+      },
+    };
+    const { send, written } = harness(profile({ urm_web_push_notification_token: tokens }), {}, undefined, { pusher, concurrency: 2 });
+
+    const answer = await send(request, 'app_1');
+
+    expect(most).toBe(2);
+    expect([answer.sent, answer.failed, answer.removed]).toEqual([1, 1, 3]);
+    const removal = written.find((w) => w.kind === 'profile')!.record;
+    expect(removal.urm_remove).toEqual({ urm_web_push_notification_token: [tokens[0], tokens[2], tokens[4]] });
   });
 
   test('records urm_push_sent on the timeline with the counts, under an insert id of its own', async () => {

@@ -1,0 +1,55 @@
+import { beforeEach, describe, expect, test } from '@jest/globals';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { unprocessedRetry } from '../../../functions/shared/adapters/batch-write';
+import { DynamoProfileStore } from '../../../functions/shared/adapters/dynamo-profile-store';
+
+const dynamo = mockClient(DynamoDBDocumentClient);
+const sleeps: number[] = [];
+const store = new DynamoProfileStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'profiles', {
+  ...unprocessedRetry,
+  sleep: async (ms) => void sleeps.push(ms),
+  random: () => 0.5,
+});
+
+const profile = (pk: string) => ({ pk, version: 1 });
+const requestedKeys = () => dynamo.commandCalls(BatchGetCommand).map((call) => call.args[0].input.RequestItems!.profiles.Keys);
+
+beforeEach(() => {
+  dynamo.reset();
+  sleeps.length = 0;
+});
+
+describe('DynamoProfileStore.getMany', () => {
+  test('reads again only the keys DynamoDB left unprocessed, backing off in between, and answers every profile found', async () => {
+    dynamo
+      .on(BatchGetCommand)
+      .resolvesOnce({ Responses: { profiles: [profile('a')] }, UnprocessedKeys: { profiles: { Keys: [{ pk: 'b' }, { pk: 'c' }] } } })
+      .resolvesOnce({ Responses: { profiles: [profile('b')] }, UnprocessedKeys: { profiles: { Keys: [{ pk: 'c' }] } } })
+      .resolves({ Responses: { profiles: [profile('c')] }, UnprocessedKeys: {} });
+
+    const found = await store.getMany(['a', 'b', 'c']);
+
+    expect([...found.keys()]).toEqual(['a', 'b', 'c']);
+    expect(requestedKeys()).toEqual([[{ pk: 'a' }, { pk: 'b' }, { pk: 'c' }], [{ pk: 'b' }, { pk: 'c' }], [{ pk: 'c' }]]);
+    // random() = 0.5 of 100 and 200 ms
+    expect(sleeps).toEqual([50, 100]);
+  });
+
+  test('gives up after 12 attempts, saying how many reads are left', async () => {
+    dynamo.on(BatchGetCommand).resolves({ Responses: { profiles: [] }, UnprocessedKeys: { profiles: { Keys: [{ pk: 'a' }] } } });
+
+    await expect(store.getMany(['a'])).rejects.toMatchObject({ message: '1 profile reads still unprocessed after 12 attempts' });
+
+    expect(requestedKeys().length).toBe(12);
+  });
+
+  test('reads in chunks of 100 distinct keys', async () => {
+    dynamo.on(BatchGetCommand).resolves({ Responses: { profiles: [] } });
+
+    await store.getMany([...Array.from({ length: 150 }, (_, i) => `p${i}`), 'p0']);
+
+    expect(requestedKeys().map((keys) => keys!.length)).toEqual([100, 50]);
+  });
+});
