@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 const MiB = 1024 * 1024;
-/** How a refusal names a bound (DECISIONS.md, "Ingestion": "400 with a message that names the limit"). */
+/** How a refusal names a bound (docs/api.md, "Records": a 400 whose message names the limit). */
 const named = (bytes: number) => (bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes / 1024} KiB`);
 const tooLarge = (bytes: number) => `request body must be at most ${named(bytes)}`;
 

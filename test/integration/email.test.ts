@@ -180,7 +180,7 @@ describe('email channels with the admin command line', () => {
 });
 
 describe('the comms key', () => {
-  // DECISIONS.md: the comms scope is for send_email and send_push, and nothing else.
+  // docs/api.md, "Keys": the comms scope is for send_email and send_push, and nothing else.
   const others: [string, string, (stack: TestStack) => unknown][] = [
     ['POST', '/profiles', (s) => [{ app_id: s.dev.app_id, profile_id: 'p', urm_date_time: '2026-11-21T10:00:00Z' }]],
     ['POST', '/events', (s) => [{ app_id: s.dev.app_id, profile_id: 'p', event: 'x', urm_date_time: '2026-11-21T10:00:00Z' }]],

@@ -13,7 +13,7 @@ beforeAll(async () => {
 
 const id = (name: string) => `${name}-${randomUUID()}`;
 
-/** The four columns of the DECISIONS.md table: how the attribute `a` is before the directive. */
+/** The four columns of the directive table (docs/api.md, "Directives"): how the attribute `a` is before the directive. */
 const states = ['missing', 'null', 'expected', 'other'] as const;
 
 interface Row {

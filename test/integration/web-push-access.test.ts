@@ -1,5 +1,5 @@
 /**
- * What the browser key may do (DECISIONS.md, "Keys and access"), over HTTP:
+ * What the browser key may do (docs/api.md, "The browser key"), over HTTP:
  * the push SDK's calls pass, every other call is a 403 that writes nothing,
  * and CORS answers only the application's site origins.
  */

@@ -42,7 +42,7 @@ function deepFreeze<T>(value: T): T {
 
 const sourcesOf = (entries: Record<string, Attributes>): MergeSources => new Map(Object.entries(entries));
 
-// ---- 1. the DECISIONS.md table, cell by cell -----------------------------------
+// ---- 1. the directive table (docs/api.md), cell by cell-------------------------------
 
 type State = 'missing' | 'null' | 'expected type' | 'another type';
 
@@ -359,7 +359,7 @@ const table: Cell[] = [
   },
 ];
 
-describe('directive engine: the table of DECISIONS.md', () => {
+describe('directive engine: the directive table of docs/api.md', () => {
   for (const directive of ['urm_set', 'urm_set_if_null', 'urm_add', 'urm_append', 'urm_unique_append', 'urm_remove', 'urm_unset', 'urm_delete']) {
     describe(directive, () => {
       const cells = table.filter((cell) => cell.directive === directive);

@@ -52,7 +52,7 @@ describe('the SDK build', () => {
 });
 
 describe('the page script', () => {
-  test('is one IIFE that exposes window.urmNotification with the methods of the spec', () => {
+  test('is one IIFE that exposes window.urmNotification with the methods integrators call', () => {
     const window: Record<string, any> = {
       document: { currentScript: { src: 'https://cdn.example.com/js/urm-notification.js?date=20261121' } },
       navigator: {},

@@ -7,7 +7,7 @@ const settings = { appId: 'app_1', apiKey: 'urm_browser_key', profileId: 'player
 const TOKENS = 'urm_web_push_notification_token';
 const vapidKey = base64UrlToBytes(VAPID_KEY);
 
-describe('initNotification, by permission state (spec 3)', () => {
+describe('initNotification, by permission state', () => {
   test('granted: registers the worker at the site root, subscribes with the VAPID key and stores the token on the profile', async () => {
     const browser = fakeBrowser({ permission: 'granted' });
 
