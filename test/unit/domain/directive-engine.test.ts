@@ -42,7 +42,7 @@ function deepFreeze<T>(value: T): T {
 
 const sourcesOf = (entries: Record<string, Attributes>): MergeSources => new Map(Object.entries(entries));
 
-// ---- 1. the directive table (docs/api.md), cell by cell-------------------------------
+// ---- 1. the directive table (docs/api.md), cell by cell -------------------
 
 type State = 'missing' | 'null' | 'expected type' | 'another type';
 
