@@ -24,9 +24,9 @@ import { listAffiliates } from '../lib/back-office';
 import { generateVapidKeys } from '../lib/back-office';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { SsmSecretStore } from '../functions/shared/adapters/ssm-secret-store';
-import { secretsPrefixOutput } from '../lib/secrets';
+import { secretsPrefixOutput } from '../functions/shared/manifest/secrets';
 import { localBackOffice, localClients, type LocalEndpoints } from '../lib/local/stack';
-import { tableOutputName, tables } from '../lib/resources';
+import { tableOutputName, tables } from '../functions/shared/manifest/resources';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

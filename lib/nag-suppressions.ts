@@ -11,8 +11,8 @@ import type { Method } from 'aws-cdk-lib/aws-apigateway';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { httpOperations, type HttpOperation } from './operations';
-import { secretsPrefix } from './secrets';
+import { httpOperations, type HttpOperation } from '../functions/shared/manifest/operations';
+import { secretsPrefix } from '../functions/shared/manifest/secrets';
 import type { UrmStack } from './urm-stack';
 
 /** Every suppression of the stack. Called once, at the end of UrmStack's constructor. */

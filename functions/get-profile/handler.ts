@@ -1,4 +1,4 @@
-import { tables } from '../../lib/resources';
+import { tables } from '../shared/manifest/resources';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { dynamo } from '../shared/clients';
 import { requireEnv } from '../shared/config';

@@ -11,7 +11,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { CreateStreamCommand, DescribeStreamSummaryCommand, ListStreamsCommand, type KinesisClient } from '@aws-sdk/client-kinesis';
-import { tables, type StreamDefinition, type TableDefinition } from '../resources';
+import { tables, type StreamDefinition, type TableDefinition } from '../../functions/shared/manifest/resources';
 
 export function createTableInput(definition: TableDefinition): CreateTableCommandInput {
   const attributes = new Map<string, 'S' | 'N' | 'B'>();

@@ -9,7 +9,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { maxBodyBytesOf, type HttpOperation } from '../operations';
+import { maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { lambdaContext, sendProxyResult, toProxyEvent, type RouteMatch } from './api-gateway';
 import { invoke } from './invocation';
 

@@ -19,10 +19,10 @@ import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
 import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
-import { httpOperations, streamConsumers } from '../operations';
-import { ingestStream, tables } from '../resources';
+import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
+import { ingestStream, tables } from '../../functions/shared/manifest/resources';
 import type { BackOffice } from '../back-office';
-import { localSecretsTable, secretsEnv } from '../secrets';
+import { localSecretsTable, secretsEnv } from '../../functions/shared/manifest/secrets';
 import { apiDocsStatics, loadApiDocs } from './api-docs';
 import { ensureStream, ensureTables } from './bootstrap';
 import { ensureDemoApp, type DevConfig } from './demo-app';

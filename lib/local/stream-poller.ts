@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-kinesis';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
-import type { StreamConsumer } from '../operations';
+import type { StreamConsumer } from '../../functions/shared/manifest/operations';
 import { lambdaContext } from './api-gateway';
 import { invoke } from './invocation';
 

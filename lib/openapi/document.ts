@@ -12,7 +12,7 @@ import { errorListBodySchema, invalidRequestBodySchema, messageBodySchema } from
 import { HttpProblem, toErrorResponse } from '../../functions/shared/http/errors';
 import { describeBytes } from '../../functions/shared/http/json-body';
 import { errorPage } from '../../functions/shared/portal/pages';
-import { httpOperations, maxBodyBytesOf, type HttpOperation } from '../operations';
+import { httpOperations, maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { corsAppIdParameter, corsHeaders, namedSchemas, operationDocs, preflightDoc, tags, type OperationDoc, type ParameterDoc, type RequestExample, type ResponseDoc } from './operations';
 import { otherAppId, placeholders } from './placeholders';
 import { toSchemaObject, type SchemaObject } from './schema-object';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { functionDefaults } from '../../lib/constructs/function-defaults';
-import { httpOperations, streamConsumers } from '../../lib/operations';
+import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
 import { repoRoot } from '../support/local-stack';
 import { functionEnvironment, median, report, round } from './support';
 

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Browser, type Page } from 'playwright-core';
-import { httpOperations } from '../../lib/operations';
+import { httpOperations } from '../../functions/shared/manifest/operations';
 import { validateOpenApiDocument } from '../../lib/openapi/document';
 import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';

@@ -22,8 +22,8 @@ import { toStreamEntries } from '../../functions/shared/domain/ingest';
 import { ensureStream, ensureTables } from '../../lib/local/bootstrap';
 import { startDynamoLocal, startKinesalite, type RunningProcess } from '../../lib/local/emulators';
 import { FileCheckpointStore, fileFailureSink, StreamPoller, type ConsumerHandler } from '../../lib/local/stream-poller';
-import { streamConsumers } from '../../lib/operations';
-import { ingestStream, tables } from '../../lib/resources';
+import { streamConsumers } from '../../functions/shared/manifest/operations';
+import { ingestStream, tables } from '../../functions/shared/manifest/resources';
 import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
 import { freePort } from '../support/ports';
 

@@ -3,8 +3,8 @@ import { before, describe, test } from 'node:test';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { httpOperations, streamConsumers } from '../../lib/operations';
-import { emailSending } from '../../lib/resources';
+import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
+import { emailSending } from '../../functions/shared/manifest/resources';
 import { UrmStack } from '../../lib/urm-stack';
 import { testApp } from '../support/cdk';
 

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
-import { httpOperations, maxBodyBytesOf, type HttpOperation } from '../../lib/operations';
+import { httpOperations, maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { request, type JsonResponse } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, at, readTimeline, send, until } from '../support/profiles';

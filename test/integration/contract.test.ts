@@ -15,7 +15,7 @@ import type { Scope } from '../../functions/shared/domain/api-keys';
 import { SESSION_COOKIE } from '../../functions/shared/portal/session-cookie';
 import { expectedStatus } from '../../lib/openapi/document';
 import { placeholders, type Placeholder } from '../../lib/openapi/placeholders';
-import { httpOperations } from '../../lib/operations';
+import { httpOperations } from '../../functions/shared/manifest/operations';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { openApiChecker, type DocumentedOperation } from '../support/openapi';

@@ -14,7 +14,7 @@ import { DynamoSignInTokenStore } from '../../functions/shared/adapters/dynamo-s
 import { newSecret } from '../../functions/shared/domain/enterprise';
 import { createApp, issueKey } from '../../lib/back-office';
 import { localBackOffice, localClients } from '../../lib/local/stack';
-import { tables } from '../../lib/resources';
+import { tables } from '../../functions/shared/manifest/resources';
 import { FakeClock } from '../support/enterprise';
 import { request } from '../support/http';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';

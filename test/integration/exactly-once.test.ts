@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
-import { tables } from '../../lib/resources';
+import { tables } from '../../functions/shared/manifest/resources';
 import { deliveryCounts, formatCounts } from '../support/delivery-counts';
 import { context } from '../support/lambda';
 import { kinesisEvent, sequenceNumbers } from '../support/kinesis-event';

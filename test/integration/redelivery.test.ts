@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
-import { tables } from '../../lib/resources';
+import { tables } from '../../functions/shared/manifest/resources';
 import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
 import { kinesisEvent, sequenceNumbers, type EventRecordInput } from '../support/kinesis-event';
 import { context } from '../support/lambda';

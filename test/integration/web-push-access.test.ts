@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import { directives } from '../../functions/shared/domain/attributes';
 import { pushLimits } from '../../functions/shared/domain/push';
-import { httpOperations, type HttpOperation } from '../../lib/operations';
+import { httpOperations, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, at, profileRecord, readProfile, readTimeline, send, until } from '../support/profiles';

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { DevConfig } from '../../lib/local/demo-app';
-import { streamConsumers } from '../../lib/operations';
+import { streamConsumers } from '../../functions/shared/manifest/operations';
 import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
 import { request } from '../support/http';
 import { freePorts, startLocalProcess, waitFor, type LocalProcess } from '../support/local-process';

@@ -5,7 +5,7 @@
  * adapter is the one place the local stack differs from AWS by more than an
  * endpoint, and it is made here, never inside a core.
  */
-import { secretsEnv } from '../../../lib/secrets';
+import { secretsEnv } from '../manifest/secrets';
 import { dynamo, ssm } from '../clients';
 import { optionalEnv, requireEnv } from '../config';
 import type { SecretStore } from '../domain/secrets';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, test } from 'node:test';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { createApiServer, type LocalRoute } from '../../../lib/local/server';
-import { httpOperations, maxBodyBytesOf } from '../../../lib/operations';
+import { httpOperations, maxBodyBytesOf } from '../../../functions/shared/manifest/operations';
 
 const operation = httpOperations.find((candidate) => candidate.id === 'SetAffiliate')!;
 const bound = maxBodyBytesOf(operation.id);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startKinesalite, type RunningProcess } from '../../../lib/local/emulators';
 import { localClients } from '../../../lib/local/stack';
 import { FileCheckpointStore, StreamPoller, type ConsumerHandler, type FailureRecord } from '../../../lib/local/stream-poller';
-import type { StreamConsumer } from '../../../lib/operations';
+import type { StreamConsumer } from '../../../functions/shared/manifest/operations';
 import { freePort } from '../../support/ports';
 
 let dir: string;

@@ -12,7 +12,7 @@ import type { Validator } from '../../../functions/shared/domain/validation';
 import { buildOpenApiDocument, expectedStatus, validateOpenApiDocument } from '../../../lib/openapi/document';
 import { namedSchemas, operationDocs, validators } from '../../../lib/openapi/operations';
 import { toSchemaObject } from '../../../lib/openapi/schema-object';
-import { httpOperations } from '../../../lib/operations';
+import { httpOperations } from '../../../functions/shared/manifest/operations';
 import { OpenApiChecker } from '../../support/openapi';
 
 const document = buildOpenApiDocument() as Record<string, any>;

@@ -3,8 +3,9 @@
  * The CDK stack builds one Lambda function per entry, granting exactly the
  * access listed here; the local stack routes to the same handler modules.
  */
-import { emailLimits } from '../functions/shared/domain/email';
-import { limits } from '../functions/shared/domain/limits';
+import { emailLimits } from '../domain/email';
+import { limits } from '../domain/limits';
+import type { StreamRecordKind } from '../domain/stream-record';
 import type { TableName } from './resources';
 
 export type Access = 'read' | 'write' | 'readwrite';
@@ -53,8 +54,6 @@ export function maxBodyBytesOf(id: string): number {
   if (!operation) throw new Error(`no HTTP operation ${id} in lib/operations.ts`);
   return operation.maxBodyBytes ?? defaultMaxBodyBytes;
 }
-
-export type StreamRecordKind = 'profile' | 'event';
 
 export interface StreamConsumer extends FunctionDefinition {
   /** Only stream records of these kinds reach the consumer (an event-source filter). */
