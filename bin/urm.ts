@@ -7,7 +7,7 @@
  */
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { UrmStack } from '../lib/urm-stack';
+import { UrmStack } from '../lib/aws/urm-stack';
 
 const app = new App();
 

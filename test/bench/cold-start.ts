@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { functionDefaults } from '../../lib/constructs/function-defaults';
+import { functionDefaults } from '../../lib/aws/constructs/function-defaults';
 import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
 import { repoRoot } from '../support/local-stack';
 import { functionEnvironment, median, report, round } from './support';

@@ -5,7 +5,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
 import { emailSending } from '../../functions/shared/manifest/resources';
-import { UrmStack } from '../../lib/urm-stack';
+import { UrmStack } from '../../lib/aws/urm-stack';
 import { testApp } from '../support/cdk';
 
 type Json = Record<string, unknown>;

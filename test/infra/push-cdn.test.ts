@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { accessLogPrefixes, cacheBustingParameter, PushCdn } from '../../lib/constructs/push-cdn';
+import { accessLogPrefixes, cacheBustingParameter, PushCdn } from '../../lib/aws/constructs/push-cdn';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { testApp } from '../support/cdk';
 

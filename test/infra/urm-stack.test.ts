@@ -6,8 +6,8 @@ import type { IConstruct } from 'constructs';
 import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
 import { emailSending, ingestStream, tables, type TableDefinition, type TableName } from '../../functions/shared/manifest/resources';
 import { secretsEnv, secretsPrefix } from '../../functions/shared/manifest/secrets';
-import { stackOutputs, UrmStack } from '../../lib/urm-stack';
-import { apiThrottling } from '../../lib/constructs/ingestion-api';
+import { stackOutputs, UrmStack } from '../../lib/aws/urm-stack';
+import { apiThrottling } from '../../lib/aws/constructs/ingestion-api';
 import { testApp } from '../support/cdk';
 
 type Json = Record<string, unknown>;

@@ -30,10 +30,10 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type Buck
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { readFileSync } from 'node:fs';
-import { distDir, ensureSdkBuilt, PAGE_SCRIPT, WORKER_SCRIPT } from '../../web-sdk/build';
-import { DOCS_PAGE, DOCS_PREFIX, docsContentSecurityPolicy, docsPage, DOCUMENT_PATH, pageScript, rendererFiles, swaggerUiDir } from '../api-docs/site';
-import { validateOpenApiDocumentSync } from '../api-docs/validate-sync';
-import { buildOpenApiDocument } from '../openapi/document';
+import { distDir, ensureSdkBuilt, PAGE_SCRIPT, WORKER_SCRIPT } from '../../../web-sdk/build';
+import { DOCS_PAGE, DOCS_PREFIX, docsContentSecurityPolicy, docsPage, DOCUMENT_PATH, pageScript, rendererFiles, swaggerUiDir } from '../../api-docs/site';
+import { validateOpenApiDocumentSync } from '../../api-docs/validate-sync';
+import { buildOpenApiDocument } from '../../openapi/document';
 
 export interface PushCdnProps {
   /** The built SDK; by default web-sdk/dist, built here when missing or stale, as NodejsFunction bundles its code. */

@@ -13,12 +13,12 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Access, FunctionDefinition } from '../../functions/shared/manifest/operations';
-import { ingestStream, tables as tableDefinitions, type TableDefinition, type TableName } from '../../functions/shared/manifest/resources';
-import { secretsEnv, secretsPrefix } from '../../functions/shared/manifest/secrets';
+import type { Access, FunctionDefinition } from '../../../functions/shared/manifest/operations';
+import { ingestStream, tables as tableDefinitions, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
+import { secretsEnv, secretsPrefix } from '../../../functions/shared/manifest/secrets';
 
 /** Function entries in lib/operations.ts are relative to this. */
-export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
 export const httpTimeout = Duration.seconds(10);
 /** Long enough for a full batch with its DynamoDB retries. */

@@ -5,7 +5,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { tables as definitions, type KeyDefinition, type TableDefinition, type TableName } from '../../functions/shared/manifest/resources';
+import { tables as definitions, type KeyDefinition, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
 
 const attributeTypes: Record<KeyDefinition['type'], AttributeType> = {
   S: AttributeType.STRING,

@@ -12,9 +12,9 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { StreamRecordKind } from '../../functions/shared/domain/stream-record';
-import { streamConsumers } from '../../functions/shared/manifest/operations';
-import { ingestStream, type TableName } from '../../functions/shared/manifest/resources';
+import type { StreamRecordKind } from '../../../functions/shared/domain/stream-record';
+import { streamConsumers } from '../../../functions/shared/manifest/operations';
+import { ingestStream, type TableName } from '../../../functions/shared/manifest/resources';
 import { consumerTimeout, definedFunction } from './function-defaults';
 
 export interface EventPipelineProps {

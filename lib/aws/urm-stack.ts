@@ -5,14 +5,14 @@
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { tableOutputName, tables as tableDefinitions, type TableName } from '../functions/shared/manifest/resources';
+import { tableOutputName, tables as tableDefinitions, type TableName } from '../../functions/shared/manifest/resources';
 import { DataTables } from './constructs/data-tables';
 import { EventPipeline } from './constructs/event-pipeline';
 import { IngestionApi } from './constructs/ingestion-api';
 import { Email } from './constructs/email';
 import { PushCdn } from './constructs/push-cdn';
-import { secretsPrefix, secretsPrefixOutput } from '../functions/shared/manifest/secrets';
-import { httpOperations } from '../functions/shared/manifest/operations';
+import { secretsPrefix, secretsPrefixOutput } from '../../functions/shared/manifest/secrets';
+import { httpOperations } from '../../functions/shared/manifest/operations';
 import { suppressAcceptedFindings } from './nag-suppressions';
 
 export { tableOutputName };

@@ -17,8 +17,8 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { httpOperations } from '../../functions/shared/manifest/operations';
-import type { TableName } from '../../functions/shared/manifest/resources';
+import { httpOperations } from '../../../functions/shared/manifest/operations';
+import type { TableName } from '../../../functions/shared/manifest/resources';
 import { definedFunction, httpTimeout } from './function-defaults';
 
 export interface IngestionApiProps {
