@@ -21,7 +21,7 @@ import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
 import { ingestStream, tables } from '../../functions/shared/manifest/resources';
-import type { BackOffice } from '../back-office';
+import type { BackOffice } from '../../functions/shared/back-office/ports';
 import { localSecretsTable, secretsEnv } from '../../functions/shared/manifest/secrets';
 import { apiDocsStatics, loadApiDocs } from './api-docs';
 import { ensureStream, ensureTables } from './bootstrap';

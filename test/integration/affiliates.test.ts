@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { createApp, issueKey } from '../../lib/back-office';
+import { createApp } from '../../functions/shared/back-office/apps';
+import { issueKey } from '../../functions/shared/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import {
   attributionRules,
