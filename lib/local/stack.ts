@@ -31,7 +31,9 @@ import { scopeInvocations } from './invocation';
 import { createApiServer, loadRoutes } from './server';
 import { startSesLocal } from './ses-local';
 import { ensureDemoWebPush, webPushStatics } from './web-push';
-import { FileCheckpointStore, fileFailureSink, StreamPoller, type ConsumerBinding, type ConsumerHandler } from './stream-poller';
+import { FileCheckpointStore } from './stream-poller/checkpoints';
+import { fileFailureSink } from './stream-poller/on-failure';
+import { StreamPoller, type ConsumerBinding, type ConsumerHandler } from './stream-poller/poller';
 
 export interface LocalStackOptions {
   /** Repository root, where the handler modules are. */
