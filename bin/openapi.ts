@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument, defaultServerUrl, validateOpenApiDocument } from '../lib/openapi/document';
+import { buildOpenApiDocument, defaultServerUrl, validateOpenApiDocument } from '../lib/api-docs/document';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { buildOpenApiDocument, validateOpenApiDocument } from '../openapi/document';
+import { buildOpenApiDocument, validateOpenApiDocument } from '../api-docs/document';
 import { DOCS_PAGE, DOCS_PREFIX, docsAssets, docsContentSecurityPolicy, docsPage, DOCUMENT_PATH } from '../api-docs/site';
 import { LocalStackError } from './emulators';
 import type { StaticHandler } from './server';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Browser, type Page } from 'playwright-core';
 import { httpOperations } from '../../functions/shared/manifest/operations';
-import { validateOpenApiDocument } from '../../lib/openapi/document';
+import { validateOpenApiDocument } from '../../lib/api-docs/document';
 import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';

@@ -8,7 +8,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { DOCS_PAGE, docsAssets, docsContentSecurityPolicy } from '../../lib/api-docs/site';
 import { PushCdn } from '../../lib/aws/constructs/push-cdn';
 import { httpOperations } from '../../functions/shared/manifest/operations';
-import { validateOpenApiDocument } from '../../lib/openapi/document';
+import { validateOpenApiDocument } from '../../lib/api-docs/document';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { testApp } from '../support/cdk';
 

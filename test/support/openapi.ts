@@ -6,7 +6,7 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import { addSchemaFormats } from '../../functions/shared/domain/validation';
-import { buildOpenApiDocument } from '../../lib/openapi/document';
+import { buildOpenApiDocument } from '../../lib/api-docs/document';
 
 const DOCUMENT_ID = 'urm-openapi.json';
 

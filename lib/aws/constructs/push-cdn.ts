@@ -33,7 +33,7 @@ import { readFileSync } from 'node:fs';
 import { distDir, ensureSdkBuilt, PAGE_SCRIPT, WORKER_SCRIPT } from '../../../web-sdk/build';
 import { DOCS_PAGE, DOCS_PREFIX, docsContentSecurityPolicy, docsPage, DOCUMENT_PATH, pageScript, rendererFiles, swaggerUiDir } from '../../api-docs/site';
 import { validateOpenApiDocumentSync } from '../../api-docs/validate-sync';
-import { buildOpenApiDocument } from '../../openapi/document';
+import { buildOpenApiDocument } from '../../api-docs/document';
 
 export interface PushCdnProps {
   /** The built SDK; by default web-sdk/dist, built here when missing or stale, as NodejsFunction bundles its code. */

@@ -38,8 +38,6 @@ export interface PollerOptions {
   log: (line: string) => void;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export class StreamPoller {
   private running = false;
   private loops: Promise<void>[] = [];

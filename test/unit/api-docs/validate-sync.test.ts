@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InvalidOpenApiDocumentError, validateOpenApiDocumentSync } from '../../../lib/api-docs/validate-sync';
-import { buildOpenApiDocument } from '../../../lib/openapi/document';
+import { buildOpenApiDocument } from '../../../lib/api-docs/document';
 
 test('the document the CDN publishes passes the synchronous validation synthesis runs', () => {
   assert.doesNotThrow(() => validateOpenApiDocumentSync(buildOpenApiDocument({ serverUrl: 'https://api.example.test/prod/' })));

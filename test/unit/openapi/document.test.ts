@@ -9,9 +9,10 @@ import fc from 'fast-check';
 import { normaliseRegistration } from '../../../functions/register-affiliate/schema';
 import { ValidationError } from '../../../functions/shared/domain/errors';
 import type { Validator } from '../../../functions/shared/domain/validation';
-import { buildOpenApiDocument, expectedStatus, validateOpenApiDocument } from '../../../lib/openapi/document';
-import { namedSchemas, operationDocs, validators } from '../../../lib/openapi/operations';
-import { toSchemaObject } from '../../../lib/openapi/schema-object';
+import { buildOpenApiDocument, expectedStatus, validateOpenApiDocument } from '../../../lib/api-docs/document';
+import { namedSchemas, operationDocs } from '../../../lib/api-docs/operation-docs';
+import { validators } from '../../../lib/api-docs/operations/common';
+import { toSchemaObject } from '../../../lib/api-docs/schema-object';
 import { httpOperations } from '../../../functions/shared/manifest/operations';
 import { OpenApiChecker } from '../../support/openapi';
 

@@ -13,7 +13,9 @@ import { HttpProblem, toErrorResponse } from '../../functions/shared/http/errors
 import { describeBytes } from '../../functions/shared/http/json-body';
 import { errorPage } from '../../functions/shared/portal/pages';
 import { httpOperations, maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
-import { corsAppIdParameter, corsHeaders, namedSchemas, operationDocs, preflightDoc, tags, type OperationDoc, type ParameterDoc, type RequestExample, type ResponseDoc } from './operations';
+import { namedSchemas, operationDocs } from './operation-docs';
+import { corsAppIdParameter, corsHeaders, preflightDoc } from './operations/cors';
+import { tags, type OperationDoc, type ParameterDoc, type RequestExample, type ResponseDoc } from './operations/doc-types';
 import { otherAppId, placeholders } from './placeholders';
 import { toSchemaObject, type SchemaObject } from './schema-object';
 
