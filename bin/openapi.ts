@@ -1,5 +1,5 @@
 /**
- * `npm run openapi`: builds the OpenAPI document (lib/openapi), validates it
+ * `npm run openapi`: builds the OpenAPI document (lib/api-docs), validates it
  * with swagger-parser and writes it. Exits non-zero, saying why, when it is
  * invalid.
  *   -o, --out <file>        where to write it, default .urm/openapi.json; `-` for stdout

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the API, built from lib/operations.ts and the
+ * The OpenAPI 3.1 document of the API, built from functions/shared/manifest/operations.ts and the
  * very schemas the functions validate with (./operations.ts says which belong
  * to which operation). Served at /openapi.json and rendered at /docs;
  * `npm run openapi` writes it to a file.
@@ -231,7 +231,7 @@ function pathItems(operations: HttpOperation[]): SchemaObject {
   const paths: Record<string, Record<string, SchemaObject>> = {};
   for (const operation of operations) {
     const doc = operationDocs[operation.id];
-    if (!doc) throw new Error(`operation ${operation.id} has no documentation in lib/openapi/operations.ts`);
+    if (!doc) throw new Error(`operation ${operation.id} has no documentation in lib/api-docs/operation-docs.ts`);
     const item = (paths[operation.path] ??= {});
     item[operation.method.toLowerCase()] = operationObject(operation.id, doc, operation.method, operation.browser === true);
     if (operation.browser) {

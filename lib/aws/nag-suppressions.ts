@@ -64,7 +64,7 @@ function authorization(operation: HttpOperation): string {
       'without one it ends nothing.',
   };
   const reason = keyless[operation.id];
-  if (!reason) throw new Error(`${operation.id} takes no API key: say in lib/nag-suppressions.ts how it authenticates its caller`);
+  if (!reason) throw new Error(`${operation.id} takes no API key: say in lib/aws/nag-suppressions.ts how it authenticates its caller`);
   return reason;
 }
 
@@ -101,7 +101,7 @@ function suppressApiFindings(stack: UrmStackParts): void {
       id: 'AwsSolutions-APIG3',
       reason:
         'No WAF web ACL: it is billed per request on a high-volume ingestion API, while abuse is met by stage and ' +
-        'per-operation throttling (lib/constructs/ingestion-api.ts) and a key check before any work (a refused ' +
+        'per-operation throttling (lib/aws/constructs/ingestion-api.ts) and a key check before any work (a refused ' +
         'request costs one hash and at most one read). A web ACL can be associated with the stage without code changes.',
     },
   ]);
@@ -127,7 +127,7 @@ function operationOf(method: Method): HttpOperation {
     (candidate) =>
       candidate.path === path && (candidate.method === method.httpMethod || (method.httpMethod === 'OPTIONS' && candidate.browser)),
   );
-  if (!operation) throw new Error(`API method ${method.httpMethod} ${path} is no operation of lib/operations.ts`);
+  if (!operation) throw new Error(`API method ${method.httpMethod} ${path} is no operation of functions/shared/manifest/operations.ts`);
   return operation;
 }
 

@@ -24,7 +24,7 @@ export const stackOutputs = {
   enterpriseApiUrl: 'EnterpriseApiUrl',
   commsUrl: 'CommsUrl',
   streamName: 'StreamName',
-  /** The spec's {cdn_url}: js/urm-notification.js and urmSDKWorker.js. */
+  /** {cdn_url}: where sites load js/urm-notification.js and urmSDKWorker.js from. */
   cdnUrl: 'CdnUrl',
   /** The API reference (Swagger UI) on the CDN; the OpenAPI document is {cdn_url}/openapi.json. */
   docsUrl: 'DocsUrl',
@@ -53,7 +53,7 @@ export class UrmStack extends Stack {
       senders: httpOperations.filter((operation) => operation.email === 'send').map((operation) => this.ingestion.operations[operation.id]),
     });
 
-    // One API serves every surface of the spec for now; each keeps its own output so they can split later.
+    // One API serves every surface (ingestion, CRM reads, enterprise, comms) for now; each keeps its own output so they can split later.
     const url = this.ingestion.api.url;
     for (const key of [stackOutputs.baseUrl, stackOutputs.crmUrl, stackOutputs.enterpriseApiUrl, stackOutputs.commsUrl]) {
       new CfnOutput(this, key, { value: url });

@@ -25,7 +25,7 @@ export async function loadApiDocs(
   try {
     await validateOpenApiDocument(document);
   } catch (error) {
-    throw new LocalStackError(`The API reference (built by lib/openapi/document.ts) cannot be served: ${(error as Error).message.trim()}`);
+    throw new LocalStackError(`The API reference (built by lib/api-docs/document.ts) cannot be served: ${(error as Error).message.trim()}`);
   }
   return { documentJson: JSON.stringify(document) };
 }

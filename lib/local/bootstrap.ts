@@ -1,5 +1,5 @@
 /**
- * Creates the local tables and stream from lib/resources.ts, the definitions
+ * Creates the local tables and stream from functions/shared/manifest/resources.ts, the definitions
  * the CDK stack deploys, when they do not exist yet.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The local API: one HTTP server answering every route of lib/operations.ts
+ * The local API: one HTTP server answering every route of functions/shared/manifest/operations.ts
  * with the same handler module Lambda runs, behind API Gateway's limits
  * (10 MiB payload, 29 s integration timeout) and error answers. Of a body it
  * keeps no more than the operation's own bound (plus one byte), so an

@@ -1,7 +1,7 @@
 /**
  * The whole service on one machine: DynamoDB Local and kinesalite under the
- * data directory, tables and stream from lib/resources.ts, the HTTP routes and
- * stream consumers of lib/operations.ts running their real handler modules,
+ * data directory, tables and stream from functions/shared/manifest/resources.ts, the HTTP routes and
+ * stream consumers of functions/shared/manifest/operations.ts running their real handler modules,
  * and the demo application. Only endpoints and credentials differ from AWS.
  */
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -110,7 +110,7 @@ function functionEnvironment(endpoints: LocalEndpoints, sesEndpoint: string): Re
     AWS_ENDPOINT_URL_SESV2: sesEndpoint,
     ...Object.fromEntries(Object.values(tables).map((table) => [table.envVar, table.localName])),
     [ingestStream.envVar]: ingestStream.localName,
-    // No SSM locally: secrets come from a DynamoDB table (lib/secrets.ts).
+    // No SSM locally: secrets come from a DynamoDB table (functions/shared/manifest/secrets.ts).
     [secretsEnv.backend]: 'dynamodb',
     [secretsEnv.table]: localSecretsTable.localName,
     // The local push service (web-push-testing in the tests) is plain HTTP on this machine.

@@ -67,7 +67,7 @@ function authenticated<E>(options: ApiOptions, method: 'GET' | 'POST') {
 
 export interface JsonApiOptions<T> extends ApiOptions {
   validate: Validator<T>;
-  /** The operation's body bound, `maxBodyBytesOf(id)` (lib/operations.ts); by default, defaultMaxBodyBytes. */
+  /** The operation's body bound, `maxBodyBytesOf(id)` (functions/shared/manifest/operations.ts); by default, defaultMaxBodyBytes. */
   maxBytes?: number;
 }
 

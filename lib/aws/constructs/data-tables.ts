@@ -1,5 +1,5 @@
 /**
- * Every table of lib/resources.ts, created from its definition alone, so the
+ * Every table of functions/shared/manifest/resources.ts, created from its definition alone, so the
  * stack and the local stack hold the same keys and indexes.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';

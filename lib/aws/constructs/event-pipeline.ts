@@ -30,7 +30,7 @@ function kindFilter(kinds: StreamRecordKind[]) {
 export class EventPipeline extends Construct {
   readonly stream: Stream;
   readonly failureQueue: Queue;
-  /** Consumer functions by their id in lib/operations.ts. */
+  /** Consumer functions by their id in functions/shared/manifest/operations.ts. */
   readonly consumers: Record<string, NodejsFunction> = {};
 
   constructor(scope: Construct, id: string, props: EventPipelineProps) {

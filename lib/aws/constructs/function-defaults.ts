@@ -1,6 +1,6 @@
 /**
  * What every Lambda function of the service shares, and the one way to build a
- * function from its definition in lib/operations.ts: its log group, its
+ * function from its definition in functions/shared/manifest/operations.ts: its log group, its
  * environment and its grants all follow from that definition.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
@@ -17,7 +17,7 @@ import type { Access, FunctionDefinition } from '../../../functions/shared/manif
 import { ingestStream, tables as tableDefinitions, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
 import { secretsEnv, secretsPrefix } from '../../../functions/shared/manifest/secrets';
 
-/** Function entries in lib/operations.ts are relative to this. */
+/** Function entries in functions/shared/manifest/operations.ts are relative to this. */
 export const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
 export const httpTimeout = Duration.seconds(10);
