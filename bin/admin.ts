@@ -28,7 +28,7 @@ interface GlobalOptions {
 
 /** The use case's refusal, told in this command's options. */
 function withOptionHint(error: unknown): unknown {
-  if (error instanceof Conflict) return new Conflict(`${error.message}; --rotate replaces them`);
+  if (error instanceof Conflict) return new Conflict(error.message.replace('rotating replaces them', '--rotate replaces them'));
   if (error instanceof ValidationError && error.message === 'subject is missing') {
     return new ValidationError(['a subject is required: --subject mailto:push@example.com'], error.message);
   }

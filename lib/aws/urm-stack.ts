@@ -5,17 +5,15 @@
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { httpOperations } from '../../functions/shared/manifest/operations';
 import { tableOutputName, tables as tableDefinitions, type TableName } from '../../functions/shared/manifest/resources';
+import { secretsPrefix, secretsPrefixOutput } from '../../functions/shared/manifest/secrets';
 import { DataTables } from './constructs/data-tables';
+import { Email } from './constructs/email';
 import { EventPipeline } from './constructs/event-pipeline';
 import { IngestionApi } from './constructs/ingestion-api';
-import { Email } from './constructs/email';
 import { PushCdn } from './constructs/push-cdn';
-import { secretsPrefix, secretsPrefixOutput } from '../../functions/shared/manifest/secrets';
-import { httpOperations } from '../../functions/shared/manifest/operations';
 import { suppressAcceptedFindings } from './nag-suppressions';
-
-export { tableOutputName };
 
 /** The output keys of the stack (read with CloudFormation DescribeStacks). */
 export const stackOutputs = {

@@ -34,7 +34,7 @@ export async function generateVapidKeys(
 ): Promise<{ publicKey: string; subject: string }> {
   const app = await requireApp(office, appId);
   if (app.vapid_public_key && !options.rotate) {
-    throw new Conflict(`application ${appId} has VAPID keys already; replacing them (rotate) stops existing subscriptions from receiving`);
+    throw new Conflict(`application ${appId} has VAPID keys already; rotating replaces them (existing subscriptions stop receiving)`);
   }
   const fallback = app.portal_origin?.startsWith('https://') ? app.portal_origin : undefined;
   const subject = options.subject ?? app.vapid_subject ?? fallback;
