@@ -4,99 +4,35 @@
  * stack with `--stack NAME` and the usual AWS credentials and region.
  */
 import '../lib/local/quiet-sdk-warning';
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DynamoAffiliateStore } from '../functions/shared/adapters/dynamo-affiliate-store';
-import { DynamoAppStore } from '../functions/shared/adapters/dynamo-app-store';
-import { DynamoChannelStore } from '../functions/shared/adapters/dynamo-channel-store';
-import { DynamoKeyStore } from '../functions/shared/adapters/dynamo-key-store';
-import { DynamoRejectionLog } from '../functions/shared/adapters/dynamo-rejection-log';
+import { checkOrigin, createApp, listApps, updateApp } from '../functions/shared/back-office/apps';
+import { createChannel, listChannels, setChannelEnabled } from '../functions/shared/back-office/channels';
+import { issueKey, listKeys, revokeKey } from '../functions/shared/back-office/keys';
+import { listAffiliates, listRejections } from '../functions/shared/back-office/records';
+import { generateVapidKeys } from '../functions/shared/back-office/web-push';
 import { scopes, type Scope } from '../functions/shared/domain/api-keys';
-import { DomainError, ValidationError } from '../functions/shared/domain/errors';
-import { createApp, issueKey, listKeys, listRejections, requireApp, revokeKey, checkOrigin, type BackOffice } from '../lib/back-office';
-import { createChannel, listChannels, setChannelEnabled } from '../lib/back-office';
-import { listAffiliates } from '../lib/back-office';
-import { generateVapidKeys } from '../lib/back-office';
-import { SSMClient } from '@aws-sdk/client-ssm';
-import { SsmSecretStore } from '../functions/shared/adapters/ssm-secret-store';
-import { secretsPrefixOutput } from '../lib/secrets';
-import { localBackOffice, localClients, type LocalEndpoints } from '../lib/local/stack';
-import { tableOutputName, tables } from '../lib/resources';
+import { Conflict, DomainError, ValidationError } from '../functions/shared/domain/errors';
+import { printResult, textTable as table } from '../lib/admin/format';
+import { backOfficeOf, TargetError } from '../lib/admin/targets';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-class AdminError extends Error {}
-
-interface TargetOptions {
+interface GlobalOptions {
   stack?: string;
   region?: string;
   dataDir: string;
   json?: boolean;
 }
 
-async function deployedBackOffice(stackName: string, region?: string): Promise<BackOffice> {
-  const cloudFormation = new CloudFormationClient({ region });
-  const out = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
-  const outputs = new Map((out.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
-  const tableName = (definition: (typeof tables)[keyof typeof tables]) => {
-    const name = outputs.get(tableOutputName(definition));
-    if (!name) throw new AdminError(`Stack ${stackName} has no output ${tableOutputName(definition)}; is it a urm stack?`);
-    return name;
-  };
-  const document = DynamoDBDocumentClient.from(new DynamoDBClient({ region }));
-  return {
-    apps: new DynamoAppStore(document, tableName(tables.apps)),
-    keys: new DynamoKeyStore(document, tableName(tables.keys)),
-    rejections: new DynamoRejectionLog(document, tableName(tables.rejections)),
-    affiliates: new DynamoAffiliateStore(document, tableName(tables.affiliates)),
-    channels: new DynamoChannelStore(document, tableName(tables.channels)),
-    secrets: new SsmSecretStore(new SSMClient({ region }), secretsPrefixOf(stackName, outputs)),
-  };
-}
-
-/** The SSM path of a deployed stack's secrets, from its output. */
-function secretsPrefixOf(stackName: string, outputs: Map<string | undefined, string | undefined>): string {
-  const prefix = outputs.get(secretsPrefixOutput);
-  if (!prefix) throw new AdminError(`Stack ${stackName} has no output ${secretsPrefixOutput}; deploy the current version first.`);
-  return prefix;
-}
-
-async function localOffice(dataDir: string): Promise<BackOffice> {
-  const file = resolve(root, dataDir, 'stack.json');
-  let endpoints: LocalEndpoints;
-  try {
-    endpoints = JSON.parse(readFileSync(file, 'utf8')) as LocalEndpoints;
-  } catch {
-    throw new AdminError(`No local stack found (${file} is missing). Start it with npm start, or pass --stack NAME.`);
+/** The use case's refusal, told in this command's options. */
+function withOptionHint(error: unknown): unknown {
+  if (error instanceof Conflict) return new Conflict(error.message.replace('rotating replaces them', '--rotate replaces them'));
+  if (error instanceof ValidationError && error.message === 'subject is missing') {
+    return new ValidationError(['a subject is required: --subject mailto:push@example.com'], error.message);
   }
-  const clients = localClients(endpoints);
-  try {
-    await clients.dynamo.send(new ListTablesCommand({ Limit: 1 }));
-  } catch {
-    throw new AdminError(`The local stack is not running (nothing answers at ${endpoints.dynamodb_endpoint}). Start it with npm start.`);
-  }
-  return localBackOffice(clients.document);
-}
-
-async function office(options: TargetOptions): Promise<BackOffice> {
-  return options.stack ? deployedBackOffice(options.stack, options.region) : localOffice(options.dataDir);
-}
-
-function print(options: TargetOptions, value: unknown, lines: () => string[]): void {
-  console.log(options.json ? JSON.stringify(value, null, 2) : lines().join('\n'));
-}
-
-function table(rows: Record<string, unknown>[], columns: string[]): string[] {
-  if (rows.length === 0) return ['(none)'];
-  const cell = (value: unknown) => (value === undefined || value === null ? '-' : Array.isArray(value) ? value.join(',') : String(value));
-  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
-  return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))];
+  return error;
 }
 
 const origin = (field: string) => (value: string) => {
@@ -116,7 +52,10 @@ export function adminProgram(): Command {
     .option('--data-dir <dir>', 'data directory of the local stack', process.env.URM_DATA_DIR || '.urm')
     .option('--json', 'print JSON')
     .showHelpAfterError();
-  const target = () => program.opts<TargetOptions>();
+  const target = () => program.opts<GlobalOptions>();
+  // The data directory is relative to the repository, wherever the command runs from.
+  const office = () => backOfficeOf({ ...target(), dataDir: resolve(root, target().dataDir) });
+  const print = (value: unknown, lines: () => string[]) => printResult(target().json, value, lines);
 
   const app = program.command('app').description('applications');
   app
@@ -126,15 +65,15 @@ export function adminProgram(): Command {
     .option('--portal-origin <origin>', 'origin of its portal, e.g. https://portal.example.com', origin('portal origin'))
     .option('--site-origin <origin>', 'an origin allowed to use its browser key (repeatable)', collect(origin('site origin')))
     .action(async (opts: { name: string; portalOrigin?: string; siteOrigin?: string[] }) => {
-      const created = await createApp(await office(target()), { name: opts.name, portalOrigin: opts.portalOrigin, siteOrigins: opts.siteOrigin });
-      print(target(), created, () => [`Created application ${created.app_id} (${created.name})`]);
+      const created = await createApp(await office(), { name: opts.name, portalOrigin: opts.portalOrigin, siteOrigins: opts.siteOrigin });
+      print(created, () => [`Created application ${created.app_id} (${created.name})`]);
     });
   app
     .command('list')
     .description('list applications')
     .action(async () => {
-      const apps = await (await office(target())).apps.list();
-      print(target(), apps, () => table(apps as unknown as Record<string, unknown>[], ['app_id', 'name', 'created_at', 'portal_origin', 'site_origins']));
+      const apps = await listApps(await office());
+      print(apps, () => table(apps as unknown as Record<string, unknown>[], ['app_id', 'name', 'created_at', 'portal_origin', 'site_origins']));
     });
   app
     .command('update')
@@ -144,10 +83,8 @@ export function adminProgram(): Command {
     .option('--portal-origin <origin>', 'origin of its portal', origin('portal origin'))
     .option('--site-origin <origin>', 'replaces the allowed site origins (repeatable)', collect(origin('site origin')))
     .action(async (appId: string, opts: { name?: string; portalOrigin?: string; siteOrigin?: string[] }) => {
-      const backOffice = await office(target());
-      await requireApp(backOffice, appId);
-      const updated = await backOffice.apps.update(appId, { name: opts.name, portal_origin: opts.portalOrigin, site_origins: opts.siteOrigin });
-      print(target(), updated, () => [`Updated application ${appId}`]);
+      const updated = await updateApp(await office(), appId, { name: opts.name, portalOrigin: opts.portalOrigin, siteOrigins: opts.siteOrigin });
+      print(updated, () => [`Updated application ${appId}`]);
     });
 
   const key = program.command('key').description('API keys');
@@ -157,8 +94,8 @@ export function adminProgram(): Command {
     .requiredOption('--app <app_id>')
     .addOption(new Option('--scope <scope>', 'what the key may do').choices([...scopes]).makeOptionMandatory())
     .action(async (opts: { app: string; scope: Scope }) => {
-      const issued = await issueKey(await office(target()), opts.app, opts.scope);
-      print(target(), { key: issued.key, ...issued.summary }, () => [
+      const issued = await issueKey(await office(), opts.app, opts.scope);
+      print({ key: issued.key, ...issued.summary }, () => [
         `Created ${issued.summary.scope} key ${issued.summary.key_id} for ${opts.app}:`,
         issued.key,
         'Store it now: it cannot be shown again.',
@@ -169,8 +106,8 @@ export function adminProgram(): Command {
     .description("list an application's keys (never the keys themselves)")
     .requiredOption('--app <app_id>')
     .action(async (opts: { app: string }) => {
-      const keys = await listKeys(await office(target()), opts.app);
-      print(target(), keys, () => table(keys as unknown as Record<string, unknown>[], ['key_id', 'scope', 'created_at', 'revoked_at']));
+      const keys = await listKeys(await office(), opts.app);
+      print(keys, () => table(keys as unknown as Record<string, unknown>[], ['key_id', 'scope', 'created_at', 'revoked_at']));
     });
   key
     .command('revoke')
@@ -178,8 +115,8 @@ export function adminProgram(): Command {
     .requiredOption('--app <app_id>')
     .argument('<key_id>')
     .action(async (keyId: string, opts: { app: string }) => {
-      await revokeKey(await office(target()), opts.app, keyId);
-      print(target(), { revoked: keyId }, () => [`Revoked key ${keyId}`]);
+      await revokeKey(await office(), opts.app, keyId);
+      print({ revoked: keyId }, () => [`Revoked key ${keyId}`]);
     });
   const channel = program.command('channel').description('email channels: the senders send_email refers to by channel_id');
   channel
@@ -190,21 +127,21 @@ export function adminProgram(): Command {
     .requiredOption('--from-email <address>', 'default sender address (a verified SES identity in AWS)')
     .requiredOption('--from-name <name>', 'default sender name')
     .action(async (opts: { app: string; name: string; fromEmail: string; fromName: string }) => {
-      const created = await createChannel(await office(target()), {
+      const created = await createChannel(await office(), {
         appId: opts.app,
         name: opts.name,
         fromEmail: opts.fromEmail,
         fromName: opts.fromName,
       });
-      print(target(), created, () => [`Created channel ${created.channel_id} (${created.name}) for ${opts.app}`]);
+      print(created, () => [`Created channel ${created.channel_id} (${created.name}) for ${opts.app}`]);
     });
   channel
     .command('list')
     .description("list an application's channels")
     .requiredOption('--app <app_id>')
     .action(async (opts: { app: string }) => {
-      const channels = await listChannels(await office(target()), opts.app);
-      print(target(), channels, () =>
+      const channels = await listChannels(await office(), opts.app);
+      print(channels, () =>
         table(channels as unknown as Record<string, unknown>[], ['channel_id', 'name', 'from_email', 'from_name', 'enabled', 'created_at']),
       );
     });
@@ -215,8 +152,8 @@ export function adminProgram(): Command {
       .requiredOption('--app <app_id>')
       .argument('<channel_id>')
       .action(async (channelId: string, opts: { app: string }) => {
-        const updated = await setChannelEnabled(await office(target()), opts.app, channelId, enabled);
-        print(target(), updated, () => [`${enabled ? 'Enabled' : 'Disabled'} channel ${channelId}`]);
+        const updated = await setChannelEnabled(await office(), opts.app, channelId, enabled);
+        print(updated, () => [`${enabled ? 'Enabled' : 'Disabled'} channel ${channelId}`]);
       });
   }
   program
@@ -229,8 +166,8 @@ export function adminProgram(): Command {
       return n;
     }, 20)
     .action(async (opts: { app: string; limit: number }) => {
-      const rejections = await listRejections(await office(target()), opts.app, opts.limit);
-      print(target(), rejections, () =>
+      const rejections = await listRejections(await office(), opts.app, opts.limit);
+      print(rejections, () =>
         table(rejections as unknown as Record<string, unknown>[], ['received_at', 'profile_id', 'urm_insert_id', 'kind', 'reason']),
       );
     });
@@ -240,8 +177,8 @@ export function adminProgram(): Command {
     .description("list an application's affiliates (never their passwords)")
     .requiredOption('--app <app_id>')
     .action(async (opts: { app: string }) => {
-      const affiliates = await listAffiliates(await office(target()), opts.app);
-      print(target(), affiliates, () =>
+      const affiliates = await listAffiliates(await office(), opts.app);
+      print(affiliates, () =>
         table(affiliates as unknown as Record<string, unknown>[], ['affiliate_id', 'username', 'email', 'first_name', 'last_name', 'created_at']),
       );
     });
@@ -253,8 +190,10 @@ export function adminProgram(): Command {
     .option('--subject <subject>', 'contact for push services: mailto:… or https://… (default: the https portal origin)')
     .option('--rotate', 'replace existing keys; existing subscriptions stop receiving until their page runs initNotification again')
     .action(async (opts: { app: string; subject?: string; rotate?: boolean }) => {
-      const keys = await generateVapidKeys(await office(target()), opts.app, { subject: opts.subject, rotate: opts.rotate });
-      print(target(), { app_id: opts.app, vapid_public_key: keys.publicKey, vapid_subject: keys.subject }, () => [
+      const keys = await generateVapidKeys(await office(), opts.app, { subject: opts.subject, rotate: opts.rotate }).catch((error: unknown) => {
+        throw withOptionHint(error);
+      });
+      print({ app_id: opts.app, vapid_public_key: keys.publicKey, vapid_subject: keys.subject }, () => [
         `VAPID keys of ${opts.app} ${opts.rotate ? 'replaced' : 'created'} (the private key is in the secret store only).`,
         `public key: ${keys.publicKey}`,
         `subject:    ${keys.subject}`,
@@ -267,7 +206,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   adminProgram()
     .parseAsync(process.argv)
     .catch((error) => {
-      if (error instanceof AdminError || error instanceof DomainError) {
+      if (error instanceof TargetError || error instanceof DomainError) {
         const details = error instanceof ValidationError ? `: ${error.errors.join('; ')}` : '';
         console.error(`${error.message}${details}`);
       } else {

@@ -1,5 +1,5 @@
 /**
- * `npm run openapi`: builds the OpenAPI document (lib/openapi), validates it
+ * `npm run openapi`: builds the OpenAPI document (lib/api-docs), validates it
  * with swagger-parser and writes it. Exits non-zero, saying why, when it is
  * invalid.
  *   -o, --out <file>        where to write it, default .urm/openapi.json; `-` for stdout
@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument, defaultServerUrl, validateOpenApiDocument } from '../lib/openapi/document';
+import { buildOpenApiDocument, defaultServerUrl, validateOpenApiDocument } from '../lib/api-docs/document';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -2,12 +2,12 @@
  * The CDK app: `npx cdk synth|deploy`. `URM_STACK_NAME` names the stack (one
  * account can hold several); `URM_EMAIL_DOMAIN` (or `-c urm:emailDomain=…`) is
  * the domain email is sent from. The cdk-nag AWS Solutions checks run on every
- * synth: a finding not accepted in lib/nag-suppressions.ts is an error, and
+ * synth: a finding not accepted in lib/aws/nag-suppressions.ts is an error, and
  * errors stop `cdk deploy`. `URM_NAG=0` skips them while iterating.
  */
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { UrmStack } from '../lib/urm-stack';
+import { UrmStack } from '../lib/aws/urm-stack';
 
 const app = new App();
 

@@ -15,7 +15,6 @@ import pLimit from 'p-limit';
 import { applyProfileRecord, type ProfileChange } from '../shared/domain/directive-engine';
 import type { Attributes } from '../shared/domain/attributes';
 import {
-  compareSequence,
   pruneRecent,
   remember,
   stateOf,
@@ -25,7 +24,7 @@ import {
 } from '../shared/domain/profile-state';
 import { rejectionOf } from '../shared/domain/rejections';
 import { partitionKey } from '../shared/domain/stream-record';
-import type { ProfileStore, Rejection, RejectionSink, TimelineEntry, TimelineStore } from '../shared/domain/timeline';
+import { isBefore, type ProfileStore, type Rejection, type RejectionSink, type TimelineEntry, type TimelineStore } from '../shared/domain/timeline';
 import type { StreamItem } from '../shared/stream/kinesis-batch';
 
 export interface ApplyProfilesDeps {
@@ -194,9 +193,4 @@ async function removeTimelineUpTo(timeline: TimelineStore, pk: string, item: Str
     const covered = entries.filter((entry) => isBefore(entry, item.shardId, item.sequenceNumber, item.envelope.received_at));
     if (covered.length > 0) await timeline.remove(covered);
   }
-}
-
-/** Whether a timeline entry came before a point of the stream (same shard: by sequence number; else by time). */
-export function isBefore(entry: Pick<TimelineEntry, 'shard' | 'seq' | 'received_at'>, shard: string, seq: string, receivedAt: string): boolean {
-  return entry.shard === shard ? compareSequence(entry.seq, seq) < 0 : entry.received_at <= receivedAt;
 }

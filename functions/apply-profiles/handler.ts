@@ -1,7 +1,7 @@
 import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { tables } from '../../lib/resources';
+import { tables } from '../shared/manifest/resources';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { DynamoRejectionLog } from '../shared/adapters/dynamo-rejection-log';
 import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';

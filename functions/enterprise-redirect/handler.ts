@@ -1,4 +1,4 @@
-import { tables } from '../../lib/resources';
+import { tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoSessionStore } from '../shared/adapters/dynamo-session-store';
 import { DynamoSignInTokenStore } from '../shared/adapters/dynamo-sign-in-token-store';

@@ -1,4 +1,4 @@
-import { tables } from '../../lib/resources';
+import { tables } from '../shared/manifest/resources';
 import { DynamoEnterpriseUserStore } from '../shared/adapters/dynamo-enterprise-user-store';
 import { dynamo } from '../shared/clients';
 import { requireEnv } from '../shared/config';

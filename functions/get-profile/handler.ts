@@ -1,11 +1,12 @@
-import { tables } from '../../lib/resources';
+import { tables } from '../shared/manifest/resources';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { dynamo } from '../shared/clients';
 import { requireEnv } from '../shared/config';
+import { profileIdOf } from '../shared/domain/profile-id';
 import { compileValidator } from '../shared/domain/validation';
 import { queryApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
-import { getProfile, profileIdOf } from './core';
+import { getProfile } from './core';
 import { profileQuerySchema, type ProfileQuery } from './schema';
 
 const read = getProfile(new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)));

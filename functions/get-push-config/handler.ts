@@ -1,4 +1,4 @@
-import { tables } from '../../lib/resources';
+import { tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { dynamo } from '../shared/clients';
 import { requireEnv } from '../shared/config';

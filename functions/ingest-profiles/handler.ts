@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { maxBodyBytesOf } from '../../lib/operations';
-import { ingestStream } from '../../lib/resources';
+import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { ingestStream } from '../shared/manifest/resources';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { kinesis } from '../shared/clients';
 import { requireEnv } from '../shared/config';

@@ -1,11 +1,11 @@
-import { tables } from '../../lib/resources';
+import { tables } from '../shared/manifest/resources';
 import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
 import { dynamo } from '../shared/clients';
 import { requireEnv } from '../shared/config';
+import { profileIdOf } from '../shared/domain/profile-id';
 import { compileValidator } from '../shared/domain/validation';
 import { queryApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
-import { profileIdOf } from '../get-profile/core';
 import { listProfileEvents } from './core';
 import { eventsQuerySchema, type EventsQuery } from './schema';
 

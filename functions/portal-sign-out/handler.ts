@@ -1,4 +1,4 @@
-import { tables } from '../../lib/resources';
+import { tables } from '../shared/manifest/resources';
 import { DynamoSessionStore } from '../shared/adapters/dynamo-session-store';
 import { dynamo } from '../shared/clients';
 import { requireEnv } from '../shared/config';

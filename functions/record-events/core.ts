@@ -5,10 +5,9 @@
  * last delete (a late redelivery) is dropped: a delete is never undone.
  */
 import { partitionKey } from '../shared/domain/stream-record';
-import { eventFields, timeKey, type ProfileStore, type RejectionSink, type TimelineEntry, type TimelineStore } from '../shared/domain/timeline';
+import { eventFields, isBefore, timeKey, type ProfileStore, type RejectionSink, type TimelineEntry, type TimelineStore } from '../shared/domain/timeline';
 import { rejectionOf } from '../shared/domain/rejections';
 import type { StreamItem } from '../shared/stream/kinesis-batch';
-import { isBefore } from '../apply-profiles/core';
 
 export interface RecordEventsDeps {
   profiles: Pick<ProfileStore, 'getMany'>;

@@ -1,4 +1,4 @@
-import { tables } from '../../lib/resources';
+import { tables } from '../shared/manifest/resources';
 import { DynamoAffiliateStore } from '../shared/adapters/dynamo-affiliate-store';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { dynamo } from '../shared/clients';

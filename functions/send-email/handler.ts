@@ -1,5 +1,5 @@
-import { maxBodyBytesOf } from '../../lib/operations';
-import { emailSending, ingestStream, tables } from '../../lib/resources';
+import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { emailSending, ingestStream, tables } from '../shared/manifest/resources';
 import { DynamoChannelStore } from '../shared/adapters/dynamo-channel-store';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { SesMailer } from '../shared/adapters/ses-mailer';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ingestStream, tables } from '../../lib/resources';
+import { ingestStream, tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';

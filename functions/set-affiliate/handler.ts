@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ingestStream } from '../../lib/resources';
+import { ingestStream } from '../shared/manifest/resources';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { kinesis } from '../shared/clients';
 import { requireEnv } from '../shared/config';

@@ -29,5 +29,5 @@ export const kinesis = /* @__PURE__ */ new KinesisClient({ requestHandler: /* @_
 
 export const sesv2 = /* @__PURE__ */ new SESv2Client({ requestHandler: /* @__PURE__ */ keepAlive() });
 
-// Secrets (VAPID private keys) in AWS; the local stack reads them from DynamoDB instead (lib/secrets.ts).
+// Secrets (VAPID private keys) in AWS; the local stack reads them from DynamoDB instead (functions/shared/manifest/secrets.ts).
 export const ssm = /* @__PURE__ */ new SSMClient({ requestHandler: /* @__PURE__ */ keepAlive() });

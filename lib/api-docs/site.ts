@@ -1,7 +1,7 @@
 /**
  * The API reference as a small static site, the same locally and on the CDN:
  *
- *   /openapi.json              the OpenAPI document (lib/openapi/document.ts)
+ *   /openapi.json              the OpenAPI document (lib/api-docs/document.ts)
  *   /docs/index.html           Swagger UI (swagger-ui-dist) rendering it
  *   /docs/swagger-ui*.{js,css} the renderer's files, from node_modules
  *   /docs/api-docs.js          the page's own script, which starts the renderer

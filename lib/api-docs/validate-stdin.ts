@@ -3,7 +3,7 @@
  * swagger-parser's message on standard error, when it is invalid. Run by
  * validateOpenApiDocumentSync (CDK synthesis cannot await).
  */
-import { validateOpenApiDocument } from '../openapi/document';
+import { validateOpenApiDocument } from './document';
 
 const chunks: Buffer[] = [];
 for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

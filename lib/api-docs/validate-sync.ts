@@ -25,5 +25,5 @@ export function validateOpenApiDocumentSync(document: Record<string, unknown>): 
   });
   if (result.status === 0) return;
   const reason = result.error?.message ?? (result.stderr.trim() || `exit status ${result.status ?? result.signal}`);
-  throw new InvalidOpenApiDocumentError(`The API reference (built by lib/openapi/document.ts) cannot be published: ${reason}`);
+  throw new InvalidOpenApiDocumentError(`The API reference (built by lib/api-docs/document.ts) cannot be published: ${reason}`);
 }

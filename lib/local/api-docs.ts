@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { buildOpenApiDocument, validateOpenApiDocument } from '../openapi/document';
+import { buildOpenApiDocument, validateOpenApiDocument } from '../api-docs/document';
 import { DOCS_PAGE, DOCS_PREFIX, docsAssets, docsContentSecurityPolicy, docsPage, DOCUMENT_PATH } from '../api-docs/site';
 import { LocalStackError } from './emulators';
 import type { StaticHandler } from './server';
@@ -25,7 +25,7 @@ export async function loadApiDocs(
   try {
     await validateOpenApiDocument(document);
   } catch (error) {
-    throw new LocalStackError(`The API reference (built by lib/openapi/document.ts) cannot be served: ${(error as Error).message.trim()}`);
+    throw new LocalStackError(`The API reference (built by lib/api-docs/document.ts) cannot be served: ${(error as Error).message.trim()}`);
   }
   return { documentJson: JSON.stringify(document) };
 }

@@ -5,7 +5,10 @@
  */
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { hashApiKey, type Scope } from '../../functions/shared/domain/api-keys';
-import { createApp, createChannel, issueKey, type BackOffice } from '../back-office';
+import { createApp } from '../../functions/shared/back-office/apps';
+import { createChannel } from '../../functions/shared/back-office/channels';
+import { issueKey } from '../../functions/shared/back-office/keys';
+import type { BackOffice } from '../../functions/shared/back-office/ports';
 
 export interface DevConfig {
   base_url: string;

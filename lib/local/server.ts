@@ -1,5 +1,5 @@
 /**
- * The local API: one HTTP server answering every route of lib/operations.ts
+ * The local API: one HTTP server answering every route of functions/shared/manifest/operations.ts
  * with the same handler module Lambda runs, behind API Gateway's limits
  * (10 MiB payload, 29 s integration timeout) and error answers. Of a body it
  * keeps no more than the operation's own bound (plus one byte), so an
@@ -9,7 +9,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { maxBodyBytesOf, type HttpOperation } from '../operations';
+import { maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { lambdaContext, sendProxyResult, toProxyEvent, type RouteMatch } from './api-gateway';
 import { invoke } from './invocation';
 

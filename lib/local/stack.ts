@@ -1,7 +1,7 @@
 /**
  * The whole service on one machine: DynamoDB Local and kinesalite under the
- * data directory, tables and stream from lib/resources.ts, the HTTP routes and
- * stream consumers of lib/operations.ts running their real handler modules,
+ * data directory, tables and stream from functions/shared/manifest/resources.ts, the HTTP routes and
+ * stream consumers of functions/shared/manifest/operations.ts running their real handler modules,
  * and the demo application. Only endpoints and credentials differ from AWS.
  */
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -19,10 +19,10 @@ import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
 import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
-import { httpOperations, streamConsumers } from '../operations';
-import { ingestStream, tables } from '../resources';
-import type { BackOffice } from '../back-office';
-import { localSecretsTable, secretsEnv } from '../secrets';
+import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
+import { ingestStream, tables } from '../../functions/shared/manifest/resources';
+import type { BackOffice } from '../../functions/shared/back-office/ports';
+import { localSecretsTable, secretsEnv } from '../../functions/shared/manifest/secrets';
 import { apiDocsStatics, loadApiDocs } from './api-docs';
 import { ensureStream, ensureTables } from './bootstrap';
 import { ensureDemoApp, type DevConfig } from './demo-app';
@@ -31,7 +31,9 @@ import { scopeInvocations } from './invocation';
 import { createApiServer, loadRoutes } from './server';
 import { startSesLocal } from './ses-local';
 import { ensureDemoWebPush, webPushStatics } from './web-push';
-import { FileCheckpointStore, fileFailureSink, StreamPoller, type ConsumerBinding, type ConsumerHandler } from './stream-poller';
+import { FileCheckpointStore } from './stream-poller/checkpoints';
+import { fileFailureSink } from './stream-poller/on-failure';
+import { StreamPoller, type ConsumerBinding, type ConsumerHandler } from './stream-poller/poller';
 
 export interface LocalStackOptions {
   /** Repository root, where the handler modules are. */
@@ -108,7 +110,7 @@ function functionEnvironment(endpoints: LocalEndpoints, sesEndpoint: string): Re
     AWS_ENDPOINT_URL_SESV2: sesEndpoint,
     ...Object.fromEntries(Object.values(tables).map((table) => [table.envVar, table.localName])),
     [ingestStream.envVar]: ingestStream.localName,
-    // No SSM locally: secrets come from a DynamoDB table (lib/secrets.ts).
+    // No SSM locally: secrets come from a DynamoDB table (functions/shared/manifest/secrets.ts).
     [secretsEnv.backend]: 'dynamodb',
     [secretsEnv.table]: localSecretsTable.localName,
     // The local push service (web-push-testing in the tests) is plain HTTP on this machine.

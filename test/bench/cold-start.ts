@@ -1,6 +1,6 @@
 /**
- * Figure 4: per function of lib/operations.ts, the bundle CDK would deploy
- * (esbuild with the bundling options of lib/constructs/function-defaults.ts:
+ * Figure 4: per function of functions/shared/manifest/operations.ts, the bundle CDK would deploy
+ * (esbuild with the bundling options of lib/aws/constructs/function-defaults.ts:
  * ESM, minified, targeting the runtime's Node.js, the AWS SDK bundled) and the time a fresh Node
  * process takes to load it, minus the time of a process that loads nothing.
  */
@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { functionDefaults } from '../../lib/constructs/function-defaults';
-import { httpOperations, streamConsumers } from '../../lib/operations';
+import { functionDefaults } from '../../lib/aws/constructs/function-defaults';
+import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
 import { repoRoot } from '../support/local-stack';
 import { functionEnvironment, median, report, round } from './support';
 

@@ -5,8 +5,8 @@
  * aws-prices.ts. Baseline: the stream alone (Kinesis data in and out for the
  * same records), the floor any design that goes through this stream pays.
  */
-import { functionDefaults } from '../../lib/constructs/function-defaults';
-import { streamConsumers } from '../../lib/operations';
+import { functionDefaults } from '../../lib/aws/constructs/function-defaults';
+import { streamConsumers } from '../../functions/shared/manifest/operations';
 import { awsPrices, type AwsPrices } from './aws-prices';
 
 const MILLION = 1_000_000;

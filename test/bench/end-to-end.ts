@@ -19,7 +19,7 @@ import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DevConfig } from '../../lib/local/demo-app';
-import { ingestStream } from '../../lib/resources';
+import { ingestStream } from '../../functions/shared/manifest/resources';
 import { toStreamEntries } from '../../functions/shared/domain/ingest';
 import { endpointsOf, freePorts, startLocalProcess, waitFor } from '../support/local-process';
 import { freePort } from '../support/ports';

@@ -10,7 +10,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { hashApiKey } from '../../functions/shared/domain/api-keys';
-import { tables } from '../../lib/resources';
+import { tables } from '../../functions/shared/manifest/resources';
 import { apiEvent, context } from '../support/lambda';
 import { functionEnvironment, median, report, round, timeRuns } from './support';
 import { BATCH, eventBatch, profileBatch } from './workloads';

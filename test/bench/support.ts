@@ -6,7 +6,7 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { writeFileSync } from 'node:fs';
-import { tables, ingestStream } from '../../lib/resources';
+import { tables, ingestStream } from '../../functions/shared/manifest/resources';
 
 export const median = (values: number[]): number => percentile(values, 50);
 

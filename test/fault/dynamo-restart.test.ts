@@ -20,10 +20,12 @@ import { afterAll, describe, expect, test } from '@jest/globals';
 import { toStreamEntries } from '../../functions/shared/domain/ingest';
 import { ensureStream, ensureTables } from '../../lib/local/bootstrap';
 import { startDynamoLocal, startKinesalite, type RunningProcess } from '../../lib/local/emulators';
-import { FileCheckpointStore, fileFailureSink, StreamPoller, type ConsumerHandler } from '../../lib/local/stream-poller';
-import { streamConsumers } from '../../lib/operations';
-import { ingestStream, tables } from '../../lib/resources';
 import { StreamReceipts } from '../support/stream-drain';
+import { FileCheckpointStore } from '../../lib/local/stream-poller/checkpoints';
+import { fileFailureSink } from '../../lib/local/stream-poller/on-failure';
+import { StreamPoller, type ConsumerHandler } from '../../lib/local/stream-poller/poller';
+import { streamConsumers } from '../../functions/shared/manifest/operations';
+import { ingestStream, tables } from '../../functions/shared/manifest/resources';
 import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
 import { freePort } from '../support/ports';
 

@@ -10,7 +10,7 @@ import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput, type Put
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { tables } from '../../lib/resources';
+import { tables } from '../../functions/shared/manifest/resources';
 import { hashApiKey } from '../../functions/shared/domain/api-keys';
 import { decodeEnvelope } from '../../functions/shared/domain/stream-record';
 import { apiEvent, context } from '../support/lambda';

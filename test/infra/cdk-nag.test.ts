@@ -3,7 +3,7 @@ import { Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { SynthesisMessage } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { UrmStack } from '../../lib/urm-stack';
+import { UrmStack } from '../../lib/aws/urm-stack';
 import { testApp } from '../support/cdk';
 
 interface Suppression {

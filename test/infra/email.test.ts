@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { httpOperations, streamConsumers } from '../../lib/operations';
-import { emailSending } from '../../lib/resources';
-import { UrmStack } from '../../lib/urm-stack';
+import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
+import { emailSending } from '../../functions/shared/manifest/resources';
+import { UrmStack } from '../../lib/aws/urm-stack';
 import { testApp } from '../support/cdk';
 
 type Json = Record<string, unknown>;

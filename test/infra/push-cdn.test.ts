@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { accessLogPrefixes, cacheBustingParameter, PushCdn } from '../../lib/constructs/push-cdn';
+import { accessLogPrefixes, cacheBustingParameter, PushCdn } from '../../lib/aws/constructs/push-cdn';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { testApp } from '../support/cdk';
 

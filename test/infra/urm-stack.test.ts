@@ -2,11 +2,11 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { httpOperations, streamConsumers } from '../../lib/operations';
-import { emailSending, ingestStream, tables, type TableDefinition, type TableName } from '../../lib/resources';
-import { secretsEnv, secretsPrefix } from '../../lib/secrets';
-import { stackOutputs, UrmStack } from '../../lib/urm-stack';
-import { apiThrottling } from '../../lib/constructs/ingestion-api';
+import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
+import { emailSending, ingestStream, tables, type TableDefinition, type TableName } from '../../functions/shared/manifest/resources';
+import { secretsEnv, secretsPrefix } from '../../functions/shared/manifest/secrets';
+import { stackOutputs, UrmStack } from '../../lib/aws/urm-stack';
+import { apiThrottling } from '../../lib/aws/constructs/ingestion-api';
 import { testApp } from '../support/cdk';
 
 type Json = Record<string, unknown>;
@@ -107,7 +107,7 @@ describe('each stream consumer', () => {
 });
 
 describe('the tables', () => {
-  test('are exactly those of lib/resources.ts', () => {
+  test('are exactly those of functions/shared/manifest/resources.ts', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', tableEntries().length);
   });
 

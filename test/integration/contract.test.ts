@@ -2,7 +2,7 @@
  * The contract test: every request example of the OpenAPI document is sent to
  * the local stack and gets the status its name begins with, with an answer
  * that validates against the documented response; an error answer is the
- * documented one, word for word. Placeholders (lib/openapi/placeholders.ts)
+ * documented one, word for word. Placeholders (lib/api-docs/placeholders.ts)
  * are replaced with real values of the stack, made here first: a profile with
  * a push subscription, an enterprise user, a fresh sign-in token, a portal
  * session. Then every key scope the document does not name for an operation
@@ -12,9 +12,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Scope } from '../../functions/shared/domain/api-keys';
 import { SESSION_COOKIE } from '../../functions/shared/portal/session-cookie';
-import { expectedStatus } from '../../lib/openapi/document';
-import { placeholders, type Placeholder } from '../../lib/openapi/placeholders';
-import { httpOperations } from '../../lib/operations';
+import { expectedStatus } from '../../lib/api-docs/document';
+import { placeholders, type Placeholder } from '../../lib/api-docs/placeholders';
+import { httpOperations } from '../../functions/shared/manifest/operations';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { openApiChecker, type DocumentedOperation } from '../support/openapi';
@@ -186,7 +186,7 @@ describe('every request example of the OpenAPI document, sent to the local stack
   }
 });
 
-test('the contract covers every operation of lib/operations.ts and its preflight', () => {
+test('the contract covers every operation of functions/shared/manifest/operations.ts and its preflight', () => {
   const expected = httpOperations.flatMap((op) => [op.id, ...(op.browser ? [`${op.id}Preflight`] : [])]);
 
   expect([...exercised].sort()).toEqual(expected.sort());

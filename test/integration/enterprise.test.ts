@@ -11,9 +11,10 @@ import { DynamoEnterpriseUserStore } from '../../functions/shared/adapters/dynam
 import { DynamoSessionStore } from '../../functions/shared/adapters/dynamo-session-store';
 import { DynamoSignInTokenStore } from '../../functions/shared/adapters/dynamo-sign-in-token-store';
 import { newSecret } from '../../functions/shared/domain/enterprise';
-import { createApp, issueKey } from '../../lib/back-office';
+import { createApp } from '../../functions/shared/back-office/apps';
+import { issueKey } from '../../functions/shared/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
-import { tables } from '../../lib/resources';
+import { tables } from '../../functions/shared/manifest/resources';
 import { FakeClock } from '../support/enterprise';
 import { request } from '../support/http';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
-import { tables } from '../../lib/resources';
+import { tables } from '../../functions/shared/manifest/resources';
 import { deliveryCounts, formatCounts } from '../support/delivery-counts';
 import { context } from '../support/lambda';
 import { kinesisEvent, sequenceNumbers } from '../support/kinesis-event';

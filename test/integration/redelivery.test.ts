@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
-import { tables } from '../../lib/resources';
+import { tables } from '../../functions/shared/manifest/resources';
 import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
 import { kinesisEvent, sequenceNumbers, type EventRecordInput } from '../support/kinesis-event';
 import { context } from '../support/lambda';

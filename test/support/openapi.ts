@@ -1,12 +1,12 @@
 /**
- * Checks answers of the API against the OpenAPI document (lib/openapi): the
+ * Checks answers of the API against the OpenAPI document (lib/api-docs): the
  * documented operation for a method and path, and whether a status, its
  * media type and its body are what the document says. Used by request()
  * (test/support/http.ts) on every answer, and by the contract test.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import { addSchemaFormats } from '../../functions/shared/domain/validation';
-import { buildOpenApiDocument } from '../../lib/openapi/document';
+import { buildOpenApiDocument } from '../../lib/api-docs/document';
 
 const DOCUMENT_ID = 'urm-openapi.json';
 

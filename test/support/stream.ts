@@ -1,7 +1,7 @@
 /** Reading the local stream directly, to prove what did or did not reach it. */
 import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-kinesis';
 import { localClients, type LocalEndpoints } from '../../lib/local/stack';
-import { ingestStream } from '../../lib/resources';
+import { ingestStream } from '../../functions/shared/manifest/resources';
 import { decodeEnvelope, type StreamEnvelope } from '../../functions/shared/domain/stream-record';
 
 export interface StoredRecord {

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SecretStore } from '../domain/secrets';
 
-/** Secrets in a DynamoDB table: the local stack's stand-in for SSM Parameter Store (lib/secrets.ts). */
+/** Secrets in a DynamoDB table: the local stack's stand-in for SSM Parameter Store (functions/shared/manifest/secrets.ts). */
 export class DynamoSecretStore implements SecretStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,

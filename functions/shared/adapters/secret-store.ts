@@ -1,11 +1,11 @@
 /**
  * The SecretStore a function uses, chosen once at cold start from its
  * environment: SSM Parameter Store in AWS, the DynamoDB table when the local
- * stack sets SECRETS_BACKEND=dynamodb (lib/secrets.ts). This choice of
+ * stack sets SECRETS_BACKEND=dynamodb (functions/shared/manifest/secrets.ts). This choice of
  * adapter is the one place the local stack differs from AWS by more than an
  * endpoint, and it is made here, never inside a core.
  */
-import { secretsEnv } from '../../../lib/secrets';
+import { secretsEnv } from '../manifest/secrets';
 import { dynamo, ssm } from '../clients';
 import { optionalEnv, requireEnv } from '../config';
 import type { SecretStore } from '../domain/secrets';

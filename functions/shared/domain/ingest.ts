@@ -3,11 +3,10 @@
  * give each record its insert id, wrap it for the stream, bound its size, and
  * write the whole request in one go, answering with the write receipt.
  */
-import type { StreamRecordKind } from '../../../lib/operations';
 import { Forbidden, ValidationError } from './errors';
 import { limits } from './limits';
 import type { SchemaType } from './schema-type';
-import { encodeEnvelope, partitionKey, type StreamEnvelope } from './stream-record';
+import { encodeEnvelope, partitionKey, type StreamEnvelope, type StreamRecordKind } from './stream-record';
 import { capMessages } from './validation';
 
 export interface StreamEntry {

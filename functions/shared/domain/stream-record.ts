@@ -2,7 +2,8 @@
  * What goes on the ingestion stream: an accepted record wrapped with its kind
  * and the time the service took it. Consumers filter on `kind`.
  */
-import type { StreamRecordKind } from '../../../lib/operations';
+/** What a stream record carries; each consumer takes records of its own kinds. */
+export type StreamRecordKind = 'profile' | 'event';
 
 export interface StreamEnvelope<R = Record<string, unknown>> {
   v: 1;

@@ -1,6 +1,6 @@
 /** Timeline entries and the ports the consumers and the read API use. */
 import type { AttributeValue } from './attributes';
-import type { StoredProfile } from './profile-state';
+import { compareSequence, type StoredProfile } from './profile-state';
 
 export interface TimelineEntry {
   /** app_id#profile_id */
@@ -22,6 +22,11 @@ export interface TimelineEntry {
 
 /** The fields of an event record that are not its custom attributes. */
 export const eventFields = new Set(['app_id', 'profile_id', 'event', 'urm_date_time', 'urm_insert_id', 'urm_ip']);
+
+/** Whether a timeline entry came before a point of the stream (same shard: by sequence number; else by time). */
+export function isBefore(entry: Pick<TimelineEntry, 'shard' | 'seq' | 'received_at'>, shard: string, seq: string, receivedAt: string): boolean {
+  return entry.shard === shard ? compareSequence(entry.seq, seq) < 0 : entry.received_at <= receivedAt;
+}
 
 export function timeKey(urmDateTime: string, insertId: string): string {
   return `${new Date(urmDateTime).toISOString()}#${insertId}`;

@@ -15,7 +15,7 @@ import { isHttpUrl, isYouTubeLink } from './links';
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as typeof addFormatsModule;
 
-/** The formats the schemas use, on any ajv instance: the OpenAPI document's checks (lib/openapi) need the same. */
+/** The formats the schemas use, on any ajv instance: the OpenAPI document's checks (lib/api-docs) need the same. */
 export function addSchemaFormats(instance: AjvCore): void {
   addFormats(instance, ['date-time', 'email', 'uri', 'uuid']);
   instance.addFormat('ip', { type: 'string', validate: (value: string) => isIP(value) !== 0 });

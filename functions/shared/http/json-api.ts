@@ -7,8 +7,8 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { defaultMaxBodyBytes } from '../../../lib/operations';
-import { tables } from '../../../lib/resources';
+import { defaultMaxBodyBytes } from '../manifest/operations';
+import { tables } from '../manifest/resources';
 import { DynamoAppStore } from '../adapters/dynamo-app-store';
 import { DynamoKeyStore } from '../adapters/dynamo-key-store';
 import { dynamo } from '../clients';
@@ -67,7 +67,7 @@ function authenticated<E>(options: ApiOptions, method: 'GET' | 'POST') {
 
 export interface JsonApiOptions<T> extends ApiOptions {
   validate: Validator<T>;
-  /** The operation's body bound, `maxBodyBytesOf(id)` (lib/operations.ts); by default, defaultMaxBodyBytes. */
+  /** The operation's body bound, `maxBodyBytesOf(id)` (functions/shared/manifest/operations.ts); by default, defaultMaxBodyBytes. */
   maxBytes?: number;
 }
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@jest/globals';
 import { InvalidOpenApiDocumentError, validateOpenApiDocumentSync } from '../../../lib/api-docs/validate-sync';
-import { buildOpenApiDocument } from '../../../lib/openapi/document';
+import { buildOpenApiDocument } from '../../../lib/api-docs/document';
 
 test('the document the CDN publishes passes the synchronous validation synthesis runs', () => {
   expect(() => validateOpenApiDocumentSync(buildOpenApiDocument({ serverUrl: 'https://api.example.test/prod/' }))).not.toThrow();

@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startKinesalite, type RunningProcess } from '../../../lib/local/emulators';
 import { localClients } from '../../../lib/local/stack';
-import { FileCheckpointStore, StreamPoller, type ConsumerHandler, type FailureRecord } from '../../../lib/local/stream-poller';
-import type { StreamConsumer } from '../../../lib/operations';
+import { FileCheckpointStore } from '../../../lib/local/stream-poller/checkpoints';
+import type { FailureRecord } from '../../../lib/local/stream-poller/on-failure';
+import { StreamPoller, type ConsumerHandler } from '../../../lib/local/stream-poller/poller';
+import type { StreamConsumer } from '../../../functions/shared/manifest/operations';
 import { freePort } from '../../support/ports';
 
 let dir: string;

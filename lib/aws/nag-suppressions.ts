@@ -11,12 +11,23 @@ import type { Method } from 'aws-cdk-lib/aws-apigateway';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { httpOperations, type HttpOperation } from './operations';
-import { secretsPrefix } from './secrets';
-import type { UrmStack } from './urm-stack';
+import { httpOperations, type HttpOperation } from '../../functions/shared/manifest/operations';
+import { secretsPrefix } from '../../functions/shared/manifest/secrets';
+import type { Email } from './constructs/email';
+import type { EventPipeline } from './constructs/event-pipeline';
+import type { IngestionApi } from './constructs/ingestion-api';
+import type { PushCdn } from './constructs/push-cdn';
+
+/** What the suppressions reach in the urm stack: UrmStack has it, and passes itself (an interface, not an import of UrmStack, so the two modules form no cycle). */
+export interface UrmStackParts extends Stack {
+  readonly pipeline: EventPipeline;
+  readonly ingestion: IngestionApi;
+  readonly email: Email;
+  readonly pushCdn: PushCdn;
+}
 
 /** Every suppression of the stack. Called once, at the end of UrmStack's constructor. */
-export function suppressAcceptedFindings(stack: UrmStack): void {
+export function suppressAcceptedFindings(stack: UrmStackParts): void {
   suppressApiFindings(stack);
   suppressFunctionFindings(stack);
   suppressCdnFindings(stack);
@@ -53,7 +64,7 @@ function authorization(operation: HttpOperation): string {
       'without one it ends nothing.',
   };
   const reason = keyless[operation.id];
-  if (!reason) throw new Error(`${operation.id} takes no API key: say in lib/nag-suppressions.ts how it authenticates its caller`);
+  if (!reason) throw new Error(`${operation.id} takes no API key: say in lib/aws/nag-suppressions.ts how it authenticates its caller`);
   return reason;
 }
 
@@ -61,7 +72,7 @@ const preflight =
   'A CORS preflight (OPTIONS) carries no credentials by the Fetch standard, so no authorizer could check one; the ' +
   "function answers it from the application's configured site origins and returns no data.";
 
-function suppressApiFindings(stack: UrmStack): void {
+function suppressApiFindings(stack: UrmStackParts): void {
   const api = stack.ingestion.api;
   for (const method of api.methods) {
     const operation = operationOf(method);
@@ -90,7 +101,7 @@ function suppressApiFindings(stack: UrmStack): void {
       id: 'AwsSolutions-APIG3',
       reason:
         'No WAF web ACL: it is billed per request on a high-volume ingestion API, while abuse is met by stage and ' +
-        'per-operation throttling (lib/constructs/ingestion-api.ts) and a key check before any work (a refused ' +
+        'per-operation throttling (lib/aws/constructs/ingestion-api.ts) and a key check before any work (a refused ' +
         'request costs one hash and at most one read). A web ACL can be associated with the stage without code changes.',
     },
   ]);
@@ -116,11 +127,11 @@ function operationOf(method: Method): HttpOperation {
     (candidate) =>
       candidate.path === path && (candidate.method === method.httpMethod || (method.httpMethod === 'OPTIONS' && candidate.browser)),
   );
-  if (!operation) throw new Error(`API method ${method.httpMethod} ${path} is no operation of lib/operations.ts`);
+  if (!operation) throw new Error(`API method ${method.httpMethod} ${path} is no operation of functions/shared/manifest/operations.ts`);
   return operation;
 }
 
-function suppressFunctionFindings(stack: UrmStack): void {
+function suppressFunctionFindings(stack: UrmStackParts): void {
   const sender = httpOperations.filter((operation) => operation.email === 'send');
   // Without a sender domain, the identity is verified outside the stack and its name is not known here.
   if (!stack.email.identity) {
@@ -152,13 +163,13 @@ function suppressFunctionFindings(stack: UrmStack): void {
 }
 
 /** The role of an operation's function: its policies carry the grants. */
-function roleOf(stack: UrmStack, operation: HttpOperation): IConstruct {
+function roleOf(stack: UrmStackParts, operation: HttpOperation): IConstruct {
   const role = stack.ingestion.operations[operation.id].role;
   if (!role) throw new Error(`${operation.id} has no role`);
   return role;
 }
 
-function suppressCdnFindings(stack: UrmStack): void {
+function suppressCdnFindings(stack: UrmStackParts): void {
   const cdn = stack.pushCdn;
   suppress(cdn.distribution, [
     {
@@ -191,7 +202,7 @@ function bucketDeploymentHandlers(stack: Stack): IConstruct[] {
   return stack.node.children.filter((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
 }
 
-function suppressCdkProvidedFindings(stack: UrmStack): void {
+function suppressCdkProvidedFindings(stack: UrmStackParts): void {
   // The buckets of this stack a deployment may write to: CDK grants its handler objects `<bucket>/*` of each.
   const buckets = stack.node.findAll().filter((construct): construct is Bucket => construct instanceof Bucket);
   const bucketObjects = buckets.map((bucket) => `Resource::<${stack.getLogicalId(bucket.node.defaultChild as CfnElement)}.Arn>/*`);

@@ -17,8 +17,8 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { httpOperations } from '../operations';
-import type { TableName } from '../resources';
+import { httpOperations } from '../../../functions/shared/manifest/operations';
+import type { TableName } from '../../../functions/shared/manifest/resources';
 import { definedFunction, httpTimeout } from './function-defaults';
 
 export interface IngestionApiProps {
@@ -54,7 +54,7 @@ function operationThrottling(): Record<string, MethodDeploymentOptions> {
   return Object.fromEntries(
     Object.entries(apiThrottling.operations).map(([id, limits]) => {
       const operation = httpOperations.find((candidate) => candidate.id === id);
-      if (!operation) throw new Error(`apiThrottling names ${id}, which is no operation of lib/operations.ts`);
+      if (!operation) throw new Error(`apiThrottling names ${id}, which is no operation of functions/shared/manifest/operations.ts`);
       const settings = { ...executionLogging, throttlingRateLimit: limits.rateLimit, throttlingBurstLimit: limits.burstLimit };
       return [`${operation.path}/${operation.method}`, settings];
     }),
@@ -63,7 +63,7 @@ function operationThrottling(): Record<string, MethodDeploymentOptions> {
 
 export class IngestionApi extends Construct {
   readonly api: RestApi;
-  /** Operation functions by their id in lib/operations.ts. */
+  /** Operation functions by their id in functions/shared/manifest/operations.ts. */
   readonly operations: Record<string, NodejsFunction> = {};
 
   constructor(scope: Construct, id: string, props: IngestionApiProps) {

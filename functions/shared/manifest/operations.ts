@@ -3,8 +3,9 @@
  * The CDK stack builds one Lambda function per entry, granting exactly the
  * access listed here; the local stack routes to the same handler modules.
  */
-import { emailLimits } from '../functions/shared/domain/email';
-import { limits } from '../functions/shared/domain/limits';
+import { emailLimits } from '../domain/email';
+import { limits } from '../domain/limits';
+import type { StreamRecordKind } from '../domain/stream-record';
 import type { TableName } from './resources';
 
 export type Access = 'read' | 'write' | 'readwrite';
@@ -20,9 +21,9 @@ export interface FunctionDefinition {
   indexes?: Partial<Record<TableName, string[]>>;
   /** How the function touches the ingestion stream, if at all. */
   stream?: 'write';
-  /** The function sends email through SES (lib/constructs/email.ts grants it). */
+  /** The function sends email through SES (lib/aws/constructs/email.ts grants it). */
   email?: 'send';
-  /** The function reads secrets (lib/secrets.ts): SSM parameters under the stack's path in AWS. */
+  /** The function reads secrets (functions/shared/manifest/secrets.ts): SSM parameters under the stack's path in AWS. */
   secrets?: 'read';
 }
 
@@ -50,11 +51,9 @@ export const defaultMaxBodyBytes = 256 * 1024;
 /** The body bound of the operation `id`, for its handler and the local server alike. */
 export function maxBodyBytesOf(id: string): number {
   const operation = httpOperations.find((candidate) => candidate.id === id);
-  if (!operation) throw new Error(`no HTTP operation ${id} in lib/operations.ts`);
+  if (!operation) throw new Error(`no HTTP operation ${id} in functions/shared/manifest/operations.ts`);
   return operation.maxBodyBytes ?? defaultMaxBodyBytes;
 }
-
-export type StreamRecordKind = 'profile' | 'event';
 
 export interface StreamConsumer extends FunctionDefinition {
   /** Only stream records of these kinds reach the consumer (an event-source filter). */

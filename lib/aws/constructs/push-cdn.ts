@@ -1,5 +1,5 @@
 /**
- * The CDN of the browser push client (spec 4.7): a private, encrypted S3
+ * The CDN of the browser push client (docs/api.md, "CDN and files"): a private, encrypted S3
  * bucket that only CloudFront can read (origin access control), holding
  * web-sdk/dist as `{cdn_url}/js/urm-notification.js` (and its versioned copy)
  * and `{cdn_url}/urmSDKWorker.js`, served as application/javascript. The
@@ -30,10 +30,10 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type Buck
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { readFileSync } from 'node:fs';
-import { distDir, ensureSdkBuilt, PAGE_SCRIPT, WORKER_SCRIPT } from '../../web-sdk/build';
-import { DOCS_PAGE, DOCS_PREFIX, docsContentSecurityPolicy, docsPage, DOCUMENT_PATH, pageScript, rendererFiles, swaggerUiDir } from '../api-docs/site';
-import { validateOpenApiDocumentSync } from '../api-docs/validate-sync';
-import { buildOpenApiDocument } from '../openapi/document';
+import { distDir, ensureSdkBuilt, PAGE_SCRIPT, WORKER_SCRIPT } from '../../../web-sdk/build';
+import { DOCS_PAGE, DOCS_PREFIX, docsContentSecurityPolicy, docsPage, DOCUMENT_PATH, pageScript, rendererFiles, swaggerUiDir } from '../../api-docs/site';
+import { validateOpenApiDocumentSync } from '../../api-docs/validate-sync';
+import { buildOpenApiDocument } from '../../api-docs/document';
 
 export interface PushCdnProps {
   /** The built SDK; by default web-sdk/dist, built here when missing or stale, as NodejsFunction bundles its code. */
@@ -42,7 +42,7 @@ export interface PushCdnProps {
   apiUrl?: string;
 }
 
-/** The query parameter the spec's script tag adds to bust caches. */
+/** The query parameter a site's script tag adds to bust caches (`…/js/urm-notification.js?date=…`). */
 export const cacheBustingParameter = 'date';
 
 /** How long the access logs of the bucket and the distribution are kept. */
@@ -56,7 +56,7 @@ export class PushCdn extends Construct {
   /** The access logs of the bucket (S3 server access logs) and of the distribution (CloudFront standard logs). */
   readonly accessLogs: Bucket;
   readonly distribution: Distribution;
-  /** `https://<distribution domain>`: the spec's {cdn_url}. */
+  /** `https://<distribution domain>`: {cdn_url}, where sites load the push SDK from (the `CdnUrl` output). */
   readonly url: string;
   /** The rendered API reference. */
   readonly docsUrl: string;

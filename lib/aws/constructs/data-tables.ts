@@ -1,11 +1,11 @@
 /**
- * Every table of lib/resources.ts, created from its definition alone, so the
+ * Every table of functions/shared/manifest/resources.ts, created from its definition alone, so the
  * stack and the local stack hold the same keys and indexes.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { tables as definitions, type KeyDefinition, type TableDefinition, type TableName } from '../resources';
+import { tables as definitions, type KeyDefinition, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
 
 const attributeTypes: Record<KeyDefinition['type'], AttributeType> = {
   S: AttributeType.STRING,

@@ -5,17 +5,15 @@
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { tableOutputName, tables as tableDefinitions, type TableName } from './resources';
+import { httpOperations } from '../../functions/shared/manifest/operations';
+import { tableOutputName, tables as tableDefinitions, type TableName } from '../../functions/shared/manifest/resources';
+import { secretsPrefix, secretsPrefixOutput } from '../../functions/shared/manifest/secrets';
 import { DataTables } from './constructs/data-tables';
+import { Email } from './constructs/email';
 import { EventPipeline } from './constructs/event-pipeline';
 import { IngestionApi } from './constructs/ingestion-api';
-import { Email } from './constructs/email';
 import { PushCdn } from './constructs/push-cdn';
-import { secretsPrefix, secretsPrefixOutput } from './secrets';
-import { httpOperations } from './operations';
 import { suppressAcceptedFindings } from './nag-suppressions';
-
-export { tableOutputName };
 
 /** The output keys of the stack (read with CloudFormation DescribeStacks). */
 export const stackOutputs = {
@@ -24,7 +22,7 @@ export const stackOutputs = {
   enterpriseApiUrl: 'EnterpriseApiUrl',
   commsUrl: 'CommsUrl',
   streamName: 'StreamName',
-  /** The spec's {cdn_url}: js/urm-notification.js and urmSDKWorker.js. */
+  /** {cdn_url}: where sites load js/urm-notification.js and urmSDKWorker.js from. */
   cdnUrl: 'CdnUrl',
   /** The API reference (Swagger UI) on the CDN; the OpenAPI document is {cdn_url}/openapi.json. */
   docsUrl: 'DocsUrl',
@@ -53,7 +51,7 @@ export class UrmStack extends Stack {
       senders: httpOperations.filter((operation) => operation.email === 'send').map((operation) => this.ingestion.operations[operation.id]),
     });
 
-    // One API serves every surface of the spec for now; each keeps its own output so they can split later.
+    // One API serves every surface (ingestion, CRM reads, enterprise, comms) for now; each keeps its own output so they can split later.
     const url = this.ingestion.api.url;
     for (const key of [stackOutputs.baseUrl, stackOutputs.crmUrl, stackOutputs.enterpriseApiUrl, stackOutputs.commsUrl]) {
       new CfnOutput(this, key, { value: url });

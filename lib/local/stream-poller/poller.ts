@@ -3,8 +3,9 @@
  * poller per consumer and shard, the consumer's record-kind filter, batches of
  * its batch size, partial batch responses (checkpoint before the first failed
  * record and retry from it), bisection of a batch whose invocation throws,
- * bounded retries and record age, then the on-failure destination. Checkpoints
- * are kept on disk, so a restart resumes where the last run stopped.
+ * bounded retries and record age, then the on-failure destination
+ * (on-failure.ts). Checkpoints (checkpoints.ts) are kept on disk, so a restart
+ * resumes where the last run stopped.
  */
 import {
   DescribeStreamCommand,
@@ -13,69 +14,19 @@ import {
   type _Record,
   type KinesisClient,
 } from '@aws-sdk/client-kinesis';
-import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
-import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
-import type { StreamConsumer } from '../operations';
-import { lambdaContext } from './api-gateway';
-import { invoke } from './invocation';
+import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
+import type { StreamConsumer } from '../../../functions/shared/manifest/operations';
+import { lambdaContext } from '../api-gateway';
+import { invoke } from '../invocation';
+import type { FileCheckpointStore } from './checkpoints';
+import { kindOf, kinesisEvent } from './kinesis-event';
+import { failureRecord, type FailureRecord } from './on-failure';
 
 export type ConsumerHandler = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse | void>;
 
 export interface ConsumerBinding {
   consumer: StreamConsumer;
   handler: ConsumerHandler;
-}
-
-/** Last processed sequence number per consumer and shard, kept in a JSON file. */
-export class FileCheckpointStore {
-  private state: Record<string, Record<string, string>> = {};
-  private writing: Promise<void> = Promise.resolve();
-
-  constructor(private readonly path: string) {}
-
-  async load(): Promise<void> {
-    try {
-      this.state = JSON.parse(await readFile(this.path, 'utf8')) as Record<string, Record<string, string>>;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-
-  get(consumerId: string, shardId: string): string | undefined {
-    return this.state[consumerId]?.[shardId];
-  }
-
-  /** Records the checkpoint and persists it atomically (write, then rename). */
-  set(consumerId: string, shardId: string, sequenceNumber: string): Promise<void> {
-    (this.state[consumerId] ??= {})[shardId] = sequenceNumber;
-    const snapshot = JSON.stringify(this.state);
-    this.writing = this.writing.then(async () => {
-      await writeFile(`${this.path}.tmp`, snapshot);
-      await rename(`${this.path}.tmp`, this.path);
-    });
-    return this.writing;
-  }
-}
-
-/** Lambda's on-failure record for Kinesis, plus the reason, appended as one JSON line. */
-export interface FailureRecord {
-  requestContext: { condition: 'RetryAttemptsExhausted' | 'RecordAgeExceeded'; functionArn: string; approximateInvokeCount: number };
-  reason: string;
-  version: '1.0';
-  timestamp: string;
-  KinesisBatchInfo: {
-    shardId: string;
-    startSequenceNumber: string;
-    endSequenceNumber: string;
-    approximateArrivalOfFirstRecord: string;
-    approximateArrivalOfLastRecord: string;
-    batchSize: number;
-    streamArn: string;
-  };
-}
-
-export function fileFailureSink(path: string) {
-  return async (failure: FailureRecord) => appendFile(path, `${JSON.stringify(failure)}\n`);
 }
 
 export interface PollerOptions {
@@ -85,16 +36,6 @@ export interface PollerOptions {
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
   log: (line: string) => void;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function kindOf(record: _Record): string | undefined {
-  try {
-    return (JSON.parse(Buffer.from(record.Data ?? new Uint8Array()).toString('utf8')) as { kind?: string }).kind;
-  } catch {
-    return undefined;
-  }
 }
 
 export class StreamPoller {
@@ -191,7 +132,7 @@ export class StreamPoller {
         if (!this.running) return false;
         let reason: string;
         try {
-          const response = await invoke(handler, this.toEvent(shardId, batch), lambdaContext(`${consumer.id}Function`, 5 * 60_000));
+          const response = await invoke(handler, kinesisEvent(batch, { shardId, region: this.options.region, streamArn: this.streamArn }), lambdaContext(`${consumer.id}Function`, 5 * 60_000));
           const failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
           if (failed.size === 0) {
             await this.checkpoints.set(consumer.id, shardId, batch.at(-1)!.SequenceNumber!);
@@ -233,47 +174,8 @@ export class StreamPoller {
     reason: string,
   ): Promise<void> {
     this.options.log(`consumer ${consumer.id}: ${batch.length} record(s) sent to the on-failure destination (${reason})`);
-    await this.onFailure({
-      requestContext: {
-        condition: tooOld ? 'RecordAgeExceeded' : 'RetryAttemptsExhausted',
-        functionArn: `arn:aws:lambda:${this.options.region}:000000000000:function:${consumer.id}Function`,
-        approximateInvokeCount: invokeCount,
-      },
-      reason,
-      version: '1.0',
-      timestamp: new Date().toISOString(),
-      KinesisBatchInfo: {
-        shardId,
-        startSequenceNumber: batch[0].SequenceNumber!,
-        endSequenceNumber: batch.at(-1)!.SequenceNumber!,
-        approximateArrivalOfFirstRecord: (batch[0].ApproximateArrivalTimestamp ?? new Date()).toISOString(),
-        approximateArrivalOfLastRecord: (batch.at(-1)!.ApproximateArrivalTimestamp ?? new Date()).toISOString(),
-        batchSize: batch.length,
-        streamArn: this.streamArn,
-      },
-    });
-  }
-
-  private toEvent(shardId: string, batch: _Record[]): KinesisStreamEvent {
-    return {
-      Records: batch.map(
-        (record): KinesisStreamRecord => ({
-          kinesis: {
-            kinesisSchemaVersion: '1.0',
-            partitionKey: record.PartitionKey!,
-            sequenceNumber: record.SequenceNumber!,
-            data: Buffer.from(record.Data ?? new Uint8Array()).toString('base64'),
-            approximateArrivalTimestamp: (record.ApproximateArrivalTimestamp?.getTime() ?? Date.now()) / 1000,
-          },
-          eventSource: 'aws:kinesis',
-          eventVersion: '1.0',
-          eventID: `${shardId}:${record.SequenceNumber}`,
-          eventName: 'aws:kinesis:record',
-          invokeIdentityArn: 'arn:aws:iam::000000000000:role/local',
-          awsRegion: this.options.region,
-          eventSourceARN: this.streamArn,
-        }),
-      ),
-    };
+    await this.onFailure(
+      failureRecord({ functionName: `${consumer.id}Function`, region: this.options.region, streamArn: this.streamArn, shardId, batch, invokeCount, tooOld, reason }),
+    );
   }
 }

@@ -1,6 +1,6 @@
 /**
  * What every Lambda function of the service shares, and the one way to build a
- * function from its definition in lib/operations.ts: its log group, its
+ * function from its definition in functions/shared/manifest/operations.ts: its log group, its
  * environment and its grants all follow from that definition.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
@@ -13,12 +13,12 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Access, FunctionDefinition } from '../operations';
-import { ingestStream, tables as tableDefinitions, type TableDefinition, type TableName } from '../resources';
-import { secretsEnv, secretsPrefix } from '../secrets';
+import type { Access, FunctionDefinition } from '../../../functions/shared/manifest/operations';
+import { ingestStream, tables as tableDefinitions, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
+import { secretsEnv, secretsPrefix } from '../../../functions/shared/manifest/secrets';
 
-/** Function entries in lib/operations.ts are relative to this. */
-export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+/** Function entries in functions/shared/manifest/operations.ts are relative to this. */
+export const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
 export const httpTimeout = Duration.seconds(10);
 /** Long enough for a full batch with its DynamoDB retries. */

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the API, built from lib/operations.ts and the
+ * The OpenAPI 3.1 document of the API, built from functions/shared/manifest/operations.ts and the
  * very schemas the functions validate with (./operations.ts says which belong
  * to which operation). Served at /openapi.json and rendered at /docs;
  * `npm run openapi` writes it to a file.
@@ -12,8 +12,10 @@ import { errorListBodySchema, invalidRequestBodySchema, messageBodySchema } from
 import { HttpProblem, toErrorResponse } from '../../functions/shared/http/errors';
 import { describeBytes } from '../../functions/shared/http/json-body';
 import { errorPage } from '../../functions/shared/portal/pages';
-import { httpOperations, maxBodyBytesOf, type HttpOperation } from '../operations';
-import { corsAppIdParameter, corsHeaders, namedSchemas, operationDocs, preflightDoc, tags, type OperationDoc, type ParameterDoc, type RequestExample, type ResponseDoc } from './operations';
+import { httpOperations, maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
+import { namedSchemas, operationDocs } from './operation-docs';
+import { corsAppIdParameter, corsHeaders, preflightDoc } from './operations/cors';
+import { tags, type OperationDoc, type ParameterDoc, type RequestExample, type ResponseDoc } from './operations/doc-types';
 import { otherAppId, placeholders } from './placeholders';
 import { toSchemaObject, type SchemaObject } from './schema-object';
 
@@ -229,7 +231,7 @@ function pathItems(operations: HttpOperation[]): SchemaObject {
   const paths: Record<string, Record<string, SchemaObject>> = {};
   for (const operation of operations) {
     const doc = operationDocs[operation.id];
-    if (!doc) throw new Error(`operation ${operation.id} has no documentation in lib/openapi/operations.ts`);
+    if (!doc) throw new Error(`operation ${operation.id} has no documentation in lib/api-docs/operation-docs.ts`);
     const item = (paths[operation.path] ??= {});
     item[operation.method.toLowerCase()] = operationObject(operation.id, doc, operation.method, operation.browser === true);
     if (operation.browser) {

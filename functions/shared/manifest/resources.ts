@@ -1,6 +1,6 @@
 /**
  * Tables, indexes and the stream: the one definition that both the CDK stack
- * (lib/constructs/data-tables.ts) and the local stack (lib/local/bootstrap.ts)
+ * (lib/aws/constructs/data-tables.ts) and the local stack (lib/local/bootstrap.ts)
  * create from, so the two cannot drift.
  */
 
@@ -145,7 +145,7 @@ export const ingestStream: StreamDefinition = {
 };
 
 /**
- * Sending email: SES v2 in AWS (lib/constructs/email.ts), aws-ses-v2-local in
+ * Sending email: SES v2 in AWS (lib/aws/constructs/email.ts), aws-ses-v2-local in
  * the local stack. Functions that send learn the configuration set here.
  */
 export const emailSending = {

@@ -12,8 +12,9 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { streamConsumers, type StreamRecordKind } from '../operations';
-import { ingestStream, type TableName } from '../resources';
+import type { StreamRecordKind } from '../../../functions/shared/domain/stream-record';
+import { streamConsumers } from '../../../functions/shared/manifest/operations';
+import { ingestStream, type TableName } from '../../../functions/shared/manifest/resources';
 import { consumerTimeout, definedFunction } from './function-defaults';
 
 export interface EventPipelineProps {
@@ -29,7 +30,7 @@ function kindFilter(kinds: StreamRecordKind[]) {
 export class EventPipeline extends Construct {
   readonly stream: Stream;
   readonly failureQueue: Queue;
-  /** Consumer functions by their id in lib/operations.ts. */
+  /** Consumer functions by their id in functions/shared/manifest/operations.ts. */
   readonly consumers: Record<string, NodejsFunction> = {};
 
   constructor(scope: Construct, id: string, props: EventPipelineProps) {

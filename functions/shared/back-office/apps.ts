@@ -1,0 +1,60 @@
+/** Applications: the integrators' tenants, and the origins their portal and site pages are served from. */
+import type { App } from '../domain/apps';
+import { newAppId } from '../domain/api-keys';
+import { NotFound, ValidationError } from '../domain/errors';
+import { nowOf, type BackOffice } from './ports';
+
+/** An origin: scheme, host and optional port, nothing more (`https://play.example.com`). */
+export function checkOrigin(value: string, field: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ValidationError([`${field} must be an origin such as https://portal.example.com`], `${field} is invalid`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== value.replace(/\/$/, '')) {
+    throw new ValidationError([`${field} must be an origin such as https://portal.example.com`], `${field} is invalid`);
+  }
+  return url.origin;
+}
+
+export async function createApp(
+  office: BackOffice,
+  input: { name: string; portalOrigin?: string; siteOrigins?: string[] },
+): Promise<App> {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > 200) throw new ValidationError(['name must be 1 to 200 characters'], 'name is invalid');
+  const app: App = {
+    app_id: newAppId(),
+    name,
+    created_at: nowOf(office).toISOString(),
+    ...(input.portalOrigin ? { portal_origin: checkOrigin(input.portalOrigin, 'portal origin') } : {}),
+    ...(input.siteOrigins?.length ? { site_origins: input.siteOrigins.map((o) => checkOrigin(o, 'site origin')) } : {}),
+  };
+  await office.apps.create(app);
+  return app;
+}
+
+export async function requireApp(office: BackOffice, appId: string): Promise<App> {
+  const app = await office.apps.get(appId);
+  if (!app) throw new NotFound(`no application ${appId}`);
+  return app;
+}
+
+export async function listApps(office: BackOffice): Promise<App[]> {
+  return office.apps.list();
+}
+
+/** Changes what is given of an application's name and origins; `siteOrigins` replaces the list. */
+export async function updateApp(
+  office: BackOffice,
+  appId: string,
+  input: { name?: string; portalOrigin?: string; siteOrigins?: string[] },
+): Promise<App> {
+  await requireApp(office, appId);
+  return office.apps.update(appId, {
+    name: input.name,
+    portal_origin: input.portalOrigin === undefined ? undefined : checkOrigin(input.portalOrigin, 'portal origin'),
+    site_origins: input.siteOrigins?.map((o) => checkOrigin(o, 'site origin')),
+  });
+}

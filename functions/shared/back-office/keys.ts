@@ -1,0 +1,37 @@
+/** API keys: issued once, kept only as a hash, listed without it, revoked. */
+import { hashApiKey, newApiKey, newKeyId, type ApiKeyRecord, type Scope } from '../domain/api-keys';
+import { NotFound } from '../domain/errors';
+import { requireApp } from './apps';
+import { nowOf, type BackOffice } from './ports';
+
+/** What may be shown of a key: never the key, never its hash. */
+export type KeySummary = Omit<ApiKeyRecord, 'key_hash'>;
+
+/** Issues a key; the key itself is returned once and only its hash is stored. */
+export async function issueKey(office: BackOffice, appId: string, scope: Scope): Promise<{ key: string; summary: KeySummary }> {
+  await requireApp(office, appId);
+  const key = newApiKey(scope);
+  const record: ApiKeyRecord = {
+    key_hash: hashApiKey(key),
+    key_id: newKeyId(),
+    app_id: appId,
+    scope,
+    created_at: nowOf(office).toISOString(),
+  };
+  await office.keys.create(record);
+  const { key_hash: _hash, ...summary } = record;
+  return { key, summary };
+}
+
+export async function listKeys(office: BackOffice, appId: string): Promise<KeySummary[]> {
+  await requireApp(office, appId);
+  const keys = await office.keys.listByApp(appId);
+  return keys.map(({ key_hash: _hash, ...summary }) => summary).sort((a, b) => a.created_at.localeCompare(b.created_at));
+}
+
+export async function revokeKey(office: BackOffice, appId: string, keyId: string): Promise<void> {
+  await requireApp(office, appId);
+  if (!(await office.keys.revoke(appId, keyId, nowOf(office)))) {
+    throw new NotFound(`application ${appId} has no key ${keyId}`);
+  }
+}

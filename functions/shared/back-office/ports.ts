@@ -1,0 +1,28 @@
+/**
+ * The back office: what an operator does to the service (applications, keys,
+ * email channels, VAPID keys; reading rejections and affiliates). Plain use
+ * cases over the store ports, called by the admin command line (bin/admin.ts),
+ * by the local stack's demo application, and by the web back office's
+ * operations, so the same code serves the local stack and a deployed one.
+ */
+import type { AffiliateStore } from '../domain/affiliates';
+import type { AppStore, KeyStore } from '../domain/apps';
+import type { ChannelStore } from '../domain/channels';
+import type { SecretStore } from '../domain/secrets';
+import type { RejectionLog } from '../domain/timeline';
+
+export interface BackOffice {
+  apps: AppStore;
+  keys: KeyStore;
+  rejections: RejectionLog;
+  affiliates: AffiliateStore;
+  channels: ChannelStore;
+  /** VAPID private keys: SSM Parameter Store in AWS, a DynamoDB table locally (functions/shared/manifest/secrets.ts). */
+  secrets: SecretStore;
+  now?: () => Date;
+}
+
+/** The time a use case stamps on what it writes. */
+export function nowOf(office: Pick<BackOffice, 'now'>): Date {
+  return office.now?.() ?? new Date();
+}

@@ -1,0 +1,80 @@
+/**
+ * Which stack the admin command line works on, and its back office there:
+ * the local stack (found through `<data dir>/stack.json`, written by
+ * `npm start`) or a deployed stack (found through its CloudFormation outputs).
+ */
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DynamoAffiliateStore } from '../../functions/shared/adapters/dynamo-affiliate-store';
+import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store';
+import { DynamoChannelStore } from '../../functions/shared/adapters/dynamo-channel-store';
+import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
+import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
+import { SsmSecretStore } from '../../functions/shared/adapters/ssm-secret-store';
+import type { BackOffice } from '../../functions/shared/back-office/ports';
+import { tableOutputName, tables } from '../../functions/shared/manifest/resources';
+import { secretsPrefixOutput } from '../../functions/shared/manifest/secrets';
+import { localBackOffice, localClients, type LocalEndpoints } from '../local/stack';
+
+/** The stack to work on cannot be found or reached; the message says what to do. */
+export class TargetError extends Error {}
+
+export interface Target {
+  /** A deployed stack's name; without it, the local stack. */
+  stack?: string;
+  region?: string;
+  /** The local stack's data directory. */
+  dataDir: string;
+}
+
+export async function backOfficeOf(target: Target): Promise<BackOffice> {
+  return target.stack ? deployedBackOffice(target.stack, target.region) : localBackOfficeIn(target.dataDir);
+}
+
+async function deployedBackOffice(stackName: string, region?: string): Promise<BackOffice> {
+  const cloudFormation = new CloudFormationClient({ region });
+  const out = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
+  const outputs = new Map((out.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
+  const tableName = (definition: (typeof tables)[keyof typeof tables]) => {
+    const name = outputs.get(tableOutputName(definition));
+    if (!name) throw new TargetError(`Stack ${stackName} has no output ${tableOutputName(definition)}; is it a urm stack?`);
+    return name;
+  };
+  const document = DynamoDBDocumentClient.from(new DynamoDBClient({ region }));
+  return {
+    apps: new DynamoAppStore(document, tableName(tables.apps)),
+    keys: new DynamoKeyStore(document, tableName(tables.keys)),
+    rejections: new DynamoRejectionLog(document, tableName(tables.rejections)),
+    affiliates: new DynamoAffiliateStore(document, tableName(tables.affiliates)),
+    channels: new DynamoChannelStore(document, tableName(tables.channels)),
+    secrets: new SsmSecretStore(new SSMClient({ region }), secretsPrefixOf(stackName, outputs)),
+  };
+}
+
+/** The SSM path of a deployed stack's secrets, from its output. */
+function secretsPrefixOf(stackName: string, outputs: Map<string | undefined, string | undefined>): string {
+  const prefix = outputs.get(secretsPrefixOutput);
+  if (!prefix) throw new TargetError(`Stack ${stackName} has no output ${secretsPrefixOutput}; deploy the current version first.`);
+  return prefix;
+}
+
+async function localBackOfficeIn(dataDir: string): Promise<BackOffice> {
+  const file = join(dataDir, 'stack.json');
+  let endpoints: LocalEndpoints;
+  try {
+    endpoints = JSON.parse(readFileSync(file, 'utf8')) as LocalEndpoints;
+  } catch {
+    throw new TargetError(`No local stack found (${file} is missing). Start it with npm start, or pass --stack NAME.`);
+  }
+  const clients = localClients(endpoints);
+  try {
+    await clients.dynamo.send(new ListTablesCommand({ Limit: 1 }));
+  } catch {
+    throw new TargetError(`The local stack is not running (nothing answers at ${endpoints.dynamodb_endpoint}). Start it with npm start.`);
+  }
+  return localBackOffice(clients.document);
+}

@@ -1,0 +1,59 @@
+/** Transactional email through an application's channels. */
+import { sendEmailResponseSchema } from '../../../functions/send-email/schema';
+import { emailLimits } from '../../../functions/shared/domain/email';
+import { messageBodySchema } from '../../../functions/shared/http/error-bodies';
+import { describeBytes } from '../../../functions/shared/http/json-body';
+import { placeholders as p } from '../placeholders';
+import { notFound, refusal, v } from './common';
+import type { OperationDoc } from './doc-types';
+
+const invalidEmail = { app_id: p.appId, channel_id: p.channelId, profile_id: p.profileId, to_addresses: [], subject: '' };
+
+export const emailDocs: Record<string, OperationDoc> = {
+  SendEmail: {
+    tag: 'Email',
+    summary: 'Send a transactional email',
+    description:
+      "Sends one message through one of the application's channels and records an `urm_email_sent` event on the profile. " +
+      `At least one of \`html_body\` and \`text_body\`, each at most ${describeBytes(emailLimits.bodyBytes)} as UTF-8; ` +
+      '`reply_to_name` only with `reply_to`.',
+    scopes: ['comms'],
+    body: { validate: v.sendEmail, description: 'The message.' },
+    responses: {
+      200: { description: 'Sent.', schema: sendEmailResponseSchema },
+      404: { description: 'No enabled channel of that id.', schema: messageBodySchema },
+    },
+    examples: {
+      '200 sent': {
+        summary: 'An HTML and text message to one recipient',
+        body: {
+          app_id: p.appId,
+          channel_id: p.channelId,
+          profile_id: p.profileId,
+          to_addresses: [{ email: 'ada.lovelace@example.com', name: 'Ada Lovelace' }],
+          subject: 'Your deposit is confirmed',
+          html_body: '<p>Thanks, Ada: your deposit of €25.50 is on your account.</p>',
+          text_body: 'Thanks, Ada: your deposit of €25.50 is on your account.',
+        },
+        answer: { message_id: '010001907a9c1f2e-6b1d3c4e-5f60-4a7b-8c9d-0e1f2a3b4c5d-000000' },
+      },
+      '404 unknown channel': {
+        summary: 'A channel the application does not have',
+        body: {
+          app_id: p.appId,
+          channel_id: 'newsletter-2019',
+          profile_id: p.profileId,
+          to_addresses: [{ email: 'ada.lovelace@example.com', name: 'Ada Lovelace' }],
+          subject: 'Your deposit is confirmed',
+          text_body: 'Thanks, Ada: your deposit of €25.50 is on your account.',
+        },
+        answer: notFound('channel not found'),
+      },
+      '400 no recipient and no subject': {
+        summary: 'An empty recipient list and subject',
+        body: invalidEmail,
+        answer: refusal(v.sendEmail, invalidEmail),
+      },
+    },
+  },
+};

@@ -1,0 +1,172 @@
+/** Enterprise users, their sign-in, and the application's portal pages. */
+import { signInAnswerSchema } from '../../../functions/enterprise-sign-in/schema';
+import { signUpAnswerSchema } from '../../../functions/enterprise-sign-up/schema';
+import { messageBodySchema } from '../../../functions/shared/http/error-bodies';
+import { htmlSecurityHeaders } from '../../../functions/shared/http/html';
+import { linkRefusedPage, notSignedInPage, portalHomePage, signedInRedirectPage, signedOutPage } from '../../../functions/shared/portal/pages';
+import { SESSION_COOKIE } from '../../../functions/shared/portal/session-cookie';
+import { placeholders as p } from '../placeholders';
+import { notFound, refusal, v, when } from './common';
+import type { OperationDoc, ParameterDoc } from './doc-types';
+
+const sessionCookieParameter: ParameterDoc = {
+  name: SESSION_COOKIE,
+  in: 'cookie',
+  required: false,
+  description: 'The portal session, set by /redirect.',
+  schema: { type: 'string' },
+};
+const pageHeaders = Object.fromEntries(
+  Object.entries(htmlSecurityHeaders).map(([name, value]) => [name, { description: 'Sent with every page.', schema: { const: value } }]),
+);
+const portalUser = {
+  app_id: p.appId,
+  user_id: p.userId,
+  email: p.enterpriseEmail,
+  first_name: 'Grace',
+  last_name: 'Hopper',
+  created_at: when,
+};
+
+const invalidSignUp = { app_id: p.appId, users: [{ email: 'grace.hopper', first_name: 'Grace', last_name: ' ' }] };
+
+export const enterprisePortalDocs: Record<string, OperationDoc> = {
+  EnterpriseSignUp: {
+    tag: 'Enterprise',
+    summary: 'Sign up enterprise users',
+    description:
+      'Creates 1 to 100 users of the application, idempotent by email (compared without case): an email already signed ' +
+      'up answers that user, unchanged, with `created: false`.',
+    scopes: ['server'],
+    body: { validate: v.signUp, description: 'The users.' },
+    responses: { 200: { description: 'The users, in input order.', schema: signUpAnswerSchema } },
+    examples: {
+      '200 signed up': {
+        summary: 'One new user',
+        body: { app_id: p.appId, users: [{ email: p.enterpriseEmail, first_name: 'Grace', last_name: 'Hopper' }] },
+        answer: { users: [{ user_id: p.userId, email: p.enterpriseEmail, first_name: 'Grace', last_name: 'Hopper', created: true }] },
+      },
+      '400 invalid user': {
+        summary: 'An invalid email and a blank name',
+        body: invalidSignUp,
+        answer: refusal(v.signUp, invalidSignUp),
+      },
+    },
+  },
+  EnterpriseSignIn: {
+    tag: 'Enterprise',
+    summary: 'Issue a sign-in link',
+    description:
+      "A one-time token, valid 5 minutes, and the portal address that uses it: send the user's browser to `redirect_url`. " +
+      'Answered with `Cache-Control: no-store`.',
+    scopes: ['server'],
+    body: { validate: v.signIn, description: 'The user to sign in.' },
+    responses: {
+      200: {
+        description: 'The sign-in link.',
+        schema: signInAnswerSchema,
+        headers: { 'Cache-Control': { description: 'The token is shown once.', schema: { const: 'no-store' } } },
+      },
+      404: { description: 'No such user in the application.', schema: messageBodySchema },
+      409: {
+        description: 'The application has no portal origin configured: no token is issued.',
+        schema: messageBodySchema,
+        illustrations: {
+          '409 no portal origin': {
+            summary: 'An application without a portal origin',
+            value: { message: 'the application has no portal origin configured; ask your account manager to set it' },
+          },
+        },
+      },
+    },
+    examples: {
+      '200 token issued': {
+        summary: 'A signed-up user',
+        body: { app_id: p.appId, user_id: p.userId },
+        answer: {
+          token: p.signInToken,
+          redirect_url: `https://portal.casino.example/redirect?token=${p.signInToken}`,
+          expires_at: '2026-01-31T12:05:00.000Z',
+        },
+      },
+      '404 unknown user': {
+        summary: 'A user id the application does not have',
+        body: { app_id: p.appId, user_id: 'usr_000000000000000000000000' },
+        answer: notFound('user not found'),
+      },
+      '400 empty user id': {
+        summary: 'An empty `user_id`',
+        body: { app_id: p.appId, user_id: '' },
+        answer: refusal(v.signIn, { app_id: p.appId, user_id: '' }),
+      },
+    },
+  },
+  EnterpriseRedirect: {
+    tag: 'Enterprise',
+    summary: 'Open a sign-in link',
+    description:
+      'The page `redirect_url` leads to. A good token is used up, starts an 8-hour portal session (cookie) and redirects to ' +
+      'the portal; a used, expired, unknown or missing one answers 401 with a page saying which.',
+    scopes: [],
+    page: true,
+    parameters: [{ name: 'token', in: 'query', required: true, description: 'The sign-in token.', schema: { type: 'string' } }],
+    responses: {
+      303: {
+        description: 'Signed in: on to the portal.',
+        html: true,
+        headers: {
+          ...pageHeaders,
+          Location: { description: 'The portal home, relative: `portal`.', schema: { const: 'portal' } },
+          'Set-Cookie': { description: `The session: \`${SESSION_COOKIE}=…; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax; Secure\`.`, schema: { type: 'string' } },
+        },
+      },
+      401: { description: 'The link was refused.', html: true, headers: pageHeaders },
+    },
+    examples: {
+      '303 signed in': { summary: 'A fresh token', query: { token: p.signInToken }, answer: signedInRedirectPage() },
+      '401 link refused': {
+        summary: 'A token that was never issued',
+        query: { token: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+        answer: linkRefusedPage('unknown'),
+      },
+    },
+  },
+  PortalHome: {
+    tag: 'Enterprise',
+    summary: 'The portal home',
+    description: 'Who is signed in, with a sign-out button; 401 without a live session.',
+    scopes: [],
+    page: true,
+    parameters: [sessionCookieParameter],
+    responses: {
+      200: { description: 'The portal home.', html: true, headers: pageHeaders },
+      401: { description: 'Not signed in.', html: true, headers: pageHeaders },
+    },
+    examples: {
+      '200 signed in': {
+        summary: 'A live session',
+        cookies: { [SESSION_COOKIE]: p.sessionId },
+        answer: portalHomePage({ appName: 'Casino Example', user: portalUser }),
+      },
+      '401 not signed in': { summary: 'A session that has ended', cookies: { [SESSION_COOKIE]: 'ended-session' }, answer: notSignedInPage() },
+    },
+  },
+  PortalSignOut: {
+    tag: 'Enterprise',
+    summary: 'Sign out of the portal',
+    description: "Ends the session and clears its cookie. A cross-site form cannot sign anyone out: the SameSite=Lax cookie is not sent with it.",
+    scopes: [],
+    page: true,
+    parameters: [sessionCookieParameter],
+    responses: {
+      200: {
+        description: 'Signed out.',
+        html: true,
+        headers: { ...pageHeaders, 'Set-Cookie': { description: 'Clears the session cookie (`Max-Age=0`).', schema: { type: 'string' } } },
+      },
+    },
+    examples: {
+      '200 signed out': { summary: 'A live session', cookies: { [SESSION_COOKIE]: p.sessionId }, answer: signedOutPage() },
+    },
+  },
+};
