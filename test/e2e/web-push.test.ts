@@ -365,6 +365,8 @@ describe('a report in Chromium', () => {
     const first = await sendThroughPushService(profileId, subscription, 'Offline for a moment');
     await deliverToWorker(context, page, first.payload);
     await until(async () => refused, (count) => count > 0, 'the first report to fail');
+    // send_push's own event reaches the timeline through the stream; the refused report must not be beside it.
+    await eventOn(profileId, 'urm_push_sent', first.notificationId);
     expect((await timeline(profileId)).map((entry) => entry.event)).toEqual(['urm_push_sent']);
 
     await context.unrouteAll();

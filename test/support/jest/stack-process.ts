@@ -3,7 +3,8 @@
  * stack-setup.js): the stack's handlers log with Powertools to this process's
  * stdout, and all of it, at every level, goes to URM_TEST_LOG for the log
  * audit (test/audit/); the console gets warnings and errors only. When the
- * stack is up, its description goes to URM_TEST_STACK_FILE; SIGTERM stops it.
+ * stack is up, its description goes to URM_TEST_STACK_FILE; SIGTERM stops it,
+ * and so does the end of its stdin (the test run that started it is gone).
  */
 import { writeFileSync } from 'node:fs';
 import { captureProcessOutput } from '../log-capture';
@@ -27,5 +28,8 @@ const stop = async () => {
 };
 process.on('SIGTERM', () => void stop());
 process.on('SIGINT', () => void stop());
+// The test run holds our stdin open: when it ends, however abruptly (a killed jest), the stack ends with it.
+process.stdin.on('close', () => void stop());
+process.stdin.resume();
 
 writeFileSync(readyFile, JSON.stringify({ ...stack, stop: undefined }), { mode: 0o600 });

@@ -27,7 +27,8 @@ export default async function startSharedStack() {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/jest/stack-process.ts'], {
     cwd: root,
     env: { ...process.env, ...files, POWERTOOLS_LOG_LEVEL: 'DEBUG' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // stdin stays open for as long as this process lives: the stack stops when it closes (stack-process.ts).
+    stdio: ['pipe', 'inherit', 'inherit'],
   });
   const exited = new Promise((done) => child.once('exit', (code, signal) => done(signal ?? code)));
   globalThis.__urmSharedStack = { child, exited, logDir, files };
