@@ -29,6 +29,9 @@ export interface Finding {
 /** Shorter values are too likely to occur by chance; the tests' secrets are all longer. */
 export const MIN_SECRET_LENGTH = 8;
 
+/** Worth looking for: long enough, and not blank (a test's refused "        " password is no secret, and pads every table). */
+const worthFinding = (value: string) => value.trim().length >= MIN_SECRET_LENGTH;
+
 const API_KEY = /urm_(?:server|comms|browser)_[A-Za-z0-9_-]{16,}/;
 const PEM = /-----BEGIN [A-Z ]*-----/;
 /** An address, not a package path (`/node_modules/@aws-sdk/…`) nor a version (`web-push@3.6.7`). */
@@ -68,7 +71,7 @@ class ValueIndex {
 
   constructor(secrets: Iterable<UsedSecret>) {
     for (const secret of secrets) {
-      if (secret.value.length < MIN_SECRET_LENGTH) continue;
+      if (!worthFinding(secret.value)) continue;
       // As written, and as it reads inside a JSON string (a subscription's quotes are escaped there).
       const forms = new Set([secret.value, JSON.stringify(secret.value).slice(1, -1)]);
       for (const value of forms) {
@@ -154,7 +157,7 @@ export function secretFieldsOf(body: unknown): UsedSecret[] {
       for (const [key, inner] of Object.entries(value).reverse()) pending.push([inner, key]);
     }
   }
-  return found.filter((secret) => secret.value.length >= MIN_SECRET_LENGTH);
+  return found.filter((secret) => worthFinding(secret.value));
 }
 
 function parsedToken(token: string): unknown {

@@ -130,6 +130,13 @@ describe('the recorder notes the secrets a test sends and receives', () => {
     expect(secretFieldsOf({ password: 'short' })).toEqual([]);
   });
 
+  test('but not blank values, which pad every aligned line of output', () => {
+    const blank = ' '.repeat(12);
+
+    expect(secretFieldsOf({ password: blank })).toEqual([]);
+    expect(findSecrets([`[stack] web-sdk: worker.js${blank}4.4 KB`], [{ kind: 'password', value: blank }])).toEqual([]);
+  });
+
   test('in a body nested far deeper than any call stack (the fuzz test sends such bodies)', () => {
     let body: unknown = { password };
     for (let i = 0; i < 100_000; i++) body = [body];
