@@ -3,11 +3,11 @@ import { DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk
 import { BatchWriteCommand, DynamoDBDocumentClient, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { batchWriteAll, unprocessedRetry } from '../../../functions/shared/adapters/batch-write';
+import { noWaiting } from '../../support/retry';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
-const sleeps: number[] = [];
-const retry = { ...unprocessedRetry, sleep: async (ms: number) => void sleeps.push(ms), random: () => 0.5 };
+const retry = noWaiting(unprocessedRetry);
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 const put = (n: number): WriteRequest => ({ PutRequest: { Item: { pk: `p${n}` } } });
@@ -15,7 +15,7 @@ const sent = () => dynamo.commandCalls(BatchWriteCommand).map((call) => call.arg
 
 beforeEach(() => {
   dynamo.reset();
-  sleeps.length = 0;
+  retry.waits.length = 0;
 });
 
 describe('batchWriteAll', () => {
@@ -30,7 +30,7 @@ describe('batchWriteAll', () => {
 
     expect(sent()).toEqual([[put(1), put(2), put(3)], [put(2), put(3)], [put(3)]]);
     // random() = 0.5 of 100 and 200 ms
-    expect(sleeps).toEqual([50, 100]);
+    expect(retry.waits).toEqual([50, 100]);
   });
 
   test('gives up after 12 attempts, saying how many writes are left', async () => {

@@ -4,14 +4,11 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { mockClient } from 'aws-sdk-client-mock';
 import { conflictRetry, DynamoAffiliateStore } from '../../../functions/shared/adapters/dynamo-affiliate-store';
 import type { AffiliateRecord } from '../../../functions/shared/domain/affiliates';
+import { noWaiting, transactionCancelled } from '../../support/retry';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
-const sleeps: number[] = [];
-const store = new DynamoAffiliateStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'affiliates', {
-  ...conflictRetry,
-  sleep: async (ms) => void sleeps.push(ms),
-  random: () => 0.5,
-});
+const retry = noWaiting(conflictRetry);
+const store = new DynamoAffiliateStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'affiliates', retry);
 
 const affiliate: AffiliateRecord = {
   app_id: 'app_1',
@@ -23,31 +20,29 @@ const affiliate: AffiliateRecord = {
   password_hash: 'scrypt$…',
   created_at: '2026-11-21T10:00:00.000Z',
 };
-const cancelled = (...codes: string[]) =>
-  new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
 const transactions = () => dynamo.commandCalls(TransactWriteCommand).length;
 
 beforeEach(() => {
   dynamo.reset();
-  sleeps.length = 0;
+  retry.waits.length = 0;
 });
 
 describe('DynamoAffiliateStore.register', () => {
   test('retries a transaction that collided with another in flight, backing off in between', async () => {
     dynamo
       .on(TransactWriteCommand)
-      .rejectsOnce(cancelled('None', 'TransactionConflict', 'None'))
-      .rejectsOnce(cancelled('TransactionConflict', 'None', 'None'))
+      .rejectsOnce(transactionCancelled('None', 'TransactionConflict', 'None'))
+      .rejectsOnce(transactionCancelled('TransactionConflict', 'None', 'None'))
       .resolves({});
 
     expect(await store.register(affiliate)).toEqual({ registered: true });
     expect(transactions()).toBe(3);
     // random() = 0.5 of 40 and 80 ms
-    expect(sleeps).toEqual([20, 40]);
+    expect(retry.waits).toEqual([20, 40]);
   });
 
   test('gives up after 6 attempts and throws the cancellation', async () => {
-    dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'TransactionConflict', 'None'));
+    dynamo.on(TransactWriteCommand).rejects(transactionCancelled('None', 'TransactionConflict', 'None'));
 
     await expect(store.register(affiliate)).rejects.toThrow(TransactionCanceledException);
 
@@ -55,7 +50,7 @@ describe('DynamoAffiliateStore.register', () => {
   });
 
   test('answers the taken fields without retrying, even beside a conflict', async () => {
-    dynamo.on(TransactWriteCommand).rejects(cancelled('TransactionConflict', 'None', 'ConditionalCheckFailed'));
+    dynamo.on(TransactWriteCommand).rejects(transactionCancelled('TransactionConflict', 'None', 'ConditionalCheckFailed'));
 
     expect(await store.register(affiliate)).toEqual({ registered: false, taken: ['username'] });
     expect(transactions()).toBe(1);

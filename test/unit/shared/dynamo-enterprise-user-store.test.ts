@@ -4,14 +4,11 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { mockClient } from 'aws-sdk-client-mock';
 import { conflictRetry, DynamoEnterpriseUserStore } from '../../../functions/shared/adapters/dynamo-enterprise-user-store';
 import type { EnterpriseUser } from '../../../functions/shared/domain/enterprise';
+import { noWaiting, transactionCancelled } from '../../support/retry';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
-const sleeps: number[] = [];
-const store = new DynamoEnterpriseUserStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'users', {
-  ...conflictRetry,
-  sleep: async (ms) => void sleeps.push(ms),
-  random: () => 0.5,
-});
+const retry = noWaiting(conflictRetry);
+const store = new DynamoEnterpriseUserStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'users', retry);
 
 const user: EnterpriseUser = {
   app_id: 'app_1',
@@ -21,31 +18,29 @@ const user: EnterpriseUser = {
   last_name: 'Lovelace',
   created_at: '2026-11-21T10:00:00.000Z',
 };
-const cancelled = (...codes: string[]) =>
-  new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
 const transactions = () => dynamo.commandCalls(TransactWriteCommand).length;
 
 beforeEach(() => {
   dynamo.reset();
-  sleeps.length = 0;
+  retry.waits.length = 0;
 });
 
 describe('DynamoEnterpriseUserStore.create', () => {
   test('retries a transaction that collided with another on the same items, backing off in between', async () => {
     dynamo
       .on(TransactWriteCommand)
-      .rejectsOnce(cancelled('None', 'TransactionConflict'))
-      .rejectsOnce(cancelled('TransactionConflict', 'None'))
+      .rejectsOnce(transactionCancelled('None', 'TransactionConflict'))
+      .rejectsOnce(transactionCancelled('TransactionConflict', 'None'))
       .resolves({});
 
     expect(await store.create(user)).toBe(true);
     expect(transactions()).toBe(3);
     // random() = 0.5 of 100 and 200 ms
-    expect(sleeps).toEqual([50, 100]);
+    expect(retry.waits).toEqual([50, 100]);
   });
 
   test('gives up after 5 attempts and throws the cancellation', async () => {
-    dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'TransactionConflict'));
+    dynamo.on(TransactWriteCommand).rejects(transactionCancelled('None', 'TransactionConflict'));
 
     await expect(store.create(user)).rejects.toThrow(TransactionCanceledException);
 
@@ -53,14 +48,14 @@ describe('DynamoEnterpriseUserStore.create', () => {
   });
 
   test('answers false without retrying when the email is claimed by another user', async () => {
-    dynamo.on(TransactWriteCommand).rejects(cancelled('TransactionConflict', 'ConditionalCheckFailed'));
+    dynamo.on(TransactWriteCommand).rejects(transactionCancelled('TransactionConflict', 'ConditionalCheckFailed'));
 
     expect(await store.create(user)).toBe(false);
     expect(transactions()).toBe(1);
   });
 
   test('throws at once when the user itself exists', async () => {
-    dynamo.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'ConditionalCheckFailed'));
+    dynamo.on(TransactWriteCommand).rejects(transactionCancelled('ConditionalCheckFailed', 'ConditionalCheckFailed'));
 
     await expect(store.create(user)).rejects.toThrow(TransactionCanceledException);
 

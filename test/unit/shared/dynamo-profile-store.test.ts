@@ -4,21 +4,18 @@ import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { unprocessedRetry } from '../../../functions/shared/adapters/batch-write';
 import { DynamoProfileStore } from '../../../functions/shared/adapters/dynamo-profile-store';
+import { noWaiting } from '../../support/retry';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
-const sleeps: number[] = [];
-const store = new DynamoProfileStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'profiles', {
-  ...unprocessedRetry,
-  sleep: async (ms) => void sleeps.push(ms),
-  random: () => 0.5,
-});
+const retry = noWaiting(unprocessedRetry);
+const store = new DynamoProfileStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'profiles', retry);
 
 const profile = (pk: string) => ({ pk, version: 1 });
 const requestedKeys = () => dynamo.commandCalls(BatchGetCommand).map((call) => call.args[0].input.RequestItems!.profiles.Keys);
 
 beforeEach(() => {
   dynamo.reset();
-  sleeps.length = 0;
+  retry.waits.length = 0;
 });
 
 describe('DynamoProfileStore.getMany', () => {
@@ -34,7 +31,7 @@ describe('DynamoProfileStore.getMany', () => {
     expect([...found.keys()]).toEqual(['a', 'b', 'c']);
     expect(requestedKeys()).toEqual([[{ pk: 'a' }, { pk: 'b' }, { pk: 'c' }], [{ pk: 'b' }, { pk: 'c' }], [{ pk: 'c' }]]);
     // random() = 0.5 of 100 and 200 ms
-    expect(sleeps).toEqual([50, 100]);
+    expect(retry.waits).toEqual([50, 100]);
   });
 
   test('gives up after 12 attempts, saying how many reads are left', async () => {

@@ -1,18 +1,12 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import { mockClient } from 'aws-sdk-client-mock';
-import { chunkIndexes, KinesisRecordWriter, type RetryPolicy } from '../../../functions/shared/adapters/kinesis-record-writer';
+import { chunkIndexes, KinesisRecordWriter } from '../../../functions/shared/adapters/kinesis-record-writer';
 import type { StreamEntry } from '../../../functions/shared/domain/ingest';
+import { noWaiting } from '../../support/retry';
 
 const kinesis = mockClient(KinesisClient);
-const sleeps: number[] = [];
-const policy: RetryPolicy = {
-  maxAttempts: 4,
-  baseDelayMs: 100,
-  maxDelayMs: 2000,
-  sleep: async (ms) => void sleeps.push(ms),
-  random: () => 0.5,
-};
+const policy = noWaiting({ maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 2000 });
 const writer = new KinesisRecordWriter(new KinesisClient({ region: 'us-east-1' }), 'urm-ingest', policy);
 
 const entry = (n: number, bytes = 10): StreamEntry => ({ partitionKey: `app#p${n}`, data: Buffer.alloc(bytes, n) });
@@ -23,7 +17,7 @@ const sentKeys = (call: number) =>
 
 beforeEach(() => {
   kinesis.reset();
-  sleeps.length = 0;
+  policy.waits.length = 0;
 });
 
 describe('KinesisRecordWriter', () => {
@@ -71,7 +65,7 @@ describe('KinesisRecordWriter', () => {
     await writer.write([entry(1)]);
 
     // random() = 0.5 of 100, 200, 400 ms
-    expect(sleeps).toEqual([50, 100, 200]);
+    expect(policy.waits).toEqual([50, 100, 200]);
   });
 
   test('answers NONE as the encryption type when the stream reports none', async () => {
