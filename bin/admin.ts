@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkOrigin, createApp, listApps, updateApp } from '../functions/shared/back-office/apps';
 import { createChannel, listChannels, setChannelEnabled } from '../functions/shared/back-office/channels';
+import { rotateIdentitySecret, setIdentityVerification } from '../functions/shared/back-office/identity';
 import { issueKey, listKeys, revokeKey } from '../functions/shared/back-office/keys';
 import { listAffiliates, listRejections } from '../functions/shared/back-office/records';
 import { generateVapidKeys } from '../functions/shared/back-office/web-push';
@@ -66,14 +67,20 @@ export function adminProgram(): Command {
     .option('--site-origin <origin>', 'an origin allowed to use its browser key (repeatable)', collect(origin('site origin')))
     .action(async (opts: { name: string; portalOrigin?: string; siteOrigin?: string[] }) => {
       const created = await createApp(await office(), { name: opts.name, portalOrigin: opts.portalOrigin, siteOrigins: opts.siteOrigin });
-      print(created, () => [`Created application ${created.app_id} (${created.name})`]);
+      print(created, () => [
+        `Created application ${created.app_id} (${created.name})`,
+        `identity secret (your server proves profile ids with it): ${created.identity_secret}`,
+        'Store it now: it cannot be shown again (`app identity --rotate` makes a new one).',
+      ]);
     });
   app
     .command('list')
     .description('list applications')
     .action(async () => {
       const apps = await listApps(await office());
-      print(apps, () => table(apps as unknown as Record<string, unknown>[], ['app_id', 'name', 'created_at', 'portal_origin', 'site_origins']));
+      print(apps, () =>
+        table(apps as unknown as Record<string, unknown>[], ['app_id', 'name', 'created_at', 'portal_origin', 'site_origins', 'identity_verification']),
+      );
     });
   app
     .command('update')
@@ -85,6 +92,28 @@ export function adminProgram(): Command {
     .action(async (appId: string, opts: { name?: string; portalOrigin?: string; siteOrigin?: string[] }) => {
       const updated = await updateApp(await office(), appId, { name: opts.name, portalOrigin: opts.portalOrigin, siteOrigins: opts.siteOrigin });
       print(updated, () => [`Updated application ${appId}`]);
+    });
+  app
+    .command('identity')
+    .description("identity verification of the browser key: a write to a known profile needs hex HMAC-SHA256(identity secret, profile_id)")
+    .requiredOption('--app <app_id>')
+    .addOption(new Option('--rotate', 'make a new identity secret, shown once; the old one stops working within 5 minutes').conflicts(['off', 'on']))
+    .addOption(new Option('--off', 'turn verification off: anyone with the page may then change the push settings of any profile id it knows').conflicts('on'))
+    .option('--on', 'turn verification back on')
+    .action(async (opts: { app: string; rotate?: boolean; off?: boolean; on?: boolean }) => {
+      if (!opts.rotate && !opts.off && !opts.on) throw new InvalidArgumentError('say --rotate, --off or --on');
+      if (opts.rotate) {
+        const secret = await rotateIdentitySecret(await office(), opts.app);
+        print({ app_id: opts.app, identity_secret: secret }, () => [
+          `New identity secret of ${opts.app}: ${secret}`,
+          'Store it now: it cannot be shown again. Proofs made with the old one stop working within 5 minutes.',
+        ]);
+        return;
+      }
+      const updated = await setIdentityVerification(await office(), opts.app, Boolean(opts.on));
+      print({ app_id: opts.app, identity_verification: updated.identity_verification }, () => [
+        `Identity verification of ${opts.app} is ${updated.identity_verification} (applies within 5 minutes)`,
+      ]);
     });
 
   const key = program.command('key').description('API keys');

@@ -4,15 +4,16 @@
  */
 import type { Scope } from '../shared/domain/api-keys';
 import { directives } from '../shared/domain/attributes';
-import { assertBrowserMayWrite } from '../shared/domain/browser-access';
+import { assertBrowserMayWrite, assertBrowserProvesIdentity } from '../shared/domain/browser-access';
 import { ValidationError } from '../shared/domain/errors';
+import { PROOF_FIELD, type IdentityKeyring } from '../shared/domain/identity';
 import { ingestRecords, type IngestDeps, type WriteReceipt } from '../shared/domain/ingest';
 import { capMessages, pathOf } from '../shared/domain/validation';
 import type { ProfileRecord } from './schema';
 
-const recordFields = new Set<string>(['app_id', 'profile_id', 'urm_date_time', 'urm_insert_id', 'urm_ip']);
+const recordFields = new Set<string>(['app_id', 'profile_id', 'urm_date_time', 'urm_insert_id', 'urm_ip', PROOF_FIELD]);
 const directiveNames = new Set<string>(directives);
-const alongsideDelete = new Set<string>(['app_id', 'profile_id', 'urm_date_time', 'urm_insert_id', 'urm_delete_profile']);
+const alongsideDelete = new Set<string>(['app_id', 'profile_id', 'urm_date_time', 'urm_insert_id', 'urm_delete_profile', PROOF_FIELD]);
 
 /** Where each attribute of a record is named: top level or a directive. */
 function placesOfNames(record: ProfileRecord): Map<string, string[]> {
@@ -47,13 +48,24 @@ export function profileRecordProblems(record: ProfileRecord, index: number): str
   return problems;
 }
 
-export function ingestProfiles(deps: IngestDeps) {
+export interface IngestProfilesDeps extends IngestDeps {
+  identity: IdentityKeyring;
+}
+
+export function ingestProfiles(deps: IngestProfilesDeps) {
   const ingest = ingestRecords('profile', deps);
   return async (records: ProfileRecord[], appId: string, scope: Scope): Promise<WriteReceipt> => {
     const problems = records.flatMap(profileRecordProblems);
     if (problems.length > 0) throw new ValidationError(capMessages(problems));
-    // A browser key writes the push SDK's records only.
-    if (scope === 'browser') assertBrowserMayWrite('profile', records as unknown as Record<string, unknown>[]);
-    return ingest(records, appId);
+    if (scope === 'browser') {
+      // A browser key writes the push SDK's records only, and a known profile only with its proof.
+      assertBrowserMayWrite('profile', records as unknown as Record<string, unknown>[]);
+      await assertBrowserProvesIdentity(records, appId, deps.identity);
+    }
+    // The proof is a credential: it stops here, never on the stream or the profile.
+    return ingest(
+      records.map(({ [PROOF_FIELD]: _proof, ...record }) => record),
+      appId,
+    );
   };
 }

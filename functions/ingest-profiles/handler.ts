@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { maxBodyBytesOf } from '../shared/manifest/operations';
-import { ingestStream } from '../shared/manifest/resources';
+import { ingestStream, tables } from '../shared/manifest/resources';
+import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
+import { AppIdentityKeyring } from '../shared/adapters/identity-keyring';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
-import { kinesis } from '../shared/clients';
+import { secretStoreFromEnv } from '../shared/adapters/secret-store';
+import { dynamo, kinesis } from '../shared/clients';
 import { requireEnv } from '../shared/config';
 import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
@@ -12,7 +15,8 @@ import { ingestProfiles } from './core';
 import { profilesBodySchema, type ProfileRecord } from './schema';
 
 const writer = new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar));
-const ingest = ingestProfiles({ writer, newId: randomUUID, now: () => new Date() });
+const identity = new AppIdentityKeyring(new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)), secretStoreFromEnv());
+const ingest = ingestProfiles({ writer, identity, newId: randomUUID, now: () => new Date() });
 
 export const handler = jsonApi({
   scopes: ['server', 'browser'],

@@ -14,6 +14,7 @@ import {
   writableSystemAttributes,
 } from '../shared/domain/attributes';
 import type { ProfileChange } from '../shared/domain/directive-engine';
+import { PROOF_FIELD, proofSchema } from '../shared/domain/identity';
 import { limits } from '../shared/domain/limits';
 
 const MAX_NAMES = 1000;
@@ -53,6 +54,7 @@ export const profileRecordFields = [
   'urm_ip',
   'urm_web_push_notification_token',
   'urm_receives_notifications',
+  PROOF_FIELD,
   ...directives,
 ] as const;
 
@@ -86,6 +88,7 @@ export const profileRecordSchema = {
       items: profileIdSchema,
     },
     urm_delete_profile: { const: 'profile_id' },
+    [PROOF_FIELD]: proofSchema,
   },
   additionalProperties: valueSchema,
 } as const;
@@ -104,4 +107,6 @@ export interface ProfileRecord extends ProfileChange {
   urm_insert_id?: string;
   urm_ip?: string;
   urm_delete_profile?: 'profile_id';
+  /** The browser key's proof of profile_id (functions/shared/domain/identity.ts); never stored. */
+  urm_profile_id_hash?: string;
 }

@@ -184,7 +184,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const routes = await loadRoutes(options.root, httpOperations);
     const server: Server = createApiServer(routes, {
       log: options.log,
-      statics: [webPushStatics({ dev: demo.config, baseUrl, log: options.log }), apiDocsStatics(apiDocs, options.log)],
+      statics: [
+        webPushStatics({ dev: demo.config, baseUrl, log: options.log, secrets: localBackOffice(clients.document).secrets }),
+        apiDocsStatics(apiDocs, options.log),
+      ],
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

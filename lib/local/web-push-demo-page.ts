@@ -2,7 +2,9 @@
  * The local demo page of web push (`GET /`): subscribe this browser with the
  * demo application's browser key, send yourself a push, and watch the
  * profile's token and its lifecycle events arrive. Everything it shows is
- * read through the API (by the local-only /demo endpoints of web-push.ts).
+ * read through the API (by the local-only /demo endpoints of web-push.ts),
+ * and a known profile id is proved by the local server (`/demo/identity`),
+ * as an integrator's server proves the player it signed in.
  */
 export interface DemoPageOptions {
   appId: string;
@@ -83,9 +85,16 @@ export function demoPage(options: DemoPageOptions): string {
   show('app', config.appId);
   showPermission();
 
+  // The integrator's server proves the profile id it signed in (here, the local demo server does, with the demo application's identity secret).
+  const proofOf = async (id) => {
+    const response = await fetch('/demo/identity', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ profile_id: id }) });
+    if (!response.ok) throw new Error('/demo/identity answered ' + response.status);
+    return (await response.json()).profile_id_hash;
+  };
   const init = () => run('result', async () => {
     const typed = $('profile-id').value.trim();
-    const result = await urmNotification.initNotification({ ...config, ...(typed ? { profileId: typed } : {}) });
+    const known = typed ? { profileId: typed, profileIdHash: await proofOf(typed) } : {};
+    const result = await urmNotification.initNotification({ ...config, ...known });
     if (result.profileId) setProfile(result.profileId);
     return result;
   });
@@ -96,7 +105,7 @@ export function demoPage(options: DemoPageOptions): string {
   $('all-devices').onclick = () => run('result', () => urmNotification.disablePushNotificationPermanentAllDevice());
   $('sign-in').onclick = () => run('result', async () => {
     const id = $('sign-in-id').value.trim();
-    window.urmChat.setProfileId(id);
+    window.urmChat.setProfileId(id, await proofOf(id));
     setProfile(id);
     return 'signed in as ' + id + ': the anonymous profile is merged into it';
   });

@@ -4,19 +4,26 @@
  * their maps), the demo page at `/`, and the demo application's VAPID keys.
  *
  * The demo page subscribes with the demo application's browser key, which is
- * public by design. Sending a push and reading the timeline need the comms and
- * server keys, which never reach the page: the page asks two local-only
- * endpoints (`POST /demo/send-push`, `GET /demo/profile`, `GET /demo/timeline`)
- * that call the API with those keys, for the demo application only, and only
- * for same-origin requests.
+ * public by design. Proving a profile id, sending a push and reading the
+ * timeline need the identity secret and the comms and server keys, which
+ * never reach the page: the page asks local-only endpoints
+ * (`POST /demo/identity`, `POST /demo/send-push`, `GET /demo/profile`,
+ * `GET /demo/timeline`) that play the integrator's server, for the demo
+ * application only, and only for requests a browser says come from the page's
+ * own origin: its Origin header, or, for a same-origin GET (which carries
+ * none), `Sec-Fetch-Site: same-origin`. A request that says neither (curl) is
+ * refused.
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { identitySecretName, profileIdProof } from '../../functions/shared/domain/identity';
 import { vapidPrivateKeySecret } from '../../functions/shared/domain/push';
+import type { SecretStore } from '../../functions/shared/domain/secrets';
 import { distDir, sdkFiles, sdkVersion, WORKER_SCRIPT } from '../../web-sdk/build';
 import { requireApp } from '../../functions/shared/back-office/apps';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
+import { hasIdentitySecret, rotateIdentitySecret } from '../../functions/shared/back-office/identity';
 import { generateVapidKeys } from '../../functions/shared/back-office/web-push';
 import { demoPage } from './web-push-demo-page';
 import type { DevConfig } from './demo-app';
@@ -28,7 +35,7 @@ export const DEMO_VAPID_SUBJECT = 'mailto:push-demo@example.com';
 /**
  * Readies the demo application for web push: its page may be opened as
  * http://127.0.0.1:PORT or http://localhost:PORT, and it gets VAPID keys once
- * (again, if its private key went missing).
+ * (again, if its private key went missing), and an identity secret.
  */
 export async function ensureDemoWebPush(office: BackOffice, appId: string, baseUrl: string): Promise<void> {
   const app = await requireApp(office, appId);
@@ -36,6 +43,8 @@ export async function ensureDemoWebPush(office: BackOffice, appId: string, baseU
   if (JSON.stringify(app.site_origins ?? []) !== JSON.stringify(origins)) await office.apps.update(appId, { site_origins: origins });
   const complete = app.vapid_public_key !== undefined && (await office.secrets.get(vapidPrivateKeySecret(appId))) !== undefined;
   if (!complete) await generateVapidKeys(office, appId, { subject: DEMO_VAPID_SUBJECT, rotate: true });
+  // A demo application made before identity verification gets its secret; whether verification is on stays the developer's choice.
+  if (!(await hasIdentitySecret(office, appId))) await rotateIdentitySecret(office, appId);
 }
 
 /** URL path → file of web-sdk/dist, exactly the files a build writes. */
@@ -82,6 +91,15 @@ export interface WebPushStaticsOptions {
   dev: DevConfig;
   baseUrl: string;
   log: (line: string) => void;
+  /** Where the demo application's identity secret is, read at each proof (a rotation applies at once). */
+  secrets: Pick<SecretStore, 'get'>;
+}
+
+/** Whether a browser says the request comes from one of `origins`; a request that says nothing does not. */
+export function fromOwnPage(headers: IncomingMessage['headers'], origins: ReadonlySet<string>): boolean {
+  const origin = headers.origin;
+  if (origin !== undefined) return origins.has(origin);
+  return headers['sec-fetch-site'] === 'same-origin';
 }
 
 export function webPushStatics(options: WebPushStaticsOptions): StaticHandler {
@@ -113,19 +131,33 @@ export function webPushStatics(options: WebPushStaticsOptions): StaticHandler {
       return send(response, 200, method === 'HEAD' ? '' : page, { 'Content-Type': 'text/html; charset=utf-8' });
     }
 
-    // The demo endpoints: same-origin only (a cross-origin page cannot read their answers, nor post JSON without a preflight they never answer).
-    const origin = request.headers.origin;
-    if (origin !== undefined && !origins.has(origin)) return sendJson(response, 403, { message: 'Forbidden' });
+    // The demo endpoints: the page's own origin only, always (a cross-origin page cannot read their answers, nor post JSON without a preflight they never answer).
+    if (!fromOwnPage(request.headers, origins)) return sendJson(response, 403, { message: 'Forbidden' });
     const appId = encodeURIComponent(options.dev.app_id);
-    if (url.pathname === '/demo/send-push' && method === 'POST') {
-      if (!request.headers['content-type']?.startsWith('application/json')) return sendJson(response, 415, { message: 'Content-Type must be application/json' });
-      const body = await readBody(request);
-      let input: Record<string, unknown>;
+    const jsonInput = async (): Promise<Record<string, unknown> | number> => {
+      if (!request.headers['content-type']?.startsWith('application/json')) return 415;
       try {
-        input = JSON.parse(body ?? '') as Record<string, unknown>;
+        const input = JSON.parse((await readBody(request)) ?? '') as unknown;
+        return input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : 400;
       } catch {
-        return sendJson(response, 400, { message: 'request body is invalid' });
+        return 400;
       }
+    };
+    const refusal = (status: number) =>
+      sendJson(response, status, { message: status === 415 ? 'Content-Type must be application/json' : 'request body is invalid' });
+    if (url.pathname === '/demo/identity' && method === 'POST') {
+      // What an integrator's server does for the player it signed in; here, the demo's "sign in" is typing an id.
+      const input = await jsonInput();
+      if (typeof input === 'number') return refusal(input);
+      const id = input.profile_id;
+      if (typeof id !== 'string' || id.length === 0 || id.length > 128) return sendJson(response, 400, { message: 'profile_id must be 1 to 128 characters' });
+      const secret = await options.secrets.get(identitySecretName(options.dev.app_id));
+      if (!secret) return sendJson(response, 500, { message: 'the demo application has no identity secret: restart npm start' });
+      return sendJson(response, 200, { profile_id: id, profile_id_hash: profileIdProof(secret, id) });
+    }
+    if (url.pathname === '/demo/send-push' && method === 'POST') {
+      const input = await jsonInput();
+      if (typeof input === 'number') return refusal(input);
       const push = { app_id: options.dev.app_id, profile_id: input.profile_id, title: input.title, body: input.body ?? '', ...(input.url ? { url: input.url } : {}) };
       return relay(response, await api('/api/send_push', options.dev.comms_key, { method: 'POST', body: JSON.stringify(push) }));
     }

@@ -7,6 +7,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { writeFileSync } from 'node:fs';
 import { tables, ingestStream } from '../../functions/shared/manifest/resources';
+import { secretsEnv } from '../../functions/shared/manifest/secrets';
 
 export const median = (values: number[]): number => percentile(values, 50);
 
@@ -44,6 +45,8 @@ export function functionEnvironment(endpoints: { dynamodb?: string; kinesis?: st
     ...(endpoints.kinesis ? { AWS_ENDPOINT_URL_KINESIS: endpoints.kinesis } : {}),
     ...Object.fromEntries(Object.values(tables).map((table) => [table.envVar, table.localName])),
     [ingestStream.envVar]: ingestStream.localName,
+    // Browser-key writes read identity secrets; the benchmarks use server keys, so none is ever read.
+    [secretsEnv.prefix]: '/urm/bench',
   };
 }
 

@@ -33,6 +33,7 @@ import { issueKey } from '../../functions/shared/back-office/keys';
 import { generateVapidKeys } from '../../functions/shared/back-office/web-push';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { launchChromium } from '../support/chromium';
+import { proofOf } from '../support/identity';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { freePort } from '../support/ports';
@@ -47,6 +48,8 @@ interface E2eApp {
   server_key: string;
   comms_key: string;
   vapid_public_key: string;
+  /** Verification is on, as for every new application: the test plays the site's server, which proves profile ids. */
+  identity_secret: string;
 }
 
 let stack: TestStack;
@@ -85,7 +88,14 @@ beforeAll(async () => {
   const created = await createApp(office, { name: 'Web push e2e', siteOrigins: [siteOrigin] });
   const key = async (scope: 'browser' | 'server' | 'comms') => (await issueKey(office, created.app_id, scope)).key;
   const vapid = await generateVapidKeys(office, created.app_id, { subject: 'mailto:e2e@example.com' });
-  app = { app_id: created.app_id, browser_key: await key('browser'), server_key: await key('server'), comms_key: await key('comms'), vapid_public_key: vapid.publicKey };
+  app = {
+    app_id: created.app_id,
+    browser_key: await key('browser'),
+    server_key: await key('server'),
+    comms_key: await key('comms'),
+    vapid_public_key: vapid.publicKey,
+    identity_secret: created.identity_secret,
+  };
   push = await startPushService();
   browser = await launchChromium();
 });
@@ -165,11 +175,16 @@ async function openSite(subscription: MintedSubscription, permission: 'granted' 
   return { context, page };
 }
 
-const initNotification = (page: Page, profileId?: string) =>
+/** The page of a site whose server signed the player in: it gives the SDK the profile id and its proof (unless `proved` is false). */
+const initNotification = (page: Page, profileId?: string, proved = true) =>
   page.evaluate(
     (settings) => (window as any).urmNotification.initNotification(settings) as Promise<{ permission: string; subscribed: boolean; profileId?: string }>,
     // No apiUrl: it defaults to where the script came from, the stack.
-    { appId: app.app_id, apiKey: app.browser_key, ...(profileId ? { profileId } : {}) },
+    {
+      appId: app.app_id,
+      apiKey: app.browser_key,
+      ...(profileId ? { profileId, ...(proved ? { profileIdHash: proofOf(app.identity_secret, profileId) } : {}) } : {}),
+    },
   );
 
 async function profileAttributes(profileId: string): Promise<Record<string, any> | undefined> {
@@ -316,9 +331,23 @@ describe('a visitor in Chromium', () => {
     await tokensOn(anonymous.profileId!, [tokenOf(subscription)]);
     const known = `e2e-known-${randomUUID()}`;
 
-    await page.evaluate((id) => (window as any).urmChat.setProfileId(id), known);
+    await page.evaluate(([id, hash]) => (window as any).urmChat.setProfileId(id, hash), [known, proofOf(app.identity_secret, known)]);
 
     await tokensOn(known, [tokenOf(subscription)]);
+  });
+
+  test('given a known profile id without its proof, initNotification rejects with the 403 and stores nothing', async () => {
+    const profileId = `e2e-${randomUUID()}`;
+    const subscription = await push.subscribe(app.vapid_public_key);
+    const { page } = await openSite(subscription, 'granted');
+
+    const outcome = await initNotification(page, profileId, false).then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+
+    expect(outcome).toMatch(/POST \/profiles answered 403: Forbidden/);
+    expect(await profileAttributes(profileId)).toBe(undefined);
   });
 });
 

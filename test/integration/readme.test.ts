@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { request } from '../support/http';
+import { identitySecretOf } from '../support/identity';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';
 import { until } from '../support/profiles';
 
@@ -100,5 +102,26 @@ describe('the README', () => {
     const body = JSON.parse(answer);
     expect(body.notification_id).toMatch(/^[0-9a-f-]{36}$/);
     expect({ ...body, notification_id: '…' }).toEqual({ notification_id: '…', sent: 0, failed: 0, removed: 0 });
+  });
+
+  test("the identity snippet computes a proof the service takes for the browser key's write to that profile", async () => {
+    const match = /<!-- readme-test: identity -->\s*```js\n([\s\S]*?)```/.exec(readFileSync(join(repoRoot, 'README.md'), 'utf8'));
+    expect(match).toBeTruthy();
+    const profileId = `player-${randomUUID()}`;
+
+    // The snippet as pasted into a server module that knows the signed-in player's id.
+    const program = `const profileId = ${JSON.stringify(profileId)};\n${match![1]}\nconsole.log(profileIdHash);`;
+    const env = { ...process.env, URM_IDENTITY_SECRET: await identitySecretOf(stack) };
+    const proof = execFileSync(process.execPath, ['--input-type=module', '-e', program], { cwd, env, encoding: 'utf8' }).trim();
+    const write = (hash?: string) =>
+      request(stack.baseUrl, 'POST', `/profiles?app_id=${stack.dev.app_id}`, {
+        key: stack.dev.browser_key,
+        headers: { Origin: new URL(stack.baseUrl).origin },
+        body: [{ app_id: stack.dev.app_id, profile_id: profileId, urm_date_time: '2026-11-21T10:00:00Z', urm_set: { urm_receives_notifications: true }, ...(hash ? { urm_profile_id_hash: hash } : {}) }],
+      });
+
+    expect(proof).toMatch(/^[0-9a-f]{64}$/);
+    expect((await write(proof)).status).toBe(200);
+    expect((await write()).status).toBe(403);
   });
 });

@@ -15,6 +15,7 @@ import { generateVapidKeys } from '../../functions/shared/back-office/web-push';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { identitySecretOf, proofOf } from '../support/identity';
 import { applyAndRead, profileRecord, readTimeline, until } from '../support/profiles';
 import { startPushService, tokenOf, type MintedSubscription, type PushService } from '../support/push-service';
 
@@ -36,7 +37,13 @@ async function subscribedBrowser(profileId: string): Promise<MintedSubscription>
   const subscription = await push.subscribe(vapidKey);
   const stored = await request(stack.baseUrl, 'POST', `/profiles?app_id=${stack.dev.app_id}`, {
     key: stack.dev.browser_key,
-    body: [profileRecord(stack, profileId, { urm_unique_append: { urm_web_push_notification_token: [tokenOf(subscription)] } })],
+    headers: { Origin: new URL(stack.baseUrl).origin },
+    body: [
+      profileRecord(stack, profileId, {
+        urm_unique_append: { urm_web_push_notification_token: [tokenOf(subscription)] },
+        urm_profile_id_hash: proofOf(await identitySecretOf(stack), profileId),
+      }),
+    ],
   });
   expect(stored.status).toBe(200);
   return subscription;

@@ -1,27 +1,41 @@
 /**
  * What the browser key may do (docs/api.md, "The browser key"), over HTTP:
  * the push SDK's calls pass, every other call is a 403 that writes nothing,
- * and CORS answers only the application's site origins.
+ * a known profile needs its identity proof, and CORS answers only the
+ * application's site origins.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { directives } from '../../functions/shared/domain/attributes';
 import { pushLimits } from '../../functions/shared/domain/push';
 import { httpOperations, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { request } from '../support/http';
-import { testStack, type TestStack } from '../support/local-stack';
+import { identitySecretOf, proofOf as proofWith } from '../support/identity';
+import { repoRoot, testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, at, profileRecord, readProfile, readTimeline, send, until } from '../support/profiles';
 
 let stack: TestStack;
 let siteOrigin: string;
+let identitySecret: string;
 beforeAll(async () => {
   stack = await testStack();
   siteOrigin = new URL(stack.baseUrl).origin;
+  // What the integrator's server holds; the demo application gets it at npm start.
+  identitySecret = await identitySecretOf(stack);
 });
 
 const token = JSON.stringify({ endpoint: 'https://push.example.com/send/abc', keys: { p256dh: 'BPk9', auth: 'c2VjcmV0' } });
+const subscription = (name: string) => JSON.stringify({ endpoint: `https://push.example.com/send/${name}`, keys: { p256dh: `BP${name}`, auth: `au${name}` } });
+/** The integrator's server: hex HMAC-SHA256 of the profile id with the application's identity secret. */
+const proofOf = (profileId: string) => proofWith(identitySecret, profileId);
+/** As the SDK calls from a page of the site: browsers send an Origin with every POST. */
 const browserPost = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  request(stack.baseUrl, 'POST', `${path}?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key, body, headers });
+  request(stack.baseUrl, 'POST', `${path}?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key, body, headers: { Origin: siteOrigin, ...headers } });
+/** As curl does: the page's public browser key, and no Origin. */
+const curlPost = (path: string, body: unknown) =>
+  request(stack.baseUrl, 'POST', `${path}?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key, body });
 /** The operations a browser key is for (`browser: true`), and those that take a key but not a browser's. */
 const browserOperations = httpOperations.filter((operation) => operation.browser);
 const keyedOperations = httpOperations.filter((operation) => !operation.browser && operation.tables.keys !== undefined);
@@ -38,14 +52,14 @@ const lifecycle = (profileId: string, fields: Record<string, unknown> = {}) => (
 });
 
 describe('a browser key may', () => {
-  test('read the VAPID public key', async () => {
+  test('read the VAPID public key, even without an Origin (same-origin GETs carry none)', async () => {
     const response = await request(stack.baseUrl, 'GET', `/push/config?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key });
 
     expect(response.status).toBe(200);
     expect(response.body.vapid_public_key).toMatch(/^B[A-Za-z0-9_-]{86}$/);
   });
 
-  test('store a token, pause notifications and merge an anonymous visitor', async () => {
+  test('store a token, pause notifications and merge an anonymous visitor into a known profile with its proof', async () => {
     const anonymous = `urm-anon-${randomUUID()}`;
     const known = `known-${randomUUID()}`;
 
@@ -57,8 +71,8 @@ describe('a browser key may', () => {
     await until(() => readProfile(stack, anonymous), (r) => r.status === 200, 'the visitor profile');
 
     const stored = await browserPost('/profiles', [
-      profileRecord(stack, known, { urm_merge: [anonymous] }),
-      profileRecord(stack, known, { urm_set: { urm_receives_notifications: false } }),
+      profileRecord(stack, known, { urm_merge: [anonymous], urm_profile_id_hash: proofOf(known) }),
+      profileRecord(stack, known, { urm_set: { urm_receives_notifications: false }, urm_profile_id_hash: proofOf(known) }),
     ]);
 
     expect(stored.status).toBe(200);
@@ -71,6 +85,182 @@ describe('a browser key may', () => {
     const response = await browserPost('/events', [lifecycle(profileId, { url: 'https://casino.example/x' })]);
 
     expect(response.status).toBe(200);
+  });
+});
+
+describe('an attacker with the public browser key is refused (403) and nothing is written', () => {
+  /** player-42 as the integrator's server made them: a subscribed device, notifications on. */
+  async function victim(): Promise<string> {
+    const profileId = `player-${randomUUID()}`;
+    await applyAndRead(stack, profileId, [
+      profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true }, urm_unique_append: { urm_web_push_notification_token: [subscription('victim')] } }),
+    ]);
+    return profileId;
+  }
+  const untouched = { urm_receives_notifications: true, urm_web_push_notification_token: [subscription('victim')] };
+  const forbidden = { status: 403, body: { message: 'Forbidden' } };
+  const answer = (response: { status: number; body: unknown }) => ({ status: response.status, body: response.body });
+
+  test('POST /profiles without an Origin, even for an anonymous visitor with a valid record', async () => {
+    const anonymous = `urm-anon-${randomUUID()}`;
+
+    const response = await curlPost('/profiles', [profileRecord(stack, anonymous, { urm_unique_append: { urm_web_push_notification_token: [token] } })]);
+
+    expect(answer(response)).toEqual(forbidden);
+    expect(await applyAndRead(stack, anonymous, [])).toEqual({});
+  });
+
+  test('POST /events without an Origin', async () => {
+    const profileId = `urm-anon-${randomUUID()}`;
+
+    const response = await curlPost('/events', [lifecycle(profileId)]);
+
+    expect(answer(response)).toEqual(forbidden);
+  });
+
+  const withoutProof: [string, (id: string) => Record<string, unknown>][] = [
+    ["appending the attacker's subscription", () => ({ urm_unique_append: { urm_web_push_notification_token: [subscription('attacker')] } })],
+    ["removing the player's token", () => ({ urm_remove: { urm_web_push_notification_token: [subscription('victim')] } })],
+    ["unsetting the player's tokens", () => ({ urm_unset: ['urm_web_push_notification_token'] })],
+    ['turning notifications off', () => ({ urm_set: { urm_receives_notifications: false } })],
+    ['emptying every device (disablePushNotificationPermanentAllDevice)', () => ({ urm_set: { urm_web_push_notification_token: [], urm_ios_push_notification_token: [], urm_android_push_notification_token: [] } })],
+    ['merging an anonymous visitor into the player', () => ({ urm_merge: [`urm-anon-${randomUUID()}`] })],
+    ['a proof of another profile', () => ({ urm_set: { urm_receives_notifications: false }, urm_profile_id_hash: proofOf(`attacker-${randomUUID()}`) })],
+    ['a wrong proof', () => ({ urm_set: { urm_receives_notifications: false }, urm_profile_id_hash: 'ab'.repeat(32) })],
+  ];
+  for (const [name, fields] of withoutProof) {
+    test(`POST /profiles to a known player from a site origin: ${name}`, async () => {
+      const profileId = await victim();
+
+      const response = await browserPost('/profiles', [profileRecord(stack, profileId, fields(profileId))]);
+
+      expect(answer(response)).toEqual(forbidden);
+      expect(await applyAndRead(stack, profileId, [])).toEqual(untouched);
+    });
+  }
+
+  test('a batch whose every record but one carries its proof', async () => {
+    const [proved, unproved] = [await victim(), await victim()];
+
+    const response = await browserPost('/profiles', [
+      profileRecord(stack, proved, { urm_set: { urm_receives_notifications: false }, urm_profile_id_hash: proofOf(proved) }),
+      profileRecord(stack, unproved, { urm_set: { urm_receives_notifications: false }, urm_profile_id_hash: proofOf(proved) }),
+    ]);
+
+    expect(answer(response)).toEqual(forbidden);
+    expect(await applyAndRead(stack, proved, [])).toEqual(untouched);
+    expect(await applyAndRead(stack, unproved, [])).toEqual(untouched);
+  });
+
+  // Even a page that holds the proof (the player's own, or one an attacker took) changes only its own browser's subscription.
+  const withProof: [string, Record<string, unknown>][] = [
+    ["replacing the player's tokens with its own (top level)", { urm_web_push_notification_token: [subscription('attacker')] }],
+    ["replacing the player's tokens with its own (urm_set)", { urm_set: { urm_web_push_notification_token: [subscription('attacker')] } }],
+    ["removing a token it does not present whole (the endpoint only)", { urm_remove: { urm_web_push_notification_token: ['https://push.example.com/send/victim'] } }],
+    ["unsetting the player's tokens", { urm_unset: ['urm_web_push_notification_token'] }],
+    ["deleting the player's tokens", { urm_delete: ['urm_web_push_notification_token'] }],
+    ["removing the player's iOS token", { urm_remove: { urm_ios_push_notification_token: ['apns-device-token'] } }],
+  ];
+  for (const [name, fields] of withProof) {
+    test(`POST /profiles to a known player with its proof: ${name}`, async () => {
+      const profileId = await victim();
+
+      const response = await browserPost('/profiles', [profileRecord(stack, profileId, { ...fields, urm_profile_id_hash: proofOf(profileId) })]);
+
+      expect(answer(response)).toEqual(forbidden);
+      expect(await applyAndRead(stack, profileId, [])).toEqual(untouched);
+    });
+  }
+});
+
+describe('a page with the proof of its player', () => {
+  test("adds its subscription, removes exactly its own, and pauses the player's notifications", async () => {
+    const profileId = `player-${randomUUID()}`;
+    const proof = { urm_profile_id_hash: proofOf(profileId) };
+    await send(stack, '/profiles', [profileRecord(stack, profileId, { urm_unique_append: { urm_web_push_notification_token: [subscription('phone')] } })]);
+
+    const added = await browserPost('/profiles', [profileRecord(stack, profileId, { ...proof, urm_unique_append: { urm_web_push_notification_token: [subscription('laptop')] } })]);
+    const paused = await browserPost('/profiles', [profileRecord(stack, profileId, { ...proof, urm_set: { urm_receives_notifications: false } })]);
+    const removed = await browserPost('/profiles', [profileRecord(stack, profileId, { ...proof, urm_remove: { urm_web_push_notification_token: [subscription('laptop')] } })]);
+
+    expect([added.status, paused.status, removed.status]).toEqual([200, 200, 200]);
+    // The proof is a credential: it is never stored on the profile.
+    expect(await applyAndRead(stack, profileId, [])).toEqual({ urm_receives_notifications: false, urm_web_push_notification_token: [subscription('phone')] });
+  });
+
+  test('empties every device of the player (disablePushNotificationPermanentAllDevice)', async () => {
+    const profileId = `player-${randomUUID()}`;
+    await send(stack, '/profiles', [profileRecord(stack, profileId, { urm_unique_append: { urm_web_push_notification_token: [subscription('phone')] } })]);
+
+    const response = await browserPost('/profiles', [
+      profileRecord(stack, profileId, {
+        urm_profile_id_hash: proofOf(profileId).toUpperCase(),
+        urm_set: { urm_web_push_notification_token: [], urm_ios_push_notification_token: [], urm_android_push_notification_token: [] },
+      }),
+    ]);
+
+    expect(response.status).toBe(200);
+    expect(await applyAndRead(stack, profileId, [])).toEqual({
+      urm_web_push_notification_token: [],
+      urm_ios_push_notification_token: [],
+      urm_android_push_notification_token: [],
+    });
+  });
+});
+
+describe('identity verification from the admin command line', () => {
+  // Not execFileSync: a blocked event loop misses the server closing an idle keep-alive socket, and the next request fails on it.
+  const admin = async (...args: string[]) =>
+    JSON.parse(
+      (
+        await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/admin.ts', '--data-dir', stack.dataDir, '--json', ...args], {
+          cwd: repoRoot,
+          encoding: 'utf8',
+          env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        })
+      ).stdout,
+    );
+  /** A new application of the site, as `app create` makes it, and a browser key of it. */
+  async function newApp(): Promise<{ appId: string; secret: string; post: (profileId: string, proof?: string) => Promise<number> }> {
+    const app = await admin('app', 'create', '--name', `identity ${randomUUID()}`, '--site-origin', siteOrigin);
+    const { key } = await admin('key', 'create', '--app', app.app_id, '--scope', 'browser');
+    const post = async (profileId: string, proof?: string) =>
+      (
+        await request(stack.baseUrl, 'POST', `/profiles?app_id=${app.app_id}`, {
+          key,
+          headers: { Origin: siteOrigin },
+          body: [{ app_id: app.app_id, profile_id: profileId, urm_date_time: at, urm_set: { urm_receives_notifications: false }, ...(proof ? { urm_profile_id_hash: proof } : {}) }],
+        })
+      ).status;
+    return { appId: app.app_id, secret: app.identity_secret, post };
+  }
+
+  test('a new application verifies identity: its secret, shown once by app create, proves profile ids', async () => {
+    const app = await newApp();
+
+    expect(app.secret).toMatch(/^urm_identity_[A-Za-z0-9_-]{43}$/);
+    expect(await app.post('player-1')).toBe(403);
+    expect(await app.post('player-1', proofWith(app.secret, 'player-1'))).toBe(200);
+    expect((await admin('app', 'list')).find((listed: { app_id: string }) => listed.app_id === app.appId)).not.toHaveProperty('identity_secret');
+  });
+
+  test('app identity --rotate makes a new secret: proofs of the old one stop working', async () => {
+    const app = await newApp();
+
+    const { identity_secret: rotated } = await admin('app', 'identity', '--app', app.appId, '--rotate');
+
+    expect(rotated).not.toBe(app.secret);
+    expect(await app.post('player-1', proofWith(app.secret, 'player-1'))).toBe(403);
+    expect(await app.post('player-1', proofWith(rotated, 'player-1'))).toBe(200);
+  });
+
+  test('app identity --off lets the browser key write known profiles without a proof (what docs/api.md warns of)', async () => {
+    const app = await newApp();
+
+    const off = await admin('app', 'identity', '--app', app.appId, '--off');
+
+    expect(off).toEqual({ app_id: app.appId, identity_verification: 'off' });
+    expect(await app.post('player-1')).toBe(200);
   });
 });
 
@@ -204,7 +394,7 @@ describe('CORS', () => {
   const sdkCall = (operation: HttpOperation, origin: string) => {
     const profileId = `cors-${randomUUID()}`;
     const bodies: Record<string, unknown> = {
-      '/profiles': [profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true } })],
+      '/profiles': [profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true }, urm_profile_id_hash: proofOf(profileId) })],
       '/events': [lifecycle(profileId)],
     };
     expect(operation.method === 'GET' || operation.path in bodies).toBeTruthy();

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { distDir, sdkVersion } from '../../web-sdk/build';
+import { identitySecretOf, proofOf } from '../support/identity';
 import { testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, profileRecord, send } from '../support/profiles';
 
@@ -56,7 +57,8 @@ describe('the demo page', () => {
     await applyAndRead(stack, profileId, [profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true } })]);
     await send(stack, '/events', [{ app_id: stack.dev.app_id, profile_id: profileId, event: 'urm_push_received', urm_date_time: '2026-11-21T10:00:00Z', notification_id: 'n' }]);
 
-    const profile = await fetch(`${stack.baseUrl}/demo/profile?profile_id=${profileId}`);
+    // A same-origin GET carries no Origin; the browser says where it comes from in Sec-Fetch-Site.
+    const profile = await fetch(`${stack.baseUrl}/demo/profile?profile_id=${profileId}`, { headers: { 'Sec-Fetch-Site': 'same-origin' } });
     const foreign = await fetch(`${stack.baseUrl}/demo/timeline?profile_id=${profileId}`, { headers: { Origin: 'https://evil.example' } });
 
     expect(profile.status).toBe(200);
@@ -75,11 +77,38 @@ describe('the demo page', () => {
     expect(await response.json()).toEqual({ message: 'profile not found' });
   });
 
+  test("proves a profile id with the demo application's identity secret, as an integrator's server does", async () => {
+    const response = await fetch(`${stack.baseUrl}/demo/identity`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: new URL(stack.baseUrl).origin },
+      body: JSON.stringify({ profile_id: 'player-42' }),
+    });
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ profile_id: 'player-42', profile_id_hash: proofOf(await identitySecretOf(stack), 'player-42') });
+  });
+
+  test('refuses every helper to a request that does not say it comes from the page (curl), or says another site', async () => {
+    const calls: [string, RequestInit][] = [
+      ['/demo/identity', { method: 'POST', body: JSON.stringify({ profile_id: 'player-42' }) }],
+      ['/demo/send-push', { method: 'POST', body: JSON.stringify({ profile_id: 'player-42', title: 't' }) }],
+      ['/demo/profile?profile_id=player-42', {}],
+      ['/demo/timeline?profile_id=player-42', {}],
+    ];
+    for (const [path, init] of calls) {
+      for (const headers of [{}, { 'Sec-Fetch-Site': 'cross-site' }, { Origin: 'https://evil.example' }] as Record<string, string>[]) {
+        const response = await fetch(`${stack.baseUrl}${path}`, { ...init, headers: { ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...headers } });
+
+        expect([path, response.status]).toEqual([path, 403]);
+      }
+    }
+  });
+
   test('refuses a cross-origin or non-JSON send', async () => {
     const post = (headers: Record<string, string>) =>
       fetch(`${stack.baseUrl}/demo/send-push`, { method: 'POST', headers, body: JSON.stringify({ profile_id: 'p', title: 't' }) });
 
     expect((await post({ 'Content-Type': 'application/json', Origin: 'https://evil.example' })).status).toBe(403);
-    expect((await post({ 'Content-Type': 'text/plain' })).status).toBe(415);
+    expect((await post({ 'Content-Type': 'text/plain', Origin: new URL(stack.baseUrl).origin })).status).toBe(415);
   });
 });

@@ -2,6 +2,7 @@
 import type { App } from '../domain/apps';
 import { newAppId } from '../domain/api-keys';
 import { NotFound, ValidationError } from '../domain/errors';
+import { identitySecretName, newIdentitySecret } from '../domain/identity';
 import { nowOf, type BackOffice } from './ports';
 
 /** An origin: scheme, host and optional port, nothing more (`https://play.example.com`). */
@@ -18,21 +19,28 @@ export function checkOrigin(value: string, field: string): string {
   return url.origin;
 }
 
+/** A new application, with the identity secret its integrator's server proves profile ids with: shown this once. */
+export type CreatedApp = App & { identity_secret: string };
+
 export async function createApp(
   office: BackOffice,
   input: { name: string; portalOrigin?: string; siteOrigins?: string[] },
-): Promise<App> {
+): Promise<CreatedApp> {
   const name = input.name.trim();
   if (name.length === 0 || name.length > 200) throw new ValidationError(['name must be 1 to 200 characters'], 'name is invalid');
   const app: App = {
     app_id: newAppId(),
     name,
     created_at: nowOf(office).toISOString(),
+    identity_verification: 'on',
     ...(input.portalOrigin ? { portal_origin: checkOrigin(input.portalOrigin, 'portal origin') } : {}),
     ...(input.siteOrigins?.length ? { site_origins: input.siteOrigins.map((o) => checkOrigin(o, 'site origin')) } : {}),
   };
+  // Identity verification is on from the start (docs/api.md, "The browser key"): the secret first, so the application never lacks it.
+  const identitySecret = newIdentitySecret();
+  await office.secrets.put(identitySecretName(app.app_id), identitySecret);
   await office.apps.create(app);
-  return app;
+  return { ...app, identity_secret: identitySecret };
 }
 
 export async function requireApp(office: BackOffice, appId: string): Promise<App> {

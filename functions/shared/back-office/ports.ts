@@ -17,7 +17,7 @@ export interface BackOffice {
   rejections: RejectionLog;
   affiliates: AffiliateStore;
   channels: ChannelStore;
-  /** VAPID private keys: SSM Parameter Store in AWS, a DynamoDB table locally (functions/shared/manifest/secrets.ts). */
+  /** VAPID private keys and identity secrets: SSM Parameter Store in AWS, a DynamoDB table locally (functions/shared/manifest/secrets.ts). */
   secrets: SecretStore;
   now?: () => Date;
 }

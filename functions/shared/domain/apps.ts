@@ -13,13 +13,19 @@ export interface App {
   vapid_public_key?: string;
   /** Web push: the VAPID contact (`mailto:` or `https:`) push services see. */
   vapid_subject?: string;
+  /**
+   * Identity verification of browser-key writes to known profiles
+   * (./identity.ts): on unless turned off explicitly, so an application
+   * that never said anything is protected.
+   */
+  identity_verification?: 'on' | 'off';
 }
 
 export interface AppStore {
   create(app: App): Promise<void>;
   get(appId: string): Promise<App | undefined>;
   list(): Promise<App[]>;
-  update(appId: string, changes: Partial<Pick<App, 'name' | 'portal_origin' | 'site_origins' | 'vapid_public_key' | 'vapid_subject'>>): Promise<App>;
+  update(appId: string, changes: Partial<Pick<App, 'name' | 'portal_origin' | 'site_origins' | 'vapid_public_key' | 'vapid_subject' | 'identity_verification'>>): Promise<App>;
 }
 
 export interface KeyStore {

@@ -1,16 +1,20 @@
 /**
  * What a browser key may write (docs/api.md, "The browser key"): the push
  * SDK's records and nothing more. A browser key sits in a web page for anyone
- * to read, so it may only touch the push attributes, merge anonymous visitor
- * profiles, and report the notification lifecycle. Anything beyond is a 403,
- * like any other out-of-scope call.
+ * to read, so it may only touch the push attributes of its own subscription,
+ * merge anonymous visitor profiles, and report the notification lifecycle;
+ * and it writes a known profile only with the proof the integrator's server
+ * gave the page (./identity.ts). Anything beyond is a 403, like any other
+ * out-of-scope call.
  */
 import { directives, writableSystemAttributes } from './attributes';
 import { Forbidden } from './errors';
+import { needsProof, PROOF_FIELD, proofMatches, type IdentityKeyring } from './identity';
 import { ANONYMOUS_PROFILE_PREFIX, lifecycleEvents, parseSubscription, pushLimits } from './push';
 
 const pushAttributes = new Set<string>(writableSystemAttributes);
 const WEB_TOKENS = 'urm_web_push_notification_token';
+const RECEIVES = 'urm_receives_notifications';
 
 /** Top-level names of a profile record written with a browser key. */
 const profileFields = new Set<string>([
@@ -18,23 +22,41 @@ const profileFields = new Set<string>([
   'profile_id',
   'urm_date_time',
   'urm_insert_id',
+  PROOF_FIELD,
   ...writableSystemAttributes,
   ...directives.filter((directive) => directive !== 'urm_add' && directive !== 'urm_delete_profile'),
 ]);
 const nameListDirectives = new Set<string>(['urm_unset', 'urm_delete']);
-/** Where a browser adds tokens: each must be a push subscription it could have made. */
-const addingPlaces = new Set<string>(['top level', 'urm_set', 'urm_set_if_null', 'urm_append', 'urm_unique_append']);
+/** Where a token list replaces the profile's: only emptying it (every device, with the proof) is a browser's to do. */
+const replacingPlaces = new Set<string>(['top level', 'urm_set']);
 
 function tokensAreSubscriptions(value: unknown): boolean {
   return Array.isArray(value) && value.every((token) => typeof token === 'string' && typeof parseSubscription(token) !== 'string');
 }
 
-/** Why a browser key may not write this profile record, or undefined when it may. */
+/**
+ * Why a browser may not write the push attribute `name` with `value` at
+ * `place`, or undefined when it may. A browser changes its own subscription
+ * only: it adds a push subscription it made, removes one it presents whole
+ * (endpoint and keys, which no other page knows), or empties the profile's
+ * tokens (every device); it never names a token it could not have made.
+ */
+function pushChangeRefusal(place: string, name: string, value: unknown): string | undefined {
+  if (name === RECEIVES) return undefined;
+  if (replacingPlaces.has(place)) {
+    return Array.isArray(value) && value.length === 0 ? undefined : `${place} ${name} may only be emptied with a browser key`;
+  }
+  if (name !== WEB_TOKENS) return Array.isArray(value) && value.length === 0 ? undefined : `${place}.${name} may only be emptied with a browser key`;
+  return tokensAreSubscriptions(value) ? undefined : `${place}.${name} must hold push subscriptions`;
+}
+
+/** Why a browser key may not write this profile record, or undefined when it may (the proof aside: assertBrowserProvesIdentity). */
 export function browserProfileRefusal(record: Record<string, unknown>): string | undefined {
   for (const [field, value] of Object.entries(record)) {
     if (!profileFields.has(field)) return `${field} is not writable with a browser key`;
     if (pushAttributes.has(field)) {
-      if (field === WEB_TOKENS && !tokensAreSubscriptions(value)) return `${field} must hold push subscriptions`;
+      const refusal = pushChangeRefusal('top level', field, value);
+      if (refusal) return refusal;
       continue;
     }
     if (field === 'urm_merge') {
@@ -45,18 +67,15 @@ export function browserProfileRefusal(record: Record<string, unknown>): string |
       continue;
     }
     if (nameListDirectives.has(field)) {
-      if (!(value as string[]).every((name) => pushAttributes.has(name))) return `${field} may only name push attributes`;
+      // Unsetting a token list would drop every device's tokens by another road than emptying them.
+      if (!(value as string[]).every((name) => name === RECEIVES)) return `${field} may only name ${RECEIVES}`;
       continue;
     }
     if (directives.includes(field as (typeof directives)[number])) {
       for (const [name, inner] of Object.entries(value as Record<string, unknown>)) {
         if (!pushAttributes.has(name)) return `${field} may only name push attributes`;
-        if (!addingPlaces.has(field)) continue;
-        if (name === WEB_TOKENS && !tokensAreSubscriptions(inner)) return `${field}.${name} must hold push subscriptions`;
-        // The SDK empties the iOS and Android tokens (disablePushNotificationPermanentAllDevice), never adds any.
-        if (name !== WEB_TOKENS && name !== 'urm_receives_notifications' && !(Array.isArray(inner) && inner.length === 0)) {
-          return `${field}.${name} may only be emptied with a browser key`;
-        }
+        const refusal = pushChangeRefusal(field, name, inner);
+        if (refusal) return refusal;
       }
     }
   }
@@ -79,6 +98,24 @@ export function browserEventRefusal(record: Record<string, unknown>): string | u
     return `url must be a string of at most ${pushLimits.urlLength} characters`;
   }
   return undefined;
+}
+
+/**
+ * Throws Forbidden unless every profile record of a known (not anonymous)
+ * profile carries the proof of exactly its profile_id, when the application
+ * verifies identity. One missing or wrong proof refuses the whole request.
+ */
+export async function assertBrowserProvesIdentity(
+  records: { profile_id: string; [field: string]: unknown }[],
+  appId: string,
+  identity: IdentityKeyring,
+): Promise<void> {
+  const known = records.filter((record) => needsProof(record.profile_id));
+  if (known.length === 0) return;
+  const verification = await identity.forApp(appId);
+  if (!verification.required) return;
+  const { secret } = verification;
+  if (!secret || !known.every((record) => proofMatches(secret, record.profile_id, record[PROOF_FIELD]))) throw new Forbidden();
 }
 
 /** Throws Forbidden when a browser key's request holds anything but the push SDK's records. */

@@ -11,8 +11,11 @@
  *   the key turned out to be a server or comms key: those are not for pages.
  * - A browser key sent from an origin that is not one of its application's is
  *   refused (403): the key is public, the origin list is what confines it.
- *   Requests without an Origin (same-origin GETs, tools) are not browsers'
- *   cross-origin calls, and pass.
+ *   So is a browser key's POST without an Origin: browsers send one with
+ *   every POST, so a POST without it is a tool, not the SDK. Only the GET of
+ *   the push configuration (public data, and same-origin GETs carry no
+ *   Origin) passes without one. A tool can forge an Origin: what keeps it off
+ *   known profiles is the identity proof (../domain/identity.ts).
  */
 import type middy from '@middy/core';
 import type { AppStore } from '../domain/apps';
@@ -119,7 +122,11 @@ export function browserCors(policy: OriginPolicy, method: 'GET' | 'POST') {
     before: async (request) => {
       const principal = (request.context as AuthedContext).principal;
       const origin = request.event.headers?.origin;
-      if (principal.scope !== 'browser' || origin === undefined) return;
+      if (principal.scope !== 'browser') return;
+      if (origin === undefined) {
+        if (method === 'GET') return;
+        throw new Forbidden();
+      }
       if (origin.length > MAX_ORIGIN || !(await policy.allows(principal.appId, origin))) throw new Forbidden();
     },
   };

@@ -73,6 +73,8 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/ingest-profiles/handler.ts',
     tables: { keys: 'read', apps: 'read' },
     stream: 'write',
+    // The applications' identity secrets (browser-key writes to known profiles).
+    secrets: 'read',
     browser: true,
     maxBodyBytes: limits.bodyBytes,
   },

@@ -6,7 +6,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { hashApiKey } from '../../../functions/shared/domain/api-keys';
 import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
-setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream' });
+setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream', SECRETS_PREFIX: '/urm/test' });
 
 type Handler = ProxyHandler;
 const kinesis = mockClient(KinesisClient);

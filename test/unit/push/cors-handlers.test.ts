@@ -88,6 +88,20 @@ describe('POST /events, as a browser-key operation', () => {
     expect(kinesis).not.toHaveReceivedCommand(PutRecordsCommand);
   });
 
+  test('refuses a browser key without an Origin (browsers send one with every POST), and writes nothing', async () => {
+    const response = await call('POST', { ...json, 'x-api-key': 'browser-key' }, [lifecycle]);
+
+    expect(response.statusCode).toBe(403);
+    expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
+    expect(kinesis).not.toHaveReceivedCommand(PutRecordsCommand);
+  });
+
+  test('takes a server key without an Origin', async () => {
+    const response = await call('POST', { ...json, 'x-api-key': 'server-key' }, [lifecycle]);
+
+    expect(response.statusCode).toBe(200);
+  });
+
   test('gives a server key no CORS headers, even from a site origin', async () => {
     const response = await call('POST', { ...json, 'x-api-key': 'server-key', Origin: site }, [lifecycle]);
 

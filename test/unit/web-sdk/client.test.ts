@@ -200,6 +200,68 @@ describe('anonymous visitors', () => {
   });
 });
 
+describe('identity proofs', () => {
+  const proof = (n: number) => n.toString(16).padStart(2, '0').repeat(32);
+  const proved = { ...settings, profileIdHash: proof(42) };
+
+  test("initNotification's profileIdHash goes with the known profile's records, and later pages of the browser still send it", async () => {
+    const storage = new Map<string, string>();
+    await new UrmNotification(fakeBrowser({ permission: 'granted', storage }).env).initNotification(proved);
+    const later = fakeBrowser({ permission: 'granted', storage });
+    const client = new UrmNotification(later.env);
+
+    await client.initNotification({ appId: 'app_1', apiKey: 'urm_browser_key' });
+    await client.disablePushNotificationPermanentAllDevice();
+
+    expect(later.profileRecords().map((record) => [record.profile_id, record.urm_profile_id_hash])).toEqual([
+      ['player-42', proof(42)],
+      ['player-42', proof(42)],
+    ]);
+  });
+
+  test("an anonymous visitor's records carry no proof", async () => {
+    const browser = fakeBrowser({ permission: 'granted' });
+
+    await new UrmNotification(browser.env).initNotification({ appId: 'app_1', apiKey: 'k' });
+
+    expect(browser.profileRecords()[0]).not.toHaveProperty('urm_profile_id_hash');
+  });
+
+  test('setProfileId(id, hash) proves the merge into the known profile, and a switch proves each profile with its own proof', async () => {
+    const browser = fakeBrowser({ permission: 'granted' });
+    const client = new UrmNotification(browser.env);
+    await client.initNotification({ appId: 'app_1', apiKey: 'k' });
+
+    await client.setProfileId('player-42', proof(42));
+    await client.setProfileId('player-43', proof(43));
+
+    const [, merge, leave, join] = browser.profileRecords();
+    expect([merge.profile_id, merge.urm_profile_id_hash]).toEqual(['player-42', proof(42)]);
+    expect([leave.profile_id, leave.urm_profile_id_hash]).toEqual(['player-42', proof(42)]);
+    expect([join.profile_id, join.urm_profile_id_hash]).toEqual(['player-43', proof(43)]);
+  });
+
+  test('a known profile set without a proof sends none, not the proof of the profile before', async () => {
+    const browser = fakeBrowser({ permission: 'granted' });
+    const client = new UrmNotification(browser.env);
+    await client.initNotification(proved);
+
+    await client.setProfileId('player-43');
+    await client.disablePushNotification();
+
+    expect(browser.profileRecords().at(-1)).toEqual(expect.objectContaining({ profile_id: 'player-43' }));
+    expect(browser.profileRecords().at(-1)).not.toHaveProperty('urm_profile_id_hash');
+  });
+
+  test('a proof that is not 64 hex digits, or one without a profile id, rejects clearly', async () => {
+    const client = new UrmNotification(fakeBrowser({ permission: 'granted' }).env);
+
+    await expect(client.setProfileId('player-42', 'not-a-hash')).rejects.toThrow(/hex HMAC-SHA256/);
+    await expect(client.initNotification({ ...settings, profileIdHash: 42 })).rejects.toThrow(/settings\.profileIdHash must be/);
+    await expect(client.initNotification({ appId: 'app_1', apiKey: 'k', profileIdHash: proof(42) })).rejects.toThrow(/goes with settings\.profileId/);
+  });
+});
+
 describe('the other methods', () => {
   async function initialised(permission: NotificationPermission = 'granted') {
     const browser = fakeBrowser({ permission });

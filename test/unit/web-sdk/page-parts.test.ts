@@ -92,6 +92,17 @@ describe('window.urmChat.setProfileId', () => {
 
     expect([seen, chatSeen]).toEqual([['c'], ['c']]);
   });
+
+  test("passes the site's proof of the id along to both", () => {
+    const seen: unknown[][] = [];
+    const chatSeen: unknown[][] = [];
+    const win = { urmChat: { setProfileId: (...args: unknown[]) => chatSeen.push(args) } };
+    bridgeChat(win, (...args) => seen.push(args));
+
+    (win.urmChat as { setProfileId(id: string, hash: string): void }).setProfileId('d', 'ab'.repeat(32));
+
+    expect([seen, chatSeen]).toEqual([[['d', 'ab'.repeat(32)]], [['d', 'ab'.repeat(32)]]]);
+  });
 });
 
 test('the SDK and the service agree on the names they share', async () => {
@@ -101,6 +112,7 @@ test('the SDK and the service agree on the names they share', async () => {
 
   expect(sdk.lifecycleEvents).toEqual(service.lifecycleEvents);
   expect(sdk.ANONYMOUS_PREFIX).toBe(service.ANONYMOUS_PROFILE_PREFIX);
+  expect(sdk.PROOF).toBe((await import('../../../functions/shared/domain/identity')).PROOF_FIELD);
   expect([sdk.TOKENS, sdk.IOS_TOKENS, sdk.ANDROID_TOKENS].sort()).toEqual([...attributes.pushTokenAttributes].sort());
   expect((attributes.writableSystemAttributes as readonly string[]).includes(sdk.RECEIVES)).toBeTruthy();
 });

@@ -1,5 +1,5 @@
 /**
- * `window.urmChat.setProfileId(id)` (docs/api.md, "The SDK"): the site's core/chat script
+ * `window.urmChat.setProfileId(id, hash)` (docs/api.md, "The SDK"): the site's core/chat script
  * tells who the visitor is; the push SDK follows. Whether the chat script
  * loads before or after this one, and whether it replaces `window.urmChat` or
  * only its method, the call reaches both.
@@ -7,12 +7,14 @@
 type Chat = Record<string, unknown>;
 const BRIDGED = '__urmNotificationBridge';
 
-function bridge(chat: Chat, onProfileId: (id: string) => void): Chat {
+type OnProfileId = (id: string, hash?: string) => void;
+
+function bridge(chat: Chat, onProfileId: OnProfileId): Chat {
   if (chat[BRIDGED]) return chat;
   let own = chat.setProfileId;
-  const setProfileId = function (this: unknown, id: string): unknown {
-    const result = typeof own === 'function' ? own.call(this, id) : undefined;
-    onProfileId(id);
+  const setProfileId = function (this: unknown, ...args: [string, string?]): unknown {
+    const result = typeof own === 'function' ? own.apply(this, args) : undefined;
+    onProfileId(...args);
     return result;
   };
   try {
@@ -31,7 +33,7 @@ function bridge(chat: Chat, onProfileId: (id: string) => void): Chat {
   return chat;
 }
 
-export function bridgeChat(win: object, onProfileId: (id: string) => void): void {
+export function bridgeChat(win: object, onProfileId: OnProfileId): void {
   const target = win as { urmChat?: unknown };
   const wrap = (value: unknown) => (value !== null && typeof value === 'object' ? bridge(value as Chat, onProfileId) : value);
   let chat = wrap(target.urmChat ?? {});

@@ -4,10 +4,10 @@
  * browser objects they need, which tests replace.
  */
 import { callApi } from '../shared/api';
-import { ANDROID_TOKENS, IOS_TOKENS, profileRecord, RECEIVES, TOKENS, type Fields } from '../shared/records';
+import { ANDROID_TOKENS, IOS_TOKENS, profileRecord, PROOF, RECEIVES, TOKENS, type Fields } from '../shared/records';
 import { base64UrlToBytes, sameKey, tokenOf, type SubscriptionJson } from '../shared/subscription';
 import { Identity, type KeyValueStore } from './identity';
-import { readSettings, type Settings } from './settings';
+import { readProof, readSettings, type Settings } from './settings';
 
 export interface SubscriptionLike {
   options?: { applicationServerKey: ArrayBuffer | null } | null;
@@ -73,8 +73,8 @@ export async function subscribe(registration: RegistrationLike, vapidPublicKey: 
 export class UrmNotification {
   private settings?: Settings;
   private identity?: Identity;
-  /** A profile id set before initNotification: adopted by it. */
-  private pendingProfileId?: string;
+  /** A profile id (and its proof) set before initNotification: adopted by it. */
+  private pending?: { id: string; proof?: string };
 
   constructor(private readonly env: BrowserEnv) {}
 
@@ -93,9 +93,9 @@ export class UrmNotification {
     // Denied, or the prompt dismissed: no subscription, nothing stored. Only the browser's settings undo a denial.
     if (permission !== 'granted') return { permission, subscribed: false };
 
-    const known = settings.profileId ?? this.pendingProfileId;
-    this.pendingProfileId = undefined;
-    const records = known ? this.adopt(known) : [];
+    const known = settings.profileId ? { id: settings.profileId, proof: settings.profileIdHash } : this.pending;
+    this.pending = undefined;
+    const records = known ? this.adopt(known.id, known.proof) : [];
     const profileId = this.identity.profileId();
 
     await serviceWorker.register(workerUrl(settings), { scope: '/' });
@@ -151,16 +151,21 @@ export class UrmNotification {
     identity.setToken(token);
   }
 
-  /** The visitor is now `id`: an anonymous profile is merged into it, and this browser's token follows. */
-  async setProfileId(id: unknown): Promise<void> {
+  /**
+   * The visitor is now `id`, proved by `hash` (hex HMAC-SHA256 of the id with
+   * the application's identity secret, from the site's server): an anonymous
+   * profile is merged into it, and this browser's token follows.
+   */
+  async setProfileId(id: unknown, hash?: unknown): Promise<void> {
     if (typeof id !== 'string' || id.length === 0 || id.length > 128) {
       throw new Error('urmNotification: a profile id is a string of 1 to 128 characters');
     }
+    const proof = readProof(hash, 'the profile id hash');
     if (!this.identity) {
-      this.pendingProfileId = id;
+      this.pending = { id, proof };
       return;
     }
-    const records = this.adopt(id);
+    const records = this.adopt(id, proof);
     if (records.length > 0) await this.post(records);
   }
 
@@ -174,8 +179,9 @@ export class UrmNotification {
     await this.post([this.record(identity.profileId(), { urm_set: { [RECEIVES]: receives } })]);
   }
 
-  private record(profileId: string, fields: Fields): Fields {
-    return profileRecord(this.ready().settings.appId, profileId, fields, this.env.now());
+  /** A profile record, with the proof of its profile when the SDK has one (a known profile needs it). */
+  private record(profileId: string, fields: Fields, proof = this.identity?.proofOf(profileId)): Fields {
+    return profileRecord(this.ready().settings.appId, profileId, proof ? { ...fields, [PROOF]: proof } : fields, this.env.now());
   }
 
   /** This browser's token on the profile, in place of the one it had before. */
@@ -188,9 +194,9 @@ export class UrmNotification {
   }
 
   /** Records that make the service follow a change of profile. */
-  private adopt(id: string): Fields[] {
+  private adopt(id: string, proof?: string): Fields[] {
     const { identity } = this.ready();
-    const change = identity.adopt(id);
+    const change = identity.adopt(id, proof);
     const token = identity.token();
     const records: Fields[] = [];
     // The token goes along with the merge: the visitor's own record may not be applied yet (another shard).
@@ -198,7 +204,7 @@ export class UrmNotification {
       records.push(this.record(id, { urm_merge: [change.mergeFrom], ...(token ? { urm_unique_append: { [TOKENS]: [token] } } : {}) }));
     }
     if (change.left && token) {
-      records.push(this.record(change.left, { urm_remove: { [TOKENS]: [token] } }));
+      records.push(this.record(change.left, { urm_remove: { [TOKENS]: [token] } }, change.leftProof));
       records.push(this.record(id, { urm_unique_append: { [TOKENS]: [token] } }));
     }
     return records;

@@ -25,11 +25,11 @@ const api = {
   disablePushNotificationPermanent: () => client.disablePushNotificationPermanent(),
   disablePushNotificationPermanentAllDevice: () => client.disablePushNotificationPermanentAllDevice(),
   setPushNotificationToken: (token: unknown) => client.setPushNotificationToken(token),
-  setProfileId: (id: unknown) => client.setProfileId(id),
+  setProfileId: (id: unknown, hash?: unknown) => client.setProfileId(id, hash),
 };
 
-bridgeChat(window, (id) => {
-  client.setProfileId(id).catch((error: unknown) => console.error(error));
+bridgeChat(window, (id, hash) => {
+  client.setProfileId(id, hash).catch((error: unknown) => console.error(error));
 });
 
 (window as unknown as { urmNotification: typeof api }).urmNotification = api;

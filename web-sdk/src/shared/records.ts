@@ -9,6 +9,8 @@ export const TOKENS = 'urm_web_push_notification_token';
 export const RECEIVES = 'urm_receives_notifications';
 export const IOS_TOKENS = 'urm_ios_push_notification_token';
 export const ANDROID_TOKENS = 'urm_android_push_notification_token';
+/** Where a profile record carries the proof of its profile id (docs/api.md, "The browser key"). */
+export const PROOF = 'urm_profile_id_hash';
 
 /** Anonymous visitors: merged into the known profile once it is set (docs/api.md, "The SDK"). */
 export const ANONYMOUS_PREFIX = 'urm-anon-';
