@@ -5,9 +5,10 @@
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { httpOperations } from '../../functions/shared/manifest/operations';
+import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
 import { tableOutputName, tables as tableDefinitions, type TableName } from '../../functions/shared/manifest/resources';
 import { secretsPrefix, secretsPrefixOutput } from '../../functions/shared/manifest/secrets';
+import { Alarms } from './constructs/alarms';
 import { DataTables } from './constructs/data-tables';
 import { Email } from './constructs/email';
 import { EventPipeline } from './constructs/event-pipeline';
@@ -28,6 +29,11 @@ export const stackOutputs = {
   docsUrl: 'DocsUrl',
   /** Where the secrets (VAPID private keys) are, in SSM Parameter Store: for the admin command line. */
   secretsPrefix: secretsPrefixOutput,
+  /** The consumers' on-failure queue, and each consumer's function: what `npm run admin -- replay` reads and invokes. */
+  failureQueueUrl: 'ConsumerFailureQueueUrl',
+  consumerFunctions: Object.fromEntries(streamConsumers.map((consumer) => [consumer.id, `${consumer.id}FunctionName`])) as Record<string, string>,
+  /** The SNS topic every alarm notifies: subscribe to it. */
+  alarmTopicArn: 'AlarmTopicArn',
   tables: Object.fromEntries(
     Object.entries(tableDefinitions).map(([name, definition]) => [name, tableOutputName(definition)]),
   ) as Record<TableName, string>,
@@ -39,6 +45,7 @@ export class UrmStack extends Stack {
   readonly ingestion: IngestionApi;
   readonly email: Email;
   readonly pushCdn: PushCdn;
+  readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -57,6 +64,16 @@ export class UrmStack extends Stack {
       new CfnOutput(this, key, { value: url });
     }
     new CfnOutput(this, stackOutputs.streamName, { value: this.pipeline.stream.streamName });
+    new CfnOutput(this, stackOutputs.failureQueueUrl, { value: this.pipeline.failureQueue.queueUrl });
+    for (const consumer of streamConsumers) {
+      new CfnOutput(this, stackOutputs.consumerFunctions[consumer.id], { value: this.pipeline.consumers[consumer.id].functionName });
+    }
+    this.alarms = new Alarms(this, 'Alarms', {
+      consumers: this.pipeline.consumers,
+      failureQueue: this.pipeline.failureQueue,
+      api: this.ingestion.api,
+    });
+    new CfnOutput(this, stackOutputs.alarmTopicArn, { value: this.alarms.topic.topicArn });
     this.pushCdn = new PushCdn(this, 'PushCdn', { apiUrl: url });
     new CfnOutput(this, stackOutputs.cdnUrl, { value: this.pushCdn.url });
     new CfnOutput(this, stackOutputs.docsUrl, { value: this.pushCdn.docsUrl });
