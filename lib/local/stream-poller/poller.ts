@@ -19,7 +19,7 @@ import type { StreamConsumer } from '../../../functions/shared/manifest/operatio
 import { lambdaContext } from '../api-gateway';
 import { invoke } from '../invocation';
 import type { FileCheckpointStore } from './checkpoints';
-import { kindOf, kinesisEvent } from './kinesis-event';
+import { kindOf, kinesisEvent } from '../../../functions/shared/stream/kinesis-event';
 import { failureRecord, type FailureRecord } from './on-failure';
 
 export type ConsumerHandler = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse | void>;
