@@ -14,6 +14,7 @@ import { Email } from './constructs/email';
 import { EventPipeline } from './constructs/event-pipeline';
 import { IngestionApi } from './constructs/ingestion-api';
 import { PushCdn } from './constructs/push-cdn';
+import { failureOutputs } from './replay-outputs';
 import { suppressAcceptedFindings } from './nag-suppressions';
 
 /** The output keys of the stack (read with CloudFormation DescribeStacks). */
@@ -22,18 +23,13 @@ export const stackOutputs = {
   crmUrl: 'CrmUrl',
   enterpriseApiUrl: 'EnterpriseApiUrl',
   commsUrl: 'CommsUrl',
-  streamName: 'StreamName',
   /** {cdn_url}: where sites load js/urm-notification.js and urmSDKWorker.js from. */
   cdnUrl: 'CdnUrl',
   /** The API reference (Swagger UI) on the CDN; the OpenAPI document is {cdn_url}/openapi.json. */
   docsUrl: 'DocsUrl',
   /** Where the secrets (VAPID private keys) are, in SSM Parameter Store: for the admin command line. */
   secretsPrefix: secretsPrefixOutput,
-  /** The consumers' on-failure queue, and each consumer's function: what `npm run admin -- replay` reads and invokes. */
-  failureQueueUrl: 'ConsumerFailureQueueUrl',
-  consumerFunctions: Object.fromEntries(streamConsumers.map((consumer) => [consumer.id, `${consumer.id}FunctionName`])) as Record<string, string>,
-  /** The SNS topic every alarm notifies: subscribe to it. */
-  alarmTopicArn: 'AlarmTopicArn',
+  ...failureOutputs,
   tables: Object.fromEntries(
     Object.entries(tableDefinitions).map(([name, definition]) => [name, tableOutputName(definition)]),
   ) as Record<TableName, string>,

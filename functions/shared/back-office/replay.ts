@@ -39,6 +39,8 @@ export interface FailureList {
   /** Every entry listed now. */
   entries(): Promise<FailureEntry[]>;
   remove(entry: FailureEntry): Promise<void>;
+  /** Lists an entry that was not replayed again at once (a queue hides what it hands out). */
+  release?(entry: FailureEntry): Promise<void>;
 }
 
 /** Reads a shard's records from `start` through `end` (sequence numbers, inclusive), in order. */
@@ -103,7 +105,10 @@ async function replayOne(ports: ReplayPorts, entry: FailureEntry): Promise<Repla
   };
   const name = functionNameOf(entry.failure.requestContext.functionArn);
   const target = ports.targets.find((candidate) => candidate.functionName === name);
-  if (!target) return { ...outcome, error: `no consumer of this stack is function ${name}` };
+  if (!target) {
+    await ports.failures.release?.(entry);
+    return { ...outcome, error: `no consumer of this stack is function ${name}` };
+  }
   outcome.consumer = target.consumer.id;
   try {
     const read = await ports.records.read({ shardId: info.shardId, start: info.startSequenceNumber, end: info.endSequenceNumber });
@@ -125,6 +130,7 @@ async function replayOne(ports: ReplayPorts, entry: FailureEntry): Promise<Repla
     await ports.failures.remove(entry);
     return { ...outcome, status: 'replayed' };
   } catch (error) {
+    await ports.failures.release?.(entry);
     return { ...outcome, error: (error as Error).message };
   }
 }

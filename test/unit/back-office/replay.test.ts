@@ -37,6 +37,7 @@ function failure(handle: string, functionName: string, start: string, end: strin
 
 class FakeList implements FailureList {
   removed: string[] = [];
+  released: string[] = [];
   constructor(public listed: FailureEntry[]) {}
   async entries() {
     return [...this.listed];
@@ -44,6 +45,9 @@ class FakeList implements FailureList {
   async remove(entry: FailureEntry) {
     this.removed.push(entry.handle);
     this.listed = this.listed.filter((e) => e !== entry);
+  }
+  async release(entry: FailureEntry) {
+    this.released.push(entry.handle);
   }
 }
 
@@ -99,7 +103,7 @@ describe('replayFailures', () => {
     expect(records.reads).toEqual([{ shardId: 'shardId-000000000001', start: '101', end: '101' }]);
   });
 
-  test('keeps an entry whose consumer throws, and replays the others', async () => {
+  test('keeps (and releases) an entry whose consumer throws, and replays the others', async () => {
     const list = new FakeList([failure('m1', profiles.functionName, '100', '100'), failure('m2', events.functionName, '101', '101')]);
     const invoker = new FakeInvoker((event) => {
       if (event.Records[0].kinesis.sequenceNumber === '100') throw new Error('table unwritable');
@@ -109,6 +113,7 @@ describe('replayFailures', () => {
     const outcomes = await replayFailures({ failures: list, records: shard(), invoker, targets, region: 'r' });
 
     expect(list.removed).toEqual(['m2']);
+    expect(list.released).toEqual(['m1']);
     expect(outcomes.map((o) => [o.status, o.error])).toEqual([
       ['failed', 'table unwritable'],
       ['replayed', undefined],
