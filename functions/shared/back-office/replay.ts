@@ -80,6 +80,30 @@ export interface ReplayOutcome {
   error?: string;
 }
 
+/** A synchronous Lambda invocation takes at most 6 MB of event: batches stay under 5 MiB, as an event-source mapping's do. */
+const MAX_EVENT_BYTES = 5 * 1024 * 1024;
+/** What a record adds to the event besides its base64 data (ids, ARNs, field names), generously. */
+const RECORD_OVERHEAD_BYTES = 1024;
+
+/** Records in batches of at most `size` and MAX_EVENT_BYTES of event. */
+function batches(records: _Record[], size: number): _Record[][] {
+  const out: _Record[][] = [];
+  let current: _Record[] = [];
+  let bytes = 0;
+  for (const record of records) {
+    const recordBytes = Math.ceil(((record.Data?.length ?? 0) * 4) / 3) + RECORD_OVERHEAD_BYTES;
+    if (current.length > 0 && (current.length === size || bytes + recordBytes > MAX_EVENT_BYTES)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(record);
+    bytes += recordBytes;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
 /** The function name of an ARN (`…:function:NAME` or `…:function:NAME:qualifier`). */
 function functionNameOf(functionArn: string): string {
   const parts = functionArn.split(':');
@@ -119,8 +143,7 @@ async function replayOne(ports: ReplayPorts, entry: FailureEntry): Promise<Repla
     const records = read.filter(
       (record) => BigInt(record.SequenceNumber!) <= BigInt(info.endSequenceNumber) && target.consumer.kinds.includes(kindOf(record) as never),
     );
-    for (let i = 0; i < records.length; i += target.consumer.batchSize) {
-      const batch = records.slice(i, i + target.consumer.batchSize);
+    for (const batch of batches(records, target.consumer.batchSize)) {
       const event = kinesisEvent(batch, { shardId: info.shardId, region: ports.region, streamArn: info.streamArn });
       const response = await ports.invoker.invoke(target.functionName, event);
       const failed = response?.batchItemFailures ?? [];

@@ -168,6 +168,25 @@ describe('replayFailures', () => {
     expect(outcome).toMatchObject({ status: 'replayed', records: 250 });
   });
 
+  test('keeps each event it hands the consumer under 5 MiB, within what a synchronous invocation takes', async () => {
+    const big = (n: number): _Record => ({
+      ...record(String(2000 + n), 'event'),
+      Data: Buffer.from(JSON.stringify({ v: 1, kind: 'event', record: { profile_id: 'p1', note: 'a'.repeat(900 * 1024) } })),
+    });
+    const invoker = new FakeInvoker();
+
+    await replayFailures({
+      failures: new FakeList([failure('m1', events.functionName, '2000', '2009')]),
+      records: new FakeShard(Array.from({ length: 10 }, (_, n) => big(n))),
+      invoker,
+      targets,
+      region: 'r',
+    });
+
+    expect(invoker.calls.map((c) => c.event.Records.length)).toEqual([4, 4, 2]);
+    for (const call of invoker.calls) expect(JSON.stringify(call.event).length).toBeLessThan(5 * 1024 * 1024);
+  });
+
   test('with nothing listed, invokes nothing', async () => {
     const invoker = new FakeInvoker();
 
