@@ -12,11 +12,12 @@ import { createChannel, listChannels, setChannelEnabled } from '../functions/sha
 import { rotateIdentitySecret, setIdentityVerification } from '../functions/shared/back-office/identity';
 import { issueKey, listKeys, revokeKey } from '../functions/shared/back-office/keys';
 import { listAffiliates, listRejections } from '../functions/shared/back-office/records';
+import { replayFailures } from '../functions/shared/back-office/replay';
 import { generateVapidKeys } from '../functions/shared/back-office/web-push';
 import { scopes, type Scope } from '../functions/shared/domain/api-keys';
 import { Conflict, DomainError, ValidationError } from '../functions/shared/domain/errors';
 import { printResult, textTable as table } from '../lib/admin/format';
-import { backOfficeOf, TargetError } from '../lib/admin/targets';
+import { backOfficeOf, replayPortsOf, TargetError } from '../lib/admin/targets';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -210,6 +211,25 @@ export function adminProgram(): Command {
       print(affiliates, () =>
         table(affiliates as unknown as Record<string, unknown>[], ['affiliate_id', 'username', 'email', 'first_name', 'last_name', 'created_at']),
       );
+    });
+  program
+    .command('replay')
+    .description(
+      'apply again the stream batches the consumers gave up on (the on-failure queue in AWS, .urm/on-failure.jsonl locally); ' +
+        'fix the cause first. Each replayed entry is removed; one that fails again stays listed',
+    )
+    .action(async () => {
+      const outcomes = await replayFailures(await replayPortsOf({ ...target(), dataDir: resolve(root, target().dataDir) }, root));
+      const failed = outcomes.filter((outcome) => outcome.status === 'failed');
+      print(outcomes, () =>
+        outcomes.length === 0
+          ? ['Nothing to replay.']
+          : [
+              ...table(outcomes as unknown as Record<string, unknown>[], ['status', 'consumer', 'shardId', 'startSequenceNumber', 'endSequenceNumber', 'records', 'error']),
+              `Replayed ${outcomes.length - failed.length} of ${outcomes.length}.`,
+            ],
+      );
+      if (failed.length > 0) process.exitCode = 1;
     });
   const push = program.command('push').description('web push');
   push

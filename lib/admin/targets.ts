@@ -6,6 +6,9 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { KinesisClient } from '@aws-sdk/client-kinesis';
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,10 +17,17 @@ import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store
 import { DynamoChannelStore } from '../../functions/shared/adapters/dynamo-channel-store';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
+import { KinesisRecordReader } from '../../functions/shared/adapters/kinesis-record-reader';
+import { LambdaConsumerInvoker } from '../../functions/shared/adapters/lambda-consumer-invoker';
+import { SqsFailureList } from '../../functions/shared/adapters/sqs-failure-list';
 import { SsmSecretStore } from '../../functions/shared/adapters/ssm-secret-store';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
+import type { ReplayPorts } from '../../functions/shared/back-office/replay';
+import { streamConsumers } from '../../functions/shared/manifest/operations';
 import { tableOutputName, tables } from '../../functions/shared/manifest/resources';
 import { secretsPrefixOutput } from '../../functions/shared/manifest/secrets';
+import { failureOutputs } from '../aws/replay-outputs';
+import { localReplayPorts } from '../local/replay';
 import { localBackOffice, localClients, type LocalEndpoints } from '../local/stack';
 
 /** The stack to work on cannot be found or reached; the message says what to do. */
@@ -35,10 +45,33 @@ export async function backOfficeOf(target: Target): Promise<BackOffice> {
   return target.stack ? deployedBackOffice(target.stack, target.region) : localBackOfficeIn(target.dataDir);
 }
 
-async function deployedBackOffice(stackName: string, region?: string): Promise<BackOffice> {
+/** What replay works with on the target: its on-failure destination, its stream, its consumers. `root`: where the local handler modules are. */
+export async function replayPortsOf(target: Target, root: string): Promise<ReplayPorts> {
+  if (!target.stack) return localReplayPorts(root, target.dataDir, await runningLocalStack(target.dataDir));
+  const outputs = await stackOutputsOf(target.stack, target.region);
+  const output = (key: string) => {
+    const value = outputs.get(key);
+    if (!value) throw new TargetError(`Stack ${target.stack} has no output ${key}; deploy the current version first.`);
+    return value;
+  };
+  const region = target.region ?? (await new SQSClient({ region: target.region }).config.region());
+  return {
+    failures: new SqsFailureList(new SQSClient({ region }), output(failureOutputs.failureQueueUrl)),
+    records: new KinesisRecordReader(new KinesisClient({ region }), output(failureOutputs.streamName)),
+    invoker: new LambdaConsumerInvoker(new LambdaClient({ region })),
+    targets: streamConsumers.map((consumer) => ({ consumer, functionName: output(failureOutputs.consumerFunctions[consumer.id]) })),
+    region,
+  };
+}
+
+async function stackOutputsOf(stackName: string, region?: string): Promise<Map<string | undefined, string | undefined>> {
   const cloudFormation = new CloudFormationClient({ region });
   const out = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
-  const outputs = new Map((out.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
+  return new Map((out.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
+}
+
+async function deployedBackOffice(stackName: string, region?: string): Promise<BackOffice> {
+  const outputs = await stackOutputsOf(stackName, region);
   const tableName = (definition: (typeof tables)[keyof typeof tables]) => {
     const name = outputs.get(tableOutputName(definition));
     if (!name) throw new TargetError(`Stack ${stackName} has no output ${tableOutputName(definition)}; is it a urm stack?`);
@@ -63,6 +96,11 @@ function secretsPrefixOf(stackName: string, outputs: Map<string | undefined, str
 }
 
 async function localBackOfficeIn(dataDir: string): Promise<BackOffice> {
+  return localBackOffice(localClients(await runningLocalStack(dataDir)).document);
+}
+
+/** The endpoints of the local stack running on `dataDir`; a TargetError when there is none. */
+async function runningLocalStack(dataDir: string): Promise<LocalEndpoints> {
   const file = join(dataDir, 'stack.json');
   let endpoints: LocalEndpoints;
   try {
@@ -76,5 +114,5 @@ async function localBackOfficeIn(dataDir: string): Promise<BackOffice> {
   } catch {
     throw new TargetError(`The local stack is not running (nothing answers at ${endpoints.dynamodb_endpoint}). Start it with npm start.`);
   }
-  return localBackOffice(clients.document);
+  return endpoints;
 }

@@ -5,14 +5,16 @@
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { httpOperations } from '../../functions/shared/manifest/operations';
+import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
 import { tableOutputName, tables as tableDefinitions, type TableName } from '../../functions/shared/manifest/resources';
 import { secretsPrefix, secretsPrefixOutput } from '../../functions/shared/manifest/secrets';
+import { Alarms } from './constructs/alarms';
 import { DataTables } from './constructs/data-tables';
 import { Email } from './constructs/email';
 import { EventPipeline } from './constructs/event-pipeline';
 import { IngestionApi } from './constructs/ingestion-api';
 import { PushCdn } from './constructs/push-cdn';
+import { failureOutputs } from './replay-outputs';
 import { suppressAcceptedFindings } from './nag-suppressions';
 
 /** The output keys of the stack (read with CloudFormation DescribeStacks). */
@@ -21,13 +23,13 @@ export const stackOutputs = {
   crmUrl: 'CrmUrl',
   enterpriseApiUrl: 'EnterpriseApiUrl',
   commsUrl: 'CommsUrl',
-  streamName: 'StreamName',
   /** {cdn_url}: where sites load js/urm-notification.js and urmSDKWorker.js from. */
   cdnUrl: 'CdnUrl',
   /** The API reference (Swagger UI) on the CDN; the OpenAPI document is {cdn_url}/openapi.json. */
   docsUrl: 'DocsUrl',
   /** Where the secrets (VAPID private keys) are, in SSM Parameter Store: for the admin command line. */
   secretsPrefix: secretsPrefixOutput,
+  ...failureOutputs,
   tables: Object.fromEntries(
     Object.entries(tableDefinitions).map(([name, definition]) => [name, tableOutputName(definition)]),
   ) as Record<TableName, string>,
@@ -39,6 +41,7 @@ export class UrmStack extends Stack {
   readonly ingestion: IngestionApi;
   readonly email: Email;
   readonly pushCdn: PushCdn;
+  readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -57,6 +60,16 @@ export class UrmStack extends Stack {
       new CfnOutput(this, key, { value: url });
     }
     new CfnOutput(this, stackOutputs.streamName, { value: this.pipeline.stream.streamName });
+    new CfnOutput(this, stackOutputs.failureQueueUrl, { value: this.pipeline.failureQueue.queueUrl });
+    for (const consumer of streamConsumers) {
+      new CfnOutput(this, stackOutputs.consumerFunctions[consumer.id], { value: this.pipeline.consumers[consumer.id].functionName });
+    }
+    this.alarms = new Alarms(this, 'Alarms', {
+      consumers: this.pipeline.consumers,
+      failureQueue: this.pipeline.failureQueue,
+      api: this.ingestion.api,
+    });
+    new CfnOutput(this, stackOutputs.alarmTopicArn, { value: this.alarms.topic.topicArn });
     this.pushCdn = new PushCdn(this, 'PushCdn', { apiUrl: url });
     new CfnOutput(this, stackOutputs.cdnUrl, { value: this.pushCdn.url });
     new CfnOutput(this, stackOutputs.docsUrl, { value: this.pushCdn.docsUrl });

@@ -65,6 +65,8 @@ export interface LocalEndpoints {
   kinesis_endpoint: string;
   region: string;
   base_url: string;
+  /** The local SES v2, for handlers run outside the stack's process (replay). */
+  ses_endpoint?: string;
 }
 
 export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -99,7 +101,7 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
 }
 
 /** The environment a Lambda function would get from the stack, pointed at the emulators. */
-function functionEnvironment(endpoints: LocalEndpoints, sesEndpoint: string): Record<string, string> {
+export function functionEnvironment(endpoints: LocalEndpoints, sesEndpoint = endpoints.ses_endpoint ?? ''): Record<string, string> {
   return {
     AWS_REGION: endpoints.region,
     AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
@@ -175,7 +177,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const demo = await ensureDemoApp(localBackOffice(clients.document), join(options.dataDir, 'dev.json'), baseUrl, ses.url);
     await ensureDemoWebPush(localBackOffice(clients.document), demo.config.app_id, baseUrl);
-    writeFileSync(join(options.dataDir, 'stack.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
+    writeFileSync(join(options.dataDir, 'stack.json'), `${JSON.stringify({ ...endpoints, ses_endpoint: ses.url }, null, 2)}\n`);
     // The web push SDK, served below, built when missing or older than its sources (esbuild: well under a second).
     ensureSdkBuilt(options.log);
 

@@ -61,7 +61,10 @@ export interface StreamConsumer extends FunctionDefinition {
   batchSize: number;
   /** Attempts after the first before a batch goes to the on-failure destination. */
   retryAttempts: number;
-  /** Records older than this are sent to the on-failure destination unprocessed. */
+  /**
+   * Records older than this are sent to the on-failure destination unprocessed. At least a day less than the
+   * stream's retentionDays (resources.ts): what the destination lists must still be on the stream to be replayed.
+   */
   maxRecordAgeSeconds: number;
 }
 
@@ -191,7 +194,7 @@ export const streamConsumers: StreamConsumer[] = [
     kinds: ['profile'],
     batchSize: 100,
     retryAttempts: 10,
-    maxRecordAgeSeconds: 24 * 60 * 60,
+    maxRecordAgeSeconds: 6 * 24 * 60 * 60,
   },
   {
     id: 'RecordEvents',
@@ -200,6 +203,6 @@ export const streamConsumers: StreamConsumer[] = [
     kinds: ['event'],
     batchSize: 100,
     retryAttempts: 10,
-    maxRecordAgeSeconds: 24 * 60 * 60,
+    maxRecordAgeSeconds: 6 * 24 * 60 * 60,
   },
 ];

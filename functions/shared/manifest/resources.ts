@@ -134,6 +134,11 @@ export interface StreamDefinition {
   localName: string;
   /** In AWS the stream is on-demand; the local emulator needs a shard count. */
   localShardCount: number;
+  /**
+   * How long the stream keeps a record (AWS; kinesalite keeps what it has). Longer than any consumer's
+   * maxRecordAgeSeconds, so a batch sent to the on-failure destination can still be read and replayed.
+   */
+  retentionDays: number;
 }
 
 /** The ingestion stream: every accepted profile and event record. */
@@ -142,6 +147,7 @@ export const ingestStream: StreamDefinition = {
   envVar: 'STREAM_NAME',
   localName: 'urm-ingest',
   localShardCount: 2,
+  retentionDays: 7,
 };
 
 /**

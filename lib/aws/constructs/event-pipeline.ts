@@ -39,12 +39,14 @@ export class EventPipeline extends Construct {
     this.stream = new Stream(this, ingestStream.id, {
       streamMode: StreamMode.ON_DEMAND,
       encryption: StreamEncryption.MANAGED,
+      // Longer than the consumers' record age: what the on-failure queue points at can still be replayed.
+      retentionPeriod: Duration.days(ingestStream.retentionDays),
     });
 
     this.failureQueue = new Queue(this, 'ConsumerFailureQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      // The longest SQS allows: time to inspect and replay from the stream's positions.
+      // The longest SQS allows; replay (`npm run admin -- replay`) needs the records, which the stream keeps 7 days.
       retentionPeriod: Duration.days(14),
     });
 

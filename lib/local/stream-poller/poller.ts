@@ -19,8 +19,13 @@ import type { StreamConsumer } from '../../../functions/shared/manifest/operatio
 import { lambdaContext } from '../api-gateway';
 import { invoke } from '../invocation';
 import type { FileCheckpointStore } from './checkpoints';
-import { kindOf, kinesisEvent } from './kinesis-event';
+import { kindOf, kinesisEvent } from '../../../functions/shared/stream/kinesis-event';
 import { failureRecord, type FailureRecord } from './on-failure';
+
+/** A consumer's function name in the local stack: its on-failure records name it, and replay finds the consumer by it. */
+export function localFunctionName(consumer: StreamConsumer): string {
+  return `${consumer.id}Function`;
+}
 
 export type ConsumerHandler = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse | void>;
 
@@ -132,7 +137,7 @@ export class StreamPoller {
         if (!this.running) return false;
         let reason: string;
         try {
-          const response = await invoke(handler, kinesisEvent(batch, { shardId, region: this.options.region, streamArn: this.streamArn }), lambdaContext(`${consumer.id}Function`, 5 * 60_000));
+          const response = await invoke(handler, kinesisEvent(batch, { shardId, region: this.options.region, streamArn: this.streamArn }), lambdaContext(localFunctionName(consumer), 5 * 60_000));
           const failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
           if (failed.size === 0) {
             await this.checkpoints.set(consumer.id, shardId, batch.at(-1)!.SequenceNumber!);
@@ -175,7 +180,7 @@ export class StreamPoller {
   ): Promise<void> {
     this.options.log(`consumer ${consumer.id}: ${batch.length} record(s) sent to the on-failure destination (${reason})`);
     await this.onFailure(
-      failureRecord({ functionName: `${consumer.id}Function`, region: this.options.region, streamArn: this.streamArn, shardId, batch, invokeCount, tooOld, reason }),
+      failureRecord({ functionName: localFunctionName(consumer), region: this.options.region, streamArn: this.streamArn, shardId, batch, invokeCount, tooOld, reason }),
     );
   }
 }

@@ -1,4 +1,7 @@
-/** What Lambda hands a Kinesis consumer: the event made from a batch of records, and the kind a record's envelope carries (for the filter). */
+/**
+ * What Lambda hands a Kinesis consumer: the event made from a batch of records, and the kind a record's
+ * envelope carries (for the filter). The local stream poller and replay (back-office/replay.ts) both build it.
+ */
 import type { _Record } from '@aws-sdk/client-kinesis';
 import type { KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
 
