@@ -65,7 +65,7 @@ describe('a crash in the middle of ingestion', () => {
     const env = { ...(await freePorts()), URM_DATA_DIR: dataDir };
     const baseUrl = `http://127.0.0.1:${env.PORT}`;
     let running: LocalProcess = startLocalProcess(env);
-    await waitFor(() => running.output().includes('urm local stack ready'), 'the stack');
+    await waitFor(() => running.output().includes('urm local stack ready'), 'the stack', 180_000);
     const dev = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as DevConfig;
     const batches = workload(dev, randomUUID().slice(0, 8));
 
@@ -82,7 +82,7 @@ describe('a crash in the middle of ingestion', () => {
 
     running = startLocalProcess(env);
     try {
-      await waitFor(() => running.output().includes('urm local stack ready'), 'the restart').catch((error) => {
+      await waitFor(() => running.output().includes('urm local stack ready'), 'the restart', 180_000).catch((error) => {
         throw new Error(`${error.message}; the stack said:\n${running.output().slice(-3000)}`);
       });
       await sendAll(baseUrl, dev.server_key, batches, (entries) => receipts.note(entries));
