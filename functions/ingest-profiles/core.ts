@@ -7,6 +7,7 @@ import { directives } from '../shared/domain/attributes';
 import { assertBrowserMayWrite } from '../shared/domain/browser-access';
 import { ValidationError } from '../shared/domain/errors';
 import { ingestRecords, type IngestDeps, type WriteReceipt } from '../shared/domain/ingest';
+import { addedWebTokenProblems, type PushEndpointPolicy } from '../shared/domain/push';
 import { capMessages, pathOf } from '../shared/domain/validation';
 import type { ProfileRecord } from './schema';
 
@@ -47,10 +48,18 @@ export function profileRecordProblems(record: ProfileRecord, index: number): str
   return problems;
 }
 
-export function ingestProfiles(deps: IngestDeps) {
+export interface IngestProfilesDeps extends IngestDeps {
+  /** Web push tokens are stored only with an endpoint send_push would call, whatever the key. */
+  pushEndpoints: PushEndpointPolicy;
+}
+
+export function ingestProfiles(deps: IngestProfilesDeps) {
   const ingest = ingestRecords('profile', deps);
   return async (records: ProfileRecord[], appId: string, scope: Scope): Promise<WriteReceipt> => {
-    const problems = records.flatMap(profileRecordProblems);
+    const problems = records.flatMap((record, index) => [
+      ...profileRecordProblems(record, index),
+      ...addedWebTokenProblems(record as unknown as Record<string, unknown>, index, deps.pushEndpoints),
+    ]);
     if (problems.length > 0) throw new ValidationError(capMessages(problems));
     // A browser key writes the push SDK's records only.
     if (scope === 'browser') assertBrowserMayWrite('profile', records as unknown as Record<string, unknown>[]);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { maxBodyBytesOf } from '../shared/manifest/operations';
-import { ingestStream } from '../shared/manifest/resources';
+import { ingestStream, pushSending } from '../shared/manifest/resources';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { kinesis } from '../shared/clients';
-import { requireEnv } from '../shared/config';
+import { optionalEnv, requireEnv } from '../shared/config';
+import { pushEndpointPolicy } from '../shared/domain/push';
 import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
@@ -12,7 +13,12 @@ import { ingestProfiles } from './core';
 import { profilesBodySchema, type ProfileRecord } from './schema';
 
 const writer = new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar));
-const ingest = ingestProfiles({ writer, newId: randomUUID, now: () => new Date() });
+const ingest = ingestProfiles({
+  writer,
+  pushEndpoints: pushEndpointPolicy(optionalEnv(pushSending.endpointHostsEnvVar, '')),
+  newId: randomUUID,
+  now: () => new Date(),
+});
 
 export const handler = jsonApi({
   scopes: ['server', 'browser'],

@@ -10,11 +10,13 @@ import type { AttributeValue } from '../shared/domain/attributes';
 import { Forbidden, NotFound, ValidationError } from '../shared/domain/errors';
 import { toStreamEntries, type RecordWriter, type StreamEntry } from '../shared/domain/ingest';
 import {
+  endpointProblem,
   parseSubscription,
   PUSH_NOT_CONFIGURED,
   PUSH_SENT_EVENT,
   pushLimits,
   webPushTokens,
+  type PushEndpointPolicy,
   type PushOutcome,
   type PushPayload,
   type PushSender,
@@ -29,6 +31,8 @@ export interface SendPushDeps {
   vapid: VapidKeyring;
   pusher: PushSender;
   writer: RecordWriter;
+  /** Tokens stored before endpoints were checked may name any host: those are skipped, never called. */
+  endpoints: PushEndpointPolicy;
   newId: () => string;
   now: () => Date;
   concurrency?: number;
@@ -82,6 +86,8 @@ export function sendPush(deps: SendPushDeps) {
     const outcomes = await pLimit(deps.concurrency ?? pushLimits.concurrency).map(tokens, async (token): Promise<PushOutcome> => {
       const subscription = parseSubscription(token);
       if (typeof subscription === 'string') return { status: 'failed', reason: subscription };
+      const refused = endpointProblem(subscription.endpoint, deps.endpoints);
+      if (refused) return { status: 'failed', reason: `the ${refused}` };
       return deps.pusher.send(subscription, payload, options);
     });
     const gone = tokens.filter((_, i) => outcomes[i].status === 'gone');

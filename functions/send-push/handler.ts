@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ingestStream, tables } from '../shared/manifest/resources';
+import { ingestStream, pushSending, tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
@@ -8,7 +8,7 @@ import { AppVapidKeyring } from '../shared/adapters/vapid-keyring';
 import { WebPushSender } from '../shared/adapters/web-push-sender';
 import { dynamo, kinesis } from '../shared/clients';
 import { optionalEnv, requireEnv } from '../shared/config';
-import { pushLimits } from '../shared/domain/push';
+import { pushEndpointPolicy, pushLimits } from '../shared/domain/push';
 import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
@@ -16,12 +16,13 @@ import { logger } from '../shared/logger';
 import { sendPush } from './core';
 import { sendPushSchema, type SendPushRequest, type SendPushResponse } from './schema';
 
+const endpoints = pushEndpointPolicy(optionalEnv(pushSending.endpointHostsEnvVar, ''));
 const send = sendPush({
   profiles: new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)),
   vapid: new AppVapidKeyring(new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)), secretStoreFromEnv()),
-  // Set only by the local stack, whose push service (web-push-testing) is plain HTTP on this machine.
-  pusher: new WebPushSender({ allowLoopbackHttp: optionalEnv('PUSH_ALLOW_LOOPBACK_HTTP', '') === '1', timeoutMs: pushLimits.requestTimeoutMs }),
+  pusher: new WebPushSender({ endpoints, timeoutMs: pushLimits.requestTimeoutMs }),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
+  endpoints,
   newId: randomUUID,
   now: () => new Date(),
 });

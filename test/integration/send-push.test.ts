@@ -111,6 +111,20 @@ describe('POST /api/send_push', () => {
     expect(events[0].attributes).toEqual({ notification_id: response.body.notification_id, title: 'Timeline', tokens: 1, sent: 1, failed: 0, gone: 0 });
   });
 
+  test('a subscription whose endpoint is no push service is refused when stored (400 naming the field), so it is never sent to', async () => {
+    const profileId = `push-${randomUUID()}`;
+    const subscription = await push.subscribe(vapidKey);
+    const elsewhere = JSON.stringify({ endpoint: 'https://attacker.example/slow', keys: subscription.keys });
+
+    const stored = await request(stack.baseUrl, 'POST', `/profiles?app_id=${stack.dev.app_id}`, {
+      key: stack.dev.server_key,
+      body: [profileRecord(stack, profileId, { first_name: 'Ada', urm_unique_append: { urm_web_push_notification_token: [tokenOf(subscription), elsewhere] } })],
+    });
+
+    expect(stored.status).toBe(400);
+    expect(stored.body.errors).toEqual(['[0].urm_unique_append.urm_web_push_notification_token[1] endpoint host is not a push service']);
+  });
+
   test('answers 404 for a profile that does not exist', async () => {
     const response = await sendPush({ profile_id: `nobody-${randomUUID()}`, title: 't', body: 'b' });
 

@@ -25,6 +25,8 @@ export interface FunctionDefinition {
   email?: 'send';
   /** The function reads secrets (functions/shared/manifest/secrets.ts): SSM parameters under the stack's path in AWS. */
   secrets?: 'read';
+  /** The function stores or sends to web push tokens: it learns the operator's push endpoint hosts (pushSending in resources.ts). */
+  pushEndpoints?: true;
 }
 
 export interface HttpOperation extends FunctionDefinition {
@@ -73,6 +75,7 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/ingest-profiles/handler.ts',
     tables: { keys: 'read', apps: 'read' },
     stream: 'write',
+    pushEndpoints: true,
     browser: true,
     maxBodyBytes: limits.bodyBytes,
   },
@@ -178,6 +181,7 @@ export const httpOperations: HttpOperation[] = [
     tables: { keys: 'read', apps: 'read', profiles: 'read' },
     stream: 'write',
     secrets: 'read',
+    pushEndpoints: true,
   },
 ];
 

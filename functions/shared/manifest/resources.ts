@@ -152,6 +152,16 @@ export const emailSending = {
   configurationSetEnvVar: 'SES_CONFIGURATION_SET',
 } as const;
 
+/**
+ * Web push: the hosts push endpoints may be on besides the browsers' push
+ * services (functions/shared/domain/push.ts), from the CDK context
+ * `urm:pushEndpointHosts` in AWS and set by the local stack for its push
+ * service. Read by the functions that store or send to tokens.
+ */
+export const pushSending = {
+  endpointHostsEnvVar: 'PUSH_ENDPOINT_HOSTS',
+} as const;
+
 /** Name of the stack output that carries a table's physical name (read by the admin command line). */
 export function tableOutputName(definition: Pick<TableDefinition, 'id'>): string {
   return `${definition.id}Name`;

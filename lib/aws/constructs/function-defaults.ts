@@ -14,7 +14,7 @@ import type { Construct } from 'constructs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Access, FunctionDefinition } from '../../../functions/shared/manifest/operations';
-import { ingestStream, tables as tableDefinitions, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
+import { ingestStream, pushSending, tables as tableDefinitions, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
 import { secretsEnv, secretsPrefix } from '../../../functions/shared/manifest/secrets';
 
 /** Function entries in functions/shared/manifest/operations.ts are relative to this. */
@@ -55,6 +55,8 @@ export const functionDefaults = {
 export interface FunctionResources {
   tables: Record<TableName, ITable>;
   stream: IStream;
+  /** The operator's push endpoint hosts (pushEndpointHosts in urm-stack.ts), for the functions that say `pushEndpoints`. */
+  pushEndpointHosts?: string;
 }
 
 // The data actions of CDK's grantReadData/grantWriteData, on the table alone: those grants add `<table>/index/*`
@@ -93,6 +95,7 @@ export function definedFunction(
   if (definition.stream === 'write') environment[ingestStream.envVar] = resources.stream.streamName;
   const stack = Stack.of(scope);
   if (definition.secrets === 'read') environment[secretsEnv.prefix] = secretsPrefix(stack.stackName);
+  if (definition.pushEndpoints && resources.pushEndpointHosts) environment[pushSending.endpointHostsEnvVar] = resources.pushEndpointHosts;
 
   const logGroup = new LogGroup(scope, `${definition.id}Logs`, { retention: RetentionDays.ONE_MONTH });
   // Its own role, allowed to write its own log group only (AWSLambdaBasicExecutionRole would allow every log group).

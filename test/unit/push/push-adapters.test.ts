@@ -7,6 +7,7 @@ import { SsmSecretStore } from '../../../functions/shared/adapters/ssm-secret-st
 import { AppVapidKeyring } from '../../../functions/shared/adapters/vapid-keyring';
 import { WebPushSender } from '../../../functions/shared/adapters/web-push-sender';
 import type { App } from '../../../functions/shared/domain/apps';
+import { pushEndpointPolicy } from '../../../functions/shared/domain/push';
 
 const ssm = mockClient(SSMClient);
 
@@ -89,13 +90,13 @@ describe('the web-push sender', () => {
 
   test('posts an aes128gcm message with TTL, Urgency and a VAPID authorization', async () => {
     const { calls, fetch } = fakeFetch(201);
-    const sender = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch });
+    const sender = new WebPushSender({ endpoints: pushEndpointPolicy(''), timeoutMs: 1000, fetch });
 
-    const outcome = await sender.send(subscription('https://push.example.com/x'), '{"title":"hi"}', { ttl: 60, urgency: 'high', vapid });
+    const outcome = await sender.send(subscription('https://fcm.googleapis.com/fcm/send/x'), '{"title":"hi"}', { ttl: 60, urgency: 'high', vapid });
 
     expect(outcome).toEqual({ status: 'sent' });
     const headers = calls[0].init.headers as Record<string, string>;
-    expect(calls[0].url).toBe('https://push.example.com/x');
+    expect(calls[0].url).toBe('https://fcm.googleapis.com/fcm/send/x');
     expect(headers.TTL).toBe('60');
     expect(headers.Urgency).toBe('high');
     expect(headers['Content-Encoding']).toBe('aes128gcm');
@@ -106,27 +107,27 @@ describe('the web-push sender', () => {
 
   for (const status of [404, 410]) {
     test(`reports a subscription the push service answers ${status} as gone`, async () => {
-      const sender = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch: fakeFetch(status).fetch });
+      const sender = new WebPushSender({ endpoints: pushEndpointPolicy(''), timeoutMs: 1000, fetch: fakeFetch(status).fetch });
 
-      expect(await sender.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({ status: 'gone' });
+      expect(await sender.send(subscription('https://fcm.googleapis.com/fcm/send/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({ status: 'gone' });
     });
   }
 
   test('reports another answer, and no answer, as failed', async () => {
-    const failing = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch: fakeFetch(503).fetch });
+    const failing = new WebPushSender({ endpoints: pushEndpointPolicy(''), timeoutMs: 1000, fetch: fakeFetch(503).fetch });
     const unreachable = new WebPushSender({
-      allowLoopbackHttp: false,
+      endpoints: pushEndpointPolicy(''),
       timeoutMs: 1000,
       fetch: (async () => {
         throw new TypeError('fetch failed');
       }) as unknown as typeof fetch,
     });
 
-    expect(await failing.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({
+    expect(await failing.send(subscription('https://fcm.googleapis.com/fcm/send/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({
       status: 'failed',
       reason: 'the push service answered 503',
     });
-    expect(await unreachable.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({
+    expect(await unreachable.send(subscription('https://fcm.googleapis.com/fcm/send/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({
       status: 'failed',
       reason: 'the push service could not be reached: TypeError',
     });
@@ -134,11 +135,11 @@ describe('the web-push sender', () => {
 
   test('never calls an endpoint the policy refuses', async () => {
     const { calls, fetch } = fakeFetch(201);
-    const sender = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch });
+    const sender = new WebPushSender({ endpoints: pushEndpointPolicy(''), timeoutMs: 1000, fetch });
 
     const outcome = await sender.send(subscription('http://127.0.0.1:9001/2018-06-01/runtime/invocation/next'), '{}', { ttl: 0, urgency: 'normal', vapid });
 
-    expect(outcome).toEqual({ status: 'failed', reason: 'the endpoint is not HTTPS' });
+    expect(outcome).toEqual({ status: 'failed', reason: 'the endpoint host is not a push service' });
     expect(calls.length).toBe(0);
   });
 });

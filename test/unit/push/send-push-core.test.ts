@@ -3,11 +3,11 @@ import { sendPush, type SendPushDeps } from '../../../functions/send-push/core';
 import type { SendPushRequest } from '../../../functions/send-push/schema';
 import { Forbidden, NotFound, ValidationError } from '../../../functions/shared/domain/errors';
 import type { StreamEntry, WriteReceipt } from '../../../functions/shared/domain/ingest';
-import type { PushOptions, PushOutcome, PushSubscriptionJson } from '../../../functions/shared/domain/push';
+import { pushEndpointPolicy, type PushOptions, type PushOutcome, type PushSubscriptionJson } from '../../../functions/shared/domain/push';
 import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
 
 const vapid = { subject: 'mailto:ops@example.com', publicKey: 'BPublic', privateKey: 'private' };
-const tokenFor = (name: string) => JSON.stringify({ endpoint: `https://push.example.com/${name}`, keys: { p256dh: 'BPk', auth: 'au' } });
+const tokenFor = (name: string) => JSON.stringify({ endpoint: `https://fcm.googleapis.com/fcm/send/${name}`, keys: { p256dh: 'BPk', auth: 'au' } });
 
 function profile(attributes: Record<string, unknown>, exists = true): StoredProfile {
   return { pk: 'app_1#player-1', app_id: 'app_1', profile_id: 'player-1', attrs: JSON.stringify(attributes), exists, version: 1, updated_at: '', applied: {}, recent: {} };
@@ -48,6 +48,7 @@ function harness(
           return { EncryptionType: 'NONE', FailedRecordCount: 0, Records: entries.map(() => ({ SequenceNumber: '1', ShardId: 's' })) };
         }),
     },
+    endpoints: pushEndpointPolicy(''),
     newId: () => `id-${++ids}`,
     now: () => new Date('2026-11-21T10:00:00Z'),
     ...more,
@@ -64,7 +65,7 @@ describe('send_push', () => {
     const answer = await send(request, 'app_1');
 
     expect({ ...answer, reasons: undefined }).toEqual({ notification_id: 'id-1', sent: 2, failed: 0, removed: 0, reasons: undefined });
-    expect(sent.map((s) => s.subscription.endpoint)).toEqual(['https://push.example.com/a', 'https://push.example.com/b']);
+    expect(sent.map((s) => s.subscription.endpoint)).toEqual(['https://fcm.googleapis.com/fcm/send/a', 'https://fcm.googleapis.com/fcm/send/b']);
     expect(sent[0].payload).toEqual({
       notification_id: 'id-1',
       profile_id: 'player-1',
@@ -172,6 +173,18 @@ describe('send_push', () => {
     expect(sent.length).toBe(1);
     expect([answer.sent, answer.failed, answer.removed]).toEqual([1, 1, 0]);
     expect(answer.reasons).toEqual({ 'the token is not JSON': 1 });
+    expect(written.filter((w) => w.kind === 'profile').length).toBe(0);
+  });
+
+  test('never sends to a stored token whose endpoint is no push service (stored before the rule), and keeps it', async () => {
+    const stale = JSON.stringify({ endpoint: 'https://attacker.example/slow', keys: { p256dh: 'BPk', auth: 'au' } });
+    const { send, sent, written } = harness(profile({ urm_web_push_notification_token: [stale, tokenFor('a')] }));
+
+    const answer = await send(request, 'app_1');
+
+    expect(sent.map((s) => s.subscription.endpoint)).toEqual(['https://fcm.googleapis.com/fcm/send/a']);
+    expect([answer.sent, answer.failed, answer.removed]).toEqual([1, 1, 0]);
+    expect(answer.reasons).toEqual({ 'the endpoint host is not a push service': 1 });
     expect(written.filter((w) => w.kind === 'profile').length).toBe(0);
   });
 
