@@ -64,8 +64,17 @@ export function pushPayload(request: SendPushRequest, notificationId: string): s
   return json;
 }
 
+/** How long the invocation may still run: Lambda's `context.getRemainingTimeInMillis()`. */
+export interface SendBudget {
+  remainingMs: number;
+}
+
+/** What became of one token: a push service's answer, or not sent because the deadline came first. */
+type TokenOutcome = PushOutcome | { status: 'unsent' };
+
 export function sendPush(deps: SendPushDeps) {
-  return async (request: SendPushRequest, callerAppId: string): Promise<PushSent> => {
+  return async (request: SendPushRequest, callerAppId: string, budget?: SendBudget): Promise<PushSent> => {
+    const deadline = deps.now().getTime() + (budget?.remainingMs ?? Number.POSITIVE_INFINITY) - pushLimits.deadlineMarginMs;
     if (request.app_id !== callerAppId) throw new Forbidden();
     const notificationId = deps.newId();
     const payload = pushPayload(request, notificationId);
@@ -77,22 +86,26 @@ export function sendPush(deps: SendPushDeps) {
     if (!stored || !stored.exists) throw new NotFound('profile not found');
     const attributes = JSON.parse(stored.attrs) as Record<string, AttributeValue | null>;
 
-    const sent: PushSent = { notification_id: notificationId, sent: 0, failed: 0, removed: 0, reasons: {} };
+    const sent: PushSent = { notification_id: notificationId, sent: 0, failed: 0, removed: 0, unsent: 0, reasons: {} };
     if (attributes.urm_receives_notifications === false) return sent;
 
     const tokens = webPushTokens(attributes);
     const options = { ttl: request.ttl ?? pushLimits.defaultTtlSeconds, urgency: request.urgency ?? 'normal', vapid } as const;
     // In token order, however the push services answer: `gone` pairs outcomes with tokens by index.
-    const outcomes = await pLimit(deps.concurrency ?? pushLimits.concurrency).map(tokens, async (token): Promise<PushOutcome> => {
+    // One deadline for the whole send: a token whose turn comes after it is not sent; each send ends by it.
+    const outcomes = await pLimit(deps.concurrency ?? pushLimits.concurrency).map(tokens, async (token): Promise<TokenOutcome> => {
       const subscription = parseSubscription(token);
       if (typeof subscription === 'string') return { status: 'failed', reason: subscription };
       const refused = endpointProblem(subscription.endpoint, deps.endpoints);
       if (refused) return { status: 'failed', reason: `the ${refused}` };
-      return deps.pusher.send(subscription, payload, options);
+      const left = deadline - deps.now().getTime();
+      if (left <= 0) return { status: 'unsent' };
+      return deps.pusher.send(subscription, payload, { ...options, timeoutMs: Math.min(pushLimits.requestTimeoutMs, left) });
     });
     const gone = tokens.filter((_, i) => outcomes[i].status === 'gone');
     for (const outcome of outcomes) {
       if (outcome.status === 'sent') sent.sent++;
+      if (outcome.status === 'unsent') sent.unsent++;
       if (outcome.status === 'failed') {
         sent.failed++;
         sent.reasons[outcome.reason] = (sent.reasons[outcome.reason] ?? 0) + 1;
@@ -119,6 +132,7 @@ export function sendPush(deps: SendPushDeps) {
       sent: sent.sent,
       failed: sent.failed,
       gone: gone.length,
+      unsent: sent.unsent,
     };
     entries.push(...toStreamEntries('event', [event], request.app_id, ids));
     try {

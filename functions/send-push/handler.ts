@@ -31,9 +31,9 @@ export const handler = jsonApi({
   scopes: ['comms'],
   validate: compileValidator<SendPushRequest>(sendPushSchema),
 }).handler(async (event, context) => {
-  const { reasons, recordError, ...answer } = await send(event.body, context.principal.appId);
+  const { reasons, recordError, ...answer } = await send(event.body, context.principal.appId, { remainingMs: context.getRemainingTimeInMillis() });
   const ids = { app_id: context.principal.appId, notification_id: answer.notification_id };
-  logger.info('Push sent', { ...ids, sent: answer.sent, failed: answer.failed, removed: answer.removed, reasons });
+  logger.info('Push sent', { ...ids, sent: answer.sent, failed: answer.failed, removed: answer.removed, unsent: answer.unsent, reasons });
   if (recordError) logger.error('Push sent, but its token removal or urm_push_sent event was not recorded', { ...ids, error: recordError as Error });
   return json(200, answer satisfies SendPushResponse);
 });

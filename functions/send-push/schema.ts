@@ -45,7 +45,7 @@ const count = { type: 'integer', minimum: 0 } as const;
 
 export const sendPushResponseSchema = {
   type: 'object',
-  required: ['notification_id', 'sent', 'failed', 'removed'],
+  required: ['notification_id', 'sent', 'failed', 'removed', 'unsent'],
   additionalProperties: false,
   properties: {
     notification_id: { type: 'string', format: 'uuid', description: 'Carried in the payload; lifecycle events name it.' },
@@ -53,7 +53,12 @@ export const sendPushResponseSchema = {
     failed: { ...count, description: 'Subscriptions that could not be sent to this time, and stay on the profile.' },
     removed: {
       ...count,
-      description: 'Subscriptions the push service no longer knows (404, 410), removed from the profile: sent + failed + removed = tokens.',
+      description: 'Subscriptions the push service no longer knows (404, 410), removed from the profile.',
+    },
+    unsent: {
+      ...count,
+      description:
+        'Subscriptions not sent to because the invocation ran out of time first (slow push services); they stay on the profile. sent + failed + removed + unsent = tokens.',
     },
   },
 } as const;

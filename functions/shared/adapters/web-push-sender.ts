@@ -47,7 +47,7 @@ export class WebPushSender implements PushSender {
         headers,
         body: details.body ? new Uint8Array(details.body) : undefined,
         redirect: 'error',
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: AbortSignal.timeout(Math.min(options.timeoutMs ?? this.options.timeoutMs, this.options.timeoutMs)),
       });
       await response.body?.cancel();
       if (response.status === 404 || response.status === 410) return { status: 'gone' };

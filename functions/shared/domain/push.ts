@@ -37,8 +37,15 @@ export const pushLimits = {
   defaultTtlSeconds: 24 * 3600,
   /** Tokens sent to at the same time. */
   concurrency: 20,
-  /** One push service request. */
+  /** One push service request, at most. */
   requestTimeoutMs: 4000,
+  /**
+   * What send_push keeps of the function's remaining time after its last
+   * send: the stream write and the answer. Sends not started by then are
+   * abandoned (`unsent`), so a slow push service never runs the function out
+   * of time after some pushes went out.
+   */
+  deadlineMarginMs: 2000,
 } as const;
 
 export const urgencies = ['very-low', 'low', 'normal', 'high'] as const;
@@ -202,6 +209,8 @@ export interface PushOptions {
   ttl: number;
   urgency: Urgency;
   vapid: VapidDetails;
+  /** This send's bound, when shorter than the sender's own (send_push's deadline is nearer). */
+  timeoutMs?: number;
 }
 
 /** How one push service answered: `gone` is 404 or 410, a subscription that will never work again. */

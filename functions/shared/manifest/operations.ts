@@ -47,6 +47,13 @@ export interface HttpOperation extends FunctionDefinition {
   maxBodyBytes?: number;
 }
 
+/**
+ * How long an HTTP operation's function may run (its Lambda timeout, below
+ * API Gateway's 29 s): what `context.getRemainingTimeInMillis()` counts down
+ * from, in AWS and in the local stack.
+ */
+export const httpFunctionTimeoutSeconds = 10;
+
 /** The body bound of an operation that declares none. */
 export const defaultMaxBodyBytes = 256 * 1024;
 

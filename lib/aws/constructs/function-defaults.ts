@@ -13,14 +13,14 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Access, FunctionDefinition } from '../../../functions/shared/manifest/operations';
+import { httpFunctionTimeoutSeconds, type Access, type FunctionDefinition } from '../../../functions/shared/manifest/operations';
 import { ingestStream, pushSending, tables as tableDefinitions, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
 import { secretsEnv, secretsPrefix } from '../../../functions/shared/manifest/secrets';
 
 /** Function entries in functions/shared/manifest/operations.ts are relative to this. */
 export const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
-export const httpTimeout = Duration.seconds(10);
+export const httpTimeout = Duration.seconds(httpFunctionTimeoutSeconds);
 /** Long enough for a full batch with its DynamoDB retries. */
 export const consumerTimeout = Duration.seconds(60);
 

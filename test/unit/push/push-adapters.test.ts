@@ -133,6 +133,18 @@ describe('the web-push sender', () => {
     });
   });
 
+  test('gives up on a push service at the timeout of the send, whatever its own default', async () => {
+    const hanging = (async (_url: string, init: RequestInit) =>
+      new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)))) as unknown as typeof fetch;
+    const sender = new WebPushSender({ endpoints: pushEndpointPolicy(''), timeoutMs: 60_000, fetch: hanging });
+    const started = Date.now();
+
+    const outcome = await sender.send(subscription('https://fcm.googleapis.com/fcm/send/x'), '{}', { ttl: 0, urgency: 'normal', vapid, timeoutMs: 50 });
+
+    expect(outcome).toMatchObject({ status: 'failed', reason: 'the push service could not be reached: TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   test('never calls an endpoint the policy refuses', async () => {
     const { calls, fetch } = fakeFetch(201);
     const sender = new WebPushSender({ endpoints: pushEndpointPolicy(''), timeoutMs: 1000, fetch });

@@ -64,7 +64,7 @@ describe('send_push', () => {
 
     const answer = await send(request, 'app_1');
 
-    expect({ ...answer, reasons: undefined }).toEqual({ notification_id: 'id-1', sent: 2, failed: 0, removed: 0, reasons: undefined });
+    expect({ ...answer, reasons: undefined }).toEqual({ notification_id: 'id-1', sent: 2, failed: 0, removed: 0, unsent: 0, reasons: undefined });
     expect(sent.map((s) => s.subscription.endpoint)).toEqual(['https://fcm.googleapis.com/fcm/send/a', 'https://fcm.googleapis.com/fcm/send/b']);
     expect(sent[0].payload).toEqual({
       notification_id: 'id-1',
@@ -162,6 +162,7 @@ describe('send_push', () => {
       sent: 1,
       failed: 0,
       gone: 1,
+      unsent: 0,
     });
   });
 
@@ -186,6 +187,37 @@ describe('send_push', () => {
     expect([answer.sent, answer.failed, answer.removed]).toEqual([1, 1, 0]);
     expect(answer.reasons).toEqual({ 'the endpoint host is not a push service': 1 });
     expect(written.filter((w) => w.kind === 'profile').length).toBe(0);
+  });
+
+  test('abandons the sends still waiting at the deadline (the time left less a margin), reports them unsent, and bounds each send by the time left', async () => {
+    let clock = Date.parse('2026-11-21T10:00:00Z');
+    const timeouts: number[] = [];
+    // Each push service takes 3 s; one at a time.
+    const pusher = {
+      send: async (_subscription: PushSubscriptionJson, _payload: string, options: PushOptions): Promise<PushOutcome> => {
+        timeouts.push(options.timeoutMs!);
+        clock += 3000;
+        return { status: 'sent' };
+      },
+    };
+    const tokens = ['a', 'b', 'c', 'd', 'e'].map(tokenFor);
+    const { send, written } = harness(profile({ urm_web_push_notification_token: tokens }), {}, undefined, { pusher, concurrency: 1, now: () => new Date(clock) });
+
+    const answer = await send(request, 'app_1', { remainingMs: 10_000 });
+
+    // Deadline at 10 s - 2 s: sends start at 0, 3 and 6 s (with 2 s left); 9 s is past it.
+    expect(timeouts).toEqual([4000, 4000, 2000]);
+    expect([answer.sent, answer.failed, answer.removed, answer.unsent]).toEqual([3, 0, 0, 2]);
+    expect(written.find((w) => w.kind === 'event')!.record).toMatchObject({ tokens: 5, sent: 3, unsent: 2 });
+  });
+
+  test('sends nothing when no time is left, and says so', async () => {
+    const { send, sent } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')] }));
+
+    const answer = await send(request, 'app_1', { remainingMs: 1500 });
+
+    expect(sent.length).toBe(0);
+    expect([answer.sent, answer.failed, answer.unsent]).toEqual([0, 0, 1]);
   });
 
   test('answers what was sent even when the stream write fails, counting unremoved gone tokens as failed', async () => {
