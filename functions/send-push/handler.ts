@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ingestStream, pushSending, tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
+import { DynamoDeliveryClaims } from '../shared/adapters/dynamo-delivery-claims';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { secretStoreFromEnv } from '../shared/adapters/secret-store';
@@ -22,6 +23,7 @@ const send = sendPush({
   vapid: new AppVapidKeyring(new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)), secretStoreFromEnv()),
   pusher: new WebPushSender({ endpoints, timeoutMs: pushLimits.requestTimeoutMs }),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
+  claims: new DynamoDeliveryClaims(dynamo, requireEnv(tables.pushDeliveries.envVar)),
   endpoints,
   newId: randomUUID,
   now: () => new Date(),
@@ -33,7 +35,7 @@ export const handler = jsonApi({
 }).handler(async (event, context) => {
   const { reasons, recordError, ...answer } = await send(event.body, context.principal.appId, { remainingMs: context.getRemainingTimeInMillis() });
   const ids = { app_id: context.principal.appId, notification_id: answer.notification_id };
-  logger.info('Push sent', { ...ids, sent: answer.sent, failed: answer.failed, removed: answer.removed, unsent: answer.unsent, reasons });
+  logger.info('Push sent', { ...ids, sent: answer.sent, failed: answer.failed, removed: answer.removed, unsent: answer.unsent, skipped: answer.skipped, reasons });
   if (recordError) logger.error('Push sent, but its token removal or urm_push_sent event was not recorded', { ...ids, error: recordError as Error });
   return json(200, answer satisfies SendPushResponse);
 });

@@ -395,6 +395,25 @@ describe('web push in the stack', () => {
     expect(httpOperations.filter((operation) => operation.pushEndpoints).map((operation) => operation.id).sort()).toEqual(['IngestProfiles', 'SendPush']);
   });
 
+  test('only SendPush may touch the push deliveries table, and only to put and delete claims', () => {
+    for (const { definition, fn } of allFunctions()) {
+      const onTable = allowedStatements(fn).filter((statement) => JSON.stringify(statement.Resource) === JSON.stringify(arn(stack.data.tables.pushDeliveries)));
+      if (definition.id !== 'SendPush') {
+        expect([definition.id, onTable]).toEqual([definition.id, []]);
+        continue;
+      }
+      expect(onTable.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:DeleteItem']));
+      expect(onTable.flatMap(actionsOf).filter((action) => /Get|Query|Scan/.test(action))).toEqual([]);
+    }
+  });
+
+  test('the push deliveries expire by TTL', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'subscription', KeyType: 'RANGE' }],
+      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+    });
+  });
+
   test('synth refuses push endpoint hosts that are an IP address, the loopback host, or not a host name', () => {
     for (const hosts of ['127.0.0.1', 'localhost', 'push.example.com,169.254.169.254', 'https://push.example.com']) {
       expect(() => new UrmStack(testApp({ bundle: false, context: { 'urm:pushEndpointHosts': hosts } }), 'UrmBadHosts')).toThrow(/urm:pushEndpointHosts|host name/);

@@ -54,7 +54,10 @@ export class WebPushSender implements PushSender {
       if (response.ok) return { status: 'sent' };
       return { status: 'failed', reason: `the push service answered ${response.status}` };
     } catch (error) {
-      return { status: 'failed', reason: `the push service could not be reached: ${(error as Error).name}` };
+      const name = (error as Error).name;
+      // No answer in time: the message may have reached the push service all the same.
+      const maybeDelivered = name === 'TimeoutError' || name === 'AbortError';
+      return { status: 'failed', reason: `the push service could not be reached: ${name}`, ...(maybeDelivered ? { maybeDelivered: true as const } : {}) };
     }
   }
 }

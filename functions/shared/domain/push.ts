@@ -3,6 +3,7 @@
  * endpoints the service will call, what a notification carries, and the
  * ports send_push works through.
  */
+import { createHash } from 'node:crypto';
 import type { AttributeValue } from './attributes';
 
 /** The notification lifecycle events the service worker reports, by kind. */
@@ -46,6 +47,8 @@ export const pushLimits = {
    * of time after some pushes went out.
    */
   deadlineMarginMs: 2000,
+  /** How long a delivery is remembered: a caller's retry with the same notification id comes within this. */
+  deliveryClaimSeconds: 48 * 3600,
 } as const;
 
 export const urgencies = ['very-low', 'low', 'normal', 'high'] as const;
@@ -213,12 +216,33 @@ export interface PushOptions {
   timeoutMs?: number;
 }
 
-/** How one push service answered: `gone` is 404 or 410, a subscription that will never work again. */
-export type PushOutcome = { status: 'sent' } | { status: 'gone' } | { status: 'failed'; reason: string };
+/**
+ * How one push service answered: `gone` is 404 or 410, a subscription that
+ * will never work again. A failure is `maybeDelivered` when the request may
+ * have reached the push service (no answer before the timeout).
+ */
+export type PushOutcome = { status: 'sent' } | { status: 'gone' } | { status: 'failed'; reason: string; maybeDelivered?: true };
 
 /** Port: delivers one encrypted message to one subscription's push service. */
 export interface PushSender {
   send(subscription: PushSubscriptionJson, payload: string, options: PushOptions): Promise<PushOutcome>;
+}
+
+/**
+ * Port: one delivery of a notification to a subscription, recorded (with a
+ * conditional write) before it is sent, so a retried send_push with the same
+ * notification id never delivers to the same subscription twice.
+ */
+export interface DeliveryClaims {
+  /** true when this call claimed the delivery; false when an earlier one had. */
+  claim(appId: string, notificationId: string, subscription: string): Promise<boolean>;
+  /** Gives the delivery back after a definite failure, so a retry may try again. */
+  release(appId: string, notificationId: string, subscription: string): Promise<void>;
+}
+
+/** What names a subscription in a delivery claim: the SHA-256 of its endpoint (the push service's id for it), never the token. */
+export function subscriptionKey(endpoint: string): string {
+  return createHash('sha256').update(endpoint).digest('base64url');
 }
 
 /** Port: an application's VAPID key pair and subject; undefined when the application has none. */

@@ -185,7 +185,7 @@ export const httpOperations: HttpOperation[] = [
     method: 'POST',
     path: '/api/send_push',
     entry: 'functions/send-push/handler.ts',
-    tables: { keys: 'read', apps: 'read', profiles: 'read' },
+    tables: { keys: 'read', apps: 'read', profiles: 'read', pushDeliveries: 'write' },
     stream: 'write',
     secrets: 'read',
     pushEndpoints: true,

@@ -124,6 +124,19 @@ export const tables = {
     partitionKey: S('session_hash'),
     timeToLiveAttribute: 'ttl',
   },
+  /**
+   * Web push deliveries, one item per subscription a notification was sent
+   * to (`pk` = `app_id#notification_id`, `subscription` = SHA-256 of the
+   * endpoint), written before sending: a retried send_push skips them. Kept 48 hours.
+   */
+  pushDeliveries: {
+    id: 'PushDeliveriesTable',
+    envVar: 'PUSH_DELIVERIES_TABLE',
+    localName: 'urm-push-deliveries',
+    partitionKey: S('pk'),
+    sortKey: S('subscription'),
+    timeToLiveAttribute: 'expires_at',
+  },
 } satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof tables;

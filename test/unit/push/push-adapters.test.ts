@@ -8,6 +8,9 @@ import { AppVapidKeyring } from '../../../functions/shared/adapters/vapid-keyrin
 import { WebPushSender } from '../../../functions/shared/adapters/web-push-sender';
 import type { App } from '../../../functions/shared/domain/apps';
 import { pushEndpointPolicy } from '../../../functions/shared/domain/push';
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDeliveryClaims } from '../../../functions/shared/adapters/dynamo-delivery-claims';
 
 const ssm = mockClient(SSMClient);
 
@@ -40,6 +43,38 @@ describe('the SSM secret store', () => {
       Type: 'SecureString',
       Overwrite: true,
     });
+  });
+});
+
+describe('the delivery claims', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  const claims = () => new DynamoDeliveryClaims(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), 'deliveries', () => new Date('2026-11-21T10:00:00Z'));
+  beforeEach(() => void dynamo.reset());
+
+  test('claim a delivery with a put that only succeeds when no call claimed it before, kept 48 hours', async () => {
+    dynamo.on(PutCommand).resolves({});
+
+    expect(await claims().claim('app_1', 'n-1', 'sub-hash')).toBe(true);
+    expect(dynamo).toHaveReceivedCommandWith(PutCommand, {
+      TableName: 'deliveries',
+      Item: { pk: 'app_1#n-1', subscription: 'sub-hash', claimed_at: '2026-11-21T10:00:00.000Z', expires_at: Date.parse('2026-11-23T10:00:00Z') / 1000 },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+  });
+
+  test('say so when an earlier call claimed it, and pass other errors on', async () => {
+    dynamo.on(PutCommand).rejectsOnce(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} })).rejectsOnce(new Error('throttled'));
+
+    expect(await claims().claim('app_1', 'n-1', 'sub-hash')).toBe(false);
+    await expect(claims().claim('app_1', 'n-1', 'sub-hash')).rejects.toThrow('throttled');
+  });
+
+  test('release a delivery by deleting its claim', async () => {
+    dynamo.on(DeleteCommand).resolves({});
+
+    await claims().release('app_1', 'n-1', 'sub-hash');
+
+    expect(dynamo).toHaveReceivedCommandWith(DeleteCommand, { TableName: 'deliveries', Key: { pk: 'app_1#n-1', subscription: 'sub-hash' } });
   });
 });
 

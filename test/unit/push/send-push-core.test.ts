@@ -4,6 +4,7 @@ import type { SendPushRequest } from '../../../functions/send-push/schema';
 import { Forbidden, NotFound, ValidationError } from '../../../functions/shared/domain/errors';
 import type { StreamEntry, WriteReceipt } from '../../../functions/shared/domain/ingest';
 import { pushEndpointPolicy, type PushOptions, type PushOutcome, type PushSubscriptionJson } from '../../../functions/shared/domain/push';
+import { subscriptionKey } from '../../../functions/shared/domain/push';
 import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
 
 const vapid = { subject: 'mailto:ops@example.com', publicKey: 'BPublic', privateKey: 'private' };
@@ -28,6 +29,8 @@ function harness(
   const sent: Sent[] = [];
   const written: { kind: string; record: Record<string, any> }[] = [];
   let ids = 0;
+  // Delivery claims in memory: `app#notification#subscription`.
+  const claimed = new Set<string>();
   const deps: SendPushDeps = {
     profiles: { get: async (pk) => (pk === 'app_1#player-1' ? stored : undefined) },
     vapid: { forApp: async (appId) => (appId === 'app_1' ? vapid : undefined) },
@@ -48,12 +51,21 @@ function harness(
           return { EncryptionType: 'NONE', FailedRecordCount: 0, Records: entries.map(() => ({ SequenceNumber: '1', ShardId: 's' })) };
         }),
     },
+    claims: {
+      claim: async (appId, notificationId, subscription) => {
+        const key = `${appId}#${notificationId}#${subscription}`;
+        if (claimed.has(key)) return false;
+        claimed.add(key);
+        return true;
+      },
+      release: async (appId, notificationId, subscription) => void claimed.delete(`${appId}#${notificationId}#${subscription}`),
+    },
     endpoints: pushEndpointPolicy(''),
     newId: () => `id-${++ids}`,
     now: () => new Date('2026-11-21T10:00:00Z'),
     ...more,
   };
-  return { send: sendPush(deps), sent, written };
+  return { send: sendPush(deps), sent, written, claimed };
 }
 
 const request: SendPushRequest = { app_id: 'app_1', profile_id: 'player-1', title: 'Bonus', body: 'A free spin is waiting', url: 'https://casino.example/spin' };
@@ -64,7 +76,7 @@ describe('send_push', () => {
 
     const answer = await send(request, 'app_1');
 
-    expect({ ...answer, reasons: undefined }).toEqual({ notification_id: 'id-1', sent: 2, failed: 0, removed: 0, unsent: 0, reasons: undefined });
+    expect({ ...answer, reasons: undefined }).toEqual({ notification_id: 'id-1', sent: 2, failed: 0, removed: 0, unsent: 0, skipped: 0, reasons: undefined });
     expect(sent.map((s) => s.subscription.endpoint)).toEqual(['https://fcm.googleapis.com/fcm/send/a', 'https://fcm.googleapis.com/fcm/send/b']);
     expect(sent[0].payload).toEqual({
       notification_id: 'id-1',
@@ -163,6 +175,7 @@ describe('send_push', () => {
       failed: 0,
       gone: 1,
       unsent: 0,
+      skipped: 0,
     });
   });
 
@@ -218,6 +231,56 @@ describe('send_push', () => {
 
     expect(sent.length).toBe(0);
     expect([answer.sent, answer.failed, answer.unsent]).toEqual([0, 0, 1]);
+  });
+
+  test('claims each delivery under the application, the notification and the SHA-256 of the endpoint before sending it', async () => {
+    const { send, claimed } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')] }));
+
+    await send(request, 'app_1');
+
+    expect([...claimed]).toEqual([`app_1#id-1#${subscriptionKey('https://fcm.googleapis.com/fcm/send/a')}`]);
+  });
+
+  test("sends under the caller's notification_id, in the payload and the answer", async () => {
+    const { send, sent } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')] }));
+    const notificationId = '5f0c8e1a-2b3d-4c5e-9f60-718293a4b5c6';
+
+    const answer = await send({ ...request, notification_id: notificationId }, 'app_1');
+
+    expect(answer.notification_id).toBe(notificationId);
+    expect(sent[0].payload.notification_id).toBe(notificationId);
+  });
+
+  test('a retry with the same notification_id never delivers to a subscription twice, and tries again only where the first failed for sure', async () => {
+    const notificationId = '5f0c8e1a-2b3d-4c5e-9f60-718293a4b5c6';
+    const tokens = ['ok', 'down', 'slow'].map(tokenFor);
+    const answers: Record<string, PushOutcome> = {
+      down: { status: 'failed', reason: 'the push service answered 503' },
+      slow: { status: 'failed', reason: 'the push service could not be reached: TimeoutError', maybeDelivered: true },
+    };
+    const { send, sent, written } = harness(profile({ urm_web_push_notification_token: tokens }), answers);
+
+    const first = await send({ ...request, notification_id: notificationId }, 'app_1');
+    const retry = await send({ ...request, notification_id: notificationId }, 'app_1');
+
+    expect(sent.map((s) => s.subscription.endpoint.split('/').pop())).toEqual(['ok', 'down', 'slow', 'down']);
+    expect([first.sent, first.failed, first.skipped]).toEqual([1, 2, 0]);
+    expect([retry.sent, retry.failed, retry.skipped]).toEqual([0, 1, 2]);
+    // The retry's event does not replace the first call's on the timeline.
+    const events = written.filter((w) => w.kind === 'event').map((w) => w.record.urm_insert_id);
+    expect(events[0]).toBe(`${notificationId}:sent`);
+    expect(events[1]).toMatch(new RegExp(`^${notificationId}:sent:.+`));
+  });
+
+  test('a delivery that cannot be claimed is not sent', async () => {
+    const claims = { claim: async () => Promise.reject(new Error('DynamoDB unreachable')), release: async () => undefined };
+    const { send, sent } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')] }), {}, undefined, { claims });
+
+    const answer = await send(request, 'app_1');
+
+    expect(sent.length).toBe(0);
+    expect([answer.sent, answer.failed]).toEqual([0, 1]);
+    expect(answer.reasons).toEqual({ 'the delivery could not be recorded': 1 });
   });
 
   test('answers what was sent even when the stream write fails, counting unremoved gone tokens as failed', async () => {
