@@ -99,6 +99,6 @@ describe('the README', () => {
 
     const body = JSON.parse(answer);
     expect(body.notification_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect({ ...body, notification_id: '…' }).toEqual({ notification_id: '…', sent: 0, failed: 0, removed: 0 });
+    expect({ ...body, notification_id: '…' }).toEqual({ notification_id: '…', sent: 0, failed: 0, removed: 0, unsent: 0, skipped: 0 });
   });
 });

@@ -19,7 +19,7 @@ beforeAll(async () => {
   siteOrigin = new URL(stack.baseUrl).origin;
 });
 
-const token = JSON.stringify({ endpoint: 'https://push.example.com/send/abc', keys: { p256dh: 'BPk9', auth: 'c2VjcmV0' } });
+const token = JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/abc', keys: { p256dh: 'BPk9', auth: 'c2VjcmV0' } });
 const browserPost = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   request(stack.baseUrl, 'POST', `${path}?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key, body, headers });
 /** The operations a browser key is for (`browser: true`), and those that take a key but not a browser's. */
