@@ -119,7 +119,8 @@ export function sendPush(deps: SendPushDeps) {
         left <= 0
           ? { status: 'failed', reason: 'the deadline came' }
           : await deps.pusher.send(subscription, payload, { ...options, timeoutMs: Math.min(pushLimits.requestTimeoutMs, left) });
-      // Not delivered for sure: a retry may try again. A send that may have arrived keeps its claim (at most once).
+      // Not delivered for sure: a retry may try again. A send that may have arrived keeps its claim (at most once),
+      // as does one whose release fails: a retry skips it rather than risk a second delivery.
       if (outcome.status === 'gone' || (outcome.status === 'failed' && !outcome.maybeDelivered)) {
         await deps.claims.release(request.app_id, notificationId, key).catch(() => undefined);
       }
