@@ -8,6 +8,7 @@ import { assertBrowserMayWrite, assertBrowserProvesIdentity } from '../shared/do
 import { ValidationError } from '../shared/domain/errors';
 import { PROOF_FIELD, type IdentityKeyring } from '../shared/domain/identity';
 import { ingestRecords, type IngestDeps, type WriteReceipt } from '../shared/domain/ingest';
+import { addedWebTokenProblems, type PushEndpointPolicy } from '../shared/domain/push';
 import { capMessages, pathOf } from '../shared/domain/validation';
 import type { ProfileRecord } from './schema';
 
@@ -50,12 +51,17 @@ export function profileRecordProblems(record: ProfileRecord, index: number): str
 
 export interface IngestProfilesDeps extends IngestDeps {
   identity: IdentityKeyring;
+  /** Web push tokens are stored only with an endpoint send_push would call, whatever the key. */
+  pushEndpoints: PushEndpointPolicy;
 }
 
 export function ingestProfiles(deps: IngestProfilesDeps) {
   const ingest = ingestRecords('profile', deps);
   return async (records: ProfileRecord[], appId: string, scope: Scope): Promise<WriteReceipt> => {
-    const problems = records.flatMap(profileRecordProblems);
+    const problems = records.flatMap((record, index) => [
+      ...profileRecordProblems(record, index),
+      ...addedWebTokenProblems(record as unknown as Record<string, unknown>, index, deps.pushEndpoints),
+    ]);
     if (problems.length > 0) throw new ValidationError(capMessages(problems));
     if (scope === 'browser') {
       // A browser key writes the push SDK's records only, and a known profile only with its proof.

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { maxBodyBytesOf } from '../shared/manifest/operations';
-import { ingestStream, tables } from '../shared/manifest/resources';
+import { ingestStream, pushSending, tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { AppIdentityKeyring } from '../shared/adapters/identity-keyring';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { secretStoreFromEnv } from '../shared/adapters/secret-store';
 import { dynamo, kinesis } from '../shared/clients';
-import { requireEnv } from '../shared/config';
+import { optionalEnv, requireEnv } from '../shared/config';
+import { pushEndpointPolicy } from '../shared/domain/push';
 import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
@@ -16,7 +17,13 @@ import { profilesBodySchema, type ProfileRecord } from './schema';
 
 const writer = new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar));
 const identity = new AppIdentityKeyring(new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)), secretStoreFromEnv());
-const ingest = ingestProfiles({ writer, identity, newId: randomUUID, now: () => new Date() });
+const ingest = ingestProfiles({
+  writer,
+  identity,
+  pushEndpoints: pushEndpointPolicy(optionalEnv(pushSending.endpointHostsEnvVar, '')),
+  newId: randomUUID,
+  now: () => new Date(),
+});
 
 export const handler = jsonApi({
   scopes: ['server', 'browser'],

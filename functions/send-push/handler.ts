@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ingestStream, tables } from '../shared/manifest/resources';
+import { ingestStream, pushSending, tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
+import { DynamoDeliveryClaims } from '../shared/adapters/dynamo-delivery-claims';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { secretStoreFromEnv } from '../shared/adapters/secret-store';
@@ -8,7 +9,7 @@ import { AppVapidKeyring } from '../shared/adapters/vapid-keyring';
 import { WebPushSender } from '../shared/adapters/web-push-sender';
 import { dynamo, kinesis } from '../shared/clients';
 import { optionalEnv, requireEnv } from '../shared/config';
-import { pushLimits } from '../shared/domain/push';
+import { pushEndpointPolicy, pushLimits } from '../shared/domain/push';
 import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
@@ -16,12 +17,14 @@ import { logger } from '../shared/logger';
 import { sendPush } from './core';
 import { sendPushSchema, type SendPushRequest, type SendPushResponse } from './schema';
 
+const endpoints = pushEndpointPolicy(optionalEnv(pushSending.endpointHostsEnvVar, ''));
 const send = sendPush({
   profiles: new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)),
   vapid: new AppVapidKeyring(new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)), secretStoreFromEnv()),
-  // Set only by the local stack, whose push service (web-push-testing) is plain HTTP on this machine.
-  pusher: new WebPushSender({ allowLoopbackHttp: optionalEnv('PUSH_ALLOW_LOOPBACK_HTTP', '') === '1', timeoutMs: pushLimits.requestTimeoutMs }),
+  pusher: new WebPushSender({ endpoints, timeoutMs: pushLimits.requestTimeoutMs }),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
+  claims: new DynamoDeliveryClaims(dynamo, requireEnv(tables.pushDeliveries.envVar)),
+  endpoints,
   newId: randomUUID,
   now: () => new Date(),
 });
@@ -30,9 +33,9 @@ export const handler = jsonApi({
   scopes: ['comms'],
   validate: compileValidator<SendPushRequest>(sendPushSchema),
 }).handler(async (event, context) => {
-  const { reasons, recordError, ...answer } = await send(event.body, context.principal.appId);
+  const { reasons, recordError, ...answer } = await send(event.body, context.principal.appId, { remainingMs: context.getRemainingTimeInMillis() });
   const ids = { app_id: context.principal.appId, notification_id: answer.notification_id };
-  logger.info('Push sent', { ...ids, sent: answer.sent, failed: answer.failed, removed: answer.removed, reasons });
+  logger.info('Push sent', { ...ids, sent: answer.sent, failed: answer.failed, removed: answer.removed, unsent: answer.unsent, skipped: answer.skipped, reasons });
   if (recordError) logger.error('Push sent, but its token removal or urm_push_sent event was not recorded', { ...ids, error: recordError as Error });
   return json(200, answer satisfies SendPushResponse);
 });

@@ -26,6 +26,11 @@ export const sendPushSchema = {
     icon: webUrlSchema,
     ttl: { type: 'integer', minimum: 0, maximum: pushLimits.maxTtlSeconds },
     urgency: { enum: urgencies },
+    notification_id: {
+      type: 'string',
+      format: 'uuid',
+      description: 'A UUID of the caller, to send again safely: a retry with the same id never delivers to a subscription twice.',
+    },
   },
 } as const;
 
@@ -39,13 +44,15 @@ export interface SendPushRequest {
   /** Seconds the push service keeps the message for an offline device; default one day. */
   ttl?: number;
   urgency?: Urgency;
+  /** The caller's id for the notification (a UUID); default a new one. */
+  notification_id?: string;
 }
 
 const count = { type: 'integer', minimum: 0 } as const;
 
 export const sendPushResponseSchema = {
   type: 'object',
-  required: ['notification_id', 'sent', 'failed', 'removed'],
+  required: ['notification_id', 'sent', 'failed', 'removed', 'unsent', 'skipped'],
   additionalProperties: false,
   properties: {
     notification_id: { type: 'string', format: 'uuid', description: 'Carried in the payload; lifecycle events name it.' },
@@ -53,7 +60,17 @@ export const sendPushResponseSchema = {
     failed: { ...count, description: 'Subscriptions that could not be sent to this time, and stay on the profile.' },
     removed: {
       ...count,
-      description: 'Subscriptions the push service no longer knows (404, 410), removed from the profile: sent + failed + removed = tokens.',
+      description: 'Subscriptions the push service no longer knows (404, 410), removed from the profile.',
+    },
+    unsent: {
+      ...count,
+      description:
+        'Subscriptions not sent to because the invocation ran out of time first (slow push services); they stay on the profile.',
+    },
+    skipped: {
+      ...count,
+      description:
+        'Subscriptions an earlier call with this notification_id sent to (or may have), not sent again. sent + failed + removed + unsent + skipped = tokens.',
     },
   },
 } as const;

@@ -9,6 +9,7 @@ import { httpOperations, streamConsumers } from '../../functions/shared/manifest
 import { tableOutputName, tables as tableDefinitions, type TableName } from '../../functions/shared/manifest/resources';
 import { secretsPrefix, secretsPrefixOutput } from '../../functions/shared/manifest/secrets';
 import { Alarms } from './constructs/alarms';
+import { pushEndpointPolicy } from '../../functions/shared/domain/push';
 import { DataTables } from './constructs/data-tables';
 import { Email } from './constructs/email';
 import { EventPipeline } from './constructs/event-pipeline';
@@ -35,6 +36,23 @@ export const stackOutputs = {
   ) as Record<TableName, string>,
 } as const;
 
+const IP_OR_LOOPBACK = /^(localhost|\d{1,3}(\.\d{1,3}){3}|\[.*\])$/;
+
+/**
+ * The push endpoint hosts an operator allows besides the browsers' push
+ * services: context `urm:pushEndpointHosts` (comma-separated, or an array),
+ * else URM_PUSH_ENDPOINT_HOSTS. Checked at synth: host names or `*.suffix`,
+ * never an IP address or the loopback host (in Lambda, the runtime API).
+ */
+export function pushEndpointHosts(configured: unknown): string | undefined {
+  const entries = (Array.isArray(configured) ? configured.map(String) : String(configured ?? '').split(/[\s,]+/)).filter((entry) => entry !== '');
+  if (entries.length === 0) return undefined;
+  pushEndpointPolicy(entries.join(','));
+  const local = entries.find((entry) => IP_OR_LOOPBACK.test(entry.toLowerCase()));
+  if (local) throw new Error(`urm:pushEndpointHosts: ${JSON.stringify(local)} is an IP address or the loopback host; name a push service's host`);
+  return entries.join(',');
+}
+
 export class UrmStack extends Stack {
   readonly data: DataTables;
   readonly pipeline: EventPipeline;
@@ -48,7 +66,11 @@ export class UrmStack extends Stack {
 
     this.data = new DataTables(this, 'Data');
     this.pipeline = new EventPipeline(this, 'Pipeline', { tables: this.data.tables });
-    this.ingestion = new IngestionApi(this, 'Ingestion', { tables: this.data.tables, stream: this.pipeline.stream });
+    this.ingestion = new IngestionApi(this, 'Ingestion', {
+      tables: this.data.tables,
+      stream: this.pipeline.stream,
+      pushEndpointHosts: pushEndpointHosts(this.node.tryGetContext('urm:pushEndpointHosts') ?? process.env.URM_PUSH_ENDPOINT_HOSTS),
+    });
     this.email = new Email(this, 'Email', {
       domain: this.node.tryGetContext('urm:emailDomain') ?? process.env.URM_EMAIL_DOMAIN,
       senders: httpOperations.filter((operation) => operation.email === 'send').map((operation) => this.ingestion.operations[operation.id]),

@@ -9,7 +9,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
+import { httpFunctionTimeoutSeconds, maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { lambdaContext, sendProxyResult, toProxyEvent, type RouteMatch } from './api-gateway';
 import { invoke } from './invocation';
 
@@ -116,7 +116,8 @@ export function createApiServer(routes: LocalRoute[], options: { log: (line: str
         pathParameters: chosen.route.parameterNames.length ? params : null,
       };
       const event = toProxyEvent(request, url, body, match);
-      const context = lambdaContext(`${chosen.route.operation.id}Function`, gatewayLimits.timeoutMs);
+      // The function's own timeout, as in Lambda: what its remaining time counts down from.
+      const context = lambdaContext(`${chosen.route.operation.id}Function`, httpFunctionTimeoutSeconds * 1000);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), gatewayLimits.timeoutMs);

@@ -20,7 +20,7 @@ import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejec
 import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
-import { ingestStream, tables } from '../../functions/shared/manifest/resources';
+import { ingestStream, pushSending, tables } from '../../functions/shared/manifest/resources';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 import { localSecretsTable, secretsEnv } from '../../functions/shared/manifest/secrets';
 import { apiDocsStatics, loadApiDocs } from './api-docs';
@@ -100,6 +100,9 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
   };
 }
 
+/** Where the local push service runs: allowed besides the browsers' push services (plain HTTP on a loopback host). */
+export const localPushEndpointHosts = 'localhost,127.0.0.1';
+
 /** The environment a Lambda function would get from the stack, pointed at the emulators. */
 export function functionEnvironment(endpoints: LocalEndpoints, sesEndpoint = endpoints.ses_endpoint ?? ''): Record<string, string> {
   return {
@@ -115,8 +118,8 @@ export function functionEnvironment(endpoints: LocalEndpoints, sesEndpoint = end
     // No SSM locally: secrets come from a DynamoDB table (functions/shared/manifest/secrets.ts).
     [secretsEnv.backend]: 'dynamodb',
     [secretsEnv.table]: localSecretsTable.localName,
-    // The local push service (web-push-testing in the tests) is plain HTTP on this machine.
-    PUSH_ALLOW_LOOPBACK_HTTP: '1',
+    // The local push service (web-push-testing, for npm start and the tests) is plain HTTP on this machine.
+    [pushSending.endpointHostsEnvVar]: localPushEndpointHosts,
   };
 }
 

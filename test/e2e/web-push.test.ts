@@ -410,7 +410,7 @@ describe('a report in Chromium', () => {
 describe('the permanent disables in Chromium', () => {
   test("disablePushNotificationPermanent unsubscribes, unregisters the worker and removes this device's token only", async () => {
     const profileId = `e2e-${randomUUID()}`;
-    const otherDevice = JSON.stringify({ endpoint: 'https://push.example.com/other-device', keys: { p256dh: 'BPk', auth: 'au' } });
+    const otherDevice = JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/other-device', keys: { p256dh: 'BPk', auth: 'au' } });
     await request(stack.baseUrl, 'POST', '/profiles', {
       key: app.server_key,
       body: [{ app_id: app.app_id, profile_id: profileId, urm_date_time: new Date().toISOString(), urm_web_push_notification_token: [otherDevice] }],

@@ -3,7 +3,7 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
-import { emailSending, ingestStream, tables, type TableDefinition, type TableName } from '../../functions/shared/manifest/resources';
+import { emailSending, ingestStream, pushSending, tables, type TableDefinition, type TableName } from '../../functions/shared/manifest/resources';
 import { secretsEnv, secretsPrefix } from '../../functions/shared/manifest/secrets';
 import { stackOutputs, UrmStack } from '../../lib/aws/urm-stack';
 import { apiThrottling } from '../../lib/aws/constructs/ingestion-api';
@@ -381,6 +381,44 @@ describe('web push in the stack', () => {
       });
     });
   }
+
+  test('the push endpoint hosts of the context reach exactly the functions that store or send to tokens', () => {
+    const configured = new UrmStack(testApp({ bundle: false, context: { 'urm:pushEndpointHosts': 'push.example.com, *.push.example.net' } }), 'UrmPushHosts');
+    const functions = Template.fromStack(configured).findResources('AWS::Lambda::Function');
+    const variablesOf = (fn: IConstruct) =>
+      functions[configured.getLogicalId(fn.node.defaultChild as CfnElement)].Properties.Environment.Variables as Json;
+
+    for (const operation of httpOperations) {
+      const hosts = variablesOf(configured.ingestion.operations[operation.id])[pushSending.endpointHostsEnvVar];
+      expect([operation.id, hosts]).toEqual([operation.id, operation.pushEndpoints ? 'push.example.com,*.push.example.net' : undefined]);
+    }
+    expect(httpOperations.filter((operation) => operation.pushEndpoints).map((operation) => operation.id).sort()).toEqual(['IngestProfiles', 'SendPush']);
+  });
+
+  test('only SendPush may touch the push deliveries table, and only to put and delete claims', () => {
+    for (const { definition, fn } of allFunctions()) {
+      const onTable = allowedStatements(fn).filter((statement) => JSON.stringify(statement.Resource) === JSON.stringify(arn(stack.data.tables.pushDeliveries)));
+      if (definition.id !== 'SendPush') {
+        expect([definition.id, onTable]).toEqual([definition.id, []]);
+        continue;
+      }
+      expect(onTable.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:DeleteItem']));
+      expect(onTable.flatMap(actionsOf).filter((action) => /Get|Query|Scan/.test(action))).toEqual([]);
+    }
+  });
+
+  test('the push deliveries expire by TTL', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'subscription', KeyType: 'RANGE' }],
+      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+    });
+  });
+
+  test('synth refuses push endpoint hosts that are an IP address, the loopback host, or not a host name', () => {
+    for (const hosts of ['127.0.0.1', 'localhost', 'push.example.com,169.254.169.254', 'https://push.example.com']) {
+      expect(() => new UrmStack(testApp({ bundle: false, context: { 'urm:pushEndpointHosts': hosts } }), 'UrmBadHosts')).toThrow(/urm:pushEndpointHosts|host name/);
+    }
+  });
 
   test('only the functions that read secrets may read SSM parameters, and only under the stack path', () => {
     for (const { definition, fn } of allFunctions()) {

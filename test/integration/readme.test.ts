@@ -101,7 +101,7 @@ describe('the README', () => {
 
     const body = JSON.parse(answer);
     expect(body.notification_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect({ ...body, notification_id: '…' }).toEqual({ notification_id: '…', sent: 0, failed: 0, removed: 0 });
+    expect({ ...body, notification_id: '…' }).toEqual({ notification_id: '…', sent: 0, failed: 0, removed: 0, unsent: 0, skipped: 0 });
   });
 
   test("the identity snippet computes a proof the service takes for the browser key's write to that profile", async () => {

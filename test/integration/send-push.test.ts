@@ -5,6 +5,7 @@
  * that said no receives nothing.
  */
 import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { promisify } from 'node:util';
@@ -64,7 +65,7 @@ describe('POST /api/send_push', () => {
 
     expect(response.status).toBe(200);
     expect(response.body.notification_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect({ ...response.body, notification_id: 'n' }).toEqual({ notification_id: 'n', sent: 1, failed: 0, removed: 0 });
+    expect({ ...response.body, notification_id: 'n' }).toEqual({ notification_id: 'n', sent: 1, failed: 0, removed: 0, unsent: 0, skipped: 0 });
     const messages = await push.messages(browser);
     expect(messages.map((m) => JSON.parse(m))).toEqual([
       {
@@ -115,7 +116,73 @@ describe('POST /api/send_push', () => {
     const events = await until(() => readTimeline(stack, profileId), (list) => list.length > 0, 'urm_push_sent on the timeline');
     expect(events[0].event).toBe('urm_push_sent');
     expect(events[0].urm_insert_id).toBe(`${response.body.notification_id}:sent`);
-    expect(events[0].attributes).toEqual({ notification_id: response.body.notification_id, title: 'Timeline', tokens: 1, sent: 1, failed: 0, gone: 0 });
+    expect(events[0].attributes).toEqual({ notification_id: response.body.notification_id, title: 'Timeline', tokens: 1, sent: 1, failed: 0, gone: 0, unsent: 0, skipped: 0 });
+  });
+
+  test('a subscription whose endpoint is no push service is refused when stored (400 naming the field), so it is never sent to', async () => {
+    const profileId = `push-${randomUUID()}`;
+    const subscription = await push.subscribe(vapidKey);
+    const elsewhere = JSON.stringify({ endpoint: 'https://attacker.example/slow', keys: subscription.keys });
+
+    const stored = await request(stack.baseUrl, 'POST', `/profiles?app_id=${stack.dev.app_id}`, {
+      key: stack.dev.server_key,
+      body: [profileRecord(stack, profileId, { first_name: 'Ada', urm_unique_append: { urm_web_push_notification_token: [tokenOf(subscription), elsewhere] } })],
+    });
+
+    expect(stored.status).toBe(400);
+    expect(stored.body.errors).toEqual(['[0].urm_unique_append.urm_web_push_notification_token[1] endpoint host is not a push service']);
+  });
+
+  test('slow push services cannot hold a send past the function timeout: what is still waiting at the deadline is reported unsent', async () => {
+    // A push service that takes every request and never answers.
+    const slow: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const profileId = `push-${randomUUID()}`;
+      const browser = await push.subscribe(vapidKey);
+      const port = (slow.address() as { port: number }).port;
+      const stalling = Array.from({ length: 99 }, (_, i) => JSON.stringify({ endpoint: `http://127.0.0.1:${port}/push/${i}`, keys: browser.keys }));
+      await applyAndRead(stack, profileId, [profileRecord(stack, profileId, { urm_unique_append: { urm_web_push_notification_token: [tokenOf(browser), ...stalling] } })]);
+      const started = Date.now();
+
+      const response = await sendPush({ profile_id: profileId, title: 'Hurry', body: '' });
+
+      expect(response.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const { sent, failed, removed, unsent } = response.body;
+      expect(sent + failed + removed + unsent).toBe(100);
+      expect([sent, removed]).toEqual([1, 0]);
+      expect(unsent).toBeGreaterThan(0);
+      expect((await push.messages(browser)).length).toBe(1);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  }, 30_000);
+
+  test('a retry with the same notification_id delivers only to the subscriptions the first call did not reach', async () => {
+    const profileId = `push-${randomUUID()}`;
+    const first = await subscribedBrowser(profileId);
+    await tokensOf(profileId);
+    const notificationId = randomUUID();
+    const notification = { profile_id: profileId, title: 'Once', body: 'only once', notification_id: notificationId };
+
+    const sent = await sendPush(notification);
+    const second = await subscribedBrowser(profileId);
+    await until(() => tokensOf(profileId), (tokens) => tokens.length === 2, 'the second subscription on the profile');
+    const retried = await sendPush(notification);
+
+    expect([sent.status, sent.body.notification_id, sent.body.sent]).toEqual([200, notificationId, 1]);
+    expect([retried.status, retried.body.notification_id, retried.body.sent, retried.body.skipped]).toEqual([200, notificationId, 1, 1]);
+    expect((await push.messages(first)).length).toBe(1);
+    expect((await push.messages(second)).map((m) => JSON.parse(m).notification_id)).toEqual([notificationId]);
+  });
+
+  test('a notification_id that is not a UUID is refused', async () => {
+    const response = await sendPush({ profile_id: 'p', title: 't', body: 'b', notification_id: 'campaign 7' });
+
+    expect(response.status).toBe(400);
+    expect(response.body.errors.some((error: string) => error.startsWith('notification_id'))).toBeTruthy();
   });
 
   test('answers 404 for a profile that does not exist', async () => {

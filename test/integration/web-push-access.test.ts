@@ -26,8 +26,8 @@ beforeAll(async () => {
   identitySecret = await identitySecretOf(stack);
 });
 
-const token = JSON.stringify({ endpoint: 'https://push.example.com/send/abc', keys: { p256dh: 'BPk9', auth: 'c2VjcmV0' } });
-const subscription = (name: string) => JSON.stringify({ endpoint: `https://push.example.com/send/${name}`, keys: { p256dh: `BP${name}`, auth: `au${name}` } });
+const token = JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/abc', keys: { p256dh: 'BPk9', auth: 'c2VjcmV0' } });
+const subscription = (name: string) => JSON.stringify({ endpoint: `https://fcm.googleapis.com/fcm/send/${name}`, keys: { p256dh: `BP${name}`, auth: `au${name}` } });
 /** The integrator's server: hex HMAC-SHA256 of the profile id with the application's identity secret. */
 const proofOf = (profileId: string) => proofWith(identitySecret, profileId);
 /** As the SDK calls from a page of the site: browsers send an Origin with every POST. */

@@ -5,11 +5,11 @@
  * endpoint policy (functions/shared/domain/push.ts).
  */
 import webpush from 'web-push';
-import { endpointProblem, type PushOptions, type PushOutcome, type PushSender, type PushSubscriptionJson } from '../domain/push';
+import { endpointProblem, type PushEndpointPolicy, type PushOptions, type PushOutcome, type PushSender, type PushSubscriptionJson } from '../domain/push';
 
 export interface WebPushSenderOptions {
-  /** Plain HTTP to the loopback host: the local stack's push service only. */
-  allowLoopbackHttp: boolean;
+  /** The push services it may call; send_push skips other endpoints before, this is the last word. */
+  endpoints: PushEndpointPolicy;
   timeoutMs: number;
   fetch?: typeof fetch;
 }
@@ -22,8 +22,8 @@ export class WebPushSender implements PushSender {
   }
 
   async send(subscription: PushSubscriptionJson, payload: string, options: PushOptions): Promise<PushOutcome> {
-    const problem = endpointProblem(subscription.endpoint, this.options.allowLoopbackHttp);
-    if (problem) return { status: 'failed', reason: problem };
+    const problem = endpointProblem(subscription.endpoint, this.options.endpoints);
+    if (problem) return { status: 'failed', reason: `the ${problem}` };
     let details: ReturnType<typeof webpush.generateRequestDetails>;
     try {
       details = webpush.generateRequestDetails(subscription, payload, {
@@ -47,14 +47,17 @@ export class WebPushSender implements PushSender {
         headers,
         body: details.body ? new Uint8Array(details.body) : undefined,
         redirect: 'error',
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: AbortSignal.timeout(Math.min(options.timeoutMs ?? this.options.timeoutMs, this.options.timeoutMs)),
       });
       await response.body?.cancel();
       if (response.status === 404 || response.status === 410) return { status: 'gone' };
       if (response.ok) return { status: 'sent' };
       return { status: 'failed', reason: `the push service answered ${response.status}` };
     } catch (error) {
-      return { status: 'failed', reason: `the push service could not be reached: ${(error as Error).name}` };
+      const name = (error as Error).name;
+      // No answer in time: the message may have reached the push service all the same.
+      const maybeDelivered = name === 'TimeoutError' || name === 'AbortError';
+      return { status: 'failed', reason: `the push service could not be reached: ${name}`, ...(maybeDelivered ? { maybeDelivered: true as const } : {}) };
     }
   }
 }

@@ -3,6 +3,7 @@
  * endpoints the service will call, what a notification carries, and the
  * ports send_push works through.
  */
+import { createHash } from 'node:crypto';
 import type { AttributeValue } from './attributes';
 
 /** The notification lifecycle events the service worker reports, by kind. */
@@ -37,8 +38,17 @@ export const pushLimits = {
   defaultTtlSeconds: 24 * 3600,
   /** Tokens sent to at the same time. */
   concurrency: 20,
-  /** One push service request. */
+  /** One push service request, at most. */
   requestTimeoutMs: 4000,
+  /**
+   * What send_push keeps of the function's remaining time after its last
+   * send: the stream write and the answer. Sends not started by then are
+   * abandoned (`unsent`), so a slow push service never runs the function out
+   * of time after some pushes went out.
+   */
+  deadlineMarginMs: 2000,
+  /** How long a delivery is remembered: a caller's retry with the same notification id comes within this. */
+  deliveryClaimSeconds: 48 * 3600,
 } as const;
 
 export const urgencies = ['very-low', 'low', 'normal', 'high'] as const;
@@ -77,25 +87,109 @@ export function parseSubscription(token: string): PushSubscriptionJson | string 
   return { endpoint: candidate.endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } };
 }
 
+/**
+ * The browsers' push services (docs/api.md, "Web push"): Chrome's FCM (and
+ * its older GCM host), Firefox's autopush, Safari's Apple web push, Edge's WNS.
+ * `*.` matches any name under the suffix, never the suffix itself.
+ */
+export const browserPushServices = [
+  'fcm.googleapis.com',
+  'android.googleapis.com',
+  'updates.push.services.mozilla.com',
+  '*.push.services.mozilla.com',
+  '*.push.apple.com',
+  '*.notify.windows.com',
+] as const;
+
+/** Which hosts push endpoints may be on: the browsers' push services and those an operator configured. */
+export interface PushEndpointPolicy {
+  readonly hosts: readonly string[];
+}
+
+const HOST_PATTERN = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-const IP_LITERAL = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
+
+/**
+ * The policy from the operator's hosts (comma- or space-separated host names
+ * or `*.suffix`, e.g. the local push service's `localhost`); a malformed entry
+ * throws, naming it, so a function fails at cold start rather than refusing
+ * every token.
+ */
+export function pushEndpointPolicy(configured: string): PushEndpointPolicy {
+  const extra = configured
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '');
+  for (const entry of extra) {
+    if (!HOST_PATTERN.test(entry) && entry !== '[::1]') throw new Error(`push endpoint host ${JSON.stringify(entry)} is not a host name or *.suffix`);
+  }
+  return { hosts: [...browserPushServices, ...extra] };
+}
+
+function hostAllowed(pattern: string, host: string): boolean {
+  return pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1 : host === pattern;
+}
 
 /**
  * Why the service will not POST to an endpoint, or undefined when it will.
- * Tokens come from browsers, so an endpoint is untrusted input: it must be
- * HTTPS to a named host. Plain HTTP to the loopback host is allowed only when
- * configured (the local stack, whose push service runs on this machine); in
- * Lambda the loopback host is the runtime API, never a push service.
+ * Tokens come from browsers and integrators, so an endpoint is untrusted
+ * input: only a push service's host over HTTPS, never a host of the caller's
+ * choosing (SSRF, or a slow endpoint holding a send). Plain HTTP only to a
+ * loopback host the operator configured (the local stack's push service); in
+ * Lambda the loopback host is the runtime API, and the CDK stack refuses it.
  */
-export function endpointProblem(endpoint: string, allowLoopbackHttp: boolean): string | undefined {
-  const url = new URL(endpoint);
-  if (url.username || url.password) return 'the endpoint carries credentials';
-  if (url.protocol === 'http:') {
-    return allowLoopbackHttp && LOOPBACK_HOSTS.has(url.hostname) ? undefined : 'the endpoint is not HTTPS';
+export function endpointProblem(endpoint: string, policy: PushEndpointPolicy): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return 'endpoint is not a URL';
   }
-  if (url.protocol !== 'https:') return 'the endpoint is not HTTPS';
-  if (IP_LITERAL.test(url.hostname) || LOOPBACK_HOSTS.has(url.hostname)) return 'the endpoint is not a named host';
-  return undefined;
+  if (url.username || url.password) return 'endpoint carries credentials';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'endpoint is not HTTPS';
+  if (!policy.hosts.some((pattern) => hostAllowed(pattern, url.hostname))) return 'endpoint host is not a push service';
+  if (url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+  return 'endpoint is not HTTPS';
+}
+
+const WEB_TOKENS = 'urm_web_push_notification_token';
+/** Where a profile record adds web push tokens (urm_remove takes any away). */
+const addingDirectives = ['urm_set', 'urm_set_if_null', 'urm_append', 'urm_unique_append'] as const;
+
+/** Why a token may not be stored: a subscription (a JSON object with an endpoint) whose endpoint is refused. */
+function storedTokenProblem(token: unknown, policy: PushEndpointPolicy): string | undefined {
+  if (typeof token !== 'string') return undefined; // the schema refuses it
+  let value: unknown;
+  try {
+    value = JSON.parse(token);
+  } catch {
+    return undefined; // an opaque token: never sent to
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !('endpoint' in value)) return undefined;
+  const endpoint = (value as { endpoint: unknown }).endpoint;
+  return typeof endpoint === 'string' ? endpointProblem(endpoint, policy) : 'endpoint is not a URL';
+}
+
+/**
+ * The web push tokens a profile record (at `index` of the body) adds whose
+ * endpoint the service would never call, each named by its place:
+ * `[0].urm_unique_append.urm_web_push_notification_token[1] endpoint host is not a push service`.
+ */
+export function addedWebTokenProblems(record: Record<string, unknown>, index: number, policy: PushEndpointPolicy): string[] {
+  const places: [string, unknown][] = [[`[${index}].${WEB_TOKENS}`, record[WEB_TOKENS]]];
+  for (const directive of addingDirectives) {
+    const values = record[directive] as Record<string, unknown> | undefined;
+    if (values && typeof values === 'object') places.push([`[${index}].${directive}.${WEB_TOKENS}`, values[WEB_TOKENS]]);
+  }
+  const problems: string[] = [];
+  for (const [place, tokens] of places) {
+    if (!Array.isArray(tokens)) continue;
+    tokens.forEach((token, i) => {
+      const problem = storedTokenProblem(token, policy);
+      if (problem) problems.push(`${place}[${i}] ${problem}`);
+    });
+  }
+  return problems;
 }
 
 /** What the service worker receives, encrypted, in a push message. */
@@ -118,14 +212,37 @@ export interface PushOptions {
   ttl: number;
   urgency: Urgency;
   vapid: VapidDetails;
+  /** This send's bound, when shorter than the sender's own (send_push's deadline is nearer). */
+  timeoutMs?: number;
 }
 
-/** How one push service answered: `gone` is 404 or 410, a subscription that will never work again. */
-export type PushOutcome = { status: 'sent' } | { status: 'gone' } | { status: 'failed'; reason: string };
+/**
+ * How one push service answered: `gone` is 404 or 410, a subscription that
+ * will never work again. A failure is `maybeDelivered` when the request may
+ * have reached the push service (no answer before the timeout).
+ */
+export type PushOutcome = { status: 'sent' } | { status: 'gone' } | { status: 'failed'; reason: string; maybeDelivered?: true };
 
 /** Port: delivers one encrypted message to one subscription's push service. */
 export interface PushSender {
   send(subscription: PushSubscriptionJson, payload: string, options: PushOptions): Promise<PushOutcome>;
+}
+
+/**
+ * Port: one delivery of a notification to a subscription, recorded (with a
+ * conditional write) before it is sent, so a retried send_push with the same
+ * notification id never delivers to the same subscription twice.
+ */
+export interface DeliveryClaims {
+  /** true when this call claimed the delivery; false when an earlier one had. */
+  claim(appId: string, notificationId: string, subscription: string): Promise<boolean>;
+  /** Gives the delivery back after a definite failure, so a retry may try again. */
+  release(appId: string, notificationId: string, subscription: string): Promise<void>;
+}
+
+/** What names a subscription in a delivery claim: the SHA-256 of its endpoint (the push service's id for it), never the token. */
+export function subscriptionKey(endpoint: string): string {
+  return createHash('sha256').update(endpoint).digest('base64url');
 }
 
 /** Port: an application's VAPID key pair and subject; undefined when the application has none. */

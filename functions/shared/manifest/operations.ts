@@ -25,6 +25,8 @@ export interface FunctionDefinition {
   email?: 'send';
   /** The function reads secrets (functions/shared/manifest/secrets.ts): SSM parameters under the stack's path in AWS. */
   secrets?: 'read';
+  /** The function stores or sends to web push tokens: it learns the operator's push endpoint hosts (pushSending in resources.ts). */
+  pushEndpoints?: true;
 }
 
 export interface HttpOperation extends FunctionDefinition {
@@ -44,6 +46,13 @@ export interface HttpOperation extends FunctionDefinition {
    */
   maxBodyBytes?: number;
 }
+
+/**
+ * How long an HTTP operation's function may run (its Lambda timeout, below
+ * API Gateway's 29 s): what `context.getRemainingTimeInMillis()` counts down
+ * from, in AWS and in the local stack.
+ */
+export const httpFunctionTimeoutSeconds = 10;
 
 /** The body bound of an operation that declares none. */
 export const defaultMaxBodyBytes = 256 * 1024;
@@ -78,6 +87,7 @@ export const httpOperations: HttpOperation[] = [
     stream: 'write',
     // The applications' identity secrets (browser-key writes to known profiles).
     secrets: 'read',
+    pushEndpoints: true,
     browser: true,
     maxBodyBytes: limits.bodyBytes,
   },
@@ -180,9 +190,10 @@ export const httpOperations: HttpOperation[] = [
     method: 'POST',
     path: '/api/send_push',
     entry: 'functions/send-push/handler.ts',
-    tables: { keys: 'read', apps: 'read', profiles: 'read' },
+    tables: { keys: 'read', apps: 'read', profiles: 'read', pushDeliveries: 'write' },
     stream: 'write',
     secrets: 'read',
+    pushEndpoints: true,
   },
 ];
 

@@ -124,6 +124,19 @@ export const tables = {
     partitionKey: S('session_hash'),
     timeToLiveAttribute: 'ttl',
   },
+  /**
+   * Web push deliveries, one item per subscription a notification was sent
+   * to (`pk` = `app_id#notification_id`, `subscription` = SHA-256 of the
+   * endpoint), written before sending: a retried send_push skips them. Kept 48 hours.
+   */
+  pushDeliveries: {
+    id: 'PushDeliveriesTable',
+    envVar: 'PUSH_DELIVERIES_TABLE',
+    localName: 'urm-push-deliveries',
+    partitionKey: S('pk'),
+    sortKey: S('subscription'),
+    timeToLiveAttribute: 'expires_at',
+  },
 } satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof tables;
@@ -156,6 +169,16 @@ export const ingestStream: StreamDefinition = {
  */
 export const emailSending = {
   configurationSetEnvVar: 'SES_CONFIGURATION_SET',
+} as const;
+
+/**
+ * Web push: the hosts push endpoints may be on besides the browsers' push
+ * services (functions/shared/domain/push.ts), from the CDK context
+ * `urm:pushEndpointHosts` in AWS and set by the local stack for its push
+ * service. Read by the functions that store or send to tokens.
+ */
+export const pushSending = {
+  endpointHostsEnvVar: 'PUSH_ENDPOINT_HOSTS',
 } as const;
 
 /** Name of the stack output that carries a table's physical name (read by the admin command line). */

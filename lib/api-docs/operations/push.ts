@@ -61,7 +61,7 @@ export const pushDocs: Record<string, OperationDoc> = {
           ttl: 3600,
           urgency: 'high',
         },
-        answer: { notification_id: '9b2f6c1e-4d3a-4f5b-8e7c-1a2b3c4d5e6f', sent: 1, failed: 0, removed: 0 },
+        answer: { notification_id: '9b2f6c1e-4d3a-4f5b-8e7c-1a2b3c4d5e6f', sent: 1, failed: 0, removed: 0, unsent: 0, skipped: 0 },
       },
       '404 unknown profile': {
         summary: 'A profile that does not exist',

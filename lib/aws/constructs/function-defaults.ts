@@ -13,14 +13,14 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Access, FunctionDefinition } from '../../../functions/shared/manifest/operations';
-import { ingestStream, tables as tableDefinitions, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
+import { httpFunctionTimeoutSeconds, type Access, type FunctionDefinition } from '../../../functions/shared/manifest/operations';
+import { ingestStream, pushSending, tables as tableDefinitions, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
 import { secretsEnv, secretsPrefix } from '../../../functions/shared/manifest/secrets';
 
 /** Function entries in functions/shared/manifest/operations.ts are relative to this. */
 export const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
-export const httpTimeout = Duration.seconds(10);
+export const httpTimeout = Duration.seconds(httpFunctionTimeoutSeconds);
 /** Long enough for a full batch with its DynamoDB retries. */
 export const consumerTimeout = Duration.seconds(60);
 
@@ -55,6 +55,8 @@ export const functionDefaults = {
 export interface FunctionResources {
   tables: Record<TableName, ITable>;
   stream: IStream;
+  /** The operator's push endpoint hosts (pushEndpointHosts in urm-stack.ts), for the functions that say `pushEndpoints`. */
+  pushEndpointHosts?: string;
 }
 
 // The data actions of CDK's grantReadData/grantWriteData, on the table alone: those grants add `<table>/index/*`
@@ -93,6 +95,7 @@ export function definedFunction(
   if (definition.stream === 'write') environment[ingestStream.envVar] = resources.stream.streamName;
   const stack = Stack.of(scope);
   if (definition.secrets === 'read') environment[secretsEnv.prefix] = secretsPrefix(stack.stackName);
+  if (definition.pushEndpoints && resources.pushEndpointHosts) environment[pushSending.endpointHostsEnvVar] = resources.pushEndpointHosts;
 
   const logGroup = new LogGroup(scope, `${definition.id}Logs`, { retention: RetentionDays.ONE_MONTH });
   // Its own role, allowed to write its own log group only (AWSLambdaBasicExecutionRole would allow every log group).

@@ -24,6 +24,8 @@ import { definedFunction, httpTimeout } from './function-defaults';
 export interface IngestionApiProps {
   tables: Record<TableName, ITable>;
   stream: IStream;
+  /** Push endpoint hosts the operator allows besides the browsers' push services (comma-separated). */
+  pushEndpointHosts?: string;
 }
 
 export const apiStageName = 'v1';

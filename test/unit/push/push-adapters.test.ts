@@ -7,6 +7,10 @@ import { SsmSecretStore } from '../../../functions/shared/adapters/ssm-secret-st
 import { AppVapidKeyring } from '../../../functions/shared/adapters/vapid-keyring';
 import { WebPushSender } from '../../../functions/shared/adapters/web-push-sender';
 import type { App } from '../../../functions/shared/domain/apps';
+import { pushEndpointPolicy } from '../../../functions/shared/domain/push';
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDeliveryClaims } from '../../../functions/shared/adapters/dynamo-delivery-claims';
 
 const ssm = mockClient(SSMClient);
 
@@ -39,6 +43,38 @@ describe('the SSM secret store', () => {
       Type: 'SecureString',
       Overwrite: true,
     });
+  });
+});
+
+describe('the delivery claims', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  const claims = () => new DynamoDeliveryClaims(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), 'deliveries', () => new Date('2026-11-21T10:00:00Z'));
+  beforeEach(() => void dynamo.reset());
+
+  test('claim a delivery with a put that only succeeds when no call claimed it before, kept 48 hours', async () => {
+    dynamo.on(PutCommand).resolves({});
+
+    expect(await claims().claim('app_1', 'n-1', 'sub-hash')).toBe(true);
+    expect(dynamo).toHaveReceivedCommandWith(PutCommand, {
+      TableName: 'deliveries',
+      Item: { pk: 'app_1#n-1', subscription: 'sub-hash', claimed_at: '2026-11-21T10:00:00.000Z', expires_at: Date.parse('2026-11-23T10:00:00Z') / 1000 },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+  });
+
+  test('say so when an earlier call claimed it, and pass other errors on', async () => {
+    dynamo.on(PutCommand).rejectsOnce(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} })).rejectsOnce(new Error('throttled'));
+
+    expect(await claims().claim('app_1', 'n-1', 'sub-hash')).toBe(false);
+    await expect(claims().claim('app_1', 'n-1', 'sub-hash')).rejects.toThrow('throttled');
+  });
+
+  test('release a delivery by deleting its claim', async () => {
+    dynamo.on(DeleteCommand).resolves({});
+
+    await claims().release('app_1', 'n-1', 'sub-hash');
+
+    expect(dynamo).toHaveReceivedCommandWith(DeleteCommand, { TableName: 'deliveries', Key: { pk: 'app_1#n-1', subscription: 'sub-hash' } });
   });
 });
 
@@ -89,13 +125,13 @@ describe('the web-push sender', () => {
 
   test('posts an aes128gcm message with TTL, Urgency and a VAPID authorization', async () => {
     const { calls, fetch } = fakeFetch(201);
-    const sender = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch });
+    const sender = new WebPushSender({ endpoints: pushEndpointPolicy(''), timeoutMs: 1000, fetch });
 
-    const outcome = await sender.send(subscription('https://push.example.com/x'), '{"title":"hi"}', { ttl: 60, urgency: 'high', vapid });
+    const outcome = await sender.send(subscription('https://fcm.googleapis.com/fcm/send/x'), '{"title":"hi"}', { ttl: 60, urgency: 'high', vapid });
 
     expect(outcome).toEqual({ status: 'sent' });
     const headers = calls[0].init.headers as Record<string, string>;
-    expect(calls[0].url).toBe('https://push.example.com/x');
+    expect(calls[0].url).toBe('https://fcm.googleapis.com/fcm/send/x');
     expect(headers.TTL).toBe('60');
     expect(headers.Urgency).toBe('high');
     expect(headers['Content-Encoding']).toBe('aes128gcm');
@@ -106,39 +142,51 @@ describe('the web-push sender', () => {
 
   for (const status of [404, 410]) {
     test(`reports a subscription the push service answers ${status} as gone`, async () => {
-      const sender = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch: fakeFetch(status).fetch });
+      const sender = new WebPushSender({ endpoints: pushEndpointPolicy(''), timeoutMs: 1000, fetch: fakeFetch(status).fetch });
 
-      expect(await sender.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({ status: 'gone' });
+      expect(await sender.send(subscription('https://fcm.googleapis.com/fcm/send/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({ status: 'gone' });
     });
   }
 
   test('reports another answer, and no answer, as failed', async () => {
-    const failing = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch: fakeFetch(503).fetch });
+    const failing = new WebPushSender({ endpoints: pushEndpointPolicy(''), timeoutMs: 1000, fetch: fakeFetch(503).fetch });
     const unreachable = new WebPushSender({
-      allowLoopbackHttp: false,
+      endpoints: pushEndpointPolicy(''),
       timeoutMs: 1000,
       fetch: (async () => {
         throw new TypeError('fetch failed');
       }) as unknown as typeof fetch,
     });
 
-    expect(await failing.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({
+    expect(await failing.send(subscription('https://fcm.googleapis.com/fcm/send/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({
       status: 'failed',
       reason: 'the push service answered 503',
     });
-    expect(await unreachable.send(subscription('https://push.example.com/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({
+    expect(await unreachable.send(subscription('https://fcm.googleapis.com/fcm/send/x'), '{}', { ttl: 0, urgency: 'normal', vapid })).toEqual({
       status: 'failed',
       reason: 'the push service could not be reached: TypeError',
     });
   });
 
+  test('gives up on a push service at the timeout of the send, whatever its own default', async () => {
+    const hanging = (async (_url: string, init: RequestInit) =>
+      new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)))) as unknown as typeof fetch;
+    const sender = new WebPushSender({ endpoints: pushEndpointPolicy(''), timeoutMs: 60_000, fetch: hanging });
+    const started = Date.now();
+
+    const outcome = await sender.send(subscription('https://fcm.googleapis.com/fcm/send/x'), '{}', { ttl: 0, urgency: 'normal', vapid, timeoutMs: 50 });
+
+    expect(outcome).toMatchObject({ status: 'failed', reason: 'the push service could not be reached: TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   test('never calls an endpoint the policy refuses', async () => {
     const { calls, fetch } = fakeFetch(201);
-    const sender = new WebPushSender({ allowLoopbackHttp: false, timeoutMs: 1000, fetch });
+    const sender = new WebPushSender({ endpoints: pushEndpointPolicy(''), timeoutMs: 1000, fetch });
 
     const outcome = await sender.send(subscription('http://127.0.0.1:9001/2018-06-01/runtime/invocation/next'), '{}', { ttl: 0, urgency: 'normal', vapid });
 
-    expect(outcome).toEqual({ status: 'failed', reason: 'the endpoint is not HTTPS' });
+    expect(outcome).toEqual({ status: 'failed', reason: 'the endpoint host is not a push service' });
     expect(calls.length).toBe(0);
   });
 });

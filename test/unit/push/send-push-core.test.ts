@@ -3,11 +3,12 @@ import { sendPush, type SendPushDeps } from '../../../functions/send-push/core';
 import type { SendPushRequest } from '../../../functions/send-push/schema';
 import { Forbidden, NotFound, ValidationError } from '../../../functions/shared/domain/errors';
 import type { StreamEntry, WriteReceipt } from '../../../functions/shared/domain/ingest';
-import type { PushOptions, PushOutcome, PushSubscriptionJson } from '../../../functions/shared/domain/push';
+import { pushEndpointPolicy, type PushOptions, type PushOutcome, type PushSubscriptionJson } from '../../../functions/shared/domain/push';
+import { subscriptionKey } from '../../../functions/shared/domain/push';
 import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
 
 const vapid = { subject: 'mailto:ops@example.com', publicKey: 'BPublic', privateKey: 'private' };
-const tokenFor = (name: string) => JSON.stringify({ endpoint: `https://push.example.com/${name}`, keys: { p256dh: 'BPk', auth: 'au' } });
+const tokenFor = (name: string) => JSON.stringify({ endpoint: `https://fcm.googleapis.com/fcm/send/${name}`, keys: { p256dh: 'BPk', auth: 'au' } });
 
 function profile(attributes: Record<string, unknown>, exists = true): StoredProfile {
   return { pk: 'app_1#player-1', app_id: 'app_1', profile_id: 'player-1', attrs: JSON.stringify(attributes), exists, version: 1, updated_at: '', applied: {}, recent: {} };
@@ -28,6 +29,8 @@ function harness(
   const sent: Sent[] = [];
   const written: { kind: string; record: Record<string, any> }[] = [];
   let ids = 0;
+  // Delivery claims in memory: `app#notification#subscription`.
+  const claimed = new Set<string>();
   const deps: SendPushDeps = {
     profiles: { get: async (pk) => (pk === 'app_1#player-1' ? stored : undefined) },
     vapid: { forApp: async (appId) => (appId === 'app_1' ? vapid : undefined) },
@@ -48,11 +51,21 @@ function harness(
           return { EncryptionType: 'NONE', FailedRecordCount: 0, Records: entries.map(() => ({ SequenceNumber: '1', ShardId: 's' })) };
         }),
     },
+    claims: {
+      claim: async (appId, notificationId, subscription) => {
+        const key = `${appId}#${notificationId}#${subscription}`;
+        if (claimed.has(key)) return false;
+        claimed.add(key);
+        return true;
+      },
+      release: async (appId, notificationId, subscription) => void claimed.delete(`${appId}#${notificationId}#${subscription}`),
+    },
+    endpoints: pushEndpointPolicy(''),
     newId: () => `id-${++ids}`,
     now: () => new Date('2026-11-21T10:00:00Z'),
     ...more,
   };
-  return { send: sendPush(deps), sent, written };
+  return { send: sendPush(deps), sent, written, claimed };
 }
 
 const request: SendPushRequest = { app_id: 'app_1', profile_id: 'player-1', title: 'Bonus', body: 'A free spin is waiting', url: 'https://casino.example/spin' };
@@ -63,8 +76,8 @@ describe('send_push', () => {
 
     const answer = await send(request, 'app_1');
 
-    expect({ ...answer, reasons: undefined }).toEqual({ notification_id: 'id-1', sent: 2, failed: 0, removed: 0, reasons: undefined });
-    expect(sent.map((s) => s.subscription.endpoint)).toEqual(['https://push.example.com/a', 'https://push.example.com/b']);
+    expect({ ...answer, reasons: undefined }).toEqual({ notification_id: 'id-1', sent: 2, failed: 0, removed: 0, unsent: 0, skipped: 0, reasons: undefined });
+    expect(sent.map((s) => s.subscription.endpoint)).toEqual(['https://fcm.googleapis.com/fcm/send/a', 'https://fcm.googleapis.com/fcm/send/b']);
     expect(sent[0].payload).toEqual({
       notification_id: 'id-1',
       profile_id: 'player-1',
@@ -161,6 +174,8 @@ describe('send_push', () => {
       sent: 1,
       failed: 0,
       gone: 1,
+      unsent: 0,
+      skipped: 0,
     });
   });
 
@@ -173,6 +188,99 @@ describe('send_push', () => {
     expect([answer.sent, answer.failed, answer.removed]).toEqual([1, 1, 0]);
     expect(answer.reasons).toEqual({ 'the token is not JSON': 1 });
     expect(written.filter((w) => w.kind === 'profile').length).toBe(0);
+  });
+
+  test('never sends to a stored token whose endpoint is no push service (stored before the rule), and keeps it', async () => {
+    const stale = JSON.stringify({ endpoint: 'https://attacker.example/slow', keys: { p256dh: 'BPk', auth: 'au' } });
+    const { send, sent, written } = harness(profile({ urm_web_push_notification_token: [stale, tokenFor('a')] }));
+
+    const answer = await send(request, 'app_1');
+
+    expect(sent.map((s) => s.subscription.endpoint)).toEqual(['https://fcm.googleapis.com/fcm/send/a']);
+    expect([answer.sent, answer.failed, answer.removed]).toEqual([1, 1, 0]);
+    expect(answer.reasons).toEqual({ 'the endpoint host is not a push service': 1 });
+    expect(written.filter((w) => w.kind === 'profile').length).toBe(0);
+  });
+
+  test('abandons the sends still waiting at the deadline (the time left less a margin), reports them unsent, and bounds each send by the time left', async () => {
+    let clock = Date.parse('2026-11-21T10:00:00Z');
+    const timeouts: number[] = [];
+    // Each push service takes 3 s; one at a time.
+    const pusher = {
+      send: async (_subscription: PushSubscriptionJson, _payload: string, options: PushOptions): Promise<PushOutcome> => {
+        timeouts.push(options.timeoutMs!);
+        clock += 3000;
+        return { status: 'sent' };
+      },
+    };
+    const tokens = ['a', 'b', 'c', 'd', 'e'].map(tokenFor);
+    const { send, written } = harness(profile({ urm_web_push_notification_token: tokens }), {}, undefined, { pusher, concurrency: 1, now: () => new Date(clock) });
+
+    const answer = await send(request, 'app_1', { remainingMs: 10_000 });
+
+    // Deadline at 10 s - 2 s: sends start at 0, 3 and 6 s (with 2 s left); 9 s is past it.
+    expect(timeouts).toEqual([4000, 4000, 2000]);
+    expect([answer.sent, answer.failed, answer.removed, answer.unsent]).toEqual([3, 0, 0, 2]);
+    expect(written.find((w) => w.kind === 'event')!.record).toMatchObject({ tokens: 5, sent: 3, unsent: 2 });
+  });
+
+  test('sends nothing when no time is left, and says so', async () => {
+    const { send, sent } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')] }));
+
+    const answer = await send(request, 'app_1', { remainingMs: 1500 });
+
+    expect(sent.length).toBe(0);
+    expect([answer.sent, answer.failed, answer.unsent]).toEqual([0, 0, 1]);
+  });
+
+  test('claims each delivery under the application, the notification and the SHA-256 of the endpoint before sending it', async () => {
+    const { send, claimed } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')] }));
+
+    await send(request, 'app_1');
+
+    expect([...claimed]).toEqual([`app_1#id-1#${subscriptionKey('https://fcm.googleapis.com/fcm/send/a')}`]);
+  });
+
+  test("sends under the caller's notification_id, in the payload and the answer", async () => {
+    const { send, sent } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')] }));
+    const notificationId = '5f0c8e1a-2b3d-4c5e-9f60-718293a4b5c6';
+
+    const answer = await send({ ...request, notification_id: notificationId }, 'app_1');
+
+    expect(answer.notification_id).toBe(notificationId);
+    expect(sent[0].payload.notification_id).toBe(notificationId);
+  });
+
+  test('a retry with the same notification_id never delivers to a subscription twice, and tries again only where the first failed for sure', async () => {
+    const notificationId = '5f0c8e1a-2b3d-4c5e-9f60-718293a4b5c6';
+    const tokens = ['ok', 'down', 'slow'].map(tokenFor);
+    const answers: Record<string, PushOutcome> = {
+      down: { status: 'failed', reason: 'the push service answered 503' },
+      slow: { status: 'failed', reason: 'the push service could not be reached: TimeoutError', maybeDelivered: true },
+    };
+    const { send, sent, written } = harness(profile({ urm_web_push_notification_token: tokens }), answers);
+
+    const first = await send({ ...request, notification_id: notificationId }, 'app_1');
+    const retry = await send({ ...request, notification_id: notificationId }, 'app_1');
+
+    expect(sent.map((s) => s.subscription.endpoint.split('/').pop())).toEqual(['ok', 'down', 'slow', 'down']);
+    expect([first.sent, first.failed, first.skipped]).toEqual([1, 2, 0]);
+    expect([retry.sent, retry.failed, retry.skipped]).toEqual([0, 1, 2]);
+    // The retry's event does not replace the first call's on the timeline.
+    const events = written.filter((w) => w.kind === 'event').map((w) => w.record.urm_insert_id);
+    expect(events[0]).toBe(`${notificationId}:sent`);
+    expect(events[1]).toMatch(new RegExp(`^${notificationId}:sent:.+`));
+  });
+
+  test('a delivery that cannot be claimed is not sent', async () => {
+    const claims = { claim: async () => Promise.reject(new Error('DynamoDB unreachable')), release: async () => undefined };
+    const { send, sent } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')] }), {}, undefined, { claims });
+
+    const answer = await send(request, 'app_1');
+
+    expect(sent.length).toBe(0);
+    expect([answer.sent, answer.failed]).toEqual([0, 1]);
+    expect(answer.reasons).toEqual({ 'the delivery could not be recorded': 1 });
   });
 
   test('answers what was sent even when the stream write fails, counting unremoved gone tokens as failed', async () => {
