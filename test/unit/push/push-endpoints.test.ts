@@ -7,7 +7,7 @@ import { pushSending } from '../../../functions/shared/manifest/resources';
 import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 // The operator allows one host of its own besides the browsers' push services.
-setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream', [pushSending.endpointHostsEnvVar]: 'push.example.com' });
+setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream', SECRETS_PREFIX: '/urm/test', [pushSending.endpointHostsEnvVar]: 'push.example.com' });
 
 const kinesis = mockClient(KinesisClient);
 const dynamo = mockClient(DynamoDBDocumentClient);
