@@ -8,7 +8,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkOrigin, createApp, listApps, updateApp } from '../functions/shared/back-office/apps';
-import { createChannel, listChannels, setChannelEnabled } from '../functions/shared/back-office/channels';
+import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from '../functions/shared/back-office/channels';
 import { rotateIdentitySecret, setIdentityVerification } from '../functions/shared/back-office/identity';
 import { issueKey, listKeys, revokeKey } from '../functions/shared/back-office/keys';
 import { listAffiliates, listRejections } from '../functions/shared/back-office/records';
@@ -156,12 +156,14 @@ export function adminProgram(): Command {
     .requiredOption('--name <name>', 'a name for people')
     .requiredOption('--from-email <address>', 'default sender address (a verified SES identity in AWS)')
     .requiredOption('--from-name <name>', 'default sender name')
-    .action(async (opts: { app: string; name: string; fromEmail: string; fromName: string }) => {
+    .option('--domain <domain>', "let send_email's from_email be any address at this domain: the from email's own")
+    .action(async (opts: { app: string; name: string; fromEmail: string; fromName: string; domain?: string }) => {
       const created = await createChannel(await office(), {
         appId: opts.app,
         name: opts.name,
         fromEmail: opts.fromEmail,
         fromName: opts.fromName,
+        ...(opts.domain === undefined ? {} : { fromDomain: opts.domain }),
       });
       print(created, () => [`Created channel ${created.channel_id} (${created.name}) for ${opts.app}`]);
     });
@@ -172,8 +174,24 @@ export function adminProgram(): Command {
     .action(async (opts: { app: string }) => {
       const channels = await listChannels(await office(), opts.app);
       print(channels, () =>
-        table(channels as unknown as Record<string, unknown>[], ['channel_id', 'name', 'from_email', 'from_name', 'enabled', 'created_at']),
+        table(channels as unknown as Record<string, unknown>[], ['channel_id', 'name', 'from_email', 'from_name', 'from_domain', 'enabled', 'created_at']),
       );
+    });
+  channel
+    .command('update')
+    .description("change which senders a channel allows: any address at its from email's domain, or that address only")
+    .requiredOption('--app <app_id>')
+    .option('--domain <domain>', "allow any address at this domain (the from email's own)")
+    .option('--no-domain', 'allow the from email only')
+    .argument('<channel_id>')
+    .action(async (channelId: string, opts: { app: string; domain?: string | false }) => {
+      if (opts.domain === undefined) throw new Error('channel update needs --domain <domain> or --no-domain');
+      const updated = await setChannelDomain(await office(), opts.app, channelId, opts.domain === false ? undefined : opts.domain);
+      print(updated, () => [
+        updated.from_domain === undefined
+          ? `Channel ${channelId} sends from ${updated.from_email} only`
+          : `Channel ${channelId} sends from any address at ${updated.from_domain}`,
+      ]);
     });
   for (const [command, enabled] of [['disable', false], ['enable', true]] as const) {
     channel

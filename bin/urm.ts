@@ -1,7 +1,9 @@
 /**
  * The CDK app: `npx cdk synth|deploy`. `URM_STACK_NAME` names the stack (one
  * account can hold several); `URM_EMAIL_DOMAIN` (or `-c urm:emailDomain=…`) is
- * the domain email is sent from; `URM_PUSH_ENDPOINT_HOSTS` (or
+ * the domain email is sent from, and `URM_EMAIL_IDENTITIES` (or
+ * `-c urm:emailIdentities=…`, comma-separated) the SES identities verified
+ * outside the stack that it may also send from; `URM_PUSH_ENDPOINT_HOSTS` (or
  * `-c urm:pushEndpointHosts=…`) the push services allowed besides the browsers'. The cdk-nag AWS Solutions checks run on every
  * synth: a finding not accepted in lib/aws/nag-suppressions.ts is an error, and
  * errors stop `cdk deploy`. `URM_NAG=0` skips them while iterating.

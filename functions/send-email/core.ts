@@ -1,15 +1,15 @@
 /**
  * send_email: the rules the schema cannot say, the channel (unknown or
- * disabled: 404, nothing sent), the message with every address written with
+ * disabled: 404, nothing sent), a sender the channel may send as (400
+ * otherwise), the message with every address written with
  * its name, and then an `urm_email_sent` event on the profile's timeline.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { ChannelStore } from '../shared/domain/channels';
-import { emailLimits, formatAddress, type Mailer, type OutgoingMail } from '../shared/domain/email';
+import { channelMaySendAs, channelSenderRule, type Channel, type ChannelStore } from '../shared/domain/channels';
+import { canonicalAddress, emailLimits, formatAddress, type Mailer, type OutgoingMail } from '../shared/domain/email';
 import { Forbidden, NotFound, ValidationError } from '../shared/domain/errors';
 import { toStreamEntries, type RecordWriter } from '../shared/domain/ingest';
 import { limits } from '../shared/domain/limits';
-import type { Channel } from '../shared/domain/channels';
 import type { SendEmailRequest } from './schema';
 
 export const EMAIL_SENT_EVENT = 'urm_email_sent';
@@ -45,10 +45,13 @@ export function sendEmailProblems(request: SendEmailRequest): string[] {
   return problems;
 }
 
-/** The message: sender fields default to the channel's, one by one. */
+/**
+ * The message: sender fields default to the channel's, one by one; the
+ * sender's domain goes out in lower case, the form the AWS grant names.
+ */
 export function composeMail(request: SendEmailRequest, channel: Channel): OutgoingMail {
   return {
-    from: formatAddress(request.from_email ?? channel.from_email, request.from_name ?? channel.from_name),
+    from: formatAddress(canonicalAddress(request.from_email ?? channel.from_email), request.from_name ?? channel.from_name),
     to: request.to_addresses.map((recipient) => formatAddress(recipient.email, recipient.name)),
     replyTo: request.reply_to === undefined ? [] : [formatAddress(request.reply_to, request.reply_to_name)],
     subject: request.subject,
@@ -74,6 +77,10 @@ export function sendEmail(deps: SendEmailDeps) {
 
     const channel = await deps.channels.get(request.app_id, request.channel_id);
     if (!channel || !channel.enabled) throw new NotFound('channel not found');
+    // One tenant never sends as another: the sender is the channel's, whatever the key may reach.
+    if (request.from_email !== undefined && !channelMaySendAs(channel, request.from_email)) {
+      throw new ValidationError([channelSenderRule(channel)]);
+    }
 
     const messageId = await deps.mailer.send(composeMail(request, channel));
     const sent: SentEmail = { messageId, recipients: request.to_addresses.length };

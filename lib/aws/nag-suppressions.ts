@@ -13,7 +13,6 @@ import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { httpOperations, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { secretsPrefix } from '../../functions/shared/manifest/secrets';
-import type { Email } from './constructs/email';
 import type { EventPipeline } from './constructs/event-pipeline';
 import type { IngestionApi } from './constructs/ingestion-api';
 import type { PushCdn } from './constructs/push-cdn';
@@ -22,7 +21,6 @@ import type { PushCdn } from './constructs/push-cdn';
 export interface UrmStackParts extends Stack {
   readonly pipeline: EventPipeline;
   readonly ingestion: IngestionApi;
-  readonly email: Email;
   readonly pushCdn: PushCdn;
 }
 
@@ -132,22 +130,7 @@ function operationOf(method: Method): HttpOperation {
 }
 
 function suppressFunctionFindings(stack: UrmStackParts): void {
-  const sender = httpOperations.filter((operation) => operation.email === 'send');
-  // Without a sender domain, the identity is verified outside the stack and its name is not known here.
-  if (!stack.email.identity) {
-    for (const operation of sender) {
-      suppress(roleOf(stack, operation), [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason:
-            'ses:SendEmail (nothing else) from any SES identity of the account: no sender domain was given ' +
-            '(URM_EMAIL_DOMAIN or -c urm:emailDomain), so the identity is verified outside the stack and its name ' +
-            'is not known here. With a domain the grant names that one identity and this suppression is not made.',
-          appliesTo: [`Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*`],
-        },
-      ], true);
-    }
-  }
+  // No SES finding to accept: send_email's grant names its identities, never identity/* (lib/aws/constructs/email.ts).
   for (const operation of httpOperations.filter((candidate) => candidate.secrets === 'read')) {
     suppress(roleOf(stack, operation), [
       {

@@ -73,6 +73,7 @@ export class UrmStack extends Stack {
     });
     this.email = new Email(this, 'Email', {
       domain: this.node.tryGetContext('urm:emailDomain') ?? process.env.URM_EMAIL_DOMAIN,
+      identities: listSetting(this.node.tryGetContext('urm:emailIdentities') ?? process.env.URM_EMAIL_IDENTITIES),
       senders: httpOperations.filter((operation) => operation.email === 'send').map((operation) => this.ingestion.operations[operation.id]),
     });
 
@@ -102,4 +103,10 @@ export class UrmStack extends Stack {
     // Last: the suppressions name constructs of the whole stack (cdk-nag's AwsSolutions checks, bin/urm.ts).
     suppressAcceptedFindings(this);
   }
+}
+
+/** A comma-separated setting (context or environment) as its trimmed, non-empty items. */
+function listSetting(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  return String(value).split(',').map((item) => item.trim()).filter((item) => item !== '');
 }

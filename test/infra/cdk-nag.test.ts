@@ -59,6 +59,12 @@ describe('cdk-nag AwsSolutions checks of the stack', () => {
     for (const [logicalId, rule] of iam) expect((rule.applies_to ?? []).length > 0).toBeTruthy();
   });
 
+  test('no suppression accepts an SES wildcard: the send function names its identities, even without a sender domain', () => {
+    const ses = suppressions().filter(([, rule]) => JSON.stringify(rule.applies_to ?? []).includes(':ses:'));
+
+    expect(ses).toEqual([]);
+  });
+
   test('every suppression gives a reason of a full sentence or more', () => {
     for (const [logicalId, rule] of suppressions()) {
       expect(rule.reason.split(/\s+/).length >= 12).toBeTruthy();

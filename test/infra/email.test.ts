@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { CfnElement } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
 import { emailSending } from '../../functions/shared/manifest/resources';
@@ -12,10 +12,12 @@ interface Statement {
   Effect: string;
   Action: string | string[];
   Resource: unknown;
+  Condition?: unknown;
 }
 
-// The domain comes from context here; a developer's own setting must not change what is tested.
+// The domain and identities come from context here; a developer's own settings must not change what is tested.
 delete process.env.URM_EMAIL_DOMAIN;
+delete process.env.URM_EMAIL_IDENTITIES;
 
 /** A stack without bundling: these assertions are about SES and IAM, not the function code. */
 function synthesize(context: Json = {}): { stack: UrmStack; template: Template } {
@@ -78,15 +80,17 @@ describe('email, without a sender domain', () => {
     expect(variables[emailSending.configurationSetEnvVar]).toEqual(ref(stack, stack.email.configurationSet));
   });
 
-  test('the send_email function may ses:SendEmail on the account identities and the configuration set, and nothing more in SES', () => {
+  test('the send_email function may not use SES at all: no identity of the account is its to send from', () => {
     const statements = sesStatements(stack, template, stack.ingestion.operations.SendEmail);
 
-    expect(statements).toEqual([
-      {
-        Effect: 'Allow',
-        Action: 'ses:SendEmail',
-        Resource: sorted([sesArn([':identity/*']), sesArn([':configuration-set/', ref(stack, stack.email.configurationSet)])]),
-      },
+    expect(statements).toEqual([]);
+  });
+
+  test('the synthesis warns that nothing can be sent, and says what to set', () => {
+    const warnings = Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('send no email'));
+
+    expect(warnings.map((warning) => String(warning.entry.data))).toEqual([
+      expect.stringMatching(/URM_EMAIL_DOMAIN .* URM_EMAIL_IDENTITIES/),
     ]);
   });
 
@@ -129,7 +133,7 @@ describe('email, with a sender domain', () => {
     }
   });
 
-  test('the send_email function may send only from that identity, through the configuration set', () => {
+  test('the send_email function may send only from that identity, only as an address at the domain, through the configuration set', () => {
     const statements = sesStatements(stack, template, stack.ingestion.operations.SendEmail);
 
     expect(statements).toEqual([
@@ -140,11 +144,65 @@ describe('email, with a sender domain', () => {
           sesArn([':identity/', ref(stack, stack.email.identity!)]),
           sesArn([':configuration-set/', ref(stack, stack.email.configurationSet)]),
         ]),
+        Condition: { StringLike: { 'ses:FromAddress': '*@mail.example.com' } },
       },
     ]);
   });
 
+  test('the sender condition is in lower case, the form send_email sends: SES matches it case-sensitively', () => {
+    const capitals = synthesize({ 'urm:emailDomain': 'Mail.Example.COM' });
+
+    const [statement] = sesStatements(capitals.stack, capitals.template, capitals.stack.ingestion.operations.SendEmail);
+
+    expect(statement.Condition).toEqual({ StringLike: { 'ses:FromAddress': '*@mail.example.com' } });
+  });
+
+  test('warns of nothing', () => {
+    expect(Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('send no email'))).toEqual([]);
+  });
+
   test('a domain that is not a domain name stops the synthesis with a clear message', () => {
     expect(() => synthesize({ 'urm:emailDomain': 'https://mail.example.com' })).toThrow(/email domain must be a domain name/);
+  });
+});
+
+describe('email, with identities verified outside the stack', () => {
+  let stack: UrmStack;
+  let template: Template;
+  beforeAll(() => void ({ stack, template } = synthesize({ 'urm:emailIdentities': 'example.org, News@Example.NET' })));
+
+  test('creates no identity', () => {
+    template.resourceCountIs('AWS::SES::EmailIdentity', 0);
+  });
+
+  test('the send_email function may send from those identities only, only as their addresses, through the configuration set', () => {
+    const statements = sesStatements(stack, template, stack.ingestion.operations.SendEmail);
+
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'ses:SendEmail',
+        Resource: sorted([
+          sesArn([':identity/example.org']),
+          // The identity as it was verified; the condition in the form send_email sends.
+          sesArn([':identity/News@Example.NET']),
+          sesArn([':configuration-set/', ref(stack, stack.email.configurationSet)]),
+        ]),
+        Condition: { StringLike: { 'ses:FromAddress': ['*@example.org', 'News@example.net'] } },
+      },
+    ]);
+  });
+
+  test('adds them to a stack domain, whose identity the stack creates', () => {
+    const both = synthesize({ 'urm:emailDomain': 'mail.example.com', 'urm:emailIdentities': 'example.org' });
+
+    const [statement] = sesStatements(both.stack, both.template, both.stack.ingestion.operations.SendEmail);
+
+    expect(statement.Condition).toEqual({ StringLike: { 'ses:FromAddress': ['*@mail.example.com', '*@example.org'] } });
+  });
+
+  test('an identity that is neither a domain nor an address stops the synthesis with a clear message', () => {
+    expect(() => synthesize({ 'urm:emailIdentities': 'example.org,*' })).toThrow(/email identities must be domains or addresses/);
+    expect(() => synthesize({ 'urm:emailIdentities': 'Ann <ann@example.org>' })).toThrow(/email identities must be domains or addresses/);
   });
 });

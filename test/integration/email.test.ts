@@ -87,13 +87,43 @@ describe('send_email through the local stack', () => {
     });
   });
 
-  test('sends from the given sender instead of the channel default', async () => {
-    const response = await send(email({ from_email: 'vip@example.com', from_name: 'VIP desk', html_body: undefined }));
+  test("sends from the given sender instead of the channel default, when it is the channel's own address", async () => {
+    const response = await send(email({ from_email: 'demo@EXAMPLE.com', from_name: 'VIP desk', html_body: undefined }));
+
+    expect(response.status).toBe(200);
+    const mail = await mailWithId(stack, response.body.message_id);
+    expect(mail?.from).toBe('"VIP desk" <demo@example.com>');
+    expect(mail?.body.html).toBe(undefined);
+  });
+
+  test("answers 400 naming from_email to another tenant's sender, or another address at the channel's domain, and sends nothing", async () => {
+    for (const address of ['security@bank.example', 'vip@example.com']) {
+      const body = email({ from_email: address });
+
+      const response = await send(body);
+
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ message: 'request body is invalid', errors: ["from_email must be the channel's address (demo@example.com)"] });
+      await assertNothingSent(body.subject);
+    }
+  });
+
+  test('sends from any address at the domain a channel names, and from no other domain', async () => {
+    const office = localBackOffice(localClients(stack.endpoints).document);
+    const channel = await createChannel(office, {
+      appId: stack.dev.app_id, name: 'VIP desk', fromEmail: 'news@example.com', fromName: 'News', fromDomain: 'Example.com',
+    });
+    const elsewhere = email({ channel_id: channel.channel_id, from_email: 'security@bank.example' });
+
+    const response = await send(email({ channel_id: channel.channel_id, from_email: 'vip@example.com', from_name: 'VIP desk', html_body: undefined }));
+    const refused = await send(elsewhere);
 
     expect(response.status).toBe(200);
     const mail = await mailWithId(stack, response.body.message_id);
     expect(mail?.from).toBe('"VIP desk" <vip@example.com>');
-    expect(mail?.body.html).toBe(undefined);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual(["from_email must be the channel's address or an address at example.com"]);
+    await assertNothingSent(elsewhere.subject);
   });
 
   test('answers 404 for an unknown channel, and sends nothing', async () => {
@@ -172,6 +202,32 @@ describe('email channels with the admin command line', () => {
     await admin('channel', 'enable', '--app', stack.dev.app_id, created.channel_id);
     const again = await send(email({ channel_id: created.channel_id }));
     expect(again.status).toBe(200);
+  });
+
+  test('update --domain lets a channel send from any address at its domain, --no-domain from its address only', async () => {
+    const created = await admin(
+      'channel', 'create', '--app', stack.dev.app_id, '--name', 'Promotions', '--from-email', 'promo@example.com', '--from-name', 'Promotions',
+    );
+    const asVip = () => send(email({ channel_id: created.channel_id, from_email: 'vip@example.com' }));
+    expect((await asVip()).status).toBe(400);
+
+    const widened = await admin('channel', 'update', '--app', stack.dev.app_id, '--domain', 'example.com', created.channel_id);
+    expect(widened.from_domain).toBe('example.com');
+    expect((await asVip()).status).toBe(200);
+
+    const narrowed = await admin('channel', 'update', '--app', stack.dev.app_id, '--no-domain', created.channel_id);
+    expect(narrowed.from_domain).toBe(undefined);
+    expect((await asVip()).status).toBe(400);
+  });
+
+  test("refuses a domain that is not the channel address's own", async () => {
+    for (const domain of ['bank.example', 'mail.example.com']) {
+      await expect(
+        admin(
+          'channel', 'create', '--app', stack.dev.app_id, '--name', 'Bad', '--from-email', 'promo@example.com', '--from-name', 'Bad', '--domain', domain,
+        ),
+      ).rejects.toMatchObject({ stderr: expect.stringMatching(/domain must be example\.com, the domain of the channel's from email/) });
+    }
   });
 
   test('refuses a channel whose sender is not a valid address', async () => {

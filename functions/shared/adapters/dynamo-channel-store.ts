@@ -58,4 +58,24 @@ export class DynamoChannelStore implements ChannelStore {
       throw error;
     }
   }
+
+  async setFromDomain(appId: string, channelId: string, fromEmail: string, fromDomain: string | undefined, at: Date): Promise<Channel | undefined> {
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { app_id: appId, channel_id: channelId },
+          // The domain was checked against this address: it must still be the channel's.
+          ConditionExpression: 'from_email = :email',
+          UpdateExpression: fromDomain === undefined ? 'SET updated_at = :at REMOVE from_domain' : 'SET from_domain = :domain, updated_at = :at',
+          ExpressionAttributeValues: { ':email': fromEmail, ':at': at.toISOString(), ...(fromDomain === undefined ? {} : { ':domain': fromDomain }) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return out.Attributes as Channel;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
 }

@@ -1,6 +1,6 @@
 /** Email channels: the default senders send_email refers to by channel id, enabled or not. */
-import { newChannelId, type Channel } from '../domain/channels';
-import { displayNameSchema, emailAddressSchema, emailLimits } from '../domain/email';
+import { channelDomainFor, newChannelId, type Channel } from '../domain/channels';
+import { addressDomain, canonicalAddress, displayNameSchema, emailAddressSchema, emailLimits } from '../domain/email';
 import { NotFound, ValidationError } from '../domain/errors';
 import { compileValidator } from '../domain/validation';
 import { requireApp } from './apps';
@@ -10,22 +10,38 @@ import { nowOf, type BackOffice } from './ports';
 const checkFromEmail = compileValidator<string>(emailAddressSchema, 'from email');
 const checkFromName = compileValidator<string>(displayNameSchema, 'from name');
 
-/** Creates an enabled email channel: send_email refers to it by its id. */
+/** The domain a channel may send from: its own address's, or a 400 naming the one it could be. */
+function checkDomain(fromEmail: string, domain: string): string {
+  const checked = channelDomainFor(fromEmail, domain);
+  if (checked === undefined) {
+    throw new ValidationError([`domain must be ${addressDomain(fromEmail)}, the domain of the channel's from email`], 'domain is invalid');
+  }
+  return checked;
+}
+
+/**
+ * Creates an enabled email channel: send_email refers to it by its id. With
+ * `fromDomain` (the domain of `fromEmail`, nothing else), any address at that
+ * domain may be a sender of the channel, not only `fromEmail`.
+ */
 export async function createChannel(
   office: BackOffice,
-  input: { appId: string; name: string; fromEmail: string; fromName: string },
+  input: { appId: string; name: string; fromEmail: string; fromName: string; fromDomain?: string },
 ): Promise<Channel> {
   await requireApp(office, input.appId);
   const name = input.name.trim();
   if (name.length === 0 || name.length > emailLimits.channelNameLength) {
     throw new ValidationError([`name must be 1 to ${emailLimits.channelNameLength} characters`], 'name is invalid');
   }
+  // The domain in lower case: the form send_email sends and the AWS grant matches.
+  const fromEmail = canonicalAddress(checkFromEmail(input.fromEmail.trim()));
   const channel: Channel = {
     app_id: input.appId,
     channel_id: newChannelId(),
     name,
-    from_email: checkFromEmail(input.fromEmail.trim()),
+    from_email: fromEmail,
     from_name: checkFromName(input.fromName),
+    ...(input.fromDomain === undefined ? {} : { from_domain: checkDomain(fromEmail, input.fromDomain) }),
     enabled: true,
     created_at: nowOf(office).toISOString(),
   };
@@ -44,4 +60,19 @@ export async function setChannelEnabled(office: BackOffice, appId: string, chann
   const channel = await office.channels.setEnabled(appId, channelId, enabled, nowOf(office));
   if (!channel) throw new NotFound(`application ${appId} has no channel ${channelId}`);
   return channel;
+}
+
+/**
+ * Lets a channel send from any address at its own address's domain
+ * (`domain`), or, with undefined, from its address only again. Takes effect
+ * from the next request.
+ */
+export async function setChannelDomain(office: BackOffice, appId: string, channelId: string, domain: string | undefined): Promise<Channel> {
+  await requireApp(office, appId);
+  const channel = await office.channels.get(appId, channelId);
+  if (!channel) throw new NotFound(`application ${appId} has no channel ${channelId}`);
+  const fromDomain = domain === undefined ? undefined : checkDomain(channel.from_email, domain);
+  const updated = await office.channels.setFromDomain(appId, channelId, channel.from_email, fromDomain, nowOf(office));
+  if (!updated) throw new NotFound(`application ${appId} has no channel ${channelId}`);
+  return updated;
 }

@@ -77,6 +77,21 @@ export function formatAddress(email: string, name?: string): string {
   return name === undefined || name === '' ? email : `${displayName(name)} <${email}>`;
 }
 
+/** The domain of an addr-spec, lower-case: domains compare case-insensitively (RFC 5321), local parts do not. */
+export function addressDomain(address: string): string {
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/**
+ * An address with its domain in lower case and its local part as given: the
+ * same mailbox, and the form SES's `ses:FromAddress` condition (a
+ * case-sensitive match) is written for.
+ */
+export function canonicalAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at < 0 ? address : `${address.slice(0, at)}@${address.slice(at + 1).toLowerCase()}`;
+}
+
 /** A message ready to send: every address already formatted. */
 export interface OutgoingMail {
   from: string;

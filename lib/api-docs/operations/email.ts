@@ -16,7 +16,10 @@ export const emailDocs: Record<string, OperationDoc> = {
     description:
       "Sends one message through one of the application's channels and records an `urm_email_sent` event on the profile. " +
       `At least one of \`html_body\` and \`text_body\`, each at most ${describeBytes(emailLimits.bodyBytes)} as UTF-8; ` +
-      '`reply_to_name` only with `reply_to`.',
+      '`reply_to_name` only with `reply_to`. ' +
+      "`from_email`, when given, must be the channel's own address or, for a channel that names its domain, an address at " +
+      'that domain (compared case-insensitively); any other sender is a 400 naming `from_email`: one application never ' +
+      'sends as another. `reply_to` may be any address.',
     scopes: ['comms'],
     body: { validate: v.sendEmail, description: 'The message.' },
     responses: {

@@ -103,6 +103,67 @@ describe('send_email core', () => {
     expect(composeMail({ ...request, from_name: 'VIP desk' }, channel).from).toBe('"VIP desk" <news@example.com>');
   });
 
+  test("refuses a from_email that is not the channel's address, naming the field, and sends nothing", async () => {
+    const { send, mailed, written } = fakes();
+
+    const sending = send({ ...request, from_email: 'security@bank.example' }, 'app_1');
+
+    await expect(sending).rejects.toThrow(ValidationError);
+    await expect(sending).rejects.toMatchObject({ errors: ["from_email must be the channel's address (news@example.com)"] });
+    expect(mailed.length).toBe(0);
+    expect(written.length).toBe(0);
+  });
+
+  test("refuses another address at the channel's domain when the channel names no domain", async () => {
+    const { send, mailed } = fakes();
+
+    await expect(send({ ...request, from_email: 'vip@example.com' }, 'app_1')).rejects.toThrow(ValidationError);
+    expect(mailed.length).toBe(0);
+  });
+
+  test("takes the channel's own address with its domain in any case, and sends it in lower case", async () => {
+    const { send, mailed } = fakes();
+
+    await send({ ...request, from_email: 'news@Example.COM' }, 'app_1');
+
+    expect(mailed[0].from).toBe('"Casino News" <news@example.com>');
+  });
+
+  test('a local part is compared exactly: another case is another address', async () => {
+    const { send, mailed } = fakes();
+
+    await expect(send({ ...request, from_email: 'NEWS@example.com' }, 'app_1')).rejects.toThrow(ValidationError);
+    expect(mailed.length).toBe(0);
+  });
+
+  test("takes any address at the domain a channel names, comparing the domain case-insensitively", async () => {
+    const { send, mailed } = fakes({ channels: [{ ...channel, from_domain: 'example.com' }] });
+
+    await send({ ...request, from_email: 'vip@EXAMPLE.com' }, 'app_1');
+
+    expect(mailed[0].from).toBe('"Casino News" <vip@example.com>');
+  });
+
+  const elsewhere = ['security@bank.example', 'vip@mail.example.com', 'vip@example.com.bank.example', 'vip@notexample.com'];
+  for (const address of elsewhere) {
+    test(`refuses ${address} for a channel that names example.com, naming the domain`, async () => {
+      const { send, mailed } = fakes({ channels: [{ ...channel, from_domain: 'example.com' }] });
+
+      const sending = send({ ...request, from_email: address }, 'app_1');
+
+      await expect(sending).rejects.toMatchObject({ errors: ["from_email must be the channel's address or an address at example.com"] });
+      expect(mailed.length).toBe(0);
+    });
+  }
+
+  test('the default sender, the channel address, goes out with its domain in lower case', async () => {
+    const { send, mailed } = fakes({ channels: [{ ...channel, from_email: 'News@Example.com' }] });
+
+    await send(request, 'app_1');
+
+    expect(mailed[0].from).toBe('"Casino News" <News@example.com>');
+  });
+
   test('reply-to carries its name when one is given', () => {
     expect(composeMail({ ...request, reply_to: 'help@example.com', reply_to_name: 'Help' }, channel).replyTo).toEqual([
       '"Help" <help@example.com>',

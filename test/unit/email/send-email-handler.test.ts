@@ -116,7 +116,8 @@ describe('POST /api/send_email handler', () => {
   });
 
   test('uses the from_email and from_name of the request over the channel defaults, and sends a text-only mail without Html', async () => {
-    const { html_body: _html, reply_to: _reply, reply_to_name: _name, ...rest } = valid;
+    channels.push(channel({ channel_id: 'ch_domain', from_domain: 'example.com' }));
+    const { html_body: _html, reply_to: _reply, reply_to_name: _name, ...rest } = { ...valid, channel_id: 'ch_domain' };
 
     const response = await post({ ...rest, from_email: 'vip@example.com', from_name: 'VIP "Gold" desk' });
 
@@ -224,6 +225,25 @@ describe('POST /api/send_email handler', () => {
       expect(streamWrites().length).toBe(0);
     });
   }
+
+  test("answers 400 naming from_email for a sender that is not the channel's, and sends nothing", async () => {
+    const response = await post({ ...valid, from_email: 'security@bank.example' });
+
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({
+      message: 'request body is invalid',
+      errors: ["from_email must be the channel's address (news@example.com)"],
+    });
+    expect(mailsSent().length).toBe(0);
+    expect(streamWrites().length).toBe(0);
+  });
+
+  test("leaves reply_to free: any address may be the reply-to of the channel's sender", async () => {
+    const response = await post({ ...valid, reply_to: 'support@elsewhere.example' });
+
+    expect(response.statusCode).toBe(200);
+    expect(mailsSent()[0].ReplyToAddresses).toEqual(['"Help desk" <support@elsewhere.example>']);
+  });
 
   test('answers 400 naming every missing field of an empty object', async () => {
     const response = await post({});
