@@ -155,7 +155,8 @@ async function applyOne(deps: ApplyProfilesDeps, pk: string, state: ProfileState
   const sourcePks = (change.urm_merge ?? []).map((id) => partitionKey(state.appId, id));
   const sources = new Map<string, Attributes>();
   if (sourcePks.length > 0) {
-    const found = await deps.profiles.getMany(sourcePks);
+    // Consistent: an eventually consistent read can miss the source's write this merge waits for.
+    const found = await deps.profiles.getMany(sourcePks, undefined, true);
     for (const id of change.urm_merge ?? []) {
       const source = found.get(partitionKey(state.appId, id));
       if (source?.exists) sources.set(id, JSON.parse(source.attrs) as Attributes);

@@ -363,6 +363,18 @@ describe('apply-profiles handler', () => {
     expect(timelineOf('app_1#player-1').length).toBe(2);
   });
 
+  test('urm_merge reads its sources consistently, so it sees the write it waits for', async () => {
+    await handler(batch(streamRecord(seq(1), profileRecord('anon-1', 's-1', { country: 'FR' }))), context());
+    dynamo.resetHistory();
+
+    const response = await handler(batch(streamRecord(seq(2), profileRecord('player-1', 't-1', { urm_merge: ['anon-1'] }))), context());
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(dynamo).toHaveReceivedCommandTimes(BatchGetCommand, 1);
+    expect(dynamo).toHaveReceivedCommandWith(BatchGetCommand, { RequestItems: { [PROFILES]: { Keys: [{ pk: 'app_1#anon-1' }], ConsistentRead: true } } });
+    expect(attributesOf('player-1')).toEqual({ country: 'FR' });
+  });
+
   test('urm_delete_profile empties the profile and removes the timeline entries it covers', async () => {
     await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann' }))), context());
     const entry = (insertId: string, sequence: string): TimelineEntry => ({
