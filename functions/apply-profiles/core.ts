@@ -15,6 +15,7 @@ import pLimit from 'p-limit';
 import { applyProfileRecord, type ProfileChange } from '../shared/domain/directive-engine';
 import type { Attributes } from '../shared/domain/attributes';
 import {
+  compareSequence,
   pruneRecent,
   remember,
   stateOf,
@@ -101,43 +102,70 @@ export function mergeOrder(groups: Map<string, StreamItem[]>): [string, StreamIt
 
 async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem[]): Promise<void> {
   const { app_id: appId, profile_id: profileId } = group[0].envelope.record;
-  const rejectedBefore = new Map<string, Rejection>();
-  for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
-    // Eventually consistent first: the conditional write catches a stale read.
-    const stored = await deps.profiles.get(pk, attempt > 0);
-    const state = stateOf(stored, appId, profileId);
-    const rejected = new Map<string, Rejection>();
-    let deletedBy: StreamItem | undefined;
-    let changed = false;
-    for (const item of group) {
-      const { record, received_at: receivedAt } = item.envelope;
-      if (whetherSeen(state, item.shardId, item.sequenceNumber, record.urm_insert_id) !== 'new') continue;
-      remember(state, item.shardId, item.sequenceNumber, record.urm_insert_id, receivedAt);
-      changed = true;
-      if (record.urm_delete_profile !== undefined) deletedBy = item;
-      const reason = await applyOne(deps, pk, state, item);
-      if (reason !== undefined) {
-        deps.log.warn('Profile record rejected', { reason, sequence_number: item.sequenceNumber });
-        const rejection = rejectionOf(item, reason, deps.now());
-        // Kept before the profile is written, so a crash in between loses no rejection.
-        await deps.rejections.put(rejection);
-        rejected.set(item.sequenceNumber, rejection);
+  // Rejection rows this invocation wrote that no profile write has confirmed yet.
+  let unconfirmed = new Map<string, Rejection>();
+  try {
+    for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
+      // Eventually consistent first: the conditional write catches a stale read.
+      const stored = await deps.profiles.get(pk, attempt > 0);
+      const state = stateOf(stored, appId, profileId);
+      const rejected = new Map<string, Rejection>();
+      let deletedBy: StreamItem | undefined;
+      let changed = false;
+      for (const item of group) {
+        const { record, received_at: receivedAt } = item.envelope;
+        if (whetherSeen(state, item.shardId, item.sequenceNumber, record.urm_insert_id) !== 'new') continue;
+        remember(state, item.shardId, item.sequenceNumber, record.urm_insert_id, receivedAt);
+        changed = true;
+        if (record.urm_delete_profile !== undefined) deletedBy = item;
+        const reason = await applyOne(deps, pk, state, item);
+        if (reason !== undefined) {
+          deps.log.warn('Profile record rejected', { reason, sequence_number: item.sequenceNumber });
+          const rejection = rejectionOf(item, reason, deps.now());
+          // Kept before the profile is written, so a crash in between loses no rejection.
+          await deps.rejections.put(rejection);
+          rejected.set(item.sequenceNumber, rejection);
+          unconfirmed.set(item.sequenceNumber, rejection);
+        }
+      }
+      if (!changed) return;
+      // A record rejected on a state that a concurrent writer then changed may apply now: its row goes before the
+      // write, so the rows left are always those of the write that took (a crash after it leaves nothing to undo).
+      const superseded = [...unconfirmed].filter(([seq]) => !rejected.has(seq)).map(([, r]) => r);
+      if (superseded.length > 0) await deps.rejections.remove(superseded);
+      unconfirmed = rejected;
+      pruneRecent(state, deps.now());
+      const version = (stored?.version ?? 0) + 1;
+      if (await deps.profiles.put(toStored(pk, state, version), stored?.version)) {
+        unconfirmed = new Map();
+        // Events the event consumer wrote while the delete was under way (before it could see the mark).
+        if (deletedBy && state.deleted?.seq === deletedBy.sequenceNumber) await removeTimelineUpTo(deps.timeline, pk, deletedBy);
+        return;
       }
     }
-    if (!changed) return;
-    pruneRecent(state, deps.now());
-    const version = (stored?.version ?? 0) + 1;
-    if (await deps.profiles.put(toStored(pk, state, version), stored?.version)) {
-      // A record rejected on a state that a concurrent writer then changed may have applied on the retry.
-      const superseded = [...rejectedBefore].filter(([seq]) => !rejected.has(seq)).map(([, r]) => r);
-      if (superseded.length > 0) await deps.rejections.remove(superseded);
-      // Events the event consumer wrote while the delete was under way (before it could see the mark).
-      if (deletedBy && state.deleted?.seq === deletedBy.sequenceNumber) await removeTimelineUpTo(deps.timeline, pk, deletedBy);
-      return;
-    }
-    rejected.forEach((rejection, seq) => rejectedBefore.set(seq, rejection));
+    throw new Error(`profile changed concurrently ${MAX_CONFLICT_RETRIES} times in a row`);
+  } catch (error) {
+    if (unconfirmed.size > 0) await takeBackUnconfirmed(deps, pk, group, [...unconfirmed.values()]);
+    throw error;
   }
-  throw new Error(`profile changed concurrently ${MAX_CONFLICT_RETRIES} times in a row`);
+}
+
+/**
+ * The group fails and comes again, maybe onto a changed state where a record
+ * rejected now applies: rows of a write that did not take are taken back (a
+ * write whose answer was lost may have taken: the profile says). If that fails
+ * too, the rows stay; the retry rewrites those it confirms, under the same ids.
+ */
+async function takeBackUnconfirmed(deps: ApplyProfilesDeps, pk: string, group: StreamItem[], rows: Rejection[]): Promise<void> {
+  try {
+    const profile = await deps.profiles.get(pk, true);
+    const last = group[group.length - 1];
+    const applied = profile?.applied[last.shardId];
+    if (applied !== undefined && compareSequence(applied, last.sequenceNumber) >= 0) return;
+    await deps.rejections.remove(rows);
+  } catch (error) {
+    deps.log.error('Rejections of a failed profile write could not be taken back', { error, rejections: rows.length });
+  }
 }
 
 /** Applies one record to the state; returns why it is rejected, if it is. */

@@ -24,7 +24,7 @@ export function consumeBatch(rejections: RejectionSink, consume: (items: StreamI
         reason: bad.reason,
         record: '',
         record_truncated: false,
-        received_at: now,
+        received_at: bad.arrivedAt,
         rejected_at: now,
       });
     }

@@ -12,6 +12,8 @@ export interface StreamItem {
 export interface UndecodableItem {
   sequenceNumber: string;
   shardId: string;
+  /** When the stream took the record (ISO 8601): the same on every delivery, so its rejection's id is too. */
+  arrivedAt: string;
   reason: string;
 }
 
@@ -24,7 +26,8 @@ export function readBatch(event: KinesisStreamEvent): { items: StreamItem[]; und
     try {
       items.push({ sequenceNumber, shardId, envelope: decodeEnvelope(record.kinesis.data) });
     } catch (error) {
-      undecodable.push({ sequenceNumber, shardId, reason: (error as Error).message });
+      const arrivedAt = new Date(record.kinesis.approximateArrivalTimestamp * 1000).toISOString();
+      undecodable.push({ sequenceNumber, shardId, arrivedAt, reason: (error as Error).message });
     }
   }
   return { items, undecodable };

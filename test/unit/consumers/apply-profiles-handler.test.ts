@@ -3,12 +3,14 @@ import { ConditionalCheckFailedException, DynamoDBServiceException, ProvisionedT
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
   type BatchGetCommandInput,
   type BatchWriteCommandInput,
+  type DeleteCommandInput,
   type GetCommandInput,
   type PutCommandInput,
   type QueryCommandInput,
@@ -86,6 +88,9 @@ function fakeDynamo(): void {
   });
   dynamo.on(PutCommand).callsFake(async (input: PutCommandInput) => {
     if (input.TableName === REJECTIONS) {
+      // Keyed as the table is: a put with the key of a row replaces it.
+      const at = rejections.findIndex((row) => row.app_id === input.Item!.app_id && row.rejection_id === input.Item!.rejection_id);
+      if (at >= 0) rejections.splice(at, 1);
       rejections.push(clone(input.Item!));
       return {};
     }
@@ -107,6 +112,12 @@ function fakeDynamo(): void {
       throw new DynamoDBServiceException({ name: 'ValidationException', $fault: 'client', $metadata: {}, message: 'Item size has exceeded the maximum allowed size' });
     }
     profiles.set(item.pk, clone(item));
+    return {};
+  });
+  dynamo.on(DeleteCommand).callsFake(async (input: DeleteCommandInput) => {
+    expect(input.TableName).toBe(REJECTIONS);
+    const at = rejections.findIndex((row) => row.app_id === input.Key!.app_id && row.rejection_id === input.Key!.rejection_id);
+    if (at >= 0) rejections.splice(at, 1);
     return {};
   });
   dynamo.on(BatchGetCommand).callsFake(async (input: BatchGetCommandInput) => {
@@ -308,6 +319,67 @@ describe('apply-profiles handler', () => {
     });
     expect(Date.parse(rejectedAt as string) >= Date.parse(RECEIVED_AT)).toBeTruthy();
     expect(expiresAt).toBe(Math.floor(Date.parse(rejectedAt as string) / 1000) + 14 * 86_400);
+  });
+
+  test('the same failing batch delivered twice leaves one rejection row per rejected or undecodable record', async () => {
+    throttledProfiles.add('app_1#p-b');
+    const failing = () => {
+      const garbage = streamRecord(seq(1), profileRecord('p-a', 'x'));
+      garbage.kinesis.data = Buffer.from('{"v":2}').toString('base64');
+      return batch(
+        garbage,
+        streamRecord(seq(2), profileRecord('p-b', 'b-1', { name: 'Bo' })),
+        streamRecord(seq(3), profileRecord('p-b', 'b-2', { urm_add: { name: 1 } })),
+        streamRecord(seq(4), profileRecord('p-a', 'a-1', { name: 'Ann' })),
+      );
+    };
+
+    const first = await handler(failing(), context());
+    const second = await handler(failing(), context());
+
+    expect([first, second]).toEqual([{ batchItemFailures: [{ itemIdentifier: seq(2) }] }, { batchItemFailures: [{ itemIdentifier: seq(2) }] }]);
+    expect(rejections.map((row) => [row.app_id, row.seq]).sort()).toEqual([
+      ['(undecodable)', seq(1)],
+    ]);
+  });
+
+  test('a rejection written by an attempt whose profile write failed is taken back, and the retry that applies the record leaves no row', async () => {
+    await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { score: 'high' }))), context());
+    throttledProfiles.add('app_1#p-a');
+    const retried = () => batch(streamRecord(seq(2), profileRecord('p-a', 'a-2', { urm_add: { score: 1 } })));
+
+    const failed = await handler(retried(), context());
+    expect(failed).toEqual({ batchItemFailures: [{ itemIdentifier: seq(2) }] });
+    // Meanwhile another writer (a record of another shard) makes score a number.
+    const current = stored('p-a')!;
+    profiles.set('app_1#p-a', { ...current, attrs: JSON.stringify({ score: 10 }), version: current.version + 1 });
+    throttledProfiles.clear();
+    const succeeded = await handler(retried(), context());
+
+    expect(succeeded).toEqual({ batchItemFailures: [] });
+    expect(attributesOf('p-a')).toEqual({ score: 11 });
+    expect(rejectionWrites().map((input) => input.Item!.urm_insert_id)).toEqual(['a-2']);
+    expect(rejections).toEqual([]);
+  });
+
+  test('a rejection superseded by the re-applying after a conflict is removed before the profile is written', async () => {
+    await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { score: 'high' }))), context());
+    dynamo.resetHistory();
+    beforeNextProfileWrite = () => {
+      const current = profiles.get('app_1#p-a')!;
+      profiles.set('app_1#p-a', { ...current, attrs: JSON.stringify({ score: 10 }), version: current.version + 1 });
+    };
+
+    const response = await handler(batch(streamRecord(seq(2), profileRecord('p-a', 'a-2', { urm_add: { score: 1 } }))), context());
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(attributesOf('p-a')).toEqual({ score: 11 });
+    expect(rejections).toEqual([]);
+    const order = dynamo.calls().map((call) => {
+      const input = call.args[0].input as { TableName?: string };
+      return `${call.args[0].constructor.name}:${input.TableName}`;
+    });
+    expect(order.indexOf(`DeleteCommand:${REJECTIONS}`) < order.lastIndexOf(`PutCommand:${PROFILES}`)).toBeTruthy();
   });
 
   test('urm_merge reads the sources in one batch, copies only missing attributes and copies the source timeline to the target', async () => {
