@@ -42,7 +42,11 @@ const MAX_CONFLICT_RETRIES = 5;
 const PROFILES_IN_PARALLEL = 10;
 
 export interface BatchOutcome {
-  /** The first sequence number of each profile that could not be written: the stream retries from the lowest. */
+  /**
+   * The first sequence number of each profile that could not be written, or
+   * was held back because it merges one that could not (lowest first): the
+   * stream delivers again from the lowest, and skips what was applied.
+   */
   failed: string[];
 }
 
@@ -56,10 +60,19 @@ export function applyProfiles(deps: ApplyProfilesDeps) {
     }
     const limit = pLimit(PROFILES_IN_PARALLEL);
     const failed: string[] = [];
+    const failedProfiles = new Set<string>();
     for (const wave of mergeOrder(groups)) {
       await Promise.all(
         wave.map(([pk, group]) =>
           limit(async () => {
+            // Merged now, a source whose records failed would be read without them, and the merge never repeated.
+            const heldBy = sourcesOf(pk, group).find((source) => failedProfiles.has(source));
+            if (heldBy !== undefined) {
+              deps.log.warn('Profile held back: it merges a profile that could not be updated', { first_sequence_number: group[0].sequenceNumber, records: group.length });
+              failedProfiles.add(pk);
+              failed.push(group[0].sequenceNumber);
+              return;
+            }
             try {
               await applyGroup(deps, pk, group);
             } catch (error) {
@@ -68,13 +81,14 @@ export function applyProfiles(deps: ApplyProfilesDeps) {
                 first_sequence_number: group[0].sequenceNumber,
                 records: group.length,
               });
+              failedProfiles.add(pk);
               failed.push(group[0].sequenceNumber);
             }
           }),
         ),
       );
     }
-    return { failed };
+    return { failed: failed.sort(compareSequence) };
   };
 }
 
@@ -87,10 +101,6 @@ export function applyProfiles(deps: ApplyProfilesDeps) {
 export function mergeOrder(groups: Map<string, StreamItem[]>): [string, StreamItem[]][][] {
   const pending = new Map(groups);
   const waves: [string, StreamItem[]][][] = [];
-  const sourcesOf = (pk: string, group: StreamItem[]) => {
-    const appId = group[0].envelope.record.app_id;
-    return group.flatMap((item) => ((item.envelope.record.urm_merge as string[] | undefined) ?? []).map((id) => partitionKey(appId, id))).filter((source) => source !== pk);
-  };
   while (pending.size > 0) {
     let wave = [...pending].filter(([pk, group]) => sourcesOf(pk, group).every((source) => !pending.has(source)));
     if (wave.length === 0) wave = [...pending];
@@ -98,6 +108,12 @@ export function mergeOrder(groups: Map<string, StreamItem[]>): [string, StreamIt
     waves.push(wave);
   }
   return waves;
+}
+
+/** The profiles a group merges (its own key aside). */
+function sourcesOf(pk: string, group: StreamItem[]): string[] {
+  const appId = group[0].envelope.record.app_id;
+  return group.flatMap((item) => ((item.envelope.record.urm_merge as string[] | undefined) ?? []).map((id) => partitionKey(appId, id))).filter((source) => source !== pk);
 }
 
 async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem[]): Promise<void> {

@@ -538,6 +538,28 @@ describe('apply-profiles handler', () => {
     expect(attributesOf('player-1')).toEqual({ urm_web_push_notification_token: ['tok-a'] });
   });
 
+  test('a profile whose write fails holds back the profiles that merge it in the same batch, and theirs in turn', async () => {
+    throttledProfiles.add('app_1#anon-1');
+
+    const response = await handler(
+      batch(
+        streamRecord(seq(1), profileRecord('player-1', 't-1', { level: 1 })),
+        streamRecord(seq(2), profileRecord('anon-1', 's-1', { urm_unique_append: { urm_web_push_notification_token: ['tok-a'] } })),
+        streamRecord(seq(3), profileRecord('player-1', 't-2', { urm_merge: ['anon-1'] })),
+        streamRecord(seq(4), profileRecord('vip-1', 'v-1', { urm_merge: ['player-1'] })),
+        streamRecord(seq(5), profileRecord('other-1', 'o-1', { level: 2 })),
+      ),
+      context(),
+    );
+
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: seq(1) }, { itemIdentifier: seq(2) }, { itemIdentifier: seq(4) }] });
+    expect(profileWrites().map((input) => (input.Item as StoredProfile).pk).sort()).toEqual(['app_1#anon-1', 'app_1#other-1']);
+    expect(dynamo).not.toHaveReceivedCommand(BatchGetCommand);
+    expect(stored('player-1')).toBe(undefined);
+    expect(stored('vip-1')).toBe(undefined);
+    expect(attributesOf('other-1')).toEqual({ level: 2 });
+  });
+
   test('a record that would grow the attributes beyond the limit is rejected and the later records apply', async () => {
     const response = await handler(
       batch(
