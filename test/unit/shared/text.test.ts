@@ -10,6 +10,7 @@ import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { hashApiKey } from '../../../functions/shared/domain/api-keys';
+import { profileIdOf } from '../../../functions/shared/domain/profile-id';
 import { compileValidator } from '../../../functions/shared/domain/validation';
 import { signInBodySchema } from '../../../functions/enterprise-sign-in/schema';
 import { sendEmailSchema } from '../../../functions/send-email/schema';
@@ -128,6 +129,13 @@ describe('identifiers and event names hold no control character or unpaired surr
 
     expect(() => validate(body)).toThrow(expect.objectContaining({ errors: [refusal(field)] }) as unknown as Error);
   });
+});
+
+test("a read path's profile_id is checked the same way", () => {
+  expect(() => profileIdOf({ profile_id: 'player\u00001' })).toThrow(
+    expect.objectContaining({ errors: ['profile_id must not contain control characters or unpaired surrogates'] }) as unknown as Error,
+  );
+  expect(profileIdOf({ profile_id: 'cafe\u0301 😀' })).toBe('cafe\u0301 😀');
 });
 
 describe('a body over the bound', () => {
