@@ -135,6 +135,8 @@ export async function startDynamoLocal(options: { port: number; dataDir: string;
     'wait $child',
     'status=$?',
     '[ -n "$relay" ] && kill $relay 2>/dev/null',
+    // The shell outlives a stack killed abruptly: it removes the socket's directory then.
+    ...(socketDir ? [`rm -rf ${quote(socketDir)}`] : []),
     'exit $status',
   ].join('\n');
   const command = isolated ? ['unshare', '--user', '--map-root-user', '--net', 'sh', '-c', script] : ['sh', '-c', script];
