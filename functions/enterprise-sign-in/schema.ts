@@ -2,13 +2,14 @@
 import { appIdSchema } from '../shared/domain/attributes';
 import { enterpriseLimits, SECRET_PATTERN } from '../shared/domain/enterprise';
 import type { SchemaType } from '../shared/domain/schema-type';
+import { identifierText } from '../shared/domain/text';
 
 export const signInBodySchema = {
   type: 'object',
   required: ['app_id', 'user_id'],
   properties: {
     app_id: appIdSchema,
-    user_id: { type: 'string', minLength: 1, maxLength: enterpriseLimits.userIdLength },
+    user_id: { type: 'string', minLength: 1, maxLength: enterpriseLimits.userIdLength, ...identifierText },
   },
   additionalProperties: false,
 } as const;

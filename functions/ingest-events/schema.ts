@@ -1,6 +1,7 @@
 /** POST /events: an array of 1 to 500 event records (docs/api.md, "Ingestion"). */
 import { commonRecordProperties, nameSchema, valueSchema, type AttributeValue } from '../shared/domain/attributes';
 import { limits } from '../shared/domain/limits';
+import { identifierText } from '../shared/domain/text';
 
 export const eventRecordFields = ['app_id', 'profile_id', 'event', 'urm_date_time', 'urm_insert_id', 'urm_ip'] as const;
 
@@ -11,7 +12,7 @@ export const eventRecordSchema = {
   propertyNames: nameSchema(eventRecordFields),
   properties: {
     ...commonRecordProperties,
-    event: { type: 'string', minLength: 1, maxLength: limits.eventNameLength },
+    event: { type: 'string', minLength: 1, maxLength: limits.eventNameLength, ...identifierText, description: 'the event name: any characters but control characters (U+0000–U+001F, U+007F) and unpaired surrogates; kept as sent' },
   },
   additionalProperties: valueSchema,
 } as const;

@@ -2,6 +2,7 @@
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import { displayNameSchema, emailAddressSchema, emailLimits, headerTextSchema } from '../shared/domain/email';
 import type { SchemaType } from '../shared/domain/schema-type';
+import { identifierText } from '../shared/domain/text';
 
 const bodySchema = { type: 'string', minLength: 1 } as const;
 
@@ -12,7 +13,7 @@ export const sendEmailSchema = {
   additionalProperties: false,
   properties: {
     app_id: appIdSchema,
-    channel_id: { type: 'string', minLength: 1, maxLength: emailLimits.channelIdLength },
+    channel_id: { type: 'string', minLength: 1, maxLength: emailLimits.channelIdLength, ...identifierText },
     profile_id: profileIdSchema,
     to_addresses: {
       type: 'array',

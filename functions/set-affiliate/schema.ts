@@ -5,6 +5,7 @@
 import { affiliateAttributes, appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import { ValidationError } from '../shared/domain/errors';
 import type { SchemaType } from '../shared/domain/schema-type';
+import { identifierText } from '../shared/domain/text';
 import { compileValidator, type Validator } from '../shared/domain/validation';
 
 export const trackingParameters = affiliateAttributes;
@@ -12,7 +13,7 @@ export type TrackingParameter = (typeof trackingParameters)[number];
 
 /** A tracking value as the player's registration query string carried it: kept as given. */
 export const TRACKING_VALUE_MAX_LENGTH = 255;
-const trackingValue = { type: 'string', minLength: 1, maxLength: TRACKING_VALUE_MAX_LENGTH } as const;
+const trackingValue = { type: 'string', minLength: 1, maxLength: TRACKING_VALUE_MAX_LENGTH, ...identifierText } as const;
 
 export const setAffiliateSchema = {
   type: 'object',

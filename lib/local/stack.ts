@@ -165,8 +165,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
 
   try {
-    const dynamoProcess = await startDynamoLocal({ port: options.dynamoPort, dataDir: join(options.dataDir, 'dynamodb') });
+    const dynamoProcess = await startDynamoLocal({ port: options.dynamoPort, host: options.host, dataDir: join(options.dataDir, 'dynamodb') });
     stoppers.push(() => dynamoProcess.stop());
+    if (dynamoProcess.warning) options.log(dynamoProcess.warning);
     const kinesalite = await startKinesalite({ port: options.kinesisPort, host: options.host, dataDir: join(options.dataDir, 'kinesis') });
     stoppers.push(() => kinesalite.stop());
     const ses = await startSesLocal({ port: sesPort, host: options.host });

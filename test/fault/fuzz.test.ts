@@ -209,7 +209,7 @@ function caseArbitrary(seedOf: Seed, nextMarker: () => string): fc.Arbitrary<Cas
       weight: 2,
       arbitrary: mutation('huge string', (doc) =>
         fc.tuple(pick(stringPaths(doc)), fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1_000, max: 250_000 }) }, { weight: 1, arbitrary: fc.constant(6 * 1024 * 1024) })).map(
-          ([path, length]) => ({ text: withRaw(doc, path, JSON.stringify('x'.repeat(length))), expect: length > 5 * 1024 * 1024 ? ('invalid' as const) : ('either' as const) }),
+          ([path, length]) => ({ text: withRaw(doc, path, JSON.stringify('x'.repeat(length))), expect: length > 4 * 1024 * 1024 ? ('invalid' as const) : ('either' as const) }),
         ),
       ),
     },

@@ -296,6 +296,10 @@ describe('the API', () => {
     });
   }
 
+  test('hands every request body to the function as its bytes (base64), so invalid UTF-8 can be refused', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
+  });
+
   test('stage v1 throttles by default and writes access logs', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'v1',

@@ -12,11 +12,16 @@ export interface JsonResponse<T = any> {
   body: T;
 }
 
+/** Bytes are sent as they are (a body that is not UTF-8, for instance). */
+function rawBodyOf(raw: string | Uint8Array | undefined): string | Uint8Array<ArrayBuffer> | undefined {
+  return raw === undefined || typeof raw === 'string' ? raw : new Uint8Array(raw);
+}
+
 export async function request<T = any>(
   baseUrl: string,
   method: string,
   path: string,
-  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  options: { key?: string; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {},
 ): Promise<JsonResponse<T>> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
@@ -26,7 +31,7 @@ export async function request<T = any>(
       ...(options.key ? { 'x-api-key': options.key } : {}),
       ...options.headers,
     },
-    body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    body: rawBodyOf(options.rawBody) ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
   });
   const text = await response.text();
   let body: unknown = text;

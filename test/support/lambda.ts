@@ -7,7 +7,7 @@ export function apiEvent(options: {
   method?: string;
   path: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
 }): APIGatewayProxyEvent {
   const rawHeaders = Object.entries(options.headers ?? {}).flat();
   const request = {

@@ -43,6 +43,10 @@ export async function startPushService(): Promise<PushService> {
   const log = console.log;
   console.log = () => undefined; // it announces its port on stdout, which the test reporter would print
   const server = new WebPushTestingServer(new PushApiModel(), port);
+  // It listens on every interface; the local stack's servers listen on loopback only (test/integration/local-binding.test.ts).
+  const app = (server as unknown as { _app: { listen(port: number, callback: () => void): Server } })._app;
+  const listen = (app as unknown as { listen(port: number, host: string, callback: () => void): Server }).listen.bind(app);
+  app.listen = (portToUse, callback) => listen(portToUse, '127.0.0.1', callback);
   server.startServer();
   await new Promise<void>((resolve) => (server._server.listening ? resolve() : server._server.once('listening', () => resolve())));
   console.log = log;

@@ -3,6 +3,7 @@
  * ingestion schemas (docs/api.md, "Ingestion", "Records").
  */
 import { limits } from './limits';
+import { identifierText } from './text';
 
 export type AttributeValue = string | number | boolean | AttributeValue[];
 export type Attributes = Record<string, AttributeValue | null>;
@@ -74,15 +75,15 @@ export const pushTokensSchema = {
   items: { type: 'string', minLength: 1, maxLength: limits.pushTokenLength },
 } as const;
 
-export const appIdSchema = { type: 'string', minLength: 1, maxLength: limits.appIdLength } as const;
-export const profileIdSchema = { type: 'string', minLength: 1, maxLength: limits.profileIdLength } as const;
+export const appIdSchema = { type: 'string', minLength: 1, maxLength: limits.appIdLength, ...identifierText } as const;
+export const profileIdSchema = { type: 'string', minLength: 1, maxLength: limits.profileIdLength, ...identifierText } as const;
 
 /** Properties every record may carry: the required ones, the insert id and the IP. */
 export const commonRecordProperties = {
   app_id: appIdSchema,
   profile_id: profileIdSchema,
   urm_date_time: { type: 'string', format: 'date-time', maxLength: 64 },
-  urm_insert_id: { type: 'string', minLength: 1, maxLength: limits.insertIdLength },
+  urm_insert_id: { type: 'string', minLength: 1, maxLength: limits.insertIdLength, ...identifierText },
   urm_ip: { type: 'string', format: 'ip' },
 } as const;
 

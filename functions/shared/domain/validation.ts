@@ -10,6 +10,7 @@ import { isIP } from 'node:net';
 import { ValidationError } from './errors';
 import { customNameProblem } from './attributes';
 import { isHttpUrl, isYouTubeLink } from './links';
+import { identifierPattern, identifierProblem } from './text';
 
 // ajv-formats is CommonJS; under ESM its plugin sits on `default`.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -153,6 +154,7 @@ function describe(error: ErrorObject, root: string): string | undefined {
     case 'uniqueItems':
       return `${subject} must not repeat an item`;
     case 'pattern': {
+      if (params.pattern === identifierPattern) return `${subject} ${identifierProblem}`;
       const description = (error.parentSchema as { description?: string } | undefined)?.description;
       return description ? `${subject} must be ${description}` : `${subject} has an invalid format`;
     }

@@ -20,6 +20,13 @@ export class HttpProblem extends Error {
   }
 }
 
+/** A body over the operation's bound: 413 `{"message"}` naming the bound, in every style (as API Gateway's own 413). */
+export class BodyTooLarge extends HttpProblem {
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+
 export interface ErrorStyle {
   /**
    * `message`: `{"message", "errors"?}` (most operations);
@@ -52,6 +59,7 @@ export function toErrorResponse(error: unknown, { style }: ErrorStyle = { style:
 
   if (error instanceof ValidationError) return answer(400, error.message, error.errors);
   if (error instanceof Forbidden) return json(403, { message: 'Forbidden' } satisfies MessageBody);
+  if (error instanceof BodyTooLarge) return json(413, { message: error.message } satisfies MessageBody);
   if (error instanceof NotFound) return answer(404, error.message);
   if (error instanceof Conflict) return answer(409, error.message);
   if (error instanceof HttpProblem) return answer(error.statusCode, error.message);

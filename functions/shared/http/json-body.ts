@@ -1,14 +1,15 @@
 /**
  * JSON requests: bounded size (checked before anything is parsed), an Accept
- * header that allows JSON, a JSON Content-Type, and the body parsed by
- * @middy/http-json-body-parser. Expects lower-cased headers
+ * header that allows JSON, a JSON Content-Type, well-formed UTF-8, and the
+ * body parsed by @middy/http-json-body-parser. Expects lower-cased headers
  * (@middy/http-header-normalizer runs first).
  */
 import type middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { ValidationError } from '../domain/errors';
 import type { Validator } from '../domain/validation';
-import { HttpProblem } from './errors';
+import { decodeUtf8 } from '../domain/text';
+import { BodyTooLarge, HttpProblem } from './errors';
 import type { ApiEvent } from './types';
 
 const ACCEPTS_JSON = /(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i;
@@ -32,11 +33,19 @@ export function jsonBody(options: { maxBytes: number }): middy.MiddlewareObj<any
       const body = event.body ?? '';
       const size = event.isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
       if (size > options.maxBytes) {
-        throw new ValidationError([`request body must be at most ${describeBytes(options.maxBytes)}`]);
+        throw new BodyTooLarge(`request body must be at most ${describeBytes(options.maxBytes)}`);
       }
       // Here rather than in the parser: it answers 415 for a body that is not JSON too, telling the two apart only by message text.
       if (!JSON_MEDIA_TYPE.test(event.headers?.['content-type'] ?? '')) {
         throw new HttpProblem(415, 'Content-Type must be application/json');
+      }
+      // API Gateway hands every body over as bytes (base64; binaryMediaTypes */*, lib/aws/constructs/ingestion-api.ts):
+      // a text body would already have its invalid bytes replaced by U+FFFD, indistinguishable from a sent one.
+      if (event.isBase64Encoded) {
+        const text = decodeUtf8(Buffer.from(body, 'base64'));
+        if (text === undefined) throw new ValidationError(['request body must be valid UTF-8']);
+        event.body = text;
+        event.isBase64Encoded = false;
       }
     },
   };

@@ -77,6 +77,9 @@ export class IngestionApi extends Construct {
       description: 'urm ingestion and back-office API',
       // API Gateway may only write access logs once the account has a CloudWatch role; a fresh account has none.
       cloudWatchRole: true,
+      // Every request body reaches the function as its bytes (base64), so it can refuse invalid UTF-8: as text, API
+      // Gateway would already have replaced each bad byte with U+FFFD (docs/api.md, "Security"). Answers stay text.
+      binaryMediaTypes: ['*/*'],
       deployOptions: {
         stageName: apiStageName,
         throttlingRateLimit: apiThrottling.stage.rateLimit,

@@ -111,11 +111,11 @@ describe('POST /events handler', () => {
     expect(JSON.parse(response.body)).toEqual({ message: 'request body is invalid', errors: ['request body must be valid JSON'] });
   });
 
-  test('answers 400 naming the limit for a body over 5 MiB, before parsing it', async () => {
-    const response = await post(events, `[${' '.repeat(5 * 1024 * 1024)}]`);
+  test('answers 413 naming the limit for a body over 4 MiB, before parsing it', async () => {
+    const response = await post(events, `[${' '.repeat(4 * 1024 * 1024)}]`);
 
-    expect(response.statusCode).toBe(400);
-    expect(JSON.parse(response.body).errors).toEqual(['request body must be at most 5 MiB']);
+    expect(response.statusCode).toBe(413);
+    expect(JSON.parse(response.body)).toEqual({ message: 'request body must be at most 4 MiB' });
   });
 
   test('answers 400 for a record over 1 MiB', async () => {

@@ -12,13 +12,15 @@ import { httpOperations, maxBodyBytesOf } from '../../../functions/shared/manife
 const operation = httpOperations.find((candidate) => candidate.id === 'SetAffiliate')!;
 const bound = maxBodyBytesOf(operation.id);
 let received: APIGatewayProxyEvent[] = [];
+// The body as bytes: API Gateway (binaryMediaTypes "*/*") hands it over base64.
+const bytesOf = (event: APIGatewayProxyEvent) => Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
 const route: LocalRoute = {
   operation,
   pattern: /^\/api\/set_affiliate$/,
   parameterNames: [],
   handler: async (event) => {
     received.push(event);
-    return { statusCode: 200, body: JSON.stringify({ bytes: Buffer.byteLength(event.body ?? '') }) };
+    return { statusCode: 200, body: JSON.stringify({ bytes: bytesOf(event).length }) };
   },
 };
 
@@ -35,13 +37,22 @@ beforeEach(() => {
 
 const post = (body: string | Buffer) => fetch(`${baseUrl}/api/set_affiliate`, { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body) });
 
-test('a body within the bound reaches the handler whole', async () => {
+test('a body within the bound reaches the handler whole, as its bytes', async () => {
   const body = `{"name":"${'é'.repeat(1000)}"}`;
 
   const response = await post(body);
 
   expect(response.status).toBe(200);
-  expect(received[0].body).toBe(body);
+  expect(received[0].isBase64Encoded).toBe(true);
+  expect(bytesOf(received[0]).toString('utf8')).toBe(body);
+});
+
+test('bytes that are not UTF-8 reach the handler as sent, not replaced by U+FFFD', async () => {
+  const body = Buffer.from([0x7b, 0x22, 0x63, 0x61, 0x66, 0xe9, 0x22, 0x7d]);
+
+  await post(body);
+
+  expect(bytesOf(received[0])).toEqual(body);
 });
 
 test('of a body four times the bound, the handler gets the bound plus one byte: enough to refuse it unread', async () => {
