@@ -1,4 +1,6 @@
 /** Builders for the events and contexts Lambda hands a handler, for handler tests. */
+import type { PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
+import { hashApiKey } from '../../functions/shared/domain/api-keys';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { lambdaContext, toProxyEvent } from '../../lib/local/api-gateway';
 import type { IncomingMessage } from 'node:http';
@@ -34,4 +36,17 @@ export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Pr
  */
 export function setFunctionEnv(variables: Record<string, string>): void {
   Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', ...variables });
+}
+
+/** The keys table a handler test's DynamoDB mock answers from: each key's record under the SHA-256 the key check looks up. */
+export function keysByHash(keys: Record<string, object>): Map<string, object> {
+  return new Map(Object.entries(keys).map(([key, record]) => [hashApiKey(key), { key_hash: hashApiKey(key), ...record }]));
+}
+
+/** Kinesis's answer to a PutRecords that takes every record, in order. */
+export function acceptedPutRecords(input: PutRecordsCommandInput) {
+  return {
+    FailedRecordCount: 0,
+    Records: input.Records!.map((_, i) => ({ SequenceNumber: `4968${i}`, ShardId: 'shardId-000000000001' })),
+  };
 }

@@ -5,8 +5,7 @@ import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, type Transact
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { backoffTimer } from '../../../functions/shared/adapters/retry';
-import { hashApiKey } from '../../../functions/shared/domain/api-keys';
-import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
+import { acceptedPutRecords, apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 import { attribution, registration } from '../../support/affiliates';
 
 setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', AFFILIATES_TABLE: 'affiliates', STREAM_NAME: 'stream' });
@@ -19,7 +18,7 @@ const keys: Record<string, object> = {
   'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k1' },
   'comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k2' },
 };
-const byHash = new Map(Object.entries(keys).map(([key, record]) => [hashApiKey(key), { key_hash: hashApiKey(key), ...record }]));
+const byHash = keysByHash(keys);
 const apps = new Map([['app_1', { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z', portal_origin: 'https://portal.example.com' }]]);
 
 let setAffiliate: Handler;
@@ -38,10 +37,7 @@ beforeEach(() => {
     input.TableName === 'keys' ? { Item: byHash.get(input.Key.key_hash) } : { Item: apps.get(input.Key.app_id) },
   );
   dynamo.on(TransactWriteCommand).resolves({});
-  kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => ({
-    FailedRecordCount: 0,
-    Records: input.Records!.map((_, i) => ({ SequenceNumber: `4968${i}`, ShardId: 'shardId-000000000001' })),
-  }));
+  kinesis.on(PutRecordsCommand).callsFake(acceptedPutRecords);
 });
 
 const post = (handler: Handler, path: string, body: unknown, key: string | null = 'server-key') =>

@@ -4,9 +4,8 @@ import { MessageRejected, SendEmailCommand, SESv2Client, type SendEmailCommandIn
 import { DynamoDBDocumentClient, GetCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { hashApiKey } from '../../../functions/shared/domain/api-keys';
 import type { Channel } from '../../../functions/shared/domain/channels';
-import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
+import { apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 
 setFunctionEnv({ KEYS_TABLE: 'keys', CHANNELS_TABLE: 'channels', STREAM_NAME: 'stream', SES_CONFIGURATION_SET: 'urm-sending' });
 
@@ -21,7 +20,7 @@ const keys: Record<string, object> = {
   'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k3' },
   'revoked-comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k4', revoked_at: '2026-01-01T00:00:00Z' },
 };
-const byHash = new Map(Object.entries(keys).map(([key, record]) => [hashApiKey(key), { key_hash: hashApiKey(key), ...record }]));
+const byHash = keysByHash(keys);
 
 const channel = (fields: Partial<Channel> = {}): Channel => ({
   app_id: 'app_1',

@@ -3,8 +3,7 @@ import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { hashApiKey } from '../../../functions/shared/domain/api-keys';
-import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
+import { acceptedPutRecords, apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 
 setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream', SECRETS_PREFIX: '/urm/test' });
 
@@ -18,7 +17,7 @@ const keys: Record<string, object> = {
   'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k3' },
   'comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k4' },
 };
-const byHash = new Map(Object.entries(keys).map(([key, record]) => [hashApiKey(key), { key_hash: hashApiKey(key), ...record }]));
+const byHash = keysByHash(keys);
 
 let events: Handler;
 let profiles: Handler;
@@ -31,10 +30,7 @@ beforeEach(() => {
   kinesis.reset();
   dynamo.reset();
   dynamo.on(GetCommand).callsFake((input: { Key: { key_hash: string } }) => ({ Item: byHash.get(input.Key.key_hash) }));
-  kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => ({
-    FailedRecordCount: 0,
-    Records: input.Records!.map((_, i) => ({ SequenceNumber: `4968${i}`, ShardId: 'shardId-000000000001' })),
-  }));
+  kinesis.on(PutRecordsCommand).callsFake(acceptedPutRecords);
 });
 
 const headers = (key: string | null) => ({

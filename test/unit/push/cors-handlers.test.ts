@@ -3,8 +3,7 @@ import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { hashApiKey } from '../../../functions/shared/domain/api-keys';
-import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
+import { apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 
 setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream' });
 
@@ -17,7 +16,7 @@ const keys: Record<string, object> = {
   'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k1' },
   'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k2' },
 };
-const byHash = new Map(Object.entries(keys).map(([key, record]) => [hashApiKey(key), { key_hash: hashApiKey(key), ...record }]));
+const byHash = keysByHash(keys);
 const apps: Record<string, object> = { app_1: { app_id: 'app_1', name: 'a', created_at: '', site_origins: [site] } };
 
 let events: Handler;

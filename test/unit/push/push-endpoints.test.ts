@@ -1,10 +1,9 @@
 import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
+import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { hashApiKey } from '../../../functions/shared/domain/api-keys';
 import { pushSending } from '../../../functions/shared/manifest/resources';
-import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
+import { acceptedPutRecords, apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 
 // The operator allows one host of its own besides the browsers' push services.
 setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream', SECRETS_PREFIX: '/urm/test', [pushSending.endpointHostsEnvVar]: 'push.example.com' });
@@ -14,7 +13,7 @@ const dynamo = mockClient(DynamoDBDocumentClient);
 const keys: Record<string, object> = {
   'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k1' },
 };
-const byHash = new Map(Object.entries(keys).map(([key, record]) => [hashApiKey(key), { key_hash: hashApiKey(key), ...record }]));
+const byHash = keysByHash(keys);
 
 let profiles: ProxyHandler;
 beforeAll(async () => {
@@ -24,10 +23,7 @@ beforeEach(() => {
   kinesis.reset();
   dynamo.reset();
   dynamo.on(GetCommand).callsFake((input: { Key: { key_hash: string } }) => ({ Item: byHash.get(input.Key.key_hash) }));
-  kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => ({
-    FailedRecordCount: 0,
-    Records: input.Records!.map((_, i) => ({ SequenceNumber: `4968${i}`, ShardId: 'shardId-000000000001' })),
-  }));
+  kinesis.on(PutRecordsCommand).callsFake(acceptedPutRecords);
 });
 
 const token = (endpoint: string) => JSON.stringify({ endpoint, keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQ', auth: 'tBHItJI5svbpez7KI4CCXg' } });

@@ -6,7 +6,7 @@
  * is a 413 naming the bound.
  */
 import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
+import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { hashApiKey } from '../../../functions/shared/domain/api-keys';
@@ -15,9 +15,9 @@ import { compileValidator } from '../../../functions/shared/domain/validation';
 import { signInBodySchema } from '../../../functions/enterprise-sign-in/schema';
 import { sendEmailSchema } from '../../../functions/send-email/schema';
 import { setAffiliateSchema } from '../../../functions/set-affiliate/schema';
-import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
+import { acceptedPutRecords, apiEvent, context, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 
-setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream' });
+setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream', SECRETS_PREFIX: '/urm/test' });
 
 const kinesis = mockClient(KinesisClient);
 const dynamo = mockClient(DynamoDBDocumentClient);
@@ -34,10 +34,7 @@ beforeEach(() => {
   kinesis.reset();
   dynamo.reset();
   dynamo.on(GetCommand).callsFake((input: { Key: { key_hash: string } }) => ({ Item: input.Key.key_hash === serverKey.key_hash ? serverKey : undefined }));
-  kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => ({
-    FailedRecordCount: 0,
-    Records: input.Records!.map((_, i) => ({ SequenceNumber: `4968${i}`, ShardId: 'shardId-000000000001' })),
-  }));
+  kinesis.on(PutRecordsCommand).callsFake(acceptedPutRecords);
 });
 
 const post = (handler: ProxyHandler, body: string | Buffer, key = 'server-key') =>
