@@ -51,6 +51,7 @@ export default {
     project('load'),
     project('audit', withStack),
   ],
+  reporters: ['default', '<rootDir>/test/support/jest/summary-reporter.cjs'],
   // A test that talks to a local stack, Chromium or the CDK may take minutes; none may hang forever.
   testTimeout: 300_000,
   collectCoverageFrom: ['functions/**/*.ts', 'lib/**/*.ts', 'bin/**/*.ts', 'web-sdk/src/**/*.ts', '!**/*.d.ts'],
