@@ -9,6 +9,8 @@
  *   npm test -- --selectProjects unit infra
  *   npm test -- --coverage         with the coverage report and its thresholds
  */
+import { availableParallelism } from 'node:os';
+
 // What every test process starts with (a stack a test starts itself sets its own).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
@@ -52,6 +54,8 @@ export default {
     project('audit', withStack),
   ],
   reporters: ['default', '<rootDir>/test/support/jest/summary-reporter.cjs'],
+  // jest's default (one fewer than the cores) is a single worker on a 2-core machine; the tests mostly wait on I/O.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   // A test that talks to a local stack, Chromium or the CDK may take minutes; none may hang forever.
   testTimeout: 300_000,
   collectCoverageFrom: ['functions/**/*.ts', 'lib/**/*.ts', 'bin/**/*.ts', 'web-sdk/src/**/*.ts', '!**/*.d.ts'],
