@@ -3,9 +3,8 @@ import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { hashApiKey } from '../../../functions/shared/domain/api-keys';
 import { profileIdProof } from '../../../functions/shared/domain/identity';
-import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
+import { apiEvent, context, keysByHash, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream', SECRETS_PREFIX: '/urm/Urm' });
 
@@ -15,12 +14,10 @@ const ssm = mockClient(SSMClient);
 
 const site = 'https://play.example.com';
 const secret = 'urm_identity_unit-test-secret';
-const keys = new Map(
-  [
-    ['browser-key', { app_id: 'app_1', scope: 'browser', key_id: 'k1' }],
-    ['server-key', { app_id: 'app_1', scope: 'server', key_id: 'k2' }],
-  ].map(([key, record]) => [hashApiKey(key as string), { key_hash: hashApiKey(key as string), ...(record as object) }]),
-);
+const keys = keysByHash({
+  'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k1' },
+  'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k2' },
+});
 
 let profiles: ProxyHandler;
 beforeAll(async () => {
