@@ -4,6 +4,7 @@
  * application (docs/api.md, "register_affiliate").
  */
 import { randomBytes } from 'node:crypto';
+import type { AffiliateStatus } from './affiliate-program';
 
 /** Optional contact fields; stored only when given (null and "" mean not given). */
 export const affiliateContactFields = ['website_url', 'phone_number', 'telegram', 'youtube', 'facebook', 'whatsapp'] as const;
@@ -20,6 +21,9 @@ export interface AffiliateRecord extends Partial<Record<AffiliateContactField, s
   last_name: string;
   password_hash: string;
   created_at: string;
+  /** Absent on affiliates registered before statuses existed: they count as approved. */
+  status?: AffiliateStatus;
+  plan_id?: string;
 }
 
 /** What the back office may show of an affiliate: everything but the password hash. */

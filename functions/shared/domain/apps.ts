@@ -1,7 +1,8 @@
 /** Applications and their keys: the ports the back office and the auth check use. */
+import type { ProgrammeSettings } from './affiliate-program';
 import type { ApiKeyRecord } from './api-keys';
 
-export interface App {
+export interface App extends ProgrammeSettings {
   app_id: string;
   name: string;
   created_at: string;
@@ -25,7 +26,10 @@ export interface AppStore {
   create(app: App): Promise<void>;
   get(appId: string): Promise<App | undefined>;
   list(): Promise<App[]>;
-  update(appId: string, changes: Partial<Pick<App, 'name' | 'portal_origin' | 'site_origins' | 'vapid_public_key' | 'vapid_subject' | 'identity_verification'>>): Promise<App>;
+  update(
+    appId: string,
+    changes: Partial<Pick<App, 'name' | 'portal_origin' | 'site_origins' | 'vapid_public_key' | 'vapid_subject' | 'identity_verification' | keyof ProgrammeSettings>>,
+  ): Promise<App>;
 }
 
 export interface KeyStore {

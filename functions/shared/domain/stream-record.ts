@@ -2,8 +2,12 @@
  * What goes on the ingestion stream: an accepted record wrapped with its kind
  * and the time the service took it. Consumers filter on `kind`.
  */
-/** What a stream record carries; each consumer takes records of its own kinds. */
-export type StreamRecordKind = 'profile' | 'event';
+/**
+ * What a stream record carries; each consumer takes records of its own kinds.
+ * A `click` is a counted click on a tracking link (affiliate-program.ts, ClickRecord).
+ */
+export type StreamRecordKind = 'profile' | 'event' | 'click';
+export const streamRecordKinds: readonly StreamRecordKind[] = ['profile', 'event', 'click'];
 
 export interface StreamEnvelope<R = Record<string, unknown>> {
   v: 1;
@@ -30,7 +34,7 @@ export function decodeEnvelope(data: Uint8Array | string): StreamEnvelope {
     parsed === null ||
     typeof parsed !== 'object' ||
     parsed.v !== 1 ||
-    (parsed.kind !== 'profile' && parsed.kind !== 'event') ||
+    !streamRecordKinds.includes(parsed.kind as StreamRecordKind) ||
     typeof parsed.record !== 'object' ||
     parsed.record === null
   ) {

@@ -1,4 +1,5 @@
 /** Timeline entries and the ports the consumers and the read API use. */
+import type { StreamRecordKind } from './stream-record';
 import type { AttributeValue } from './attributes';
 import { compareSequence, type StoredProfile } from './profile-state';
 
@@ -36,7 +37,7 @@ export interface Rejection {
   app_id: string;
   profile_id: string;
   urm_insert_id: string;
-  kind: 'profile' | 'event';
+  kind: StreamRecordKind;
   shard: string;
   seq: string;
   reason: string;

@@ -137,6 +137,41 @@ export const tables = {
     sortKey: S('subscription'),
     timeToLiveAttribute: 'expires_at',
   },
+  /**
+   * Tracking links by id (the click address carries only the id), and by
+   * affiliate through `by-affiliate` (`owner` = app_id#affiliate_id), whose
+   * keys never change after the link is created.
+   */
+  links: {
+    id: 'LinksTable',
+    envVar: 'LINKS_TABLE',
+    localName: 'urm-links',
+    partitionKey: S('link_id'),
+    indexes: [{ name: 'by-affiliate', kind: 'global', partitionKey: S('owner'), sortKey: S('created_at') }],
+  },
+  /** Counted clicks by the hash of link and visitor, for 24 hours: a visitor's repeated clicks count once. */
+  clickClaims: {
+    id: 'ClickClaimsTable',
+    envVar: 'CLICK_CLAIMS_TABLE',
+    localName: 'urm-click-claims',
+    partitionKey: S('claim'),
+    timeToLiveAttribute: 'expires_at',
+  },
+  /**
+   * The affiliate funnel (functions/shared/domain/affiliate-program.ts):
+   * `a#<app_id>#<affiliate_id>` partitions hold the day rows (`d#<day>#<link_id>`),
+   * registrations (`r#<day>#<profile_id>`) and first deposits (`f#<day>#<profile_id>`);
+   * `p#<app_id>#<profile_id>` partitions hold a player's ledger (`ledger`):
+   * the attribution, the first deposit, money seen before the attribution, and
+   * the exactly-once bookkeeping.
+   */
+  funnel: {
+    id: 'FunnelTable',
+    envVar: 'FUNNEL_TABLE',
+    localName: 'urm-funnel',
+    partitionKey: S('pk'),
+    sortKey: S('sk'),
+  },
 } satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof tables;

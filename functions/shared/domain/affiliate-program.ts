@@ -1,0 +1,155 @@
+/**
+ * The affiliate programme: what the operator configures (money events, main
+ * currency, plans, affiliate status), what the funnel consumer keeps (per
+ * affiliate, link and day: clicks, registrations, FTDs and money; per player:
+ * the attribution and first deposit behind them), and the report read from it.
+ * Money is carried as decimal strings everywhere (decimal.js computes), never
+ * as floating-point numbers.
+ */
+
+/** What a money event means to the programme. */
+export const moneyKinds = ['deposit', 'withdrawal', 'bet', 'win', 'bonus'] as const;
+export type MoneyKind = (typeof moneyKinds)[number];
+
+/** An application's programme settings (kept on its App item). */
+export interface ProgrammeSettings {
+  /** ISO 4217 code of the main currency every figure is reported in (default EUR). */
+  currency?: string;
+  /** The application's event names that carry money, and what each means: `{"Deposit": "deposit", "Bet": "bet"}`. */
+  money_events?: Record<string, MoneyKind>;
+  /** Whether a newly registered affiliate is approved at once or waits as pending (default). */
+  affiliate_approval?: 'approve' | 'pending';
+  /** The plan a newly registered affiliate gets, if any. */
+  default_plan_id?: string;
+}
+
+export const defaultCurrency = 'EUR';
+
+export const affiliateStatuses = ['pending', 'approved', 'suspended'] as const;
+export type AffiliateStatus = (typeof affiliateStatuses)[number];
+
+/**
+ * A commission plan. CPA: `amount` per qualified FTD (first deposit of at
+ * least `min_deposit`); RevShare: `percent` of NGR, a negative month carried
+ * into the next when `carry_over`; hybrid: both.
+ */
+export interface Plan {
+  app_id: string;
+  plan_id: string;
+  name: string;
+  cpa?: { amount: string; min_deposit: string };
+  revshare?: { percent: string; carry_over: boolean };
+  created_at: string;
+}
+
+/** A tracking link of an affiliate: `{base_url}/t/{link_id}` redirects to `landing_url`. */
+export interface LinkRecord {
+  link_id: string;
+  app_id: string;
+  affiliate_id: string;
+  name: string;
+  /** On one of the application's site origins. */
+  landing_url: string;
+  created_at: string;
+}
+
+export interface LinkStore {
+  create(link: LinkRecord): Promise<void>;
+  get(linkId: string): Promise<LinkRecord | undefined>;
+  /** The affiliate's links, oldest first. */
+  listByAffiliate(appId: string, affiliateId: string): Promise<LinkRecord[]>;
+}
+
+/**
+ * What goes on the stream for a counted click (kind `click`). `profile_id` is
+ * the visitor (`urm-visitor-` + a hash), so a visitor's clicks share a shard;
+ * `urm_insert_id` is unique per counted click.
+ */
+export interface ClickRecord {
+  app_id: string;
+  profile_id: string;
+  urm_insert_id: string;
+  urm_date_time: string;
+  affiliate_id: string;
+  link_id: string;
+  /** The affiliate's sub-id / campaign tag (`urm_aff` on the click address). */
+  sub_id?: string;
+}
+
+/** A link id in aggregates when the attribution named none. */
+export const noLink = '-';
+
+/** Counts and sums of one affiliate, link and UTC day, in the main currency. */
+export interface FunnelDayRow {
+  app_id: string;
+  affiliate_id: string;
+  link_id: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  clicks: number;
+  registrations: number;
+  ftds: number;
+  deposit_count: number;
+  deposits: string;
+  withdrawals: string;
+  bets: string;
+  wins: string;
+  bonuses: string;
+}
+
+/** A player's first deposit, under the affiliate the player is attributed to: the trace of a CPA line. */
+export interface FtdRow {
+  app_id: string;
+  affiliate_id: string;
+  profile_id: string;
+  link_id: string;
+  day: string;
+  /** In the main currency. */
+  amount: string;
+  /** The deposit event's insert id. */
+  insert_id: string;
+  urm_date_time: string;
+}
+
+/** A player attributed to an affiliate: a registration, and the players behind a RevShare line. */
+export interface RegistrationRow {
+  app_id: string;
+  affiliate_id: string;
+  profile_id: string;
+  link_id: string;
+  sub_id?: string;
+  day: string;
+  urm_date_time: string;
+}
+
+/** Reading what the funnel consumer keeps; days are inclusive YYYY-MM-DD bounds. */
+export interface FunnelReader {
+  days(appId: string, affiliateId: string, from: string, to: string): Promise<FunnelDayRow[]>;
+  ftds(appId: string, affiliateId: string, from: string, to: string): Promise<FtdRow[]>;
+  registrations(appId: string, affiliateId: string, from: string, to: string): Promise<RegistrationRow[]>;
+}
+
+/** The figures of a report row; money as decimal strings with two decimals, in the report's currency. */
+export interface FunnelFigures {
+  clicks: number;
+  registrations: number;
+  ftds: number;
+  qualified_ftds: number;
+  deposits: string;
+  withdrawals: string;
+  ngr: string;
+  cpa: string;
+  revshare: string;
+  commission: string;
+}
+
+/** An affiliate's report for a period (GET /api/affiliates/{affiliate_id}/report, the portal, the CLI). */
+export interface AffiliateReport {
+  affiliate_id: string;
+  currency: string;
+  from: string;
+  to: string;
+  days: (FunnelFigures & { date: string })[];
+  links: (FunnelFigures & { link_id: string; name?: string })[];
+  totals: FunnelFigures;
+}
