@@ -1,11 +1,12 @@
 import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { tables } from '../shared/manifest/resources';
+import { ingestStream, tables } from '../shared/manifest/resources';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { DynamoRejectionLog } from '../shared/adapters/dynamo-rejection-log';
 import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
-import { dynamo } from '../shared/clients';
+import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
+import { dynamo, kinesis } from '../shared/clients';
 import { requireEnv } from '../shared/config';
 import { logger } from '../shared/logger';
 import { consumeBatch } from '../shared/stream/consume';
@@ -16,6 +17,7 @@ const apply = applyProfiles({
   profiles: new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)),
   timeline: new DynamoTimelineStore(dynamo, requireEnv(tables.timeline.envVar)),
   rejections,
+  stream: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   now: () => new Date(),
   log: logger,
 });

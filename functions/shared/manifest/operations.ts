@@ -202,6 +202,8 @@ export const streamConsumers: StreamConsumer[] = [
     id: 'ApplyProfiles',
     entry: 'functions/apply-profiles/handler.ts',
     tables: { profiles: 'readwrite', timeline: 'readwrite', rejections: 'write' },
+    // Continuation records: a delete's or merge's timeline work that does not fit one invocation.
+    stream: 'write',
     kinds: ['profile'],
     batchSize: 100,
     retryAttempts: 10,
