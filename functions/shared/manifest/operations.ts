@@ -113,7 +113,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'GET',
     path: '/profiles/{profile_id}/events',
     entry: 'functions/list-profile-events/handler.ts',
-    tables: { keys: 'read', timeline: 'read' },
+    // profiles: the delete mark, to leave out what a delete still under way covers.
+    tables: { keys: 'read', timeline: 'read', profiles: 'read' },
     indexes: { timeline: ['by-time'] },
   },
   {
