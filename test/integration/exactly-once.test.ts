@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
-import { tables } from '../../functions/shared/manifest/resources';
+import { ingestStream, tables } from '../../functions/shared/manifest/resources';
 import { deliveryCounts, formatCounts } from '../support/delivery-counts';
 import { context } from '../support/lambda';
 import { kinesisEvent, sequenceNumbers } from '../support/kinesis-event';
@@ -21,6 +21,9 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: stack.endpoints.dynamodb_endpoint,
+    // Where the profile consumer puts the continuation of a long delete or merge.
+    AWS_ENDPOINT_URL_KINESIS: stack.endpoints.kinesis_endpoint,
+    [ingestStream.envVar]: ingestStream.localName,
     ...Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.localName])),
   });
   applyProfiles = (await import('../../functions/apply-profiles/handler')).handler as unknown as Consumer;

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
-import { tables } from '../../functions/shared/manifest/resources';
+import { ingestStream, tables } from '../../functions/shared/manifest/resources';
 import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
 import { kinesisEvent, sequenceNumbers, type EventRecordInput } from '../support/kinesis-event';
 import { context } from '../support/lambda';
@@ -33,6 +33,9 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: stack.endpoints.dynamodb_endpoint,
+    // Where the profile consumer puts the continuation of a long delete or merge.
+    AWS_ENDPOINT_URL_KINESIS: stack.endpoints.kinesis_endpoint,
+    [ingestStream.envVar]: ingestStream.localName,
     // The faults are injected on purpose: their error logs would only bury the counts.
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     ...Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.localName])),

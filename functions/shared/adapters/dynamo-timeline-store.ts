@@ -32,20 +32,17 @@ export class DynamoTimelineStore implements TimelineStore {
     return { entries: (out.Items ?? []) as TimelineEntry[], next: out.LastEvaluatedKey as Record<string, string> | undefined };
   }
 
-  async *all(pk: string): AsyncIterable<TimelineEntry[]> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ExclusiveStartKey: start,
-        }),
-      );
-      yield (out.Items ?? []) as TimelineEntry[];
-      start = out.LastEvaluatedKey;
-    } while (start);
+  async walk(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        Limit: limit,
+        ExclusiveStartKey: start,
+      }),
+    );
+    return { entries: (out.Items ?? []) as TimelineEntry[], next: out.LastEvaluatedKey as Record<string, string> | undefined };
   }
 
   async remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id'>[]): Promise<void> {

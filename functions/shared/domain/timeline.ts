@@ -81,7 +81,7 @@ export interface TimelineStore {
   write(entries: TimelineEntry[]): Promise<void>;
   /** Newest first by urm_date_time. */
   page(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage>;
-  /** Every entry of a profile, in no particular order. */
-  all(pk: string): AsyncIterable<TimelineEntry[]>;
+  /** Up to `limit` entries of a profile in key order (not by time), from `start`: a walk in bounded steps. */
+  walk(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage>;
   remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id'>[]): Promise<void>;
 }

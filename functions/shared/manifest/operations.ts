@@ -113,7 +113,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'GET',
     path: '/profiles/{profile_id}/events',
     entry: 'functions/list-profile-events/handler.ts',
-    tables: { keys: 'read', timeline: 'read' },
+    // profiles: the delete mark, to leave out what a delete still under way covers.
+    tables: { keys: 'read', timeline: 'read', profiles: 'read' },
     indexes: { timeline: ['by-time'] },
   },
   {
@@ -202,6 +203,8 @@ export const streamConsumers: StreamConsumer[] = [
     id: 'ApplyProfiles',
     entry: 'functions/apply-profiles/handler.ts',
     tables: { profiles: 'readwrite', timeline: 'readwrite', rejections: 'write' },
+    // Continuation records: a delete's or merge's timeline work that does not fit one invocation.
+    stream: 'write',
     kinds: ['profile'],
     batchSize: 100,
     retryAttempts: 10,
