@@ -137,7 +137,7 @@ describe('redelivery after a partial failure', () => {
 
     // The third timeline write of the batch fails: part of the batch is already stored when the handler throws.
     let writes = 0;
-    fault = (command, input) => command === 'BatchWriteItemCommand' && tables.timeline.localName in (input.RequestItems ?? {}) && ++writes === 3;
+    fault = (command, input) => command === 'PutItemCommand' && input.TableName === tables.timeline.localName && ++writes === 3;
     await expect(recordEvents(kinesisEvent(inputs), context())).rejects.toThrow();
     fault = undefined;
 

@@ -79,6 +79,12 @@ export interface TimelinePage {
 export interface TimelineStore {
   /** Stores entries (an entry with the same profile and insert id is replaced, not repeated). */
   write(entries: TimelineEntry[]): Promise<void>;
+  /**
+   * Stores the entries whose profile and insert id are not on the timeline
+   * yet; one already there stays as first stored. Answers how many were new.
+   * Any other failure throws, after the writes in flight have settled.
+   */
+  writeNew(entries: TimelineEntry[]): Promise<number>;
   /** Newest first by urm_date_time. */
   page(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage>;
   /** Up to `limit` entries of a profile in key order (not by time), from `start`: a walk in bounded steps. */
