@@ -324,7 +324,7 @@ async function copyTimelines(deps: ApplyProfilesDeps, toPk: string, work: Contin
       seq: work.seq,
       merged_from: entry.merged_from ?? sources[0],
     }));
-    if (copies.length > 0) await deps.timeline.write(copies);
+    if (copies.length > 0) await deps.timeline.writeNew(copies);
     cursor = page.next;
     if (!cursor) sources.shift();
   }

@@ -104,6 +104,15 @@ function fakeDynamo(): void {
       rejections.push(clone(input.Item!));
       return {};
     }
+    if (input.TableName === TIMELINE) {
+      // A merge's copy: written only where the key is new (the first entry with an insert id stays).
+      expect(input.ConditionExpression).toBe('attribute_not_exists(pk)');
+      timelineWork.written += 1;
+      const entry = input.Item as TimelineEntry;
+      if (timeline.has(timelineKey(entry.pk, entry.insert_id))) throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+      addTimelineEntry(entry);
+      return {};
+    }
     expect(input.TableName).toBe(PROFILES);
     const item = input.Item as StoredProfile;
     const hook = beforeNextProfileWrite;
@@ -455,15 +464,36 @@ describe('apply-profiles handler', () => {
     });
     expect(stored('anon-1')).toEqual(sourceBefore);
     expect(inputs<QueryCommandInput>(QueryCommand).map((input) => [input.TableName, input.ExpressionAttributeValues![':pk']])).toEqual([[TIMELINE, 'app_1#anon-1']]);
-    const writes = inputs<BatchWriteCommandInput>(BatchWriteCommand);
-    expect(writes.length).toBe(1);
-    const copies = writes[0].RequestItems![TIMELINE].map((request) => request.PutRequest!.Item as TimelineEntry);
+    const copies = inputs<PutCommandInput>(PutCommand)
+      .filter((input) => input.TableName === TIMELINE)
+      .map((input) => input.Item as TimelineEntry);
     expect(copies.sort((a, b) => a.insert_id.localeCompare(b.insert_id))).toEqual([
         { ...sourceEntry('e-1', 'page_view'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
         { ...sourceEntry('e-2', 'signup_started'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
       ]);
     expect(timelineOf('app_1#anon-1').length).toBe(2);
     expect(timelineOf('app_1#player-1').length).toBe(2);
+  });
+
+  test('urm_merge keeps the target\'s own event where a source event has the same insert id: the first stored wins', async () => {
+    await handler(batch(streamRecord(seq(1), profileRecord('anon-1', 's-1', { country: 'FR' }))), context());
+    const shared = (pk: string, event: string): TimelineEntry => ({
+      pk,
+      insert_id: 'same-id',
+      ts: `2026-11-20T09:00:00.000Z#same-id`,
+      event,
+      urm_date_time: '2026-11-20T09:00:00Z',
+      received_at: RECEIVED_AT,
+      shard: SHARD,
+      seq: seq(0),
+      attrs: '{}',
+    });
+    addTimelineEntry(shared('app_1#anon-1', 'from_the_source'));
+    addTimelineEntry(shared('app_1#player-1', 'the_targets_own'));
+
+    await handler(batch(streamRecord(seq(3), profileRecord('player-1', 't-1', { urm_merge: ['anon-1'] }))), context());
+
+    expect(timelineOf('app_1#player-1').map((entry) => [entry.insert_id, entry.event, entry.merged_from])).toEqual([['same-id', 'the_targets_own', undefined]]);
   });
 
   test('urm_merge reads its sources consistently, so it sees the write it waits for', async () => {
