@@ -287,6 +287,11 @@ export class MemoryAffiliateStore implements AffiliateStore {
   async list(appId: string) {
     return [...this.affiliates.values()].filter((a) => a.app_id === appId).map(toSummary);
   }
+
+  async get(appId: string, affiliateId: string) {
+    const affiliate = this.affiliates.get(`${appId}#${affiliateId}`);
+    return affiliate && { ...affiliate };
+  }
 }
 
 export class MemoryAppStore implements Pick<AppStore, 'get'> {
