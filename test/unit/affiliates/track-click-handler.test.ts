@@ -44,7 +44,7 @@ beforeEach(() => {
   kinesis.on(PutRecordsCommand).callsFake(acceptedPutRecords);
 });
 
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => void jest.restoreAllMocks());
 
 /** A browser's GET of a click address, as API Gateway hands it over. */
 function clickEvent(path: string, options: { headers?: Record<string, string>; domainName?: string; stagePath?: string } = {}): APIGatewayProxyEvent {
