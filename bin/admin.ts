@@ -7,6 +7,7 @@ import '../lib/local/quiet-sdk-warning';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { clickAddress, createLink, listLinks } from '../functions/shared/back-office/affiliate-links';
 import { checkOrigin, createApp, listApps, updateApp } from '../functions/shared/back-office/apps';
 import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from '../functions/shared/back-office/channels';
 import { rotateIdentitySecret, setIdentityVerification } from '../functions/shared/back-office/identity';
@@ -17,7 +18,7 @@ import { generateVapidKeys } from '../functions/shared/back-office/web-push';
 import { scopes, type Scope } from '../functions/shared/domain/api-keys';
 import { Conflict, DomainError, ValidationError } from '../functions/shared/domain/errors';
 import { printResult, textTable as table } from '../lib/admin/format';
-import { backOfficeOf, replayPortsOf, TargetError } from '../lib/admin/targets';
+import { backOfficeOf, baseUrlOf, replayPortsOf, TargetError } from '../lib/admin/targets';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -229,6 +230,28 @@ export function adminProgram(): Command {
       print(affiliates, () =>
         table(affiliates as unknown as Record<string, unknown>[], ['affiliate_id', 'username', 'email', 'first_name', 'last_name', 'created_at']),
       );
+    });
+  const link = program.command('link').description("affiliates' tracking links: {base_url}/t/{link_id} redirects to the landing URL and counts the click");
+  link
+    .command('create')
+    .description("create a tracking link for an affiliate; the landing URL must be on one of the application's site origins")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--affiliate <affiliate_id>')
+    .requiredOption('--name <name>', 'a name for the affiliate, 1 to 100 characters')
+    .requiredOption('--url <landing_url>', 'where the click lands, e.g. https://casino.example/welcome')
+    .action(async (opts: { app: string; affiliate: string; name: string; url: string }) => {
+      const created = await createLink(await office())(opts.app, opts.affiliate, { name: opts.name, landing_url: opts.url });
+      const click_url = clickAddress(await baseUrlOf({ ...target(), dataDir: resolve(root, target().dataDir) }), created.link_id);
+      print({ ...created, click_url }, () => [`Created link ${created.link_id} (${created.name}) for ${opts.affiliate}`, `click address: ${click_url}`, `lands on:      ${created.landing_url}`]);
+    });
+  link
+    .command('list')
+    .description("list an affiliate's tracking links, oldest first")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--affiliate <affiliate_id>')
+    .action(async (opts: { app: string; affiliate: string }) => {
+      const links = await listLinks(await office())(opts.app, opts.affiliate);
+      print(links, () => table(links as unknown as Record<string, unknown>[], ['link_id', 'name', 'landing_url', 'created_at']));
     });
   program
     .command('replay')

@@ -31,6 +31,8 @@ export const placeholders = {
   /** An affiliate's email and username, not registered yet. */
   affiliateEmail: 'ada.lovelace@affiliates.example',
   affiliateUsername: 'ada_plays',
+  /** A tracking link of an approved affiliate of the application, leading to its site origin. */
+  linkId: 'Qx7RmT2vLp9K',
   /** An email not signed up in the application yet. */
   enterpriseEmail: 'grace.hopper@casino.example',
 } as const;

@@ -60,6 +60,10 @@ function authorization(operation: HttpOperation): string {
     PortalSignOut:
       'It ends the session of the portal session cookie it is sent (SameSite=Lax, so no cross-site form sends it); ' +
       'without one it ends nothing.',
+    TrackClick:
+      'It is a public tracking link that anyone may follow, by design: it only redirects to the landing URL stored ' +
+      "with the link (on one of the application's own site origins), reads nothing back to the caller, and writes at " +
+      'most one click claim and one stream record per visitor and link per day; an unknown link id writes nothing.',
   };
   const reason = keyless[operation.id];
   if (!reason) throw new Error(`${operation.id} takes no API key: say in lib/aws/nag-suppressions.ts how it authenticates its caller`);

@@ -16,6 +16,7 @@ import { DynamoAffiliateStore } from '../../functions/shared/adapters/dynamo-aff
 import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store';
 import { DynamoChannelStore } from '../../functions/shared/adapters/dynamo-channel-store';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
+import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
 import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
@@ -95,6 +96,7 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     keys: new DynamoKeyStore(document, tables.keys.localName),
     rejections: new DynamoRejectionLog(document, tables.rejections.localName),
     affiliates: new DynamoAffiliateStore(document, tables.affiliates.localName),
+    links: new DynamoLinkStore(document, tables.links.localName),
     channels: new DynamoChannelStore(document, tables.channels.localName),
     secrets: new DynamoSecretStore(document, localSecretsTable.localName),
   };

@@ -266,6 +266,38 @@ describe('the ingest functions', () => {
   }
 });
 
+describe('the click address function', () => {
+  const dynamoStatements = () =>
+    allowedStatements(stack.ingestion.operations.TrackClick).filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
+  const onTable = (name: TableName) =>
+    dynamoStatements()
+      .filter((statement) => [statement.Resource].flat().some((resource) => JSON.stringify(resource) === JSON.stringify(arn(stack.data.tables[name]))))
+      .flatMap(actionsOf)
+      .filter((action) => action !== 'dynamodb:DescribeTable')
+      .sort();
+
+  test('reads links and affiliates, and no index of either', () => {
+    const reads = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan'];
+
+    expect(onTable('links')).toEqual(reads);
+    expect(onTable('affiliates')).toEqual(reads);
+    expect(JSON.stringify(dynamoStatements())).not.toMatch(/\/index\//);
+  });
+
+  test('writes click claims without reading them, and touches no other table', () => {
+    const tablesTouched = Object.keys(tables).filter((name) => onTable(name as TableName).length > 0);
+
+    expect(onTable('clickClaims')).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect(tablesTouched.sort()).toEqual(['affiliates', 'clickClaims', 'links']);
+  });
+
+  test('may put records on the stream and nothing more there', () => {
+    const kinesis = allowedStatements(stack.ingestion.operations.TrackClick).filter((statement) => actionsOf(statement).some((action) => action.startsWith('kinesis:')));
+
+    expect(kinesis).toEqual([{ Effect: 'Allow', Action: ['kinesis:PutRecord', 'kinesis:PutRecords'], Resource: arn(stack.pipeline.stream) }]);
+  });
+});
+
 describe('the API', () => {
   test('has no API Gateway keys or usage plans: functions check x-api-key themselves', () => {
     template.resourceCountIs('AWS::ApiGateway::ApiKey', 0);

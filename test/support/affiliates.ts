@@ -13,7 +13,10 @@ import {
   type RegistrationOutcome,
   type UniqueAffiliateField,
 } from '../../functions/shared/domain/affiliates';
+import type { LinkRecord, LinkStore } from '../../functions/shared/domain/affiliate-program';
 import type { App, AppStore } from '../../functions/shared/domain/apps';
+import { Conflict } from '../../functions/shared/domain/errors';
+import type { ClickClaims } from '../../functions/shared/domain/tracking-links';
 import type { RegisterAffiliateInput } from '../../functions/register-affiliate/schema';
 import { noTrackingParameter } from '../../functions/set-affiliate/schema';
 
@@ -287,6 +290,11 @@ export class MemoryAffiliateStore implements AffiliateStore {
   async list(appId: string) {
     return [...this.affiliates.values()].filter((a) => a.app_id === appId).map(toSummary);
   }
+
+  async get(appId: string, affiliateId: string) {
+    const affiliate = this.affiliates.get(`${appId}#${affiliateId}`);
+    return affiliate && { ...affiliate };
+  }
 }
 
 export class MemoryAppStore implements Pick<AppStore, 'get'> {
@@ -294,5 +302,48 @@ export class MemoryAppStore implements Pick<AppStore, 'get'> {
 
   async get(appId: string) {
     return this.apps.find((app) => app.app_id === appId);
+  }
+}
+
+/** Links in memory, with the DynamoDB adapter's contract: a taken id is a Conflict, an affiliate's links come oldest first. */
+export class MemoryLinkStore implements LinkStore {
+  readonly links = new Map<string, LinkRecord>();
+  reads = 0;
+
+  async create(link: LinkRecord): Promise<void> {
+    if (this.links.has(link.link_id)) throw new Conflict(`link id ${link.link_id} is taken`);
+    this.links.set(link.link_id, { ...link });
+  }
+
+  async get(linkId: string): Promise<LinkRecord | undefined> {
+    this.reads++;
+    const link = this.links.get(linkId);
+    return link && { ...link };
+  }
+
+  async listByAffiliate(appId: string, affiliateId: string): Promise<LinkRecord[]> {
+    return [...this.links.values()]
+      .filter((link) => link.app_id === appId && link.affiliate_id === affiliateId)
+      .sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+}
+
+/** Click claims in memory, with the DynamoDB adapter's condition: a claim is taken when absent or expired. */
+export class MemoryClickClaims implements ClickClaims {
+  readonly claims = new Map<string, number>();
+  attempts = 0;
+  releases = 0;
+
+  async claim(key: string, now: Date, expiresAt: Date): Promise<boolean> {
+    this.attempts++;
+    const held = this.claims.get(key);
+    if (held !== undefined && held > now.getTime()) return false;
+    this.claims.set(key, expiresAt.getTime());
+    return true;
+  }
+
+  async release(key: string, expiresAt: Date): Promise<void> {
+    this.releases++;
+    if (this.claims.get(key) === expiresAt.getTime()) this.claims.delete(key);
   }
 }

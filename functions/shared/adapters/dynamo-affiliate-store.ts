@@ -13,7 +13,7 @@
  * of times; by then the winner has committed and the loser's condition fails.
  */
 import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   uniquenessKey,
   type AffiliateRecord,
@@ -101,6 +101,13 @@ export class DynamoAffiliateStore implements AffiliateStore {
       start = out.LastEvaluatedKey;
     } while (start);
     return affiliates.sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+
+  async get(appId: string, affiliateId: string): Promise<AffiliateRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { app_id: appId, sk: affiliateSortKey(affiliateId) } }));
+    if (!out.Item) return undefined;
+    const { sk: _sk, ...affiliate } = out.Item;
+    return affiliate as AffiliateRecord;
   }
 }
 

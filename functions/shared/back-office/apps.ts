@@ -43,7 +43,7 @@ export async function createApp(
   return { ...app, identity_secret: identitySecret };
 }
 
-export async function requireApp(office: BackOffice, appId: string): Promise<App> {
+export async function requireApp(office: Pick<BackOffice, 'apps'>, appId: string): Promise<App> {
   const app = await office.apps.get(appId);
   if (!app) throw new NotFound(`no application ${appId}`);
   return app;

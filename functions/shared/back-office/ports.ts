@@ -5,6 +5,7 @@
  * by the local stack's demo application, and by the web back office's
  * operations, so the same code serves the local stack and a deployed one.
  */
+import type { LinkStore } from '../domain/affiliate-program';
 import type { AffiliateStore } from '../domain/affiliates';
 import type { AppStore, KeyStore } from '../domain/apps';
 import type { ChannelStore } from '../domain/channels';
@@ -16,6 +17,8 @@ export interface BackOffice {
   keys: KeyStore;
   rejections: RejectionLog;
   affiliates: AffiliateStore;
+  /** Affiliates' tracking links (back-office/affiliate-links.ts). */
+  links: LinkStore;
   channels: ChannelStore;
   /** VAPID private keys and identity secrets: SSM Parameter Store in AWS, a DynamoDB table locally (functions/shared/manifest/secrets.ts). */
   secrets: SecretStore;

@@ -43,6 +43,8 @@ export interface AffiliateStore {
   register(affiliate: AffiliateRecord): Promise<RegistrationOutcome>;
   /** The application's affiliates, oldest first. */
   list(appId: string): Promise<AffiliateSummary[]>;
+  /** One affiliate of the application, if there is one. */
+  get(appId: string, affiliateId: string): Promise<AffiliateRecord | undefined>;
 }
 
 /** How an email or username is compared: trimmed, in one Unicode form, case-insensitively. */

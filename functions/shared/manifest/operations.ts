@@ -179,6 +179,16 @@ export const httpOperations: HttpOperation[] = [
     tables: { portalSessions: 'write' },
   },
   {
+    // Public, no key: the link id is all a click carries. The hottest public address, so links and
+    // affiliates come from a per-container cache: a new click costs one conditional put and one record.
+    id: 'TrackClick',
+    method: 'GET',
+    path: '/t/{link_id}',
+    entry: 'functions/track-click/handler.ts',
+    tables: { links: 'read', affiliates: 'read', clickClaims: 'write' },
+    stream: 'write',
+  },
+  {
     id: 'GetPushConfig',
     method: 'GET',
     path: '/push/config',
