@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, jest, test } from '@jest/globals';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
@@ -335,6 +335,21 @@ describe('the API', () => {
 
       expect({ rate: setting?.ThrottlingRateLimit, burst: setting?.ThrottlingBurstLimit }).toEqual({ rate: limits.rateLimit, burst: limits.burstLimit });
       expect(limits.rateLimit < apiThrottling.stage.rateLimit && limits.burstLimit < apiThrottling.stage.burstLimit).toBeTruthy();
+    }
+  });
+});
+
+describe('synthesizing again', () => {
+  test('bundles nothing when no function source changed: every bundle is reused from the cloud assembly', () => {
+    const first = stack.node.root as ReturnType<typeof testApp>;
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const again = new UrmStack(testApp({ outdir: first.outdir }), 'UrmTest');
+      const code = Template.fromStack(again).findResources('AWS::Lambda::Function');
+      expect(stderr.mock.calls.map(([text]) => String(text)).filter((text) => text.startsWith('Bundling asset'))).toEqual([]);
+      expect(code).toEqual(template.findResources('AWS::Lambda::Function'));
+    } finally {
+      stderr.mockRestore();
     }
   });
 });
