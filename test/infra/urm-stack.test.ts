@@ -306,7 +306,13 @@ describe('the API', () => {
       MethodSettings: Match.arrayWith([
         Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 }),
       ]),
-      AccessLogSetting: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AccessLogs'), 'Arn'] }, Format: Match.anyValue() },
+      // The log group's ARN without the `:*` of its Arn attribute (feature flag apigateway:logGroupDestinationArnWithoutWildcard).
+      AccessLogSetting: {
+        DestinationArn: {
+          'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':logs:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':log-group:', { Ref: Match.stringLikeRegexp('AccessLogs') }]],
+        },
+        Format: Match.anyValue(),
+      },
     });
   });
 
