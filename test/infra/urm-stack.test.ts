@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, jest, test } from '@jest/globals';
-import type { CfnElement } from 'aws-cdk-lib';
+import { AssetStaging, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
@@ -348,6 +348,8 @@ describe('the API', () => {
 describe('synthesizing again', () => {
   test('bundles nothing when no function source changed: every bundle is reused from the cloud assembly', () => {
     const first = stack.node.root as ReturnType<typeof testApp>;
+    // As a new `cdk synth` process would: nothing remembered in memory, only what is in the cloud assembly.
+    AssetStaging.clearAssetHashCache();
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       const again = new UrmStack(testApp({ outdir: first.outdir }), 'UrmTest');
