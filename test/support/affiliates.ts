@@ -287,6 +287,25 @@ export class MemoryAffiliateStore implements AffiliateStore {
   async list(appId: string) {
     return [...this.affiliates.values()].filter((a) => a.app_id === appId).map(toSummary);
   }
+
+  async get(appId: string, affiliateId: string) {
+    const affiliate = this.affiliates.get(`${appId}#${affiliateId}`);
+    return affiliate && toSummary(affiliate);
+  }
+
+  async page(appId: string, limit: number, start?: string) {
+    const all = (await this.list(appId)).sort((a, b) => a.affiliate_id.localeCompare(b.affiliate_id));
+    const rest = start === undefined ? all : all.filter((a) => a.affiliate_id > start);
+    const affiliates = rest.slice(0, limit);
+    return rest.length > limit ? { affiliates, next: affiliates[affiliates.length - 1].affiliate_id } : { affiliates };
+  }
+
+  async update(appId: string, affiliateId: string, changes: Partial<Pick<AffiliateRecord, 'status' | 'plan_id'>>) {
+    const affiliate = this.affiliates.get(`${appId}#${affiliateId}`);
+    if (!affiliate) return undefined;
+    Object.assign(affiliate, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
+    return toSummary(affiliate);
+  }
 }
 
 export class MemoryAppStore implements Pick<AppStore, 'get'> {
