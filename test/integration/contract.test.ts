@@ -5,7 +5,7 @@
  * documented one, word for word. Placeholders (lib/api-docs/placeholders.ts)
  * are replaced with real values of the stack, made here first: a profile with
  * a push subscription, an enterprise user, a fresh sign-in token, a portal
- * session. Then every key scope the document does not name for an operation
+ * session, a registered affiliate. Then every key scope the document does not name for an operation
  * is refused.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -59,6 +59,19 @@ beforeAll(async () => {
   const sessionId = /^[^=]+=([^;]*)/.exec(opened.headers.get('set-cookie') ?? '')?.[1];
   expect(sessionId).toBeTruthy();
 
+  const affiliate = await request(stack.baseUrl, 'POST', '/api/register_affiliate', {
+    key: stack.dev.server_key,
+    body: {
+      app_id: stack.dev.app_id,
+      password: 'correct horse battery staple',
+      email: `contract-affiliate-${run}@example.com`,
+      username: `contract_affiliate_${run}`,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+    },
+  });
+  expect(affiliate.status).toBe(200);
+
   const values: Record<Placeholder, string> = {
     appId: stack.dev.app_id,
     profileId,
@@ -72,6 +85,8 @@ beforeAll(async () => {
     siteOrigin: stack.baseUrl,
     affiliateEmail: `affiliate-${run}@example.com`,
     affiliateUsername: `affiliate_${run}`,
+    affiliateId: affiliate.body.affiliate_id,
+    unknownAffiliateId: `aff_never_${run}`,
     enterpriseEmail: `enterprise-${run}@example.com`,
   };
   real = new Map(Object.entries(values).map(([name, value]) => [placeholders[name as Placeholder], value]));

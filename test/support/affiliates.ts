@@ -170,6 +170,18 @@ export const registrationRules: RuleRow[] = [
     ],
   },
   {
+    field: 'skype',
+    accepted: ['abcde', 's'.repeat(32), 'live.ada', 'ada.lovelace,1', 'ada-l_1', ' Padded.1 ', null, '', MISSING],
+    rejected: [
+      ['abcd', 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      ['s'.repeat(33), 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      ['live:ada', 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      ['ada lovelace', 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      ['@adalove', 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      [42, 'skype must be a string'],
+    ],
+  },
+  {
     field: 'youtube',
     accepted: [
       '@abc',
