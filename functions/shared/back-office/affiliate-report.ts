@@ -8,11 +8,14 @@ import {
   noLink,
   type AffiliateReport,
   type FtdRow,
+  type FunnelReader,
   type MoneyKind,
   type Plan,
   type RegistrationRow,
 } from '../domain/affiliate-program';
-import type { AffiliateSummary } from '../domain/affiliates';
+import type { AffiliateStore, AffiliateSummary } from '../domain/affiliates';
+import type { AppStore } from '../domain/apps';
+import type { PlanStore } from '../domain/plans';
 import { affiliateReportOf, carriedInto, dayBefore, daysBetween, monthStart, qualifies } from '../domain/commission';
 import { NotFound, ValidationError } from '../domain/errors';
 import { partitionKey } from '../domain/stream-record';
@@ -42,21 +45,28 @@ export function checkReportRange(from: string | undefined, to: string | undefine
   return { from: from!, to: to! };
 }
 
-type ReportPorts = Pick<BackOffice, 'apps' | 'affiliates' | 'plans' | 'funnel' | 'links'>;
+/** What a report reads: the affiliate, its application and plan, the funnel, and link names where a link store is at hand. */
+export interface ReportPorts {
+  apps: Pick<AppStore, 'get'>;
+  affiliates: Pick<AffiliateStore, 'get'>;
+  plans: Pick<PlanStore, 'get'>;
+  funnel: FunnelReader;
+  links?: BackOffice['links'];
+}
 
 /** The application's affiliate; another application's or an unknown one is the same 404. */
-async function requireAffiliate(office: Pick<BackOffice, 'affiliates'>, appId: string, affiliateId: string): Promise<AffiliateSummary> {
+async function requireAffiliate(office: Pick<ReportPorts, 'affiliates'>, appId: string, affiliateId: string): Promise<AffiliateSummary> {
   const affiliate = await office.affiliates.get(appId, affiliateId);
   if (!affiliate) throw new NotFound('Not Found');
   return affiliate;
 }
 
-async function planOf(office: Pick<BackOffice, 'plans'>, affiliate: AffiliateSummary): Promise<Plan | undefined> {
+async function planOf(office: Pick<ReportPorts, 'plans'>, affiliate: AffiliateSummary): Promise<Plan | undefined> {
   return affiliate.plan_id ? office.plans.get(affiliate.app_id, affiliate.plan_id) : undefined;
 }
 
 /** Names of the affiliate's links among `linkIds`, where a link store is at hand. */
-async function linkNames(office: Pick<BackOffice, 'links'>, affiliate: AffiliateSummary, linkIds: string[]): Promise<Map<string, string>> {
+async function linkNames(office: Pick<ReportPorts, 'links'>, affiliate: AffiliateSummary, linkIds: string[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   if (!office.links) return names;
   for (const linkId of linkIds.filter((id) => id !== noLink)) {
