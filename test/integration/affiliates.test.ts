@@ -150,6 +150,7 @@ describe('register_affiliate over HTTP', () => {
       email: '  Grace@Example.com ',
       first_name: ' Grace ',
       telegram: 'grace_h',
+      skype: ' grace.hopper ',
       website_url: 'https://grace.example.com',
       facebook: '',
       youtube: null,
@@ -170,7 +171,9 @@ describe('register_affiliate over HTTP', () => {
         last_name: 'Lovelace',
         website_url: 'https://grace.example.com',
         telegram: 'grace_h',
+        skype: 'grace.hopper',
         created_at: listed[0].created_at,
+        status: 'pending',
       },
     ]);
     expect(!JSON.stringify(listed).includes('scrypt') && !JSON.stringify(listed).includes(String(body.password))).toBeTruthy();
