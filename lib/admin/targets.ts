@@ -17,6 +17,9 @@ import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store
 import { DynamoChannelStore } from '../../functions/shared/adapters/dynamo-channel-store';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
+import { DynamoPlanStore } from '../../functions/shared/adapters/dynamo-plan-store';
+import { DynamoTimelineStore } from '../../functions/shared/adapters/dynamo-timeline-store';
+import { unwiredFunnelReader } from '../../functions/shared/adapters/unwired-funnel-reader';
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
 import { KinesisRecordReader } from '../../functions/shared/adapters/kinesis-record-reader';
 import { LambdaConsumerInvoker } from '../../functions/shared/adapters/lambda-consumer-invoker';
@@ -93,6 +96,9 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     rejections: new DynamoRejectionLog(document, tableName(tables.rejections)),
     affiliates: new DynamoAffiliateStore(document, tableName(tables.affiliates)),
     links: new DynamoLinkStore(document, tableName(tables.links)),
+    plans: new DynamoPlanStore(document, tableName(tables.affiliates)),
+    funnel: unwiredFunnelReader,
+    timeline: new DynamoTimelineStore(document, tableName(tables.timeline)),
     channels: new DynamoChannelStore(document, tableName(tables.channels)),
     secrets: new SsmSecretStore(new SSMClient({ region }), secretsPrefixOf(stackName, outputs)),
   };

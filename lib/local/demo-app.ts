@@ -8,6 +8,7 @@ import { hashApiKey, type Scope } from '../../functions/shared/domain/api-keys';
 import { createApp } from '../../functions/shared/back-office/apps';
 import { createChannel } from '../../functions/shared/back-office/channels';
 import { issueKey } from '../../functions/shared/back-office/keys';
+import { createPlan } from '../../functions/shared/back-office/plans';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 
 export interface DevConfig {
@@ -51,6 +52,14 @@ async function ensureDemoChannel(office: BackOffice, appId: string, channelId: s
   return channel.channel_id;
 }
 
+/** The demo application's default plan, made once: CPA 50.00 for a first deposit of at least 20.00, and RevShare 25 % with carry-over. */
+async function ensureDemoPlan(office: BackOffice, appId: string): Promise<void> {
+  const app = await office.apps.get(appId);
+  if (app?.default_plan_id && (await office.plans.get(appId, app.default_plan_id))) return;
+  const plan = await createPlan(office, appId, { name: 'Demo hybrid', cpa: { amount: '50', min_deposit: '20' }, revshare: { percent: '25', carry_over: true } });
+  await office.apps.update(appId, { default_plan_id: plan.plan_id });
+}
+
 export async function ensureDemoApp(
   office: BackOffice,
   path: string,
@@ -75,6 +84,7 @@ export async function ensureDemoApp(
     created = true;
   }
   config.channel_id = await ensureDemoChannel(office, config.app_id, config.channel_id);
+  await ensureDemoPlan(office, config.app_id);
   config.mail_url = mailUrl;
   await writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   await chmod(path, 0o600);

@@ -17,6 +17,9 @@ import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store
 import { DynamoChannelStore } from '../../functions/shared/adapters/dynamo-channel-store';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
 import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
+import { DynamoPlanStore } from '../../functions/shared/adapters/dynamo-plan-store';
+import { DynamoTimelineStore } from '../../functions/shared/adapters/dynamo-timeline-store';
+import { unwiredFunnelReader } from '../../functions/shared/adapters/unwired-funnel-reader';
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
 import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
@@ -97,6 +100,9 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     rejections: new DynamoRejectionLog(document, tables.rejections.localName),
     affiliates: new DynamoAffiliateStore(document, tables.affiliates.localName),
     links: new DynamoLinkStore(document, tables.links.localName),
+    plans: new DynamoPlanStore(document, tables.affiliates.localName),
+    funnel: unwiredFunnelReader,
+    timeline: new DynamoTimelineStore(document, tables.timeline.localName),
     channels: new DynamoChannelStore(document, tables.channels.localName),
     secrets: new DynamoSecretStore(document, localSecretsTable.localName),
   };

@@ -298,6 +298,30 @@ describe('the click address function', () => {
   });
 });
 
+describe('the operator affiliate functions', () => {
+  const granted: Record<string, TableName[]> = {
+    ListAffiliates: ['keys', 'affiliates'],
+    GetAffiliateReport: ['keys', 'apps', 'affiliates', 'funnel'],
+  };
+
+  for (const [id, readable] of Object.entries(granted)) {
+    test(`${id} may read exactly the ${readable.join(', ')} tables, write none, and touch no stream`, () => {
+      const statements = allowedStatements(stack.ingestion.operations[id]);
+      const dynamo = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
+      const writes = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', '*'].map((action) => `dynamodb:${action}`);
+      const tablesTouched = new Set(
+        tableEntries()
+          .filter(([name]) => dynamo.some((statement) => JSON.stringify(statement.Resource).includes(`"${logicalId(stack.data.tables[name])}"`)))
+          .map(([name]) => name),
+      );
+
+      expect(dynamo.flatMap(actionsOf).filter((action) => writes.includes(action))).toEqual([]);
+      expect([...tablesTouched].sort()).toEqual([...readable].sort());
+      expect(statements.flatMap(actionsOf).filter((action) => action.startsWith('kinesis:'))).toEqual([]);
+    });
+  }
+});
+
 describe('the API', () => {
   test('has no API Gateway keys or usage plans: functions check x-api-key themselves', () => {
     template.resourceCountIs('AWS::ApiGateway::ApiKey', 0);

@@ -5,7 +5,7 @@
  * documented one, word for word. Placeholders (lib/api-docs/placeholders.ts)
  * are replaced with real values of the stack, made here first: a profile with
  * a push subscription, an enterprise user, a fresh sign-in token, a portal
- * session, an affiliate's tracking link. Then every key scope the document does not name for an operation
+ * session, a registered affiliate and its tracking link. Then every key scope the document does not name for an operation
  * is refused.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -84,6 +84,8 @@ beforeAll(async () => {
     siteOrigin: stack.baseUrl,
     affiliateEmail: `affiliate-${run}@example.com`,
     affiliateUsername: `affiliate_${run}`,
+    affiliateId: registered.body.affiliate_id,
+    unknownAffiliateId: `aff_never_${run}`,
     enterpriseEmail: `enterprise-${run}@example.com`,
     linkId: link.link_id,
   };

@@ -13,10 +13,11 @@ import {
   type RegistrationOutcome,
   type UniqueAffiliateField,
 } from '../../functions/shared/domain/affiliates';
-import type { LinkRecord, LinkStore } from '../../functions/shared/domain/affiliate-program';
+import type { FtdRow, FunnelDayRow, FunnelReader, LinkRecord, LinkStore, Plan, RegistrationRow } from '../../functions/shared/domain/affiliate-program';
 import type { App, AppStore } from '../../functions/shared/domain/apps';
 import { Conflict } from '../../functions/shared/domain/errors';
 import type { ClickClaims } from '../../functions/shared/domain/tracking-links';
+import type { PlanStore } from '../../functions/shared/domain/plans';
 import type { RegisterAffiliateInput } from '../../functions/register-affiliate/schema';
 import { noTrackingParameter } from '../../functions/set-affiliate/schema';
 
@@ -173,6 +174,18 @@ export const registrationRules: RuleRow[] = [
     ],
   },
   {
+    field: 'skype',
+    accepted: ['abcde', 's'.repeat(32), 'live.ada', 'ada.lovelace,1', 'ada-l_1', ' Padded.1 ', null, '', MISSING],
+    rejected: [
+      ['abcd', 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      ['s'.repeat(33), 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      ['live:ada', 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      ['ada lovelace', 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      ['@adalove', 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      [42, 'skype must be a string'],
+    ],
+  },
+  {
     field: 'youtube',
     accepted: [
       '@abc',
@@ -293,7 +306,21 @@ export class MemoryAffiliateStore implements AffiliateStore {
 
   async get(appId: string, affiliateId: string) {
     const affiliate = this.affiliates.get(`${appId}#${affiliateId}`);
-    return affiliate && { ...affiliate };
+    return affiliate && toSummary(affiliate);
+  }
+
+  async page(appId: string, limit: number, start?: string) {
+    const all = (await this.list(appId)).sort((a, b) => a.affiliate_id.localeCompare(b.affiliate_id));
+    const rest = start === undefined ? all : all.filter((a) => a.affiliate_id > start);
+    const affiliates = rest.slice(0, limit);
+    return rest.length > limit ? { affiliates, next: affiliates[affiliates.length - 1].affiliate_id } : { affiliates };
+  }
+
+  async update(appId: string, affiliateId: string, changes: Partial<Pick<AffiliateRecord, 'status' | 'plan_id'>>) {
+    const affiliate = this.affiliates.get(`${appId}#${affiliateId}`);
+    if (!affiliate) return undefined;
+    Object.assign(affiliate, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
+    return toSummary(affiliate);
   }
 }
 
@@ -346,4 +373,79 @@ export class MemoryClickClaims implements ClickClaims {
     this.releases++;
     if (this.claims.get(key) === expiresAt.getTime()) this.claims.delete(key);
   }
+}
+export class MemoryPlanStore implements PlanStore {
+  readonly plans: Plan[] = [];
+
+  async create(plan: Plan) {
+    this.plans.push({ ...plan });
+  }
+
+  async get(appId: string, planId: string) {
+    return this.plans.find((plan) => plan.app_id === appId && plan.plan_id === planId);
+  }
+
+  async list(appId: string) {
+    return this.plans.filter((plan) => plan.app_id === appId);
+  }
+}
+
+/** The funnel as the consumer would leave it, read like the table: by application, affiliate and inclusive day range. */
+export class MemoryFunnel implements FunnelReader {
+  readonly dayRows: FunnelDayRow[] = [];
+  readonly ftdRows: FtdRow[] = [];
+  readonly registrationRows: RegistrationRow[] = [];
+  /** Every range asked for, to show what a use case reads. */
+  readonly reads: { rows: string; from: string; to: string }[] = [];
+
+  private select<T extends { app_id: string; affiliate_id: string; day: string }>(rows: T[], name: string, appId: string, affiliateId: string, from: string, to: string) {
+    this.reads.push({ rows: name, from, to });
+    return rows.filter((row) => row.app_id === appId && row.affiliate_id === affiliateId && row.day >= from && row.day <= to);
+  }
+
+  async days(appId: string, affiliateId: string, from: string, to: string) {
+    return this.select(this.dayRows, 'days', appId, affiliateId, from, to);
+  }
+
+  async ftds(appId: string, affiliateId: string, from: string, to: string) {
+    return this.select(this.ftdRows, 'ftds', appId, affiliateId, from, to);
+  }
+
+  async registrations(appId: string, affiliateId: string, from: string, to: string) {
+    return this.select(this.registrationRows, 'registrations', appId, affiliateId, from, to);
+  }
+}
+
+/** A funnel day row of `affiliateId` with zeros but what is given. */
+export function dayRow(affiliateId: string, day: string, figures: Partial<FunnelDayRow> = {}, appId = 'app_1'): FunnelDayRow {
+  return {
+    app_id: appId,
+    affiliate_id: affiliateId,
+    link_id: '-',
+    day,
+    clicks: 0,
+    registrations: 0,
+    ftds: 0,
+    deposit_count: 0,
+    deposits: '0',
+    withdrawals: '0',
+    bets: '0',
+    wins: '0',
+    bonuses: '0',
+    ...figures,
+  };
+}
+
+/** A first deposit of `profileId` under `affiliateId`. */
+export function ftdRow(affiliateId: string, day: string, amount: string, profileId = `player-${day}-${amount}`, appId = 'app_1', linkId = '-'): FtdRow {
+  return {
+    app_id: appId,
+    affiliate_id: affiliateId,
+    profile_id: profileId,
+    link_id: linkId,
+    day,
+    amount,
+    insert_id: `deposit-${profileId}`,
+    urm_date_time: `${day}T12:00:00Z`,
+  };
 }

@@ -133,6 +133,21 @@ export const httpOperations: HttpOperation[] = [
     tables: { keys: 'read', apps: 'read', affiliates: 'write' },
   },
   {
+    id: 'ListAffiliates',
+    method: 'GET',
+    path: '/api/affiliates',
+    entry: 'functions/list-affiliates/handler.ts',
+    tables: { keys: 'read', affiliates: 'read' },
+  },
+  {
+    id: 'GetAffiliateReport',
+    method: 'GET',
+    path: '/api/affiliates/{affiliate_id}/report',
+    entry: 'functions/get-affiliate-report/handler.ts',
+    // The affiliate and its plan (affiliates), the currency (apps), the figures (funnel).
+    tables: { keys: 'read', apps: 'read', affiliates: 'read', funnel: 'read' },
+  },
+  {
     id: 'SendEmail',
     method: 'POST',
     path: '/api/send_email',
