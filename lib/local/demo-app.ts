@@ -8,6 +8,7 @@ import { hashApiKey, type Scope } from '../../functions/shared/domain/api-keys';
 import { createApp } from '../../functions/shared/back-office/apps';
 import { createChannel } from '../../functions/shared/back-office/channels';
 import { issueKey } from '../../functions/shared/back-office/keys';
+import { setMoneySettings } from '../../functions/shared/back-office/money';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 
 export interface DevConfig {
@@ -44,6 +45,19 @@ async function stillValid(office: BackOffice, config: DevConfig): Promise<boolea
   return true;
 }
 
+/** The demo's affiliate programme: EUR, the common money event names, new affiliates approved at once. */
+export const demoMoneySettings = {
+  currency: 'EUR',
+  money_events: { Deposit: 'deposit', Withdrawal: 'withdrawal', Bet: 'bet', Win: 'win', Bonus: 'bonus' },
+} as const;
+
+async function ensureDemoProgramme(office: BackOffice, appId: string): Promise<void> {
+  const app = await office.apps.get(appId);
+  // Set once: an operator's own changes to the demo application stay.
+  if (app?.money_events === undefined) await setMoneySettings(office, appId, { ...demoMoneySettings, money_events: { ...demoMoneySettings.money_events } });
+  if (app?.affiliate_approval === undefined) await office.apps.update(appId, { affiliate_approval: 'approve' });
+}
+
 /** The demo application's email channel: the one in the file if it still exists (enabled or not), else a new one. */
 async function ensureDemoChannel(office: BackOffice, appId: string, channelId: string | undefined): Promise<string> {
   if (channelId && (await office.channels.get(appId, channelId))) return channelId;
@@ -74,6 +88,7 @@ export async function ensureDemoApp(
     config = { base_url: baseUrl, app_id: app.app_id, ...keys };
     created = true;
   }
+  await ensureDemoProgramme(office, config.app_id);
   config.channel_id = await ensureDemoChannel(office, config.app_id, config.channel_id);
   config.mail_url = mailUrl;
   await writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
