@@ -115,7 +115,7 @@ async function writeDayRows(deps: CountFunnelDeps, contributions: Contribution[]
   const policy = deps.conflictRetry ?? defaultConflictRetry;
   const limit = pLimit(ROWS_IN_PARALLEL);
   let written = 0;
-  await Promise.all(
+  await settleAll(
     [...byRow].map(([key, group]) =>
       limit(async () => {
         let current = stored.get(key);
@@ -134,4 +134,15 @@ async function writeDayRows(deps: CountFunnelDeps, contributions: Contribution[]
     ),
   );
   return written;
+}
+
+/**
+ * Like Promise.all, but waits for every write to finish before throwing the
+ * first error: a write still in flight when the invocation ends could land
+ * after the redelivery has read the rows, and make it fail again.
+ */
+async function settleAll(writes: Promise<unknown>[]): Promise<void> {
+  const outcomes = await Promise.allSettled(writes);
+  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
 }
