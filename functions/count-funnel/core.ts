@@ -48,7 +48,8 @@ export interface FunnelBatchCounts {
 }
 
 const ROWS_IN_PARALLEL = 10;
-const defaultConflictRetry: RetryPolicy = { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 500 };
+// Every shard's consumer may write the busiest affiliate's day row in the same moment: room for many rounds.
+const defaultConflictRetry: RetryPolicy = { maxAttempts: 12, baseDelayMs: 20, maxDelayMs: 1000 };
 
 export function countFunnel(deps: CountFunnelDeps) {
   return async (items: StreamItem[]): Promise<FunnelBatchCounts> => {
