@@ -93,11 +93,12 @@ describe('delivering the same funnel batch twice', () => {
       record(player, { event: 'Bet', amount: 0.1, currency: 'EUR' }),
       record(player, { event: 'Win', amount: 0.2, currency: 'USD', exchange_rate: 0.9 }),
     ]);
-    records.push({ ...record(players[0], {}), kind: 'click', profile_id: `urm-visitor-${run}`, affiliate_id: affiliateId, link_id: 'link-1' });
-    const seqs = sequenceNumbers(records.length);
-    const batch = kinesisEvent(
-      records.map(({ kind, ...rest }, i) => ({ kind: (kind as 'click' | undefined) ?? 'event', record: rest, sequenceNumber: seqs[i], shardId })),
-    );
+    const click = { ...record(`urm-visitor-${run}`, {}), affiliate_id: affiliateId, link_id: 'link-1' };
+    const seqs = sequenceNumbers(records.length + 1);
+    const batch = kinesisEvent([
+      ...records.map((rest, i) => ({ kind: 'event' as const, record: rest, sequenceNumber: seqs[i], shardId })),
+      { kind: 'click', record: click, sequenceNumber: seqs[records.length], shardId },
+    ]);
     const { reader, document } = funnelOf(stack.endpoints);
     const everything = async () => {
       const read = (pk: string) => document.send(new QueryCommand({ TableName: tables.funnel.localName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }));
