@@ -91,7 +91,7 @@ export function countFunnel(deps: CountFunnelDeps) {
     if (trace.length > 0) await deps.store.putTraceRows(trace);
     const written = await writeDayRows(deps, contributions);
     const limit = pLimit(ROWS_IN_PARALLEL);
-    await Promise.all(
+    await settleAll(
       ledgers.map(({ ledger, expected }) =>
         limit(async () => {
           // One consumer per shard, and a player's records share a shard: a conflict means the stream was resharded

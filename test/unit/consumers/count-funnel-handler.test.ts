@@ -35,7 +35,7 @@ const funnel = new Map<string, Item>();
 const apps = new Map<string, Item>();
 const rejections = new Map<string, Item>();
 /** Runs before a put of the funnel table is applied: a test's way to crash or race. */
-let beforeFunnelPut: (item: Item) => void = () => {};
+let beforeFunnelPut: (item: Item) => void | Promise<void> = () => {};
 
 const clone = <T>(value: T): T => structuredClone(value);
 const keyOf = (item: Item) => `${item.pk as string}\u0000${item.sk as string}`;
@@ -62,7 +62,7 @@ function fakeDynamo(): void {
       return {};
     }
     expect(input.TableName).toBe(FUNNEL);
-    beforeFunnelPut(item);
+    await beforeFunnelPut(item);
     const current = funnel.get(keyOf(item));
     const holds =
       input.ConditionExpression === 'attribute_not_exists(pk)'
@@ -187,6 +187,18 @@ describe('count-funnel handler', () => {
     expect(response).toEqual({ batchItemFailures: [] });
     expect(figures(dayRow(appId))).toEqual(expectedTotals);
     expect(funnel.get(`p#${appId}#p-1\u0000ledger`)).toEqual(expect.objectContaining({ version: 1 }));
+  });
+
+  test('a failed batch ends only when every write it started has finished, so none lands after the redelivery read', async () => {
+    const appId = newApp();
+    beforeFunnelPut = async (item) => {
+      if (item.pk === `p#${appId}#p-1`) throw new Error('DynamoDB unavailable');
+      if (item.pk === `p#${appId}#p-2`) await new Promise((resolve) => setTimeout(resolve, 50));
+    };
+
+    await expect(handler(playersBatch(appId), context())).rejects.toThrow('DynamoDB unavailable');
+
+    expect(funnel.get(`p#${appId}#p-2\u0000ledger`)).toEqual(expect.objectContaining({ version: 1 }));
   });
 
   test("a day row another shard's consumer changed meanwhile is read again and gets both", async () => {
