@@ -4,11 +4,14 @@
  * /events; the funnel consumer's rows are read back through the FunnelReader
  * adapter (what the report API reads). Each test has its own affiliate.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from '@jest/globals';
+import { createApp } from '../../functions/shared/back-office/apps';
 import { listRejections } from '../../functions/shared/back-office/records';
 import { aroundToday, funnelOf, moneyEvent, noTotals, setAffiliate, totalsOf, type Totals } from '../support/funnel';
-import { testStack, type TestStack } from '../support/local-stack';
+import { repoRoot, testStack, type TestStack } from '../support/local-stack';
 import { send, until } from '../support/profiles';
 
 let stack: TestStack;
@@ -105,3 +108,43 @@ describe('the affiliate funnel over HTTP', () => {
     ]);
   });
 });
+
+/** `npm run admin -- --json app money …` against the test stack. */
+async function adminMoney(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'bin/admin.ts', '--data-dir', stack.dataDir, '--json', 'app', 'money', ...args],
+      { cwd: repoRoot, env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' }, timeout: 60_000 },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('money settings on the command line', () => {
+  test('app money sets the currency and the mapping, and prints them', async () => {
+    const app = await createApp(funnel.office, { name: `money-${randomUUID().slice(0, 8)}` });
+
+    const set = await adminMoney(['--app', app.app_id, '--currency', 'USD', '--map', 'Deposit=deposit', '--map', 'Admin Deposit=deposit', '--map', 'Spin=bet']);
+    const shown = await adminMoney(['--app', app.app_id]);
+
+    const expected = { app_id: app.app_id, currency: 'USD', money_events: { Deposit: 'deposit', 'Admin Deposit': 'deposit', Spin: 'bet' } };
+    expect([set.code, JSON.parse(set.stdout)]).toEqual([0, expected]);
+    expect(JSON.parse(shown.stdout)).toEqual(expected);
+  });
+
+  test('a currency that is not three upper-case letters, or an unknown kind, is refused and changes nothing', async () => {
+    const app = await createApp(funnel.office, { name: `money-${randomUUID().slice(0, 8)}` });
+
+    const refused = await adminMoney(['--app', app.app_id, '--currency', 'euro', '--map', 'Deposit=cashback']);
+
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('currency must be three upper-case letters (ISO 4217), e.g. EUR');
+    expect(refused.stderr).toContain('money_events.Deposit must be one of deposit, withdrawal, bet, win, bonus');
+    expect(JSON.parse((await adminMoney(['--app', app.app_id])).stdout)).toEqual({ app_id: app.app_id, currency: 'EUR', money_events: {} });
+  });
+});
+
