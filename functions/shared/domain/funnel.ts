@@ -66,8 +66,16 @@ export function addFigures<T extends Partial<DayFigures>>(into: T, delta: Partia
   return into;
 }
 
-/** The UTC day of a record's `urm_date_time`. */
-export const dayOf = (dateTime: string): string => new Date(dateTime).toISOString().slice(0, 10);
+/**
+ * The UTC day of a record's `urm_date_time`; undefined when JavaScript cannot
+ * read it (a leap second, 23:59:60, passes RFC 3339 validation): such a record
+ * is rejected, never allowed to fail its batch forever.
+ */
+export function dayOf(dateTime: unknown): string | undefined {
+  const time = typeof dateTime === 'string' ? Date.parse(dateTime) : NaN;
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString().slice(0, 10);
+}
+const unreadableTime = 'urm_date_time cannot be read as a point in time (a leap second?), so the record has no day to count on';
 
 export const affiliatePk = (appId: string, affiliateId: string) => `a#${appId}#${affiliateId}`;
 export const dayRowSk = (day: string, linkId: string) => `d#${day}#${linkId}`;
@@ -219,6 +227,10 @@ export function countPlayer(input: {
     changed = true;
     const dateTime = record.urm_date_time as string;
     const day = dayOf(dateTime);
+    if (day === undefined) {
+      outcome.rejections.push({ item, reason: unreadableTime });
+      continue;
+    }
 
     if (record.event === affiliateAttributedEvent) {
       if (ledger.attribution || typeof record.urm_aff_id !== 'string' || record.urm_aff_id.length === 0) continue;
@@ -252,8 +264,8 @@ export function countPlayer(input: {
       continue;
     }
 
+    if (!Object.hasOwn(settings.money_events, record.event as string)) continue;
     const kind = settings.money_events[record.event as string];
-    if (kind === undefined) continue;
     const money = mainAmount(record, settings.currency);
     if ('reason' in money) {
       outcome.rejections.push({ item, reason: money.reason });
@@ -288,12 +300,13 @@ export function clickContribution(item: StreamItem): Contribution | { reason: st
   if (typeof affiliateId !== 'string' || affiliateId.length === 0 || typeof linkId !== 'string' || linkId.length === 0) {
     return { reason: 'click: affiliate_id and link_id are required' };
   }
-  if (typeof dateTime !== 'string' || Number.isNaN(Date.parse(dateTime))) return { reason: 'click: urm_date_time must be an ISO 8601 date-time' };
+  const day = dayOf(dateTime);
+  if (day === undefined) return { reason: `click: ${unreadableTime}` };
   return {
     app_id: record.app_id,
     affiliate_id: affiliateId,
     link_id: linkId,
-    day: dayOf(dateTime),
+    day,
     shard: item.shardId,
     seq: item.sequenceNumber,
     figures: { clicks: 1 },

@@ -164,6 +164,15 @@ describe('the funnel of one player', () => {
     expect(outcome.ftds).toEqual([]);
   });
 
+  test('a record whose urm_date_time JavaScript cannot read (a leap second) is rejected, not thrown', () => {
+    const outcome = count([attributed(1), money(2, 'Deposit', 5, { urm_date_time: '2026-12-31T23:59:60Z' })]);
+
+    expect(outcome.rejections.map((r) => r.reason)).toEqual([
+      'urm_date_time cannot be read as a point in time (a leap second?), so the record has no day to count on',
+    ]);
+    expect(outcome.ftds).toEqual([]);
+  });
+
   test('a rejected first deposit leaves the FTD to the next valid one', () => {
     const outcome = count([attributed(1), money(2, 'Deposit', undefined), money(3, 'Deposit', 25)]);
 
