@@ -16,6 +16,7 @@ import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from
 import { rotateIdentitySecret, setIdentityVerification } from '../functions/shared/back-office/identity';
 import { issueKey, listKeys, revokeKey } from '../functions/shared/back-office/keys';
 import { listAffiliates, listRejections } from '../functions/shared/back-office/records';
+import { getMoneySettings, setMoneySettings } from '../functions/shared/back-office/money';
 import { replayFailures } from '../functions/shared/back-office/replay';
 import { generateVapidKeys } from '../functions/shared/back-office/web-push';
 import { statusOf } from '../functions/shared/domain/affiliates';
@@ -23,6 +24,7 @@ import { scopes, type Scope } from '../functions/shared/domain/api-keys';
 import { reportCsv } from '../functions/shared/domain/commission';
 import { describePlan } from '../functions/shared/domain/plans';
 import { Conflict, DomainError, ValidationError } from '../functions/shared/domain/errors';
+import { parseMoneyEventPairs } from '../functions/shared/domain/money-settings';
 import { printResult, textTable as table } from '../lib/admin/format';
 import { backOfficeOf, baseUrlOf, replayPortsOf, TargetError } from '../lib/admin/targets';
 
@@ -138,6 +140,28 @@ export function adminProgram(): Command {
       const updated = await setIdentityVerification(await office(), opts.app, Boolean(opts.on));
       print({ app_id: opts.app, identity_verification: updated.identity_verification }, () => [
         `Identity verification of ${opts.app} is ${updated.identity_verification} (applies within 5 minutes)`,
+      ]);
+    });
+  app
+    .command('money')
+    .description("an application's main currency and the event names that carry money (the affiliate funnel); without options, prints them")
+    .requiredOption('--app <app_id>')
+    .option('--currency <code>', 'the main currency every funnel figure is kept in (ISO 4217, e.g. EUR)')
+    .option('--map <Event=kind>', 'an event name and what it means: deposit, withdrawal, bet, win or bonus (repeatable; replaces the mapping)', (v: string, previous: string[] = []) => [...previous, v])
+    .action(async (opts: { app: string; currency?: string; map?: string[] }) => {
+      let settings;
+      if (opts.currency === undefined && opts.map === undefined) {
+        settings = await getMoneySettings(await office(), opts.app);
+      } else {
+        const pairs = opts.map && parseMoneyEventPairs(opts.map);
+        if (pairs && pairs.problems.length > 0) throw new ValidationError(pairs.problems, 'money settings are invalid');
+        settings = await setMoneySettings(await office(), opts.app, { currency: opts.currency, money_events: pairs?.money_events });
+      }
+      print(settings, () => [
+        `Money settings of ${opts.app}: main currency ${settings.currency}`,
+        ...(Object.keys(settings.money_events).length === 0
+          ? ['no money events mapped (--map Deposit=deposit …)']
+          : table(Object.entries(settings.money_events).map(([event, kind]) => ({ event, kind })), ['event', 'kind'])),
       ]);
     });
 

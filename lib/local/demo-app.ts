@@ -9,6 +9,7 @@ import { createApp } from '../../functions/shared/back-office/apps';
 import { createChannel } from '../../functions/shared/back-office/channels';
 import { issueKey } from '../../functions/shared/back-office/keys';
 import { createPlan } from '../../functions/shared/back-office/plans';
+import { setMoneySettings } from '../../functions/shared/back-office/money';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 
 export interface DevConfig {
@@ -43,6 +44,19 @@ async function stillValid(office: BackOffice, config: DevConfig): Promise<boolea
     if (!key || key.revoked_at || key.app_id !== config.app_id) return false;
   }
   return true;
+}
+
+/** The demo's affiliate programme: EUR, the common money event names, new affiliates approved at once. */
+export const demoMoneySettings = {
+  currency: 'EUR',
+  money_events: { Deposit: 'deposit', Withdrawal: 'withdrawal', Bet: 'bet', Win: 'win', Bonus: 'bonus' },
+} as const;
+
+async function ensureDemoProgramme(office: BackOffice, appId: string): Promise<void> {
+  const app = await office.apps.get(appId);
+  // Set once: an operator's own changes to the demo application stay.
+  if (app?.money_events === undefined) await setMoneySettings(office, appId, { ...demoMoneySettings, money_events: { ...demoMoneySettings.money_events } });
+  if (app?.affiliate_approval === undefined) await office.apps.update(appId, { affiliate_approval: 'approve' });
 }
 
 /** The demo application's email channel: the one in the file if it still exists (enabled or not), else a new one. */
@@ -83,6 +97,7 @@ export async function ensureDemoApp(
     config = { base_url: baseUrl, app_id: app.app_id, ...keys };
     created = true;
   }
+  await ensureDemoProgramme(office, config.app_id);
   config.channel_id = await ensureDemoChannel(office, config.app_id, config.channel_id);
   await ensureDemoPlan(office, config.app_id);
   config.mail_url = mailUrl;

@@ -18,6 +18,7 @@ import type { ColdStartResult } from './cold-start';
 import type { ConsumerResult } from './consumer';
 import { costPerMillion, streamFeePerMonth, type CostBreakdown } from './cost';
 import type { EndToEndResult } from './end-to-end';
+import type { FunnelResult } from './funnel';
 import type { IngestHandlerResult } from './ingest-handler';
 import { round } from './support';
 import type { WebSdkResult } from './web-sdk';
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
   const consumer = await figure<ConsumerResult>('consumer.ts');
   const coldStart = await figure<ColdStartResult>('cold-start.ts');
   const webSdk = await figure<WebSdkResult>('web-sdk.ts');
+  const funnel = await figure<FunnelResult>('funnel.ts');
 
   const rows: Row[] = [];
   const missing = (name: string, outcome: Failed) =>
@@ -150,6 +152,28 @@ async function main(): Promise<void> {
       ratio: '',
       target: '',
     });
+  }
+
+  if (failed(funnel)) missing('3 funnel consumer', funnel);
+  else {
+    rows.push(
+      {
+        figure: '3 funnel consumer',
+        measure: `events with attribution/s (batches of ${funnel.batchSize}: 10 players × 10 money events)`,
+        value: funnel.eventsPerSecond,
+        baseline: `${funnel.naiveEventsPerSecond} (naive get + put of the day row per event)`,
+        ratio: `${funnel.speedup} (consumer ÷ naive)`,
+        target: '',
+      },
+      {
+        figure: '3 funnel consumer',
+        measure: 'DynamoDB calls per event',
+        value: funnel.callsPerEvent,
+        baseline: `${funnel.naiveCallsPerEvent} (naive)`,
+        ratio: `${round(funnel.callsPerEvent / funnel.naiveCallsPerEvent, 3)} (consumer ÷ naive)`,
+        target: '',
+      },
+    );
   }
 
   if (failed(coldStart)) missing('4 cold start', coldStart);
@@ -243,11 +267,11 @@ async function main(): Promise<void> {
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
     prices: awsPrices,
     rows,
-    figures: { ingest, endToEnd, consumer, coldStart, webSdk, costs },
+    figures: { ingest, endToEnd, consumer, funnel, coldStart, webSdk, costs },
   };
   writeFileSync(join(outDir, 'bench.json'), `${JSON.stringify(result, null, 2)}\n`);
   console.log(`Written to .urm/bench.json`);
-  const anyFailed = [ingest, endToEnd, consumer, coldStart, webSdk].some(failed);
+  const anyFailed = [ingest, endToEnd, consumer, funnel, coldStart, webSdk].some(failed);
   process.exit(anyFailed ? 1 : 0);
 }
 

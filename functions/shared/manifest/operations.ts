@@ -244,4 +244,14 @@ export const streamConsumers: StreamConsumer[] = [
     retryAttempts: 10,
     maxRecordAgeSeconds: 6 * 24 * 60 * 60,
   },
+  {
+    // The affiliate funnel: clicks, registrations, first deposits and money per affiliate, link and day.
+    id: 'CountFunnel',
+    entry: 'functions/count-funnel/handler.ts',
+    tables: { funnel: 'readwrite', apps: 'read', rejections: 'write' },
+    kinds: ['event', 'click'],
+    batchSize: 100,
+    retryAttempts: 10,
+    maxRecordAgeSeconds: 6 * 24 * 60 * 60,
+  },
 ];
