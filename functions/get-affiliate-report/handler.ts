@@ -2,7 +2,8 @@ import { tables } from '../shared/manifest/resources';
 import { DynamoAffiliateStore } from '../shared/adapters/dynamo-affiliate-store';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
-import { unwiredFunnelReader } from '../shared/adapters/unwired-funnel-reader';
+import { DynamoFunnelStore } from '../shared/adapters/dynamo-funnel-store';
+import { DynamoLinkStore } from '../shared/adapters/dynamo-link-store';
 import { dynamo } from '../shared/clients';
 import { requireEnv } from '../shared/config';
 import { compileValidator } from '../shared/domain/validation';
@@ -16,7 +17,8 @@ const report = getAffiliateReport({
   apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
   affiliates: new DynamoAffiliateStore(dynamo, affiliatesTable),
   plans: new DynamoPlanStore(dynamo, affiliatesTable),
-  funnel: unwiredFunnelReader,
+  funnel: new DynamoFunnelStore(dynamo, requireEnv(tables.funnel.envVar)),
+  links: new DynamoLinkStore(dynamo, requireEnv(tables.links.envVar)),
 });
 
 export const handler = queryApi({

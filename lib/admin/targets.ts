@@ -19,7 +19,7 @@ import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store
 import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../../functions/shared/adapters/dynamo-plan-store';
 import { DynamoTimelineStore } from '../../functions/shared/adapters/dynamo-timeline-store';
-import { unwiredFunnelReader } from '../../functions/shared/adapters/unwired-funnel-reader';
+import { DynamoFunnelStore } from '../../functions/shared/adapters/dynamo-funnel-store';
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
 import { KinesisRecordReader } from '../../functions/shared/adapters/kinesis-record-reader';
 import { LambdaConsumerInvoker } from '../../functions/shared/adapters/lambda-consumer-invoker';
@@ -97,7 +97,7 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     affiliates: new DynamoAffiliateStore(document, tableName(tables.affiliates)),
     links: new DynamoLinkStore(document, tableName(tables.links)),
     plans: new DynamoPlanStore(document, tableName(tables.affiliates)),
-    funnel: unwiredFunnelReader,
+    funnel: new DynamoFunnelStore(document, tableName(tables.funnel)),
     timeline: new DynamoTimelineStore(document, tableName(tables.timeline)),
     channels: new DynamoChannelStore(document, tableName(tables.channels)),
     secrets: new SsmSecretStore(new SSMClient({ region }), secretsPrefixOf(stackName, outputs)),

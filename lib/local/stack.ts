@@ -19,7 +19,7 @@ import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store
 import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../../functions/shared/adapters/dynamo-plan-store';
 import { DynamoTimelineStore } from '../../functions/shared/adapters/dynamo-timeline-store';
-import { unwiredFunnelReader } from '../../functions/shared/adapters/unwired-funnel-reader';
+import { DynamoFunnelStore } from '../../functions/shared/adapters/dynamo-funnel-store';
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
 import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
@@ -101,7 +101,7 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     affiliates: new DynamoAffiliateStore(document, tables.affiliates.localName),
     links: new DynamoLinkStore(document, tables.links.localName),
     plans: new DynamoPlanStore(document, tables.affiliates.localName),
-    funnel: unwiredFunnelReader,
+    funnel: new DynamoFunnelStore(document, tables.funnel.localName),
     timeline: new DynamoTimelineStore(document, tables.timeline.localName),
     channels: new DynamoChannelStore(document, tables.channels.localName),
     secrets: new DynamoSecretStore(document, localSecretsTable.localName),

@@ -301,7 +301,7 @@ describe('the click address function', () => {
 describe('the operator affiliate functions', () => {
   const granted: Record<string, TableName[]> = {
     ListAffiliates: ['keys', 'affiliates'],
-    GetAffiliateReport: ['keys', 'apps', 'affiliates', 'funnel'],
+    GetAffiliateReport: ['keys', 'apps', 'affiliates', 'funnel', 'links'],
   };
 
   for (const [id, readable] of Object.entries(granted)) {

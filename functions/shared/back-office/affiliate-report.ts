@@ -9,6 +9,7 @@ import {
   type AffiliateReport,
   type FtdRow,
   type FunnelReader,
+  type LinkStore,
   type MoneyKind,
   type Plan,
   type RegistrationRow,
@@ -51,7 +52,7 @@ export interface ReportPorts {
   affiliates: Pick<AffiliateStore, 'get'>;
   plans: Pick<PlanStore, 'get'>;
   funnel: FunnelReader;
-  links?: BackOffice['links'];
+  links: Pick<LinkStore, 'listByAffiliate'>;
 }
 
 /** The application's affiliate; another application's or an unknown one is the same 404. */
@@ -65,15 +66,12 @@ async function planOf(office: Pick<ReportPorts, 'plans'>, affiliate: AffiliateSu
   return affiliate.plan_id ? office.plans.get(affiliate.app_id, affiliate.plan_id) : undefined;
 }
 
-/** Names of the affiliate's links among `linkIds`, where a link store is at hand. */
+/** Names of the affiliate's links among `linkIds`: one query of the affiliate's links, not a read per link. */
 async function linkNames(office: Pick<ReportPorts, 'links'>, affiliate: AffiliateSummary, linkIds: string[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  if (!office.links) return names;
-  for (const linkId of linkIds.filter((id) => id !== noLink)) {
-    const link = await office.links.get(linkId);
-    if (link && link.app_id === affiliate.app_id && link.affiliate_id === affiliate.affiliate_id) names.set(linkId, link.name);
-  }
-  return names;
+  const wanted = new Set(linkIds.filter((id) => id !== noLink));
+  if (wanted.size === 0) return new Map();
+  const links = await office.links.listByAffiliate(affiliate.app_id, affiliate.affiliate_id);
+  return new Map(links.filter((link) => wanted.has(link.link_id)).map((link) => [link.link_id, link.name]));
 }
 
 /**

@@ -144,8 +144,9 @@ export const httpOperations: HttpOperation[] = [
     method: 'GET',
     path: '/api/affiliates/{affiliate_id}/report',
     entry: 'functions/get-affiliate-report/handler.ts',
-    // The affiliate and its plan (affiliates), the currency (apps), the figures (funnel).
-    tables: { keys: 'read', apps: 'read', affiliates: 'read', funnel: 'read' },
+    // The affiliate and its plan (affiliates), the currency (apps), the figures (funnel), link names (links, by affiliate).
+    tables: { keys: 'read', apps: 'read', affiliates: 'read', funnel: 'read', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
   },
   {
     id: 'SendEmail',

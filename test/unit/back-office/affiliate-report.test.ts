@@ -5,7 +5,7 @@ import type { App } from '../../../functions/shared/domain/apps';
 import { NotFound, ValidationError } from '../../../functions/shared/domain/errors';
 import { partitionKey } from '../../../functions/shared/domain/stream-record';
 import { timeKey, type TimelineEntry, type TimelinePage } from '../../../functions/shared/domain/timeline';
-import { dayRow, ftdRow, MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryPlanStore } from '../../support/affiliates';
+import { dayRow, ftdRow, MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from '../../support/affiliates';
 
 const hybrid: Plan = {
   app_id: 'app_1',
@@ -56,8 +56,9 @@ async function setUp(planId: string | null = 'plan_h') {
   await plans.create(hybrid);
   const funnel = new MemoryFunnel();
   const timeline = new MemoryTimeline();
-  const office = { apps: new MemoryAppStore(apps), affiliates, plans, funnel, timeline };
-  return { office, funnel, timeline, report: affiliateReport(office), trace: affiliateTrace(office) };
+  const links = new MemoryLinkStore();
+  const office = { apps: new MemoryAppStore(apps), affiliates, plans, funnel, timeline, links };
+  return { office, funnel, timeline, links, report: affiliateReport(office), trace: affiliateTrace(office) };
 }
 
 describe('affiliate report', () => {
@@ -69,6 +70,21 @@ describe('affiliate report', () => {
     const result = await report('app_1', 'aff_1', '2026-03-01', '2026-03-01');
 
     expect([result.currency, result.plan_id, result.totals.cpa, result.totals.revshare, result.totals.commission]).toEqual(['GBP', 'plan_h', '50.00', '6.88', '56.88']);
+  });
+
+  test("names each link row after the affiliate's own link, and leaves unnamed a link id that is not the affiliate's", async () => {
+    const { funnel, links, report } = await setUp();
+    const link = { app_id: 'app_1', affiliate_id: 'aff_1', landing_url: 'https://casino.example/', created_at: '2026-01-02T00:00:00Z' };
+    await links.create({ ...link, link_id: 'lnk_own', name: 'Spring banner' });
+    await links.create({ ...link, link_id: 'lnk_other', affiliate_id: 'aff_9', name: 'Not yours' });
+    funnel.dayRows.push(dayRow('aff_1', '2026-03-01', { link_id: 'lnk_own', clicks: 3 }), dayRow('aff_1', '2026-03-01', { link_id: 'lnk_other', clicks: 1 }));
+
+    const result = await report('app_1', 'aff_1', '2026-03-01', '2026-03-01');
+
+    expect(result.links.map((row) => [row.link_id, row.name, row.clicks])).toEqual([
+      ['lnk_other', undefined, 1],
+      ['lnk_own', 'Spring banner', 3],
+    ]);
   });
 
   test("carries in the negative balance of the affiliate's months before the range's first month, not of its days before `from` in that month", async () => {
