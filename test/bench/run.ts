@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the six figures of docs/performance.md, each with a
+ * `npm run bench`: the seven figures of docs/performance.md, each with a
  * baseline measured in the same run (so the ratio holds on a noisy machine).
  * Prints a table and writes the same, with every raw measurement, to
  * .urm/bench.json. Benchmarks report; they fail only when a figure could not
@@ -14,12 +14,13 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../support/local-stack';
 import { awsPrices } from './aws-prices';
+import { clickRows, type ClickResult } from './clicks';
 import type { ColdStartResult } from './cold-start';
 import type { ConsumerResult } from './consumer';
 import { costPerMillion, streamFeePerMonth, type CostBreakdown } from './cost';
 import type { EndToEndResult } from './end-to-end';
 import type { IngestHandlerResult } from './ingest-handler';
-import { round } from './support';
+import { round, type BenchRow } from './support';
 import type { WebSdkResult } from './web-sdk';
 
 const FIGURE_TIMEOUT_MS = 240_000;
@@ -59,15 +60,7 @@ async function figure<T>(script: string): Promise<Outcome<T>> {
   }
 }
 
-interface Row {
-  figure: string;
-  measure: string;
-  value: number | string;
-  baseline: number | string;
-  /** The ratio, with what it divides: the target, where there is one, is on the same ratio. */
-  ratio: number | string;
-  target: string;
-}
+type Row = BenchRow;
 
 const kb = (bytes: number) => round(bytes / 1024, 1);
 const usd = (value: number) => round(value, value < 1 ? 4 : 2);
@@ -79,6 +72,7 @@ async function main(): Promise<void> {
   const consumer = await figure<ConsumerResult>('consumer.ts');
   const coldStart = await figure<ColdStartResult>('cold-start.ts');
   const webSdk = await figure<WebSdkResult>('web-sdk.ts');
+  const clicks = await figure<ClickResult>('clicks.ts');
 
   const rows: Row[] = [];
   const missing = (name: string, outcome: Failed) =>
@@ -181,6 +175,9 @@ async function main(): Promise<void> {
     }
   }
 
+  if (failed(clicks)) missing('7 clicks', clicks);
+  else rows.push(...clickRows(clicks));
+
   const costs: Record<string, CostBreakdown> = {};
   if (!failed(ingest) && !failed(consumer)) {
     // A request is billed for the handler and its stream write: the local write time stands in for Kinesis's.
@@ -243,11 +240,11 @@ async function main(): Promise<void> {
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
     prices: awsPrices,
     rows,
-    figures: { ingest, endToEnd, consumer, coldStart, webSdk, costs },
+    figures: { ingest, endToEnd, consumer, coldStart, webSdk, clicks, costs },
   };
   writeFileSync(join(outDir, 'bench.json'), `${JSON.stringify(result, null, 2)}\n`);
   console.log(`Written to .urm/bench.json`);
-  const anyFailed = [ingest, endToEnd, consumer, coldStart, webSdk].some(failed);
+  const anyFailed = [ingest, endToEnd, consumer, coldStart, webSdk, clicks].some(failed);
   process.exit(anyFailed ? 1 : 0);
 }
 
