@@ -78,6 +78,9 @@ describe('DynamoDB stopped and restarted while the consumers run', () => {
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
+      // The profile consumer continues long timeline work through the stream.
+      AWS_ENDPOINT_URL_KINESIS: `http://127.0.0.1:${kinesisPort}`,
+      [ingestStream.envVar]: ingestStream.localName,
       // The faults are injected on purpose: their error logs would only bury the counts.
       POWERTOOLS_LOG_LEVEL: 'SILENT',
       ...Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.localName])),
