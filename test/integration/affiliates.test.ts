@@ -69,7 +69,7 @@ describe('register_affiliate: every rule accepted and rejected over HTTP', () =>
         const response = await register(app, withField(registration(app.appId), row.field, value));
 
         expect(response.status).toBe(200);
-        expect(response.body.login_url).toBe('https://portal.example.com/login');
+        expect(response.body.login_url).toBe(`https://portal.example.com/affiliates/${app.appId}/login`);
         expect(response.body.affiliate_id).toMatch(/^aff_[0-9a-f]{20}$/);
       });
     }

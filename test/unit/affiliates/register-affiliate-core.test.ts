@@ -40,7 +40,7 @@ describe('register_affiliate', () => {
 
     const answer = await submit(registration('app_1'));
 
-    expect(answer).toEqual({ login_url: 'https://portal.example.com/login', affiliate_id: 'aff_1' });
+    expect(answer).toEqual({ login_url: 'https://portal.example.com/affiliates/app_1/login', affiliate_id: 'aff_1' });
   });
 
   test('without a portal origin, the login address is on the origin the request came to', async () => {
@@ -48,7 +48,7 @@ describe('register_affiliate', () => {
 
     const answer = await submit(registration('app_2'), 'app_2', 'http://127.0.0.1:3000');
 
-    expect(answer.login_url).toBe('http://127.0.0.1:3000/login');
+    expect(answer.login_url).toBe('http://127.0.0.1:3000/affiliates/app_2/login');
     expect(warnings.length).toBe(1);
   });
 
@@ -121,8 +121,8 @@ describe('register_affiliate', () => {
     expect(uniquenessKey('  Zoe\u0308@Example.COM ')).toBe('zo\u00eb@example.com');
   });
 
-  test('the login address is the origin and /login', () => {
-    expect(loginUrl('https://portal.example.com')).toBe('https://portal.example.com/login');
-    expect(loginUrl('http://localhost:8080')).toBe('http://localhost:8080/login');
+  test("the login address is the application's portal sign-in page on the origin", () => {
+    expect(loginUrl('https://portal.example.com', 'app_1')).toBe('https://portal.example.com/affiliates/app_1/login');
+    expect(loginUrl('http://localhost:8080', 'app_2')).toBe('http://localhost:8080/affiliates/app_2/login');
   });
 });
