@@ -32,7 +32,8 @@ export function DayChart(props: { days: (Pick<FunnelFigures, 'clicks' | 'registr
   const max = niceMax(Math.max(0, ...props.days.flatMap((day) => series.map((s) => day[s.key]))));
   const slot = plotWidth / Math.max(1, props.days.length);
   const barWidth = Math.max(1, (slot * 0.8) / series.length);
-  const y = (value: number) => top + plotHeight - (value / max) * plotHeight;
+  const round = (n: number) => Math.round(n * 10) / 10;
+  const y = (value: number) => round(top + plotHeight - (value / max) * plotHeight);
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((share) => Math.round(max * share));
   // Label about eight days, always the first and the last.
   const every = Math.max(1, Math.ceil(props.days.length / 8));
@@ -60,10 +61,10 @@ export function DayChart(props: { days: (Pick<FunnelFigures, 'clicks' | 'registr
               const barTop = y(value);
               return (
                 <rect
-                  x={left + i * slot + slot * 0.1 + j * barWidth}
+                  x={round(left + i * slot + slot * 0.1 + j * barWidth)}
                   y={barTop}
-                  width={barWidth}
-                  height={Math.max(0, top + plotHeight - barTop)}
+                  width={round(barWidth)}
+                  height={round(Math.max(0, top + plotHeight - barTop))}
                   fill={s.color}
                   rx={barWidth > 6 ? 2 : 0}
                 >
@@ -72,7 +73,7 @@ export function DayChart(props: { days: (Pick<FunnelFigures, 'clicks' | 'registr
               );
             })}
             {labelled(i) && (
-              <text x={left + i * slot + slot / 2} y={height - bottom + 18} text-anchor="middle" font-size="12" fill="#5b6478">
+              <text x={round(left + i * slot + slot / 2)} y={height - bottom + 18} text-anchor="middle" font-size="12" fill="#5b6478">
                 {formatDay(day.date).replace(/ \d{4}$/, '')}
               </text>
             )}
