@@ -37,7 +37,8 @@ export function DayChart(props: { days: (Pick<FunnelFigures, 'clicks' | 'registr
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((share) => Math.round(max * share));
   // Label about eight days, always the first and the last.
   const every = Math.max(1, Math.ceil(props.days.length / 8));
-  const labelled = (i: number) => i % every === 0 || i === props.days.length - 1;
+  const last = props.days.length - 1;
+  const labelled = (i: number) => i === last || (i % every === 0 && last - i >= every * 0.75);
   const summary = series
     .map((s) => `${s.label}: ${formatCount(props.days.reduce((sum, day) => sum + day[s.key], 0))}`)
     .join(', ');

@@ -57,6 +57,7 @@ th, td { text-align: right; padding: 0.55rem 0.7rem; border-bottom: 1px solid va
 th:first-child, td:first-child { text-align: left; white-space: normal; overflow-wrap: anywhere; }
 thead th { color: var(--muted); font-weight: 600; font-size: 0.9rem; }
 tfoot td { font-weight: 700; border-bottom: 0; }
+.chart { margin: 0; }
 .chart svg { width: 100%; height: auto; display: block; }
 .legend { display: flex; flex-wrap: wrap; gap: 0.5rem 1.25rem; margin: 0.5rem 0 0; padding: 0; list-style: none; color: var(--muted); font-size: 0.92rem; }
 .legend .swatch { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; margin-right: 0.4rem; vertical-align: -0.05rem; }
