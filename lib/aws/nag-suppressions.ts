@@ -60,6 +60,21 @@ function authorization(operation: HttpOperation): string {
     PortalSignOut:
       'It ends the session of the portal session cookie it is sent (SameSite=Lax, so no cross-site form sends it); ' +
       'without one it ends nothing.',
+    AffiliateLoginPage: 'It shows the affiliate sign-in form of a public page and returns no data.',
+    AffiliateSignIn:
+      'Its credential is the affiliate\'s username or email and password (scrypt), behind a CSRF token and a lockout per ' +
+      'account and per client address; only then is a session (random, stored as a SHA-256, expiring) made.',
+    AffiliateSignOut: 'It ends the affiliate session of the cookie it is sent, and only with that session\'s CSRF token.',
+    AffiliateForgotPage: 'It shows the password-reset form of a public page and returns no data.',
+    AffiliateRequestReset:
+      'It mails a single-use reset link to the address of an affiliate who has it, answering the same page whether or ' +
+      'not the address is known (CSRF token required, mails per address limited).',
+    AffiliateResetPage: 'Its credential is the single-use reset token (stored as a SHA-256, expiring in an hour); it shows only a form.',
+    AffiliateResetPassword: 'Its credential is the single-use reset token (stored as a SHA-256, expiring, spent on use), with a CSRF token.',
+    AffiliateDashboard:
+      'Its credential is the affiliate portal session cookie (random, stored as a SHA-256, idle and absolute expiry, ' +
+      'HttpOnly, SameSite=Lax); it shows only that affiliate\'s figures.',
+    AffiliateReportCsv: 'Its credential is the affiliate portal session cookie; it returns only that affiliate\'s figures.',
   };
   const reason = keyless[operation.id];
   if (!reason) throw new Error(`${operation.id} takes no API key: say in lib/aws/nag-suppressions.ts how it authenticates its caller`);
