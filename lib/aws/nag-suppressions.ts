@@ -138,7 +138,8 @@ function operationOf(method: Method): HttpOperation {
   const path = method.resource.path;
   const operation = httpOperations.find(
     (candidate) =>
-      candidate.path === path && (candidate.method === method.httpMethod || (method.httpMethod === 'OPTIONS' && candidate.browser)),
+      // A path ending in / (the affiliate portal's home) is the resource without it: API Gateway resources have no trailing slash.
+      candidate.path.replace(/(.)\/$/, '$1') === path && (candidate.method === method.httpMethod || (method.httpMethod === 'OPTIONS' && candidate.browser)),
   );
   if (!operation) throw new Error(`API method ${method.httpMethod} ${path} is no operation of functions/shared/manifest/operations.ts`);
   return operation;
