@@ -182,7 +182,7 @@ describe('register_affiliate over HTTP', () => {
     const response = await register(app, registration(app.appId));
 
     expect(response.status).toBe(200);
-    expect(response.body.login_url).toBe(`${stack.baseUrl}/login`);
+    expect(response.body.login_url).toBe(`${stack.baseUrl}/affiliates/${app.appId}/login`);
   });
 
   for (const [name, raw] of [
@@ -322,7 +322,7 @@ describe('the README affiliates example', () => {
     const [set, registered] = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(set.message).toBe('Affiliate set');
     expect(set.message_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(registered.login_url).toBe(`${stack.baseUrl}/login`);
+    expect(registered.login_url).toBe(`${stack.baseUrl}/affiliates/${stack.dev.app_id}/login`);
     expect(registered.affiliate_id).toMatch(/^aff_[0-9a-f]{20}$/);
   });
 });
