@@ -7,17 +7,26 @@ import '../lib/local/quiet-sdk-warning';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkOrigin, createApp, listApps, updateApp } from '../functions/shared/back-office/apps';
+import { clickAddress, createLink, listLinks } from '../functions/shared/back-office/affiliate-links';
+import { affiliateReport, affiliateTrace } from '../functions/shared/back-office/affiliate-report';
+import { assignPlan, setAffiliateStatus } from '../functions/shared/back-office/affiliates';
+import { affiliateApprovals, checkOrigin, createApp, listApps, updateApp } from '../functions/shared/back-office/apps';
+import { createPlan, listPlans } from '../functions/shared/back-office/plans';
 import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from '../functions/shared/back-office/channels';
 import { rotateIdentitySecret, setIdentityVerification } from '../functions/shared/back-office/identity';
 import { issueKey, listKeys, revokeKey } from '../functions/shared/back-office/keys';
 import { listAffiliates, listRejections } from '../functions/shared/back-office/records';
+import { getMoneySettings, setMoneySettings } from '../functions/shared/back-office/money';
 import { replayFailures } from '../functions/shared/back-office/replay';
 import { generateVapidKeys } from '../functions/shared/back-office/web-push';
+import { statusOf } from '../functions/shared/domain/affiliates';
 import { scopes, type Scope } from '../functions/shared/domain/api-keys';
+import { reportCsv } from '../functions/shared/domain/commission';
+import { describePlan } from '../functions/shared/domain/plans';
 import { Conflict, DomainError, ValidationError } from '../functions/shared/domain/errors';
+import { parseMoneyEventPairs } from '../functions/shared/domain/money-settings';
 import { printResult, textTable as table } from '../lib/admin/format';
-import { backOfficeOf, replayPortsOf, TargetError } from '../lib/admin/targets';
+import { backOfficeOf, baseUrlOf, replayPortsOf, TargetError } from '../lib/admin/targets';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -48,7 +57,7 @@ const collect = (parse: (v: string) => string) => (value: string, previous: stri
 
 export function adminProgram(): Command {
   const program = new Command('admin')
-    .description('urm back office: applications, keys and email channels')
+    .description('urm back office: applications, keys, email channels, affiliates and plans')
     .option('--stack <name>', 'a deployed stack (default: the local stack)')
     .option('--region <region>', 'AWS region of the deployed stack')
     .option('--data-dir <dir>', 'data directory of the local stack', process.env.URM_DATA_DIR || '.urm')
@@ -90,10 +99,27 @@ export function adminProgram(): Command {
     .option('--name <name>')
     .option('--portal-origin <origin>', 'origin of its portal', origin('portal origin'))
     .option('--site-origin <origin>', 'replaces the allowed site origins (repeatable)', collect(origin('site origin')))
-    .action(async (appId: string, opts: { name?: string; portalOrigin?: string; siteOrigin?: string[] }) => {
-      const updated = await updateApp(await office(), appId, { name: opts.name, portalOrigin: opts.portalOrigin, siteOrigins: opts.siteOrigin });
-      print(updated, () => [`Updated application ${appId}`]);
-    });
+    .addOption(
+      new Option('--affiliate-approval <approval>', 'new affiliates are approved at once (approve) or wait as pending (pending, the default)').choices([
+        ...affiliateApprovals,
+      ]),
+    )
+    .option('--default-plan <plan_id>', 'the plan new affiliates get (one of `plan list`)')
+    .action(
+      async (
+        appId: string,
+        opts: { name?: string; portalOrigin?: string; siteOrigin?: string[]; affiliateApproval?: 'approve' | 'pending'; defaultPlan?: string },
+      ) => {
+        const updated = await updateApp(await office(), appId, {
+          name: opts.name,
+          portalOrigin: opts.portalOrigin,
+          siteOrigins: opts.siteOrigin,
+          affiliateApproval: opts.affiliateApproval,
+          defaultPlanId: opts.defaultPlan,
+        });
+        print(updated, () => [`Updated application ${appId}`]);
+      },
+    );
   app
     .command('identity')
     .description("identity verification of the browser key: a write to a known profile needs hex HMAC-SHA256(identity secret, profile_id)")
@@ -114,6 +140,28 @@ export function adminProgram(): Command {
       const updated = await setIdentityVerification(await office(), opts.app, Boolean(opts.on));
       print({ app_id: opts.app, identity_verification: updated.identity_verification }, () => [
         `Identity verification of ${opts.app} is ${updated.identity_verification} (applies within 5 minutes)`,
+      ]);
+    });
+  app
+    .command('money')
+    .description("an application's main currency and the event names that carry money (the affiliate funnel); without options, prints them")
+    .requiredOption('--app <app_id>')
+    .option('--currency <code>', 'the main currency every funnel figure is kept in (ISO 4217, e.g. EUR)')
+    .option('--map <Event=kind>', 'an event name and what it means: deposit, withdrawal, bet, win or bonus (repeatable; replaces the mapping)', (v: string, previous: string[] = []) => [...previous, v])
+    .action(async (opts: { app: string; currency?: string; map?: string[] }) => {
+      let settings;
+      if (opts.currency === undefined && opts.map === undefined) {
+        settings = await getMoneySettings(await office(), opts.app);
+      } else {
+        const pairs = opts.map && parseMoneyEventPairs(opts.map);
+        if (pairs && pairs.problems.length > 0) throw new ValidationError(pairs.problems, 'money settings are invalid');
+        settings = await setMoneySettings(await office(), opts.app, { currency: opts.currency, money_events: pairs?.money_events });
+      }
+      print(settings, () => [
+        `Money settings of ${opts.app}: main currency ${settings.currency}`,
+        ...(Object.keys(settings.money_events).length === 0
+          ? ['no money events mapped (--map Deposit=deposit …)']
+          : table(Object.entries(settings.money_events).map(([event, kind]) => ({ event, kind })), ['event', 'kind'])),
       ]);
     });
 
@@ -219,16 +267,136 @@ export function adminProgram(): Command {
         table(rejections as unknown as Record<string, unknown>[], ['received_at', 'profile_id', 'urm_insert_id', 'kind', 'reason']),
       );
     });
-  const affiliate = program.command('affiliate').description('affiliates registered through register_affiliate');
+  const affiliate = program.command('affiliate').description('affiliates registered through register_affiliate: status, plan, reports');
   affiliate
     .command('list')
     .description("list an application's affiliates (never their passwords)")
     .requiredOption('--app <app_id>')
     .action(async (opts: { app: string }) => {
-      const affiliates = await listAffiliates(await office(), opts.app);
+      const affiliates = (await listAffiliates(await office(), opts.app)).map((a) => ({ ...a, status: statusOf(a) }));
       print(affiliates, () =>
-        table(affiliates as unknown as Record<string, unknown>[], ['affiliate_id', 'username', 'email', 'first_name', 'last_name', 'created_at']),
+        table(affiliates as unknown as Record<string, unknown>[], ['affiliate_id', 'username', 'email', 'first_name', 'last_name', 'status', 'plan_id', 'created_at']),
       );
+    });
+  const link = program.command('link').description("affiliates' tracking links: {base_url}/t/{link_id} redirects to the landing URL and counts the click");
+  link
+    .command('create')
+    .description("create a tracking link for an affiliate; the landing URL must be on one of the application's site origins")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--affiliate <affiliate_id>')
+    .requiredOption('--name <name>', 'a name for the affiliate, 1 to 100 characters')
+    .requiredOption('--url <landing_url>', 'where the click lands, e.g. https://casino.example/welcome')
+    .action(async (opts: { app: string; affiliate: string; name: string; url: string }) => {
+      const created = await createLink(await office())(opts.app, opts.affiliate, { name: opts.name, landing_url: opts.url });
+      const click_url = clickAddress(await baseUrlOf({ ...target(), dataDir: resolve(root, target().dataDir) }), created.link_id);
+      print({ ...created, click_url }, () => [`Created link ${created.link_id} (${created.name}) for ${opts.affiliate}`, `click address: ${click_url}`, `lands on:      ${created.landing_url}`]);
+    });
+  link
+    .command('list')
+    .description("list an affiliate's tracking links, oldest first")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--affiliate <affiliate_id>')
+    .action(async (opts: { app: string; affiliate: string }) => {
+      const links = await listLinks(await office())(opts.app, opts.affiliate);
+      print(links, () => table(links as unknown as Record<string, unknown>[], ['link_id', 'name', 'landing_url', 'created_at']));
+    });
+  for (const [command, status, description] of [
+    ['approve', 'approved', 'approve an affiliate: it may sign in to the portal and earns commission'],
+    ['suspend', 'suspended', 'suspend an affiliate: it may not sign in, and its links stop attributing'],
+  ] as const) {
+    affiliate
+      .command(command)
+      .description(description)
+      .requiredOption('--app <app_id>')
+      .requiredOption('--affiliate <affiliate_id>')
+      .action(async (opts: { app: string; affiliate: string }) => {
+        const updated = await setAffiliateStatus(await office(), opts.app, opts.affiliate, status);
+        print(updated, () => [`Affiliate ${opts.affiliate} is ${updated.status}`]);
+      });
+  }
+  affiliate
+    .command('plan')
+    .description("put an affiliate on one of the application's plans (its reports use it, for any period)")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--affiliate <affiliate_id>')
+    .requiredOption('--plan <plan_id>')
+    .action(async (opts: { app: string; affiliate: string; plan: string }) => {
+      const updated = await assignPlan(await office(), opts.app, opts.affiliate, opts.plan);
+      print(updated, () => [`Affiliate ${opts.affiliate} is on plan ${updated.plan_id}`]);
+    });
+  const range = (command: Command) =>
+    command
+      .requiredOption('--app <app_id>')
+      .requiredOption('--affiliate <affiliate_id>')
+      .requiredOption('--from <YYYY-MM-DD>', 'first day (UTC)')
+      .requiredOption('--to <YYYY-MM-DD>', 'last day (UTC), at most 366 days in all');
+  range(affiliate.command('report').description("an affiliate's figures and commission by day, by link and in total"))
+    .option('--csv', 'print the day rows and totals as CSV')
+    .action(async (opts: { app: string; affiliate: string; from: string; to: string; csv?: boolean }) => {
+      const report = await affiliateReport(await office())(opts.app, opts.affiliate, opts.from, opts.to);
+      if (opts.csv) {
+        process.stdout.write(reportCsv(report));
+        return;
+      }
+      const columns = ['clicks', 'registrations', 'ftds', 'qualified_ftds', 'deposits', 'ngr', 'cpa', 'revshare', 'commission'];
+      print(report, () => [
+        `Affiliate ${report.affiliate_id}, ${report.from} to ${report.to}, ${report.currency}, plan ${report.plan_id ?? '(none)'}`,
+        ...table([...report.days, { date: 'total', ...report.totals }] as unknown as Record<string, unknown>[], ['date', ...columns]),
+        '',
+        'By link:',
+        ...table(report.links as unknown as Record<string, unknown>[], ['link_id', 'name', ...columns]),
+        '',
+        'RevShare by month:',
+        ...table((report.months ?? []) as unknown as Record<string, unknown>[], ['month', 'from', 'to', 'revshare', 'carried_in', 'payable', 'carried_out']),
+        '',
+        `Commission: ${report.totals.commission} ${report.currency} (CPA ${report.totals.cpa} + RevShare payable)`,
+      ]);
+    });
+  range(affiliate.command('trace').description('what is behind the commission: registrations, first deposits, and the money events of attributed players'))
+    .action(async (opts: { app: string; affiliate: string; from: string; to: string }) => {
+      const trace = await affiliateTrace(await office())(opts.app, opts.affiliate, opts.from, opts.to);
+      print(trace, () => [
+        `Affiliate ${trace.affiliate_id}, ${trace.from} to ${trace.to}, ${trace.currency}`,
+        'Registrations:',
+        ...table(trace.registrations as unknown as Record<string, unknown>[], ['day', 'profile_id', 'link_id', 'sub_id']),
+        '',
+        'First deposits:',
+        ...table(trace.ftds as unknown as Record<string, unknown>[], ['day', 'profile_id', 'insert_id', 'amount', 'qualified', 'link_id']),
+        '',
+        'Money events of attributed players:',
+        ...table(
+          trace.players.flatMap((player) => player.events.map((event) => ({ profile_id: player.profile_id, ...event }))) as unknown as Record<string, unknown>[],
+          ['urm_date_time', 'profile_id', 'event', 'kind', 'amount', 'currency', 'exchange_rate', 'urm_insert_id'],
+        ),
+      ]);
+    });
+  const plan = program.command('plan').description('commission plans: CPA, RevShare or both (hybrid)');
+  plan
+    .command('create')
+    .description('create a plan: --cpa and/or --revshare')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--name <name>', 'a name for people')
+    .option('--cpa <amount>', 'paid per qualified first deposit, e.g. 50')
+    .option('--min-deposit <amount>', 'the smallest first deposit that qualifies for CPA (default 0)')
+    .option('--revshare <percent>', 'percent of NGR (bets − wins − bonuses), 0 to 100')
+    .option('--carry-over', "carry a month's negative RevShare into the next month")
+    .action(async (opts: { app: string; name: string; cpa?: string; minDeposit?: string; revshare?: string; carryOver?: boolean }) => {
+      if (opts.minDeposit !== undefined && opts.cpa === undefined) throw new InvalidArgumentError('--min-deposit goes with --cpa');
+      if (opts.carryOver && opts.revshare === undefined) throw new InvalidArgumentError('--carry-over goes with --revshare');
+      const created = await createPlan(await office(), opts.app, {
+        name: opts.name,
+        ...(opts.cpa === undefined ? {} : { cpa: { amount: opts.cpa, min_deposit: opts.minDeposit } }),
+        ...(opts.revshare === undefined ? {} : { revshare: { percent: opts.revshare, carry_over: Boolean(opts.carryOver) } }),
+      });
+      print(created, () => [`Created plan ${created.plan_id} (${created.name}): ${describePlan(created)}`]);
+    });
+  plan
+    .command('list')
+    .description("list an application's plans")
+    .requiredOption('--app <app_id>')
+    .action(async (opts: { app: string }) => {
+      const plans = (await listPlans(await office(), opts.app)).map((p) => ({ ...p, terms: describePlan(p) }));
+      print(plans, () => table(plans as unknown as Record<string, unknown>[], ['plan_id', 'name', 'terms', 'created_at']));
     });
   program
     .command('replay')

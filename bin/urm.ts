@@ -7,12 +7,19 @@
  * `-c urm:pushEndpointHosts=…`) the push services allowed besides the browsers'. The cdk-nag AWS Solutions checks run on every
  * synth: a finding not accepted in lib/aws/nag-suppressions.ts is an error, and
  * errors stop `cdk deploy`. `URM_NAG=0` skips them while iterating.
+ *
+ * Synth is quiet: esbuild reports only warnings and errors unless `URM_VERBOSE_SYNTH=1` (or
+ * `-c urm:verboseSynth=1`). A bundle whose inputs did not change is reused from cdk.out, and a
+ * template that validated clean is not validated again (lib/aws/constructs/function-code.ts,
+ * lib/aws/validation-cache.ts), so a second synth takes a fraction of the first.
  */
-import { App, Aspects } from 'aws-cdk-lib';
+import { App, Aspects, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { UrmStack } from '../lib/aws/urm-stack';
+import { CachedCloudFormationValidation } from '../lib/aws/validation-cache';
 
 const app = new App();
+Validations.of(app).addPlugins(new CachedCloudFormationValidation());
 
 new UrmStack(app, process.env.URM_STACK_NAME ?? 'Urm', {
   // No `env`: the template stays environment-agnostic, so synth needs no credentials and makes no lookups.

@@ -7,9 +7,12 @@
  * sequence number for redelivery, by insert id for client re-sends), then
  * write it back on the condition that nobody changed it meanwhile; on a
  * conflict, read again and re-apply. Side effects that must precede the write
- * (timeline copies of a merge, timeline removal of a delete, rejections) are
- * idempotent, so a retry repeats them harmlessly.
+ * (timeline copies of a merge, timeline removal of a delete, rejections,
+ * continuation records) are idempotent, so a retry repeats them harmlessly.
+ * Timeline work is bounded per profile and invocation; what is left goes on
+ * through a continuation record on the stream.
  */
+import { createHash } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import pLimit from 'p-limit';
 import { applyProfileRecord, type ProfileChange } from '../shared/domain/directive-engine';
@@ -23,8 +26,9 @@ import {
   whetherSeen,
   type ProfileState,
 } from '../shared/domain/profile-state';
+import type { RecordWriter } from '../shared/domain/ingest';
 import { rejectionOf } from '../shared/domain/rejections';
-import { partitionKey } from '../shared/domain/stream-record';
+import { encodeEnvelope, partitionKey, type Continuation } from '../shared/domain/stream-record';
 import { isBefore, type ProfileStore, type Rejection, type RejectionSink, type TimelineEntry, type TimelineStore } from '../shared/domain/timeline';
 import type { StreamItem } from '../shared/stream/kinesis-batch';
 
@@ -32,8 +36,25 @@ export interface ApplyProfilesDeps {
   profiles: ProfileStore;
   timeline: TimelineStore;
   rejections: RejectionSink;
+  /** The ingestion stream: a delete's or merge's timeline work that does not fit one invocation continues through it. */
+  stream: Pick<RecordWriter, 'write'>;
   now: () => Date;
   log: Pick<Logger, 'warn' | 'error'>;
+  /** Timeline entries one invocation reads per profile (default TIMELINE_STEP_ITEMS). */
+  timelineStepItems?: number;
+}
+
+/**
+ * A profile's timeline may be long: a delete or merge reads at most this many
+ * of its entries per invocation and leaves the rest to a continuation record,
+ * so no invocation runs out of time on it (and fails the same way on every retry).
+ */
+export const TIMELINE_STEP_ITEMS = 2_000;
+
+/** What one invocation may still do for a profile, and the work it leaves. */
+interface Step {
+  left: number;
+  continuations: Continuation[];
 }
 
 /** Attributes beyond this (as JSON) would not fit the profile item; the record that grows them is rejected. */
@@ -120,6 +141,8 @@ async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem
   const { app_id: appId, profile_id: profileId } = group[0].envelope.record;
   // Rejection rows this invocation wrote that no profile write has confirmed yet.
   let unconfirmed = new Map<string, Rejection>();
+  // One budget for the whole invocation: work that a conflict makes redo counts again.
+  const step: Step = { left: deps.timelineStepItems ?? TIMELINE_STEP_ITEMS, continuations: [] };
   try {
     for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
       // Eventually consistent first: the conditional write catches a stale read.
@@ -128,13 +151,14 @@ async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem
       const rejected = new Map<string, Rejection>();
       let deletedBy: StreamItem | undefined;
       let changed = false;
+      step.continuations = [];
       for (const item of group) {
         const { record, received_at: receivedAt } = item.envelope;
         if (whetherSeen(state, item.shardId, item.sequenceNumber, record.urm_insert_id) !== 'new') continue;
         remember(state, item.shardId, item.sequenceNumber, record.urm_insert_id, receivedAt);
         changed = true;
         if (record.urm_delete_profile !== undefined) deletedBy = item;
-        const reason = await applyOne(deps, pk, state, item);
+        const reason = await applyOne(deps, pk, state, item, step);
         if (reason !== undefined) {
           deps.log.warn('Profile record rejected', { reason, sequence_number: item.sequenceNumber });
           const rejection = rejectionOf(item, reason, deps.now());
@@ -150,12 +174,23 @@ async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem
       const superseded = [...unconfirmed].filter(([seq]) => !rejected.has(seq)).map(([, r]) => r);
       if (superseded.length > 0) await deps.rejections.remove(superseded);
       unconfirmed = rejected;
+      // On the stream before the write: once the write took, the records that started the work are never applied again.
+      await continueLater(deps, state, step.continuations);
+      const deleteGoesOn = step.continuations.some((work) => work.op === 'delete' && work.seq === deletedBy?.sequenceNumber);
       pruneRecent(state, deps.now());
       const version = (stored?.version ?? 0) + 1;
       if (await deps.profiles.put(toStored(pk, state, version), stored?.version)) {
         unconfirmed = new Map();
-        // Events the event consumer wrote while the delete was under way (before it could see the mark).
-        if (deletedBy && state.deleted?.seq === deletedBy.sequenceNumber) await removeTimelineUpTo(deps.timeline, pk, deletedBy);
+        // Events the event consumer wrote while the delete was under way (before it could see the mark); reads hide them meanwhile.
+        // A failure here is only logged: the delete is applied, a retry would skip it, and reads hide what is left.
+        if (deletedBy && state.deleted?.seq === deletedBy.sequenceNumber && !deleteGoesOn) {
+          try {
+            const rest = await sweepDeleted(deps, pk, { ...startOf('delete', deletedBy), pass: 2 }, step, 2);
+            if (rest) await continueLater(deps, state, [rest]);
+          } catch (error) {
+            deps.log.error('A delete left part of its last sweep undone', { error, sequence_number: deletedBy.sequenceNumber });
+          }
+        }
         return;
       }
     }
@@ -185,10 +220,16 @@ async function takeBackUnconfirmed(deps: ApplyProfilesDeps, pk: string, group: S
 }
 
 /** Applies one record to the state; returns why it is rejected, if it is. */
-async function applyOne(deps: ApplyProfilesDeps, pk: string, state: ProfileState, item: StreamItem): Promise<string | undefined> {
-  const { record, received_at: receivedAt } = item.envelope;
+async function applyOne(deps: ApplyProfilesDeps, pk: string, state: ProfileState, item: StreamItem, step: Step): Promise<string | undefined> {
+  const { record, received_at: receivedAt, continues } = item.envelope;
+  if (continues !== undefined) {
+    await resume(deps, pk, state, continues, step);
+    return undefined;
+  }
   if (record.urm_delete_profile !== undefined) {
-    await removeTimelineUpTo(deps.timeline, pk, item);
+    // Pass 1 only: pass 2 must begin after the tombstone is written.
+    const rest = await sweepDeleted(deps, pk, { ...startOf('delete', item), pass: 1 }, step, 1);
+    if (rest) step.continuations.push(rest);
     state.attributes = {};
     state.exists = false;
     state.updatedAt = receivedAt;
@@ -211,31 +252,113 @@ async function applyOne(deps: ApplyProfilesDeps, pk: string, state: ProfileState
   if (Buffer.byteLength(JSON.stringify(result.attributes)) > MAX_ATTRIBUTES_BYTES) {
     return `the profile's attributes would exceed ${MAX_ATTRIBUTES_BYTES} bytes`;
   }
-  for (const id of sources.keys()) await copyTimeline(deps.timeline, partitionKey(state.appId, id), pk, item);
+  if (sources.size > 0) {
+    const rest = await copyTimelines(deps, pk, { ...startOf('copy', item), sources: [...sources.keys()] }, state.appId, step);
+    if (rest) step.continuations.push(rest);
+  }
   state.attributes = result.attributes;
   state.exists = true;
   state.updatedAt = receivedAt;
   return undefined;
 }
 
-/** A merge makes the source's timeline part of the target's: its entries are copied, stamped with the merge's place in the stream. */
-async function copyTimeline(timeline: TimelineStore, fromPk: string, toPk: string, item: StreamItem): Promise<void> {
-  for await (const entries of timeline.all(fromPk)) {
-    const copies: TimelineEntry[] = entries.map((entry) => ({
-      ...entry,
-      pk: toPk,
-      shard: item.shardId,
-      seq: item.sequenceNumber,
-      merged_from: entry.merged_from ?? fromPk.slice(fromPk.indexOf('#') + 1),
-    }));
-    if (copies.length > 0) await timeline.write(copies);
+/** The timeline work a delete or merge record starts (step 0: the record itself). */
+const startOf = (op: Continuation['op'], item: StreamItem): Continuation => ({
+  op,
+  shard: item.shardId,
+  seq: item.sequenceNumber,
+  at: item.envelope.received_at,
+  step: 0,
+});
+
+/** Takes up a delete's or merge's timeline work where an earlier invocation left it, unless the profile moved on. */
+async function resume(deps: ApplyProfilesDeps, pk: string, state: ProfileState, work: Continuation, step: Step): Promise<void> {
+  let rest: Continuation | undefined;
+  if (work.op === 'delete') {
+    // A later delete has its own sweep; one whose write never took has nothing to sweep.
+    if (state.deleted?.shard === work.shard && state.deleted.seq === work.seq) rest = await sweepDeleted(deps, pk, work, step, 2);
+  } else {
+    // Copies into a profile deleted since the merge would belong to nobody (its sweep removes those made already).
+    const deletedSince = state.deleted !== undefined && !isBefore({ shard: state.deleted.shard, seq: state.deleted.seq, received_at: state.deleted.at }, work.shard, work.seq, work.at);
+    if (!deletedSince) rest = await copyTimelines(deps, pk, work, state.appId, step);
+  }
+  if (rest) step.continuations.push(rest);
+}
+
+/**
+ * Removes the entries a delete covers (those before it in the stream: later
+ * events belong to the new profile) within the step's budget; answers where
+ * to go on if the walk did not end. Pass 2 walks again from the start.
+ */
+async function sweepDeleted(deps: ApplyProfilesDeps, pk: string, work: Continuation, step: Step, lastPass: 1 | 2): Promise<Continuation | undefined> {
+  let { pass = 1, cursor } = work;
+  for (;;) {
+    if (step.left <= 0) return { ...work, step: work.step + 1, pass, cursor };
+    const page = await deps.timeline.walk(pk, step.left, cursor);
+    step.left -= page.entries.length;
+    const covered = page.entries.filter((entry) => isBefore(entry, work.shard, work.seq, work.at));
+    if (covered.length > 0) await deps.timeline.remove(covered);
+    cursor = page.next;
+    if (cursor) continue;
+    if (pass >= lastPass) return undefined;
+    pass = 2;
   }
 }
 
-/** Removes the entries the delete covers: those before it in the stream (later events belong to the new profile). */
-async function removeTimelineUpTo(timeline: TimelineStore, pk: string, item: StreamItem): Promise<void> {
-  for await (const entries of timeline.all(pk)) {
-    const covered = entries.filter((entry) => isBefore(entry, item.shardId, item.sequenceNumber, item.envelope.received_at));
-    if (covered.length > 0) await timeline.remove(covered);
+/**
+ * A merge makes the sources' timelines part of the target's: their entries
+ * are copied, stamped with the merge's place in the stream, within the step's
+ * budget; answers where to go on if the copy did not end.
+ */
+async function copyTimelines(deps: ApplyProfilesDeps, toPk: string, work: Continuation, appId: string, step: Step): Promise<Continuation | undefined> {
+  const sources = [...(work.sources ?? [])];
+  let cursor = work.cursor;
+  while (sources.length > 0) {
+    if (step.left <= 0) return { ...work, step: work.step + 1, sources, cursor };
+    const page = await deps.timeline.walk(partitionKey(appId, sources[0]), step.left, cursor);
+    step.left -= page.entries.length;
+    const copies: TimelineEntry[] = page.entries.map((entry) => ({
+      ...entry,
+      pk: toPk,
+      shard: work.shard,
+      seq: work.seq,
+      merged_from: entry.merged_from ?? sources[0],
+    }));
+    if (copies.length > 0) await deps.timeline.writeNew(copies);
+    cursor = page.next;
+    if (!cursor) sources.shift();
   }
+  return undefined;
+}
+
+/**
+ * Puts the work left on the stream under the profile's key, one record each.
+ * The insert id names the work and its step, not the cursor: the copy that a
+ * conflict or a retry puts there again is skipped like any re-sent record
+ * (either copy is a sound place to go on from), so one chain goes on, not two.
+ */
+async function continueLater(deps: ApplyProfilesDeps, state: ProfileState, work: Continuation[]): Promise<void> {
+  if (work.length === 0) return;
+  const now = deps.now().toISOString();
+  const entries = work.map((continues) => ({
+    partitionKey: partitionKey(state.appId, state.profileId),
+    data: encodeEnvelope({
+      v: 1,
+      kind: 'profile',
+      received_at: now,
+      record: {
+        app_id: state.appId,
+        profile_id: state.profileId,
+        urm_date_time: now,
+        urm_insert_id: continuationId(continues),
+      },
+      continues,
+    }),
+  }));
+  const receipt = await deps.stream.write(entries);
+  if (receipt.FailedRecordCount > 0) throw new Error(`the stream refused ${receipt.FailedRecordCount} continuation records`);
+}
+
+export function continuationId({ op, shard, seq, step }: Continuation): string {
+  return `urm-continue-${createHash('sha256').update(JSON.stringify([op, shard, seq, step])).digest('base64url').slice(0, 22)}`;
 }

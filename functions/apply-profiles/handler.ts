@@ -1,23 +1,30 @@
 import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { tables } from '../shared/manifest/resources';
+import { ingestStream, tables } from '../shared/manifest/resources';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { DynamoRejectionLog } from '../shared/adapters/dynamo-rejection-log';
 import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
-import { dynamo } from '../shared/clients';
-import { requireEnv } from '../shared/config';
+import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
+import { dynamo, kinesis } from '../shared/clients';
+import { optionalEnv, requireEnv } from '../shared/config';
 import { logger } from '../shared/logger';
 import { consumeBatch } from '../shared/stream/consume';
-import { applyProfiles } from './core';
+import { applyProfiles, TIMELINE_STEP_ITEMS } from './core';
+
+/** How many timeline entries a delete or merge walks per invocation before it continues (an operator's tunable). */
+const timelineStepItems = Number(optionalEnv('TIMELINE_STEP_ITEMS', String(TIMELINE_STEP_ITEMS)));
+if (!Number.isSafeInteger(timelineStepItems) || timelineStepItems < 1) throw new Error('TIMELINE_STEP_ITEMS must be a positive integer');
 
 const rejections = new DynamoRejectionLog(dynamo, requireEnv(tables.rejections.envVar));
 const apply = applyProfiles({
   profiles: new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)),
   timeline: new DynamoTimelineStore(dynamo, requireEnv(tables.timeline.envVar)),
   rejections,
+  stream: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   now: () => new Date(),
   log: logger,
+  timelineStepItems,
 });
 
 export const handler = middy<KinesisStreamEvent, KinesisStreamBatchResponse>()

@@ -3,7 +3,7 @@ import { maxBodyBytesOf } from '../shared/manifest/operations';
 import { ingestStream, pushSending, tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { AppIdentityKeyring } from '../shared/adapters/identity-keyring';
-import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
+import { defaultRetryPolicy, KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { secretStoreFromEnv } from '../shared/adapters/secret-store';
 import { dynamo, kinesis } from '../shared/clients';
 import { optionalEnv, requireEnv } from '../shared/config';
@@ -15,7 +15,8 @@ import { logger } from '../shared/logger';
 import { ingestProfiles } from './core';
 import { profilesBodySchema, type ProfileRecord } from './schema';
 
-const writer = new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar));
+// A profile's records apply in stream order, so a refused one must not land after the next.
+const writer = new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar), defaultRetryPolicy, { keepKeyOrder: true });
 const identity = new AppIdentityKeyring(new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)), secretStoreFromEnv());
 const ingest = ingestProfiles({
   writer,

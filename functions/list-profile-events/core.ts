@@ -1,7 +1,11 @@
-/** A profile's timeline, newest first, a page at a time behind an opaque cursor. */
+/**
+ * A profile's timeline, newest first, a page at a time behind an opaque cursor.
+ * A long timeline is removed after a delete in steps (functions/apply-profiles):
+ * meanwhile the entries the delete covers are still stored, and are left out here.
+ */
 import { Forbidden, ValidationError } from '../shared/domain/errors';
 import { partitionKey } from '../shared/domain/stream-record';
-import type { TimelineStore } from '../shared/domain/timeline';
+import { isBefore, type ProfileStore, type TimelineEntry, type TimelineStore } from '../shared/domain/timeline';
 import type { EventsQuery, TimelineView } from './schema';
 
 export const DEFAULT_LIMIT = 50;
@@ -27,12 +31,24 @@ export function decodeCursor(cursor: string, pk: string): Record<string, string>
   return Object.fromEntries(cursorKeys.map((name, i) => [name, values[i] as string]));
 }
 
-export function listProfileEvents(timeline: Pick<TimelineStore, 'page'>) {
+export interface ListProfileEventsPorts {
+  timeline: Pick<TimelineStore, 'page'>;
+  profiles: Pick<ProfileStore, 'getMany'>;
+}
+
+/** Entries read per query while a delete's entries may still be there, and queries per request: a request's work stays bounded. */
+export const FILTERED_READ_ITEMS = 500;
+export const FILTERED_READ_QUERIES = 4;
+
+export function listProfileEvents(ports: ListProfileEventsPorts) {
   return async (callerAppId: string, query: EventsQuery, profileId: string): Promise<TimelineView> => {
     if (query.app_id !== callerAppId) throw new Forbidden();
     const pk = partitionKey(query.app_id, profileId);
     const start = query.cursor === undefined ? undefined : decodeCursor(query.cursor, pk);
-    const page = await timeline.page(pk, query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit), start);
+    const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
+    // Consistent: once a delete is applied, no read shows what it covers.
+    const deleted = (await ports.profiles.getMany([pk], ['pk', 'deleted'], true)).get(pk)?.deleted;
+    const page = deleted === undefined ? await ports.timeline.page(pk, limit, start) : await pageAfterDelete(ports.timeline, pk, limit, start, deleted);
     return {
       app_id: query.app_id,
       profile_id: profileId,
@@ -48,3 +64,37 @@ export function listProfileEvents(timeline: Pick<TimelineStore, 'page'>) {
     };
   };
 }
+
+/**
+ * A page without the entries the delete covers. It reads ahead in larger
+ * queries, and goes on from the last entry it kept; after a bounded number of
+ * queries it answers what it has (maybe fewer than `limit`, maybe none) with a
+ * cursor, so a page is never empty only because nothing is left.
+ */
+async function pageAfterDelete(
+  timeline: Pick<TimelineStore, 'page'>,
+  pk: string,
+  limit: number,
+  start: Record<string, string> | undefined,
+  deleted: { shard: string; seq: string; at: string },
+): Promise<{ entries: TimelineEntry[]; next?: Record<string, string> }> {
+  const kept: TimelineEntry[] = [];
+  let from = start;
+  for (let queries = 0; queries < FILTERED_READ_QUERIES; queries++) {
+    const page = await timeline.page(pk, FILTERED_READ_ITEMS, from);
+    for (const [i, entry] of page.entries.entries()) {
+      if (isBefore(entry, deleted.shard, deleted.seq, deleted.at)) continue;
+      kept.push(entry);
+      if (kept.length === limit) {
+        const more = i < page.entries.length - 1 || page.next !== undefined;
+        return { entries: kept, next: more ? keyOf(entry) : undefined };
+      }
+    }
+    if (page.next === undefined) return { entries: kept };
+    from = page.next;
+  }
+  return { entries: kept, next: from };
+}
+
+/** The by-time index's key of an entry: where a page after it starts. */
+const keyOf = (entry: TimelineEntry): Record<string, string> => ({ pk: entry.pk, insert_id: entry.insert_id, ts: entry.ts });

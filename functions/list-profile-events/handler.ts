@@ -1,4 +1,5 @@
 import { tables } from '../shared/manifest/resources';
+import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
 import { dynamo } from '../shared/clients';
 import { requireEnv } from '../shared/config';
@@ -9,7 +10,10 @@ import { json } from '../shared/http/response';
 import { listProfileEvents } from './core';
 import { eventsQuerySchema, type EventsQuery } from './schema';
 
-const list = listProfileEvents(new DynamoTimelineStore(dynamo, requireEnv(tables.timeline.envVar)));
+const list = listProfileEvents({
+  timeline: new DynamoTimelineStore(dynamo, requireEnv(tables.timeline.envVar)),
+  profiles: new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)),
+});
 
 export const handler = queryApi({
   scopes: ['server'],

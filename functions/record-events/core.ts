@@ -1,8 +1,10 @@
 /**
  * The event consumer: puts each event on its profile's timeline. The entry's
- * key is the profile and the insert id, so a redelivered or re-sent event
- * replaces itself instead of repeating. An event from before the profile's
- * last delete (a late redelivery) is dropped: a delete is never undone.
+ * key is the profile and the insert id, and it is written only if that key is
+ * new, so a redelivered or re-sent event leaves the first one stored as it was
+ * (as for profile records: the first record with an insert id wins). An event
+ * from before the profile's last delete (a late redelivery) is dropped: a
+ * delete is never undone.
  */
 import { partitionKey } from '../shared/domain/stream-record';
 import { eventFields, isBefore, timeKey, type ProfileStore, type RejectionSink, type TimelineEntry, type TimelineStore } from '../shared/domain/timeline';
@@ -11,7 +13,7 @@ import type { StreamItem } from '../shared/stream/kinesis-batch';
 
 export interface RecordEventsDeps {
   profiles: Pick<ProfileStore, 'getMany'>;
-  timeline: Pick<TimelineStore, 'write'>;
+  timeline: Pick<TimelineStore, 'writeNew'>;
   rejections: RejectionSink;
   now: () => Date;
 }
@@ -40,7 +42,7 @@ export function toTimelineEntry(item: StreamItem): TimelineEntry {
 }
 
 export function recordEvents(deps: RecordEventsDeps) {
-  return async (items: StreamItem[]): Promise<{ written: number; dropped: number; rejected: number }> => {
+  return async (items: StreamItem[]): Promise<{ written: number; duplicates: number; dropped: number; rejected: number }> => {
     const entries = items.map((item) => ({ item, entry: toTimelineEntry(item) }));
     const profiles = await deps.profiles.getMany([...new Set(entries.map(({ entry }) => entry.pk))], ['pk', 'deleted'], true);
     const kept: TimelineEntry[] = [];
@@ -59,14 +61,14 @@ export function recordEvents(deps: RecordEventsDeps) {
       }
       kept.push(entry);
     }
-    // Two entries with one key in a BatchWriteItem fail it: the first of each key is the one stored.
+    // The first of each key in the batch is the one written: a later one is not sent to race it.
     const byKey = new Map<string, TimelineEntry>();
     for (const entry of kept) {
       const key = `${entry.pk}\u0000${entry.insert_id}`;
       if (!byKey.has(key)) byKey.set(key, entry);
     }
     const unique = [...byKey.values()];
-    await deps.timeline.write(unique);
-    return { written: unique.length, dropped, rejected };
+    const written = await deps.timeline.writeNew(unique);
+    return { written, duplicates: kept.length - written, dropped, rejected };
   };
 }

@@ -25,7 +25,7 @@ export const handler = middy<KinesisStreamEvent, KinesisStreamBatchResponse>()
     consumeBatch(rejections, async (items) => {
       const counts = await record(items);
       logger.info('Events recorded', counts);
-      // A failure throws: the whole batch is delivered again (bisected), and rewriting entries is harmless.
+      // A failure throws: the whole batch is delivered again (bisected), and entries already written are left as they are.
       return [];
     }),
   );

@@ -1,11 +1,12 @@
 /**
- * Registers an affiliate of an application: the password hashed, email and
+ * Registers an affiliate of an application: approved or pending and on the
+ * default plan by the application's settings, the password hashed, email and
  * username claimed atomically (a used one is answered "email is invalid" or
  * "username is invalid": docs/api.md, "register_affiliate"), and the address
  * where the affiliate logs in.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { affiliateContactFields, type AffiliateRecord, type AffiliateStore } from '../shared/domain/affiliates';
+import { affiliateContactFields, initialStanding, type AffiliateRecord, type AffiliateStore } from '../shared/domain/affiliates';
 import type { AppStore } from '../shared/domain/apps';
 import { Forbidden, ValidationError } from '../shared/domain/errors';
 import type { RegisterAffiliateInput, Registration } from './schema';
@@ -43,6 +44,7 @@ export function registerAffiliate(deps: RegisterAffiliateDeps) {
       ...Object.fromEntries(affiliateContactFields.filter((field) => input[field] !== undefined).map((field) => [field, input[field]])),
       password_hash: passwordHash,
       created_at: deps.now().toISOString(),
+      ...initialStanding(app),
     };
     const outcome = await deps.affiliates.register(affiliate);
     if (!outcome.registered) throw new ValidationError(outcome.taken.map((field) => `${field} is invalid`));

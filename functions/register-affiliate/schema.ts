@@ -60,6 +60,11 @@ export const registerAffiliateSchema = {
       description: '5 to 50 characters: letters, digits and periods',
     },
     whatsapp: phone,
+    skype: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9.,_-]{5,32}$',
+      description: '5 to 32 characters: letters, digits, periods, commas, dashes and underscores',
+    },
   },
 } as const;
 

@@ -8,9 +8,11 @@
  * two never collide, and each is stored once however often it is delivered.
  */
 import { toStreamEntries, type IngestDeps } from '../shared/domain/ingest';
+import { affiliateAttributedEvent } from '../shared/domain/money-settings';
 import { trackingParameters, type AffiliateSet, type SetAffiliateInput } from './schema';
 
-export const affiliateAttributedEvent = 'urm_affiliate_attributed';
+// The funnel consumer counts registrations from this event (functions/shared/domain/funnel.ts).
+export { affiliateAttributedEvent };
 
 /** The stream refused part of the write: the attribution is not complete, and the caller should retry. */
 export class AttributionNotWritten extends Error {

@@ -16,6 +16,10 @@ import { DynamoAffiliateStore } from '../../functions/shared/adapters/dynamo-aff
 import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store';
 import { DynamoChannelStore } from '../../functions/shared/adapters/dynamo-channel-store';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
+import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
+import { DynamoPlanStore } from '../../functions/shared/adapters/dynamo-plan-store';
+import { DynamoTimelineStore } from '../../functions/shared/adapters/dynamo-timeline-store';
+import { DynamoFunnelStore } from '../../functions/shared/adapters/dynamo-funnel-store';
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
 import { KinesisRecordReader } from '../../functions/shared/adapters/kinesis-record-reader';
 import { LambdaConsumerInvoker } from '../../functions/shared/adapters/lambda-consumer-invoker';
@@ -43,6 +47,14 @@ export interface Target {
 
 export async function backOfficeOf(target: Target): Promise<BackOffice> {
   return target.stack ? deployedBackOffice(target.stack, target.region) : localBackOfficeIn(target.dataDir);
+}
+
+/** The target's {base_url}: the local stack's origin, or a deployed stack's API stage URL (its BaseUrl output). */
+export async function baseUrlOf(target: Target): Promise<string> {
+  if (!target.stack) return (await runningLocalStack(target.dataDir)).base_url;
+  const baseUrl = (await stackOutputsOf(target.stack, target.region)).get('BaseUrl');
+  if (!baseUrl) throw new TargetError(`Stack ${target.stack} has no output BaseUrl; is it a urm stack?`);
+  return baseUrl;
 }
 
 /** What replay works with on the target: its on-failure destination, its stream, its consumers. `root`: where the local handler modules are. */
@@ -83,6 +95,10 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     keys: new DynamoKeyStore(document, tableName(tables.keys)),
     rejections: new DynamoRejectionLog(document, tableName(tables.rejections)),
     affiliates: new DynamoAffiliateStore(document, tableName(tables.affiliates)),
+    links: new DynamoLinkStore(document, tableName(tables.links)),
+    plans: new DynamoPlanStore(document, tableName(tables.affiliates)),
+    funnel: new DynamoFunnelStore(document, tableName(tables.funnel)),
+    timeline: new DynamoTimelineStore(document, tableName(tables.timeline)),
     channels: new DynamoChannelStore(document, tableName(tables.channels)),
     secrets: new SsmSecretStore(new SSMClient({ region }), secretsPrefixOf(stackName, outputs)),
   };

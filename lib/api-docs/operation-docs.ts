@@ -25,6 +25,7 @@ import { enterprisePortalDocs } from './operations/enterprise-portal';
 import { ingestionDocs } from './operations/ingestion';
 import { profileReadDocs } from './operations/profile-reads';
 import { pushDocs } from './operations/push';
+import { trackingLinkDocs } from './operations/tracking-links';
 
 /** Published under `#/components/schemas`: shared schemas, by identity. */
 export const namedSchemas = new Map<object, string>([
@@ -49,4 +50,5 @@ export const operationDocs: Record<string, OperationDoc> = {
   ...emailDocs,
   ...enterprisePortalDocs,
   ...pushDocs,
+  ...trackingLinkDocs,
 };

@@ -31,6 +31,12 @@ export const placeholders = {
   /** An affiliate's email and username, not registered yet. */
   affiliateEmail: 'ada.lovelace@affiliates.example',
   affiliateUsername: 'ada_plays',
+  /** A tracking link of an approved affiliate of the application, leading to its site origin. */
+  linkId: 'Qx7RmT2vLp9K',
+  /** An affiliate registered in the application. */
+  affiliateId: 'aff_8f3a01c2d4e5b6a79081',
+  /** An affiliate id no affiliate of the application has. */
+  unknownAffiliateId: 'aff_00000000000000000000',
   /** An email not signed up in the application yet. */
   enterpriseEmail: 'grace.hopper@casino.example',
 } as const;

@@ -75,6 +75,10 @@ function authorization(operation: HttpOperation): string {
       'Its credential is the affiliate portal session cookie (random, stored as a SHA-256, idle and absolute expiry, ' +
       'HttpOnly, SameSite=Lax); it shows only that affiliate\'s figures.',
     AffiliateReportCsv: 'Its credential is the affiliate portal session cookie; it returns only that affiliate\'s figures.',
+    TrackClick:
+      'It is a public tracking link that anyone may follow, by design: it only redirects to the landing URL stored ' +
+      "with the link (on one of the application's own site origins), reads nothing back to the caller, and writes at " +
+      'most one click claim and one stream record per visitor and link per day; an unknown link id writes nothing.',
   };
   const reason = keyless[operation.id];
   if (!reason) throw new Error(`${operation.id} takes no API key: say in lib/aws/nag-suppressions.ts how it authenticates its caller`);

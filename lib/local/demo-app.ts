@@ -8,6 +8,8 @@ import { hashApiKey, type Scope } from '../../functions/shared/domain/api-keys';
 import { createApp } from '../../functions/shared/back-office/apps';
 import { createChannel } from '../../functions/shared/back-office/channels';
 import { issueKey } from '../../functions/shared/back-office/keys';
+import { createPlan } from '../../functions/shared/back-office/plans';
+import { setMoneySettings } from '../../functions/shared/back-office/money';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 
 export interface DevConfig {
@@ -44,11 +46,32 @@ async function stillValid(office: BackOffice, config: DevConfig): Promise<boolea
   return true;
 }
 
+/** The demo's affiliate programme: EUR, the common money event names, new affiliates approved at once. */
+export const demoMoneySettings = {
+  currency: 'EUR',
+  money_events: { Deposit: 'deposit', Withdrawal: 'withdrawal', Bet: 'bet', Win: 'win', Bonus: 'bonus' },
+} as const;
+
+async function ensureDemoProgramme(office: BackOffice, appId: string): Promise<void> {
+  const app = await office.apps.get(appId);
+  // Set once: an operator's own changes to the demo application stay.
+  if (app?.money_events === undefined) await setMoneySettings(office, appId, { ...demoMoneySettings, money_events: { ...demoMoneySettings.money_events } });
+  if (app?.affiliate_approval === undefined) await office.apps.update(appId, { affiliate_approval: 'approve' });
+}
+
 /** The demo application's email channel: the one in the file if it still exists (enabled or not), else a new one. */
 async function ensureDemoChannel(office: BackOffice, appId: string, channelId: string | undefined): Promise<string> {
   if (channelId && (await office.channels.get(appId, channelId))) return channelId;
   const channel = await createChannel(office, { appId, name: 'Demo channel', fromEmail: 'demo@example.com', fromName: 'urm demo' });
   return channel.channel_id;
+}
+
+/** The demo application's default plan, made once: CPA 50.00 for a first deposit of at least 20.00, and RevShare 25 % with carry-over. */
+async function ensureDemoPlan(office: BackOffice, appId: string): Promise<void> {
+  const app = await office.apps.get(appId);
+  if (app?.default_plan_id && (await office.plans.get(appId, app.default_plan_id))) return;
+  const plan = await createPlan(office, appId, { name: 'Demo hybrid', cpa: { amount: '50', min_deposit: '20' }, revshare: { percent: '25', carry_over: true } });
+  await office.apps.update(appId, { default_plan_id: plan.plan_id });
 }
 
 export async function ensureDemoApp(
@@ -74,7 +97,9 @@ export async function ensureDemoApp(
     config = { base_url: baseUrl, app_id: app.app_id, ...keys };
     created = true;
   }
+  await ensureDemoProgramme(office, config.app_id);
   config.channel_id = await ensureDemoChannel(office, config.app_id, config.channel_id);
+  await ensureDemoPlan(office, config.app_id);
   config.mail_url = mailUrl;
   await writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   await chmod(path, 0o600);

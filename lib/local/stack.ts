@@ -16,6 +16,10 @@ import { DynamoAffiliateStore } from '../../functions/shared/adapters/dynamo-aff
 import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store';
 import { DynamoChannelStore } from '../../functions/shared/adapters/dynamo-channel-store';
 import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
+import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
+import { DynamoPlanStore } from '../../functions/shared/adapters/dynamo-plan-store';
+import { DynamoTimelineStore } from '../../functions/shared/adapters/dynamo-timeline-store';
+import { DynamoFunnelStore } from '../../functions/shared/adapters/dynamo-funnel-store';
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
 import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
@@ -95,6 +99,10 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     keys: new DynamoKeyStore(document, tables.keys.localName),
     rejections: new DynamoRejectionLog(document, tables.rejections.localName),
     affiliates: new DynamoAffiliateStore(document, tables.affiliates.localName),
+    links: new DynamoLinkStore(document, tables.links.localName),
+    plans: new DynamoPlanStore(document, tables.affiliates.localName),
+    funnel: new DynamoFunnelStore(document, tables.funnel.localName),
+    timeline: new DynamoTimelineStore(document, tables.timeline.localName),
     channels: new DynamoChannelStore(document, tables.channels.localName),
     secrets: new DynamoSecretStore(document, localSecretsTable.localName),
   };

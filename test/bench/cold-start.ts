@@ -1,6 +1,6 @@
 /**
  * Figure 4: per function of functions/shared/manifest/operations.ts, the bundle CDK would deploy
- * (esbuild with the bundling options of lib/aws/constructs/function-defaults.ts:
+ * (esbuild with the options of lib/aws/constructs/function-code.ts and the bundleOptions of function-defaults.ts:
  * ESM, minified, targeting the runtime's Node.js, the AWS SDK bundled) and the time a fresh Node
  * process takes to load it, minus the time of a process that loads nothing.
  */
@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { functionDefaults } from '../../lib/aws/constructs/function-defaults';
+import { esbuildOptions } from '../../lib/aws/constructs/function-code';
+import { bundleOptions, functionDefaults } from '../../lib/aws/constructs/function-defaults';
 import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
 import { repoRoot } from '../support/local-stack';
 import { functionEnvironment, median, report, round } from './support';
@@ -54,7 +55,6 @@ function heaviestModules(inputs: Record<string, { bytesInOutput: number }>): { m
 
 async function main(): Promise<ColdStartResult> {
   const dir = mkdtempSync(join(tmpdir(), 'urm-bench-bundles-'));
-  const { bundling } = functionDefaults;
   try {
     // Only what Lambda gives every function, plus the names the stack would pass: no tsx, no NODE_OPTIONS of ours.
     const baseEnv: NodeJS.ProcessEnv = {
@@ -74,18 +74,9 @@ async function main(): Promise<ColdStartResult> {
     for (const definition of [...httpOperations, ...streamConsumers]) {
       const outfile = join(dir, definition.id, 'index.mjs');
       const built = await build({
+        ...esbuildOptions(repoRoot, definition.entry, bundleOptions),
         metafile: true,
-        entryPoints: [join(repoRoot, definition.entry)],
         outfile,
-        bundle: true,
-        platform: 'node',
-        format: bundling.format === 'esm' ? 'esm' : 'cjs',
-        minify: bundling.minify,
-        sourcemap: bundling.sourceMap,
-        target: bundling.target,
-        mainFields: bundling.mainFields,
-        external: bundling.externalModules,
-        banner: { js: bundling.banner },
         logLevel: 'silent',
       });
       const url = pathToFileURL(outfile).href;

@@ -14,16 +14,11 @@ import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DevConfig } from '../../lib/local/demo-app';
 import { ingestStream } from '../../functions/shared/manifest/resources';
 import { toStreamEntries } from '../../functions/shared/domain/ingest';
-import { endpointsOf, freePorts, startLocalProcess, waitFor } from '../support/local-process';
-import { freePort } from '../support/ports';
-import { percentile, report, round } from './support';
+import { combineRounds, percentile, report, round, withLocalStack } from './support';
 import { BATCH, eventBatch } from './workloads';
 
 /** Seconds per round; two rounds a side. */
@@ -108,28 +103,8 @@ async function overHttp(baseUrl: string, dev: DevConfig): Promise<EndToEndSide> 
   };
 }
 
-/** Rounds of equal length: rates and requests add up, latencies are the rounds' worst. */
-function combine(rounds: EndToEndSide[]): EndToEndSide {
-  return {
-    recordsPerSecond: Math.round(rounds.reduce((sum, r) => sum + r.recordsPerSecond, 0) / rounds.length),
-    requests: rounds.reduce((sum, r) => sum + r.requests, 0),
-    p50Ms: round(rounds.reduce((sum, r) => sum + r.p50Ms, 0) / rounds.length, 1),
-    p99Ms: Math.max(...rounds.map((r) => r.p99Ms)),
-    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
-  };
-}
-
 async function main(): Promise<EndToEndResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'urm-bench-e2e-'));
-  const env = { ...(await freePorts()), SES_PORT: String(await freePort()), URM_DATA_DIR: dataDir };
-  const stack = startLocalProcess(env);
-  try {
-    let exited = false;
-    void stack.exited.then(() => (exited = true));
-    await waitFor(() => exited || stack.output().includes('urm local stack ready'), 'the local stack', 90_000);
-    if (exited) throw new Error(`the local stack did not start; it said:\n${stack.output().slice(-2000)}`);
-    const dev = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as DevConfig;
-    const endpoints = endpointsOf(env);
+  return withLocalStack(async ({ dev, endpoints }) => {
     // Two rounds each, alternating, so that drift (a growing LevelDB, a busy neighbour) hits both sides alike.
     const raws: EndToEndSide[] = [];
     const https: EndToEndSide[] = [];
@@ -137,8 +112,8 @@ async function main(): Promise<EndToEndResult> {
       raws.push(await rawPutRecords(endpoints.kinesis_endpoint, dev.app_id));
       https.push(await overHttp(endpoints.base_url, dev));
     }
-    const raw = combine(raws);
-    const http = combine(https);
+    const raw = combineRounds(raws, 'recordsPerSecond');
+    const http = combineRounds(https, 'recordsPerSecond');
     return {
       recordsPerRequest: BATCH,
       connections: CONNECTIONS,
@@ -147,11 +122,7 @@ async function main(): Promise<EndToEndResult> {
       rawPutRecords: raw,
       ratio: round(http.recordsPerSecond / Math.max(1, raw.recordsPerSecond), 2),
     };
-  } finally {
-    stack.child.kill('SIGTERM');
-    await stack.exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 report(await main());

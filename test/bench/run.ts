@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the six figures of docs/performance.md, each with a
+ * `npm run bench`: the seven figures of docs/performance.md, each with a
  * baseline measured in the same run (so the ratio holds on a noisy machine).
  * Prints a table and writes the same, with every raw measurement, to
  * .urm/bench.json. Benchmarks report; they fail only when a figure could not
@@ -14,12 +14,14 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../support/local-stack';
 import { awsPrices } from './aws-prices';
+import { clickRows, type ClickResult } from './clicks';
 import type { ColdStartResult } from './cold-start';
 import type { ConsumerResult } from './consumer';
 import { costPerMillion, streamFeePerMonth, type CostBreakdown } from './cost';
 import type { EndToEndResult } from './end-to-end';
+import type { FunnelResult } from './funnel';
 import type { IngestHandlerResult } from './ingest-handler';
-import { round } from './support';
+import { round, type BenchRow } from './support';
 import type { WebSdkResult } from './web-sdk';
 
 const FIGURE_TIMEOUT_MS = 240_000;
@@ -59,15 +61,7 @@ async function figure<T>(script: string): Promise<Outcome<T>> {
   }
 }
 
-interface Row {
-  figure: string;
-  measure: string;
-  value: number | string;
-  baseline: number | string;
-  /** The ratio, with what it divides: the target, where there is one, is on the same ratio. */
-  ratio: number | string;
-  target: string;
-}
+type Row = BenchRow;
 
 const kb = (bytes: number) => round(bytes / 1024, 1);
 const usd = (value: number) => round(value, value < 1 ? 4 : 2);
@@ -79,6 +73,8 @@ async function main(): Promise<void> {
   const consumer = await figure<ConsumerResult>('consumer.ts');
   const coldStart = await figure<ColdStartResult>('cold-start.ts');
   const webSdk = await figure<WebSdkResult>('web-sdk.ts');
+  const funnel = await figure<FunnelResult>('funnel.ts');
+  const clicks = await figure<ClickResult>('clicks.ts');
 
   const rows: Row[] = [];
   const missing = (name: string, outcome: Failed) =>
@@ -150,6 +146,28 @@ async function main(): Promise<void> {
       ratio: '',
       target: '',
     });
+  }
+
+  if (failed(funnel)) missing('3 funnel consumer', funnel);
+  else {
+    rows.push(
+      {
+        figure: '3 funnel consumer',
+        measure: `events with attribution/s (batches of ${funnel.batchSize}: 10 players × 10 money events)`,
+        value: funnel.eventsPerSecond,
+        baseline: `${funnel.naiveEventsPerSecond} (naive get + put of the day row per event)`,
+        ratio: `${funnel.speedup} (consumer ÷ naive)`,
+        target: '',
+      },
+      {
+        figure: '3 funnel consumer',
+        measure: 'DynamoDB calls per event',
+        value: funnel.callsPerEvent,
+        baseline: `${funnel.naiveCallsPerEvent} (naive)`,
+        ratio: `${round(funnel.callsPerEvent / funnel.naiveCallsPerEvent, 3)} (consumer ÷ naive)`,
+        target: '',
+      },
+    );
   }
 
   if (failed(coldStart)) missing('4 cold start', coldStart);
@@ -229,6 +247,9 @@ async function main(): Promise<void> {
     }
   } else rows.push({ figure: '6 cost', measure: 'not computed', value: 'needs figures 1 and 3', baseline: '', ratio: '', target: '' });
 
+  if (failed(clicks)) missing('7 clicks', clicks);
+  else rows.push(...clickRows(clicks));
+
   printTable(rows);
   console.log(
     `\nPrices: ${awsPrices.region}, ${awsPrices.currency}, checked ${awsPrices.checked} (test/bench/aws-prices.ts); ` +
@@ -243,11 +264,11 @@ async function main(): Promise<void> {
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
     prices: awsPrices,
     rows,
-    figures: { ingest, endToEnd, consumer, coldStart, webSdk, costs },
+    figures: { ingest, endToEnd, consumer, funnel, coldStart, webSdk, clicks, costs },
   };
   writeFileSync(join(outDir, 'bench.json'), `${JSON.stringify(result, null, 2)}\n`);
   console.log(`Written to .urm/bench.json`);
-  const anyFailed = [ingest, endToEnd, consumer, coldStart, webSdk].some(failed);
+  const anyFailed = [ingest, endToEnd, consumer, funnel, coldStart, webSdk, clicks].some(failed);
   process.exit(anyFailed ? 1 : 0);
 }
 

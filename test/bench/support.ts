@@ -1,13 +1,19 @@
 /**
  * What the benchmark figures share: statistics, the environment a function
- * gets from the stack, counting DynamoDB calls, and how a figure hands its
- * result to test/bench/run.ts (each figure runs in its own process, so a
+ * gets from the stack, counting DynamoDB calls, the local stack in a process
+ * of its own, the rows of the table, and how a figure hands its result to
+ * test/bench/run.ts (each figure runs in its own process, so a
  * module mocked or configured for one figure never leaks into another).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DevConfig } from '../../lib/local/demo-app';
+import type { LocalEndpoints } from '../../lib/local/stack';
 import { tables, ingestStream } from '../../functions/shared/manifest/resources';
 import { secretsEnv } from '../../functions/shared/manifest/secrets';
+import { endpointsOf, freePorts, startLocalProcess, waitFor } from '../support/local-process';
 
 export const median = (values: number[]): number => percentile(values, 50);
 
@@ -20,6 +26,26 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const round = (value: number, digits = 1): number => Number(value.toFixed(digits));
+
+/** One side of a load run (autocannon or a bounded loop): its requests, latencies and failures. */
+export interface RoundSide {
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+/** Rounds of equal length: rates are averaged, requests and errors add up, p50 is the mean and p99 the worst of the rounds. */
+export function combineRounds<K extends string>(rounds: (RoundSide & Record<K, number>)[], rate: K): RoundSide & Record<K, number> {
+  const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+  return {
+    [rate]: Math.round(mean(rounds.map((r) => r[rate]))),
+    requests: rounds.reduce((sum, r) => sum + r.requests, 0),
+    p50Ms: round(mean(rounds.map((r) => r.p50Ms)), 1),
+    p99Ms: Math.max(...rounds.map((r) => r.p99Ms)),
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+  } as RoundSide & Record<K, number>;
+}
 
 /** Runs `work` repeatedly for at least `ms` (and `minRuns` times); returns the runs' durations in ms. */
 export async function timeRuns(work: () => Promise<unknown> | unknown, ms: number, minRuns = 5): Promise<number[]> {
@@ -111,4 +137,45 @@ export function report(result: unknown): void {
   const out = process.env.URM_BENCH_OUT;
   if (out) writeFileSync(out, JSON.stringify(result, null, 2));
   else console.log(JSON.stringify(result, null, 2));
+}
+
+/** A row of the table `npm run bench` prints. */
+export interface BenchRow {
+  figure: string;
+  measure: string;
+  value: number | string;
+  baseline: number | string;
+  /** The ratio, with what it divides: the target, where there is one, is on the same ratio. */
+  ratio: number | string;
+  target: string;
+}
+
+export interface BenchStack {
+  dev: DevConfig;
+  endpoints: LocalEndpoints;
+  /** What the stack has printed so far. */
+  output: () => string;
+}
+
+/**
+ * The local stack as `npm start` runs it, in its own process (so a load
+ * generator does not share its event loop), on free ports with a fresh data
+ * directory; stopped and removed when `work` is done.
+ */
+export async function withLocalStack<T>(work: (stack: BenchStack) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'urm-bench-stack-'));
+  const env = { ...(await freePorts()), URM_DATA_DIR: dataDir };
+  const stack = startLocalProcess(env);
+  try {
+    let exited = false;
+    void stack.exited.then(() => (exited = true));
+    await waitFor(() => exited || stack.output().includes('urm local stack ready'), 'the local stack', 90_000);
+    if (exited) throw new Error(`the local stack did not start; it said:\n${stack.output().slice(-2000)}`);
+    const dev = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as DevConfig;
+    return await work({ dev, endpoints: endpointsOf(env), output: stack.output });
+  } finally {
+    stack.child.kill('SIGTERM');
+    await stack.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

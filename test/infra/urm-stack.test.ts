@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, test } from '@jest/globals';
-import type { CfnElement } from 'aws-cdk-lib';
+import { beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { AssetStaging, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
@@ -266,6 +266,62 @@ describe('the ingest functions', () => {
   }
 });
 
+describe('the click address function', () => {
+  const dynamoStatements = () =>
+    allowedStatements(stack.ingestion.operations.TrackClick).filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
+  const onTable = (name: TableName) =>
+    dynamoStatements()
+      .filter((statement) => [statement.Resource].flat().some((resource) => JSON.stringify(resource) === JSON.stringify(arn(stack.data.tables[name]))))
+      .flatMap(actionsOf)
+      .filter((action) => action !== 'dynamodb:DescribeTable')
+      .sort();
+
+  test('reads links and affiliates, and no index of either', () => {
+    const reads = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan'];
+
+    expect(onTable('links')).toEqual(reads);
+    expect(onTable('affiliates')).toEqual(reads);
+    expect(JSON.stringify(dynamoStatements())).not.toMatch(/\/index\//);
+  });
+
+  test('writes click claims without reading them, and touches no other table', () => {
+    const tablesTouched = Object.keys(tables).filter((name) => onTable(name as TableName).length > 0);
+
+    expect(onTable('clickClaims')).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect(tablesTouched.sort()).toEqual(['affiliates', 'clickClaims', 'links']);
+  });
+
+  test('may put records on the stream and nothing more there', () => {
+    const kinesis = allowedStatements(stack.ingestion.operations.TrackClick).filter((statement) => actionsOf(statement).some((action) => action.startsWith('kinesis:')));
+
+    expect(kinesis).toEqual([{ Effect: 'Allow', Action: ['kinesis:PutRecord', 'kinesis:PutRecords'], Resource: arn(stack.pipeline.stream) }]);
+  });
+});
+
+describe('the operator affiliate functions', () => {
+  const granted: Record<string, TableName[]> = {
+    ListAffiliates: ['keys', 'affiliates'],
+    GetAffiliateReport: ['keys', 'apps', 'affiliates', 'funnel', 'links'],
+  };
+
+  for (const [id, readable] of Object.entries(granted)) {
+    test(`${id} may read exactly the ${readable.join(', ')} tables, write none, and touch no stream`, () => {
+      const statements = allowedStatements(stack.ingestion.operations[id]);
+      const dynamo = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
+      const writes = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', '*'].map((action) => `dynamodb:${action}`);
+      const tablesTouched = new Set(
+        tableEntries()
+          .filter(([name]) => dynamo.some((statement) => JSON.stringify(statement.Resource).includes(`"${logicalId(stack.data.tables[name])}"`)))
+          .map(([name]) => name),
+      );
+
+      expect(dynamo.flatMap(actionsOf).filter((action) => writes.includes(action))).toEqual([]);
+      expect([...tablesTouched].sort()).toEqual([...readable].sort());
+      expect(statements.flatMap(actionsOf).filter((action) => action.startsWith('kinesis:'))).toEqual([]);
+    });
+  }
+});
+
 describe('the API', () => {
   test('has no API Gateway keys or usage plans: functions check x-api-key themselves', () => {
     template.resourceCountIs('AWS::ApiGateway::ApiKey', 0);
@@ -306,7 +362,13 @@ describe('the API', () => {
       MethodSettings: Match.arrayWith([
         Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 }),
       ]),
-      AccessLogSetting: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AccessLogs'), 'Arn'] }, Format: Match.anyValue() },
+      // The log group's ARN without the `:*` of its Arn attribute (feature flag apigateway:logGroupDestinationArnWithoutWildcard).
+      AccessLogSetting: {
+        DestinationArn: {
+          'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':logs:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':log-group:', { Ref: Match.stringLikeRegexp('AccessLogs') }]],
+        },
+        Format: Match.anyValue(),
+      },
     });
   });
 
@@ -343,6 +405,23 @@ describe('the API', () => {
 
       expect({ rate: setting?.ThrottlingRateLimit, burst: setting?.ThrottlingBurstLimit }).toEqual({ rate: limits.rateLimit, burst: limits.burstLimit });
       expect(limits.rateLimit < apiThrottling.stage.rateLimit && limits.burstLimit < apiThrottling.stage.burstLimit).toBeTruthy();
+    }
+  });
+});
+
+describe('synthesizing again', () => {
+  test('bundles nothing when no function source changed: every bundle is reused from the cloud assembly', () => {
+    const first = stack.node.root as ReturnType<typeof testApp>;
+    // As a new `cdk synth` process would: nothing remembered in memory, only what is in the cloud assembly.
+    AssetStaging.clearAssetHashCache();
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const again = new UrmStack(testApp({ outdir: first.outdir }), 'UrmTest');
+      const code = Template.fromStack(again).findResources('AWS::Lambda::Function');
+      expect(stderr.mock.calls.map(([text]) => String(text)).filter((text) => text.startsWith('Bundling asset'))).toEqual([]);
+      expect(code).toEqual(template.findResources('AWS::Lambda::Function'));
+    } finally {
+      stderr.mockRestore();
     }
   });
 });

@@ -150,6 +150,7 @@ describe('register_affiliate over HTTP', () => {
       email: '  Grace@Example.com ',
       first_name: ' Grace ',
       telegram: 'grace_h',
+      skype: ' grace.hopper ',
       website_url: 'https://grace.example.com',
       facebook: '',
       youtube: null,
@@ -170,7 +171,9 @@ describe('register_affiliate over HTTP', () => {
         last_name: 'Lovelace',
         website_url: 'https://grace.example.com',
         telegram: 'grace_h',
+        skype: 'grace.hopper',
         created_at: listed[0].created_at,
+        status: 'pending',
       },
     ]);
     expect(!JSON.stringify(listed).includes('scrypt') && !JSON.stringify(listed).includes(String(body.password))).toBeTruthy();
@@ -312,17 +315,21 @@ describe('the README affiliates example', () => {
     return match![1];
   };
 
-  test('answers "Affiliate set", then the login address and affiliate id, as shown', async () => {
+  test('answers "Affiliate set", then the login address and affiliate id, then the listing and the report, as shown', async () => {
     // The variables come from the first lines of the events example, as in the README.
     const variables = block('events').split('\n').slice(0, 2).join('\n');
-    const script = `${variables}\n${block('affiliates')}`.replaceAll('http://127.0.0.1:3000', stack.baseUrl);
+    const script = `${variables}\n${block('affiliates')}\n${block('affiliate-report')}`.replaceAll('http://127.0.0.1:3000', stack.baseUrl);
 
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd });
 
-    const [set, registered] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const [set, registered, listed, report] = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(set.message).toBe('Affiliate set');
     expect(set.message_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(registered.login_url).toBe(`${stack.baseUrl}/affiliates/${stack.dev.app_id}/login`);
     expect(registered.affiliate_id).toMatch(/^aff_[0-9a-f]{20}$/);
+    expect(listed.affiliates.length).toBeGreaterThan(0);
+    expect(report).toMatchObject({ affiliate_id: registered.affiliate_id, currency: 'EUR', from: '2026-11-01', to: '2026-11-30' });
+    expect(report.days.length).toBe(30);
+    expect(report.totals.commission).toMatch(/^\d+\.\d{2}$/);
   });
 });

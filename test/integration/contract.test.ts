@@ -5,7 +5,7 @@
  * documented one, word for word. Placeholders (lib/api-docs/placeholders.ts)
  * are replaced with real values of the stack, made here first: a profile with
  * a push subscription, an enterprise user, a fresh sign-in token, a portal
- * session. Then every key scope the document does not name for an operation
+ * session, a registered affiliate and its tracking link. Then every key scope the document does not name for an operation
  * is refused.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -15,6 +15,8 @@ import { SESSION_COOKIE } from '../../functions/shared/portal/session-cookie';
 import { expectedStatus } from '../../lib/api-docs/document';
 import { placeholders, type Placeholder } from '../../lib/api-docs/placeholders';
 import { httpOperations } from '../../functions/shared/manifest/operations';
+import { createLink } from '../../functions/shared/back-office/affiliate-links';
+import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { openApiChecker, type DocumentedOperation } from '../support/openapi';
@@ -59,6 +61,16 @@ beforeAll(async () => {
   const sessionId = /^[^=]+=([^;]*)/.exec(opened.headers.get('set-cookie') ?? '')?.[1];
   expect(sessionId).toBeTruthy();
 
+  const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', {
+    key: stack.dev.server_key,
+    body: { app_id: stack.dev.app_id, email: `linked-${run}@example.com`, username: `linked_${run}`, password: 'correct horse battery', first_name: 'Ada', last_name: 'Lovelace' },
+  });
+  expect(registered.status).toBe(200);
+  const link = await createLink(localBackOffice(localClients(stack.endpoints).document))(stack.dev.app_id, registered.body.affiliate_id, {
+    name: 'Contract',
+    landing_url: `${stack.baseUrl}/`,
+  });
+
   const values: Record<Placeholder, string> = {
     appId: stack.dev.app_id,
     profileId,
@@ -72,7 +84,10 @@ beforeAll(async () => {
     siteOrigin: stack.baseUrl,
     affiliateEmail: `affiliate-${run}@example.com`,
     affiliateUsername: `affiliate_${run}`,
+    affiliateId: registered.body.affiliate_id,
+    unknownAffiliateId: `aff_never_${run}`,
     enterpriseEmail: `enterprise-${run}@example.com`,
+    linkId: link.link_id,
   };
   real = new Map(Object.entries(values).map(([name, value]) => [placeholders[name as Placeholder], value]));
 });

@@ -2,7 +2,9 @@
  * Exactly once across a crash: the local stack is killed with SIGKILL while
  * 10,000 mixed records are being ingested, restarted on the same data, and
  * the client re-sends what it got no receipt for (same insert ids). Every
- * record must then be applied once: none lost, none twice.
+ * record must then be applied once: none lost, none twice. The players are
+ * attributed to an affiliate first and the events are bets, so the affiliate
+ * funnel must come out exact too.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,8 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import type { DevConfig } from '../../lib/local/demo-app';
+import { funnelOf, setAffiliate, totalsOf } from '../support/funnel';
 import { request } from '../support/http';
-import { freePorts, killHard, startLocalProcess, waitFor, type LocalProcess } from '../support/local-process';
+import { endpointsOf, freePorts, killHard, startLocalProcess, waitFor, type LocalProcess } from '../support/local-process';
 import type { TestStack } from '../support/local-stack';
 import { readProfile, readTimeline } from '../support/profiles';
 import { StreamReceipts, type ReceiptEntry } from '../support/stream-drain';
@@ -35,7 +38,8 @@ function workload(dev: DevConfig, run: string): Batch[] {
     const records = Array.from({ length: PER_REQUEST }, (_, i) => {
       const profile_id = `crash-${run}-${(r * PER_REQUEST + i) % PROFILES}`;
       const base = { app_id: dev.app_id, profile_id, urm_date_time: '2026-11-21T10:00:00Z', urm_insert_id: randomUUID() };
-      return path === '/profiles' ? { ...base, urm_add: { count: 1 } } : { ...base, event: 'spin', n: i };
+      // Bet is a money event of the demo application: 0.1 each, in its main currency.
+      return path === '/profiles' ? { ...base, urm_add: { count: 1 } } : { ...base, event: 'Bet', amount: 0.1, currency: 'EUR', n: i };
     });
     return { path, records, receipted: false };
   });
@@ -67,7 +71,11 @@ describe('a crash in the middle of ingestion', () => {
     let running: LocalProcess = startLocalProcess(env);
     await waitFor(() => running.output().includes('urm local stack ready'), 'the stack', 180_000);
     const dev = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as DevConfig;
-    const batches = workload(dev, randomUUID().slice(0, 8));
+    const run = randomUUID().slice(0, 8);
+    const batches = workload(dev, run);
+    const affiliateId = `aff-crash-${run}`;
+    // Each player's attribution: a profile record and an event on its timeline, before the workload.
+    for (let p = 0; p < PROFILES; p++) await setAffiliate({ baseUrl, dev } as TestStack, { profile_id: `crash-${run}-${p}`, urm_aff_id: affiliateId });
 
     const receipts = new StreamReceipts(join(dataDir, 'checkpoints.json'));
     let receipted = 0;
@@ -89,6 +97,8 @@ describe('a crash in the middle of ingestion', () => {
       expect(batches.every((b) => b.receipted)).toBeTruthy();
 
       const expected = new Map<string, { updates: number; events: number }>();
+      // The attribution event of each player is on its timeline too.
+      for (let p = 0; p < PROFILES; p++) expected.set(`crash-${run}-${p}`, { updates: 0, events: 1 });
       for (const batch of batches) {
         for (const record of batch.records) {
           const counts = expected.get(record.profile_id as string) ?? { updates: 0, events: 0 };
@@ -109,7 +119,9 @@ describe('a crash in the middle of ingestion', () => {
       };
       // Once every consumer has passed every receipted record (the re-sent ones come after anything written unreceipted
       // before the crash), nothing left on the stream can add or repeat a write: what the API shows now is final.
-      await receipts.waitUntilDrained(180_000);
+      await receipts.waitUntilDrained(180_000).catch((error) => {
+        throw new Error(`${error.message}; the stack said:\n${running.output().slice(-4000)}`);
+      });
       const seen = await applied();
 
       let lost = 0;
@@ -122,13 +134,18 @@ describe('a crash in the middle of ingestion', () => {
         duplicated += Math.max(0, s.updates - e.updates) + Math.max(0, s.events - e.events);
       }
       console.log(
-        `crash recovery: sent ${REQUESTS * PER_REQUEST}, receipted before the crash ${receiptedBeforeCrash}, ` +
+        `crash recovery: sent ${REQUESTS * PER_REQUEST} (+${PROFILES} attributions), receipted before the crash ${receiptedBeforeCrash}, ` +
           `applied ${appliedCount}, duplicated ${duplicated}, lost ${lost}`,
       );
       expect(receiptedBeforeCrash > 0 && receiptedBeforeCrash < REQUESTS * PER_REQUEST).toBeTruthy();
       expect(duplicated).toBe(0);
       expect(lost).toBe(0);
-      expect(appliedCount).toBe(REQUESTS * PER_REQUEST);
+      expect(appliedCount).toBe(REQUESTS * PER_REQUEST + PROFILES);
+
+      const bets = batches.filter((b) => b.path === '/events').reduce((n, b) => n + b.records.length, 0);
+      const funnel = totalsOf(await funnelOf(endpointsOf(env)).reader.days(dev.app_id, affiliateId, '2000-01-01', '2100-01-01'));
+      console.log(`crash recovery, funnel: ${funnel.registrations} registrations, bets ${funnel.bets} (expected ${bets / 10})`);
+      expect(funnel).toEqual(expect.objectContaining({ registrations: PROFILES, bets: String(bets / 10), ftds: 0, deposits: '0' }));
     } finally {
       running.child.kill('SIGTERM');
       await running.exited;

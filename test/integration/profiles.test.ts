@@ -115,6 +115,19 @@ describe('profiles through the local stack', () => {
     expect(timeline.length).toBe(1);
   });
 
+  test('an event re-sent in a later request with the same urm_insert_id and other properties leaves the first on the timeline', async () => {
+    const profileId = id('first-wins');
+    const event = (fields: Record<string, unknown>) => ({ app_id: stack.dev.app_id, profile_id: profileId, event: 'deposit', urm_date_time: at, ...fields });
+    await send(stack, '/events', [event({ urm_insert_id: 'deposit-1', amount: 10 })]);
+    await until(() => readTimeline(stack, profileId), (t) => t.length === 1, 'the first event');
+
+    // The marker follows the re-send on the profile's shard: the consumer handles the re-send first or in the same batch.
+    await send(stack, '/events', [event({ urm_insert_id: 'deposit-1', amount: 99, currency: 'EUR' }), event({ urm_insert_id: 'marker', event: 'marker' })]);
+    const timeline = await until(() => readTimeline(stack, profileId), (t) => t.length === 2, 'the marker event');
+
+    expect(timeline.find((e) => e.urm_insert_id === 'deposit-1')?.attributes).toEqual({ amount: 10 });
+  });
+
   test('urm_merge copies what the target lacks, unions push tokens, and brings the source’s timeline', async () => {
     const visitor = id('anon');
     const player = id('player');

@@ -10,8 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
-import { tables } from '../../functions/shared/manifest/resources';
+import { ingestStream, tables } from '../../functions/shared/manifest/resources';
 import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
+import { funnelOf, totalsOf } from '../support/funnel';
 import { kinesisEvent, sequenceNumbers, type EventRecordInput } from '../support/kinesis-event';
 import { context } from '../support/lambda';
 import { testStack, type TestStack } from '../support/local-stack';
@@ -22,6 +23,7 @@ type Consumer = (event: KinesisStreamEvent, context: Context) => Promise<Kinesis
 let stack: TestStack;
 let applyProfiles: Consumer;
 let recordEvents: Consumer;
+let countFunnel: Consumer;
 /** When set, DynamoDB calls it matches fail as a DynamoDB outage would. */
 let fault: ((command: string, input: Record<string, any>) => boolean) | undefined;
 let injected = 0;
@@ -33,6 +35,9 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: stack.endpoints.dynamodb_endpoint,
+    // Where the profile consumer puts the continuation of a long delete or merge.
+    AWS_ENDPOINT_URL_KINESIS: stack.endpoints.kinesis_endpoint,
+    [ingestStream.envVar]: ingestStream.localName,
     // The faults are injected on purpose: their error logs would only bury the counts.
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     ...Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.localName])),
@@ -50,6 +55,7 @@ beforeAll(async () => {
   );
   applyProfiles = (await import('../../functions/apply-profiles/handler')).handler as unknown as Consumer;
   recordEvents = (await import('../../functions/record-events/handler')).handler as unknown as Consumer;
+  countFunnel = (await import('../../functions/count-funnel/handler')).handler as unknown as Consumer;
 });
 afterAll(() => {
   fault = undefined;
@@ -134,7 +140,7 @@ describe('redelivery after a partial failure', () => {
 
     // The third timeline write of the batch fails: part of the batch is already stored when the handler throws.
     let writes = 0;
-    fault = (command, input) => command === 'BatchWriteItemCommand' && tables.timeline.localName in (input.RequestItems ?? {}) && ++writes === 3;
+    fault = (command, input) => command === 'PutItemCommand' && input.TableName === tables.timeline.localName && ++writes === 3;
     await expect(recordEvents(kinesisEvent(inputs), context())).rejects.toThrow();
     fault = undefined;
 
@@ -148,5 +154,54 @@ describe('redelivery after a partial failure', () => {
     console.log(formatCounts(`event batch failed, bisected and redelivered out of order (${writes} timeline writes attempted before the fault)`, counts));
     expect(counts.duplicated).toBe(0);
     expect(counts.lost).toBe(0);
+  });
+
+  test('a funnel batch that failed after its day rows, before its ledgers, comes back bisected and counts every figure once', async () => {
+    const run = randomUUID().slice(0, 8);
+    const affiliateId = `aff-bisect-${run}`;
+    const players = Array.from({ length: 5 }, (_, i) => `funnel-${run}-${i}`);
+    const shard = shardId();
+    // Per player: a deposit before the attribution, the attribution, then a bet and a win on each of 4 rounds.
+    const records = players.flatMap((player, p) => [
+      { event: 'Deposit', amount: 10 + p, currency: 'EUR', profile_id: player },
+      { event: 'urm_affiliate_attributed', urm_aff_id: affiliateId, urm_aff_link_id: `link-${p % 2}`, profile_id: player },
+      ...Array.from({ length: 4 }, () => [
+        { event: 'Bet', amount: 0.1, currency: 'EUR', profile_id: player },
+        { event: 'Win', amount: 0.05, currency: 'EUR', profile_id: player },
+      ]).flat(),
+    ]);
+    const seqs = sequenceNumbers(records.length, 9_000n);
+    const inputs: EventRecordInput[] = records.map((fields, i) => ({
+      kind: 'event',
+      shardId: shard,
+      sequenceNumber: seqs[i],
+      record: { app_id: stack.dev.app_id, urm_date_time: '2026-11-21T10:00:00Z', urm_insert_id: randomUUID(), ...fields },
+    }));
+    const { reader } = funnelOf(stack.endpoints);
+    const totals = async () => totalsOf(await reader.days(stack.dev.app_id, affiliateId, '2026-11-21', '2026-11-21'));
+
+    // The third ledger write fails: day rows are written, some ledgers too, the rest not, when the handler throws.
+    let ledgerWrites = 0;
+    fault = (command, input) => command === 'PutItemCommand' && input.TableName === tables.funnel.localName && input.Item?.sk === 'ledger' && ++ledgerWrites === 3;
+    await expect(countFunnel(kinesisEvent(inputs), context())).rejects.toThrow();
+    fault = undefined;
+    // Lambda retries the halves of a shard's batch in stream order (a player's later records never come before
+    // earlier ones); then a late duplicate of the whole batch.
+    const middle = inputs.length / 2;
+    for (const half of [inputs.slice(0, middle), inputs.slice(middle), inputs]) {
+      expect(await countFunnel(kinesisEvent(half), context())).toEqual({ batchItemFailures: [] });
+    }
+
+    expect(await totals()).toEqual({
+      clicks: 0,
+      registrations: 5,
+      ftds: 5,
+      deposit_count: 5,
+      deposits: '60',
+      withdrawals: '0',
+      bets: '2',
+      wins: '1',
+      bonuses: '0',
+    });
   });
 });

@@ -13,7 +13,11 @@ import {
   type RegistrationOutcome,
   type UniqueAffiliateField,
 } from '../../functions/shared/domain/affiliates';
+import type { FtdRow, FunnelDayRow, FunnelReader, LinkRecord, LinkStore, Plan, RegistrationRow } from '../../functions/shared/domain/affiliate-program';
 import type { App, AppStore } from '../../functions/shared/domain/apps';
+import { Conflict } from '../../functions/shared/domain/errors';
+import type { ClickClaims } from '../../functions/shared/domain/tracking-links';
+import type { PlanStore } from '../../functions/shared/domain/plans';
 import type { RegisterAffiliateInput } from '../../functions/register-affiliate/schema';
 import { noTrackingParameter } from '../../functions/set-affiliate/schema';
 
@@ -170,6 +174,18 @@ export const registrationRules: RuleRow[] = [
     ],
   },
   {
+    field: 'skype',
+    accepted: ['abcde', 's'.repeat(32), 'live.ada', 'ada.lovelace,1', 'ada-l_1', ' Padded.1 ', null, '', MISSING],
+    rejected: [
+      ['abcd', 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      ['s'.repeat(33), 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      ['live:ada', 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      ['ada lovelace', 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      ['@adalove', 'skype must be 5 to 32 characters: letters, digits, periods, commas, dashes and underscores'],
+      [42, 'skype must be a string'],
+    ],
+  },
+  {
     field: 'youtube',
     accepted: [
       '@abc',
@@ -287,6 +303,25 @@ export class MemoryAffiliateStore implements AffiliateStore {
   async list(appId: string) {
     return [...this.affiliates.values()].filter((a) => a.app_id === appId).map(toSummary);
   }
+
+  async get(appId: string, affiliateId: string) {
+    const affiliate = this.affiliates.get(`${appId}#${affiliateId}`);
+    return affiliate && toSummary(affiliate);
+  }
+
+  async page(appId: string, limit: number, start?: string) {
+    const all = (await this.list(appId)).sort((a, b) => a.affiliate_id.localeCompare(b.affiliate_id));
+    const rest = start === undefined ? all : all.filter((a) => a.affiliate_id > start);
+    const affiliates = rest.slice(0, limit);
+    return rest.length > limit ? { affiliates, next: affiliates[affiliates.length - 1].affiliate_id } : { affiliates };
+  }
+
+  async update(appId: string, affiliateId: string, changes: Partial<Pick<AffiliateRecord, 'status' | 'plan_id'>>) {
+    const affiliate = this.affiliates.get(`${appId}#${affiliateId}`);
+    if (!affiliate) return undefined;
+    Object.assign(affiliate, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
+    return toSummary(affiliate);
+  }
 }
 
 export class MemoryAppStore implements Pick<AppStore, 'get'> {
@@ -295,4 +330,122 @@ export class MemoryAppStore implements Pick<AppStore, 'get'> {
   async get(appId: string) {
     return this.apps.find((app) => app.app_id === appId);
   }
+}
+
+/** Links in memory, with the DynamoDB adapter's contract: a taken id is a Conflict, an affiliate's links come oldest first. */
+export class MemoryLinkStore implements LinkStore {
+  readonly links = new Map<string, LinkRecord>();
+  reads = 0;
+
+  async create(link: LinkRecord): Promise<void> {
+    if (this.links.has(link.link_id)) throw new Conflict(`link id ${link.link_id} is taken`);
+    this.links.set(link.link_id, { ...link });
+  }
+
+  async get(linkId: string): Promise<LinkRecord | undefined> {
+    this.reads++;
+    const link = this.links.get(linkId);
+    return link && { ...link };
+  }
+
+  async listByAffiliate(appId: string, affiliateId: string): Promise<LinkRecord[]> {
+    return [...this.links.values()]
+      .filter((link) => link.app_id === appId && link.affiliate_id === affiliateId)
+      .sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+}
+
+/** Click claims in memory, with the DynamoDB adapter's condition: a claim is taken when absent or expired. */
+export class MemoryClickClaims implements ClickClaims {
+  readonly claims = new Map<string, number>();
+  attempts = 0;
+  releases = 0;
+
+  async claim(key: string, now: Date, expiresAt: Date): Promise<boolean> {
+    this.attempts++;
+    const held = this.claims.get(key);
+    if (held !== undefined && held > now.getTime()) return false;
+    this.claims.set(key, expiresAt.getTime());
+    return true;
+  }
+
+  async release(key: string, expiresAt: Date): Promise<void> {
+    this.releases++;
+    if (this.claims.get(key) === expiresAt.getTime()) this.claims.delete(key);
+  }
+}
+export class MemoryPlanStore implements PlanStore {
+  readonly plans: Plan[] = [];
+
+  async create(plan: Plan) {
+    this.plans.push({ ...plan });
+  }
+
+  async get(appId: string, planId: string) {
+    return this.plans.find((plan) => plan.app_id === appId && plan.plan_id === planId);
+  }
+
+  async list(appId: string) {
+    return this.plans.filter((plan) => plan.app_id === appId);
+  }
+}
+
+/** The funnel as the consumer would leave it, read like the table: by application, affiliate and inclusive day range. */
+export class MemoryFunnel implements FunnelReader {
+  readonly dayRows: FunnelDayRow[] = [];
+  readonly ftdRows: FtdRow[] = [];
+  readonly registrationRows: RegistrationRow[] = [];
+  /** Every range asked for, to show what a use case reads. */
+  readonly reads: { rows: string; from: string; to: string }[] = [];
+
+  private select<T extends { app_id: string; affiliate_id: string; day: string }>(rows: T[], name: string, appId: string, affiliateId: string, from: string, to: string) {
+    this.reads.push({ rows: name, from, to });
+    return rows.filter((row) => row.app_id === appId && row.affiliate_id === affiliateId && row.day >= from && row.day <= to);
+  }
+
+  async days(appId: string, affiliateId: string, from: string, to: string) {
+    return this.select(this.dayRows, 'days', appId, affiliateId, from, to);
+  }
+
+  async ftds(appId: string, affiliateId: string, from: string, to: string) {
+    return this.select(this.ftdRows, 'ftds', appId, affiliateId, from, to);
+  }
+
+  async registrations(appId: string, affiliateId: string, from: string, to: string) {
+    return this.select(this.registrationRows, 'registrations', appId, affiliateId, from, to);
+  }
+}
+
+/** A funnel day row of `affiliateId` with zeros but what is given. */
+export function dayRow(affiliateId: string, day: string, figures: Partial<FunnelDayRow> = {}, appId = 'app_1'): FunnelDayRow {
+  return {
+    app_id: appId,
+    affiliate_id: affiliateId,
+    link_id: '-',
+    day,
+    clicks: 0,
+    registrations: 0,
+    ftds: 0,
+    deposit_count: 0,
+    deposits: '0',
+    withdrawals: '0',
+    bets: '0',
+    wins: '0',
+    bonuses: '0',
+    ...figures,
+  };
+}
+
+/** A first deposit of `profileId` under `affiliateId`. */
+export function ftdRow(affiliateId: string, day: string, amount: string, profileId = `player-${day}-${amount}`, appId = 'app_1', linkId = '-'): FtdRow {
+  return {
+    app_id: appId,
+    affiliate_id: affiliateId,
+    profile_id: profileId,
+    link_id: linkId,
+    day,
+    amount,
+    insert_id: `deposit-${profileId}`,
+    urm_date_time: `${day}T12:00:00Z`,
+  };
 }

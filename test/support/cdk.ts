@@ -7,10 +7,12 @@ export interface TestAppOptions {
   bundle?: boolean;
   /** Context on top of cdk.json's. */
   context?: Record<string, unknown>;
+  /** The cloud assembly directory (default: a new temporary one). */
+  outdir?: string;
 }
 
 export function testApp(options: TestAppOptions = {}): App {
   const cdk = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
   const bundling = options.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {};
-  return new App({ context: { ...cdk.context, ...bundling, ...options.context } });
+  return new App({ outdir: options.outdir, context: { ...cdk.context, ...bundling, ...options.context } });
 }

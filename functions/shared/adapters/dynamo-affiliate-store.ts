@@ -5,6 +5,7 @@
  *   affiliate#<affiliate_id>     the affiliate
  *   email#<uniqueness key>       claims the email for that affiliate
  *   username#<uniqueness key>    claims the username
+ *   plan#<plan_id>               a commission plan (./dynamo-plan-store.ts)
  *
  * A registration is one TransactWriteItems of three puts, each on the
  * condition that its item does not exist yet: the claims make email and
@@ -12,8 +13,8 @@
  * with another in flight (TransactionConflict) are retried a bounded number
  * of times; by then the winner has committed and the loser's condition fails.
  */
-import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   uniquenessKey,
   type AffiliateRecord,
@@ -46,7 +47,10 @@ const summaryFields = [
   'youtube',
   'facebook',
   'whatsapp',
+  'skype',
   'created_at',
+  'status',
+  'plan_id',
 ] as const satisfies readonly (keyof AffiliateSummary)[];
 
 export class DynamoAffiliateStore implements AffiliateStore {
@@ -93,16 +97,62 @@ export class DynamoAffiliateStore implements AffiliateStore {
           ExclusiveStartKey: start,
         }),
       );
-      for (const item of out.Items ?? []) {
-        affiliates.push(
-          Object.fromEntries(summaryFields.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as AffiliateSummary,
-        );
-      }
+      affiliates.push(...(out.Items ?? []).map(summaryOf));
       start = out.LastEvaluatedKey;
     } while (start);
     return affiliates.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
+
+  async get(appId: string, affiliateId: string): Promise<AffiliateSummary | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { app_id: appId, sk: affiliateSortKey(affiliateId) } }));
+    return out.Item ? summaryOf(out.Item) : undefined;
+  }
+
+  /** By affiliate id; one item more than asked tells whether a next page exists, so the last page never has a cursor. */
+  async page(appId: string, limit: number, start?: string): Promise<{ affiliates: AffiliateSummary[]; next?: string }> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'app_id = :app AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':app': appId, ':prefix': AFFILIATE_PREFIX },
+        ExclusiveStartKey: start === undefined ? undefined : { app_id: appId, sk: affiliateSortKey(start) },
+        Limit: limit + 1,
+      }),
+    );
+    const affiliates = (out.Items ?? []).slice(0, limit).map(summaryOf);
+    const more = (out.Items ?? []).length > limit;
+    return more ? { affiliates, next: affiliates[affiliates.length - 1].affiliate_id } : { affiliates };
+  }
+
+  async update(
+    appId: string,
+    affiliateId: string,
+    changes: Partial<Pick<AffiliateRecord, 'status' | 'plan_id'>>,
+  ): Promise<AffiliateSummary | undefined> {
+    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+    if (entries.length === 0) return this.get(appId, affiliateId);
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { app_id: appId, sk: affiliateSortKey(affiliateId) },
+          ConditionExpression: 'attribute_exists(sk)',
+          UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return out.Attributes ? summaryOf(out.Attributes) : undefined;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
 }
+
+const summaryOf = (item: Record<string, unknown>): AffiliateSummary =>
+  Object.fromEntries(summaryFields.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as AffiliateSummary;
 
 const reasonsOf = (error: unknown): (CancellationReason | undefined)[] =>
   error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];

@@ -43,7 +43,7 @@ export async function createApp(
   return { ...app, identity_secret: identitySecret };
 }
 
-export async function requireApp(office: BackOffice, appId: string): Promise<App> {
+export async function requireApp(office: Pick<BackOffice, 'apps'>, appId: string): Promise<App> {
   const app = await office.apps.get(appId);
   if (!app) throw new NotFound(`no application ${appId}`);
   return app;
@@ -53,16 +53,37 @@ export async function listApps(office: BackOffice): Promise<App[]> {
   return office.apps.list();
 }
 
-/** Changes what is given of an application's name and origins; `siteOrigins` replaces the list. */
+/**
+ * Changes what is given of an application's name, origins and affiliate
+ * settings; `siteOrigins` replaces the list. A default plan must be one of
+ * the application's plans.
+ */
 export async function updateApp(
-  office: BackOffice,
+  office: Pick<BackOffice, 'apps' | 'plans'>,
   appId: string,
-  input: { name?: string; portalOrigin?: string; siteOrigins?: string[] },
+  input: {
+    name?: string;
+    portalOrigin?: string;
+    siteOrigins?: string[];
+    affiliateApproval?: NonNullable<App['affiliate_approval']>;
+    defaultPlanId?: string;
+  },
 ): Promise<App> {
   await requireApp(office, appId);
+  if (input.affiliateApproval !== undefined && !affiliateApprovals.includes(input.affiliateApproval)) {
+    throw new ValidationError([`affiliate approval must be ${affiliateApprovals.join(' or ')}`], 'affiliate approval is invalid');
+  }
+  if (input.defaultPlanId !== undefined && !(await office.plans.get(appId, input.defaultPlanId))) {
+    throw new NotFound(`no plan ${input.defaultPlanId} in application ${appId}`);
+  }
   return office.apps.update(appId, {
     name: input.name,
     portal_origin: input.portalOrigin === undefined ? undefined : checkOrigin(input.portalOrigin, 'portal origin'),
     site_origins: input.siteOrigins?.map((o) => checkOrigin(o, 'site origin')),
+    affiliate_approval: input.affiliateApproval,
+    default_plan_id: input.defaultPlanId,
   });
 }
+
+/** What `affiliate_approval` may be: `approve` (new affiliates approved at once) or `pending` (they wait; the default). */
+export const affiliateApprovals = ['approve', 'pending'] as const;

@@ -1,21 +1,30 @@
 /**
  * The back office: what an operator does to the service (applications, keys,
- * email channels, VAPID keys; reading rejections and affiliates). Plain use
+ * email channels, VAPID keys; reading rejections; affiliates, plans and reports). Plain use
  * cases over the store ports, called by the admin command line (bin/admin.ts),
  * by the local stack's demo application, and by the web back office's
  * operations, so the same code serves the local stack and a deployed one.
  */
+import type { FunnelReader, LinkStore } from '../domain/affiliate-program';
 import type { AffiliateStore } from '../domain/affiliates';
 import type { AppStore, KeyStore } from '../domain/apps';
 import type { ChannelStore } from '../domain/channels';
 import type { SecretStore } from '../domain/secrets';
-import type { RejectionLog } from '../domain/timeline';
+import type { PlanStore } from '../domain/plans';
+import type { RejectionLog, TimelineStore } from '../domain/timeline';
 
 export interface BackOffice {
   apps: AppStore;
   keys: KeyStore;
   rejections: RejectionLog;
   affiliates: AffiliateStore;
+  plans: PlanStore;
+  /** What the funnel consumer keeps: the figures behind reports and commission. */
+  funnel: FunnelReader;
+  /** Players' timelines: the money events behind a commission line (affiliate trace). */
+  timeline: Pick<TimelineStore, 'page'>;
+  /** Affiliates' tracking links (back-office/affiliate-links.ts; their names in reports). */
+  links: LinkStore;
   channels: ChannelStore;
   /** VAPID private keys and identity secrets: SSM Parameter Store in AWS, a DynamoDB table locally (functions/shared/manifest/secrets.ts). */
   secrets: SecretStore;

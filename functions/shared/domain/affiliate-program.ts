@@ -143,6 +143,24 @@ export interface FunnelFigures {
   commission: string;
 }
 
+/**
+ * How the RevShare of one calendar month of a report is settled: the month's
+ * days (those within the report's range) add up to `revshare`; with
+ * `carried_in` (zero or negative) it pays `payable` = max(0, sum), and with
+ * carry-over a negative sum is `carried_out` into the next month.
+ */
+export interface RevShareMonth {
+  /** YYYY-MM. */
+  month: string;
+  /** The month's days within the report: YYYY-MM-DD bounds. */
+  from: string;
+  to: string;
+  revshare: string;
+  carried_in: string;
+  payable: string;
+  carried_out: string;
+}
+
 /** An affiliate's report for a period (GET /api/affiliates/{affiliate_id}/report, the portal, the CLI). */
 export interface AffiliateReport {
   affiliate_id: string;
@@ -152,4 +170,8 @@ export interface AffiliateReport {
   days: (FunnelFigures & { date: string })[];
   links: (FunnelFigures & { link_id: string; name?: string })[];
   totals: FunnelFigures;
+  /** The plan the commission was computed with (the affiliate's current one), if any. */
+  plan_id?: string;
+  /** The RevShare settlement by calendar month (empty without RevShare): totals.commission = totals.cpa + the months' payable. */
+  months?: RevShareMonth[];
 }

@@ -4,10 +4,10 @@
  * application (docs/api.md, "register_affiliate").
  */
 import { randomBytes } from 'node:crypto';
-import type { AffiliateStatus } from './affiliate-program';
+import type { AffiliateStatus, ProgrammeSettings } from './affiliate-program';
 
 /** Optional contact fields; stored only when given (null and "" mean not given). */
-export const affiliateContactFields = ['website_url', 'phone_number', 'telegram', 'youtube', 'facebook', 'whatsapp'] as const;
+export const affiliateContactFields = ['website_url', 'phone_number', 'telegram', 'youtube', 'facebook', 'whatsapp', 'skype'] as const;
 export type AffiliateContactField = (typeof affiliateContactFields)[number];
 
 /** An affiliate as stored. `password_hash` never leaves the store's write path. */
@@ -43,6 +43,25 @@ export interface AffiliateStore {
   register(affiliate: AffiliateRecord): Promise<RegistrationOutcome>;
   /** The application's affiliates, oldest first. */
   list(appId: string): Promise<AffiliateSummary[]>;
+  /** One affiliate of the application (undefined for an unknown one, or one of another application). */
+  get(appId: string, affiliateId: string): Promise<AffiliateSummary | undefined>;
+  /** A page of the application's affiliates by affiliate id; `next` is where the following page starts. */
+  page(appId: string, limit: number, start?: string): Promise<{ affiliates: AffiliateSummary[]; next?: string }>;
+  /** Changes an existing affiliate's status or plan; undefined when there is no such affiliate. */
+  update(appId: string, affiliateId: string, changes: Partial<Pick<AffiliateRecord, 'status' | 'plan_id'>>): Promise<AffiliateSummary | undefined>;
+}
+
+/** An affiliate's status: registered before statuses existed (none stored) means approved. */
+export function statusOf(affiliate: Pick<AffiliateRecord, 'status'>): AffiliateStatus {
+  return affiliate.status ?? 'approved';
+}
+
+/** What a new affiliate of the application starts with: its approval setting (pending unless `approve`) and its default plan. */
+export function initialStanding(app: ProgrammeSettings | undefined): Pick<AffiliateRecord, 'status' | 'plan_id'> {
+  return {
+    status: app?.affiliate_approval === 'approve' ? 'approved' : 'pending',
+    ...(app?.default_plan_id ? { plan_id: app.default_plan_id } : {}),
+  };
 }
 
 /** How an email or username is compared: trimmed, in one Unicode form, case-insensitively. */

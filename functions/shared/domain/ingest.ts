@@ -25,7 +25,7 @@ const receiptEntrySchema = {
     },
     {
       type: 'object',
-      description: 'The stream refused the record after retries; re-sending it with the same urm_insert_id is safe.',
+      description: 'The record was not written: the stream refused it after retries (or, in /profiles, refused an earlier record of its profile); re-sending it with the same urm_insert_id is safe.',
       required: ['ErrorCode', 'ErrorMessage'],
       additionalProperties: false,
       properties: { ErrorCode: { type: 'string' }, ErrorMessage: { type: 'string' } },

@@ -93,7 +93,10 @@ const hourOf = (isoTime: string) => Math.floor(Date.parse(isoTime) / 3_600_000);
 
 export type Seen = 'new' | 'redelivered' | 'resent';
 
-export function whetherSeen(state: ProfileState, shardId: string, sequenceNumber: string, insertId: string): Seen {
+/** The exactly-once bookkeeping an item keeps (a profile, a player's funnel ledger). */
+export type SeenRecords = Pick<ProfileState, 'applied' | 'recent'>;
+
+export function whetherSeen(state: SeenRecords, shardId: string, sequenceNumber: string, insertId: string): Seen {
   const last = state.applied[shardId];
   if (last !== undefined && compareSequence(sequenceNumber, last) <= 0) return 'redelivered';
   const hash = insertIdHash(insertId);
@@ -104,14 +107,14 @@ export function whetherSeen(state: ProfileState, shardId: string, sequenceNumber
 }
 
 /** Records that a stream record was handled (applied or rejected), so it is never handled again. */
-export function remember(state: ProfileState, shardId: string, sequenceNumber: string, insertId: string, receivedAt: string): void {
+export function remember(state: SeenRecords, shardId: string, sequenceNumber: string, insertId: string, receivedAt: string): void {
   state.applied[shardId] = sequenceNumber;
   const hour = String(hourOf(receivedAt));
   state.recent[hour] = (state.recent[hour] ?? '') + insertIdHash(insertId);
 }
 
 /** Drops ids older than the window (one extra hour, so the window is at least 24 hours), then the oldest beyond the bound. */
-export function pruneRecent(state: ProfileState, now: Date): void {
+export function pruneRecent(state: SeenRecords, now: Date): void {
   const oldest = Math.floor(now.getTime() / 3_600_000) - DEDUPE_WINDOW_HOURS - 1;
   const hours = Object.keys(state.recent)
     .map(Number)

@@ -15,6 +15,29 @@ export interface StreamEnvelope<R = Record<string, unknown>> {
   /** When the service accepted the record (ISO 8601, UTC). */
   received_at: string;
   record: R & { app_id: string; profile_id: string; urm_insert_id: string };
+  /** Set only by the profile consumer, never by ingestion: the rest of a delete's or a merge's timeline work. */
+  continues?: Continuation;
+}
+
+/**
+ * A delete or a merge whose timeline work did not fit one invocation: the
+ * profile consumer puts this on the stream under the profile's key, and takes
+ * the work up from `cursor` when the record comes back.
+ */
+export interface Continuation {
+  op: 'delete' | 'copy';
+  /** Where the delete or merge record is in the stream, and when the service took it. */
+  shard: string;
+  seq: string;
+  at: string;
+  /** How many continuations came before this one: with op, shard and seq, the record's insert id. */
+  step: number;
+  /** delete: pass 1 began before the tombstone was written; pass 2, after it, removes events written meanwhile. */
+  pass?: 1 | 2;
+  /** copy: the source profile ids still to copy, the first in progress. */
+  sources?: string[];
+  /** Where the walk of the timeline resumes (a DynamoDB key). */
+  cursor?: Record<string, string>;
 }
 
 /** Records of one profile share a shard, and so keep their order. */

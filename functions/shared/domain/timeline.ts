@@ -79,9 +79,15 @@ export interface TimelinePage {
 export interface TimelineStore {
   /** Stores entries (an entry with the same profile and insert id is replaced, not repeated). */
   write(entries: TimelineEntry[]): Promise<void>;
+  /**
+   * Stores the entries whose profile and insert id are not on the timeline
+   * yet; one already there stays as first stored. Answers how many were new.
+   * Any other failure throws, after the writes in flight have settled.
+   */
+  writeNew(entries: TimelineEntry[]): Promise<number>;
   /** Newest first by urm_date_time. */
   page(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage>;
-  /** Every entry of a profile, in no particular order. */
-  all(pk: string): AsyncIterable<TimelineEntry[]>;
+  /** Up to `limit` entries of a profile in key order (not by time), from `start`: a walk in bounded steps. */
+  walk(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage>;
   remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id'>[]): Promise<void>;
 }

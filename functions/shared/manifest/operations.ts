@@ -118,7 +118,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'GET',
     path: '/profiles/{profile_id}/events',
     entry: 'functions/list-profile-events/handler.ts',
-    tables: { keys: 'read', timeline: 'read' },
+    // profiles: the delete mark, to leave out what a delete still under way covers.
+    tables: { keys: 'read', timeline: 'read', profiles: 'read' },
     indexes: { timeline: ['by-time'] },
   },
   {
@@ -135,6 +136,22 @@ export const httpOperations: HttpOperation[] = [
     path: '/api/register_affiliate',
     entry: 'functions/register-affiliate/handler.ts',
     tables: { keys: 'read', apps: 'read', affiliates: 'write' },
+  },
+  {
+    id: 'ListAffiliates',
+    method: 'GET',
+    path: '/api/affiliates',
+    entry: 'functions/list-affiliates/handler.ts',
+    tables: { keys: 'read', affiliates: 'read' },
+  },
+  {
+    id: 'GetAffiliateReport',
+    method: 'GET',
+    path: '/api/affiliates/{affiliate_id}/report',
+    entry: 'functions/get-affiliate-report/handler.ts',
+    // The affiliate and its plan (affiliates), the currency (apps), the figures (funnel), link names (links, by affiliate).
+    tables: { keys: 'read', apps: 'read', affiliates: 'read', funnel: 'read', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
   },
   {
     id: 'SendEmail',
@@ -262,6 +279,16 @@ export const httpOperations: HttpOperation[] = [
     tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite' },
   },
   {
+    // Public, no key: the link id is all a click carries. The hottest public address, so links and
+    // affiliates come from a per-container cache: a new click costs one conditional put and one record.
+    id: 'TrackClick',
+    method: 'GET',
+    path: '/t/{link_id}',
+    entry: 'functions/track-click/handler.ts',
+    tables: { links: 'read', affiliates: 'read', clickClaims: 'write' },
+    stream: 'write',
+  },
+  {
     id: 'GetPushConfig',
     method: 'GET',
     path: '/push/config',
@@ -286,6 +313,8 @@ export const streamConsumers: StreamConsumer[] = [
     id: 'ApplyProfiles',
     entry: 'functions/apply-profiles/handler.ts',
     tables: { profiles: 'readwrite', timeline: 'readwrite', rejections: 'write' },
+    // Continuation records: a delete's or merge's timeline work that does not fit one invocation.
+    stream: 'write',
     kinds: ['profile'],
     batchSize: 100,
     retryAttempts: 10,
@@ -296,6 +325,16 @@ export const streamConsumers: StreamConsumer[] = [
     entry: 'functions/record-events/handler.ts',
     tables: { profiles: 'read', timeline: 'write', rejections: 'write' },
     kinds: ['event'],
+    batchSize: 100,
+    retryAttempts: 10,
+    maxRecordAgeSeconds: 6 * 24 * 60 * 60,
+  },
+  {
+    // The affiliate funnel: clicks, registrations, first deposits and money per affiliate, link and day.
+    id: 'CountFunnel',
+    entry: 'functions/count-funnel/handler.ts',
+    tables: { funnel: 'readwrite', apps: 'read', rejections: 'write' },
+    kinds: ['event', 'click'],
     batchSize: 100,
     retryAttempts: 10,
     maxRecordAgeSeconds: 6 * 24 * 60 * 60,

@@ -1,9 +1,15 @@
-/** Affiliates: attribution of a profile, and registration. */
+/** Affiliates: attribution of a profile, registration, the operator's listing and reports. */
+import { checkReportRange } from '../../../functions/shared/back-office/affiliate-report';
+import { encodeAffiliateCursor } from '../../../functions/shared/back-office/affiliates';
+import { affiliateReportOf } from '../../../functions/shared/domain/commission';
+import { messageBodySchema } from '../../../functions/shared/http/error-bodies';
+import { affiliatePathSchema, affiliateReportSchema } from '../../../functions/get-affiliate-report/schema';
+import { affiliatePageSchema } from '../../../functions/list-affiliates/schema';
 import { registrationSchema } from '../../../functions/register-affiliate/schema';
 import { affiliateSetSchema, trackingParameters } from '../../../functions/set-affiliate/schema';
 import { placeholders as p } from '../placeholders';
-import { refusal, v } from './common';
-import type { OperationDoc } from './doc-types';
+import { notFound, refusal, v } from './common';
+import type { OperationDoc, ParameterDoc } from './doc-types';
 
 const invalidAffiliate = {
   app_id: p.appId,
@@ -66,6 +72,7 @@ export const affiliateDocs: Record<string, OperationDoc> = {
           last_name: 'Lovelace',
           website_url: 'https://ada-plays.example',
           telegram: 'ada_plays',
+          skype: 'ada.lovelace',
           youtube: '@adaplays',
         },
         answer: { login_url: 'https://portal.casino.example/login', affiliate_id: 'aff_8f3a01c2d4e5b6a79081' },
@@ -75,6 +82,158 @@ export const affiliateDocs: Record<string, OperationDoc> = {
         body: invalidAffiliate,
         answer: refusal(v.registerAffiliate, invalidAffiliate, 'errors'),
       },
+    },
+  },
+};
+
+const affiliateIdParameter: ParameterDoc = {
+  name: 'affiliate_id',
+  in: 'path',
+  required: true,
+  description: 'The affiliate, as register_affiliate answered it.',
+  schema: affiliatePathSchema,
+};
+
+/** The report example is the computation's own answer, for a hybrid plan: CPA 50.00 (first deposit ≥ 20.00) + RevShare 25 %. */
+const exampleReport = affiliateReportOf({
+  affiliateId: p.affiliateId,
+  currency: 'EUR',
+  from: '2026-01-30',
+  to: '2026-01-31',
+  plan: {
+    app_id: p.appId,
+    plan_id: 'plan_3c9d1e7f20a4b658',
+    name: 'Hybrid',
+    cpa: { amount: '50.00', min_deposit: '20.00' },
+    revshare: { percent: '25', carry_over: true },
+    created_at: '2026-01-01T00:00:00Z',
+  },
+  days: [
+    {
+      app_id: p.appId,
+      affiliate_id: p.affiliateId,
+      link_id: 'lnk_7a0e5c1b9d3f',
+      day: '2026-01-31',
+      clicks: 3,
+      registrations: 1,
+      ftds: 1,
+      deposit_count: 1,
+      deposits: '25.00',
+      withdrawals: '0',
+      bets: '40.00',
+      wins: '12.50',
+      bonuses: '0',
+    },
+  ],
+  ftds: [
+    {
+      app_id: p.appId,
+      affiliate_id: p.affiliateId,
+      profile_id: p.profileId,
+      link_id: 'lnk_7a0e5c1b9d3f',
+      day: '2026-01-31',
+      amount: '25.00',
+      insert_id: 'deposit-88231',
+      urm_date_time: '2026-01-31T12:00:00Z',
+    },
+  ],
+  carriedIn: '0.00',
+  linkNames: new Map([['lnk_7a0e5c1b9d3f', 'Summer banner']]),
+});
+
+const reversedRange = { app_id: p.appId, from: '2026-02-01', to: '2026-01-01' };
+
+affiliateDocs.ListAffiliates = {
+  tag: 'Affiliates',
+  summary: "List the application's affiliates",
+  description:
+    'The affiliates of the key\'s application, by `affiliate_id`, a page at a time: pass `next_cursor` as `cursor` for the next ' +
+    'page. Each with its status (`pending`, `approved`, `suspended`) and commission plan; never a password.',
+  scopes: ['server'],
+  query: {
+    validate: v.affiliatesQuery,
+    descriptions: {
+      app_id: "Optional: the key's own application.",
+      limit: 'Affiliates per page, 1 to 100; default 50.',
+      cursor: 'The `next_cursor` of the previous page.',
+    },
+  },
+  responses: { 200: { description: 'A page of affiliates.', schema: affiliatePageSchema } },
+  examples: {
+    '200 first page': {
+      summary: 'One affiliate per page',
+      query: { app_id: p.appId, limit: '1' },
+      answer: {
+        affiliates: [
+          {
+            affiliate_id: p.affiliateId,
+            username: p.affiliateUsername,
+            email: p.affiliateEmail,
+            first_name: 'Ada',
+            last_name: 'Lovelace',
+            status: 'approved',
+            plan_id: 'plan_3c9d1e7f20a4b658',
+            created_at: '2026-01-30T09:15:00.000Z',
+          },
+        ],
+        next_cursor: encodeAffiliateCursor(p.appId, p.affiliateId),
+      },
+    },
+    '400 limit out of range': {
+      summary: 'A `limit` over 100',
+      query: { app_id: p.appId, limit: '500' },
+      answer: refusal(v.affiliatesQuery, { app_id: p.appId, limit: '500' }),
+    },
+  },
+};
+
+affiliateDocs.GetAffiliateReport = {
+  tag: 'Affiliates',
+  summary: "An affiliate's report and commission",
+  description:
+    'Per day of the range (at most 366 days, both ends included, UTC days), per tracking link, and in total: clicks, ' +
+    'registrations, first deposits (FTDs), deposits, NGR and commission under the affiliate\'s current plan, money as ' +
+    'decimal strings in the application\'s main currency. RevShare is settled per calendar month (`months`): a month pays ' +
+    'max(0, its days + what earlier months carried in); a month the range cuts is settled on its days within the range. ' +
+    'An unknown affiliate, or one of another application, is a 404.',
+  scopes: ['server'],
+  parameters: [affiliateIdParameter],
+  query: {
+    validate: v.reportQuery,
+    descriptions: {
+      app_id: "Optional: the key's own application.",
+      from: 'First day, YYYY-MM-DD (UTC).',
+      to: 'Last day, YYYY-MM-DD (UTC), not before `from`, at most 365 days after it.',
+    },
+  },
+  responses: {
+    200: { description: 'The report.', schema: affiliateReportSchema },
+    404: { description: 'No such affiliate in the application.', schema: messageBodySchema },
+  },
+  examples: {
+    '200 report': {
+      summary: 'Two days; one player deposited 25.00 and lost 27.50',
+      path: { affiliate_id: p.affiliateId },
+      query: { app_id: p.appId, from: '2026-01-30', to: '2026-01-31' },
+      answer: exampleReport,
+    },
+    '404 unknown affiliate': {
+      summary: 'An affiliate id the application does not have',
+      path: { affiliate_id: p.unknownAffiliateId },
+      query: { app_id: p.appId, from: '2026-01-01', to: '2026-01-31' },
+      answer: notFound('Not Found'),
+    },
+    '400 missing to': {
+      summary: 'No `to` in the query string',
+      path: { affiliate_id: p.affiliateId },
+      query: { app_id: p.appId, from: '2026-01-01' },
+      answer: refusal(v.reportQuery, { app_id: p.appId, from: '2026-01-01' }),
+    },
+    '400 to before from': {
+      summary: 'A range that ends before it starts',
+      path: { affiliate_id: p.affiliateId },
+      query: reversedRange,
+      answer: refusal(Object.assign(() => checkReportRange(reversedRange.from, reversedRange.to), { schema: {} }), reversedRange),
     },
   },
 };

@@ -5,6 +5,8 @@ import { profileQuerySchema } from '../../../functions/get-profile/schema';
 import { pushConfigQuerySchema } from '../../../functions/get-push-config/schema';
 import { eventsBodySchema } from '../../../functions/ingest-events/schema';
 import { profilesBodySchema } from '../../../functions/ingest-profiles/schema';
+import { reportQuerySchema } from '../../../functions/get-affiliate-report/schema';
+import { affiliatesQuerySchema } from '../../../functions/list-affiliates/schema';
 import { eventsQuerySchema } from '../../../functions/list-profile-events/schema';
 import { validRegistration } from '../../../functions/register-affiliate/schema';
 import { sendEmailSchema } from '../../../functions/send-email/schema';
@@ -31,6 +33,8 @@ export const validators = {
   eventsQuery: compileValidator(eventsQuerySchema, 'query string'),
   setAffiliate: validSetAffiliate,
   registerAffiliate: validRegistration,
+  affiliatesQuery: compileValidator(affiliatesQuerySchema, 'query string'),
+  reportQuery: compileValidator(reportQuerySchema, 'query string'),
   sendEmail: compileValidator(sendEmailSchema),
   signUp: compileValidator(signUpBodySchema),
   signIn: compileValidator(signInBodySchema),

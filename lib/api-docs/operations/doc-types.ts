@@ -5,7 +5,7 @@ import type { Validator } from '../../../functions/shared/domain/validation';
 export const tags = [
   { name: 'Ingestion', description: 'Profile records and events, written to the stream and applied within seconds.' },
   { name: 'Profiles', description: "Reading a profile's state and timeline back." },
-  { name: 'Affiliates', description: 'Attributing players to affiliates, and registering affiliates.' },
+  { name: 'Affiliates', description: 'Attributing players to affiliates, registering affiliates, listing them and their reports.' },
   { name: 'Enterprise', description: "Enterprise users and their sign-in to the application's portal." },
   { name: 'Email', description: "Transactional email through the application's channels." },
   { name: 'Web push', description: 'Web push notifications and what the browser SDK needs.' },

@@ -11,11 +11,12 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpFunctionTimeoutSeconds, type Access, type FunctionDefinition } from '../../../functions/shared/manifest/operations';
 import { ingestStream, pushSending, tables as tableDefinitions, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
 import { secretsEnv, secretsPrefix } from '../../../functions/shared/manifest/secrets';
+import { bundledCode, bundleHandler, type BundleOptions } from './function-code';
 
 /** Function entries in functions/shared/manifest/operations.ts are relative to this. */
 export const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
@@ -27,25 +28,25 @@ export const consumerTimeout = Duration.seconds(60);
 /** The newest Node.js runtime aws-cdk-lib knows; every handler is an async (event, context) function, as Node.js 24 requires. */
 const runtime = Runtime.NODEJS_24_X;
 
+/** How every handler is bundled (function-code.ts builds and caches the bundles). */
+export const bundleOptions = {
+  format: OutputFormat.ESM,
+  minify: true,
+  sourceMap: true,
+  // The bundle's syntax follows the runtime: nodejs24.x → node24.
+  target: runtime.name.replace(/^nodejs(\d+)\.x$/, 'node$1'),
+  mainFields: ['module', 'main'],
+  // Bundle the AWS SDK too: the lock file, not the runtime's copy, decides the version that runs.
+  externalModules: [],
+  // CommonJS dependencies inside an ESM bundle still call require().
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+} satisfies BundleOptions;
+
 export const functionDefaults = {
   runtime,
   architecture: Architecture.ARM_64,
   memorySize: 256,
   timeout: httpTimeout,
-  projectRoot: repoRoot,
-  depsLockFilePath: join(repoRoot, 'package-lock.json'),
-  bundling: {
-    format: OutputFormat.ESM,
-    minify: true,
-    sourceMap: true,
-    // The bundle's syntax follows the runtime: nodejs24.x → node24.
-    target: runtime.name.replace(/^nodejs(\d+)\.x$/, 'node$1'),
-    mainFields: ['module', 'main'],
-    // Bundle the AWS SDK too: the lock file, not the runtime's copy, decides the version that runs.
-    externalModules: [],
-    // CommonJS dependencies inside an ESM bundle still call require().
-    banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-  },
   environment: {
     NODE_OPTIONS: '--enable-source-maps',
     POWERTOOLS_SERVICE_NAME: 'urm',
@@ -103,8 +104,8 @@ export function definedFunction(
   logGroup.grantWrite(role);
   const fn = new NodejsFunction(scope, `${definition.id}Function`, {
     ...functionDefaults,
-    entry: join(repoRoot, definition.entry),
-    handler: 'handler',
+    code: bundledCode(scope, repoRoot, definition.entry, bundleOptions),
+    handler: bundleHandler,
     logGroup,
     role,
     ...overrides,

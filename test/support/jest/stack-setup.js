@@ -16,6 +16,9 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const STARTUP_MS = 180_000;
 
+/** The shared stack's timeline step (the service's default is 2,000 entries): a test's few hundred seeded entries take several steps. */
+const TEST_TIMELINE_STEP_ITEMS = 150;
+
 export default async function startSharedStack() {
   if (globalThis.__urmSharedStack) return;
   const logDir = mkdtempSync(join(tmpdir(), 'urm-test-logs-'));
@@ -26,7 +29,7 @@ export default async function startSharedStack() {
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/jest/stack-process.ts'], {
     cwd: root,
-    env: { ...process.env, ...files, POWERTOOLS_LOG_LEVEL: 'DEBUG' },
+    env: { ...process.env, ...files, POWERTOOLS_LOG_LEVEL: 'DEBUG', TIMELINE_STEP_ITEMS: String(TEST_TIMELINE_STEP_ITEMS) },
     // stdin stays open for as long as this process lives: the stack stops when it closes (stack-process.ts).
     stdio: ['pipe', 'inherit', 'inherit'],
   });

@@ -9,6 +9,8 @@ import { MemoryAffiliateStore, MemoryAppStore, registration } from '../../suppor
 const apps = new MemoryAppStore([
   { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z', portal_origin: 'https://portal.example.com' },
   { app_id: 'app_2', name: 'No portal', created_at: '2026-01-01T00:00:00Z' },
+  { app_id: 'app_3', name: 'Open programme', created_at: '2026-01-01T00:00:00Z', affiliate_approval: 'approve', default_plan_id: 'plan_demo' },
+  { app_id: 'app_4', name: 'Reviewed programme', created_at: '2026-01-01T00:00:00Z', affiliate_approval: 'pending' },
 ]);
 
 function setUp() {
@@ -43,6 +45,27 @@ describe('register_affiliate', () => {
     expect(answer).toEqual({ login_url: 'https://portal.example.com/affiliates/app_1/login', affiliate_id: 'aff_1' });
   });
 
+  test("a new affiliate is approved and on the default plan when the application approves at once", async () => {
+    const { affiliates, submit } = setUp();
+
+    await submit(registration('app_3'));
+
+    const [stored] = affiliates.affiliates.values();
+    expect([stored.status, stored.plan_id]).toEqual(['approved', 'plan_demo']);
+  });
+
+  test('a new affiliate is pending, without a plan, when the application reviews affiliates or says nothing', async () => {
+    const { affiliates, submit } = setUp();
+
+    await submit(registration('app_4'));
+    await submit({ ...registration('app_1'), email: 'other@example.com', username: 'other' });
+
+    expect([...affiliates.affiliates.values()].map((a) => [a.app_id, a.status, a.plan_id])).toEqual([
+      ['app_4', 'pending', undefined],
+      ['app_1', 'pending', undefined],
+    ]);
+  });
+
   test('without a portal origin, the login address is on the origin the request came to', async () => {
     const { submit, warnings } = setUp();
 
@@ -54,7 +77,7 @@ describe('register_affiliate', () => {
 
   test('stores the trimmed fields and given optional fields, and only a salted hash of the password', async () => {
     const { affiliates, submit } = setUp();
-    const body = { ...registration('app_1'), email: ' Ada@Example.com ', telegram: 'ada_tg', facebook: '', youtube: null };
+    const body = { ...registration('app_1'), email: ' Ada@Example.com ', telegram: 'ada_tg', skype: ' ada.lovelace ', facebook: '', youtube: null };
 
     await submit(body);
 
@@ -68,7 +91,9 @@ describe('register_affiliate', () => {
       first_name: 'Ada',
       last_name: 'Lovelace',
       telegram: 'ada_tg',
+      skype: 'ada.lovelace',
       created_at: '2026-11-21T10:00:00.000Z',
+      status: 'pending',
     });
     expect(hash).toMatch(/^scrypt\$1024\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
     expect(!hash.includes(String(body.password))).toBeTruthy();

@@ -1,24 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
 import { AttributionNotWritten, affiliateAttributedEvent, setAffiliate } from '../../../functions/set-affiliate/core';
 import { Forbidden } from '../../../functions/shared/domain/errors';
-import type { RecordWriter, StreamEntry, WriteReceipt } from '../../../functions/shared/domain/ingest';
+import type { RecordWriter } from '../../../functions/shared/domain/ingest';
 import { decodeEnvelope } from '../../../functions/shared/domain/stream-record';
-
-/** A stream that keeps what it is given and refuses the entries at the given indexes. */
-class MemoryStream implements RecordWriter {
-  readonly writes: StreamEntry[][] = [];
-  constructor(private readonly refuse: number[] = []) {}
-
-  async write(entries: StreamEntry[]): Promise<WriteReceipt> {
-    this.writes.push(entries);
-    const records = entries.map((_, i) =>
-      this.refuse.includes(i)
-        ? { ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'slow down' }
-        : { SequenceNumber: `${100 + i}`, ShardId: 'shardId-000000000000' },
-    );
-    return { EncryptionType: 'NONE', FailedRecordCount: this.refuse.length, Records: records };
-  }
-}
+import { MemoryStream } from '../../support/memory-stream';
 
 const messageId = '1b4e28ba-2fa1-41d2-883f-0016d3cca427';
 const now = new Date('2026-11-21T10:00:00.000Z');

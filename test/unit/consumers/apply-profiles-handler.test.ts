@@ -15,6 +15,7 @@ import {
   type PutCommandInput,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
 import { insertIdHash, type StoredProfile } from '../../../functions/shared/domain/profile-state';
@@ -28,6 +29,7 @@ const REJECTIONS = 'rejections-table';
 process.env.PROFILES_TABLE = PROFILES;
 process.env.TIMELINE_TABLE = TIMELINE;
 process.env.REJECTIONS_TABLE = REJECTIONS;
+process.env.STREAM_NAME = 'ingest-stream';
 setFunctionEnv({});
 
 type Handler = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse>;
@@ -64,6 +66,13 @@ function itemSize(item: Item): number {
 }
 const MAX_ITEM_BYTES = 400 * 1024;
 
+// The ingestion stream: what the consumer puts there (continuations of long work) waits in `streamed` for the next delivery.
+const kinesis = mockClient(KinesisClient);
+const streamed: KinesisStreamRecord[] = [];
+let nextStreamSequence = 1_000_000;
+/** Timeline entries the consumer's queries returned, and the timeline items it put or deleted, since the last reset. */
+const timelineWork = { read: 0, written: 0 };
+
 // An in-memory DynamoDB behind the mocked document client: what a PutCommand stores, a later GetCommand reads.
 const dynamo = mockClient(DynamoDBDocumentClient);
 const profiles = new Map<string, StoredProfile>();
@@ -77,7 +86,8 @@ const throttledProfiles = new Set<string>();
 const clone = <T>(value: T): T => structuredClone(value);
 const timelineKey = (pk: string, insertId: string) => `${pk}\u0000${insertId}`;
 const addTimelineEntry = (entry: TimelineEntry) => timeline.set(timelineKey(entry.pk, entry.insert_id), clone(entry));
-const timelineOf = (pk: string) => [...timeline.values()].filter((entry) => entry.pk === pk).sort((a, b) => a.insert_id.localeCompare(b.insert_id));
+// Key order, as DynamoDB sorts a string sort key: by code unit.
+const timelineOf = (pk: string) => [...timeline.values()].filter((entry) => entry.pk === pk).sort((a, b) => (a.insert_id < b.insert_id ? -1 : a.insert_id > b.insert_id ? 1 : 0));
 const stored = (profileId: string) => profiles.get(`app_1#${profileId}`);
 const attributesOf = (profileId: string) => JSON.parse(stored(profileId)!.attrs) as Item;
 
@@ -92,6 +102,15 @@ function fakeDynamo(): void {
       const at = rejections.findIndex((row) => row.app_id === input.Item!.app_id && row.rejection_id === input.Item!.rejection_id);
       if (at >= 0) rejections.splice(at, 1);
       rejections.push(clone(input.Item!));
+      return {};
+    }
+    if (input.TableName === TIMELINE) {
+      // A merge's copy: written only where the key is new (the first entry with an insert id stays).
+      expect(input.ConditionExpression).toBe('attribute_not_exists(pk)');
+      timelineWork.written += 1;
+      const entry = input.Item as TimelineEntry;
+      if (timeline.has(timelineKey(entry.pk, entry.insert_id))) throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+      addTimelineEntry(entry);
       return {};
     }
     expect(input.TableName).toBe(PROFILES);
@@ -125,11 +144,19 @@ function fakeDynamo(): void {
     const found = keys.map((key) => profiles.get(key.pk as string)).filter((item) => item !== undefined);
     return { Responses: { [PROFILES]: clone(found) }, UnprocessedKeys: {} };
   });
+  // As DynamoDB answers a Query on the table: key order, at most Limit items, then where to go on.
   dynamo.on(QueryCommand).callsFake(async (input: QueryCommandInput) => {
     expect(input.TableName).toBe(TIMELINE);
-    return { Items: clone(timelineOf(input.ExpressionAttributeValues![':pk'] as string)) };
+    const all = timelineOf(input.ExpressionAttributeValues![':pk'] as string);
+    const after = input.ExclusiveStartKey?.insert_id as string | undefined;
+    const rest = after === undefined ? all : all.filter((entry) => entry.insert_id > after);
+    const page = rest.slice(0, input.Limit ?? rest.length);
+    timelineWork.read += page.length;
+    const last = page[page.length - 1];
+    return { Items: clone(page), LastEvaluatedKey: page.length < rest.length ? { pk: last.pk, insert_id: last.insert_id } : undefined };
   });
   dynamo.on(BatchWriteCommand).callsFake(async (input: BatchWriteCommandInput) => {
+    timelineWork.written += input.RequestItems![TIMELINE].length;
     for (const request of input.RequestItems![TIMELINE]) {
       if (request.PutRequest) addTimelineEntry(request.PutRequest.Item as TimelineEntry);
       if (request.DeleteRequest) timeline.delete(timelineKey(request.DeleteRequest.Key!.pk as string, request.DeleteRequest.Key!.insert_id as string));
@@ -155,6 +182,19 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
+  kinesis.reset();
+  streamed.length = 0;
+  kinesis.on(PutRecordsCommand).callsFake(async (input: PutRecordsCommandInput) => ({
+    FailedRecordCount: 0,
+    Records: input.Records!.map((entry) => {
+      const sequenceNumber = seq(nextStreamSequence++);
+      const record = supportStreamRecord({ kind: 'profile', record: {}, sequenceNumber, shardId: SHARD });
+      streamed.push({ ...record, kinesis: { ...record.kinesis, partitionKey: entry.PartitionKey!, data: Buffer.from(entry.Data!).toString('base64') } });
+      return { SequenceNumber: sequenceNumber, ShardId: SHARD };
+    }),
+  }));
+  timelineWork.read = 0;
+  timelineWork.written = 0;
   dynamo.reset();
   profiles.clear();
   timeline.clear();
@@ -424,15 +464,36 @@ describe('apply-profiles handler', () => {
     });
     expect(stored('anon-1')).toEqual(sourceBefore);
     expect(inputs<QueryCommandInput>(QueryCommand).map((input) => [input.TableName, input.ExpressionAttributeValues![':pk']])).toEqual([[TIMELINE, 'app_1#anon-1']]);
-    const writes = inputs<BatchWriteCommandInput>(BatchWriteCommand);
-    expect(writes.length).toBe(1);
-    const copies = writes[0].RequestItems![TIMELINE].map((request) => request.PutRequest!.Item as TimelineEntry);
+    const copies = inputs<PutCommandInput>(PutCommand)
+      .filter((input) => input.TableName === TIMELINE)
+      .map((input) => input.Item as TimelineEntry);
     expect(copies.sort((a, b) => a.insert_id.localeCompare(b.insert_id))).toEqual([
         { ...sourceEntry('e-1', 'page_view'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
         { ...sourceEntry('e-2', 'signup_started'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
       ]);
     expect(timelineOf('app_1#anon-1').length).toBe(2);
     expect(timelineOf('app_1#player-1').length).toBe(2);
+  });
+
+  test('urm_merge keeps the target\'s own event where a source event has the same insert id: the first stored wins', async () => {
+    await handler(batch(streamRecord(seq(1), profileRecord('anon-1', 's-1', { country: 'FR' }))), context());
+    const shared = (pk: string, event: string): TimelineEntry => ({
+      pk,
+      insert_id: 'same-id',
+      ts: `2026-11-20T09:00:00.000Z#same-id`,
+      event,
+      urm_date_time: '2026-11-20T09:00:00Z',
+      received_at: RECEIVED_AT,
+      shard: SHARD,
+      seq: seq(0),
+      attrs: '{}',
+    });
+    addTimelineEntry(shared('app_1#anon-1', 'from_the_source'));
+    addTimelineEntry(shared('app_1#player-1', 'the_targets_own'));
+
+    await handler(batch(streamRecord(seq(3), profileRecord('player-1', 't-1', { urm_merge: ['anon-1'] }))), context());
+
+    expect(timelineOf('app_1#player-1').map((entry) => [entry.insert_id, entry.event, entry.merged_from])).toEqual([['same-id', 'the_targets_own', undefined]]);
   });
 
   test('urm_merge reads its sources consistently, so it sees the write it waits for', async () => {
@@ -609,5 +670,139 @@ describe('apply-profiles handler', () => {
 
     expect(response).toEqual({ batchItemFailures: [] });
     expect(attributesOf('p-a').notes).toBe('y'.repeat(30_000));
+  });
+
+  describe('a timeline of 20,000 entries', () => {
+    const STEP = 2_000;
+    const bigTimeline = (profileId: string, count: number, sequence: string) => {
+      for (let i = 0; i < count; i++) {
+        const insertId = `old-${String(i).padStart(5, '0')}`;
+        addTimelineEntry({
+          pk: `app_1#${profileId}`,
+          insert_id: insertId,
+          ts: `2026-11-20T09:00:00.000Z#${insertId}`,
+          event: 'spin',
+          urm_date_time: '2026-11-20T09:00:00Z',
+          received_at: RECEIVED_AT,
+          shard: SHARD,
+          seq: sequence,
+          attrs: '{}',
+        });
+      }
+    };
+    /** Delivers what the consumer put on the stream, batch after batch, until nothing is left; answers each invocation's timeline work. */
+    async function drainStream(): Promise<{ read: number; written: number }[]> {
+      const invocations: { read: number; written: number }[] = [];
+      for (let round = 0; streamed.length > 0; round++) {
+        if (round >= 100) throw new Error('the continuations never end');
+        const records = streamed.splice(0);
+        timelineWork.read = 0;
+        timelineWork.written = 0;
+        expect(await handler(batch(...records), context())).toEqual({ batchItemFailures: [] });
+        invocations.push({ ...timelineWork });
+      }
+      return invocations;
+    }
+    const continuationsPut = () => kinesis.commandCalls(PutRecordsCommand).flatMap((call) => call.args[0].input.Records!);
+
+    test('a delete removes it in steps of at most 2,000 entries read and written per invocation, continued through the stream', async () => {
+      await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann' }))), context());
+      bigTimeline('p-a', 20_000, seq(2));
+      addTimelineEntry({ ...timeline.get(timelineKey('app_1#p-a', 'old-00000'))!, insert_id: 'after-delete', seq: seq(5) });
+      timelineWork.read = 0;
+
+      const response = await handler(batch(streamRecord(seq(4), profileRecord('p-a', 'a-del', { urm_delete_profile: 'profile_id' }))), context());
+
+      expect(response).toEqual({ batchItemFailures: [] });
+      expect(timelineWork.read).toBeLessThanOrEqual(STEP);
+      expect(timelineWork.written).toBeLessThanOrEqual(STEP);
+      expect(stored('p-a')!.exists).toBe(false);
+      expect(stored('p-a')!.deleted).toEqual({ shard: SHARD, seq: seq(4), at: RECEIVED_AT });
+      expect(kinesis).toHaveReceivedCommandWith(PutRecordsCommand, { StreamName: 'ingest-stream', Records: [expect.objectContaining({ PartitionKey: 'app_1#p-a' })] });
+      const invocations = await drainStream();
+      expect(invocations.length).toBeGreaterThanOrEqual(10);
+      expect(invocations.every(({ read, written }) => read <= STEP && written <= STEP)).toBeTruthy();
+      expect(timelineOf('app_1#p-a').map((entry) => entry.insert_id)).toEqual(['after-delete']);
+      expect(stored('p-a')!.exists).toBe(false);
+    });
+
+    test('a merge copies it in steps of at most 2,000 entries read and written per invocation, continued through the stream', async () => {
+      await handler(batch(streamRecord(seq(1), profileRecord('anon-1', 's-1', { country: 'FR' }))), context());
+      bigTimeline('anon-1', 20_000, seq(0));
+      timelineWork.read = 0;
+
+      const response = await handler(batch(streamRecord(seq(3), profileRecord('player-1', 't-1', { urm_merge: ['anon-1'] }))), context());
+
+      expect(response).toEqual({ batchItemFailures: [] });
+      expect(timelineWork.read).toBeLessThanOrEqual(STEP);
+      expect(timelineWork.written).toBeLessThanOrEqual(STEP);
+      expect(attributesOf('player-1')).toEqual({ country: 'FR' });
+      const invocations = await drainStream();
+      expect(invocations.length).toBeGreaterThanOrEqual(9);
+      expect(invocations.every(({ read, written }) => read <= STEP && written <= STEP)).toBeTruthy();
+      const copies = timelineOf('app_1#player-1');
+      expect(copies.length).toBe(20_000);
+      expect(copies.every((entry) => entry.merged_from === 'anon-1' && entry.seq === seq(3))).toBeTruthy();
+      expect(timelineOf('app_1#anon-1').length).toBe(20_000);
+    });
+
+    test('a continuation delivered again, re-sent, or arriving after a later record recreated the profile changes nothing twice', async () => {
+      await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann' }))), context());
+      bigTimeline('p-a', 5_000, seq(2));
+      await handler(batch(streamRecord(seq(4), profileRecord('p-a', 'a-del', { urm_delete_profile: 'profile_id' }))), context());
+      const first = clone(streamed[0]);
+      await handler(batch(streamRecord(seq(6), profileRecord('p-a', 'a-new', { level: 1 }))), context());
+      await drainStream();
+      const after = clone(stored('p-a'));
+      dynamo.resetHistory();
+
+      // The first continuation again: under its own sequence number, then under a new one.
+      const again = { ...first, kinesis: { ...first.kinesis, sequenceNumber: seq(2_000_000) }, eventID: `${SHARD}:${seq(2_000_000)}` };
+      expect(await handler(batch(first), context())).toEqual({ batchItemFailures: [] });
+      expect(await handler(batch(again), context())).toEqual({ batchItemFailures: [] });
+
+      expect(dynamo).not.toHaveReceivedCommand(PutCommand);
+      expect(stored('p-a')).toEqual(after);
+      expect(attributesOf('p-a')).toEqual({ level: 1 });
+      expect(timelineOf('app_1#p-a')).toEqual([]);
+    });
+
+    test('a merge whose target is deleted before its copy ends copies no more, and the delete removes what was copied', async () => {
+      await handler(batch(streamRecord(seq(1), profileRecord('anon-1', 's-1', { country: 'FR' }))), context());
+      bigTimeline('anon-1', 6_000, seq(0));
+      await handler(batch(streamRecord(seq(3), profileRecord('player-1', 't-1', { urm_merge: ['anon-1'] }))), context());
+      const mergeGoesOn = streamed.splice(0);
+      expect(mergeGoesOn).toHaveLength(1);
+
+      await handler(batch(streamRecord(seq(4), profileRecord('player-1', 't-del', { urm_delete_profile: 'profile_id' }))), context());
+      streamed.unshift(...mergeGoesOn);
+      const invocations = await drainStream();
+
+      expect(invocations.every(({ written }) => written === 0)).toBeTruthy();
+      expect(timelineOf('app_1#player-1')).toEqual([]);
+      expect(stored('player-1')!.exists).toBe(false);
+      expect(timelineOf('app_1#anon-1').length).toBe(6_000);
+    });
+
+    test('when a conflict makes a long delete start again, the continuation it puts twice goes on once', async () => {
+      await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann' }))), context());
+      bigTimeline('p-a', 10_000, seq(2));
+      beforeNextProfileWrite = () => {
+        const current = profiles.get('app_1#p-a')!;
+        profiles.set('app_1#p-a', { ...current, version: current.version + 1 });
+      };
+
+      const response = await handler(batch(streamRecord(seq(4), profileRecord('p-a', 'a-del', { urm_delete_profile: 'profile_id' }))), context());
+
+      expect(response).toEqual({ batchItemFailures: [] });
+      expect(timelineWork.read).toBeLessThanOrEqual(STEP);
+      expect(continuationsPut().length).toBe(2);
+      const [firstTry, secondTry] = continuationsPut().map((entry) => JSON.parse(Buffer.from(entry.Data!).toString('utf8')).record.urm_insert_id);
+      expect(secondTry).toBe(firstTry);
+      await drainStream();
+      expect(timelineOf('app_1#p-a')).toEqual([]);
+      // One chain: 10,000 entries in steps of 2,000 (the conflict's two puts of step 1 aside), not two chains side by side.
+      expect(continuationsPut().length).toBeLessThanOrEqual(8);
+    });
   });
 });

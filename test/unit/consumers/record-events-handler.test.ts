@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
-import { DynamoDBServiceException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBServiceException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
+import { PUTS_IN_FLIGHT } from '../../../functions/shared/adapters/dynamo-timeline-store';
 import { backoffTimer } from '../../../functions/shared/adapters/retry';
 import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
 import type { TimelineEntry } from '../../../functions/shared/domain/timeline';
@@ -29,7 +30,6 @@ setFunctionEnv({});
 
 type Handler = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse>;
 type Item = Record<string, unknown>;
-type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
 const SHARD = 'shardId-000000000000';
 /** Real Kinesis sequence numbers are 56-digit decimals, beyond a double's precision. */
@@ -71,8 +71,10 @@ const dynamo = mockClient(DynamoDBDocumentClient);
 const profiles = new Map<string, Item>();
 const timeline = new Map<string, TimelineEntry>();
 const rejections: Item[] = [];
-/** For each next BatchWriteCommand call, how many of its last requests DynamoDB leaves unprocessed. */
-const unprocessedPlan: number[] = [];
+/** Timeline puts under way at once, and the most seen. */
+const puts = { inFlight: 0, most: 0 };
+/** When set, the n-th timeline put (1-based) fails at once with the error it answers. */
+let putFault: ((n: number) => Error | undefined) | undefined;
 
 const clone = <T>(value: T): T => structuredClone(value);
 const timelineKey = (pk: string, insertId: string) => `${pk}\u0000${insertId}`;
@@ -87,27 +89,44 @@ function fakeDynamo(): void {
       .map((item) => (fields ? Object.fromEntries(Object.entries(item).filter(([name]) => fields.includes(name))) : item));
     return { Responses: { [PROFILES]: clone(found) }, UnprocessedKeys: {} };
   });
+  // Unconditional, as DynamoDB's BatchWriteItem is: a put replaces an item with the same key.
   dynamo.on(BatchWriteCommand).callsFake(async (input: BatchWriteCommandInput) => {
-    const requests = input.RequestItems![TIMELINE];
-    expect(requests.length <= 25).toBeTruthy();
-    if (requests.some((request) => request.PutRequest && itemSize(request.PutRequest.Item!) > 400 * 1024)) throw itemTooLarge();
-    const left = Math.min(unprocessedPlan.shift() ?? 0, requests.length);
-    const processed = requests.slice(0, requests.length - left);
-    for (const request of processed) {
+    for (const request of input.RequestItems![TIMELINE]) {
       const entry = request.PutRequest!.Item as TimelineEntry;
       timeline.set(timelineKey(entry.pk, entry.insert_id), clone(entry));
     }
-    return { UnprocessedItems: left > 0 ? { [TIMELINE]: clone(requests.slice(requests.length - left)) } : {} };
+    return { UnprocessedItems: {} };
   });
+  let timelinePutCount = 0;
   dynamo.on(PutCommand).callsFake(async (input: PutCommandInput) => {
+    if (input.TableName === TIMELINE) {
+      const fault = putFault?.(++timelinePutCount);
+      if (fault) throw fault;
+      puts.inFlight++;
+      puts.most = Math.max(puts.most, puts.inFlight);
+      try {
+        // A round trip: the other puts of the batch start meanwhile.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (itemSize(input.Item!) > 400 * 1024) throw itemTooLarge();
+        const entry = input.Item as TimelineEntry;
+        const key = timelineKey(entry.pk, entry.insert_id);
+        if (input.ConditionExpression === 'attribute_not_exists(pk)' && timeline.has(key)) {
+          throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+        }
+        timeline.set(key, clone(entry));
+        return {};
+      } finally {
+        puts.inFlight--;
+      }
+    }
     expect(input.TableName).toBe(REJECTIONS);
     rejections.push(clone(input.Item!));
     return {};
   });
 }
 
-const writeCalls = () => dynamo.commandCalls(BatchWriteCommand).map((call) => call.args[0].input.RequestItems![TIMELINE] as WriteRequest[]);
-const written = () => writeCalls().flat().map((request) => request.PutRequest!.Item as TimelineEntry);
+const timelinePuts = () => dynamo.commandCalls(PutCommand).map((call) => call.args[0].input as PutCommandInput).filter((input) => input.TableName === TIMELINE);
+const written = () => timelinePuts().map((input) => input.Item as TimelineEntry);
 
 let handler: Handler;
 beforeAll(async () => {
@@ -124,12 +143,14 @@ beforeEach(() => {
   profiles.clear();
   timeline.clear();
   rejections.length = 0;
-  unprocessedPlan.length = 0;
+  puts.inFlight = 0;
+  puts.most = 0;
+  putFault = undefined;
   fakeDynamo();
 });
 
 describe('record-events handler', () => {
-  test('60 events are written in BatchWriteCommand chunks of at most 25, after one read of the deletion marks', async () => {
+  test('60 events are 60 puts on the condition that their key is new, at most 25 at once, after one read of the deletion marks', async () => {
     const response = await handler(batch(...manyEvents(60)), context());
 
     expect(response).toEqual({ batchItemFailures: [] });
@@ -142,9 +163,11 @@ describe('record-events handler', () => {
         ExpressionAttributeNames: { '#f0': 'pk', '#f1': 'deleted' },
       },
     ]);
-    expect(writeCalls().map((requests) => requests.length)).toEqual([25, 25, 10]);
+    expect(timelinePuts().length).toBe(60);
+    expect(timelinePuts().every((input) => input.ConditionExpression === 'attribute_not_exists(pk)')).toBe(true);
+    expect(puts.most).toBe(PUTS_IN_FLIGHT);
     expect(timeline.size).toBe(60);
-    expect(dynamo).not.toHaveReceivedCommand(PutCommand);
+    expect(dynamo).not.toHaveReceivedCommand(BatchWriteCommand);
     expect(dynamo.commandCalls(GetCommand).length + dynamo.commandCalls(QueryCommand).length).toBe(0);
   });
 
@@ -164,20 +187,6 @@ describe('record-events handler', () => {
     });
   });
 
-  test('items DynamoDB leaves unprocessed are sent again until every entry is written', async () => {
-    unprocessedPlan.push(3, 1);
-
-    const response = await handler(batch(...manyEvents(30)), context());
-
-    expect(response).toEqual({ batchItemFailures: [] });
-    const calls = writeCalls();
-    expect(calls.map((requests) => requests.length)).toEqual([25, 3, 1, 5]);
-    expect(calls[1]).toEqual(calls[0].slice(22));
-    expect(calls[2]).toEqual(calls[1].slice(2));
-    expect(timeline.size).toBe(30);
-    expect([...timeline.values()].map((entry) => entry.insert_id).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `e-${i}`).sort());
-  });
-
   test('the same event twice in one batch is written once, as first delivered', async () => {
     const response = await handler(
       batch(
@@ -193,6 +202,22 @@ describe('record-events handler', () => {
         ['same', seq(1)],
         ['other', seq(2)],
       ]);
+    expect(timeline.size).toBe(2);
+  });
+
+  test('an event re-sent in a later batch with the same insert id and other content leaves the first entry as it was', async () => {
+    await handler(batch(streamRecord(seq(1), eventRecord('p-0', 'e-1', { amount: 5 }))), context());
+    const first = clone(timeline.get(timelineKey('app_1#p-0', 'e-1')));
+
+    const response = await handler(
+      batch(streamRecord(seq(2), eventRecord('p-0', 'e-1', { amount: 500 })), streamRecord(seq(3), eventRecord('p-0', 'e-2', { amount: 7 }))),
+      context(),
+    );
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(timeline.get(timelineKey('app_1#p-0', 'e-1'))).toEqual(first);
+    expect(JSON.parse(first!.attrs)).toEqual({ amount: 5 });
+    expect(JSON.parse(timeline.get(timelineKey('app_1#p-0', 'e-2'))!.attrs)).toEqual({ amount: 7 });
     expect(timeline.size).toBe(2);
   });
 
@@ -225,13 +250,15 @@ describe('record-events handler', () => {
     expect(timeline.has(timelineKey('app_1#p-0', 'redelivered-old'))).toBe(false);
   });
 
-  test('a failed write fails the invocation, so the stream delivers the batch again', async () => {
-    dynamo.on(BatchWriteCommand).rejects(new ProvisionedThroughputExceededException({ message: 'Rate exceeded', $metadata: {} }));
+  test('a throttled put fails the invocation, so the stream delivers the batch again, and the puts not yet sent are not sent', async () => {
+    putFault = (n) => (n === 3 ? new ProvisionedThroughputExceededException({ message: 'Rate exceeded', $metadata: {} }) : undefined);
 
-    await expect(handler(batch(...manyEvents(3)), context())).rejects.toThrow(ProvisionedThroughputExceededException);
+    await expect(handler(batch(...manyEvents(60)), context())).rejects.toThrow(ProvisionedThroughputExceededException);
 
-    expect(dynamo).toHaveReceivedCommandTimes(BatchWriteCommand, 1);
-    expect(timeline.size).toBe(0);
+    // The first 25 were under way when the third failed; the 35 queued behind them never went.
+    expect(timelinePuts().length).toBe(PUTS_IN_FLIGHT);
+    expect(timeline.size).toBe(PUTS_IN_FLIGHT - 1);
+    expect(puts.inFlight).toBe(0);
   });
 
   test('an event too large for a timeline entry is kept in the rejections table and the others are written', async () => {

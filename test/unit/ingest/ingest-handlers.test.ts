@@ -157,6 +157,22 @@ describe('POST /profiles handler', () => {
     expect(envelope.record.urm_set).toEqual({ level: 2 });
   });
 
+  test("writes a profile's records one round after another, where /events sends them in one call", async () => {
+    const records = ['player-1', 'player-2', 'player-1'].map((profile_id, n) => ({ ...profile, profile_id, urm_set: { n } }));
+    const eventRecords = records.map(({ profile_id }, n) => ({ ...event, profile_id, n }));
+    const numbersPerCall = () => sent().map((call) => call.Records!.map((r) => JSON.parse(Buffer.from(r.Data!).toString()).record));
+
+    const profilesResponse = await post(profiles, records);
+    const profileCalls = numbersPerCall().map((call) => call.map((record) => record.urm_set.n));
+    kinesis.resetHistory();
+    const eventsResponse = await post(events, eventRecords);
+    const eventCalls = numbersPerCall().map((call) => call.map((record) => record.n));
+
+    expect([profilesResponse.statusCode, eventsResponse.statusCode]).toEqual([200, 200]);
+    expect(profileCalls).toEqual([[0, 1], [2]]);
+    expect(eventCalls).toEqual([[0, 1, 2]]);
+  });
+
   test('answers 400 for urm_delete_profile mixed with attributes', async () => {
     const response = await post(profiles, [{ ...profile, urm_delete_profile: 'profile_id', level: 2 }]);
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { UrmNotification, WORKER_PATH } from '../../../web-sdk/src/page/client';
 import { base64UrlToBytes, tokenOf } from '../../../web-sdk/src/shared/subscription';
 import { fakeBrowser, FakeSubscription, subscriptionJson, VAPID_KEY } from '../../support/fake-browser';
+import { receiptApi, type ReceiptApi } from './receipts';
 
 const settings = { appId: 'app_1', apiKey: 'urm_browser_key', profileId: 'player-42' };
 const TOKENS = 'urm_web_push_notification_token';
@@ -22,6 +23,7 @@ describe('initNotification, by permission state', () => {
         app_id: 'app_1',
         profile_id: 'player-42',
         urm_date_time: '2026-11-21T10:00:00.000Z',
+        urm_insert_id: 'uuid-1',
         urm_set_if_null: { urm_receives_notifications: true },
         urm_unique_append: { [TOKENS]: [tokenOf(subscriptionJson('new-1'))] },
       },
@@ -158,6 +160,7 @@ describe('anonymous visitors', () => {
       app_id: 'app_1',
       profile_id: 'player-42',
       urm_date_time: '2026-11-21T10:00:00.000Z',
+      urm_insert_id: 'uuid-3',
       urm_merge: ['urm-anon-uuid-1'],
       urm_unique_append: subscribed.urm_unique_append,
     });
@@ -367,4 +370,49 @@ test("a subscription the browser's push service refuses rejects with the browser
 
   await expect(new UrmNotification(browser.env).initNotification(settings)).rejects.toThrow(/could not subscribe to push \(Registration failed - push service not available\)/);
   expect(browser.profileRecords().length).toBe(0);
+});
+
+describe('the write receipt', () => {
+  /** initNotification for player-42 after an anonymous visit, with a renewed subscription: three records (merge, remove the old token, add the new), POSTed to `api`. */
+  async function initWithThreeRecords(api: ReceiptApi) {
+    const storage = new Map<string, string>();
+    await new UrmNotification(fakeBrowser({ permission: 'granted', storage }).env).initNotification({ appId: 'app_1', apiKey: 'k' });
+    const renewed = new FakeSubscription(subscriptionJson('renewed'), { applicationServerKey: vapidKey.buffer });
+    const browser = fakeBrowser({ permission: 'granted', storage, existing: renewed });
+    const pushConfig = browser.env.fetch;
+    browser.env.fetch = ((url: string, init: RequestInit) => (init.method === 'POST' ? api.fetch(url, init) : pushConfig(url, init))) as typeof fetch;
+    browser.env.wait = api.wait;
+    return new UrmNotification(browser.env).initNotification(settings);
+  }
+
+  test('has only the failed record sent again, with the same insert id, and the method resolves once it is stored', async () => {
+    const api = receiptApi((_, post, index) => post === 0 && index === 1);
+
+    const result = await initWithThreeRecords(api);
+
+    expect(result.subscribed).toBe(true);
+    expect(api.posts.length).toBe(2);
+    expect(api.posts[0].length).toBe(3);
+    expect(api.posts[1]).toEqual([api.posts[0][1]]);
+    expect(api.posts[1][0]).toEqual(expect.any(String));
+  });
+
+  test('rejects, saying what was not stored, when a record still fails after a bounded number of re-sends; the others are not sent again', async () => {
+    const api = receiptApi((_, post, index) => post > 0 || index === 1);
+
+    await expect(initWithThreeRecords(api)).rejects.toThrow(/1 of 3 records/);
+
+    expect(api.posts.length).toBeGreaterThan(1);
+    expect(api.posts.length).toBeLessThanOrEqual(4);
+    expect(api.posts.slice(1)).toEqual(api.posts.slice(1).map(() => [api.posts[0][1]]));
+  });
+
+  test('with FailedRecordCount 0 sends nothing again', async () => {
+    const api = receiptApi(() => false);
+
+    await initWithThreeRecords(api);
+
+    expect(api.posts.length).toBe(1);
+    expect(api.waits).toEqual([]);
+  });
 });

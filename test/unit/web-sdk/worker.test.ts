@@ -3,6 +3,7 @@ import { lifecycleEvent } from '../../../web-sdk/src/shared/records';
 import { workerConfig } from '../../../web-sdk/src/worker/config';
 import { clickTarget, notificationOptions, parsePayload, windowFor } from '../../../web-sdk/src/worker/notifications';
 import { enqueue, flush, MAX_QUEUED_REPORTS, sendReports, type QueuedReport, type ReportQueue } from '../../../web-sdk/src/worker/reports';
+import { receiptApi } from './receipts';
 
 const payload = { notification_id: 'n-1', profile_id: 'player-42', title: 'Bonus', body: 'Spin now', url: 'https://casino.example/spin' };
 const config = { apiUrl: 'https://api.example.com/v1', appId: 'app_1', apiKey: 'urm_browser_key' };
@@ -86,9 +87,9 @@ describe('the report queue', () => {
     const sent: unknown[][] = [];
     await enqueue(queue, [report('received'), report('clicked')], 1);
 
-    const outcome = await flush(queue, async (records) => (sent.push(records), 'sent'));
+    await flush(queue, async (records) => (sent.push(records), []));
 
-    expect(outcome).toBe('sent');
+    expect(sent.length).toBe(1);
     expect(sent[0].length).toBe(2);
     expect(queue.items.size).toBe(0);
   });
@@ -96,12 +97,12 @@ describe('the report queue', () => {
   test('keeps what failed, and sends it with the next report', async () => {
     const queue = memoryQueue();
     await enqueue(queue, [report('received')], 1);
-    expect(await flush(queue, async () => 'retry')).toBe('retry');
+    await flush(queue, async (records) => records);
     expect(queue.items.size).toBe(1);
 
     await enqueue(queue, [report('clicked')], 2);
     const sent: string[] = [];
-    await flush(queue, async (records) => (sent.push(...records.map((r) => String(r.urm_insert_id))), 'sent'));
+    await flush(queue, async (records) => (sent.push(...records.map((r) => String(r.urm_insert_id))), []));
 
     expect(sent.sort()).toEqual(['n-1:clicked', 'n-1:received']);
     expect(queue.items.size).toBe(0);
@@ -151,18 +152,64 @@ describe('sending reports', () => {
       return Response.json({ FailedRecordCount: 0 });
     }) as unknown as typeof fetch;
 
-    expect(await sendReports(config, [report('received')], fetchImpl)).toBe('sent');
+    expect(await sendReports(config, [report('received')], fetchImpl)).toEqual([]);
     expect(request?.url).toBe('https://api.example.com/v1/events?app_id=app_1');
     expect((request?.init.headers as Record<string, string>)['x-api-key']).toBe('urm_browser_key');
   });
 
-  test('retries after a network failure, a 5xx, 429, 408 or 403; gives up on another 4xx', async () => {
+  test('keeps all to send again after a network failure, a 5xx, 429, 408 or 403; gives up on another 4xx', async () => {
     const unreachable = (async () => {
       throw new TypeError('Failed to fetch');
     }) as unknown as typeof fetch;
+    const records = [report('received')];
 
-    expect(await sendReports(config, [report('received')], unreachable)).toBe('retry');
-    for (const status of [500, 503, 429, 408, 403]) expect(await sendReports(config, [], answering(status))).toBe('retry');
-    for (const status of [400, 413]) expect(await sendReports(config, [], answering(status))).toBe('refused');
+    expect(await sendReports(config, records, unreachable)).toEqual(records);
+    for (const status of [500, 503, 429, 408, 403]) expect(await sendReports(config, records, answering(status))).toEqual(records);
+    for (const status of [400, 413]) expect(await sendReports(config, records, answering(status))).toBe('refused');
+  });
+});
+
+describe('a write receipt with failed entries', () => {
+  const three = () => [report('received'), report('clicked'), report('dismissed')];
+
+  test('has only the failed entry sent again, with its insert id, and the queue empties once it is stored', async () => {
+    const api = receiptApi((id, post) => id === 'n-1:clicked' && post === 0);
+    const queue = memoryQueue();
+    await enqueue(queue, three(), 1);
+
+    await flush(queue, (records) => sendReports(config, records, api.fetch, api.wait));
+
+    expect(api.posts).toEqual([['n-1:received', 'n-1:clicked', 'n-1:dismissed'], ['n-1:clicked']]);
+    expect(queue.items.size).toBe(0);
+  });
+
+  test('keeps an entry that still fails queued, after a bounded number of re-sends with backoff, and never sends the others again', async () => {
+    const api = receiptApi((id) => id === 'n-1:clicked');
+    const queue = memoryQueue();
+    await enqueue(queue, three(), 1);
+
+    await flush(queue, (records) => sendReports(config, records, api.fetch, api.wait));
+
+    expect(api.posts.length).toBeGreaterThan(1);
+    expect(api.posts.length).toBeLessThanOrEqual(4);
+    expect(api.posts.slice(1)).toEqual(api.posts.slice(1).map(() => ['n-1:clicked']));
+    expect(api.waits.length).toBe(api.posts.length - 1);
+    expect([...queue.items.keys()]).toEqual(['n-1:clicked']);
+
+    const later = receiptApi(() => false);
+    await flush(queue, (records) => sendReports(config, records, later.fetch, later.wait));
+    expect(later.posts).toEqual([['n-1:clicked']]);
+  });
+
+  test('with FailedRecordCount 0 sends nothing again', async () => {
+    const api = receiptApi(() => false);
+    const queue = memoryQueue();
+    await enqueue(queue, three(), 1);
+
+    await flush(queue, (records) => sendReports(config, records, api.fetch, api.wait));
+
+    expect(api.posts.length).toBe(1);
+    expect(api.waits).toEqual([]);
+    expect(queue.items.size).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
  * each notification permission state (docs/api.md, "The SDK"), over the
  * browser objects they need, which tests replace.
  */
-import { callApi } from '../shared/api';
+import { callApi, writeRecords } from '../shared/api';
 import { ANDROID_TOKENS, IOS_TOKENS, profileRecord, PROOF, RECEIVES, TOKENS, type Fields } from '../shared/records';
 import { base64UrlToBytes, sameKey, tokenOf, type SubscriptionJson } from '../shared/subscription';
 import { Identity, type KeyValueStore } from './identity';
@@ -36,6 +36,8 @@ export interface BrowserEnv {
   fetch: typeof fetch;
   newId: () => string;
   now: () => Date;
+  /** Waits between re-sends of failed records; tests replace it. */
+  wait?: (ms: number) => Promise<void>;
   /** The origin the script was loaded from. */
   defaultApiUrl?: string;
 }
@@ -179,9 +181,13 @@ export class UrmNotification {
     await this.post([this.record(identity.profileId(), { urm_set: { [RECEIVES]: receives } })]);
   }
 
-  /** A profile record, with the proof of its profile when the SDK has one (a known profile needs it). */
+  /**
+   * A profile record with its own insert id (a re-sent record is applied once), and the proof of its
+   * profile when the SDK has one (a known profile needs it).
+   */
   private record(profileId: string, fields: Fields, proof = this.identity?.proofOf(profileId)): Fields {
-    return profileRecord(this.ready().settings.appId, profileId, proof ? { ...fields, [PROOF]: proof } : fields, this.env.now());
+    const own = { ...fields, urm_insert_id: this.env.newId() };
+    return profileRecord(this.ready().settings.appId, profileId, proof ? { ...own, [PROOF]: proof } : own, this.env.now());
   }
 
   /** This browser's token on the profile, in place of the one it had before. */
@@ -210,7 +216,9 @@ export class UrmNotification {
     return records;
   }
 
+  /** Resolves once every record is written; rejects when the receipt still fails some after the re-sends. */
   private async post(records: Fields[]): Promise<void> {
-    await callApi(this.ready().settings, 'POST', '/profiles', records, this.env.fetch);
+    const unsent = await writeRecords(this.ready().settings, '/profiles', records, this.env.fetch, this.env.wait);
+    if (unsent.length > 0) throw new Error(`urmNotification: POST /profiles did not store ${unsent.length} of ${records.length} records; try again`);
   }
 }

@@ -42,3 +42,46 @@ export async function callApi<T>(
   }
   return answer as T;
 }
+
+/** The answer of POST /profiles and /events: one entry per record, in order; a failed one has no SequenceNumber. */
+export interface WriteReceipt {
+  FailedRecordCount?: number;
+  Records?: { SequenceNumber?: string; ShardId?: string; ErrorCode?: string; ErrorMessage?: string }[];
+}
+
+/** How often the failed entries of a receipt are sent again, and the first wait before that (doubled each time, jittered). */
+export const RESENDS = 2;
+const BACKOFF_MS = 300;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * POST /profiles or /events, honouring the write receipt: a 200 may say that
+ * some records were not written. Those, and only those, are sent again, the
+ * same objects with the same urm_insert_id (so the service stores each once),
+ * up to RESENDS times with backoff. Resolves with the records still unwritten,
+ * none when all were. The first request's failure rejects as callApi does; a
+ * re-send's failure leaves its records unwritten.
+ */
+export async function writeRecords<T>(
+  config: ApiConfig,
+  path: '/profiles' | '/events',
+  records: T[],
+  fetchImpl: typeof fetch = fetch,
+  wait = sleep,
+): Promise<T[]> {
+  let pending = records;
+  for (let resend = 0; ; resend++) {
+    let receipt: WriteReceipt | undefined;
+    try {
+      receipt = await callApi<WriteReceipt | undefined>(config, 'POST', path, pending, fetchImpl);
+    } catch (error) {
+      if (resend === 0) throw error;
+      return pending;
+    }
+    if (!receipt?.FailedRecordCount) return [];
+    pending = pending.filter((_, i) => !receipt.Records?.[i]?.SequenceNumber);
+    if (pending.length === 0 || resend === RESENDS) return pending;
+    // Jitter spreads the re-sends of many browsers answering one push campaign.
+    await wait(BACKOFF_MS * 2 ** resend * (0.5 + Math.random()));
+  }
+}

@@ -1,0 +1,29 @@
+import { tables } from '../shared/manifest/resources';
+import { DynamoAffiliateStore } from '../shared/adapters/dynamo-affiliate-store';
+import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
+import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
+import { DynamoFunnelStore } from '../shared/adapters/dynamo-funnel-store';
+import { DynamoLinkStore } from '../shared/adapters/dynamo-link-store';
+import { dynamo } from '../shared/clients';
+import { requireEnv } from '../shared/config';
+import { compileValidator } from '../shared/domain/validation';
+import { queryApi } from '../shared/http/json-api';
+import { json } from '../shared/http/response';
+import { getAffiliateReport } from './core';
+import { reportQuerySchema, type ReportQuery } from './schema';
+
+const affiliatesTable = requireEnv(tables.affiliates.envVar);
+const report = getAffiliateReport({
+  apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
+  affiliates: new DynamoAffiliateStore(dynamo, affiliatesTable),
+  plans: new DynamoPlanStore(dynamo, affiliatesTable),
+  funnel: new DynamoFunnelStore(dynamo, requireEnv(tables.funnel.envVar)),
+  links: new DynamoLinkStore(dynamo, requireEnv(tables.links.envVar)),
+});
+
+export const handler = queryApi({
+  scopes: ['server'],
+  validate: compileValidator<ReportQuery>(reportQuerySchema, 'query string'),
+}).handler(async (event, context) =>
+  json(200, await report(context.principal.appId, event.queryStringParameters, event.pathParameters?.affiliate_id)),
+);

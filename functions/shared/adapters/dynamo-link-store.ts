@@ -1,0 +1,66 @@
+/**
+ * LinkStore on DynamoDB: one item per link, keyed by its id (the click
+ * address carries only the id), with `owner` = `<app_id>#<affiliate_id>` for
+ * the `by-affiliate` index, which lists an affiliate's links oldest first.
+ * A link's keys never change after it is created.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { LinkRecord, LinkStore } from '../domain/affiliate-program';
+import { Conflict } from '../domain/errors';
+
+export const linkOwner = (appId: string, affiliateId: string) => `${appId}#${affiliateId}`;
+
+const linkFields = ['link_id', 'app_id', 'affiliate_id', 'name', 'landing_url', 'created_at'] as const satisfies readonly (keyof LinkRecord)[];
+
+/** The link without the table's own attributes. */
+const toLink = (item: Record<string, unknown>): LinkRecord =>
+  Object.fromEntries(linkFields.map((field) => [field, item[field]])) as unknown as LinkRecord;
+
+export class DynamoLinkStore implements LinkStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** Throws Conflict if the id is taken (about one chance in 2^71 per link). */
+  async create(link: LinkRecord): Promise<void> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...link, owner: linkOwner(link.app_id, link.affiliate_id) },
+          ConditionExpression: 'attribute_not_exists(link_id)',
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new Conflict(`link id ${link.link_id} is taken`);
+      throw error;
+    }
+  }
+
+  async get(linkId: string): Promise<LinkRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { link_id: linkId } }));
+    return out.Item ? toLink(out.Item) : undefined;
+  }
+
+  async listByAffiliate(appId: string, affiliateId: string): Promise<LinkRecord[]> {
+    const links: LinkRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'by-affiliate',
+          KeyConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': linkOwner(appId, affiliateId) },
+          ExclusiveStartKey: start,
+        }),
+      );
+      links.push(...(out.Items ?? []).map(toLink));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return links;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * PlanStore on DynamoDB: plans live in the affiliates table, in their
+ * application's partition, under `plan#<plan_id>` (beside the affiliates,
+ * `affiliate#…`, which listings of affiliates select by prefix).
+ */
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Plan } from '../domain/affiliate-program';
+import type { PlanStore } from '../domain/plans';
+
+const PLAN_PREFIX = 'plan#';
+
+export const planSortKey = (planId: string) => `${PLAN_PREFIX}${planId}`;
+
+const planOf = ({ sk: _sk, ...plan }: Record<string, unknown>) => plan as unknown as Plan;
+
+export class DynamoPlanStore implements PlanStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(plan: Plan): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...plan, sk: planSortKey(plan.plan_id) },
+        ConditionExpression: 'attribute_not_exists(sk)',
+      }),
+    );
+  }
+
+  async get(appId: string, planId: string): Promise<Plan | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { app_id: appId, sk: planSortKey(planId) } }));
+    return out.Item ? planOf(out.Item) : undefined;
+  }
+
+  async list(appId: string): Promise<Plan[]> {
+    const plans: Plan[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'app_id = :app AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':app': appId, ':prefix': PLAN_PREFIX },
+          ExclusiveStartKey: start,
+        }),
+      );
+      plans.push(...(out.Items ?? []).map(planOf));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return plans.sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * Commission and the affiliate report, from the funnel's day rows and first
+ * deposits (docs/api.md, "How commission is computed"). Pure: exact decimals
+ * (decimal.js), two decimals per row rounded half away from zero
+ * (ROUND_HALF_UP), totals of CPA and RevShare the sums of the rounded rows.
+ *
+ * - A day's CPA: its qualified FTDs (first deposits of at least the plan's
+ *   `min_deposit`) × the plan's `amount`.
+ * - A day's RevShare: round2(percent / 100 × the day's NGR); negative when
+ *   the players won.
+ * - RevShare is paid per calendar month: max(0, the month's days + carried_in);
+ *   with carry-over a negative month is carried into the next one. A month the
+ *   range cuts is settled on its days within the range; what it carries in is
+ *   what the months before it carried out (`carriedInto`).
+ */
+import DecimalJs from 'decimal.js';
+import type { AffiliateReport, FtdRow, FunnelDayRow, FunnelFigures, Plan, RevShareMonth } from './affiliate-program';
+
+const Decimal = DecimalJs.clone({ precision: 60, rounding: DecimalJs.ROUND_HALF_UP });
+type Decimal = InstanceType<typeof Decimal>;
+
+const zero = () => new Decimal(0);
+const round2 = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+const money = (value: Decimal) => value.toFixed(2, Decimal.ROUND_HALF_UP);
+const sum = (values: Decimal[]) => values.reduce((total, value) => total.plus(value), zero());
+
+/** NGR of a day row: bets − wins − bonuses. */
+export function ngrOf(row: Pick<FunnelDayRow, 'bets' | 'wins' | 'bonuses'>): Decimal {
+  return new Decimal(row.bets).minus(row.wins).minus(row.bonuses);
+}
+
+/** A first deposit qualifies for CPA when it reaches the plan's minimum (without CPA, every one does). */
+export function qualifies(plan: Pick<Plan, 'cpa'> | undefined, ftd: Pick<FtdRow, 'amount'>): boolean {
+  return new Decimal(ftd.amount).gte(plan?.cpa?.min_deposit ?? 0);
+}
+
+/** The RevShare of an NGR, rounded to the cent. */
+export function revshareOf(plan: Pick<Plan, 'revshare'> | undefined, ngr: Decimal): Decimal {
+  return plan?.revshare ? round2(new Decimal(plan.revshare.percent).div(100).times(ngr)) : zero();
+}
+
+/** The days from `from` to `to`, both included (YYYY-MM-DD, UTC). */
+export function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let day = new Date(`${from}T00:00:00Z`); day.toISOString().slice(0, 10) <= to; day.setUTCDate(day.getUTCDate() + 1)) {
+    days.push(day.toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/** The first day of `day`'s month. */
+export const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
+
+/** The day before `day`. */
+export function dayBefore(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - 1);
+  return date.toISOString().slice(0, 10);
+}
+
+interface Group {
+  clicks: number;
+  registrations: number;
+  ftds: number;
+  qualified: number;
+  deposits: Decimal;
+  withdrawals: Decimal;
+  ngr: Decimal;
+}
+
+const emptyGroup = (): Group => ({ clicks: 0, registrations: 0, ftds: 0, qualified: 0, deposits: zero(), withdrawals: zero(), ngr: zero() });
+
+function addRow(group: Group, row: FunnelDayRow): void {
+  group.clicks += row.clicks;
+  group.registrations += row.registrations;
+  group.ftds += row.ftds;
+  group.deposits = group.deposits.plus(row.deposits);
+  group.withdrawals = group.withdrawals.plus(row.withdrawals);
+  group.ngr = group.ngr.plus(ngrOf(row));
+}
+
+function groupBy(days: FunnelDayRow[], ftds: FtdRow[], plan: Plan | undefined, key: (row: { day: string; link_id: string }) => string) {
+  const groups = new Map<string, Group>();
+  const groupOf = (k: string) => groups.get(k) ?? groups.set(k, emptyGroup()).get(k)!;
+  for (const row of days) addRow(groupOf(key(row)), row);
+  for (const ftd of ftds) if (qualifies(plan, ftd)) groupOf(key(ftd)).qualified += 1;
+  return groups;
+}
+
+function figures(group: Group, plan: Plan | undefined): FunnelFigures {
+  const cpa = plan?.cpa ? new Decimal(plan.cpa.amount).times(group.qualified) : zero();
+  const revshare = revshareOf(plan, group.ngr);
+  return {
+    clicks: group.clicks,
+    registrations: group.registrations,
+    ftds: group.ftds,
+    qualified_ftds: group.qualified,
+    deposits: money(group.deposits),
+    withdrawals: money(group.withdrawals),
+    ngr: money(group.ngr),
+    cpa: money(cpa),
+    revshare: money(revshare),
+    commission: money(cpa.plus(revshare)),
+  };
+}
+
+/** Day RevShare by date, from day rows of any links. */
+function dayRevshares(plan: Plan | undefined, days: FunnelDayRow[]): Map<string, Decimal> {
+  const ngr = new Map<string, Decimal>();
+  for (const row of days) ngr.set(row.day, (ngr.get(row.day) ?? zero()).plus(ngrOf(row)));
+  return new Map([...ngr].map(([day, value]) => [day, revshareOf(plan, value)]));
+}
+
+/** Settles month by month, in order, starting from `carriedIn`. */
+export function settleMonths(
+  plan: Plan | undefined,
+  revshareByDay: { date: string; revshare: string }[],
+  carriedIn: string,
+): RevShareMonth[] {
+  if (!plan?.revshare) return [];
+  const months = new Map<string, { from: string; to: string; revshare: Decimal }>();
+  for (const { date, revshare } of [...revshareByDay].sort((a, b) => a.date.localeCompare(b.date))) {
+    const month = months.get(date.slice(0, 7));
+    if (month) {
+      month.to = date;
+      month.revshare = month.revshare.plus(revshare);
+    } else {
+      months.set(date.slice(0, 7), { from: date, to: date, revshare: new Decimal(revshare) });
+    }
+  }
+  let carry = new Decimal(carriedIn);
+  return [...months].map(([month, { from, to, revshare }]) => {
+    const balance = revshare.plus(carry);
+    const settled: RevShareMonth = {
+      month,
+      from,
+      to,
+      revshare: money(revshare),
+      carried_in: money(carry),
+      payable: money(Decimal.max(balance, 0)),
+      carried_out: money(plan.revshare!.carry_over ? Decimal.min(balance, 0) : zero()),
+    };
+    carry = new Decimal(settled.carried_out);
+    return settled;
+  });
+}
+
+/**
+ * What the months before `before` (YYYY-MM-DD, a month's first day) carry into
+ * it: `days` are the affiliate's day rows before it, settled month by month
+ * from nothing. Zero without carry-over.
+ */
+export function carriedInto(plan: Plan | undefined, days: FunnelDayRow[]): string {
+  if (!plan?.revshare?.carry_over) return money(zero());
+  const byDay = [...dayRevshares(plan, days)].map(([date, revshare]) => ({ date, revshare: money(revshare) }));
+  const months = settleMonths(plan, byDay, '0');
+  return months.length === 0 ? money(zero()) : months[months.length - 1].carried_out;
+}
+
+export interface ReportInput {
+  affiliateId: string;
+  currency: string;
+  from: string;
+  to: string;
+  plan: Plan | undefined;
+  /** Day rows of the range. */
+  days: FunnelDayRow[];
+  /** First deposits of the range. */
+  ftds: FtdRow[];
+  /** carriedInto(plan, the day rows before the range's first month). */
+  carriedIn: string;
+  /** Link names by id, where known. */
+  linkNames?: Map<string, string>;
+}
+
+/** The report of one affiliate for a range: one row per day of it (zeros included), one per link, the totals and the monthly settlement. */
+export function affiliateReportOf(input: ReportInput): AffiliateReport {
+  const { plan } = input;
+  const inRange = <T extends { day: string }>(rows: T[]) => rows.filter((row) => row.day >= input.from && row.day <= input.to);
+  const days = inRange(input.days);
+  const ftds = inRange(input.ftds);
+  const byDay = groupBy(days, ftds, plan, (row) => row.day);
+  const dayRows = daysBetween(input.from, input.to).map((date) => ({ date, ...figures(byDay.get(date) ?? emptyGroup(), plan) }));
+  const byLink = groupBy(days, ftds, plan, (row) => row.link_id);
+  const linkRows = [...byLink.keys()].sort().map((linkId) => {
+    const name = input.linkNames?.get(linkId);
+    return { link_id: linkId, ...(name === undefined ? {} : { name }), ...figures(byLink.get(linkId)!, plan) };
+  });
+  const months = settleMonths(plan, dayRows.map(({ date, revshare }) => ({ date, revshare })), input.carriedIn);
+  const all = emptyGroup();
+  for (const row of days) addRow(all, row);
+  const cpa = sum(dayRows.map((row) => new Decimal(row.cpa)));
+  const revshare = sum(dayRows.map((row) => new Decimal(row.revshare)));
+  const payable = sum(months.map((month) => new Decimal(month.payable)));
+  return {
+    affiliate_id: input.affiliateId,
+    currency: input.currency,
+    from: input.from,
+    to: input.to,
+    ...(plan ? { plan_id: plan.plan_id } : {}),
+    days: dayRows,
+    links: linkRows,
+    totals: {
+      clicks: all.clicks,
+      registrations: all.registrations,
+      ftds: all.ftds,
+      qualified_ftds: dayRows.reduce((n, row) => n + row.qualified_ftds, 0),
+      deposits: money(all.deposits),
+      withdrawals: money(all.withdrawals),
+      ngr: money(all.ngr),
+      cpa: money(cpa),
+      revshare: money(revshare),
+      commission: money(cpa.plus(payable)),
+    },
+    months,
+  };
+}
+
+/** The report as CSV, one line per day and a totals line (for spreadsheets: the admin CLI, the portal). */
+export function reportCsv(report: AffiliateReport): string {
+  const columns = ['clicks', 'registrations', 'ftds', 'qualified_ftds', 'deposits', 'withdrawals', 'ngr', 'cpa', 'revshare', 'commission'] as const;
+  const line = (label: string, row: FunnelFigures) => [label, ...columns.map((column) => String(row[column]))].join(',');
+  return [['date', ...columns].join(','), ...report.days.map((row) => line(row.date, row)), line('total', report.totals)].join('\n') + '\n';
+}

@@ -1,0 +1,94 @@
+/**
+ * A function's code: its handler bundled by esbuild into `index.mjs` (+ source map), staged in
+ * cdk.out under a hash of what the bundle is made of, so a synth whose inputs did not change
+ * reuses the staged bundle instead of building it again.
+ *
+ * Why not NodejsFunction's own bundling: it hashes each bundle's output, so it must bundle on
+ * every synth; and its custom `assetHash` mixes in the checkout's absolute path and the log
+ * level, so the same code would get a new S3 key on another machine or in a verbose synth.
+ *
+ * The hash covers: the project files esbuild reaches from the entry (import graph, contents),
+ * package-lock.json and package.json (every package's version), tsconfig.json, the esbuild
+ * version and the bundle options. Nothing else goes into a bundle.
+ */
+import { AssetHashType, DockerImage, Stack } from 'aws-cdk-lib';
+import { Code } from 'aws-cdk-lib/aws-lambda';
+import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Construct } from 'constructs';
+import { buildSync, version as esbuildVersion, type BuildOptions, type LogLevel } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The esbuild settings every function shares (NodejsFunction's names, so they read as before). */
+export type BundleOptions = Required<Pick<BundlingOptions, 'format' | 'minify' | 'sourceMap' | 'target' | 'mainFields' | 'externalModules' | 'banner'>>;
+
+/** The file the bundle is written to, and the Lambda handler in it. */
+export const bundleFile = 'index.mjs';
+export const bundleHandler = 'index.handler';
+
+/** Context key (`-c urm:verboseSynth=1`) or environment variable (`URM_VERBOSE_SYNTH=1`) that shows esbuild's report for each bundle built. */
+export const verboseSynthContext = 'urm:verboseSynth';
+export const verboseSynthEnv = 'URM_VERBOSE_SYNTH';
+
+const truthy = (value: unknown) => value !== undefined && !['', '0', 'false'].includes(String(value).toLowerCase());
+
+/** Quiet by default: esbuild speaks only of warnings and errors unless a verbose synth is asked for. */
+export function bundleLogLevel(scope: Construct): LogLevel {
+  return truthy(scope.node.tryGetContext(verboseSynthContext)) || truthy(process.env[verboseSynthEnv]) ? 'info' : 'warning';
+}
+
+/** esbuild's options for the bundle of the handler at `entry` (relative to `root`), less where it goes and how loudly. */
+export function esbuildOptions(root: string, entry: string, options: BundleOptions): BuildOptions {
+  if (options.format !== OutputFormat.ESM) throw new Error(`function bundles are ES modules (${bundleFile}); format ${options.format} is not supported`);
+  return {
+    absWorkingDir: root,
+    entryPoints: [join(root, entry)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: options.target,
+    mainFields: options.mainFields,
+    external: options.externalModules,
+    minify: options.minify,
+    sourcemap: options.sourceMap,
+    banner: { js: options.banner },
+  };
+}
+
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * The hash of everything the bundle of `entry` is made of. Packages count through the lock file,
+ * so esbuild walks only the project's own files here (packages external), which takes milliseconds.
+ */
+export function bundleInputHash(root: string, entry: string, options: BundleOptions): string {
+  const graph = buildSync({ ...esbuildOptions(root, entry, options), packages: 'external', write: false, metafile: true, minify: false, sourcemap: false, logLevel: 'silent' });
+  const ownFiles = Object.keys(graph.metafile.inputs).filter((file) => !file.split('/').includes('node_modules')).sort();
+  const hash = createHash('sha256').update(JSON.stringify({ scheme: 1, esbuild: esbuildVersion, entry, options }));
+  for (const file of [...ownFiles, 'package-lock.json', 'package.json', 'tsconfig.json']) {
+    hash.update(`\0${file}\0${sha256(readFileSync(join(root, file)))}`);
+  }
+  return hash.digest('hex');
+}
+
+/** The bundled code of the handler at `entry` (relative to `root`). */
+export function bundledCode(scope: Construct, root: string, entry: string, options: BundleOptions): Code {
+  // A synth that bundles nothing (cdk list, `aws:cdk:bundling-stacks` excluding this stack) needs no real hash.
+  const assetHash = Stack.of(scope).bundlingRequired ? bundleInputHash(root, entry, options) : sha256(entry);
+  const logLevel = bundleLogLevel(scope);
+  return Code.fromAsset(root, {
+    assetHash,
+    assetHashType: AssetHashType.CUSTOM,
+    bundling: {
+      // Never pulled: bundling is always local. Also what CDK mixes into the asset hash, so it says what builds the bundle.
+      image: DockerImage.fromRegistry(`local-esbuild-${esbuildVersion}`),
+      local: {
+        tryBundle(outputDir: string) {
+          buildSync({ ...esbuildOptions(root, entry, options), outfile: join(outputDir, bundleFile), logLevel });
+          return true;
+        },
+      },
+    },
+  });
+}
