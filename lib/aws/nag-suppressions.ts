@@ -74,6 +74,10 @@ function authorization(operation: HttpOperation): string {
     AffiliateDashboard:
       'Its credential is the affiliate portal session cookie (random, stored as a SHA-256, idle and absolute expiry, ' +
       'HttpOnly, SameSite=Lax); it shows only that affiliate\'s figures.',
+    AffiliateLinksPage: 'Its credential is the affiliate portal session cookie; it lists only that affiliate\'s links.',
+    AffiliateCreateLink:
+      'Its credential is the affiliate portal session cookie with that session\'s CSRF token; it creates a link of that ' +
+      "affiliate only, to a landing URL on one of the application's own site origins.",
     AffiliateReportCsv: 'Its credential is the affiliate portal session cookie; it returns only that affiliate\'s figures.',
     TrackClick:
       'It is a public tracking link that anyone may follow, by design: it only redirects to the landing URL stored ' +

@@ -62,6 +62,20 @@ describe('the affiliate portal in Chromium', () => {
     await page.setViewportSize({ width: 600, height: 800 });
     await shoot(page, 'dashboard-narrow');
 
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('link', { name: 'Links', exact: true }).click()]);
+    await page.setViewportSize({ width: 1200, height: 800 });
+    await page.getByLabel('Name').fill('Spring <promo>');
+    await page.getByLabel('Landing page').fill('https://elsewhere.example/landing');
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Create link' }).click()]);
+    expect(await page.textContent('#field-landing_url-error')).toContain("The landing page must be on one of the application's site origins");
+    await shoot(page, 'links-error');
+    await page.getByLabel('Landing page').fill(`${stack.baseUrl}/welcome?lang=en`);
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Create link' }).click()]);
+    expect(await page.textContent('#link-created')).toMatch(new RegExp(`Spring <promo>.*${stack.baseUrl}/t/`));
+    expect(await page.textContent('#links-list tbody th')).toBe('Spring <promo>');
+    await shoot(page, 'links');
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('link', { name: 'Dashboard' }).click()]);
+
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^affiliate-report-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
 

@@ -172,8 +172,8 @@ function validDay(value: unknown): value is string {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-/** The longest period a page or CSV shows: a little over a year of day rows. */
-export const maxPeriodDays = 400;
+/** The longest period a page or CSV shows: what the report computes at most (maxReportDays, back-office/affiliate-report.ts). */
+export const maxPeriodDays = 366;
 
 /**
  * The period asked for, or this month so far (UTC) when nothing valid was;

@@ -268,7 +268,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'GET',
     path: '/affiliates/{app_id}/',
     entry: 'functions/affiliate-dashboard/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite' },
+    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', funnel: 'read', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
   },
   {
     id: 'AffiliateReportCsv',
@@ -276,7 +277,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'GET',
     path: '/affiliates/{app_id}/report.csv',
     entry: 'functions/affiliate-report-csv/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite' },
+    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', funnel: 'read', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
   },
   {
     // Public, no key: the link id is all a click carries. The hottest public address, so links and
@@ -287,6 +289,25 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/track-click/handler.ts',
     tables: { links: 'read', affiliates: 'read', clickClaims: 'write' },
     stream: 'write',
+  },
+  {
+    id: 'AffiliateLinksPage',
+    portalPage: true,
+    method: 'GET',
+    path: '/affiliates/{app_id}/links',
+    entry: 'functions/affiliate-links-page/handler.ts',
+    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
+  },
+  {
+    id: 'AffiliateCreateLink',
+    portalPage: true,
+    method: 'POST',
+    path: '/affiliates/{app_id}/links',
+    entry: 'functions/affiliate-create-link/handler.ts',
+    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', links: 'readwrite' },
+    indexes: { links: ['by-affiliate'] },
+    maxBodyBytes: 8 * 1024,
   },
   {
     id: 'GetPushConfig',

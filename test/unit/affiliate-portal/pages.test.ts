@@ -1,13 +1,16 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, test } from '@jest/globals';
 import { h } from 'preact';
 import type { AffiliateReport, FunnelFigures } from '../../../functions/shared/domain/affiliate-program';
+import { ValidationError } from '../../../functions/shared/domain/errors';
+import { linkFieldErrors } from '../../../functions/shared/affiliate-portal/links';
+import { LinksPage } from '../../../functions/shared/affiliate-portal/pages/links';
 import { reportCsv } from '../../../functions/shared/affiliate-portal/csv';
 import { formatMoney } from '../../../functions/shared/affiliate-portal/format';
 import { LoginPage } from '../../../functions/shared/affiliate-portal/pages/access';
 import { DashboardPage } from '../../../functions/shared/affiliate-portal/pages/dashboard';
 import { portalCss } from '../../../functions/shared/affiliate-portal/pages/style';
 import { page, portalSecurityHeaders, renderPage } from '../../../functions/shared/affiliate-portal/render';
-import { createHash } from 'node:crypto';
 
 const hostile = `<script>alert("x")</script><img src=x onerror=alert(1)>&amp;`;
 
@@ -91,5 +94,43 @@ describe('report CSV', () => {
   test('money is formatted from the decimal string, not through floating point', () => {
     expect(formatMoney('12345678901234567.105', 'EUR')).toBe('12,345,678,901,234,567.10 EUR');
     expect(formatMoney('-0.00', 'EUR')).toBe('0.00 EUR');
+  });
+});
+
+describe('links page', () => {
+  test("the link use case's refusals are shown next to their field, in words for a person", () => {
+    const errors = linkFieldErrors(
+      new ValidationError(['name must be 1 to 100 characters', "landing_url must be on one of the application's site origins: https://casino.example"]),
+    );
+
+    expect(errors).toEqual({
+      name: 'The name must be 1 to 100 characters.',
+      landing_url: "The landing page must be on one of the application's site origins: https://casino.example.",
+    });
+  });
+
+  test('a hostile link name and landing URL are shown as text', () => {
+    const html = renderPage(
+      h(LinksPage, {
+        name: 'Ada',
+        csrf: 'tok',
+        siteOrigins: ['https://casino.example'],
+        links: [
+          {
+            link_id: 'lnk_1',
+            app_id: 'app_1',
+            affiliate_id: 'aff_1',
+            name: hostile,
+            landing_url: 'https://casino.example/?q="><script>x</script>',
+            created_at: '2026-11-23T10:00:00Z',
+            click_address: 'https://api.example/t/lnk_1',
+          },
+        ],
+      }),
+    );
+
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('https://api.example/t/lnk_1');
   });
 });

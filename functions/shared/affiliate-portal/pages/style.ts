@@ -63,6 +63,8 @@ tfoot td { font-weight: 700; border-bottom: 0; }
 .legend .swatch { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; margin-right: 0.4rem; vertical-align: -0.05rem; }
 .s1 { background: var(--c1); } .s2 { background: var(--c2); } .s3 { background: var(--c3); }
 .row-head { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: baseline; justify-content: space-between; }
+th.left, td.left { text-align: left; }
+td.wrap { white-space: normal; overflow-wrap: anywhere; min-width: 12rem; }
 code.address { font-size: 0.95rem; background: #eef1f7; padding: 0.15rem 0.4rem; border-radius: 4px; overflow-wrap: anywhere; }
 @media (max-width: 40rem) { main { padding: 1rem 0.75rem 2rem; } .card { padding: 1rem; } }
 `;
