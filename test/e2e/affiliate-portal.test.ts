@@ -4,6 +4,7 @@
  * pages around it (locked, pending, reset). Screenshots of each page go to
  * .urm/screenshots/affiliate-portal-*.png (git-ignored) for a person to look at.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -13,6 +14,7 @@ import { tables } from '../../functions/shared/manifest/resources';
 import { portalLimits } from '../../functions/shared/domain/affiliate-portal';
 import { localClients } from '../../lib/local/stack';
 import { launchChromium } from '../support/chromium';
+import { request } from '../support/http';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';
 import { sentMail } from '../support/mail';
 import { PortalVisitor, registeredAffiliate } from '../support/portal';
@@ -137,6 +139,72 @@ describe('the affiliate portal in Chromium', () => {
     expect(await page.textContent('[role=status]')).toContain('Your password has been changed');
     await signIn(page, affiliate.email, 'a brand new secret');
     expect(await page.textContent('h1')).toBe('Dashboard');
+    await page.context().close();
+  });
+});
+
+describe('the affiliate flow end to end (issue #15, Acceptance)', () => {
+  test('a click on a portal link, the attribution, a qualifying deposit and a bet/win pair show on the dashboard and in the report API to the cent', async () => {
+    const affiliate = await registeredAffiliate(stack, stack.dev.app_id, stack.dev.server_key, { first_name: 'Flo', last_name: 'Funnel' });
+    const page = await newPage();
+    await page.goto(affiliate.login_url);
+    await signIn(page, affiliate.username, affiliate.password);
+    await page.goto(new PortalVisitor(stack.baseUrl, stack.dev.app_id).url('links'));
+    await page.getByLabel('Name').fill('Acceptance');
+    await page.getByLabel('Landing page').fill(`${stack.baseUrl}/`);
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Create link' }).click()]);
+    const clickAddress = (await page.textContent('#link-created code'))!;
+
+    // A visitor in another browser context clicks the link and lands on the operator's page.
+    const visitor = await browser.newContext();
+    const landing = await visitor.newPage();
+    await landing.goto(`${clickAddress}?urm_aff=spring`);
+    const landed = new URL(landing.url());
+    await visitor.close();
+    const profile_id = `player-${randomUUID()}`;
+    const now = new Date().toISOString();
+    const attributed = await request(stack.baseUrl, 'POST', '/api/set_affiliate', {
+      key: stack.dev.server_key,
+      body: {
+        app_id: stack.dev.app_id,
+        profile_id,
+        urm_aff_id: landed.searchParams.get('urm_aff_id'),
+        urm_aff_link_id: landed.searchParams.get('urm_aff_link_id'),
+        urm_aff: landed.searchParams.get('urm_aff'),
+      },
+    });
+    const money = (event: string, amount: number) => ({ app_id: stack.dev.app_id, profile_id, event, urm_date_time: now, amount, currency: 'EUR' });
+    const events = await request(stack.baseUrl, 'POST', '/events', {
+      key: stack.dev.server_key,
+      body: [money('Deposit', 100), money('Bet', 40), money('Win', 10)],
+    });
+    expect(landed.searchParams.get('urm_aff_id')).toBe(affiliate.affiliate_id);
+    expect(attributed.status).toBe(200);
+    expect(events.status).toBe(200);
+
+    // The figures are up within seconds: look again a bounded number of times.
+    let totals: Record<string, string> = {};
+    for (let attempt = 0; attempt < 40; attempt++) {
+      await page.goto(new PortalVisitor(stack.baseUrl, stack.dev.app_id).url('./'));
+      totals = Object.fromEntries(
+        await Promise.all(
+          ['clicks', 'registrations', 'ftds', 'deposits', 'ngr', 'commission'].map(async (name) => [name, (await page.textContent(`#total-${name} .value`))!]),
+        ),
+      );
+      if (totals.ftds === '1' && totals.clicks === '1' && totals.ngr === '30.00 EUR') break;
+      await new Promise((done) => setTimeout(done, 500));
+    }
+    await shoot(page, 'dashboard-with-figures');
+    const today = now.slice(0, 10);
+    const report = await request(stack.baseUrl, 'GET', `/api/affiliates/${affiliate.affiliate_id}/report?from=${today.slice(0, 8)}01&to=${today}`, {
+      key: stack.dev.server_key,
+    });
+
+    // Demo hybrid plan: CPA 50.00 for a first deposit of at least 20.00, plus 25 % of NGR (40 − 10 = 30.00) = 57.50.
+    expect(totals).toEqual({ clicks: '1', registrations: '1', ftds: '1', deposits: '100.00 EUR', ngr: '30.00 EUR', commission: '57.50 EUR' });
+    expect(await page.textContent('#links-table tbody th')).toBe('Acceptance');
+    expect(report.status).toBe(200);
+    expect(report.body.totals).toMatchObject({ clicks: 1, registrations: 1, ftds: 1, deposits: '100.00', ngr: '30.00', commission: '57.50' });
     await page.context().close();
   });
 });
