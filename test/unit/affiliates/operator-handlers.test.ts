@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 
-setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', AFFILIATES_TABLE: 'affiliates', FUNNEL_TABLE: 'funnel' });
+setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', AFFILIATES_TABLE: 'affiliates', FUNNEL_TABLE: 'funnel', LINKS_TABLE: 'links' });
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const byHash = keysByHash({
@@ -44,8 +44,8 @@ beforeEach(() => {
     return { Item: items.get(`${input.Key.app_id}#${input.Key.sk}`) };
   });
   dynamo.on(QueryCommand).callsFake((input: QueryCommandInput) => ({
-    // The funnel holds nothing here: no player was attributed.
-    Items: input.TableName === 'funnel' ? [] : [...items.values()].filter((item) => item.app_id === input.ExpressionAttributeValues![':app']),
+    // The funnel holds nothing here (no player was attributed), and the affiliate has no links.
+    Items: input.TableName === 'funnel' || input.TableName === 'links' ? [] : [...items.values()].filter((item) => item.app_id === input.ExpressionAttributeValues![':app']),
   }));
 });
 
