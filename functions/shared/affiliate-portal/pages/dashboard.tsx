@@ -52,6 +52,17 @@ function FigureHeads() {
   );
 }
 
+/** The amount large, its currency small beside it: a tile stays one line wide. */
+function MoneyValue(props: { text: string }) {
+  const split = props.text.lastIndexOf(' ');
+  return (
+    <>
+      {props.text.slice(0, split)}
+      <span class="unit">{props.text.slice(split)}</span>
+    </>
+  );
+}
+
 export function DashboardPage(props: DashboardView) {
   const { report } = props;
   const query = new URLSearchParams({ from: props.period.from, to: props.period.to }).toString();
@@ -84,7 +95,9 @@ export function DashboardPage(props: DashboardView) {
         {moneyColumns.map(([key, label]) => (
           <li class={key === 'commission' ? 'tile key' : 'tile'} key={key} id={`total-${key}`}>
             <span class="name">{label}</span>
-            <span class="value">{formatMoney(report.totals[key], report.currency)}</span>
+            <span class="value">
+              <MoneyValue text={formatMoney(report.totals[key], report.currency)} />
+            </span>
           </li>
         ))}
       </ul>

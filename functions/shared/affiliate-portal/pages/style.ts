@@ -47,9 +47,10 @@ button.wide { width: 100%; }
 .period { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: flex-end; }
 .period .field { margin: 0; min-width: 10rem; }
 .tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(10.5rem, 1fr)); gap: 1rem; margin-bottom: 1.25rem; padding: 0; list-style: none; }
-.tile { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 1rem 1.1rem; }
+.tile { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 0.9rem 1rem; }
 .tile .name { color: var(--muted); font-size: 0.9rem; display: block; }
-.tile .value { font-size: 1.55rem; font-weight: 700; font-variant-numeric: tabular-nums; display: block; overflow-wrap: anywhere; }
+.tile .value { font-size: 1.4rem; font-weight: 700; font-variant-numeric: tabular-nums; display: block; overflow-wrap: anywhere; }
+.tile .unit { font-size: 0.85rem; font-weight: 600; color: var(--muted); }
 .tile.key { border-color: var(--accent); box-shadow: inset 0 0 0 1px var(--accent); }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
