@@ -8,11 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'playwright-core';
-import { tables } from '../../functions/shared/manifest/resources';
+import { createApp } from '../../functions/shared/back-office/apps';
+import { issueKey } from '../../functions/shared/back-office/keys';
 import { portalLimits } from '../../functions/shared/domain/affiliate-portal';
-import { localClients } from '../../lib/local/stack';
+import { localBackOffice, localClients } from '../../lib/local/stack';
 import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';
@@ -91,17 +91,11 @@ describe('the affiliate portal in Chromium', () => {
 
   test('a locked account and a pending one each get a page that says why', async () => {
     const locked = await registeredAffiliate(stack, stack.dev.app_id, stack.dev.server_key);
-    const pending = await registeredAffiliate(stack, stack.dev.app_id, stack.dev.server_key, { first_name: 'Pat', last_name: 'Pending' });
-    // The operator's approval step (lane C's admin CLI) is not in this branch: the status is set as it would store it.
-    await localClients(stack.endpoints).document.send(
-      new UpdateCommand({
-        TableName: tables.affiliates.localName,
-        Key: { app_id: stack.dev.app_id, sk: `affiliate#${pending.affiliate_id}` },
-        UpdateExpression: 'SET #status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':pending': 'pending' },
-      }),
-    );
+    // An application that approves new affiliates by hand: a new one waits as pending.
+    const office = localBackOffice(localClients(stack.endpoints).document);
+    const manual = await createApp(office, { name: 'Manual approval casino', portalOrigin: stack.baseUrl });
+    await office.apps.update(manual.app_id, { affiliate_approval: 'pending' });
+    const pending = await registeredAffiliate(stack, manual.app_id, (await issueKey(office, manual.app_id, 'server')).key, { first_name: 'Pat', last_name: 'Pending' });
     const page = await newPage();
 
     for (let i = 0; i < portalLimits.failuresPerAccount; i++) {

@@ -67,6 +67,8 @@ describe('the affiliate portal over HTTP', () => {
   test("another application's affiliate cannot sign in at this portal, nor use its session here", async () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
     const other = await createApp(office, { name: `other ${randomUUID()}`, portalOrigin: stack.baseUrl });
+    // Approved at once, so the only thing between the stranger and this portal is being another application's.
+    await office.apps.update(other.app_id, { affiliate_approval: 'approve' });
     const otherKey = (await issueKey(office, other.app_id, 'server')).key;
     const stranger = await registeredAffiliate(stack, other.app_id, otherKey, { first_name: 'Eve', last_name: 'Other' });
 
