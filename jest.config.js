@@ -16,12 +16,20 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }];
+// Pages are Preact components in .tsx (tsconfig.json: jsx react-jsx, jsxImportSource preact).
+const swcTsx = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022', transform: { react: { runtime: 'automatic', importSource: 'preact' } } },
+    module: { type: 'es6' },
+  },
+];
 
 const base = {
   testEnvironment: 'node',
-  extensionsToTreatAsEsm: ['.ts'],
-  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
-  transform: { '^.+\\.ts$': swc },
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+  transform: { '^.+\\.ts$': swc, '^.+\\.tsx$': swcTsx },
   runner: '<rootDir>/test/support/jest/phased-runner.cjs',
   // Objects a test file leaves on the global scope go with it, as they would in a fresh process.
   testEnvironmentOptions: { globalsCleanup: 'on' },
@@ -58,7 +66,7 @@ export default {
   maxWorkers: Math.max(2, availableParallelism() - 1),
   // A test that talks to a local stack, Chromium or the CDK may take minutes; none may hang forever.
   testTimeout: 300_000,
-  collectCoverageFrom: ['functions/**/*.ts', 'lib/**/*.ts', 'bin/**/*.ts', 'web-sdk/src/**/*.ts', '!**/*.d.ts'],
+  collectCoverageFrom: ['functions/**/*.ts', 'functions/**/*.tsx', 'lib/**/*.ts', 'bin/**/*.ts', 'web-sdk/src/**/*.ts', '!**/*.d.ts'],
   coverageProvider: 'v8',
   coverageReporters: ['text-summary', 'lcov'],
   // The unit project's own level (November 2026): any run that includes it must not fall below.

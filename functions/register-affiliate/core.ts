@@ -21,9 +21,9 @@ export interface RegisterAffiliateDeps {
 }
 
 
-/** The portal's login page. */
-export function loginUrl(portalOrigin: string): string {
-  return new URL('/login', portalOrigin).href;
+/** The application's affiliate-portal sign-in page. */
+export function loginUrl(portalOrigin: string, appId: string): string {
+  return new URL(`/affiliates/${encodeURIComponent(appId)}/login`, portalOrigin).href;
 }
 
 /**
@@ -51,6 +51,6 @@ export function registerAffiliate(deps: RegisterAffiliateDeps) {
     if (!app?.portal_origin) {
       deps.log.warn('Application has no portal origin; login_url falls back to the API origin', { app_id: input.app_id });
     }
-    return { login_url: loginUrl(app?.portal_origin ?? fallbackOrigin), affiliate_id: affiliate.affiliate_id };
+    return { login_url: loginUrl(app?.portal_origin ?? fallbackOrigin, input.app_id), affiliate_id: affiliate.affiliate_id };
   };
 }

@@ -60,6 +60,25 @@ function authorization(operation: HttpOperation): string {
     PortalSignOut:
       'It ends the session of the portal session cookie it is sent (SameSite=Lax, so no cross-site form sends it); ' +
       'without one it ends nothing.',
+    AffiliateLoginPage: 'It shows the affiliate sign-in form of a public page and returns no data.',
+    AffiliateSignIn:
+      'Its credential is the affiliate\'s username or email and password (scrypt), behind a CSRF token and a lockout per ' +
+      'account and per client address; only then is a session (random, stored as a SHA-256, expiring) made.',
+    AffiliateSignOut: 'It ends the affiliate session of the cookie it is sent, and only with that session\'s CSRF token.',
+    AffiliateForgotPage: 'It shows the password-reset form of a public page and returns no data.',
+    AffiliateRequestReset:
+      'It mails a single-use reset link to the address of an affiliate who has it, answering the same page whether or ' +
+      'not the address is known (CSRF token required, mails per address limited).',
+    AffiliateResetPage: 'Its credential is the single-use reset token (stored as a SHA-256, expiring in an hour); it shows only a form.',
+    AffiliateResetPassword: 'Its credential is the single-use reset token (stored as a SHA-256, expiring, spent on use), with a CSRF token.',
+    AffiliateDashboard:
+      'Its credential is the affiliate portal session cookie (random, stored as a SHA-256, idle and absolute expiry, ' +
+      'HttpOnly, SameSite=Lax); it shows only that affiliate\'s figures.',
+    AffiliateLinksPage: 'Its credential is the affiliate portal session cookie; it lists only that affiliate\'s links.',
+    AffiliateCreateLink:
+      'Its credential is the affiliate portal session cookie with that session\'s CSRF token; it creates a link of that ' +
+      "affiliate only, to a landing URL on one of the application's own site origins.",
+    AffiliateReportCsv: 'Its credential is the affiliate portal session cookie; it returns only that affiliate\'s figures.',
     TrackClick:
       'It is a public tracking link that anyone may follow, by design: it only redirects to the landing URL stored ' +
       "with the link (on one of the application's own site origins), reads nothing back to the caller, and writes at " +
@@ -127,7 +146,8 @@ function operationOf(method: Method): HttpOperation {
   const path = method.resource.path;
   const operation = httpOperations.find(
     (candidate) =>
-      candidate.path === path && (candidate.method === method.httpMethod || (method.httpMethod === 'OPTIONS' && candidate.browser)),
+      // A path ending in / (the affiliate portal's home) is the resource without it: API Gateway resources have no trailing slash.
+      candidate.path.replace(/(.)\/$/, '$1') === path && (candidate.method === method.httpMethod || (method.httpMethod === 'OPTIONS' && candidate.browser)),
   );
   if (!operation) throw new Error(`API method ${method.httpMethod} ${path} is no operation of functions/shared/manifest/operations.ts`);
   return operation;

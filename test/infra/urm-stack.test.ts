@@ -384,12 +384,20 @@ describe('the API', () => {
     });
   });
 
-  test('stage v1 admits sign-up, sign-in, register_affiliate and the redirect at lower rates than the rest', () => {
+  test('stage v1 admits sign-up, sign-in, register_affiliate, the redirect and the affiliate sign-in and reset at lower rates than the rest', () => {
     const settings = template.findResources('AWS::ApiGateway::Stage')[logicalId(stack.ingestion.api.deploymentStage)].Properties
       .MethodSettings as Json[];
     const limited = Object.entries(apiThrottling.operations);
 
-    expect(limited.map(([id]) => id).sort()).toEqual(['EnterpriseRedirect', 'EnterpriseSignIn', 'EnterpriseSignUp', 'RegisterAffiliate']);
+    expect(limited.map(([id]) => id).sort()).toEqual([
+      'AffiliateRequestReset',
+      'AffiliateResetPassword',
+      'AffiliateSignIn',
+      'EnterpriseRedirect',
+      'EnterpriseSignIn',
+      'EnterpriseSignUp',
+      'RegisterAffiliate',
+    ]);
     for (const [id, limits] of limited) {
       const operation = httpOperations.find((candidate) => candidate.id === id)!;
       // API Gateway names a method's path /<path with each / written ~1>.

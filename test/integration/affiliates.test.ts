@@ -69,7 +69,7 @@ describe('register_affiliate: every rule accepted and rejected over HTTP', () =>
         const response = await register(app, withField(registration(app.appId), row.field, value));
 
         expect(response.status).toBe(200);
-        expect(response.body.login_url).toBe('https://portal.example.com/login');
+        expect(response.body.login_url).toBe(`https://portal.example.com/affiliates/${app.appId}/login`);
         expect(response.body.affiliate_id).toMatch(/^aff_[0-9a-f]{20}$/);
       });
     }
@@ -185,7 +185,7 @@ describe('register_affiliate over HTTP', () => {
     const response = await register(app, registration(app.appId));
 
     expect(response.status).toBe(200);
-    expect(response.body.login_url).toBe(`${stack.baseUrl}/login`);
+    expect(response.body.login_url).toBe(`${stack.baseUrl}/affiliates/${app.appId}/login`);
   });
 
   for (const [name, raw] of [
@@ -325,7 +325,7 @@ describe('the README affiliates example', () => {
     const [set, registered, listed, report] = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(set.message).toBe('Affiliate set');
     expect(set.message_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(registered.login_url).toBe(`${stack.baseUrl}/login`);
+    expect(registered.login_url).toBe(`${stack.baseUrl}/affiliates/${stack.dev.app_id}/login`);
     expect(registered.affiliate_id).toMatch(/^aff_[0-9a-f]{20}$/);
     expect(listed.affiliates.length).toBeGreaterThan(0);
     expect(report).toMatchObject({ affiliate_id: registered.affiliate_id, currency: 'EUR', from: '2026-11-01', to: '2026-11-30' });

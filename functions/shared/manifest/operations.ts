@@ -39,6 +39,11 @@ export interface HttpOperation extends FunctionDefinition {
    */
   browser?: true;
   /**
+   * A page of the affiliate portal (HTML for a person's browser, not an API):
+   * left out of the OpenAPI reference; docs/api.md, "The affiliate portal", describes it.
+   */
+  portalPage?: true;
+  /**
    * The largest request body it takes, in bytes (default: defaultMaxBodyBytes).
    * Its handler refuses a larger one before parsing anything (maxBodyBytesOf,
    * functions/shared/http/json-api.ts); the local server keeps no more of it
@@ -194,6 +199,87 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/portal-sign-out/handler.ts',
     tables: { portalSessions: 'write' },
   },
+  // The affiliate portal (docs/api.md, "The affiliate portal"): browser-facing, no API key; a session cookie or a form's CSRF token.
+  {
+    id: 'AffiliateLoginPage',
+    portalPage: true,
+    method: 'GET',
+    path: '/affiliates/{app_id}/login',
+    entry: 'functions/affiliate-login-page/handler.ts',
+    tables: { apps: 'read' },
+  },
+  {
+    id: 'AffiliateSignIn',
+    portalPage: true,
+    method: 'POST',
+    path: '/affiliates/{app_id}/login',
+    entry: 'functions/affiliate-sign-in/handler.ts',
+    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'write', signInAttempts: 'readwrite' },
+    maxBodyBytes: 8 * 1024,
+  },
+  {
+    id: 'AffiliateSignOut',
+    portalPage: true,
+    method: 'POST',
+    path: '/affiliates/{app_id}/sign_out',
+    entry: 'functions/affiliate-sign-out/handler.ts',
+    tables: { affiliateSessions: 'write' },
+    maxBodyBytes: 8 * 1024,
+  },
+  {
+    id: 'AffiliateForgotPage',
+    portalPage: true,
+    method: 'GET',
+    path: '/affiliates/{app_id}/forgot',
+    entry: 'functions/affiliate-forgot-page/handler.ts',
+    tables: { apps: 'read' },
+  },
+  {
+    id: 'AffiliateRequestReset',
+    portalPage: true,
+    method: 'POST',
+    path: '/affiliates/{app_id}/forgot',
+    entry: 'functions/affiliate-request-reset/handler.ts',
+    tables: { apps: 'read', affiliates: 'read', channels: 'read', resetTokens: 'write', signInAttempts: 'readwrite' },
+    email: 'send',
+    maxBodyBytes: 8 * 1024,
+  },
+  {
+    id: 'AffiliateResetPage',
+    portalPage: true,
+    method: 'GET',
+    path: '/affiliates/{app_id}/reset',
+    entry: 'functions/affiliate-reset-page/handler.ts',
+    tables: { apps: 'read', resetTokens: 'read' },
+  },
+  {
+    id: 'AffiliateResetPassword',
+    portalPage: true,
+    method: 'POST',
+    path: '/affiliates/{app_id}/reset',
+    entry: 'functions/affiliate-reset-password/handler.ts',
+    tables: { apps: 'read', affiliates: 'readwrite', resetTokens: 'readwrite', affiliateSessions: 'readwrite', signInAttempts: 'write' },
+    indexes: { affiliateSessions: ['by-affiliate'] },
+    maxBodyBytes: 8 * 1024,
+  },
+  {
+    id: 'AffiliateDashboard',
+    portalPage: true,
+    method: 'GET',
+    path: '/affiliates/{app_id}/',
+    entry: 'functions/affiliate-dashboard/handler.ts',
+    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', funnel: 'read', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
+  },
+  {
+    id: 'AffiliateReportCsv',
+    portalPage: true,
+    method: 'GET',
+    path: '/affiliates/{app_id}/report.csv',
+    entry: 'functions/affiliate-report-csv/handler.ts',
+    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', funnel: 'read', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
+  },
   {
     // Public, no key: the link id is all a click carries. The hottest public address, so links and
     // affiliates come from a per-container cache: a new click costs one conditional put and one record.
@@ -203,6 +289,25 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/track-click/handler.ts',
     tables: { links: 'read', affiliates: 'read', clickClaims: 'write' },
     stream: 'write',
+  },
+  {
+    id: 'AffiliateLinksPage',
+    portalPage: true,
+    method: 'GET',
+    path: '/affiliates/{app_id}/links',
+    entry: 'functions/affiliate-links-page/handler.ts',
+    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
+  },
+  {
+    id: 'AffiliateCreateLink',
+    portalPage: true,
+    method: 'POST',
+    path: '/affiliates/{app_id}/links',
+    entry: 'functions/affiliate-create-link/handler.ts',
+    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', links: 'readwrite' },
+    indexes: { links: ['by-affiliate'] },
+    maxBodyBytes: 8 * 1024,
   },
   {
     id: 'GetPushConfig',

@@ -172,6 +172,39 @@ export const tables = {
     partitionKey: S('pk'),
     sortKey: S('sk'),
   },
+  /**
+   * Affiliate portal sessions by the SHA-256 of the session id, and by
+   * affiliate through `by-affiliate` (`owner` = app_id#affiliate_id: a password
+   * reset ends them all); swept by TTL at the idle or absolute end.
+   */
+  affiliateSessions: {
+    id: 'AffiliateSessionsTable',
+    envVar: 'AFFILIATE_SESSIONS_TABLE',
+    localName: 'urm-affiliate-sessions',
+    partitionKey: S('session_hash'),
+    indexes: [{ name: 'by-affiliate', kind: 'global', partitionKey: S('owner'), sortKey: S('created_at') }],
+    timeToLiveAttribute: 'ttl',
+  },
+  /**
+   * Failed affiliate sign-ins per account (`account#<app_id>#<login>`) and per
+   * client address (`client#<app_id>#<ip>`) in 15-minute windows: conditional
+   * counters, swept by TTL when their window ends.
+   */
+  signInAttempts: {
+    id: 'SignInAttemptsTable',
+    envVar: 'SIGN_IN_ATTEMPTS_TABLE',
+    localName: 'urm-sign-in-attempts',
+    partitionKey: S('attempt_key'),
+    timeToLiveAttribute: 'ttl',
+  },
+  /** Affiliate password-reset tokens by the SHA-256 of the token; usable once within an hour, swept by TTL. */
+  resetTokens: {
+    id: 'ResetTokensTable',
+    envVar: 'RESET_TOKENS_TABLE',
+    localName: 'urm-reset-tokens',
+    partitionKey: S('token_hash'),
+    timeToLiveAttribute: 'ttl',
+  },
 } satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof tables;

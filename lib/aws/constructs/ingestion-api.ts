@@ -45,6 +45,9 @@ export const apiThrottling: { stage: Required<ThrottleSettings>; operations: Rec
     EnterpriseSignUp: { rateLimit: 20, burstLimit: 40 },
     EnterpriseSignIn: { rateLimit: 50, burstLimit: 100 },
     EnterpriseRedirect: { rateLimit: 50, burstLimit: 100 },
+    AffiliateSignIn: { rateLimit: 50, burstLimit: 100 },
+    AffiliateRequestReset: { rateLimit: 20, burstLimit: 40 },
+    AffiliateResetPassword: { rateLimit: 20, burstLimit: 40 },
   },
 };
 

@@ -120,7 +120,7 @@ describe('POST /api/register_affiliate handler', () => {
     const response = answer(await post(registerAffiliate, '/api/register_affiliate', body));
 
     expect(response.status).toBe(200);
-    expect(response.body.login_url).toBe('https://portal.example.com/login');
+    expect(response.body.login_url).toBe('https://portal.example.com/affiliates/app_1/login');
     expect(response.body.affiliate_id).toMatch(/^aff_[0-9a-f]{20}$/);
     const [transaction] = transactions();
     const puts = transaction.TransactItems!.map((item) => item.Put!);

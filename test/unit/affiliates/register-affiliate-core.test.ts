@@ -42,7 +42,7 @@ describe('register_affiliate', () => {
 
     const answer = await submit(registration('app_1'));
 
-    expect(answer).toEqual({ login_url: 'https://portal.example.com/login', affiliate_id: 'aff_1' });
+    expect(answer).toEqual({ login_url: 'https://portal.example.com/affiliates/app_1/login', affiliate_id: 'aff_1' });
   });
 
   test("a new affiliate is approved and on the default plan when the application approves at once", async () => {
@@ -71,7 +71,7 @@ describe('register_affiliate', () => {
 
     const answer = await submit(registration('app_2'), 'app_2', 'http://127.0.0.1:3000');
 
-    expect(answer.login_url).toBe('http://127.0.0.1:3000/login');
+    expect(answer.login_url).toBe('http://127.0.0.1:3000/affiliates/app_2/login');
     expect(warnings.length).toBe(1);
   });
 
@@ -146,8 +146,8 @@ describe('register_affiliate', () => {
     expect(uniquenessKey('  Zoe\u0308@Example.COM ')).toBe('zo\u00eb@example.com');
   });
 
-  test('the login address is the origin and /login', () => {
-    expect(loginUrl('https://portal.example.com')).toBe('https://portal.example.com/login');
-    expect(loginUrl('http://localhost:8080')).toBe('http://localhost:8080/login');
+  test("the login address is the application's portal sign-in page on the origin", () => {
+    expect(loginUrl('https://portal.example.com', 'app_1')).toBe('https://portal.example.com/affiliates/app_1/login');
+    expect(loginUrl('http://localhost:8080', 'app_2')).toBe('http://localhost:8080/affiliates/app_2/login');
   });
 });

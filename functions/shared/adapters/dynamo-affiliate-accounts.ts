@@ -1,0 +1,53 @@
+/**
+ * The affiliates as the portal sees them, on the affiliates table
+ * (dynamo-affiliate-store.ts has its layout): a login is looked up through
+ * the username claim, then the email claim, then the affiliate item.
+ */
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AffiliateAccounts } from '../domain/affiliate-portal';
+import type { AffiliateRecord } from '../domain/affiliates';
+import { affiliateSortKey, claimSortKey } from './dynamo-affiliate-store';
+
+export class DynamoAffiliateAccounts implements AffiliateAccounts {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  private async item(appId: string, sk: string): Promise<Record<string, unknown> | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { app_id: appId, sk }, ConsistentRead: true }));
+    return out.Item;
+  }
+
+  async get(appId: string, affiliateId: string): Promise<AffiliateRecord | undefined> {
+    const item = await this.item(appId, affiliateSortKey(affiliateId));
+    if (!item) return undefined;
+    const { sk: _sk, ...affiliate } = item;
+    return affiliate as unknown as AffiliateRecord;
+  }
+
+  private async byClaim(appId: string, field: 'username' | 'email', value: string): Promise<AffiliateRecord | undefined> {
+    const claim = await this.item(appId, claimSortKey(field, value));
+    return claim ? this.get(appId, claim.affiliate_id as string) : undefined;
+  }
+
+  async findByLogin(appId: string, login: string): Promise<AffiliateRecord | undefined> {
+    return (await this.byClaim(appId, 'username', login)) ?? (await this.byClaim(appId, 'email', login));
+  }
+
+  findByEmail(appId: string, email: string): Promise<AffiliateRecord | undefined> {
+    return this.byClaim(appId, 'email', email);
+  }
+
+  async setPasswordHash(appId: string, affiliateId: string, passwordHash: string, at: Date): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { app_id: appId, sk: affiliateSortKey(affiliateId) },
+        ConditionExpression: 'attribute_exists(sk)',
+        UpdateExpression: 'SET password_hash = :hash, password_changed_at = :at',
+        ExpressionAttributeValues: { ':hash': passwordHash, ':at': at.toISOString() },
+      }),
+    );
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Password reset: a person gives an email; if an affiliate of this
+ * application has it, a single-use link valid for an hour goes to that
+ * address through the application's email channel (its first enabled one).
+ * The answer is the same either way. Setting the new password uses the
+ * token, stores a new scrypt hash and ends every session of the affiliate.
+ */
+import {
+  attemptKey,
+  portalLimits,
+  type AffiliateAccounts,
+  type AffiliateSessionStore,
+  type ResetConsumption,
+  type ResetTokenStore,
+  type SignInAttempts,
+} from '../domain/affiliate-portal';
+import type { App } from '../domain/apps';
+import type { Channel, ChannelStore } from '../domain/channels';
+import { canonicalAddress, formatAddress, type Mailer } from '../domain/email';
+import { hashSecret, SECRET_PATTERN, type Clock } from '../domain/enterprise';
+
+/** Reset mails one address may be sent per attempt window: a form cannot be used to flood a mailbox. */
+export const resetMailsPerWindow = 3;
+
+export interface RequestResetPorts {
+  affiliates: Pick<AffiliateAccounts, 'findByEmail'>;
+  tokens: Pick<ResetTokenStore, 'put'>;
+  channels: Pick<ChannelStore, 'listByApp'>;
+  attempts: Pick<SignInAttempts, 'recordFailure'>;
+  mailer: Mailer;
+  newToken: () => string;
+  now: Clock;
+}
+
+export type ResetRequestOutcome = 'sent' | 'no-affiliate' | 'no-channel' | 'throttled' | 'invalid';
+
+/** The mail a reset link goes out in; built by the caller (a page component), so its HTML is escaped by construction. */
+export interface ResetMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export function requestPasswordReset(ports: RequestResetPorts) {
+  return async (
+    app: App,
+    email: string,
+    resetUrl: (token: string) => string,
+    compose: (link: string, firstName: string) => ResetMail,
+  ): Promise<ResetRequestOutcome> => {
+    const address = email.trim();
+    if (!address || address.length > portalLimits.loginLength || !address.includes('@')) return 'invalid';
+    const affiliate = await ports.affiliates.findByEmail(app.app_id, address);
+    if (!affiliate) return 'no-affiliate';
+    const channel = (await ports.channels.listByApp(app.app_id)).find((candidate: Channel) => candidate.enabled);
+    if (!channel) return 'no-channel';
+    const now = ports.now();
+    const sent = await ports.attempts.recordFailure(attemptKey({ kind: 'account', appId: app.app_id, login: `reset:${address}` }), now, portalLimits.attemptWindowMs);
+    if (sent.failures > resetMailsPerWindow) return 'throttled';
+
+    const token = ports.newToken();
+    await ports.tokens.put({
+      token_hash: hashSecret(token),
+      app_id: app.app_id,
+      affiliate_id: affiliate.affiliate_id,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + portalLimits.resetTokenLifetimeMs).toISOString(),
+    });
+    const mail = compose(resetUrl(token), affiliate.first_name);
+    await ports.mailer.send({
+      from: formatAddress(canonicalAddress(channel.from_email), channel.from_name),
+      to: [formatAddress(affiliate.email, `${affiliate.first_name} ${affiliate.last_name}`)],
+      replyTo: [],
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      tags: { app_id: app.app_id, channel_id: channel.channel_id },
+    });
+    return 'sent';
+  };
+}
+
+export interface ShowResetPorts {
+  tokens: Pick<ResetTokenStore, 'peek'>;
+  now: Clock;
+}
+
+/** Whether the link's token can still be used, for the page that asks for the new password. */
+export function checkResetToken(ports: ShowResetPorts) {
+  return async (appId: string, token: string | undefined): Promise<ResetConsumption['outcome']> => {
+    if (!token || !SECRET_PATTERN.test(token)) return 'unknown';
+    const found = await ports.tokens.peek(hashSecret(token), ports.now());
+    return found.outcome === 'consumed' && found.token.app_id !== appId ? 'unknown' : found.outcome;
+  };
+}
+
+export interface CompleteResetPorts {
+  tokens: Pick<ResetTokenStore, 'consume'>;
+  affiliates: Pick<AffiliateAccounts, 'get' | 'setPasswordHash'>;
+  sessions: Pick<AffiliateSessionStore, 'deleteAllOf'>;
+  attempts: Pick<SignInAttempts, 'clear'>;
+  hashPassword: (password: string) => Promise<string>;
+  now: Clock;
+}
+
+export type ResetCompletion =
+  | { outcome: 'reset'; affiliateId: string; sessionsEnded: number }
+  | { outcome: 'problems'; errors: { password?: string; confirm?: string } }
+  | { outcome: 'used' | 'expired' | 'unknown' };
+
+export function passwordProblems(password: string, confirm: string): { password?: string; confirm?: string } {
+  if (password.length < portalLimits.passwordMinLength) return { password: `Use at least ${portalLimits.passwordMinLength} characters.` };
+  if (password.length > portalLimits.passwordMaxLength) return { password: `Use at most ${portalLimits.passwordMaxLength} characters.` };
+  if (password !== confirm) return { confirm: 'The two passwords are not the same.' };
+  return {};
+}
+
+export function completePasswordReset(ports: CompleteResetPorts) {
+  return async (appId: string, token: string | undefined, password: string, confirm: string): Promise<ResetCompletion> => {
+    if (!token || !SECRET_PATTERN.test(token)) return { outcome: 'unknown' };
+    // Checked before the token is used, so a typo does not cost the link.
+    const errors = passwordProblems(password, confirm);
+    if (Object.keys(errors).length > 0) return { outcome: 'problems', errors };
+    const now = ports.now();
+    const used = await ports.tokens.consume(hashSecret(token), now);
+    if (used.outcome !== 'consumed') return { outcome: used.outcome };
+    if (used.token.app_id !== appId) return { outcome: 'unknown' };
+    const affiliate = await ports.affiliates.get(appId, used.token.affiliate_id);
+    if (!affiliate) return { outcome: 'unknown' };
+    await ports.affiliates.setPasswordHash(appId, affiliate.affiliate_id, await ports.hashPassword(password), now);
+    const sessionsEnded = await ports.sessions.deleteAllOf(appId, affiliate.affiliate_id);
+    // The account was proven: lift a lockout on either of its logins.
+    await Promise.all(
+      [affiliate.username, affiliate.email].map((login) => ports.attempts.clear(attemptKey({ kind: 'account', appId, login }))),
+    );
+    return { outcome: 'reset', affiliateId: affiliate.affiliate_id, sessionsEnded };
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * The affiliate portal (docs/api.md, "The affiliate portal"): sessions, CSRF
+ * tokens, the brute-force lockout and password-reset tokens. The records, the
+ * ports the cores use, and the rules that need no I/O, so each is tested with
+ * a clock the test moves.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AffiliateReport, AffiliateStatus } from './affiliate-program';
+import type { AffiliateRecord } from './affiliates';
+
+export const portalLimits = {
+  /** A session unused this long is over. */
+  sessionIdleMs: 30 * 60 * 1000,
+  /** A session is over this long after sign-in, however busy. */
+  sessionAbsoluteMs: 12 * 60 * 60 * 1000,
+  /** `last_seen` is written at most this often: a page view need not cost a write. */
+  lastSeenResolutionMs: 60 * 1000,
+  /** Failed sign-ins are counted in windows of this length… */
+  attemptWindowMs: 15 * 60 * 1000,
+  /** …and from this many for one account in a window, the account is locked until the window ends… */
+  failuresPerAccount: 5,
+  /** …and from this many from one client address. */
+  failuresPerClient: 20,
+  /** A reset link works once, within this time. */
+  resetTokenLifetimeMs: 60 * 60 * 1000,
+  /** The pre-session cookie that binds the sign-in and reset forms' CSRF tokens. */
+  preSessionLifetimeMs: 2 * 60 * 60 * 1000,
+  loginLength: 254,
+  passwordMinLength: 8,
+  passwordMaxLength: 256,
+} as const;
+
+/** An affiliate's portal session, as stored: the id only as its hash. */
+export interface AffiliateSession {
+  session_hash: string;
+  app_id: string;
+  affiliate_id: string;
+  created_at: string;
+  last_seen: string;
+  /** Whether the cookie was set Secure, so that clearing it repeats the same attributes. */
+  cookie_secure: boolean;
+}
+
+export interface AffiliateSessionStore {
+  put(session: AffiliateSession): Promise<void>;
+  get(sessionHash: string): Promise<AffiliateSession | undefined>;
+  touch(sessionHash: string, at: Date): Promise<void>;
+  delete(sessionHash: string): Promise<AffiliateSession | undefined>;
+  /** Ends every session of the affiliate; answers how many there were. */
+  deleteAllOf(appId: string, affiliateId: string): Promise<number>;
+}
+
+export type SessionState = 'live' | 'idle' | 'expired';
+
+/** Whether a session may still be used at `now`: idle after 30 minutes unused, expired 12 hours after sign-in. */
+export function sessionState(session: Pick<AffiliateSession, 'created_at' | 'last_seen'>, now: Date): SessionState {
+  const at = now.getTime();
+  if (at >= Date.parse(session.created_at) + portalLimits.sessionAbsoluteMs) return 'expired';
+  if (at >= Date.parse(session.last_seen) + portalLimits.sessionIdleMs) return 'idle';
+  return 'live';
+}
+
+/** When the session stops being usable unless used again: what the store's TTL is set from. */
+export function sessionEndsAt(session: Pick<AffiliateSession, 'created_at' | 'last_seen'>): Date {
+  return new Date(
+    Math.min(Date.parse(session.created_at) + portalLimits.sessionAbsoluteMs, Date.parse(session.last_seen) + portalLimits.sessionIdleMs),
+  );
+}
+
+/** Whether a page view should move `last_seen` (at most once a minute). */
+export function shouldTouch(session: Pick<AffiliateSession, 'last_seen'>, now: Date): boolean {
+  return now.getTime() - Date.parse(session.last_seen) >= portalLimits.lastSeenResolutionMs;
+}
+
+/**
+ * The CSRF token of a form: derived from the secret the HttpOnly cookie holds
+ * (the session id, or the pre-session id before sign-in). Another site can
+ * neither read that cookie nor this page, so it cannot produce the token; the
+ * token itself does not reveal the cookie (one-way, with its own label).
+ */
+export function csrfTokenFor(cookieSecret: string): string {
+  return createHash('sha256').update(`urm-affiliate-portal-csrf:${cookieSecret}`, 'utf8').digest('base64url');
+}
+
+/** Whether the form's token is the one bound to the cookie, compared in constant time. */
+export function csrfTokenMatches(cookieSecret: string | undefined, formToken: unknown): boolean {
+  if (!cookieSecret || typeof formToken !== 'string') return false;
+  const expected = Buffer.from(csrfTokenFor(cookieSecret), 'utf8');
+  const given = Buffer.from(formToken, 'utf8');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Who a counter counts failed sign-ins of: an account (the login as typed, compared like uniqueness) or a client address. */
+export type AttemptSubject = { kind: 'account'; appId: string; login: string } | { kind: 'client'; appId: string; ip: string };
+
+export function attemptKey(subject: AttemptSubject): string {
+  return subject.kind === 'account'
+    ? `account#${subject.appId}#${subject.login.trim().normalize('NFC').toLowerCase()}`
+    : `client#${subject.appId}#${subject.ip}`;
+}
+
+/** A window's count of failed sign-ins. */
+export interface AttemptWindow {
+  failures: number;
+  /** When the window (and any lockout it caused) ends. */
+  ends_at: string;
+}
+
+export interface SignInAttempts {
+  /** The live windows of these keys (consistent reads); an ended window reads as none. */
+  current(keys: string[], now: Date): Promise<(AttemptWindow | undefined)[]>;
+  /** Counts one failure in the key's live window, or opens a new window of `windowMs`; answers the window as counted. */
+  recordFailure(key: string, now: Date, windowMs: number): Promise<AttemptWindow>;
+  /** Forgets the key's failures (an account after a correct sign-in). */
+  clear(key: string): Promise<void>;
+}
+
+/** The moment an account or client is allowed again, if either is locked now. */
+export function lockedUntil(account: AttemptWindow | undefined, client: AttemptWindow | undefined): Date | undefined {
+  const ends = [
+    account && account.failures >= portalLimits.failuresPerAccount ? Date.parse(account.ends_at) : undefined,
+    client && client.failures >= portalLimits.failuresPerClient ? Date.parse(client.ends_at) : undefined,
+  ].filter((end): end is number => end !== undefined);
+  return ends.length > 0 ? new Date(Math.max(...ends)) : undefined;
+}
+
+/** A password-reset token as stored: only its hash. */
+export interface ResetToken {
+  token_hash: string;
+  app_id: string;
+  affiliate_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at?: string;
+}
+
+export type ResetConsumption = { outcome: 'consumed'; token: ResetToken } | { outcome: 'used' | 'expired' | 'unknown' };
+
+export interface ResetTokenStore {
+  put(token: ResetToken): Promise<void>;
+  /** The token if it is usable now, without using it (the form shown before the new password is chosen). */
+  peek(tokenHash: string, now: Date): Promise<ResetConsumption>;
+  /** Marks the token used if it exists, is unused and unexpired, in one conditional write: of concurrent uses one wins. */
+  consume(tokenHash: string, now: Date): Promise<ResetConsumption>;
+}
+
+/** The affiliates as the portal reads and changes them. */
+export interface AffiliateAccounts {
+  /** The application's affiliate whose username, or else email, is `login` (compared like uniqueness). */
+  findByLogin(appId: string, login: string): Promise<AffiliateRecord | undefined>;
+  findByEmail(appId: string, email: string): Promise<AffiliateRecord | undefined>;
+  get(appId: string, affiliateId: string): Promise<AffiliateRecord | undefined>;
+  setPasswordHash(appId: string, affiliateId: string, passwordHash: string, at: Date): Promise<void>;
+}
+
+/** Absent status (affiliates from before statuses) counts as approved. */
+export function statusOf(affiliate: Pick<AffiliateRecord, 'status'>): AffiliateStatus {
+  return affiliate.status ?? 'approved';
+}
+
+/** A period of whole UTC days, inclusive. */
+export interface Period {
+  from: string;
+  to: string;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function validDay(value: unknown): value is string {
+  if (typeof value !== 'string' || !DAY.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+/** The longest period a page or CSV shows: what the report computes at most (maxReportDays, back-office/affiliate-report.ts). */
+export const maxPeriodDays = 366;
+
+/**
+ * The period asked for, or this month so far (UTC) when nothing valid was;
+ * `to` before `from` is swapped, a span over `maxPeriodDays` is cut at its end.
+ */
+export function periodOf(query: { from?: unknown; to?: unknown }, now: Date): { period: Period; adjusted: boolean } {
+  const today = now.toISOString().slice(0, 10);
+  const thisMonth: Period = { from: `${today.slice(0, 7)}-01`, to: today };
+  if (query.from === undefined && query.to === undefined) return { period: thisMonth, adjusted: false };
+  if (!validDay(query.from) || !validDay(query.to)) return { period: thisMonth, adjusted: true };
+  let [from, to] = [query.from, query.to];
+  let adjusted = false;
+  if (to < from) [from, to, adjusted] = [to, from, true];
+  const span = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
+  if (span > maxPeriodDays) {
+    to = new Date(Date.parse(`${from}T00:00:00Z`) + (maxPeriodDays - 1) * 86_400_000).toISOString().slice(0, 10);
+    adjusted = true;
+  }
+  return { period: { from, to }, adjusted };
+}
+
+/** Every day of the period, in order. */
+export function daysOf(period: Period): string[] {
+  const days: string[] = [];
+  for (let at = Date.parse(`${period.from}T00:00:00Z`); at <= Date.parse(`${period.to}T00:00:00Z`); at += 86_400_000) {
+    days.push(new Date(at).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/** The report the dashboard shows: lane C's affiliateReport, behind a port. */
+export type AffiliateReportSource = (
+  appId: string,
+  affiliateId: string,
+  from: string,
+  to: string,
+) => Promise<AffiliateReport>;
