@@ -8,8 +8,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { adminProgram } from '../../bin/admin';
 import { postbackDeliveries, setPostbackUrl } from '../../functions/shared/back-office/postbacks';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 import { ValidationError } from '../../functions/shared/domain/errors';
@@ -31,7 +32,7 @@ let stack: TestStack;
 let office: BackOffice;
 let server: Server;
 let port: number;
-/** What the receiver got, by affiliate (the `a` query parameter), and the statuses it answers with, in turn. */
+/** What the receiver got, by affiliate (the `a` query parameter), and the statuses it answers with, in turn, by affiliate and event. */
 const received = new Map<string, Received[]>();
 const answers = new Map<string, number[]>();
 
@@ -42,7 +43,7 @@ beforeAll(async () => {
     const url = `http://127.0.0.1:${port}${req.url}`;
     const query = Object.fromEntries(new URL(url).searchParams);
     received.set(query.a, [...(received.get(query.a) ?? []), { url, query, headers: req.headers }]);
-    res.writeHead(answers.get(query.a)?.shift() ?? 200).end('ok');
+    res.writeHead(answers.get(`${query.a} ${query.e}`)?.shift() ?? 200).end('ok');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -100,7 +101,7 @@ describe('postbacks', () => {
 
   test('a receiver that answers 500 gets the postback again, with the same event id, and the log shows the attempts', async () => {
     const { affiliateId } = await affiliateWithPostback();
-    answers.set(affiliateId, [500]);
+    answers.set(`${affiliateId} registration`, [500]);
     await playerOf(affiliateId);
     const registrationCalls = () => (received.get(affiliateId) ?? []).filter((call) => call.query.e === 'registration');
     await until(async () => registrationCalls(), (calls) => calls.length === 1, 'the first attempt', 30_000);
@@ -139,6 +140,36 @@ describe('postbacks', () => {
 
     await expect(refused).rejects.toThrow(ValidationError);
     await expect(refused).rejects.toMatchObject({ errors: [expect.stringContaining('private or reserved address')] });
+  });
+});
+
+describe('the admin command line', () => {
+  async function admin(...args: string[]): Promise<any> {
+    const printed = jest.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await adminProgram().exitOverride().parseAsync(['--data-dir', stack.dataDir, '--json', ...args], { from: 'user' });
+      return JSON.parse(String(printed.mock.calls.at(-1)?.[0]));
+    } finally {
+      printed.mockRestore();
+    }
+  }
+
+  test('affiliate postback sets the URL (showing the new secret once), rotates the secret, turns postbacks off; affiliate postbacks lists the log', async () => {
+    const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: stack.dev.server_key, body: registration(stack.dev.app_id) });
+    const target = ['--app', stack.dev.app_id, '--affiliate', registered.body.affiliate_id];
+
+    const set = await admin('affiliate', 'postback', ...target, '--url', 'https://tracker.example.com/pb?cid={sub_id}');
+    const again = await admin('affiliate', 'postback', ...target, '--url', 'https://tracker.example.com/pb?cid={sub_id}&e={event}');
+    const rotated = await admin('affiliate', 'postback', ...target, '--rotate-secret');
+    const off = await admin('affiliate', 'postback', ...target, '--off');
+    const log = await admin('affiliate', 'postbacks', ...target);
+
+    expect(set).toMatchObject({ postback_url: 'https://tracker.example.com/pb?cid={sub_id}', signing_secret: expect.stringMatching(/^urm_postback_/) });
+    expect(again.signing_secret).toBeUndefined();
+    expect(rotated.signing_secret).toMatch(/^urm_postback_/);
+    expect(rotated.signing_secret).not.toBe(set.signing_secret);
+    expect(off.postback_url).toBeNull();
+    expect(log).toEqual([]);
   });
 });
 
