@@ -5,7 +5,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoFunnelStore } from '../../../functions/shared/adapters/dynamo-funnel-store';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
-beforeEach(() => dynamo.reset());
+beforeEach(() => {
+  dynamo.reset();
+});
 
 describe('the funnel reader and the postback outbox', () => {
   test("registration and FTD rows are read without the outbox's marks", async () => {
