@@ -12,6 +12,7 @@ import { affiliateReport, affiliateTrace } from '../functions/shared/back-office
 import { assignPlan, setAffiliateStatus } from '../functions/shared/back-office/affiliates';
 import { affiliateApprovals, checkOrigin, createApp, listApps, updateApp } from '../functions/shared/back-office/apps';
 import { createPlan, listPlans } from '../functions/shared/back-office/plans';
+import { clearPostbackUrl, postbackDeliveries, rotatePostbackSecret, setPostbackUrl } from '../functions/shared/back-office/postbacks';
 import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from '../functions/shared/back-office/channels';
 import { rotateIdentitySecret, setIdentityVerification } from '../functions/shared/back-office/identity';
 import { issueKey, listKeys, revokeKey } from '../functions/shared/back-office/keys';
@@ -323,6 +324,40 @@ export function adminProgram(): Command {
     .action(async (opts: { app: string; affiliate: string; plan: string }) => {
       const updated = await assignPlan(await office(), opts.app, opts.affiliate, opts.plan);
       print(updated, () => [`Affiliate ${opts.affiliate} is on plan ${updated.plan_id}`]);
+    });
+  affiliate
+    .command('postback')
+    .description("an affiliate's postback: a URL urm calls (GET, signed) on each registration and first deposit of its players")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--affiliate <affiliate_id>')
+    .addOption(
+      new Option('--url <template>', 'https URL template; placeholders {event} {sub_id} {link_id} {affiliate_id} {amount} {currency} {event_id} {date}').conflicts(['off', 'rotateSecret']),
+    )
+    .addOption(new Option('--off', 'stop sending postbacks').conflicts('rotateSecret'))
+    .option('--rotate-secret', 'make a new signing secret, shown once')
+    .action(async (opts: { app: string; affiliate: string; url?: string; off?: boolean; rotateSecret?: boolean }) => {
+      if (opts.url === undefined && !opts.off && !opts.rotateSecret) throw new InvalidArgumentError('say --url, --off or --rotate-secret');
+      const settings = opts.off
+        ? await clearPostbackUrl(await office(), opts.app, opts.affiliate)
+        : opts.rotateSecret
+          ? await rotatePostbackSecret(await office(), opts.app, opts.affiliate)
+          : await setPostbackUrl(await office(), opts.app, opts.affiliate, opts.url!);
+      print(settings, () => [
+        settings.postback_url === null ? `Postbacks of ${opts.affiliate} are off` : `Postback URL of ${opts.affiliate}: ${settings.postback_url}`,
+        ...(settings.signing_secret
+          ? [`Signing secret: ${settings.signing_secret}`, 'Give it to the affiliate now: it cannot be shown again. Postbacks are signed with it from the next minute.']
+          : []),
+      ]);
+    });
+  affiliate
+    .command('postbacks')
+    .description("an affiliate's postback delivery log, newest attempt first (90 days)")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--affiliate <affiliate_id>')
+    .option('--limit <n>', 'at most this many attempts', (value) => Number(value), 50)
+    .action(async (opts: { app: string; affiliate: string; limit: number }) => {
+      const entries = await postbackDeliveries(await office(), opts.app, opts.affiliate, opts.limit);
+      print(entries, () => table(entries as unknown as Record<string, unknown>[], ['at', 'event', 'event_id', 'outcome', 'attempts', 'status_code', 'error']));
     });
   const range = (command: Command) =>
     command

@@ -5,7 +5,7 @@
  * Per batch: the application's money settings (cached), then only for the
  * players with something to count (money events, the attribution event) one
  * BatchGet of their ledgers; the contributions; rejection rows and trace rows
- * (idempotent puts); one BatchGet of the day rows they touch and one
+ * (idempotent puts, marked due for a postback); one BatchGet of the day rows they touch and one
  * conditional write per day row (read again and re-applied on a conflict);
  * ledgers last. A batch with nothing to count makes no DynamoDB call at all.
  */
@@ -26,6 +26,7 @@ import {
   type TraceRow,
 } from '../shared/domain/funnel';
 import type { MoneySettings } from '../shared/domain/money-settings';
+import { postbackDueMark } from '../shared/domain/postbacks';
 import { rejectionOf } from '../shared/domain/rejections';
 import type { RejectionSink } from '../shared/domain/timeline';
 import type { StreamItem } from '../shared/stream/kinesis-batch';
@@ -81,7 +82,8 @@ export function countFunnel(deps: CountFunnelDeps) {
       const before = stored.get(pk);
       const outcome = countPlayer({ stored: before, appId: player.appId, profileId: player.profileId, items: player.items, settings: player.settings, now });
       contributions.push(...outcome.contributions);
-      trace.push(...outcome.registrations.map(traceRowOf), ...outcome.ftds.map(traceRowOf));
+      // Each new registration and FTD row is also due for its affiliate's postback (the outbox: functions/send-postbacks).
+      trace.push(...[...outcome.registrations, ...outcome.ftds].map((row) => ({ ...traceRowOf(row), ...postbackDueMark(now) })));
       rejected.push(...outcome.rejections);
       if (outcome.ledger) ledgers.push({ ledger: outcome.ledger, expected: before?.version });
     }

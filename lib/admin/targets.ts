@@ -21,11 +21,13 @@ import { DynamoPlanStore } from '../../functions/shared/adapters/dynamo-plan-sto
 import { DynamoTimelineStore } from '../../functions/shared/adapters/dynamo-timeline-store';
 import { DynamoFunnelStore } from '../../functions/shared/adapters/dynamo-funnel-store';
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
+import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/shared/adapters/dynamo-postback-store';
 import { KinesisRecordReader } from '../../functions/shared/adapters/kinesis-record-reader';
 import { LambdaConsumerInvoker } from '../../functions/shared/adapters/lambda-consumer-invoker';
 import { SqsFailureList } from '../../functions/shared/adapters/sqs-failure-list';
 import { SsmSecretStore } from '../../functions/shared/adapters/ssm-secret-store';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
+import { postbackHostList } from '../../functions/shared/domain/postbacks';
 import type { ReplayPorts } from '../../functions/shared/back-office/replay';
 import { streamConsumers } from '../../functions/shared/manifest/operations';
 import { tableOutputName, tables } from '../../functions/shared/manifest/resources';
@@ -101,6 +103,12 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     timeline: new DynamoTimelineStore(document, tableName(tables.timeline)),
     channels: new DynamoChannelStore(document, tableName(tables.channels)),
     secrets: new SsmSecretStore(new SSMClient({ region }), secretsPrefixOf(stackName, outputs)),
+    postbacks: {
+      settings: new DynamoPostbackSettings(document, tableName(tables.affiliates)),
+      log: new DynamoPostbackOutbox(document, tableName(tables.funnel)),
+      // The development hosts the stack was deployed with (URM_POSTBACK_HOSTS, as for `cdk deploy`); none by default.
+      allowedHosts: postbackHostList(process.env.URM_POSTBACK_HOSTS),
+    },
   };
 }
 

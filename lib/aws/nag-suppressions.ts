@@ -11,10 +11,11 @@ import type { Method } from 'aws-cdk-lib/aws-apigateway';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { httpOperations, type HttpOperation } from '../../functions/shared/manifest/operations';
+import { httpOperations, scheduledFunctions, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { secretsPrefix } from '../../functions/shared/manifest/secrets';
 import type { EventPipeline } from './constructs/event-pipeline';
 import type { IngestionApi } from './constructs/ingestion-api';
+import type { ScheduledWork } from './constructs/scheduled-work';
 import type { PushCdn } from './constructs/push-cdn';
 
 /** What the suppressions reach in the urm stack: UrmStack has it, and passes itself (an interface, not an import of UrmStack, so the two modules form no cycle). */
@@ -22,6 +23,7 @@ export interface UrmStackParts extends Stack {
   readonly pipeline: EventPipeline;
   readonly ingestion: IngestionApi;
   readonly pushCdn: PushCdn;
+  readonly scheduled: ScheduledWork;
 }
 
 /** Every suppression of the stack. Called once, at the end of UrmStack's constructor. */
@@ -163,6 +165,20 @@ function suppressFunctionFindings(stack: UrmStackParts): void {
           "ssm:GetParameter (nothing else) under the stack's own secrets path: there is one parameter per " +
           'application (its VAPID private key), created by the admin command line as applications are added, so ' +
           'their names are not known at deployment.',
+        appliesTo: [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`],
+      },
+    ], true);
+  }
+  for (const definition of scheduledFunctions.filter((candidate) => candidate.secrets === 'read')) {
+    const role = stack.scheduled.functions[definition.id].role;
+    if (!role) throw new Error(`${definition.id} has no role`);
+    suppress(role, [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          "ssm:GetParameter (nothing else) under the stack's own secrets path: there is one postback signing " +
+          'secret per affiliate, created by the back office when an affiliate sets a postback URL, so their names ' +
+          'are not known at deployment.',
         appliesTo: [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`],
       },
     ], true);

@@ -10,11 +10,13 @@ import { tableOutputName, tables as tableDefinitions, type TableName } from '../
 import { secretsPrefix, secretsPrefixOutput } from '../../functions/shared/manifest/secrets';
 import { Alarms } from './constructs/alarms';
 import { pushEndpointPolicy } from '../../functions/shared/domain/push';
+import { postbackHostList } from '../../functions/shared/domain/postbacks';
 import { DataTables } from './constructs/data-tables';
 import { Email } from './constructs/email';
 import { EventPipeline } from './constructs/event-pipeline';
 import { IngestionApi } from './constructs/ingestion-api';
 import { PushCdn } from './constructs/push-cdn';
+import { ScheduledWork } from './constructs/scheduled-work';
 import { failureOutputs } from './replay-outputs';
 import { suppressAcceptedFindings } from './nag-suppressions';
 
@@ -53,6 +55,20 @@ export function pushEndpointHosts(configured: unknown): string | undefined {
   return entries.join(',');
 }
 
+/**
+ * Development hosts an operator allows postback URLs on besides public https
+ * hosts: context `urm:postbackHosts` (comma-separated, or an array), else
+ * URM_POSTBACK_HOSTS. Never the loopback host (in Lambda, the runtime API) nor
+ * the link-local metadata address.
+ */
+export function postbackHosts(configured: unknown): string | undefined {
+  const entries = postbackHostList(Array.isArray(configured) ? configured.map(String).join(',') : String(configured ?? ''));
+  if (entries.length === 0) return undefined;
+  const forbidden = entries.find((entry) => /^(localhost|127\.|169\.254\.|\[?::1\]?$|0\.0\.0\.0)/.test(entry));
+  if (forbidden) throw new Error(`urm:postbackHosts: ${JSON.stringify(forbidden)} is the loopback host or the metadata address`);
+  return entries.join(',');
+}
+
 export class UrmStack extends Stack {
   readonly data: DataTables;
   readonly pipeline: EventPipeline;
@@ -60,6 +76,7 @@ export class UrmStack extends Stack {
   readonly email: Email;
   readonly pushCdn: PushCdn;
   readonly alarms: Alarms;
+  readonly scheduled: ScheduledWork;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -70,6 +87,11 @@ export class UrmStack extends Stack {
       tables: this.data.tables,
       stream: this.pipeline.stream,
       pushEndpointHosts: pushEndpointHosts(this.node.tryGetContext('urm:pushEndpointHosts') ?? process.env.URM_PUSH_ENDPOINT_HOSTS),
+    });
+    this.scheduled = new ScheduledWork(this, 'Scheduled', {
+      tables: this.data.tables,
+      stream: this.pipeline.stream,
+      postbackHosts: postbackHosts(this.node.tryGetContext('urm:postbackHosts') ?? process.env.URM_POSTBACK_HOSTS),
     });
     this.email = new Email(this, 'Email', {
       domain: this.node.tryGetContext('urm:emailDomain') ?? process.env.URM_EMAIL_DOMAIN,

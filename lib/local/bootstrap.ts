@@ -5,7 +5,9 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  DescribeTimeToLiveCommand,
   ListTablesCommand,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type CreateTableCommandInput,
   type DynamoDBClient,
@@ -54,18 +56,45 @@ export async function ensureTables(client: DynamoDBClient, definitions: TableDef
     start = out.LastEvaluatedTableName;
   } while (start);
   for (const definition of definitions) {
-    if (existing.has(definition.localName)) continue;
+    if (existing.has(definition.localName)) {
+      await addMissingIndexes(client, definition);
+      continue;
+    }
     await client.send(new CreateTableCommand(createTableInput(definition)));
     await client.send(new DescribeTableCommand({ TableName: definition.localName }));
-    if (definition.timeToLiveAttribute) {
-      await client.send(
-        new UpdateTimeToLiveCommand({
-          TableName: definition.localName,
-          TimeToLiveSpecification: { AttributeName: definition.timeToLiveAttribute, Enabled: true },
-        }),
-      );
-    }
+    await enableTimeToLive(client, definition);
   }
+}
+
+/** A table made by an older version (data under .urm/ survives upgrades): global indexes and TTL added since, as a deployment would add them. */
+async function addMissingIndexes(client: DynamoDBClient, definition: TableDefinition): Promise<void> {
+  const described = await client.send(new DescribeTableCommand({ TableName: definition.localName }));
+  const present = new Set((described.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  const wanted = createTableInput(definition);
+  const missing = (wanted.GlobalSecondaryIndexes ?? []).filter((index) => !present.has(index.IndexName));
+  for (const index of missing) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: definition.localName,
+        AttributeDefinitions: wanted.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+  }
+  if (definition.timeToLiveAttribute) {
+    const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: definition.localName }));
+    if (ttl.TimeToLiveDescription?.TimeToLiveStatus !== 'ENABLED') await enableTimeToLive(client, definition);
+  }
+}
+
+async function enableTimeToLive(client: DynamoDBClient, definition: TableDefinition): Promise<void> {
+  if (!definition.timeToLiveAttribute) return;
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: definition.localName,
+      TimeToLiveSpecification: { AttributeName: definition.timeToLiveAttribute, Enabled: true },
+    }),
+  );
 }
 
 export async function ensureStream(client: KinesisClient, definition: StreamDefinition): Promise<void> {

@@ -22,9 +22,11 @@ import { DynamoTimelineStore } from '../../functions/shared/adapters/dynamo-time
 import { DynamoFunnelStore } from '../../functions/shared/adapters/dynamo-funnel-store';
 import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
 import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret-store';
+import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/shared/adapters/dynamo-postback-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
-import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
-import { ingestStream, pushSending, tables } from '../../functions/shared/manifest/resources';
+import { httpOperations, scheduledFunctions, streamConsumers } from '../../functions/shared/manifest/operations';
+import { ingestStream, postbackSending, pushSending, tables } from '../../functions/shared/manifest/resources';
+import { postbackHostList } from '../../functions/shared/domain/postbacks';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 import { localSecretsTable, secretsEnv } from '../../functions/shared/manifest/secrets';
 import { apiDocsStatics, loadApiDocs } from './api-docs';
@@ -32,6 +34,7 @@ import { ensureStream, ensureTables } from './bootstrap';
 import { ensureDemoApp, type DevConfig } from './demo-app';
 import { assertJava, assertPortFree, LocalStackError, startDynamoLocal, startKinesalite, type RunningProcess } from './emulators';
 import { scopeInvocations } from './invocation';
+import { startSchedules, type ScheduleBinding, type ScheduledHandler } from './schedules';
 import { createApiServer, loadRoutes } from './server';
 import { startSesLocal } from './ses-local';
 import { ensureDemoWebPush, webPushStatics } from './web-push';
@@ -52,6 +55,8 @@ export interface LocalStackOptions {
   region: string;
   log: (line: string) => void;
   pollIntervalMs?: number;
+  /** How often the scheduled functions (the postback sender) run; every minute in AWS. Default: 1 s. */
+  scheduleIntervalMs?: number;
 }
 
 export interface LocalStack {
@@ -105,8 +110,16 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     timeline: new DynamoTimelineStore(document, tables.timeline.localName),
     channels: new DynamoChannelStore(document, tables.channels.localName),
     secrets: new DynamoSecretStore(document, localSecretsTable.localName),
+    postbacks: {
+      settings: new DynamoPostbackSettings(document, tables.affiliates.localName),
+      log: new DynamoPostbackOutbox(document, tables.funnel.localName),
+      allowedHosts: postbackHostList(localPostbackHosts),
+    },
   };
 }
+
+/** Where the tests' postback receivers run: plain HTTP on this machine, allowed in the local stack only. */
+export const localPostbackHosts = '127.0.0.1';
 
 /** Where the local push service runs: allowed besides the browsers' push services (plain HTTP on a loopback host). */
 export const localPushEndpointHosts = 'localhost,127.0.0.1';
@@ -128,6 +141,7 @@ export function functionEnvironment(endpoints: LocalEndpoints, sesEndpoint = end
     [secretsEnv.table]: localSecretsTable.localName,
     // The local push service (web-push-testing, for npm start and the tests) is plain HTTP on this machine.
     [pushSending.endpointHostsEnvVar]: localPushEndpointHosts,
+    [postbackSending.allowedHostsEnvVar]: localPostbackHosts,
   };
 }
 
@@ -234,6 +248,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     await poller.start();
     stoppers.push(() => poller.stop());
+
+    const schedules: ScheduleBinding[] = [];
+    for (const definition of scheduledFunctions) {
+      const module = (await import(pathToFileURL(join(options.root, definition.entry)).href)) as { handler: ScheduledHandler };
+      schedules.push({ definition, handler: module.handler });
+    }
+    stoppers.push(startSchedules(schedules, { intervalMs: options.scheduleIntervalMs ?? 1000, region: options.region, log: options.log }));
 
     return { baseUrl, dev: demo.config, demoCreated: demo.created, onFailureFile, stop };
   } catch (error) {

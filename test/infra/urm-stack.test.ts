@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { AssetStaging, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
-import { emailSending, ingestStream, pushSending, tables, type TableDefinition, type TableName } from '../../functions/shared/manifest/resources';
+import { httpOperations, scheduledFunctions, streamConsumers } from '../../functions/shared/manifest/operations';
+import { emailSending, ingestStream, postbackSending, pushSending, tables, type TableDefinition, type TableName } from '../../functions/shared/manifest/resources';
 import { secretsEnv, secretsPrefix } from '../../functions/shared/manifest/secrets';
 import { stackOutputs, UrmStack } from '../../lib/aws/urm-stack';
 import { apiThrottling } from '../../lib/aws/constructs/ingestion-api';
@@ -32,6 +32,7 @@ const tableEntries = () => Object.entries(tables) as [TableName, TableDefinition
 const allFunctions = () => [
   ...httpOperations.map((op) => ({ definition: op, fn: stack.ingestion.operations[op.id], timeout: 10 })),
   ...streamConsumers.map((c) => ({ definition: c, fn: stack.pipeline.consumers[c.id], timeout: 60 })),
+  ...scheduledFunctions.map((f) => ({ definition: f, fn: stack.scheduled.functions[f.id], timeout: f.timeoutSeconds })),
 ];
 
 /** Every Allow statement of the policies attached to a function's role. */
@@ -156,11 +157,11 @@ describe('the tables', () => {
 });
 
 describe('the functions', () => {
-  test('are one per operation and consumer, and nothing else', () => {
+  test('are one per operation, consumer and scheduled function, and nothing else', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
     const nodeFunctions = functions.filter((fn) => String(fn.Properties.Runtime).startsWith('nodejs'));
 
-    expect(nodeFunctions.length).toBe(httpOperations.length + streamConsumers.length);
+    expect(nodeFunctions.length).toBe(httpOperations.length + streamConsumers.length + scheduledFunctions.length);
     // Besides them only the handler CDK's BucketDeployment brings for the SDK's CDN (test/infra/push-cdn.test.ts).
     expect(functions.length).toBe(nodeFunctions.length + 1);
   });
@@ -295,6 +296,66 @@ describe('the click address function', () => {
     const kinesis = allowedStatements(stack.ingestion.operations.TrackClick).filter((statement) => actionsOf(statement).some((action) => action.startsWith('kinesis:')));
 
     expect(kinesis).toEqual([{ Effect: 'Allow', Action: ['kinesis:PutRecord', 'kinesis:PutRecords'], Resource: arn(stack.pipeline.stream) }]);
+  });
+});
+
+describe('the postback sender', () => {
+  const sender = () => stack.scheduled.functions.SendPostbacks;
+  const onTable = (name: TableName) =>
+    allowedStatements(sender())
+      .filter((statement) => [statement.Resource].flat().some((resource) => JSON.stringify(resource) === JSON.stringify(arn(stack.data.tables[name]))))
+      .flatMap(actionsOf)
+      .filter((action) => action !== 'dynamodb:DescribeTable')
+      .sort();
+  const reads = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan'];
+  const writes = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+
+  test('runs every minute from an EventBridge rule, not retried (the next run takes the same due rows)', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: arn(sender()), RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: arn(sender()),
+      Principal: 'events.amazonaws.com',
+    });
+  });
+
+  test('reads and writes the funnel table, queries only its postbacks-due index, reads affiliates and apps, and touches nothing else', () => {
+    const tablesTouched = Object.keys(tables).filter((name) => onTable(name as TableName).length > 0);
+    const indexes = allowedStatements(sender()).flatMap((statement) => [statement.Resource].flat()).map((r) => JSON.stringify(r)).filter((r) => r.includes('/index/'));
+
+    expect(onTable('funnel')).toEqual([...reads, ...writes].sort());
+    expect(onTable('affiliates')).toEqual(reads);
+    expect(onTable('apps')).toEqual(reads);
+    expect(tablesTouched.sort()).toEqual(['affiliates', 'apps', 'funnel']);
+    expect(indexes).toEqual([JSON.stringify({ 'Fn::Join': ['', [arn(stack.data.tables.funnel), '/index/postbacks-due']] })]);
+    expect(allowedStatements(sender()).flatMap(actionsOf).filter((action) => action.startsWith('kinesis:'))).toEqual([]);
+  });
+
+  test('the funnel table has the sparse postbacks-due index and expires delivery log rows', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+      GlobalSecondaryIndexes: [
+        Match.objectLike({ IndexName: 'postbacks-due', KeySchema: [{ AttributeName: 'postback_queue', KeyType: 'HASH' }, { AttributeName: 'postback_due', KeyType: 'RANGE' }] }),
+      ],
+      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+    });
+  });
+
+  test('the postback hosts of the context reach the sender only; synth refuses the loopback host and the metadata address', () => {
+    const configured = new UrmStack(testApp({ bundle: false, context: { 'urm:postbackHosts': 'receiver.dev.example' } }), 'UrmPostbackHosts');
+    const functions = Template.fromStack(configured).findResources('AWS::Lambda::Function');
+    const withHosts = Object.entries(functions).filter(([, fn]) => fn.Properties.Environment?.Variables?.[postbackSending.allowedHostsEnvVar] !== undefined);
+
+    expect(withHosts.map(([id, fn]) => [id, fn.Properties.Environment.Variables[postbackSending.allowedHostsEnvVar]])).toEqual([
+      [configured.getLogicalId(configured.scheduled.functions.SendPostbacks.node.defaultChild as CfnElement), 'receiver.dev.example'],
+    ]);
+    for (const hosts of ['127.0.0.1', 'localhost', 'receiver.dev.example,169.254.169.254']) {
+      expect(() => new UrmStack(testApp({ bundle: false, context: { 'urm:postbackHosts': hosts } }), 'UrmBadPostbackHosts')).toThrow(/urm:postbackHosts/);
+    }
   });
 });
 

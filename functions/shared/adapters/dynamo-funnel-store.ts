@@ -19,9 +19,9 @@ import { isUnfinished, Unfinished, withRetry, type RetryPolicy } from './retry';
 type Item = Record<string, unknown>;
 type Key = { pk: string; sk: string };
 
-/** The row as the port promises it: without keys and bookkeeping. */
+/** The row as the port promises it: without keys and bookkeeping (the postback outbox's marks included). */
 function withoutStorage<T>(item: Item): T {
-  const { pk: _pk, sk: _sk, applied: _applied, version: _version, ...row } = item;
+  const { pk: _pk, sk: _sk, applied: _applied, version: _version, postback_queue: _queue, postback_due: _due, postback_attempts: _attempts, ...row } = item;
   return row as T;
 }
 

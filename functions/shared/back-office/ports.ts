@@ -11,6 +11,7 @@ import type { AppStore, KeyStore } from '../domain/apps';
 import type { ChannelStore } from '../domain/channels';
 import type { SecretStore } from '../domain/secrets';
 import type { PlanStore } from '../domain/plans';
+import type { PostbackLog, PostbackSettingsStore } from '../domain/postbacks';
 import type { RejectionLog, TimelineStore } from '../domain/timeline';
 
 export interface BackOffice {
@@ -28,6 +29,8 @@ export interface BackOffice {
   channels: ChannelStore;
   /** VAPID private keys and identity secrets: SSM Parameter Store in AWS, a DynamoDB table locally (functions/shared/manifest/secrets.ts). */
   secrets: SecretStore;
+  /** Affiliates' postback URLs (on the affiliate item) and delivery logs (funnel table); `allowedHosts`: the operator's development hosts. */
+  postbacks: { settings: PostbackSettingsStore; log: Pick<PostbackLog, 'recent'>; allowedHosts?: readonly string[] };
   now?: () => Date;
 }
 

@@ -103,6 +103,8 @@ export interface FtdRow {
   affiliate_id: string;
   profile_id: string;
   link_id: string;
+  /** The sub-id of the player's attribution (for postbacks). */
+  sub_id?: string;
   day: string;
   /** In the main currency. */
   amount: string;

@@ -213,6 +213,7 @@ export function countPlayer(input: {
       affiliate_id: attribution.affiliate_id,
       profile_id: profileId,
       link_id: attribution.link_id,
+      ...(attribution.sub_id === undefined ? {} : { sub_id: attribution.sub_id }),
       day: deposit.day,
       amount: deposit.amount,
       insert_id: deposit.insert_id,

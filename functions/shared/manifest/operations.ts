@@ -27,6 +27,8 @@ export interface FunctionDefinition {
   secrets?: 'read';
   /** The function stores or sends to web push tokens: it learns the operator's push endpoint hosts (pushSending in resources.ts). */
   pushEndpoints?: true;
+  /** The function calls affiliates' postback URLs: it learns the operator's development hosts (postbackSending in resources.ts). */
+  postbackHosts?: true;
 }
 
 export interface HttpOperation extends FunctionDefinition {
@@ -359,5 +361,28 @@ export const streamConsumers: StreamConsumer[] = [
     batchSize: 100,
     retryAttempts: 10,
     maxRecordAgeSeconds: 6 * 24 * 60 * 60,
+  },
+];
+
+/** A function run on a schedule rather than by a request or the stream. */
+export interface ScheduledFunction extends FunctionDefinition {
+  /** Runs every this many minutes: an EventBridge rule in AWS, a timer in the local stack (faster there). */
+  everyMinutes: number;
+  /** Its Lambda timeout. */
+  timeoutSeconds: number;
+}
+
+export const scheduledFunctions: ScheduledFunction[] = [
+  {
+    // Affiliate postbacks: the outbox of registration and FTD rows (funnel `postbacks-due`), the URL on the affiliate, its signing secret.
+    id: 'SendPostbacks',
+    entry: 'functions/send-postbacks/handler.ts',
+    tables: { funnel: 'readwrite', affiliates: 'read', apps: 'read' },
+    indexes: { funnel: ['postbacks-due'] },
+    secrets: 'read',
+    postbackHosts: true,
+    everyMinutes: 1,
+    // Pages start only with 55 s left (functions/send-postbacks/core.ts); runs that overlap never take the same row.
+    timeoutSeconds: 120,
   },
 ];

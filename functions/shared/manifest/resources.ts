@@ -163,7 +163,10 @@ export const tables = {
    * registrations (`r#<day>#<profile_id>`) and first deposits (`f#<day>#<profile_id>`);
    * `p#<app_id>#<profile_id>` partitions hold a player's ledger (`ledger`):
    * the attribution, the first deposit, money seen before the attribution, and
-   * the exactly-once bookkeeping.
+   * the exactly-once bookkeeping. Affiliate partitions also hold the postback
+   * delivery log (`pb#<at>#<event_id>`, expiring). `postbacks-due` is the
+   * postback outbox: sparse, only registration and FTD rows whose postback is
+   * due carry its keys (functions/shared/domain/postbacks.ts).
    */
   funnel: {
     id: 'FunnelTable',
@@ -171,6 +174,8 @@ export const tables = {
     localName: 'urm-funnel',
     partitionKey: S('pk'),
     sortKey: S('sk'),
+    indexes: [{ name: 'postbacks-due', kind: 'global', partitionKey: S('postback_queue'), sortKey: S('postback_due') }],
+    timeToLiveAttribute: 'expires_at',
   },
   /**
    * Affiliate portal sessions by the SHA-256 of the session id, and by
@@ -247,6 +252,16 @@ export const emailSending = {
  */
 export const pushSending = {
   endpointHostsEnvVar: 'PUSH_ENDPOINT_HOSTS',
+} as const;
+
+/**
+ * Affiliate postbacks: hosts an operator allows besides public https hosts
+ * (plain http, any port, private addresses: development receivers only), from
+ * the CDK context `urm:postbackHosts` in AWS and set by the local stack for
+ * its test receivers on 127.0.0.1. Read by the postback sender.
+ */
+export const postbackSending = {
+  allowedHostsEnvVar: 'POSTBACK_ALLOWED_HOSTS',
 } as const;
 
 /** Name of the stack output that carries a table's physical name (read by the admin command line). */

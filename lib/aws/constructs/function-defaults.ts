@@ -14,7 +14,7 @@ import type { Construct } from 'constructs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpFunctionTimeoutSeconds, type Access, type FunctionDefinition } from '../../../functions/shared/manifest/operations';
-import { ingestStream, pushSending, tables as tableDefinitions, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
+import { ingestStream, postbackSending, pushSending, tables as tableDefinitions, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
 import { secretsEnv, secretsPrefix } from '../../../functions/shared/manifest/secrets';
 import { bundledCode, bundleHandler, type BundleOptions } from './function-code';
 
@@ -58,6 +58,8 @@ export interface FunctionResources {
   stream: IStream;
   /** The operator's push endpoint hosts (pushEndpointHosts in urm-stack.ts), for the functions that say `pushEndpoints`. */
   pushEndpointHosts?: string;
+  /** The operator's development postback hosts (postbackHosts in urm-stack.ts), for the functions that say `postbackHosts`. */
+  postbackHosts?: string;
 }
 
 // The data actions of CDK's grantReadData/grantWriteData, on the table alone: those grants add `<table>/index/*`
@@ -97,6 +99,7 @@ export function definedFunction(
   const stack = Stack.of(scope);
   if (definition.secrets === 'read') environment[secretsEnv.prefix] = secretsPrefix(stack.stackName);
   if (definition.pushEndpoints && resources.pushEndpointHosts) environment[pushSending.endpointHostsEnvVar] = resources.pushEndpointHosts;
+  if (definition.postbackHosts && resources.postbackHosts) environment[postbackSending.allowedHostsEnvVar] = resources.postbackHosts;
 
   const logGroup = new LogGroup(scope, `${definition.id}Logs`, { retention: RetentionDays.ONE_MONTH });
   // Its own role, allowed to write its own log group only (AWSLambdaBasicExecutionRole would allow every log group).

@@ -158,6 +158,22 @@ describe('count-funnel handler', () => {
     expect(dynamo).toHaveReceivedCommandTimes(BatchWriteCommand, 1);
   });
 
+  test('each registration and FTD row is written due for a postback, and the FTD row carries the sub-id', async () => {
+    const appId = newApp();
+
+    await handler(
+      batchOf([event(appId, 'p-1', 'urm_affiliate_attributed', { urm_aff_id: 'aff-1', urm_aff_link_id: 'link-1', urm_aff: 'spring' }), money(appId, 'p-1', 'Deposit', 100)]),
+      context(),
+    );
+
+    const traceRows = [...funnel.values()].filter((item) => /^[rf]#/.test(item.sk as string));
+    expect(traceRows.map((row) => [row.sk, row.sub_id, row.postback_queue, typeof row.postback_due])).toEqual([
+      ['r#2026-11-21#p-1', 'spring', 'due', 'string'],
+      ['f#2026-11-21#p-1', 'spring', 'due', 'string'],
+    ]);
+    expect(figures(dayRow(appId))).toMatchObject({ registrations: 1, ftds: 1 });
+  });
+
   test('the same batch delivered twice changes nothing the second time', async () => {
     const appId = newApp();
     const batch = playersBatch(appId);
