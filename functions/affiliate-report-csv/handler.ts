@@ -1,41 +1,12 @@
 /** GET /affiliates/{app_id}/report.csv?from&to: the dashboard's report as a CSV download. */
-import { tables } from '../shared/manifest/resources';
-import { DynamoAffiliateAccounts } from '../shared/adapters/dynamo-affiliate-accounts';
-import { DynamoAffiliateSessionStore } from '../shared/adapters/dynamo-affiliate-session-store';
-import { DynamoAffiliateStore } from '../shared/adapters/dynamo-affiliate-store';
-import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
-import { DynamoFunnelStore } from '../shared/adapters/dynamo-funnel-store';
-import { DynamoLinkStore } from '../shared/adapters/dynamo-link-store';
-import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
-import { affiliateReport } from '../shared/back-office/affiliate-report';
-import { dynamo } from '../shared/clients';
-import { requireEnv } from '../shared/config';
 import { SESSION_COOKIE } from '../shared/affiliate-portal/cookies';
 import { csvFileName, reportCsv } from '../shared/affiliate-portal/csv';
-import { affiliateDashboard } from '../shared/affiliate-portal/dashboard';
 import { portalSecurityHeaders, seeOther } from '../shared/affiliate-portal/render';
 import { portalApp, portalRoute } from '../shared/affiliate-portal/route';
-import { currentAffiliate } from '../shared/affiliate-portal/session';
 import { cookieOf } from '../shared/http/html';
+import { dashboardFromEnvironment } from '../shared/affiliate-portal/dashboard-from-env';
 
-const apps = new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar));
-const affiliatesTable = requireEnv(tables.affiliates.envVar);
-const dashboard = affiliateDashboard({
-  current: currentAffiliate({
-    sessions: new DynamoAffiliateSessionStore(dynamo, requireEnv(tables.affiliateSessions.envVar)),
-    affiliates: new DynamoAffiliateAccounts(dynamo, affiliatesTable),
-    now: () => new Date(),
-  }),
-  // The operator's report (GET /api/affiliates/{affiliate_id}/report): one computation behind both.
-  report: affiliateReport({
-    apps,
-    affiliates: new DynamoAffiliateStore(dynamo, affiliatesTable),
-    plans: new DynamoPlanStore(dynamo, affiliatesTable),
-    funnel: new DynamoFunnelStore(dynamo, requireEnv(tables.funnel.envVar)),
-    links: new DynamoLinkStore(dynamo, requireEnv(tables.links.envVar)),
-  }),
-  now: () => new Date(),
-});
+const { apps, dashboard } = dashboardFromEnvironment();
 
 export const handler = portalRoute().handler(async (event) => {
   const portal = await portalApp(apps, event);
