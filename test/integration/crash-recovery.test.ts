@@ -119,7 +119,7 @@ describe('a crash in the middle of ingestion', () => {
       };
       // Once every consumer has passed every receipted record (the re-sent ones come after anything written unreceipted
       // before the crash), nothing left on the stream can add or repeat a write: what the API shows now is final.
-      await receipts.waitUntilDrained(180_000).catch((error) => {
+      await receipts.waitUntilDrained(240_000).catch((error) => {
         throw new Error(`${error.message}; the stack said:\n${running.output().slice(-4000)}`);
       });
       const seen = await applied();
@@ -150,5 +150,5 @@ describe('a crash in the middle of ingestion', () => {
       running.child.kill('SIGTERM');
       await running.exited;
     }
-  });
+  }, 420_000);
 });
