@@ -158,7 +158,8 @@ describe('GET /affiliates/{app_id}/postbacks handler', () => {
 
 describe('POST /affiliates/{app_id}/postbacks handler', () => {
   test('without its CSRF token it is refused 403 and changes nothing', async () => {
-    for (const fields of [{ action: 'set', postback_url: 'https://tracker.example/pb' }, { action: 'rotate', csrf: 'x'.repeat(43) }]) {
+    const attempts: Record<string, string>[] = [{ action: 'set', postback_url: 'https://tracker.example/pb' }, { action: 'rotate', csrf: 'x'.repeat(43) }];
+    for (const fields of attempts) {
       const response = await handlers['affiliate-update-postbacks'](portalEvent('POST', formHeaders(`urm_aff_session=${sessionId}`), form(fields)), context());
 
       expect(response.statusCode).toBe(403);
