@@ -55,7 +55,7 @@ describe('postbacks page', () => {
     expect(html).toContain('<code class="address">https://tracker.example/pb?e={event}</code>');
     for (const name of ['event', 'sub_id', 'link_id', 'affiliate_id', 'amount', 'currency', 'event_id', 'date']) expect(html).toContain(`<code>{${name}}</code>`);
     expect(html.indexOf('pb_new')).toBeLessThan(html.indexOf('pb_old'));
-    expect(html).toMatch(/<th scope="row">FTD<\/th><td class="left"><code>pb_new<\/code><\/td><td class="left outcome-retrying">Failed, will retry<\/td><td>2<\/td><td class="left wrap">503<\/td><td>23 Nov 2026, 10:00:00 UTC<\/td>/);
+    expect(html).toMatch(/<th scope="row">FTD<\/th><td class="left wrap"><code>pb_new<\/code><\/td><td class="left outcome-retrying">Failed, will retry<\/td><td>2<\/td><td class="left wrap">503<\/td><td>23 Nov 2026, 10:00:00 UTC<\/td>/);
     expect(html).toContain('value="rotate"');
     expect(html).toContain('value="off"');
   });

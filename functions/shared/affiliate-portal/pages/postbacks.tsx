@@ -47,16 +47,6 @@ export function PostbacksPage(props: PostbacksView) {
     <Layout title="Postbacks" appName={props.appName} signedIn={{ name: props.name, csrf: props.csrf, current: 'postbacks' }}>
       <h1>Postbacks</h1>
       <p class="lead">We call your tracker’s address, server to server, when one of your players registers and when they make a first deposit.</p>
-      {props.secret && (
-        <Notice kind="ok" id="signing-secret">
-          <p class="tight">
-            {props.secret.rotated ? 'Your new signing secret' : 'Your signing secret'}: <code class="address">{props.secret.value}</code>
-          </p>
-          <p class="tight">
-            <strong>Store it now: it is not shown again.</strong> Each postback carries <code>X-Urm-Signature</code>, an HMAC-SHA256 made with it.
-          </p>
-        </Notice>
-      )}
       {props.done === 'saved' && (
         <Notice kind="ok" id="postbacks-done">
           Postback URL saved.
@@ -67,13 +57,23 @@ export function PostbacksPage(props: PostbacksView) {
           Postbacks are off.
         </Notice>
       )}
+      {props.secret && (
+        <Notice kind="ok" id="signing-secret">
+          <p class="tight">
+            {props.secret.rotated ? 'Your new signing secret' : 'Your signing secret'}: <code class="address">{props.secret.value}</code>
+          </p>
+          <p class="tight">
+            <strong>Store it now: it is not shown again.</strong> Each postback carries <code>X-Urm-Signature</code>, an HMAC-SHA256 made with it.
+          </p>
+        </Notice>
+      )}
       {form?.errors.action && (
         <Notice kind="bad" id="postbacks-problem">
           {form.errors.action}
         </Notice>
       )}
       <section class="card" aria-labelledby="postback-url">
-        <h2 id="postback-url">Postback URL</h2>
+        <h2 id="postback-url">Where we send postbacks</h2>
         {props.postbackUrl === null ? (
           <p class="muted" id="current-postback-url">
             Postbacks are off: you have no postback URL.
@@ -88,9 +88,9 @@ export function PostbacksPage(props: PostbacksView) {
           <input type="hidden" name="action" value="set" />
           <Field
             name="postback_url"
-            label={props.postbackUrl === null ? 'Postback URL' : 'New postback URL'}
+            label="Postback URL"
             type="url"
-            value={form?.postback_url}
+            value={form ? form.postback_url : (props.postbackUrl ?? undefined)}
             error={form?.errors.postback_url}
             hint="https, at most 1,000 characters; the placeholders below are replaced in each call."
             required
@@ -144,7 +144,7 @@ export function PostbacksPage(props: PostbacksView) {
               {props.log.length === props.logLimit ? `The latest ${props.logLimit} attempts, newest first.` : 'Newest first.'} Kept for 90 days.
             </p>
             <div class="table-wrap">
-              <table id="deliveries">
+              <table id="deliveries" class="log">
                 <thead>
                   <tr>
                     <th scope="col">Event</th>
@@ -156,7 +156,7 @@ export function PostbacksPage(props: PostbacksView) {
                     </th>
                     <th scope="col">Attempts</th>
                     <th scope="col" class="left">
-                      HTTP status
+                      HTTP status or error
                     </th>
                     <th scope="col">Time</th>
                   </tr>
@@ -165,7 +165,7 @@ export function PostbacksPage(props: PostbacksView) {
                   {props.log.map((entry) => (
                     <tr key={`${entry.at}#${entry.event_id}`}>
                       <th scope="row">{entry.event === 'ftd' ? 'FTD' : 'Registration'}</th>
-                      <td class="left">
+                      <td class="left wrap">
                         <code>{entry.event_id}</code>
                       </td>
                       <td class={`left outcome-${entry.outcome}`}>{outcomeWords[entry.outcome]}</td>

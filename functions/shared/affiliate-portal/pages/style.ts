@@ -74,6 +74,8 @@ button.secondary { background: #fff; color: var(--accent); border: 1px solid var
 dl.pairs { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1.25rem; margin: 0 0 1rem; }
 dl.pairs div { display: contents; }
 dl.pairs dt, dl.pairs dd { margin: 0; }
+table.log th:first-child { white-space: nowrap; overflow-wrap: normal; }
+table.log td.wrap { min-width: 9rem; }
 td.outcome-delivered { color: var(--ok); } td.outcome-failed { color: var(--bad); }
 @media (max-width: 40rem) { main { padding: 1rem 0.75rem 2rem; } .card { padding: 1rem; } }
 `;
