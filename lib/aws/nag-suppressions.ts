@@ -80,6 +80,11 @@ function authorization(operation: HttpOperation): string {
     AffiliateCreateLink:
       'Its credential is the affiliate portal session cookie with that session\'s CSRF token; it creates a link of that ' +
       "affiliate only, to a landing URL on one of the application's own site origins.",
+    AffiliatePostbacksPage:
+      "Its credential is the affiliate portal session cookie; it shows only that affiliate's postback URL and delivery log.",
+    AffiliateUpdatePostbacks:
+      "Its credential is the affiliate portal session cookie with that session's CSRF token; it changes only that " +
+      "affiliate's postback URL (https to a public host) and signing secret.",
     AffiliateReportCsv: 'Its credential is the affiliate portal session cookie; it returns only that affiliate\'s figures.',
     TrackClick:
       'It is a public tracking link that anyone may follow, by design: it only redirects to the landing URL stored ' +
@@ -165,6 +170,18 @@ function suppressFunctionFindings(stack: UrmStackParts): void {
           "ssm:GetParameter (nothing else) under the stack's own secrets path: there is one parameter per " +
           'application (its VAPID private key), created by the admin command line as applications are added, so ' +
           'their names are not known at deployment.',
+        appliesTo: [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`],
+      },
+    ], true);
+  }
+  for (const operation of httpOperations.filter((candidate) => candidate.secrets === 'readwrite')) {
+    suppress(roleOf(stack, operation), [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          "ssm:GetParameter and ssm:PutParameter (nothing else) under the stack's own secrets path: the affiliate " +
+          "portal makes the signed-in affiliate's postback signing secret (one parameter per affiliate, named by the " +
+          'session, not the request), so the names are not known at deployment.',
         appliesTo: [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`],
       },
     ], true);

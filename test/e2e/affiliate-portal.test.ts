@@ -16,6 +16,7 @@ import { localBackOffice, localClients } from '../../lib/local/stack';
 import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { setAffiliate } from '../support/funnel';
 import { sentMail } from '../support/mail';
 import { PortalVisitor, registeredAffiliate } from '../support/portal';
 
@@ -76,6 +77,26 @@ describe('the affiliate portal in Chromium', () => {
     expect(await page.textContent('#link-created')).toMatch(new RegExp(`Spring <promo>.*${stack.baseUrl}/t/`));
     expect(await page.textContent('#links-list tbody th')).toBe('Spring <promo>');
     await shoot(page, 'links');
+
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('link', { name: 'Postbacks', exact: true }).click()]);
+    await page.getByLabel('Postback URL').fill('https://tracker.example.com/pb?goal={event}&click={nope}');
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Save URL' }).click()]);
+    expect(await page.textContent('#field-postback_url-error')).toBe('The URL has an unknown placeholder {nope}.');
+    // Nothing listens on 127.0.0.1:9 (the local stack's development host): the log shows a failed attempt to retry.
+    const template = 'http://127.0.0.1:9/pb?goal={event}&click={sub_id}&payout={amount}&txid={event_id}';
+    await page.getByLabel('Postback URL').fill(template);
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Save URL' }).click()]);
+    expect(await page.textContent('#signing-secret')).toMatch(/urm_postback_[A-Za-z0-9_-]{43}.*Store it now: it is not shown again\./s);
+    expect(await page.textContent('#current-postback-url code')).toBe(template);
+    await shoot(page, 'postbacks-secret');
+    await setAffiliate(stack, { profile_id: `player-${randomUUID()}`, urm_aff_id: affiliate.affiliate_id, urm_aff: 'spring' });
+    for (let tries = 0; tries < 40 && (await page.locator('#deliveries').count()) === 0; tries++) {
+      await page.waitForTimeout(500);
+      await page.goto(new PortalVisitor(stack.baseUrl, stack.dev.app_id).url('postbacks'));
+    }
+    expect(await page.textContent('#deliveries tbody tr')).toContain('Failed, will retry');
+    expect(await page.locator('#signing-secret').count()).toBe(0);
+    await shoot(page, 'postbacks');
     await Promise.all([page.waitForLoadState('load'), page.getByRole('link', { name: 'Dashboard' }).click()]);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);

@@ -218,7 +218,7 @@ describe('the functions', () => {
       }
       if (definition.stream === 'write') expected[ingestStream.envVar] = ref(stack.pipeline.stream);
       if (definition.email === 'send') expected[emailSending.configurationSetEnvVar] = ref(stack.email.configurationSet);
-      if (definition.secrets === 'read') expected[secretsEnv.prefix] = secretsPrefix(stack.stackName);
+      if (definition.secrets) expected[secretsEnv.prefix] = secretsPrefix(stack.stackName);
 
       expect(variables).toEqual(expected);
     }
@@ -572,15 +572,15 @@ describe('web push in the stack', () => {
     }
   });
 
-  test('only the functions that read secrets may read SSM parameters, and only under the stack path', () => {
+  test('only the functions that read secrets may read SSM parameters, only those that write them may put one, and only under the stack path', () => {
     for (const { definition, fn } of allFunctions()) {
       const ssm = allowedStatements(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('ssm:')));
-      if (definition.secrets !== 'read') {
+      if (!definition.secrets) {
         expect(ssm).toEqual([]);
         continue;
       }
       expect(ssm.length).toBe(1);
-      expect(actionsOf(ssm[0])).toEqual(['ssm:GetParameter']);
+      expect(actionsOf(ssm[0])).toEqual(definition.secrets === 'readwrite' ? ['ssm:GetParameter', 'ssm:PutParameter'] : ['ssm:GetParameter']);
       expect(JSON.stringify(ssm[0].Resource)).toMatch(new RegExp(`:parameter${secretsPrefix(stack.stackName)}/\\*"`));
     }
   });

@@ -25,3 +25,9 @@ export function formatDay(day: string): string {
   const [year, month, date] = day.split('-');
   return `${Number(date)} ${months[Number(month) - 1]} ${year}`;
 }
+
+/** `2026-11-05T09:03:07.123Z` → `5 Nov 2026, 09:03:07 UTC`. */
+export function formatTime(at: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(at);
+  return match ? `${formatDay(match[1])}, ${match[2]} UTC` : at;
+}

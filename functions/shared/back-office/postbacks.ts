@@ -1,6 +1,6 @@
 /**
- * An affiliate's postbacks as an operator (the admin command line) and, later,
- * the affiliate portal manage them: the URL template, its signing secret, and
+ * An affiliate's postbacks as an operator (the admin command line) and the
+ * affiliate portal (its Postbacks page) manage them: the URL template, its signing secret, and
  * the delivery log. The secret is shown when it is made (the URL's first
  * setting, or a rotation) and never again.
  */
@@ -23,8 +23,10 @@ export interface PostbackSettings {
 }
 
 type Office = Pick<BackOffice, 'apps' | 'secrets' | 'postbacks'>;
+/** What reading the settings and the log, or turning postbacks off, needs: no secret store. */
+type Settings = Pick<BackOffice, 'apps' | 'postbacks'>;
 
-async function requireAffiliate(office: Office, appId: string, affiliateId: string): Promise<string | undefined> {
+async function requireAffiliate(office: Settings, appId: string, affiliateId: string): Promise<string | undefined> {
   await requireApp(office, appId);
   const found = await office.postbacks.settings.get(appId, affiliateId);
   if (!found.exists) throw new NotFound(`no affiliate ${affiliateId} in application ${appId}`);
@@ -52,7 +54,7 @@ export async function setPostbackUrl(office: Office, appId: string, affiliateId:
 }
 
 /** Turns postbacks off: due ones are dropped when their turn comes; the secret stays for a later URL. */
-export async function clearPostbackUrl(office: Office, appId: string, affiliateId: string): Promise<PostbackSettings> {
+export async function clearPostbackUrl(office: Settings, appId: string, affiliateId: string): Promise<PostbackSettings> {
   await requireAffiliate(office, appId, affiliateId);
   await office.postbacks.settings.set(appId, affiliateId, undefined);
   return { app_id: appId, affiliate_id: affiliateId, postback_url: null };
@@ -66,10 +68,15 @@ export async function rotatePostbackSecret(office: Office, appId: string, affili
   return { app_id: appId, affiliate_id: affiliateId, postback_url: url ?? null, signing_secret: signingSecret };
 }
 
+/** The affiliate's URL template, or null when postbacks are off. */
+export async function postbackUrlOf(office: Settings, appId: string, affiliateId: string): Promise<string | null> {
+  return (await requireAffiliate(office, appId, affiliateId)) ?? null;
+}
+
 export const postbackLogLimits = { default: 50, max: 500 } as const;
 
 /** The affiliate's delivery log, newest attempt first (90 days at most). */
-export async function postbackDeliveries(office: Office, appId: string, affiliateId: string, limit: number = postbackLogLimits.default): Promise<PostbackLogEntry[]> {
+export async function postbackDeliveries(office: Settings, appId: string, affiliateId: string, limit: number = postbackLogLimits.default): Promise<PostbackLogEntry[]> {
   await requireAffiliate(office, appId, affiliateId);
   if (!Number.isInteger(limit) || limit < 1 || limit > postbackLogLimits.max) {
     throw new ValidationError([`limit must be an integer from 1 to ${postbackLogLimits.max}`], 'request is invalid');

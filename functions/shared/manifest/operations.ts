@@ -23,8 +23,11 @@ export interface FunctionDefinition {
   stream?: 'write';
   /** The function sends email through SES (lib/aws/constructs/email.ts grants it). */
   email?: 'send';
-  /** The function reads secrets (functions/shared/manifest/secrets.ts): SSM parameters under the stack's path in AWS. */
-  secrets?: 'read';
+  /**
+   * The function reads (or also writes) secrets (functions/shared/manifest/secrets.ts): SSM parameters
+   * under the stack's path in AWS.
+   */
+  secrets?: 'read' | 'readwrite';
   /** The function stores or sends to web push tokens: it learns the operator's push endpoint hosts (pushSending in resources.ts). */
   pushEndpoints?: true;
   /** The function calls affiliates' postback URLs: it learns the operator's development hosts (postbackSending in resources.ts). */
@@ -309,6 +312,27 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/affiliate-create-link/handler.ts',
     tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', links: 'readwrite' },
     indexes: { links: ['by-affiliate'] },
+    maxBodyBytes: 8 * 1024,
+  },
+  {
+    id: 'AffiliatePostbacksPage',
+    portalPage: true,
+    method: 'GET',
+    path: '/affiliates/{app_id}/postbacks',
+    entry: 'functions/affiliate-postbacks-page/handler.ts',
+    // The URL is on the affiliate item; the delivery log in the affiliate's funnel partition.
+    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', funnel: 'read' },
+  },
+  {
+    id: 'AffiliateUpdatePostbacks',
+    portalPage: true,
+    method: 'POST',
+    path: '/affiliates/{app_id}/postbacks',
+    entry: 'functions/affiliate-update-postbacks/handler.ts',
+    tables: { apps: 'read', affiliates: 'readwrite', affiliateSessions: 'readwrite', funnel: 'read' },
+    // The signing secret: made with the first URL, replaced on rotation.
+    secrets: 'readwrite',
+    postbackHosts: true,
     maxBodyBytes: 8 * 1024,
   },
   {

@@ -97,7 +97,7 @@ export function definedFunction(
   for (const [name] of access) environment[tableDefinitions[name].envVar] = resources.tables[name].tableName;
   if (definition.stream === 'write') environment[ingestStream.envVar] = resources.stream.streamName;
   const stack = Stack.of(scope);
-  if (definition.secrets === 'read') environment[secretsEnv.prefix] = secretsPrefix(stack.stackName);
+  if (definition.secrets) environment[secretsEnv.prefix] = secretsPrefix(stack.stackName);
   if (definition.pushEndpoints && resources.pushEndpointHosts) environment[pushSending.endpointHostsEnvVar] = resources.pushEndpointHosts;
   if (definition.postbackHosts && resources.postbackHosts) environment[postbackSending.allowedHostsEnvVar] = resources.postbackHosts;
 
@@ -129,10 +129,11 @@ export function definedFunction(
       new PolicyStatement({ actions: ['kinesis:PutRecord', 'kinesis:PutRecords'], resources: [resources.stream.streamArn] }),
     );
   }
-  if (definition.secrets === 'read') {
-    // SecureStrings under the stack's own path only; the AWS-managed aws/ssm key decrypts for SSM callers without a KMS grant.
+  if (definition.secrets) {
+    // SecureStrings under the stack's own path only; the AWS-managed aws/ssm key en- and decrypts for SSM callers without a KMS grant.
     const parameters = stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: `${secretsPrefix(stack.stackName).slice(1)}/*` });
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameters] }));
+    const actions = definition.secrets === 'readwrite' ? ['ssm:GetParameter', 'ssm:PutParameter'] : ['ssm:GetParameter'];
+    fn.addToRolePolicy(new PolicyStatement({ actions, resources: [parameters] }));
   }
   return fn;
 }

@@ -6,7 +6,7 @@ export interface Frame {
   title: string;
   appName?: string;
   /** Shown when someone is signed in: their name, the navigation and the sign-out form. */
-  signedIn?: { name: string; csrf: string; current: 'dashboard' | 'links' };
+  signedIn?: { name: string; csrf: string; current: 'dashboard' | 'links' | 'postbacks' };
   narrow?: boolean;
 }
 
@@ -35,6 +35,9 @@ export function Layout(props: Frame & { children: ComponentChildren }) {
                 </a>
                 <a href="links" aria-current={props.signedIn.current === 'links' ? 'page' : undefined}>
                   Links
+                </a>
+                <a href="postbacks" aria-current={props.signedIn.current === 'postbacks' ? 'page' : undefined}>
+                  Postbacks
                 </a>
                 <span class="who" id="signed-in-as">
                   {props.signedIn.name}

@@ -67,6 +67,16 @@ tfoot td { font-weight: 700; border-bottom: 0; }
 th.left, td.left { text-align: left; }
 td.wrap { white-space: normal; overflow-wrap: anywhere; min-width: 12rem; }
 code.address { font-size: 0.95rem; background: #eef1f7; padding: 0.15rem 0.4rem; border-radius: 4px; overflow-wrap: anywhere; }
+button.secondary { background: #fff; color: var(--accent); border: 1px solid var(--accent); }
+.actions { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1.25rem; padding-top: 1rem; border-top: 1px solid var(--line); }
+.actions form { margin: 0; }
+.notice p.tight { margin: 0.2rem 0; }
+dl.pairs { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1.25rem; margin: 0 0 1rem; }
+dl.pairs div { display: contents; }
+dl.pairs dt, dl.pairs dd { margin: 0; }
+table.log th:first-child { white-space: nowrap; overflow-wrap: normal; }
+table.log td.wrap { min-width: 9rem; }
+td.outcome-delivered { color: var(--ok); } td.outcome-failed { color: var(--bad); }
 @media (max-width: 40rem) { main { padding: 1rem 0.75rem 2rem; } .card { padding: 1rem; } }
 `;
 
