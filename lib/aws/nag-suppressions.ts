@@ -174,15 +174,18 @@ function suppressFunctionFindings(stack: UrmStackParts): void {
       },
     ], true);
   }
-  for (const operation of httpOperations.filter((candidate) => candidate.secrets === 'readwrite')) {
+  for (const operation of httpOperations.filter((candidate) => candidate.secretWrites !== undefined)) {
     suppress(roleOf(stack, operation), [
       {
         id: 'AwsSolutions-IAM5',
         reason:
-          "ssm:GetParameter and ssm:PutParameter (nothing else) under the stack's own secrets path: the affiliate " +
-          "portal makes the signed-in affiliate's postback signing secret (one parameter per affiliate, named by the " +
-          'session, not the request), so the names are not known at deployment.',
-        appliesTo: [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`],
+          "ssm:GetParameter under the stack's own secrets path, and ssm:PutParameter only on the names of postback " +
+          "signing secrets there: the affiliate portal makes the signed-in affiliate's secret (one parameter per " +
+          'affiliate, named by the session, not the request), so the names are not known at deployment.',
+        appliesTo: [
+          `Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`,
+          `Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/${operation.secretWrites}`,
+        ],
       },
     ], true);
   }

@@ -579,9 +579,17 @@ describe('web push in the stack', () => {
         expect(ssm).toEqual([]);
         continue;
       }
-      expect(ssm.length).toBe(1);
-      expect(actionsOf(ssm[0])).toEqual(definition.secrets === 'readwrite' ? ['ssm:GetParameter', 'ssm:PutParameter'] : ['ssm:GetParameter']);
-      expect(JSON.stringify(ssm[0].Resource)).toMatch(new RegExp(`:parameter${secretsPrefix(stack.stackName)}/\\*"`));
+      const reads = ssm.filter((statement) => actionsOf(statement).includes('ssm:GetParameter'));
+      const writes = ssm.filter((statement) => actionsOf(statement).includes('ssm:PutParameter'));
+      expect(reads.map(actionsOf)).toEqual([['ssm:GetParameter']]);
+      expect(JSON.stringify(reads[0].Resource)).toMatch(new RegExp(`:parameter${secretsPrefix(stack.stackName)}/\\*"`));
+      if (!definition.secretWrites) {
+        expect(writes).toEqual([]);
+        continue;
+      }
+      // Only the names the pattern allows: a postback secret, never a VAPID key or an identity secret.
+      expect(writes.map(actionsOf)).toEqual([['ssm:PutParameter']]);
+      expect(JSON.stringify(writes[0].Resource)).toContain(`:parameter${secretsPrefix(stack.stackName)}/apps/*/affiliates/*/postback-secret"`);
     }
   });
 });

@@ -28,6 +28,9 @@ export const postbackLimits = {
 } as const;
 
 /** The secret name of an affiliate's signing secret in the SecretStore. */
+/** Every postback secret's name matches this (`*`: any run of characters but `/`): what the portal may write. */
+export const postbackSecretPattern = 'apps/*/affiliates/*/postback-secret';
+
 export function postbackSecretName(appId: string, affiliateId: string): string {
   return `apps/${appId}/affiliates/${affiliateId}/postback-secret`;
 }

@@ -4,6 +4,7 @@
  * access listed here; the local stack routes to the same handler modules.
  */
 import { emailLimits } from '../domain/email';
+import { postbackSecretPattern } from '../domain/postbacks';
 import { limits } from '../domain/limits';
 import type { StreamRecordKind } from '../domain/stream-record';
 import type { TableName } from './resources';
@@ -27,7 +28,12 @@ export interface FunctionDefinition {
    * The function reads (or also writes) secrets (functions/shared/manifest/secrets.ts): SSM parameters
    * under the stack's path in AWS.
    */
-  secrets?: 'read' | 'readwrite';
+  secrets?: 'read';
+  /**
+   * Secrets the function may also create or replace: a name pattern under the
+   * stack's secrets path, `*` matching within it (an SSM ARN wildcard in AWS).
+   */
+  secretWrites?: string;
   /** The function stores or sends to web push tokens: it learns the operator's push endpoint hosts (pushSending in resources.ts). */
   pushEndpoints?: true;
   /** The function calls affiliates' postback URLs: it learns the operator's development hosts (postbackSending in resources.ts). */
@@ -330,8 +336,9 @@ export const httpOperations: HttpOperation[] = [
     path: '/affiliates/{app_id}/postbacks',
     entry: 'functions/affiliate-update-postbacks/handler.ts',
     tables: { apps: 'read', affiliates: 'readwrite', affiliateSessions: 'readwrite', funnel: 'read' },
-    // The signing secret: made with the first URL, replaced on rotation.
-    secrets: 'readwrite',
+    // The signing secret: made with the first URL, replaced on rotation; only postback secrets may be written.
+    secrets: 'read',
+    secretWrites: postbackSecretPattern,
     postbackHosts: true,
     maxBodyBytes: 8 * 1024,
   },

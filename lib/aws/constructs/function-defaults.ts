@@ -132,8 +132,12 @@ export function definedFunction(
   if (definition.secrets) {
     // SecureStrings under the stack's own path only; the AWS-managed aws/ssm key en- and decrypts for SSM callers without a KMS grant.
     const parameters = stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: `${secretsPrefix(stack.stackName).slice(1)}/*` });
-    const actions = definition.secrets === 'readwrite' ? ['ssm:GetParameter', 'ssm:PutParameter'] : ['ssm:GetParameter'];
-    fn.addToRolePolicy(new PolicyStatement({ actions, resources: [parameters] }));
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameters] }));
+  }
+  if (definition.secretWrites) {
+    // Writes only to the names the pattern allows (e.g. postback secrets), never to another kind of secret.
+    const writable = stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: `${secretsPrefix(stack.stackName).slice(1)}/${definition.secretWrites}` });
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:PutParameter'], resources: [writable] }));
   }
   return fn;
 }

@@ -1,9 +1,12 @@
 import { describe, expect, test } from '@jest/globals';
 import { createHmac } from 'node:crypto';
+import { identitySecretName } from '../../../functions/shared/domain/identity';
 import {
   expandPostbackUrl,
   isPublicAddress,
   postbackEventId,
+  postbackSecretName,
+  postbackSecretPattern,
   postbackSignature,
   postbackUrlProblems,
   postbackValues,
@@ -113,5 +116,16 @@ describe('signature and retries', () => {
     const minutes = Array.from({ length: 10 }, (_, i) => retryDelayMs(i + 1)).map((ms) => (ms === undefined ? undefined : ms / 60_000));
 
     expect(minutes).toEqual([1, 2, 4, 8, 16, 32, 60, 60, 60, undefined]);
+  });
+});
+
+describe('the postback secret names', () => {
+  // The portal's function may write only names matching the pattern (its IAM grant in AWS): the names must match it.
+  const matches = (name: string) => new RegExp(`^${postbackSecretPattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`).test(name);
+
+  test('every postback secret name matches the pattern its writer is granted, and no other kind of secret does', () => {
+    expect(matches(postbackSecretName('app_1a2b', 'aff_3c4d'))).toBe(true);
+    expect(matches(identitySecretName('app_1a2b'))).toBe(false);
+    expect(matches(`${postbackSecretName('app_1a2b', 'aff_3c4d')}/../../identity`)).toBe(false);
   });
 });
