@@ -43,6 +43,7 @@ export function redirectIntoPortal(ports: RedirectPorts) {
       app_id: appId,
       user_id: userId,
       created_at: now.toISOString(),
+      last_seen: now.toISOString(),
       expires_at: new Date(now.getTime() + enterpriseLimits.sessionLifetimeMs).toISOString(),
       // Without a portal origin (it cannot be unset once set) Secure is the safe side.
       cookie_secure: app?.portal_origin ? cookieSecureFor(app.portal_origin) : true,

@@ -1,7 +1,9 @@
 /**
  * Signs up enterprise users, idempotently by email per application: an email
  * already signed up returns its user, unchanged, with `created: false`. The
- * same email twice in one request is one user.
+ * same email twice in one request is one user. A user given no role is
+ * `viewer`, except the application's first, who is `admin` (decided by the
+ * store, atomically).
  */
 import pLimit from 'p-limit';
 import { emailKey, type Clock, type EnterpriseUser, type EnterpriseUserStore } from '../shared/domain/enterprise';
@@ -20,15 +22,16 @@ export function signUpEnterpriseUsers(ports: SignUpPorts) {
   const signUpOne = async (appId: string, input: SignUpUser): Promise<SignedUpUser> => {
     const existing = await ports.users.findByEmail(appId, input.email);
     if (existing) return view(existing, false);
-    const user: EnterpriseUser = {
+    const created = await ports.users.create({
       app_id: appId,
       user_id: ports.newUserId(),
       email: input.email.trim(),
       first_name: input.first_name.trim(),
       last_name: input.last_name.trim(),
       created_at: ports.now().toISOString(),
-    };
-    if (await ports.users.create(user)) return view(user, true);
+      ...(input.role ? { role: input.role } : {}),
+    });
+    if (created) return view(created, true);
     // Another request claimed the email between our read and our write: that user is the one.
     const winner = await ports.users.findByEmail(appId, input.email);
     if (!winner) throw new Error('email claimed but its user is missing');
@@ -52,5 +55,5 @@ export function signUpEnterpriseUsers(ports: SignUpPorts) {
 }
 
 function view(user: EnterpriseUser, created: boolean): SignedUpUser {
-  return { user_id: user.user_id, email: user.email, first_name: user.first_name, last_name: user.last_name, created };
+  return { user_id: user.user_id, email: user.email, first_name: user.first_name, last_name: user.last_name, role: user.role, created };
 }

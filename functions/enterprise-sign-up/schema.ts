@@ -1,6 +1,6 @@
 /** POST /enterprises/sign_up (docs/api.md, "Sign-up"). */
 import { appIdSchema } from '../shared/domain/attributes';
-import { enterpriseLimits } from '../shared/domain/enterprise';
+import { enterpriseLimits, roles, type Role } from '../shared/domain/enterprise';
 import type { SchemaType } from '../shared/domain/schema-type';
 
 /** A name a person can read: not blank, no control characters. */
@@ -18,6 +18,11 @@ export const enterpriseUserSchema = {
     email: { type: 'string', format: 'email', maxLength: enterpriseLimits.emailLength },
     first_name: personNameSchema,
     last_name: personNameSchema,
+    role: {
+      type: 'string',
+      enum: roles,
+      description: "The user's role in the application; without one the application's first user is `admin` and any later one `viewer`.",
+    },
   },
   additionalProperties: false,
 } as const;
@@ -36,6 +41,7 @@ export interface SignUpUser {
   email: string;
   first_name: string;
   last_name: string;
+  role?: Role;
 }
 
 export interface SignUpBody {
@@ -45,13 +51,14 @@ export interface SignUpBody {
 
 export const signedUpUserSchema = {
   type: 'object',
-  required: ['user_id', 'email', 'first_name', 'last_name', 'created'],
+  required: ['user_id', 'email', 'first_name', 'last_name', 'role', 'created'],
   additionalProperties: false,
   properties: {
     user_id: { type: 'string', pattern: '^usr_[0-9a-f]{24}$', description: 'Sign the user in with this id.' },
     email: { type: 'string', format: 'email' },
     first_name: { type: 'string' },
     last_name: { type: 'string' },
+    role: { type: 'string', enum: roles, description: "The user's role: for an existing user, the one it has (a sign-up does not change it)." },
     created: {
       type: 'boolean',
       description: 'False when the email was already signed up in the application: that user is returned, unchanged.',

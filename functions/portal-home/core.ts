@@ -1,9 +1,9 @@
 /** GET /portal: who is signed in, from the session cookie. */
 import type { AppStore } from '../shared/domain/apps';
-import { hashSecret, SECRET_PATTERN, type Clock, type EnterpriseUser, type EnterpriseUserStore, type SessionStore } from '../shared/domain/enterprise';
+import { hashSecret, SECRET_PATTERN, sessionIsLive, shouldTouchSession, type Clock, type EnterpriseUser, type EnterpriseUserStore, type SessionStore } from '../shared/domain/enterprise';
 
 export interface PortalHomePorts {
-  sessions: Pick<SessionStore, 'get'>;
+  sessions: Pick<SessionStore, 'get' | 'touch'>;
   users: Pick<EnterpriseUserStore, 'get'>;
   apps: Pick<AppStore, 'get'>;
   now: Clock;
@@ -14,11 +14,14 @@ export type PortalHome = { signedIn: true; user: EnterpriseUser; appName?: strin
 export function showPortalHome(ports: PortalHomePorts) {
   return async (sessionId: string | undefined): Promise<PortalHome> => {
     if (!sessionId || !SECRET_PATTERN.test(sessionId)) return { signedIn: false };
+    const now = ports.now();
     const session = await ports.sessions.get(hashSecret(sessionId));
-    // DynamoDB's TTL sweeps late; the expiry is enforced here.
-    if (!session || session.expires_at <= ports.now().toISOString()) return { signedIn: false };
+    // DynamoDB's TTL sweeps late; the expiry (idle and absolute) is enforced here.
+    if (!session || !sessionIsLive(session, now)) return { signedIn: false };
     const [user, app] = await Promise.all([ports.users.get(session.app_id, session.user_id), ports.apps.get(session.app_id)]);
     if (!user) return { signedIn: false };
+    // A page view is a use: it keeps the session from going idle (a write at most once a minute).
+    if (shouldTouchSession(session, now)) await ports.sessions.touch(session.session_hash, now);
     return { signedIn: true, user, appName: app?.name };
   };
 }

@@ -5,8 +5,12 @@
  */
 import type { App, AppStore } from '../../functions/shared/domain/apps';
 import {
+  defaultRole,
   emailKey,
   type EnterpriseUser,
+  type NewEnterpriseUser,
+  type Role,
+  type RoleChange,
   type EnterpriseUserStore,
   type PortalSession,
   type SessionStore,
@@ -28,12 +32,33 @@ export class MemoryUserStore implements EnterpriseUserStore {
     return userId ? this.get(appId, userId) : undefined;
   }
 
-  async create(user: EnterpriseUser) {
-    const claim = `${user.app_id}#${emailKey(user.email)}`;
-    if (this.claims.has(claim)) return false;
+  async create(input: NewEnterpriseUser) {
+    const claim = `${input.app_id}#${emailKey(input.email)}`;
+    if (this.claims.has(claim)) return undefined;
+    const first = ![...this.users.values()].some((other) => other.app_id === input.app_id);
+    const user: EnterpriseUser = { ...input, role: input.role ?? (first ? 'admin' : defaultRole) };
     this.claims.set(claim, user.user_id);
     this.users.set(`${user.app_id}#${user.user_id}`, user);
-    return true;
+    return user;
+  }
+
+  async list(appId: string, options: { limit: number; cursor?: string }) {
+    const all = [...this.users.values()].filter((user) => user.app_id === appId).sort((a, b) => a.created_at.localeCompare(b.created_at));
+    const from = options.cursor === undefined ? 0 : all.findIndex((user) => user.user_id === options.cursor) + 1;
+    if (options.cursor !== undefined && from === 0) return { users: [] };
+    const users = all.slice(from, from + options.limit);
+    return from + options.limit < all.length ? { users, cursor: users[users.length - 1].user_id } : { users };
+  }
+
+  async changeRole(appId: string, userId: string, from: Role, to: Role): Promise<RoleChange> {
+    const user = await this.get(appId, userId);
+    if (!user) return { outcome: 'not-found' };
+    if (user.role !== from) return { outcome: 'stale' };
+    const admins = [...this.users.values()].filter((other) => other.app_id === appId && other.role === 'admin').length;
+    if (from === 'admin' && to !== 'admin' && admins <= 1) return { outcome: 'last-admin' };
+    const changed = { ...user, role: to };
+    this.users.set(`${appId}#${userId}`, changed);
+    return { outcome: 'changed', user: changed };
   }
 }
 
@@ -63,6 +88,11 @@ export class MemorySessionStore implements SessionStore {
 
   async get(sessionHash: string) {
     return this.sessions.get(sessionHash);
+  }
+
+  async touch(sessionHash: string, at: Date) {
+    const session = this.sessions.get(sessionHash);
+    if (session) this.sessions.set(sessionHash, { ...session, last_seen: at.toISOString() });
   }
 
   async delete(sessionHash: string) {

@@ -3,7 +3,7 @@
  * (docs/api.md, "Enterprise users"): the records, the ports the cores use, and
  * the rules that need no I/O.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const enterpriseLimits = {
   usersPerSignUp: 100,
@@ -12,9 +12,28 @@ export const enterpriseLimits = {
   userIdLength: 64,
   /** A sign-in token is good for this long, once. */
   tokenLifetimeMs: 5 * 60 * 1000,
-  /** A portal session lasts this long from sign-in; there is no sliding renewal. */
-  sessionLifetimeMs: 8 * 60 * 60 * 1000,
+  /** A portal session is over this long after sign-in, however busy (absolute expiry). */
+  sessionLifetimeMs: 12 * 60 * 60 * 1000,
+  /** A portal session unused this long is over (idle expiry). */
+  sessionIdleMs: 30 * 60 * 1000,
+  /** `last_seen` is written at most this often: a request need not cost a write. */
+  lastSeenResolutionMs: 60 * 1000,
 } as const;
+
+/**
+ * What an enterprise user may do in an application (docs/api.md, "Back office
+ * API"): `admin` everything, settings and users; `marketer` players,
+ * messaging, affiliates; `viewer` read only.
+ */
+export const roles = ['admin', 'marketer', 'viewer'] as const;
+export type Role = (typeof roles)[number];
+
+/** A user signed up before roles existed reads as this. */
+export const defaultRole: Role = 'viewer';
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (roles as readonly string[]).includes(value);
+}
 
 export interface EnterpriseUser {
   app_id: string;
@@ -24,14 +43,41 @@ export interface EnterpriseUser {
   first_name: string;
   last_name: string;
   created_at: string;
+  role: Role;
 }
+
+/** A user to sign up: without a role, the application's first user is `admin` and any later one `viewer`. */
+export type NewEnterpriseUser = Omit<EnterpriseUser, 'role'> & { role?: Role };
+
+/** One page of an application's users, oldest first; `cursor` asks for the next page. */
+export interface UserPage {
+  users: EnterpriseUser[];
+  cursor?: string;
+}
+
+/** Why a role change was refused. */
+export type RoleChange =
+  | { outcome: 'changed'; user: EnterpriseUser }
+  | { outcome: 'not-found' }
+  /** The user's role was no longer `from`: another change came first. */
+  | { outcome: 'stale' }
+  /** It would leave the application without an admin. */
+  | { outcome: 'last-admin' };
 
 export interface EnterpriseUserStore {
   get(appId: string, userId: string): Promise<EnterpriseUser | undefined>;
   /** The application's user with this email (compared by `emailKey`), read consistently. */
   findByEmail(appId: string, email: string): Promise<EnterpriseUser | undefined>;
-  /** Creates the user and claims its email atomically; false, writing nothing, when the email is already claimed. */
-  create(user: EnterpriseUser): Promise<boolean>;
+  /**
+   * Creates the user and claims its email atomically, deciding a missing role
+   * atomically too (the application's first user is `admin`); undefined,
+   * writing nothing, when the email is already claimed.
+   */
+  create(user: NewEnterpriseUser): Promise<EnterpriseUser | undefined>;
+  /** The application's users, oldest first. */
+  list(appId: string, options: { limit: number; cursor?: string }): Promise<UserPage>;
+  /** Sets the user's role if it still is `from`, never leaving the application without an admin (one transaction). */
+  changeRole(appId: string, userId: string, from: Role, to: Role): Promise<RoleChange>;
 }
 
 /** A sign-in token as stored: only its hash, never the token. */
@@ -64,7 +110,10 @@ export interface PortalSession {
   app_id: string;
   user_id: string;
   created_at: string;
+  /** The absolute end: `created_at` + sessionLifetimeMs. */
   expires_at: string;
+  /** When the session was last used (moved at most once a minute); absent on sessions started before idle expiry existed. */
+  last_seen?: string;
   /** Whether the cookie was set Secure, so that clearing it repeats the same attributes. */
   cookie_secure: boolean;
 }
@@ -72,8 +121,44 @@ export interface PortalSession {
 export interface SessionStore {
   put(session: PortalSession): Promise<void>;
   get(sessionHash: string): Promise<PortalSession | undefined>;
+  /** Moves `last_seen` (and the TTL with it) forward; never brings back a session deleted meanwhile. */
+  touch(sessionHash: string, at: Date): Promise<void>;
   /** Removes the session; returns it when there was one. */
   delete(sessionHash: string): Promise<PortalSession | undefined>;
+}
+
+/** Whether a session may be used at `now`: not past its absolute end, and used within the idle time. */
+export function sessionIsLive(session: Pick<PortalSession, 'created_at' | 'expires_at' | 'last_seen'>, now: Date): boolean {
+  const at = now.getTime();
+  if (at >= Date.parse(session.expires_at)) return false;
+  return at < Date.parse(session.last_seen ?? session.created_at) + enterpriseLimits.sessionIdleMs;
+}
+
+/** When the session stops being usable unless used again: what the store's TTL is set from. */
+export function sessionEndsAt(session: Pick<PortalSession, 'created_at' | 'expires_at' | 'last_seen'>): Date {
+  return new Date(Math.min(Date.parse(session.expires_at), Date.parse(session.last_seen ?? session.created_at) + enterpriseLimits.sessionIdleMs));
+}
+
+/** Whether a request should move `last_seen` (at most once a minute). */
+export function shouldTouchSession(session: Pick<PortalSession, 'created_at' | 'last_seen'>, now: Date): boolean {
+  return now.getTime() - Date.parse(session.last_seen ?? session.created_at) >= enterpriseLimits.lastSeenResolutionMs;
+}
+
+/**
+ * The console's CSRF token: derived one-way from the session id the HttpOnly
+ * cookie holds, with its own label. Another site can read neither the cookie
+ * nor `GET /console/api/session`, so it cannot produce the token.
+ */
+export function consoleCsrfToken(sessionId: string): string {
+  return createHash('sha256').update(`urm-console-csrf:${sessionId}`, 'utf8').digest('base64url');
+}
+
+/** Whether a request's `X-CSRF-Token` is the session's, compared in constant time. */
+export function consoleCsrfTokenMatches(sessionId: string, given: string | undefined): boolean {
+  if (given === undefined) return false;
+  const expected = Buffer.from(consoleCsrfToken(sessionId), 'utf8');
+  const actual = Buffer.from(given, 'utf8');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
 /** The moment, as the cores see it: injected so expiry is tested without waiting. */

@@ -99,14 +99,32 @@ export const tables = {
     sortKey: S('channel_id'),
   },
   /**
-   * Enterprise users: `user#<app_id>#<user_id>` items and `email#<app_id>#<email>`
-   * claims, written together in one transaction (an email is one user per application).
+   * Enterprise users: `user#<app_id>#<user_id>` items (with their role),
+   * `email#<app_id>#<email>` claims and a `roster#<app_id>` admin count,
+   * written together in one transaction (an email is one user per application;
+   * an application keeps an admin). `by-app` lists an application's users:
+   * only user items carry both its keys, which never change, so it costs a
+   * write per sign-up and none per role change.
    */
   enterpriseUsers: {
     id: 'EnterpriseUsersTable',
     envVar: 'ENTERPRISE_USERS_TABLE',
     localName: 'urm-enterprise-users',
     partitionKey: S('pk'),
+    indexes: [{ name: 'by-app', kind: 'global', partitionKey: S('app_id'), sortKey: S('created_at') }],
+  },
+  /**
+   * The back office's audit log: one item per state-changing action, by
+   * application (`sk` = `<time>#<random>`, newest first when read backwards);
+   * kept 400 days, swept by TTL.
+   */
+  auditLog: {
+    id: 'AuditLogTable',
+    envVar: 'AUDIT_LOG_TABLE',
+    localName: 'urm-audit-log',
+    partitionKey: S('app_id'),
+    sortKey: S('sk'),
+    timeToLiveAttribute: 'ttl',
   },
   /** One-time sign-in tokens by the SHA-256 of the token; valid 5 minutes, swept by TTL. */
   signInTokens: {

@@ -26,6 +26,7 @@ const portalUser = {
   first_name: 'Grace',
   last_name: 'Hopper',
   created_at: when,
+  role: 'admin' as const,
 };
 
 const invalidSignUp = { app_id: p.appId, users: [{ email: 'grace.hopper', first_name: 'Grace', last_name: ' ' }] };
@@ -36,7 +37,8 @@ export const enterprisePortalDocs: Record<string, OperationDoc> = {
     summary: 'Sign up enterprise users',
     description:
       'Creates 1 to 100 users of the application, idempotent by email (compared without case): an email already signed ' +
-      'up answers that user, unchanged, with `created: false`.',
+      'up answers that user, unchanged, with `created: false`. Each user may be given a `role` (`admin`, `marketer`, ' +
+      "`viewer`); without one the application's first user is `admin` and any later one `viewer`.",
     scopes: ['server'],
     body: { validate: v.signUp, description: 'The users.' },
     responses: { 200: { description: 'The users, in input order.', schema: signUpAnswerSchema } },
@@ -44,7 +46,7 @@ export const enterprisePortalDocs: Record<string, OperationDoc> = {
       '200 signed up': {
         summary: 'One new user',
         body: { app_id: p.appId, users: [{ email: p.enterpriseEmail, first_name: 'Grace', last_name: 'Hopper' }] },
-        answer: { users: [{ user_id: p.userId, email: p.enterpriseEmail, first_name: 'Grace', last_name: 'Hopper', created: true }] },
+        answer: { users: [{ user_id: p.userId, email: p.enterpriseEmail, first_name: 'Grace', last_name: 'Hopper', role: 'admin', created: true }] },
       },
       '400 invalid user': {
         summary: 'An invalid email and a blank name',

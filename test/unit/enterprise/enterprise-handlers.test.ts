@@ -5,6 +5,7 @@ import {
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type GetCommandInput,
@@ -30,6 +31,7 @@ const user = {
   first_name: '<script>alert("Ada")</script>',
   last_name: "O'Brien & Sons",
   created_at: '2026-11-21T09:00:00.000Z',
+  role: 'marketer',
 };
 const liveSession = (sessionId: string) => ({
   session_hash: hashSecret(sessionId),
@@ -81,7 +83,8 @@ function assertHtmlPage(response: APIGatewayProxyResult) {
 }
 
 describe('POST /enterprises/sign_up handler', () => {
-  test('writes a new user and the claim on its email in one conditional transaction', async () => {
+  test("writes the application's first user as admin, its email claim and the new roster in one conditional transaction", async () => {
+    dynamo.on(QueryCommand).resolves({ Items: [] });
     dynamo.on(TransactWriteCommand).resolves({});
 
     const response = await json('enterprise-sign-up', { app_id: 'app_1', users: [{ email: 'alan@example.com', first_name: 'Alan', last_name: 'Turing' }] });
@@ -89,12 +92,34 @@ describe('POST /enterprises/sign_up handler', () => {
     expect(response.statusCode).toBe(200);
     const [answered] = JSON.parse(response.body).users;
     expect(answered.user_id).toMatch(/^usr_[0-9a-f]{24}$/);
-    expect({ ...answered, user_id: undefined }).toEqual({ user_id: undefined, email: 'alan@example.com', first_name: 'Alan', last_name: 'Turing', created: true });
+    expect({ ...answered, user_id: undefined }).toEqual({
+      user_id: undefined,
+      email: 'alan@example.com',
+      first_name: 'Alan',
+      last_name: 'Turing',
+      role: 'admin',
+      created: true,
+    });
     const [write] = dynamo.commandCalls(TransactWriteCommand).map((call) => call.args[0].input);
     expect(write.TransactItems?.map((item) => [item.Put?.TableName, item.Put?.Item?.pk, item.Put?.ConditionExpression])).toEqual([
-        ['users', `user#app_1#${answered.user_id}`, 'attribute_not_exists(pk)'],
-        ['users', 'email#app_1#alan@example.com', 'attribute_not_exists(pk)'],
-      ]);
+      ['users', `user#app_1#${answered.user_id}`, 'attribute_not_exists(pk)'],
+      ['users', 'email#app_1#alan@example.com', 'attribute_not_exists(pk)'],
+      ['users', 'roster#app_1', 'attribute_not_exists(pk)'],
+    ]);
+    expect(write.TransactItems?.[0].Put?.Item?.role).toBe('admin');
+  });
+
+  test('writes a later user without a role as viewer, counting no admin into the roster', async () => {
+    dynamo.on(QueryCommand).resolves({ Items: [{ pk: 'user#app_1#usr_1' }] });
+    dynamo.on(TransactWriteCommand).resolves({});
+
+    const response = await json('enterprise-sign-up', { app_id: 'app_1', users: [{ email: 'alan@example.com', first_name: 'Alan', last_name: 'Turing' }] });
+
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body).users[0].role).toBe('viewer');
+    const [write] = dynamo.commandCalls(TransactWriteCommand).map((call) => call.args[0].input);
+    expect(write.TransactItems?.[0].Put?.Item?.role).toBe('viewer');
+    expect(write.TransactItems?.[2].Update).toMatchObject({ Key: { pk: 'roster#app_1' }, ExpressionAttributeValues: { ':added': 0 } });
   });
 
   test('answers the existing user when the transaction finds the email claimed', async () => {
@@ -108,13 +133,14 @@ describe('POST /enterprises/sign_up handler', () => {
       if (itemKey(input) === 'users:email#app_1#ada@example.com') return { Item: claimReads++ === 0 ? undefined : { user_id: 'usr_1' } };
       return { Item: items[itemKey(input)] };
     });
+    dynamo.on(QueryCommand).resolves({ Items: [] });
     dynamo.on(TransactWriteCommand).rejects(claimed);
 
     const response = await json('enterprise-sign-up', { app_id: 'app_1', users: [{ email: 'ada@example.com', first_name: 'A', last_name: 'B' }] });
 
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body).users).toEqual([
-      { user_id: 'usr_1', email: 'ada@example.com', first_name: user.first_name, last_name: user.last_name, created: false },
+      { user_id: 'usr_1', email: 'ada@example.com', first_name: user.first_name, last_name: user.last_name, role: 'marketer', created: false },
     ]);
   });
 
@@ -181,7 +207,7 @@ describe('GET /redirect handler', () => {
     assertHtmlPage(response);
     expect(response.headers?.Location).toBe('portal');
     const cookie = String(response.headers?.['Set-Cookie']);
-    const [, sessionId] = /^urm_portal_session=([A-Za-z0-9_-]{43}); Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax; Secure$/.exec(cookie) ?? [];
+    const [, sessionId] = /^urm_portal_session=([A-Za-z0-9_-]{43}); Path=\/; Max-Age=43200; HttpOnly; SameSite=Lax; Secure$/.exec(cookie) ?? [];
     expect(sessionId).toBeTruthy();
     const [update] = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(update.Key).toEqual({ token_hash: hashSecret(token) });

@@ -21,7 +21,7 @@ async function setup() {
   const tokens = new MemoryTokenStore();
   const sessions = new MemorySessionStore();
   for (const appId of ['app_1', 'app_local']) {
-    await users.create({ app_id: appId, user_id: 'usr_1', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', created_at: '' });
+    await users.create({ app_id: appId, user_id: 'usr_1', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', created_at: '', role: 'admin' });
   }
   const ports = { users, tokens, sessions, apps: memoryApps(apps), now: clock.now };
   return {
@@ -50,7 +50,8 @@ describe('the redirect into the portal', () => {
       app_id: 'app_1',
       user_id: 'usr_1',
       created_at: '2026-11-21T10:00:00.000Z',
-      expires_at: '2026-11-21T18:00:00.000Z',
+      last_seen: '2026-11-21T10:00:00.000Z',
+      expires_at: '2026-11-21T22:00:00.000Z',
       cookie_secure: true,
     });
   });
@@ -126,13 +127,31 @@ describe('the portal home', () => {
     expect([shown.user.first_name, shown.user.last_name, shown.user.email]).toEqual(['Ada', 'Lovelace', 'ada@example.com']);
   });
 
-  test('shows no one once the session has lasted 8 hours', async () => {
+  test('shows no one once the session has been unused for 30 minutes', async () => {
     const { clock, signIn, redirect, home } = await setup();
     const result = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
     expect(result.outcome).toBe('signed-in');
     if (result.outcome !== 'signed-in') return;
 
-    clock.advance(8 * 60 * MINUTE - 1);
+    clock.advance(30 * MINUTE - 1);
+    expect((await home(result.sessionId)).signedIn).toBe(true);
+    clock.advance(30 * MINUTE - 1);
+    expect((await home(result.sessionId)).signedIn).toBe(true);
+    clock.advance(30 * MINUTE);
+    expect((await home(result.sessionId)).signedIn).toBe(false);
+  });
+
+  test('shows no one 12 hours after the sign-in, however often the session was used', async () => {
+    const { clock, signIn, redirect, home } = await setup();
+    const result = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
+    expect(result.outcome).toBe('signed-in');
+    if (result.outcome !== 'signed-in') return;
+
+    for (let used = 0; used < 12 * 3 - 1; used += 1) {
+      clock.advance(20 * MINUTE);
+      expect((await home(result.sessionId)).signedIn).toBe(true);
+    }
+    clock.advance(20 * MINUTE - 1);
     expect((await home(result.sessionId)).signedIn).toBe(true);
     clock.advance(1);
     expect((await home(result.sessionId)).signedIn).toBe(false);
@@ -176,8 +195,8 @@ describe('the session cookie', () => {
   });
 
   test('is HttpOnly, SameSite=Lax, for the whole site and lasts as long as the session', () => {
-    expect(sessionCookie('abc', true)).toBe('urm_portal_session=abc; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax; Secure');
-    expect(sessionCookie('abc', false)).toBe('urm_portal_session=abc; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax');
+    expect(sessionCookie('abc', true)).toBe('urm_portal_session=abc; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax; Secure');
+    expect(sessionCookie('abc', false)).toBe('urm_portal_session=abc; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax');
     expect(clearedSessionCookie(false)).toBe('urm_portal_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax');
   });
 });

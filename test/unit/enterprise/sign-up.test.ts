@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { signUpEnterpriseUsers } from '../../../functions/enterprise-sign-up/core';
 import { signUpBodySchema, type SignUpBody } from '../../../functions/enterprise-sign-up/schema';
-import type { EnterpriseUser } from '../../../functions/shared/domain/enterprise';
+import type { EnterpriseUser, NewEnterpriseUser } from '../../../functions/shared/domain/enterprise';
 import { Forbidden } from '../../../functions/shared/domain/errors';
 import { compileValidator } from '../../../functions/shared/domain/validation';
 import { FakeClock, MemoryUserStore, sequentialIds } from '../../support/enterprise';
@@ -28,10 +28,16 @@ describe('signing up enterprise users', () => {
     const answer = await signUp('app_1', { app_id: 'app_1', users: [ada, alan] });
 
     expect(answer.users).toEqual([
-      { user_id: 'usr_1', ...ada, created: true },
-      { user_id: 'usr_2', ...alan, created: true },
+      { user_id: 'usr_1', ...ada, role: 'admin', created: true },
+      { user_id: 'usr_2', ...alan, role: 'viewer', created: true },
     ]);
-    expect(await users.get('app_1', 'usr_1')).toEqual({ app_id: 'app_1', user_id: 'usr_1', ...ada, created_at: '2026-11-21T10:00:00.000Z' });
+    expect(await users.get('app_1', 'usr_1')).toEqual({
+      app_id: 'app_1',
+      user_id: 'usr_1',
+      ...ada,
+      created_at: '2026-11-21T10:00:00.000Z',
+      role: 'admin',
+    });
   });
 
   test('returns an email that is already signed up as that user, unchanged, with created false', async () => {
@@ -41,8 +47,8 @@ describe('signing up enterprise users', () => {
     const again = await signUp('app_1', { app_id: 'app_1', users: [{ email: 'ADA@Example.com', first_name: 'Augusta', last_name: 'King' }, alan] });
 
     expect(again.users).toEqual([
-      { user_id: 'usr_1', ...ada, created: false },
-      { user_id: 'usr_2', ...alan, created: true },
+      { user_id: 'usr_1', ...ada, role: 'admin', created: false },
+      { user_id: 'usr_2', ...alan, role: 'viewer', created: true },
     ]);
   });
 
@@ -68,10 +74,10 @@ describe('signing up enterprise users', () => {
 
   test('answers the user of a concurrent request that claimed the email between the read and the write', async () => {
     const users = new MemoryUserStore();
-    const winner: EnterpriseUser = { app_id: 'app_1', user_id: 'usr_winner', ...ada, created_at: '2026-11-21T09:59:59.000Z' };
+    const winner: EnterpriseUser = { app_id: 'app_1', user_id: 'usr_winner', ...ada, created_at: '2026-11-21T09:59:59.000Z', role: 'marketer' };
     // The concurrent request lands right after this request's read.
     const racing = Object.assign(Object.create(users) as MemoryUserStore, {
-      create: async (user: EnterpriseUser) => {
+      create: async (user: NewEnterpriseUser) => {
         await users.create(winner);
         return users.create(user);
       },
@@ -80,8 +86,35 @@ describe('signing up enterprise users', () => {
 
     const answer = await signUp('app_1', { app_id: 'app_1', users: [ada] });
 
-    expect(answer.users).toEqual([{ user_id: 'usr_winner', ...ada, created: false }]);
+    expect(answer.users).toEqual([{ user_id: 'usr_winner', ...ada, role: 'marketer', created: false }]);
     expect(users.users.size).toBe(1);
+  });
+
+  test("gives each user the role it is signed up with, the application's first one included", async () => {
+    const { signUp } = setup();
+
+    const answer = await signUp('app_1', { app_id: 'app_1', users: [{ ...ada, role: 'marketer' }, { ...alan, role: 'admin' }] });
+
+    expect(answer.users.map((user) => user.role)).toEqual(['marketer', 'admin']);
+  });
+
+  test('makes a user without a role a viewer once the application has a user, whatever its role', async () => {
+    const { signUp } = setup();
+    await signUp('app_1', { app_id: 'app_1', users: [{ ...ada, role: 'viewer' }] });
+
+    const answer = await signUp('app_1', { app_id: 'app_1', users: [alan] });
+
+    expect(answer.users[0].role).toBe('viewer');
+  });
+
+  test('leaves the role of an email already signed up as it is', async () => {
+    const { users, signUp } = setup();
+    await signUp('app_1', { app_id: 'app_1', users: [ada, alan] });
+
+    const again = await signUp('app_1', { app_id: 'app_1', users: [{ ...alan, role: 'admin' }] });
+
+    expect(again.users[0]).toMatchObject({ role: 'viewer', created: false });
+    expect((await users.get('app_1', 'usr_2'))?.role).toBe('viewer');
   });
 
   test('trims the names it stores', async () => {
@@ -123,6 +156,7 @@ describe('a sign-up body', () => {
     ['with a missing last name', { app_id: 'app_1', users: [{ email: ada.email, first_name: 'Ada' }] }, ['users[0].last_name is required']],
     ['with a name that is not a string', { app_id: 'app_1', users: [{ ...ada, first_name: 7 }] }, ['users[0].first_name must be a string']],
     ['with an unknown field', { app_id: 'app_1', users: [{ ...ada, password: 'x' }] }, ['users[0].password is not allowed']],
+    ['with a role that is not one of the three', { app_id: 'app_1', users: [{ ...ada, role: 'owner' }] }, ['users[0].role must be one of "admin", "marketer", "viewer"']],
   ];
   for (const [name, body, expected] of refused) {
     test(`is refused ${name}, naming the user and the field`, () => {

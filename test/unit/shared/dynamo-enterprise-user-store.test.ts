@@ -17,6 +17,7 @@ const user: EnterpriseUser = {
   first_name: 'Ada',
   last_name: 'Lovelace',
   created_at: '2026-11-21T10:00:00.000Z',
+  role: 'viewer',
 };
 const transactions = () => dynamo.commandCalls(TransactWriteCommand).length;
 
@@ -33,7 +34,7 @@ describe('DynamoEnterpriseUserStore.create', () => {
       .rejectsOnce(transactionCancelled('TransactionConflict', 'None'))
       .resolves({});
 
-    expect(await store.create(user)).toBe(true);
+    expect(await store.create(user)).toEqual(user);
     expect(transactions()).toBe(3);
     // random() = 0.5 of 100 and 200 ms
     expect(retry.waits).toEqual([50, 100]);
@@ -50,7 +51,7 @@ describe('DynamoEnterpriseUserStore.create', () => {
   test('answers false without retrying when the email is claimed by another user', async () => {
     dynamo.on(TransactWriteCommand).rejects(transactionCancelled('TransactionConflict', 'ConditionalCheckFailed'));
 
-    expect(await store.create(user)).toBe(false);
+    expect(await store.create(user)).toBeUndefined();
     expect(transactions()).toBe(1);
   });
 
