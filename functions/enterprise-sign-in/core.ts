@@ -3,13 +3,8 @@
  * address that carries it. Only the token's hash is stored.
  */
 import type { AppStore } from '../shared/domain/apps';
-import {
-  enterpriseLimits,
-  hashSecret,
-  type Clock,
-  type EnterpriseUserStore,
-  type SignInTokenStore,
-} from '../shared/domain/enterprise';
+import type { Clock, EnterpriseUserStore, SignInTokenStore } from '../shared/domain/enterprise';
+import { issueSignInLink } from '../shared/portal/sign-in-link';
 import { Conflict, Forbidden, NotFound } from '../shared/domain/errors';
 import type { SignInAnswer, SignInBody } from './schema';
 
@@ -22,6 +17,7 @@ export interface SignInPorts {
 }
 
 export function signInEnterpriseUser(ports: SignInPorts) {
+  const issue = issueSignInLink(ports);
   return async (callerAppId: string, body: SignInBody): Promise<SignInAnswer> => {
     if (body.app_id !== callerAppId) throw new Forbidden();
     // Keyed by application: another application's user is not found here.
@@ -31,18 +27,6 @@ export function signInEnterpriseUser(ports: SignInPorts) {
     // Checked before a token exists: never an answer with an address that leads nowhere.
     if (!app?.portal_origin) throw new Conflict('the application has no portal origin configured; ask your account manager to set it');
 
-    const token = ports.newToken();
-    const issuedAt = ports.now();
-    const expiresAt = new Date(issuedAt.getTime() + enterpriseLimits.tokenLifetimeMs).toISOString();
-    await ports.tokens.put({
-      token_hash: hashSecret(token),
-      app_id: user.app_id,
-      user_id: user.user_id,
-      created_at: issuedAt.toISOString(),
-      expires_at: expiresAt,
-    });
-    const redirectUrl = new URL('/redirect', app.portal_origin);
-    redirectUrl.searchParams.set('token', token);
-    return { token, redirect_url: redirectUrl.href, expires_at: expiresAt };
+    return issue(user, app.portal_origin);
   };
 }

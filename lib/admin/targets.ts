@@ -3,6 +3,9 @@
  * the local stack (found through `<data dir>/stack.json`, written by
  * `npm start`) or a deployed stack (found through its CloudFormation outputs).
  */
+import { DynamoAuditLog } from '../../functions/shared/adapters/dynamo-audit-log';
+import { DynamoEnterpriseUserStore } from '../../functions/shared/adapters/dynamo-enterprise-user-store';
+import { DynamoSignInTokenStore } from '../../functions/shared/adapters/dynamo-sign-in-token-store';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -103,6 +106,9 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     timeline: new DynamoTimelineStore(document, tableName(tables.timeline)),
     channels: new DynamoChannelStore(document, tableName(tables.channels)),
     secrets: new SsmSecretStore(new SSMClient({ region }), secretsPrefixOf(stackName, outputs)),
+    users: new DynamoEnterpriseUserStore(document, tableName(tables.enterpriseUsers)),
+    signInTokens: new DynamoSignInTokenStore(document, tableName(tables.signInTokens)),
+    audit: new DynamoAuditLog(document, tableName(tables.auditLog)),
     postbacks: {
       settings: new DynamoPostbackSettings(document, tableName(tables.affiliates)),
       log: new DynamoPostbackOutbox(document, tableName(tables.funnel)),

@@ -4,6 +4,9 @@
  * stream consumers of functions/shared/manifest/operations.ts running their real handler modules,
  * and the demo application. Only endpoints and credentials differ from AWS.
  */
+import { DynamoAuditLog } from '../../functions/shared/adapters/dynamo-audit-log';
+import { DynamoEnterpriseUserStore } from '../../functions/shared/adapters/dynamo-enterprise-user-store';
+import { DynamoSignInTokenStore } from '../../functions/shared/adapters/dynamo-sign-in-token-store';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KinesisClient } from '@aws-sdk/client-kinesis';
@@ -110,6 +113,9 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     timeline: new DynamoTimelineStore(document, tables.timeline.localName),
     channels: new DynamoChannelStore(document, tables.channels.localName),
     secrets: new DynamoSecretStore(document, localSecretsTable.localName),
+    users: new DynamoEnterpriseUserStore(document, tables.enterpriseUsers.localName),
+    signInTokens: new DynamoSignInTokenStore(document, tables.signInTokens.localName),
+    audit: new DynamoAuditLog(document, tables.auditLog.localName),
     postbacks: {
       settings: new DynamoPostbackSettings(document, tables.affiliates.localName),
       log: new DynamoPostbackOutbox(document, tables.funnel.localName),

@@ -50,7 +50,8 @@ export interface ConsoleIdentity {
   email: string;
 }
 
-export type ConsoleEvent = ApiEvent & { console: ConsoleIdentity };
+/** `consoleSession`: the session itself, for the operations about it (who am I, sign out). */
+export type ConsoleEvent = ApiEvent & { console: ConsoleIdentity; consoleSession: Pick<PortalSession, 'session_hash' | 'created_at' | 'expires_at' | 'cookie_secure'> };
 
 export const CSRF_HEADER = 'x-csrf-token';
 
@@ -123,6 +124,7 @@ export function consoleAuth(options: ConsoleApiOptions): middy.MiddlewareObj<Con
       }
       if (options.mutates && !consoleCsrfTokenMatches(current.sessionId, event.headers?.[CSRF_HEADER])) throw new CsrfRefused();
       event.console = current.identity;
+      event.consoleSession = current.session;
     },
   };
 }

@@ -50,8 +50,9 @@ export interface HttpOperation extends FunctionDefinition {
    */
   browser?: true;
   /**
-   * A page of the affiliate portal (HTML for a person's browser, not an API):
-   * left out of the OpenAPI reference; docs/api.md, "The affiliate portal", describes it.
+   * For a person's browser, not an integrator API: a page of the affiliate portal (HTML), or an operation of the
+   * back-office console's API. Left out of the OpenAPI reference; docs/api.md ("The affiliate portal", "Back office
+   * API") describes them.
    */
   portalPage?: true;
   /**
@@ -92,6 +93,9 @@ export interface StreamConsumer extends FunctionDefinition {
    */
   maxRecordAgeSeconds: number;
 }
+
+/** What every console operation's authorisation touches (functions/shared/http/console-auth.ts): spread into its `tables`. */
+export const consoleAuthTables = { portalSessions: 'readwrite', enterpriseUsers: 'read' } as const satisfies FunctionDefinition['tables'];
 
 export const httpOperations: HttpOperation[] = [
   {
@@ -180,6 +184,8 @@ export const httpOperations: HttpOperation[] = [
     path: '/enterprises/sign_up',
     entry: 'functions/enterprise-sign-up/handler.ts',
     tables: { keys: 'read', enterpriseUsers: 'readwrite' },
+    // Whether the application has a user yet: its first is admin.
+    indexes: { enterpriseUsers: ['by-app'] },
   },
   {
     id: 'EnterpriseSignIn',
@@ -201,7 +207,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'GET',
     path: '/portal',
     entry: 'functions/portal-home/handler.ts',
-    tables: { apps: 'read', enterpriseUsers: 'read', portalSessions: 'read' },
+    // portalSessions written: a page view moves the session's last_seen (idle expiry).
+    tables: { apps: 'read', enterpriseUsers: 'read', portalSessions: 'readwrite' },
   },
   {
     id: 'PortalSignOut',
@@ -209,6 +216,52 @@ export const httpOperations: HttpOperation[] = [
     path: '/portal/sign_out',
     entry: 'functions/portal-sign-out/handler.ts',
     tables: { portalSessions: 'write' },
+  },
+  // The back-office console's API (docs/api.md, "Back office API"): JSON for the console in a person's browser, not an
+  // integrator API, so out of the OpenAPI reference (portalPage). Every one authorises with the portal session cookie and the
+  // user's role (functions/shared/http/console-auth.ts): it reads the session and moves its last_seen, and reads the user.
+  {
+    id: 'ConsoleSession',
+    portalPage: true,
+    method: 'GET',
+    path: '/console/api/session',
+    entry: 'functions/console-session/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'read' },
+  },
+  {
+    id: 'ConsoleSignOut',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/sign_out',
+    entry: 'functions/console-sign-out/handler.ts',
+    tables: { ...consoleAuthTables },
+    maxBodyBytes: 1024,
+  },
+  {
+    id: 'ConsoleListUsers',
+    portalPage: true,
+    method: 'GET',
+    path: '/console/api/users',
+    entry: 'functions/console-list-users/handler.ts',
+    tables: { ...consoleAuthTables },
+    indexes: { enterpriseUsers: ['by-app'] },
+  },
+  {
+    id: 'ConsoleChangeRole',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/users/{user_id}/role',
+    entry: 'functions/console-change-role/handler.ts',
+    tables: { ...consoleAuthTables, enterpriseUsers: 'readwrite', auditLog: 'write' },
+    maxBodyBytes: 1024,
+  },
+  {
+    id: 'ConsoleAudit',
+    portalPage: true,
+    method: 'GET',
+    path: '/console/api/audit',
+    entry: 'functions/console-audit/handler.ts',
+    tables: { ...consoleAuthTables, auditLog: 'read' },
   },
   // The affiliate portal (docs/api.md, "The affiliate portal"): browser-facing, no API key; a session cookie or a form's CSRF token.
   {
