@@ -3,6 +3,7 @@
  * as the DynamoDB adapters (one email per application, a token consumed once
  * and only before it expires), so cores are tested without a mock library.
  */
+import type { AuditEntry, AuditLog } from '../../functions/shared/domain/audit';
 import type { App, AppStore } from '../../functions/shared/domain/apps';
 import {
   defaultRole,
@@ -121,4 +122,20 @@ export class FakeClock {
 export function sequentialIds(prefix: string): () => string {
   let next = 0;
   return () => `${prefix}${++next}`;
+}
+
+/** The audit log in memory, newest first like the table read backwards; cursors are entry ids. */
+export class MemoryAuditLog implements AuditLog {
+  readonly entries: AuditEntry[] = [];
+
+  async append(entry: AuditEntry) {
+    this.entries.push(entry);
+  }
+
+  async page(appId: string, options: { limit: number; cursor?: string }) {
+    const mine = this.entries.filter((entry) => entry.app_id === appId).sort((a, b) => b.entry_id.localeCompare(a.entry_id));
+    const from = options.cursor === undefined ? 0 : mine.filter((entry) => entry.entry_id >= options.cursor!).length;
+    const entries = mine.slice(from, from + options.limit);
+    return from + options.limit < mine.length ? { entries, cursor: entries[entries.length - 1].entry_id } : { entries };
+  }
 }
