@@ -16,6 +16,10 @@ import { clearPostbackUrl, postbackDeliveries, rotatePostbackSecret, setPostback
 import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from '../functions/shared/back-office/channels';
 import { rotateIdentitySecret, setIdentityVerification } from '../functions/shared/back-office/identity';
 import { issueKey, listKeys, revokeKey } from '../functions/shared/back-office/keys';
+import { portalSignInLink } from '../functions/shared/back-office/portal-link';
+import { changeUserRole, listUsers, type UserView } from '../functions/shared/back-office/users';
+import { commandLineActor } from '../functions/shared/domain/audit';
+import { roles, type Role } from '../functions/shared/domain/enterprise';
 import { listAffiliates, listRejections } from '../functions/shared/back-office/records';
 import { getMoneySettings, setMoneySettings } from '../functions/shared/back-office/money';
 import { replayFailures } from '../functions/shared/back-office/replay';
@@ -164,6 +168,41 @@ export function adminProgram(): Command {
           ? ['no money events mapped (--map Deposit=deposit …)']
           : table(Object.entries(settings.money_events).map(([event, kind]) => ({ event, kind })), ['event', 'kind'])),
       ]);
+    });
+
+  const portal = program.command('portal').description("the enterprise portal and back office: sign-in links, users and their roles");
+  portal
+    .command('link')
+    .description('print a one-time sign-in link (5 minutes) for one of the application\'s enterprise users')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--email <email>')
+    .action(async (opts: { app: string; email: string }) => {
+      const link = await portalSignInLink(await office())(opts.app, opts.email);
+      print(link, () => [`Sign-in link for ${opts.email} (valid until ${link.expires_at}, usable once):`, link.redirect_url]);
+    });
+  portal
+    .command('users')
+    .description("list an application's enterprise users and their roles")
+    .requiredOption('--app <app_id>')
+    .action(async (opts: { app: string }) => {
+      const users: UserView[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listUsers(await office())(opts.app, { cursor });
+        users.push(...page.users);
+        cursor = page.cursor;
+      } while (cursor);
+      print(users, () => table(users as unknown as Record<string, unknown>[], ['user_id', 'email', 'role', 'created_at']));
+    });
+  portal
+    .command('role')
+    .description("change a user's role (the application always keeps an admin)")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--user <user_id>')
+    .addOption(new Option('--role <role>').choices([...roles]).makeOptionMandatory())
+    .action(async (opts: { app: string; user: string; role: Role }) => {
+      const user = await changeUserRole(await office())(opts.app, commandLineActor, opts.user, opts.role);
+      print(user, () => [`${user.email} is now ${user.role}`]);
     });
 
   const key = program.command('key').description('API keys');

@@ -7,6 +7,7 @@
 import '../lib/local/quiet-sdk-warning';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { demoConsoleUser } from '../lib/local/demo-app';
 import { LocalStackError } from '../lib/local/emulators';
 import { startLocalStack } from '../lib/local/stack';
 
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
       `Sent mail: ${dev.mail_url} (web view; GET ${dev.mail_url}/store as JSON)`,
       `Web push demo: ${stack.baseUrl}/ (SDK at ${stack.baseUrl}/js/urm-notification.js, worker at ${stack.baseUrl}/urmSDKWorker.js)`,
       `API reference: ${stack.baseUrl}/docs (OpenAPI document at ${stack.baseUrl}/openapi.json)`,
+      `Back office sign-in link: npm run admin -- portal link --app ${dev.app_id} --email ${demoConsoleUser.email}`,
       `(also in ${resolve(root, process.env.URM_DATA_DIR || '.urm', 'dev.json')}; Ctrl-C stops)`,
     ].join('\n'),
   );

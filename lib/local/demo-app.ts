@@ -11,6 +11,7 @@ import { issueKey } from '../../functions/shared/back-office/keys';
 import { createPlan } from '../../functions/shared/back-office/plans';
 import { setMoneySettings } from '../../functions/shared/back-office/money';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
+import { newUserId } from '../../functions/shared/domain/enterprise';
 
 export interface DevConfig {
   base_url: string;
@@ -21,6 +22,9 @@ export interface DevConfig {
   channel_id?: string;
   mail_url?: string;
 }
+
+/** The demo application's enterprise user, an admin: `npm run admin -- portal link --app … --email admin@demo.example` signs it in. */
+export const demoConsoleUser = { email: 'admin@demo.example', first_name: 'Demo', last_name: 'Admin', role: 'admin' } as const;
 
 const scopesInFile: Record<Scope, 'server_key' | 'comms_key' | 'browser_key'> = {
   server: 'server_key',
@@ -74,6 +78,12 @@ async function ensureDemoPlan(office: BackOffice, appId: string): Promise<void> 
   await office.apps.update(appId, { default_plan_id: plan.plan_id });
 }
 
+/** The demo application's admin, signed up once (an existing one keeps whatever role an admin gave it since). */
+async function ensureDemoConsoleUser(office: BackOffice, appId: string): Promise<void> {
+  if (await office.users.findByEmail(appId, demoConsoleUser.email)) return;
+  await office.users.create({ app_id: appId, user_id: newUserId(), created_at: new Date().toISOString(), ...demoConsoleUser });
+}
+
 export async function ensureDemoApp(
   office: BackOffice,
   path: string,
@@ -100,6 +110,7 @@ export async function ensureDemoApp(
   await ensureDemoProgramme(office, config.app_id);
   config.channel_id = await ensureDemoChannel(office, config.app_id, config.channel_id);
   await ensureDemoPlan(office, config.app_id);
+  await ensureDemoConsoleUser(office, config.app_id);
   config.mail_url = mailUrl;
   await writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   await chmod(path, 0o600);
