@@ -42,11 +42,15 @@ export function signUpEnterpriseUsers(ports: SignUpPorts) {
     if (body.app_id !== callerAppId) throw new Forbidden();
     const limit = pLimit(ports.concurrency ?? 10);
     const byEmail = new Map<string, Promise<SignedUpUser>>();
+    // The request's first user is written before the others: of an application's first sign-up, it is the one made admin.
+    let firstWritten: Promise<unknown> | undefined;
     const answers = body.users.map((input) => {
       const key = emailKey(input.email);
       const first = byEmail.get(key);
       if (first) return first.then((user) => ({ ...user, created: false }));
-      const result = limit(() => signUpOne(body.app_id, input));
+      const after = firstWritten;
+      const result = after ? after.then(() => limit(() => signUpOne(body.app_id, input))) : limit(() => signUpOne(body.app_id, input));
+      firstWritten ??= result.catch(() => undefined);
       byEmail.set(key, result);
       return result;
     });

@@ -56,7 +56,7 @@ describe('enterprise sign-up over HTTP', () => {
     const response = await signUp(users);
 
     expect(response.status).toBe(200);
-    expect(response.body.users.map((u: Record<string, unknown>) => ({ ...u, user_id: typeof u.user_id }))).toEqual(users.map((u) => ({ user_id: 'string', ...u, created: true })));
+    expect(response.body.users.map((u: Record<string, unknown>) => ({ ...u, user_id: typeof u.user_id }))).toEqual(users.map((u) => ({ user_id: 'string', ...u, role: 'viewer', created: true })));
     expect(response.body.users[0].user_id).not.toBe(response.body.users[1].user_id);
   });
 
@@ -136,7 +136,7 @@ describe('enterprise sign-in and the redirect over HTTP', () => {
     const redirect = await openLink(redirectUrl);
     expect(redirect.status).toBe(303);
     expect(new URL(redirect.headers.get('location')!, redirectUrl).href).toBe(`${stack.baseUrl}/portal`);
-    expect(redirect.headers.get('set-cookie') ?? '').toMatch(/^urm_portal_session=[\w-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/);
+    expect(redirect.headers.get('set-cookie') ?? '').toMatch(/^urm_portal_session=[\w-]{43}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Lax$/);
 
     const home = await fetch(`${stack.baseUrl}/portal`, { headers: { Cookie: cookiePair(redirect) } });
     expect(home.status).toBe(200);

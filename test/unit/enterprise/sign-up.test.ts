@@ -98,6 +98,25 @@ describe('signing up enterprise users', () => {
     expect(answer.users.map((user) => user.role)).toEqual(['marketer', 'admin']);
   });
 
+  test("makes the request's first user the admin of a new application even when the store answers later users first", async () => {
+    const users = new MemoryUserStore();
+    // The store is slow for the first write: without ordering, the second user would reach it first.
+    const slowFirst = Object.assign(Object.create(users) as MemoryUserStore, {
+      create: async (user: NewEnterpriseUser) => {
+        if (user.email === ada.email) await new Promise((resolve) => setTimeout(resolve, 20));
+        return users.create(user);
+      },
+    });
+    const signUp = signUpEnterpriseUsers({ users: slowFirst, newUserId: sequentialIds('usr_'), now: () => new Date() });
+
+    const answer = await signUp('app_1', { app_id: 'app_1', users: [ada, alan] });
+
+    expect(answer.users.map((user) => [user.email, user.role])).toEqual([
+      [ada.email, 'admin'],
+      [alan.email, 'viewer'],
+    ]);
+  });
+
   test('makes a user without a role a viewer once the application has a user, whatever its role', async () => {
     const { signUp } = setup();
     await signUp('app_1', { app_id: 'app_1', users: [{ ...ada, role: 'viewer' }] });
