@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
 import { issueKey } from '../../functions/shared/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
-import { request } from '../support/http';
+import { request, type JsonResponse } from '../support/http';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';
 
 let stack: TestStack;
@@ -41,8 +41,8 @@ async function signUp(tenant: Tenant, users: { email: string; role?: string }[])
 interface Session {
   cookie: string;
   csrf: string;
-  get: (path: string) => ReturnType<typeof request>;
-  post: (path: string, body?: unknown, csrf?: string) => ReturnType<typeof request>;
+  get: (path: string) => Promise<JsonResponse>;
+  post: (path: string, body?: unknown, csrf?: string) => Promise<JsonResponse>;
 }
 
 /** Signs the user in as a browser does: sign_in, then /redirect, keeping the cookie. */
