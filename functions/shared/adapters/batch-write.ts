@@ -1,9 +1,12 @@
 /**
- * BatchWriteItem in chunks of 25, retrying UnprocessedItems with capped
- * exponential backoff until every request is done (or the bound is reached,
- * when it throws so the stream delivers the batch again).
+ * The DynamoDB batch and conditional writes the stores share. BatchWriteItem
+ * in chunks of 25 and BatchGetItem in chunks of 100, each retrying what comes
+ * back unprocessed with capped exponential backoff until done (or the bound
+ * is reached, when it throws so the stream delivers the batch again); and the
+ * optimistic put of an item that carries a `version`.
  */
-import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isUnfinished, Unfinished, withRetry, type RetryPolicy } from './retry';
 
 type WriteRequest = NonNullable<ConstructorParameters<typeof BatchWriteCommand>[0]['RequestItems']>[string][number];
@@ -25,5 +28,59 @@ export async function batchWriteAll(
       pending = (out.UnprocessedItems?.[tableName] ?? []) as WriteRequest[];
       if (pending.length > 0) throw new Unfinished(`${pending.length} writes to ${tableName} still unprocessed after ${attempt} attempts`);
     });
+  }
+}
+
+export interface BatchGetOptions {
+  consistent?: boolean;
+  /** Only these attributes (by name). */
+  fields?: readonly string[];
+  /** What the items are, for the error when reads stay unprocessed (`profile`, `funnel`). */
+  what: string;
+  retry?: RetryPolicy;
+}
+
+/** Every item of `keys` that exists (keys given twice are read once), in chunks of 100. */
+export async function batchGetAll(db: DynamoDBDocumentClient, tableName: string, keys: Record<string, unknown>[], options: BatchGetOptions): Promise<Record<string, unknown>[]> {
+  const projection = options.fields?.length
+    ? {
+        ProjectionExpression: options.fields.map((_, i) => `#f${i}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(options.fields.map((field, i) => [`#f${i}`, field])),
+      }
+    : {};
+  const unique = [...new Map(keys.map((key) => [JSON.stringify(key), key])).values()];
+  const found: Record<string, unknown>[] = [];
+  for (let start = 0; start < unique.length; start += 100) {
+    let pending = unique.slice(start, start + 100);
+    // p-retry, not the SDK's retry strategy: UnprocessedKeys come in a successful response, which the SDK never retries.
+    await withRetry(options.retry ?? unprocessedRetry, isUnfinished, async (attempt) => {
+      const out = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: options.consistent ?? false, ...projection } } }));
+      found.push(...(out.Responses?.[tableName] ?? []));
+      pending = out.UnprocessedKeys?.[tableName]?.Keys ?? [];
+      if (pending.length > 0) throw new Unfinished(`${pending.length} ${options.what} reads still unprocessed after ${attempt} attempts`);
+    });
+  }
+  return found;
+}
+
+/**
+ * Puts `item` if nobody changed it since it was read at `expectedVersion`
+ * (undefined: it did not exist); false when somebody did.
+ */
+export async function putVersioned(db: DynamoDBDocumentClient, tableName: string, item: Record<string, unknown>, expectedVersion: number | undefined): Promise<boolean> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: item,
+        ...(expectedVersion === undefined
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } }),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
   }
 }

@@ -9,12 +9,11 @@
  *
  * Days are YYYY-MM-DD, so a period is one sort-key range per kind.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { FtdRow, FunnelDayRow, FunnelReader, RegistrationRow } from '../domain/affiliate-program';
 import { affiliatePk, ledgerSk, rowKeyString, type FunnelStore, type StoredDayRow, type StoredLedger, type TraceRow } from '../domain/funnel';
-import { batchWriteAll, unprocessedRetry } from './batch-write';
-import { isUnfinished, Unfinished, withRetry, type RetryPolicy } from './retry';
+import { batchGetAll, batchWriteAll, putVersioned, unprocessedRetry } from './batch-write';
+import type { RetryPolicy } from './retry';
 
 type Item = Record<string, unknown>;
 type Key = { pk: string; sk: string };
@@ -87,36 +86,11 @@ export class DynamoFunnelStore implements FunnelStore, FunnelReader {
   }
 
   private async getMany(keys: Key[]): Promise<Map<string, Item>> {
-    const found = new Map<string, Item>();
-    const unique = [...new Map(keys.map((key) => [rowKeyString(key), { pk: key.pk, sk: key.sk }])).values()];
-    for (let start = 0; start < unique.length; start += 100) {
-      let pending: Record<string, unknown>[] = unique.slice(start, start + 100);
-      // p-retry, not the SDK's retry strategy: UnprocessedKeys come in a successful response, which the SDK never retries.
-      await withRetry(this.retry, isUnfinished, async (attempt) => {
-        const out = await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }));
-        for (const item of out.Responses?.[this.tableName] ?? []) found.set(rowKeyString(item as Key), item);
-        pending = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-        if (pending.length > 0) throw new Unfinished(`${pending.length} funnel reads still unprocessed after ${attempt} attempts`);
-      });
-    }
-    return found;
+    const items = await batchGetAll(this.db, this.tableName, keys.map(({ pk, sk }) => ({ pk, sk })), { consistent: true, what: 'funnel', retry: this.retry });
+    return new Map(items.map((item) => [rowKeyString(item as Key), item]));
   }
 
-  private async putVersioned(item: Item, expectedVersion: number | undefined): Promise<boolean> {
-    try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: item,
-          ...(expectedVersion === undefined
-            ? { ConditionExpression: 'attribute_not_exists(pk)' }
-            : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } }),
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+  private putVersioned(item: Item, expectedVersion: number | undefined): Promise<boolean> {
+    return putVersioned(this.db, this.tableName, item, expectedVersion);
   }
 }
