@@ -232,8 +232,8 @@ function operationObject(operationId: string, doc: OperationDoc, method: string,
 
 function pathItems(operations: HttpOperation[]): SchemaObject {
   const paths: Record<string, Record<string, SchemaObject>> = {};
-  // The affiliate portal's pages are for people, not integrators: docs/api.md describes them.
-  for (const operation of operations.filter((candidate) => !candidate.portalPage)) {
+  // The affiliate portal's pages and the console's API are for people, not integrators: docs/api.md describes them.
+  for (const operation of operations.filter((candidate) => !candidate.portalPage && !candidate.console)) {
     const doc = operationDocs[operation.id];
     if (!doc) throw new Error(`operation ${operation.id} has no documentation in lib/api-docs/operation-docs.ts`);
     const item = (paths[operation.path] ??= {});

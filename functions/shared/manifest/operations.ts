@@ -46,6 +46,13 @@ export interface HttpOperation extends FunctionDefinition {
    */
   portalPage?: true;
   /**
+   * An operation of the back office's console (`/console/api/…`): JSON for the
+   * console, authorised by the enterprise portal session and the user's role,
+   * not an integrator API; left out of the OpenAPI reference like portal pages
+   * (docs/api.md, "Back office API").
+   */
+  console?: true;
+  /**
    * The largest request body it takes, in bytes (default: defaultMaxBodyBytes).
    * Its handler refuses a larger one before parsing anything (maxBodyBytesOf,
    * functions/shared/http/json-api.ts); the local server keeps no more of it
@@ -310,6 +317,44 @@ export const httpOperations: HttpOperation[] = [
     tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', links: 'readwrite' },
     indexes: { links: ['by-affiliate'] },
     maxBodyBytes: 8 * 1024,
+  },
+  {
+    id: 'ConsoleListPlayers',
+    console: true,
+    method: 'GET',
+    path: '/console/api/players',
+    entry: 'functions/console-list-players/handler.ts',
+    // profiles: whether each listed player still exists, and when it last changed.
+    tables: { portalSessions: 'read', enterpriseUsers: 'read', profiles: 'read' },
+    indexes: { profiles: ['by-app'] },
+  },
+  {
+    id: 'ConsoleGetPlayer',
+    console: true,
+    method: 'GET',
+    path: '/console/api/players/{profile_id}',
+    entry: 'functions/console-get-player/handler.ts',
+    tables: { portalSessions: 'read', enterpriseUsers: 'read', profiles: 'read', rejections: 'read' },
+  },
+  {
+    id: 'ConsolePlayerTimeline',
+    console: true,
+    method: 'GET',
+    path: '/console/api/players/{profile_id}/timeline',
+    entry: 'functions/console-player-timeline/handler.ts',
+    tables: { portalSessions: 'read', enterpriseUsers: 'read', profiles: 'read', timeline: 'read' },
+    indexes: { timeline: ['by-time'] },
+  },
+  {
+    id: 'ConsoleChangePlayerAttribute',
+    console: true,
+    method: 'POST',
+    path: '/console/api/players/{profile_id}/attributes',
+    entry: 'functions/console-change-player-attribute/handler.ts',
+    // profiles: only that the player exists; the change itself goes through the stream.
+    tables: { portalSessions: 'read', enterpriseUsers: 'read', profiles: 'read' },
+    stream: 'write',
+    maxBodyBytes: 64 * 1024,
   },
   {
     id: 'GetPushConfig',

@@ -60,7 +60,7 @@ describe('the OpenAPI document', () => {
   });
 
   test('has every operation of functions/shared/manifest/operations.ts under its path and method, and a preflight for each a browser may call', () => {
-    const expected = httpOperations.filter((op) => !op.portalPage).flatMap((op) => [
+    const expected = httpOperations.filter((op) => !op.portalPage && !op.console).flatMap((op) => [
       `${op.method} ${op.path} ${op.id}`,
       ...(op.browser ? [`OPTIONS ${op.path} ${op.id}Preflight`] : []),
     ]);
