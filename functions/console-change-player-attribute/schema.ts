@@ -21,8 +21,8 @@ export const changeAttributeSchema = {
     },
   },
   allOf: [
-    { if: { properties: { action: { const: 'set' } } }, then: { required: ['value'] } },
-    { if: { properties: { action: { const: 'unset' } } }, then: { not: { required: ['value'] } } },
+    { if: { properties: { action: { const: 'set' } } }, then: { properties: { value: true }, required: ['value'] } },
+    { if: { properties: { action: { const: 'unset' } } }, then: { not: { properties: { value: true }, required: ['value'] } } },
   ],
   additionalProperties: false,
 } as const;

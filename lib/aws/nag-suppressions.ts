@@ -52,6 +52,13 @@ function authorization(operation: HttpOperation): string {
       "the key's application; every refusal is the same 403. Keys are per application and scope and revocable."
     );
   }
+  if (operation.console) {
+    return (
+      'It is an operation of the back office console: its credential is the enterprise portal session cookie (random, ' +
+      'stored as a SHA-256, expiring, HttpOnly, SameSite=Lax) checked first (functions/shared/http/console-auth.ts), ' +
+      "then the user's role; a state-changing call also needs the session's CSRF token. It reaches only the session's application."
+    );
+  }
   const keyless: Record<string, string> = {
     EnterpriseRedirect:
       'It is opened by a browser with a one-time sign-in token (from POST /enterprises/sign_in, stored as a SHA-256, ' +
