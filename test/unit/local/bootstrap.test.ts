@@ -23,8 +23,4 @@ describe('the local tables', () => {
       ]),
     );
   });
-
-  test('an index that names no projection copies whole items', () => {
-    expect(createTableInput(tables.keys).GlobalSecondaryIndexes?.[0]?.Projection).toEqual({ ProjectionType: 'ALL' });
-  });
 });
