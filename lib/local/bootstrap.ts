@@ -34,14 +34,14 @@ export function createTableInput(definition: TableDefinition): CreateTableComman
       ? globals.map((i) => ({
           IndexName: i.name,
           KeySchema: schema(i.partitionKey!.name, i.sortKey.name),
-          Projection: { ProjectionType: 'ALL' },
+          Projection: { ProjectionType: i.projection ?? 'ALL' },
         }))
       : undefined,
     LocalSecondaryIndexes: locals.length
       ? locals.map((i) => ({
           IndexName: i.name,
           KeySchema: schema(definition.partitionKey.name, i.sortKey.name),
-          Projection: { ProjectionType: 'ALL' },
+          Projection: { ProjectionType: i.projection ?? 'ALL' },
         }))
       : undefined,
   };

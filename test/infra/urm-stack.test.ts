@@ -154,6 +154,21 @@ describe('the tables', () => {
       ],
     });
   });
+  test('the profiles table lists an application\'s players through a keys-only by-app index on keys that never change', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'by-app',
+          KeySchema: [
+            { AttributeName: 'app_id', KeyType: 'HASH' },
+            { AttributeName: 'profile_id', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+      ],
+    });
+  });
 });
 
 describe('the functions', () => {

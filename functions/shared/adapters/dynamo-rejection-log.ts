@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Rejection, RejectionLog } from '../domain/timeline';
+import type { ProfileRejections, Rejection, RejectionLog } from '../domain/timeline';
 
 const RETENTION_DAYS = 14;
 
@@ -42,5 +42,33 @@ export class DynamoRejectionLog implements RejectionLog {
       }),
     );
     return (out.Items ?? []) as Rejection[];
+  }
+
+  /**
+   * A player's rejections among the application's newest: rejections are kept
+   * by application (14 days), so this reads the application's partition newest
+   * first, at most `readBudget` items, and keeps the player's.
+   */
+  async listForProfile(appId: string, profileId: string, readBudget: number): Promise<ProfileRejections> {
+    const found: Rejection[] = [];
+    let start: Record<string, unknown> | undefined;
+    let read = 0;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'app_id = :app',
+          FilterExpression: 'profile_id = :profile',
+          ExpressionAttributeValues: { ':app': appId, ':profile': profileId },
+          ScanIndexForward: false,
+          Limit: readBudget - read,
+          ExclusiveStartKey: start,
+        }),
+      );
+      found.push(...((out.Items ?? []) as Rejection[]));
+      read += out.ScannedCount ?? 0;
+      start = out.LastEvaluatedKey;
+    } while (start !== undefined && read < readBudget);
+    return { rejections: found, complete: start === undefined };
   }
 }

@@ -46,13 +46,15 @@ export class DynamoTimelineStore implements TimelineStore {
     return stored;
   }
 
-  async page(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage> {
+  async page(pk: string, limit: number, start?: Record<string, string>, only?: { event: string }): Promise<TimelinePage> {
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
         IndexName: this.byTimeIndex,
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
+        // `limit` counts entries read, before the filter.
+        ...(only ? { FilterExpression: 'event = :event' } : {}),
+        ExpressionAttributeValues: { ':pk': pk, ...(only ? { ':event': only.event } : {}) },
         ScanIndexForward: false,
         Limit: limit,
         ExclusiveStartKey: start,

@@ -56,10 +56,18 @@ export interface RejectionSink {
   remove(rejections: Rejection[]): Promise<void>;
 }
 
-/** Where an operator reads rejections back (the admin command line). */
+/** Where an operator reads rejections back (the admin command line, the back office). */
 export interface RejectionLog extends RejectionSink {
   /** Newest first. */
   list(appId: string, limit: number): Promise<Rejection[]>;
+  /** One player's, newest first, among at most `readBudget` of the application's newest. */
+  listForProfile(appId: string, profileId: string, readBudget: number): Promise<ProfileRejections>;
+}
+
+export interface ProfileRejections {
+  rejections: Rejection[];
+  /** False when the budget ran out before the application's oldest kept rejection. */
+  complete: boolean;
 }
 
 export interface ProfileStore {
@@ -86,7 +94,7 @@ export interface TimelineStore {
    */
   writeNew(entries: TimelineEntry[]): Promise<number>;
   /** Newest first by urm_date_time. */
-  page(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage>;
+  page(pk: string, limit: number, start?: Record<string, string>, only?: { event: string }): Promise<TimelinePage>;
   /** Up to `limit` entries of a profile in key order (not by time), from `start`: a walk in bounded steps. */
   walk(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage>;
   remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id'>[]): Promise<void>;

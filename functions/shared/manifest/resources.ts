@@ -15,6 +15,8 @@ export interface IndexDefinition {
   kind: 'global' | 'local';
   partitionKey?: KeyDefinition;
   sortKey: KeyDefinition;
+  /** What the index copies of each item: all of it (the default), or only the keys. */
+  projection?: 'ALL' | 'KEYS_ONLY';
 }
 
 export interface TableDefinition {
@@ -52,13 +54,17 @@ export const tables = {
   /**
    * Profile state, one item per profile: attributes (JSON), the optimistic
    * version, and what makes application exactly once (last applied sequence
-   * number per shard, recent insert ids, the last delete).
+   * number per shard, recent insert ids, the last delete). `by-app` lists an
+   * application's players (the back office): its keys, `app_id` and
+   * `profile_id`, never change after the item is created and it copies only
+   * keys, so applying a record writes no index entry; only a new player does.
    */
   profiles: {
     id: 'ProfilesTable',
     envVar: 'PROFILES_TABLE',
     localName: 'urm-profiles',
     partitionKey: S('pk'),
+    indexes: [{ name: 'by-app', kind: 'global', partitionKey: S('app_id'), sortKey: S('profile_id'), projection: 'KEYS_ONLY' }],
   },
   /** Timelines: one item per event, keyed by insert id (so a re-sent event is stored once), ordered by time through `by-time`. */
   timeline: {

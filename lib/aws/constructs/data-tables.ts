@@ -3,14 +3,19 @@
  * stack and the local stack hold the same keys and indexes.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { tables as definitions, type KeyDefinition, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
+import { tables as definitions, type IndexDefinition, type KeyDefinition, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
 
 const attributeTypes: Record<KeyDefinition['type'], AttributeType> = {
   S: AttributeType.STRING,
   N: AttributeType.NUMBER,
   B: AttributeType.BINARY,
+};
+
+const projectionTypes: Record<NonNullable<IndexDefinition['projection']>, ProjectionType> = {
+  ALL: ProjectionType.ALL,
+  KEYS_ONLY: ProjectionType.KEYS_ONLY,
 };
 
 const attribute = (key: KeyDefinition): Attribute => ({ name: key.name, type: attributeTypes[key.type] });
@@ -44,9 +49,10 @@ export class DataTables extends Construct {
           indexName: index.name,
           partitionKey: attribute(index.partitionKey),
           sortKey: attribute(index.sortKey),
+          projectionType: projectionTypes[index.projection ?? 'ALL'],
         });
       } else {
-        table.addLocalSecondaryIndex({ indexName: index.name, sortKey: attribute(index.sortKey) });
+        table.addLocalSecondaryIndex({ indexName: index.name, sortKey: attribute(index.sortKey), projectionType: projectionTypes[index.projection ?? 'ALL'] });
       }
     }
     return table;

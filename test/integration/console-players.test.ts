@@ -1,0 +1,155 @@
+/**
+ * The back office's player operations over HTTP on the local stack, signed in
+ * through /enterprises/sign_in and /redirect as a browser is.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { createApp } from '../../functions/shared/back-office/apps';
+import { issueKey } from '../../functions/shared/back-office/keys';
+import { localBackOffice, localClients } from '../../lib/local/stack';
+import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';
+import { request } from '../support/http';
+import { waitFor } from '../support/local-process';
+import { testStack, type TestStack } from '../support/local-stack';
+
+let stack: TestStack;
+let ours: { appId: string; serverKey: string };
+let theirs: { appId: string; serverKey: string };
+let session: ConsoleSession;
+
+async function newApplication(baseUrl: string) {
+  const office = localBackOffice(localClients(stack.endpoints).document);
+  const app = await createApp(office, { name: `console ${randomUUID()}`, portalOrigin: baseUrl });
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, 'server')).key };
+}
+
+const at = (second: number) => new Date(Date.UTC(2026, 10, 1, 0, 0, second)).toISOString();
+
+async function ingest(app: { appId: string; serverKey: string }, path: '/profiles' | '/events', records: Record<string, unknown>[]) {
+  const response = await request(stack.baseUrl, 'POST', path, { key: app.serverKey, body: records.map((r) => ({ app_id: app.appId, urm_date_time: at(0), ...r })) });
+  expect(response.body.FailedRecordCount).toBe(0);
+}
+
+const api = (method: 'GET' | 'POST', path: string, body?: unknown, as: ConsoleSession | null = session) => consoleRequest(stack.baseUrl, as, method, path, body);
+
+/** Reads until `check` holds (the stream applies within about a second), at most 15 s. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  let last!: T;
+  await waitFor(async () => check((last = await read())), 'the console to show the change', 15_000);
+  return last;
+}
+
+beforeAll(async () => {
+  stack = await testStack();
+  ours = await newApplication(stack.baseUrl);
+  theirs = await newApplication(stack.baseUrl);
+  session = await consoleSignIn(stack.baseUrl, ours);
+  await ingest(ours, '/profiles', [
+    { profile_id: 'player-42', vip: true, level: 3, name: 'Ada' },
+    { profile_id: 'player-420', vip: false },
+    { profile_id: 'player-5' },
+  ]);
+  await ingest(theirs, '/profiles', [{ profile_id: 'player-43', secret: 'theirs' }]);
+  await ingest(ours, '/events', [
+    { profile_id: 'player-42', event: 'deposit', amount: 10, urm_date_time: at(1) },
+    { profile_id: 'player-42', event: 'login', urm_date_time: at(2) },
+  ]);
+  await eventually(() => api('GET', '/console/api/players/player-42/timeline'), (r) => r.status === 200 && r.body.events.length === 2);
+  await eventually(() => api('GET', '/console/api/players?prefix=player-5'), (r) => r.body.players?.length === 1);
+}, 60_000);
+
+describe('finding players', () => {
+  test('pages through the application\'s players in profile id order, and never another application\'s', async () => {
+    const first = await api('GET', '/console/api/players?limit=2');
+    const second = await api('GET', `/console/api/players?limit=2&cursor=${first.body.next_cursor}`);
+
+    expect(first.status).toBe(200);
+    expect([...first.body.players, ...second.body.players].map((p: { profile_id: string }) => p.profile_id)).toEqual(['player-42', 'player-420', 'player-5']);
+  });
+
+  test('finds by profile_id prefix, the exact id first', async () => {
+    const found = await api('GET', '/console/api/players?prefix=player-42');
+
+    expect(found.body.players.map((p: { profile_id: string }) => p.profile_id)).toEqual(['player-42', 'player-420']);
+  });
+
+  test('another application\'s player is not found by guessing its id', async () => {
+    const [player, timeline, change] = [
+      await api('GET', '/console/api/players/player-43'),
+      await api('GET', '/console/api/players/player-43/timeline'),
+      await api('POST', '/console/api/players/player-43/attributes', { action: 'set', attribute: 'secret', value: 'ours' }),
+    ];
+
+    expect([player.status, timeline.status, change.status]).toEqual([404, 404, 404]);
+  });
+
+  test('without a session the answer is 401', async () => {
+    const response = await api('GET', '/console/api/players', undefined, null);
+
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('one player', () => {
+  test('shows attributes with their types', async () => {
+    const response = await api('GET', '/console/api/players/player-42');
+
+    expect(response.status).toBe(200);
+    expect(response.body.attributes).toEqual(
+      expect.arrayContaining([
+        { name: 'vip', type: 'boolean', value: true },
+        { name: 'level', type: 'number', value: 3 },
+        { name: 'name', type: 'string', value: 'Ada' },
+      ]),
+    );
+    expect(response.body.rejections_complete).toBe(true);
+  });
+
+  test('the timeline is newest first and filters by event name', async () => {
+    const all = await api('GET', '/console/api/players/player-42/timeline');
+    const deposits = await api('GET', '/console/api/players/player-42/timeline?event=deposit');
+
+    expect(all.body.events.map((e: { event: string }) => e.event)).toEqual(['login', 'deposit']);
+    expect(deposits.body.events.map((e: { event: string; attributes: unknown }) => [e.event, e.attributes])).toEqual([['deposit', { amount: 10 }]]);
+  });
+});
+
+describe('acting on a player', () => {
+  test('a set goes through the stream once, and lands on the timeline with who did it', async () => {
+    const change = { action: 'set', attribute: 'tier', value: 'gold', action_id: randomUUID() };
+
+    const first = await api('POST', '/console/api/players/player-5/attributes', change);
+    const again = await api('POST', '/console/api/players/player-5/attributes', change);
+    // A later change of the same player: once it shows, the stream has applied everything before it.
+    const later = await api('POST', '/console/api/players/player-5/attributes', { action: 'set', attribute: 'checked', value: 1 });
+
+    expect([first.status, again.status, later.status]).toEqual([200, 200, 200]);
+    const actions = await eventually(() => api('GET', '/console/api/players/player-5/timeline?event=urm_back_office_action'), (r) => r.body.events.length >= 2);
+    expect(actions.body.events.map((e: { attributes: unknown }) => e.attributes)).toEqual([
+      { action: 'set_attribute', attribute: 'checked', value: 1, user_id: session.userId, user_email: expect.any(String) },
+      { action: 'set_attribute', attribute: 'tier', value: 'gold', user_id: session.userId, user_email: expect.any(String) },
+    ]);
+    const player = await api('GET', '/console/api/players/player-5');
+    expect(player.body.attributes).toContainEqual({ name: 'tier', type: 'string', value: 'gold' });
+  });
+
+  test('an unset makes the attribute null', async () => {
+    const response = await api('POST', '/console/api/players/player-420/attributes', { action: 'unset', attribute: 'vip' });
+
+    expect(response.status).toBe(200);
+    const player = await eventually(() => api('GET', '/console/api/players/player-420'), (r) => r.body.attributes.some((a: { name: string; value: unknown }) => a.name === 'vip' && a.value === null));
+    expect(player.body.attributes).toContainEqual({ name: 'vip', type: 'null', value: null });
+  });
+
+  test('a state-changing call without the CSRF token is refused', async () => {
+    const response = await api('POST', '/console/api/players/player-42/attributes', { action: 'set', attribute: 'vip', value: false }, { ...session, csrf: 'wrong' });
+
+    expect(response.status).toBe(403);
+  });
+
+  test('a system attribute cannot be set from the console', async () => {
+    const response = await api('POST', '/console/api/players/player-42/attributes', { action: 'set', attribute: 'urm_aff_id', value: 'aff_1' });
+
+    expect(response.status).toBe(400);
+  });
+});

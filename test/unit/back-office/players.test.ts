@@ -1,0 +1,244 @@
+import { describe, expect, test } from '@jest/globals';
+import {
+  backOfficeActionEvent,
+  changePlayerAttribute,
+  getPlayer,
+  listPlayers,
+  playerTimeline,
+  type PlayerDirectory,
+} from '../../../functions/shared/back-office/players';
+import { NotFound, ValidationError } from '../../../functions/shared/domain/errors';
+import type { RecordWriter, StreamEntry } from '../../../functions/shared/domain/ingest';
+import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
+import { decodeEnvelope, partitionKey } from '../../../functions/shared/domain/stream-record';
+import type { ProfileRejections, Rejection, TimelineEntry, TimelinePage } from '../../../functions/shared/domain/timeline';
+import { MemoryAuditLog } from '../../support/enterprise';
+
+const profile = (appId: string, profileId: string, attrs: Record<string, unknown> = {}, extra: Partial<StoredProfile> = {}): StoredProfile => ({
+  pk: partitionKey(appId, profileId),
+  app_id: appId,
+  profile_id: profileId,
+  attrs: JSON.stringify(attrs),
+  exists: true,
+  version: 1,
+  updated_at: '2026-11-20T10:00:00.000Z',
+  applied: {},
+  recent: {},
+  ...extra,
+});
+
+/** The profiles table and its by-app index, in memory. */
+class MemoryProfiles implements PlayerDirectory {
+  readonly items = new Map<string, StoredProfile>();
+  constructor(...profiles: StoredProfile[]) {
+    for (const p of profiles) this.items.set(p.pk, p);
+  }
+  async get(pk: string) {
+    return this.items.get(pk);
+  }
+  async getMany(pks: string[]) {
+    return new Map(pks.flatMap((pk) => (this.items.has(pk) ? [[pk, this.items.get(pk)!] as const] : [])));
+  }
+  async page(appId: string, options: { prefix?: string; limit: number; after?: string }) {
+    const ids = [...this.items.values()]
+      .filter((p) => p.app_id === appId && p.profile_id.startsWith(options.prefix ?? '') && (options.after === undefined || p.profile_id > options.after))
+      .map((p) => p.profile_id)
+      .sort();
+    const profileIds = ids.slice(0, options.limit);
+    return { profileIds, ...(ids.length > options.limit ? { last: profileIds.at(-1)! } : {}) };
+  }
+}
+
+const entry = (pk: string, n: number, event: string, attrs: Record<string, unknown> = {}): TimelineEntry => {
+  const time = new Date(Date.UTC(2026, 10, 1, 0, 0, n)).toISOString();
+  return { pk, insert_id: `id-${n}`, ts: `${time}#id-${n}`, event, urm_date_time: time, received_at: time, shard: 's1', seq: String(n), attrs: JSON.stringify(attrs) };
+};
+
+/** The timeline's by-time index in memory: newest first, `limit` counting entries read before the event filter, as DynamoDB does. */
+class MemoryTimeline {
+  reads = 0;
+  constructor(readonly entries: TimelineEntry[]) {}
+  async page(pk: string, limit: number, start?: Record<string, string>, only?: { event: string }): Promise<TimelinePage> {
+    this.reads++;
+    const all = this.entries.filter((e) => e.pk === pk).sort((a, b) => (a.ts < b.ts ? 1 : -1));
+    const from = start === undefined ? 0 : all.findIndex((e) => e.ts === start.ts) + 1;
+    const read = all.slice(from, from + limit);
+    const last = read.at(-1);
+    const next = from + limit < all.length && last ? { pk: last.pk, insert_id: last.insert_id, ts: last.ts } : undefined;
+    return { entries: read.filter((e) => !only || e.event === only.event), next };
+  }
+}
+
+class CapturingWriter implements RecordWriter {
+  readonly written: StreamEntry[] = [];
+  async write(entries: StreamEntry[]) {
+    this.written.push(...entries);
+    return { EncryptionType: 'NONE', FailedRecordCount: 0, Records: entries.map((_, i) => ({ SequenceNumber: String(i), ShardId: 's1' })) };
+  }
+}
+
+const noRejections = { listForProfile: async (): Promise<ProfileRejections> => ({ rejections: [], complete: true }) };
+const ada = { appId: 'app_1', userId: 'usr_1', email: 'ada@example.com' };
+
+describe('listing players', () => {
+  test('lists only the application\'s players, in profile id order, paging with a cursor', async () => {
+    const profiles = new MemoryProfiles(profile('app_1', 'p-2'), profile('app_1', 'p-1'), profile('app_1', 'p-3'), profile('app_2', 'p-0'));
+    const list = listPlayers({ directory: profiles, profiles });
+
+    const first = await list(ada, { limit: '2' });
+    const second = await list(ada, { limit: '2', cursor: first.next_cursor! });
+
+    expect(first.players.map((p) => p.profile_id)).toEqual(['p-1', 'p-2']);
+    expect(second.players.map((p) => p.profile_id)).toEqual(['p-3']);
+    expect(second.next_cursor).toBeNull();
+  });
+
+  test('finds players by prefix, the exact id first', async () => {
+    const profiles = new MemoryProfiles(profile('app_1', 'player-42'), profile('app_1', 'player-420'), profile('app_1', 'player-5'));
+
+    const found = await listPlayers({ directory: profiles, profiles })(ada, { prefix: 'player-42' });
+
+    expect(found.players.map((p) => p.profile_id)).toEqual(['player-42', 'player-420']);
+  });
+
+  test('leaves out deleted players', async () => {
+    const profiles = new MemoryProfiles(profile('app_1', 'gone', {}, { exists: false }), profile('app_1', 'here'));
+
+    const found = await listPlayers({ directory: profiles, profiles })(ada, {});
+
+    expect(found.players).toEqual([{ profile_id: 'here', updated_at: '2026-11-20T10:00:00.000Z' }]);
+  });
+
+  test('refuses a cursor it did not give', async () => {
+    const profiles = new MemoryProfiles();
+
+    await expect(listPlayers({ directory: profiles, profiles })(ada, { cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
+describe('one player', () => {
+  const rejection: Rejection = {
+    app_id: 'app_1', profile_id: 'p-1', urm_insert_id: 'r-1', kind: 'profile', shard: 's1', seq: '9', reason: 'urm_add needs a number',
+    record: '{}', record_truncated: false, received_at: '2026-11-20T09:00:00.000Z', rejected_at: '2026-11-20T09:00:01.000Z',
+  };
+
+  test('shows attributes with their types, push devices, the affiliate attribution and rejections', async () => {
+    const subscription = JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/abc', keys: { p256dh: 'k', auth: 'a' } });
+    const profiles = new MemoryProfiles(
+      profile('app_1', 'p-1', { vip: true, level: 3, name: 'Ada', tags: ['a'], gone: null, urm_web_push_notification_token: [subscription], urm_receives_notifications: false, urm_aff_id: 'aff_1', urm_aff: 'spring' }),
+    );
+    const asked: unknown[] = [];
+    const rejections = { listForProfile: async (...args: unknown[]) => (asked.push(args), { rejections: [rejection], complete: false }) };
+
+    const view = await getPlayer({ profiles, rejections })(ada, 'p-1');
+
+    expect(view.attributes.filter((a) => !a.name.startsWith('urm')).map(({ name, type }) => [name, type])).toEqual([
+      ['gone', 'null'], ['level', 'number'], ['name', 'string'], ['tags', 'array'], ['vip', 'boolean'],
+    ]);
+    expect(view.push).toEqual({ devices: [{ platform: 'web', service: 'fcm.googleapis.com' }], receives_notifications: false });
+    expect(view.affiliate).toEqual({ urm_aff_id: 'aff_1', urm_aff_link_id: null, urm_aff: 'spring' });
+    expect(view.rejections).toEqual([{ urm_insert_id: 'r-1', kind: 'profile', reason: 'urm_add needs a number', received_at: rejection.received_at, rejected_at: rejection.rejected_at }]);
+    expect(view.rejections_complete).toBe(false);
+    expect(asked).toEqual([['app_1', 'p-1', 500]]);
+  });
+
+  test('another application\'s player is not found', async () => {
+    const profiles = new MemoryProfiles(profile('app_2', 'p-1'));
+
+    await expect(getPlayer({ profiles, rejections: noRejections })(ada, 'p-1')).rejects.toBeInstanceOf(NotFound);
+  });
+});
+
+describe('a player\'s timeline', () => {
+  const pk = partitionKey('app_1', 'p-1');
+
+  test('pages newest first, system events included', async () => {
+    const timeline = new MemoryTimeline([entry(pk, 1, 'deposit'), entry(pk, 2, 'urm_email_sent'), entry(pk, 3, 'login')]);
+    const read = playerTimeline({ profiles: new MemoryProfiles(profile('app_1', 'p-1')), timeline });
+
+    const first = await read(ada, 'p-1', { limit: '2' });
+    const second = await read(ada, 'p-1', { limit: '2', cursor: first.next_cursor! });
+
+    expect(first.events.map((e) => e.event)).toEqual(['login', 'urm_email_sent']);
+    expect(second.events.map((e) => e.event)).toEqual(['deposit']);
+    expect(second.next_cursor).toBeNull();
+  });
+
+  test('filters by event name across reads, within a bounded number of queries', async () => {
+    const entries = Array.from({ length: 3000 }, (_, n) => entry(pk, n, n % 1000 === 0 ? 'deposit' : 'spin'));
+    const timeline = new MemoryTimeline(entries);
+    const read = playerTimeline({ profiles: new MemoryProfiles(profile('app_1', 'p-1')), timeline });
+
+    const page = await read(ada, 'p-1', { event: 'deposit', limit: '10' });
+
+    expect(page.events.map((e) => e.urm_insert_id)).toEqual(['id-2000', 'id-1000']);
+    expect(timeline.reads).toBe(4);
+    expect(page.next_cursor).not.toBeNull();
+  });
+
+  test('another application\'s player has no timeline here', async () => {
+    const timeline = new MemoryTimeline([entry(partitionKey('app_2', 'p-1'), 1, 'deposit')]);
+
+    await expect(playerTimeline({ profiles: new MemoryProfiles(profile('app_2', 'p-1')), timeline })(ada, 'p-1', {})).rejects.toBeInstanceOf(NotFound);
+  });
+});
+
+describe('changing an attribute', () => {
+  let auditLog: MemoryAuditLog;
+  const ports = (writer: RecordWriter) => {
+    auditLog = new MemoryAuditLog();
+    return { profiles: new MemoryProfiles(profile('app_1', 'p-1')), writer, audit: auditLog, newId: () => 'gen-1', now: () => new Date('2026-11-23T12:00:00.000Z') };
+  };
+
+  test('puts a set record and an urm_back_office_action event naming the user on the stream, with one insert id', async () => {
+    const writer = new CapturingWriter();
+
+    const answer = await changePlayerAttribute(ports(writer))(ada, 'p-1', { action: 'set', attribute: 'vip', value: true, action_id: 'act-7' });
+
+    const envelopes = writer.written.map((e) => decodeEnvelope(e.data));
+    expect(answer).toEqual({ message_id: 'act-7' });
+    expect(writer.written.map((e) => e.partitionKey)).toEqual(['app_1#p-1', 'app_1#p-1']);
+    expect(envelopes.map((e) => [e.kind, e.record])).toEqual([
+      ['profile', { app_id: 'app_1', profile_id: 'p-1', urm_date_time: '2026-11-23T12:00:00.000Z', urm_insert_id: 'urm-bo-act-7', urm_set: { vip: true } }],
+      [
+        'event',
+        {
+          app_id: 'app_1', profile_id: 'p-1', urm_date_time: '2026-11-23T12:00:00.000Z', urm_insert_id: 'urm-bo-act-7',
+          event: backOfficeActionEvent, action: 'set_attribute', attribute: 'vip', value: true, user_id: 'usr_1', user_email: 'ada@example.com',
+        },
+      ],
+    ]);
+  });
+
+  test('writes who changed what to the audit log', async () => {
+    const writer = new CapturingWriter();
+
+    await changePlayerAttribute(ports(writer))(ada, 'p-1', { action: 'set', attribute: 'vip', value: true, action_id: 'act-7' });
+
+    expect(auditLog.entries).toEqual([
+      expect.objectContaining({
+        app_id: 'app_1',
+        actor: { user_id: 'usr_1', email: 'ada@example.com' },
+        action: 'player.attribute_set',
+        target: 'player:p-1',
+        details: { attribute: 'vip', value: true, message_id: 'act-7' },
+      }),
+    ]);
+  });
+
+  test('unsets with urm_unset', async () => {
+    const writer = new CapturingWriter();
+
+    await changePlayerAttribute(ports(writer))(ada, 'p-1', { action: 'unset', attribute: 'vip' });
+
+    expect(decodeEnvelope(writer.written[0]!.data).record).toMatchObject({ urm_unset: ['vip'], urm_insert_id: 'urm-bo-gen-1' });
+    expect(decodeEnvelope(writer.written[1]!.data).record).toMatchObject({ action: 'unset_attribute', attribute: 'vip' });
+  });
+
+  test('a player of another application is not found, and nothing is written', async () => {
+    const writer = new CapturingWriter();
+
+    await expect(changePlayerAttribute(ports(writer))({ ...ada, appId: 'app_2' }, 'p-1', { action: 'unset', attribute: 'vip' })).rejects.toBeInstanceOf(NotFound);
+    expect(writer.written).toEqual([]);
+  });
+});
