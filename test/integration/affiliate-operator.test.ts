@@ -10,6 +10,7 @@ import { setAffiliateStatus } from '../../functions/shared/back-office/affiliate
 import { createApp } from '../../functions/shared/back-office/apps';
 import { issueKey } from '../../functions/shared/back-office/keys';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { registration } from '../support/affiliates';
 import { request } from '../support/http';
@@ -85,8 +86,8 @@ describe('GET /api/affiliates', () => {
     const approved = await registered(app);
     const suspended = await registered(app, { email: 'other@example.com', username: 'other' });
 
-    await setAffiliateStatus(office, app.appId, approved, 'approved');
-    await setAffiliateStatus(office, app.appId, suspended, 'suspended');
+    await setAffiliateStatus(office, app.appId, commandLineActor, approved, 'approved');
+    await setAffiliateStatus(office, app.appId, commandLineActor, suspended, 'suspended');
 
     const statuses = Object.fromEntries((await list(app)).body.affiliates.map((a: { affiliate_id: string; status: string }) => [a.affiliate_id, a.status]));
     expect(statuses).toEqual({ [approved]: 'approved', [suspended]: 'suspended' });

@@ -45,8 +45,12 @@ export interface AffiliateStore {
   list(appId: string): Promise<AffiliateSummary[]>;
   /** One affiliate of the application (undefined for an unknown one, or one of another application). */
   get(appId: string, affiliateId: string): Promise<AffiliateSummary | undefined>;
-  /** A page of the application's affiliates by affiliate id; `next` is where the following page starts. */
-  page(appId: string, limit: number, start?: string): Promise<{ affiliates: AffiliateSummary[]; next?: string }>;
+  /**
+   * A page of the application's affiliates by affiliate id, only those of `status` when given; `next` is
+   * where the following page starts. A filtered page reads a bounded number of affiliates, so it may hold
+   * fewer than `limit` and still have a `next`.
+   */
+  page(appId: string, limit: number, start?: string, status?: AffiliateStatus): Promise<{ affiliates: AffiliateSummary[]; next?: string }>;
   /** Changes an existing affiliate's status or plan; undefined when there is no such affiliate. */
   update(appId: string, affiliateId: string, changes: Partial<Pick<AffiliateRecord, 'status' | 'plan_id'>>): Promise<AffiliateSummary | undefined>;
 }
