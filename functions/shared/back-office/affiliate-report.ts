@@ -158,7 +158,7 @@ function decodeTraceCursor(cursor: string, appId: string, affiliateId: string): 
 /** Timeline pages read per player, at most (100 entries each): a bound, not a limit players reach. */
 export const tracePageBound = 1000;
 
-type TracePorts = ReportPorts & Pick<BackOffice, 'timeline'>;
+type TracePorts = Omit<ReportPorts, 'links'> & Pick<BackOffice, 'timeline'>;
 
 async function moneyEventsOf(
   office: Pick<BackOffice, 'timeline'>,

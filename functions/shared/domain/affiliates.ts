@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AffiliateStatus, ProgrammeSettings } from './affiliate-program';
+import { NotFound } from './errors';
 
 /** Optional contact fields; stored only when given (null and "" mean not given). */
 export const affiliateContactFields = ['website_url', 'phone_number', 'telegram', 'youtube', 'facebook', 'whatsapp', 'skype'] as const;
@@ -79,4 +80,14 @@ export function newAffiliateId(): string {
 
 export function toSummary({ password_hash: _hash, ...summary }: AffiliateRecord): AffiliateSummary {
   return summary;
+}
+
+/** The longest affiliate id a path may carry; ours are far shorter (`aff_` + 20 hex digits). */
+export const affiliateIdMaxLength = 128;
+
+/** The affiliate id of a console path. Ids are opaque: one no affiliate can have is simply not found, like an unknown one. */
+export function affiliateIdOf(pathParameters: Record<string, string | undefined> | null): string {
+  const affiliateId = pathParameters?.affiliate_id ?? '';
+  if (affiliateId.length === 0 || affiliateId.length > affiliateIdMaxLength) throw new NotFound('Not Found');
+  return affiliateId;
 }
