@@ -18,7 +18,7 @@ import {
   withField,
 } from '../support/affiliates';
 import { request } from '../support/http';
-import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { adminCli, repoRoot, testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, readTimeline, until } from '../support/profiles';
 
 const run = promisify(execFile);
@@ -49,12 +49,7 @@ const setAffiliate = (body: unknown, key = stack.dev.server_key) =>
 
 /** `npm run admin -- --json affiliate list --app …` against the test stack. */
 async function listedAffiliates(appId: string): Promise<Record<string, unknown>[]> {
-  const { stdout } = await run(
-    process.execPath,
-    ['--import', 'tsx', 'bin/admin.ts', '--data-dir', stack.dataDir, '--json', 'affiliate', 'list', '--app', appId],
-    { cwd: repoRoot, env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
-  );
-  return JSON.parse(stdout) as Record<string, unknown>[];
+  return JSON.parse(await adminCli(stack.dataDir, ['affiliate', 'list', '--app', appId])) as Record<string, unknown>[];
 }
 
 describe('register_affiliate: every rule accepted and rejected over HTTP', () => {

@@ -3,14 +3,13 @@
  * will call it: signed in through /enterprises/sign_in and /redirect, with the
  * session cookie and the X-CSRF-Token the session endpoint gives.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
 import { issueKey } from '../../functions/shared/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request, type JsonResponse } from '../support/http';
-import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { adminCli, testStack, type TestStack } from '../support/local-stack';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -177,11 +176,7 @@ describe('the console API', () => {
 
 describe('npm run admin -- portal link', () => {
   test("prints a one-time sign-in link for the demo application's admin that opens a console session", async () => {
-    const out = execFileSync(
-      'node',
-      ['--import', 'tsx', 'bin/admin.ts', '--data-dir', stack.dataDir, '--json', 'portal', 'link', '--app', stack.dev.app_id, '--email', 'admin@demo.example'],
-      { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 },
-    );
+    const out = await adminCli(stack.dataDir, ['portal', 'link', '--app', stack.dev.app_id, '--email', 'admin@demo.example']);
     const link = JSON.parse(out) as { redirect_url: string };
 
     const redirect = await fetch(link.redirect_url, { redirect: 'manual' });

@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
 import { createChannel } from '../../functions/shared/back-office/channels';
 import { issueKey } from '../../functions/shared/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
-import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { adminCli, testStack, type TestStack } from '../support/local-stack';
 import { mailWithId, mailWithSubject } from '../support/mail';
 import { readTimeline, until } from '../support/profiles';
 
@@ -40,12 +38,7 @@ const send = (body: unknown, key = stack.dev.comms_key) => request(stack.baseUrl
 
 /** `npm run admin -- …` against the test stack, answering its --json output. */
 async function admin(...args: string[]): Promise<any> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'bin/admin.ts', '--data-dir', stack.dataDir, '--json', ...args],
-    { cwd: repoRoot, env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
-  );
-  return JSON.parse(stdout);
+  return JSON.parse(await adminCli(stack.dataDir, args));
 }
 
 /** Sent requests that must not send: the subject they carried is nowhere in the store. */

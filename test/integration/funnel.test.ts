@@ -4,14 +4,12 @@
  * /events; the funnel consumer's rows are read back through the FunnelReader
  * adapter (what the report API reads). Each test has its own affiliate.
  */
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
 import { listRejections } from '../../functions/shared/back-office/records';
 import { aroundToday, funnelOf, moneyEvent, noTotals, setAffiliate, totalsOf, type Totals } from '../support/funnel';
-import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { adminCli, testStack, type TestStack } from '../support/local-stack';
 import { send, until } from '../support/profiles';
 
 let stack: TestStack;
@@ -112,12 +110,7 @@ describe('the affiliate funnel over HTTP', () => {
 /** `npm run admin -- --json app money …` against the test stack. */
 async function adminMoney(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'bin/admin.ts', '--data-dir', stack.dataDir, '--json', 'app', 'money', ...args],
-      { cwd: repoRoot, env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' }, timeout: 60_000 },
-    );
-    return { code: 0, stdout, stderr };
+    return { code: 0, stdout: await adminCli(stack.dataDir, ['app', 'money', ...args], { timeout: 60_000 }), stderr: '' };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };

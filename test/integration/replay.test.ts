@@ -8,11 +8,9 @@
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { ReplayOutcome } from '../../functions/shared/back-office/replay';
 import { tables } from '../../functions/shared/manifest/resources';
@@ -21,7 +19,7 @@ import type { DevConfig } from '../../lib/local/demo-app';
 import { localCredentials } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { endpointsOf, freePorts, startLocalProcess, waitFor, type LocalProcess } from '../support/local-process';
-import { repoRoot, type TestStack } from '../support/local-stack';
+import { adminCli, type TestStack } from '../support/local-stack';
 import { readProfile, readTimeline, until } from '../support/profiles';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'urm-replay-'));
@@ -48,16 +46,10 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const execFileAsync = promisify(execFile);
 
 /** `npm run admin -- --data-dir <dir> replay --json`, as an operator runs it. */
 async function replay(): Promise<ReplayOutcome[]> {
-  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', 'bin/admin.ts', '--data-dir', dataDir, '--json', 'replay'], {
-    cwd: repoRoot,
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'ERROR' },
-    timeout: 120_000,
-  });
-  return JSON.parse(stdout) as ReplayOutcome[];
+  return JSON.parse(await adminCli(dataDir, ['replay'], { env: { POWERTOOLS_LOG_LEVEL: 'ERROR' } })) as ReplayOutcome[];
 }
 
 const listed = () => (existsSync(onFailureFile) ? readFileSync(onFailureFile, 'utf8').split('\n').filter(Boolean) : []);

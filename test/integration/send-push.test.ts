@@ -4,18 +4,16 @@
  * subscription is removed from the profile after one send, and a profile
  * that said no receives nothing.
  */
-import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { promisify } from 'node:util';
 import { ValidationError } from '../../functions/shared/domain/errors';
 import { createApp } from '../../functions/shared/back-office/apps';
 import { issueKey } from '../../functions/shared/back-office/keys';
 import { generateVapidKeys } from '../../functions/shared/back-office/web-push';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
-import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { adminCli, testStack, type TestStack } from '../support/local-stack';
 import { identitySecretOf, proofOf } from '../support/identity';
 import { applyAndRead, profileRecord, readTimeline, until } from '../support/profiles';
 import { startPushService, tokenOf, type MintedSubscription, type PushService } from '../support/push-service';
@@ -229,15 +227,7 @@ describe('VAPID keys from the back office', () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
     const app = await createApp(office, { name: 'Push via admin' });
     const browserKey = (await issueKey(office, app.app_id, 'browser')).key;
-    // Not execFileSync: a blocked event loop misses the server closing an idle keep-alive socket, and the next request fails on it.
-    const admin = async (...args: string[]) =>
-      (
-        await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/admin.ts', '--data-dir', stack.dataDir, '--json', ...args], {
-          cwd: repoRoot,
-          encoding: 'utf8',
-          env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-        })
-      ).stdout;
+    const admin = (...args: string[]) => adminCli(stack.dataDir, args);
 
     const created = JSON.parse(await admin('push', 'vapid', '--app', app.app_id, '--subject', 'mailto:ops@example.com'));
     await expect(admin('push', 'vapid', '--app', app.app_id)).rejects.toThrow(/has VAPID keys already/);

@@ -4,16 +4,14 @@
  * a known profile needs its identity proof, and CORS answers only the
  * application's site origins.
  */
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { directives } from '../../functions/shared/domain/attributes';
 import { pushLimits } from '../../functions/shared/domain/push';
 import { httpOperations, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { request } from '../support/http';
 import { identitySecretOf, proofOf as proofWith } from '../support/identity';
-import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { adminCli, testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, at, profileRecord, readProfile, readTimeline, send, until } from '../support/profiles';
 
 let stack: TestStack;
@@ -209,17 +207,7 @@ describe('a page with the proof of its player', () => {
 });
 
 describe('identity verification from the admin command line', () => {
-  // Not execFileSync: a blocked event loop misses the server closing an idle keep-alive socket, and the next request fails on it.
-  const admin = async (...args: string[]) =>
-    JSON.parse(
-      (
-        await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/admin.ts', '--data-dir', stack.dataDir, '--json', ...args], {
-          cwd: repoRoot,
-          encoding: 'utf8',
-          env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-        })
-      ).stdout,
-    );
+  const admin = async (...args: string[]) => JSON.parse(await adminCli(stack.dataDir, args));
   /** A new application of the site, as `app create` makes it, and a browser key of it. */
   async function newApp(): Promise<{ appId: string; secret: string; post: (profileId: string, proof?: string) => Promise<number> }> {
     const app = await admin('app', 'create', '--name', `identity ${randomUUID()}`, '--site-origin', siteOrigin);

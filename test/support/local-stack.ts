@@ -3,15 +3,33 @@
  * starts one for the whole run (test/support/jest/stack-setup.js) and passes
  * it on in URM_TEST_STACK; a test file run without it starts its own.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { DevConfig } from '../../lib/local/demo-app';
 import type { LocalEndpoints } from '../../lib/local/stack';
 import { freePort } from './ports';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * `npm run admin -- --data-dir <dir> --json …` as an operator runs it against a stack's data: its standard
+ * output. A failed command rejects with the child's `code`, `stdout` and `stderr`. Asynchronous on purpose: an
+ * event loop blocked by a synchronous child misses the server closing an idle keep-alive socket, and the test's
+ * next request fails on that socket.
+ */
+export async function adminCli(dataDir: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeout?: number } = {}): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/admin.ts', '--data-dir', dataDir, '--json', ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...options.env },
+    timeout: options.timeout ?? 120_000,
+  });
+  return stdout;
+}
 
 export interface TestStack {
   baseUrl: string;
