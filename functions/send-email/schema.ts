@@ -2,6 +2,7 @@
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import { displayNameSchema, emailAddressSchema, emailLimits, headerTextSchema } from '../shared/domain/email';
 import type { SchemaType } from '../shared/domain/schema-type';
+import type { EmailMessage } from '../shared/messaging/email';
 import { identifierText } from '../shared/domain/text';
 
 const bodySchema = { type: 'string', minLength: 1 } as const;
@@ -37,23 +38,10 @@ export const sendEmailSchema = {
   },
 } as const;
 
-export interface Recipient {
-  email: string;
-  name: string;
-}
-
-export interface SendEmailRequest {
+/** The message fields are send_email's and the back office's alike (functions/shared/messaging/email.ts). */
+export interface SendEmailRequest extends EmailMessage {
   app_id: string;
-  channel_id: string;
   profile_id: string;
-  to_addresses: Recipient[];
-  reply_to?: string;
-  reply_to_name?: string;
-  from_email?: string;
-  from_name?: string;
-  subject: string;
-  html_body?: string;
-  text_body?: string;
 }
 
 export const sendEmailResponseSchema = {
