@@ -1,11 +1,10 @@
 /** POST /api/send_email (docs/api.md, "Email"). */
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
-import { displayNameSchema, emailAddressSchema, emailLimits, headerTextSchema } from '../shared/domain/email';
+import { displayNameSchema, emailAddressSchema, emailLimits } from '../shared/domain/email';
 import type { SchemaType } from '../shared/domain/schema-type';
-import type { EmailMessage } from '../shared/messaging/email';
-import { identifierText } from '../shared/domain/text';
+import { emailMessageProperties, type EmailMessage } from '../shared/messaging/email';
 
-const bodySchema = { type: 'string', minLength: 1 } as const;
+const { channel_id, ...otherMessageProperties } = emailMessageProperties;
 
 export const sendEmailSchema = {
   type: 'object',
@@ -14,7 +13,8 @@ export const sendEmailSchema = {
   additionalProperties: false,
   properties: {
     app_id: appIdSchema,
-    channel_id: { type: 'string', minLength: 1, maxLength: emailLimits.channelIdLength, ...identifierText },
+    // Where it always was: error messages come in property order.
+    channel_id,
     profile_id: profileIdSchema,
     to_addresses: {
       type: 'array',
@@ -27,14 +27,7 @@ export const sendEmailSchema = {
         properties: { email: emailAddressSchema, name: displayNameSchema },
       },
     },
-    reply_to: emailAddressSchema,
-    reply_to_name: displayNameSchema,
-    from_email: emailAddressSchema,
-    from_name: displayNameSchema,
-    subject: { ...headerTextSchema, minLength: 1, maxLength: emailLimits.subjectLength },
-    // Sizes in bytes are checked by the core; a character count would let 4-byte characters through.
-    html_body: bodySchema,
-    text_body: bodySchema,
+    ...otherMessageProperties,
   },
 } as const;
 

@@ -8,9 +8,10 @@
  */
 import { createHash } from 'node:crypto';
 import { channelMaySendAs, channelSenderRule, type Channel, type ChannelStore } from '../domain/channels';
-import { canonicalAddress, emailLimits, formatAddress, type Mailer, type OutgoingMail } from '../domain/email';
+import { canonicalAddress, displayNameSchema, emailAddressSchema, emailLimits, formatAddress, headerTextSchema, type Mailer, type OutgoingMail } from '../domain/email';
 import { NotFound, ValidationError } from '../domain/errors';
 import { limits } from '../domain/limits';
+import { identifierText } from '../domain/text';
 
 export const EMAIL_SENT_EVENT = 'urm_email_sent';
 
@@ -31,6 +32,21 @@ export interface EmailMessage {
   html_body?: string;
   text_body?: string;
 }
+
+const bodySchema = { type: 'string', minLength: 1 } as const;
+
+/** The JSON Schema properties of a message's fields: send_email's and the back office's bodies both carry them. */
+export const emailMessageProperties = {
+  channel_id: { type: 'string', minLength: 1, maxLength: emailLimits.channelIdLength, ...identifierText },
+  reply_to: emailAddressSchema,
+  reply_to_name: displayNameSchema,
+  from_email: emailAddressSchema,
+  from_name: displayNameSchema,
+  subject: { ...headerTextSchema, minLength: 1, maxLength: emailLimits.subjectLength },
+  // Sizes in bytes are checked by the core; a character count would let 4-byte characters through.
+  html_body: bodySchema,
+  text_body: bodySchema,
+} as const;
 
 export interface EmailPorts {
   channels: Pick<ChannelStore, 'get'>;

@@ -23,11 +23,31 @@ import {
   type PushOutcome,
   type PushPayload,
   type PushSender,
+  urgencies,
   type Urgency,
   type VapidKeyring,
 } from '../domain/push';
 import { partitionKey } from '../domain/stream-record';
 import type { ProfileStore } from '../domain/timeline';
+
+/** Where a click leads, and the icon: absolute http(s) URLs. */
+const webUrlSchema = {
+  type: 'string',
+  format: 'uri',
+  maxLength: pushLimits.urlLength,
+  pattern: '^https?://',
+  description: 'an absolute http:// or https:// URL',
+} as const;
+
+/** The JSON Schema properties of a notification's fields: send_push's and the back office's bodies both carry them. */
+export const pushMessageProperties = {
+  title: { type: 'string', minLength: 1, maxLength: pushLimits.titleLength },
+  body: { type: 'string', maxLength: pushLimits.bodyLength },
+  url: webUrlSchema,
+  icon: webUrlSchema,
+  ttl: { type: 'integer', minimum: 0, maximum: pushLimits.maxTtlSeconds },
+  urgency: { enum: urgencies },
+} as const;
 
 /** One notification, as send_push's body carries it (without the application id). */
 export interface PushMessage {
