@@ -3,6 +3,8 @@ import type { App } from '../domain/apps';
 import { newAppId } from '../domain/api-keys';
 import { NotFound, ValidationError } from '../domain/errors';
 import { identitySecretName, newIdentitySecret } from '../domain/identity';
+import type { AuditActor } from '../domain/audit';
+import { audit } from './audit';
 import { nowOf, type BackOffice } from './ports';
 
 /** An origin: scheme, host and optional port, nothing more (`https://play.example.com`). */
@@ -23,7 +25,7 @@ export function checkOrigin(value: string, field: string): string {
 export type CreatedApp = App & { identity_secret: string };
 
 export async function createApp(
-  office: BackOffice,
+  office: Pick<BackOffice, 'apps' | 'secrets' | 'now'>,
   input: { name: string; portalOrigin?: string; siteOrigins?: string[] },
 ): Promise<CreatedApp> {
   const name = input.name.trim();
@@ -49,18 +51,20 @@ export async function requireApp(office: Pick<BackOffice, 'apps'>, appId: string
   return app;
 }
 
-export async function listApps(office: BackOffice): Promise<App[]> {
+export async function listApps(office: Pick<BackOffice, 'apps'>): Promise<App[]> {
   return office.apps.list();
 }
 
 /**
  * Changes what is given of an application's name, origins and affiliate
  * settings; `siteOrigins` replaces the list. A default plan must be one of
- * the application's plans.
+ * the application's plans. Audited as `app.updated` with each field that
+ * changed (`{from, to}`); a call that changes nothing writes no entry.
  */
 export async function updateApp(
-  office: Pick<BackOffice, 'apps' | 'plans'>,
+  office: Pick<BackOffice, 'apps' | 'plans' | 'audit' | 'now'>,
   appId: string,
+  actor: AuditActor,
   input: {
     name?: string;
     portalOrigin?: string;
@@ -69,20 +73,44 @@ export async function updateApp(
     defaultPlanId?: string;
   },
 ): Promise<App> {
-  await requireApp(office, appId);
+  const before = await requireApp(office, appId);
   if (input.affiliateApproval !== undefined && !affiliateApprovals.includes(input.affiliateApproval)) {
     throw new ValidationError([`affiliate approval must be ${affiliateApprovals.join(' or ')}`], 'affiliate approval is invalid');
   }
   if (input.defaultPlanId !== undefined && !(await office.plans.get(appId, input.defaultPlanId))) {
     throw new NotFound(`no plan ${input.defaultPlanId} in application ${appId}`);
   }
-  return office.apps.update(appId, {
+  const changes = {
     name: input.name,
     portal_origin: input.portalOrigin === undefined ? undefined : checkOrigin(input.portalOrigin, 'portal origin'),
     site_origins: input.siteOrigins?.map((o) => checkOrigin(o, 'site origin')),
     affiliate_approval: input.affiliateApproval,
     default_plan_id: input.defaultPlanId,
-  });
+  };
+  const updated = await office.apps.update(appId, changes);
+  const changed = changedFields(before, updated, Object.keys(changes) as (keyof typeof changes)[]);
+  if (Object.keys(changed).length > 0) {
+    await audit(office)({ appId, actor, action: 'app.updated', target: `app:${appId}`, details: { changes: changed } });
+  }
+  return updated;
+}
+
+/** The fields of `names` whose value differs between `before` and `after`, as `{from, to}` (null for absent). */
+export function changedFields<T extends object>(before: T, after: T, names: readonly (keyof T)[]): Record<string, { from: unknown; to: unknown }> {
+  const changed: Record<string, { from: unknown; to: unknown }> = {};
+  for (const name of names) {
+    const from = before[name] ?? null;
+    const to = after[name] ?? null;
+    if (canonical(from) !== canonical(to)) changed[name as string] = { from, to };
+  }
+  return changed;
+}
+
+/** JSON with object keys in order: a map read back from the store may list its keys in another order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
 }
 
 /** What `affiliate_approval` may be: `approve` (new affiliates approved at once) or `pending` (they wait; the default). */

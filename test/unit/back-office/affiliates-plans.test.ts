@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
+import { commandLineActor } from '../../../functions/shared/domain/audit';
 import { updateApp } from '../../../functions/shared/back-office/apps';
 import { assignPlan, listAffiliatePage, setAffiliateStatus } from '../../../functions/shared/back-office/affiliates';
 import { createPlan } from '../../../functions/shared/back-office/plans';
@@ -6,6 +7,7 @@ import type { App, AppStore } from '../../../functions/shared/domain/apps';
 import { NotFound, ValidationError } from '../../../functions/shared/domain/errors';
 import { validPlan, type PlanInput } from '../../../functions/shared/domain/plans';
 import { MemoryAffiliateStore, MemoryPlanStore } from '../../support/affiliates';
+import { MemoryAuditLog } from '../../support/enterprise';
 
 class Apps implements Pick<AppStore, 'get' | 'update'> {
   readonly apps = new Map<string, App>([['app_1', { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' }]]);
@@ -33,7 +35,7 @@ async function setUp() {
       created_at: '2026-01-01T00:00:00Z',
     });
   }
-  const office = { apps: new Apps() as unknown as AppStore, affiliates, plans: new MemoryPlanStore(), now: () => new Date('2026-03-01T00:00:00Z') };
+  const office = { apps: new Apps() as unknown as AppStore, affiliates, plans: new MemoryPlanStore(), audit: new MemoryAuditLog(), now: () => new Date('2026-03-01T00:00:00Z') };
   return { office, affiliates };
 }
 
@@ -152,10 +154,10 @@ describe('affiliates in the back office', () => {
     const { office } = await setUp();
     const plan = await createPlan(office, 'app_1', { name: 'CPA', cpa: { amount: '50' } });
 
-    const app = await updateApp(office, 'app_1', { affiliateApproval: 'approve', defaultPlanId: plan.plan_id });
+    const app = await updateApp(office, 'app_1', commandLineActor, { affiliateApproval: 'approve', defaultPlanId: plan.plan_id });
 
     expect([app.affiliate_approval, app.default_plan_id]).toEqual(['approve', plan.plan_id]);
-    await expect(updateApp(office, 'app_1', { defaultPlanId: 'plan_other' })).rejects.toThrow(NotFound);
-    await expect(updateApp(office, 'app_1', { affiliateApproval: 'maybe' as 'approve' })).rejects.toThrow(ValidationError);
+    await expect(updateApp(office, 'app_1', commandLineActor, { defaultPlanId: 'plan_other' })).rejects.toThrow(NotFound);
+    await expect(updateApp(office, 'app_1', commandLineActor, { affiliateApproval: 'maybe' as 'approve' })).rejects.toThrow(ValidationError);
   });
 });
