@@ -28,8 +28,7 @@ export async function createApp(
   office: Pick<BackOffice, 'apps' | 'secrets' | 'now'>,
   input: { name: string; portalOrigin?: string; siteOrigins?: string[] },
 ): Promise<CreatedApp> {
-  const name = input.name.trim();
-  if (name.length === 0 || name.length > 200) throw new ValidationError(['name must be 1 to 200 characters'], 'name is invalid');
+  const name = checkAppName(input.name);
   const app: App = {
     app_id: newAppId(),
     name,
@@ -43,6 +42,13 @@ export async function createApp(
   await office.secrets.put(identitySecretName(app.app_id), identitySecret);
   await office.apps.create(app);
   return { ...app, identity_secret: identitySecret };
+}
+
+/** An application's name: 1 to 200 characters once trimmed. */
+function checkAppName(value: string): string {
+  const name = value.trim();
+  if (name.length === 0 || name.length > 200) throw new ValidationError(['name must be 1 to 200 characters'], 'name is invalid');
+  return name;
 }
 
 export async function requireApp(office: Pick<BackOffice, 'apps'>, appId: string): Promise<App> {
@@ -81,7 +87,7 @@ export async function updateApp(
     throw new NotFound(`no plan ${input.defaultPlanId} in application ${appId}`);
   }
   const changes = {
-    name: input.name,
+    name: input.name === undefined ? undefined : checkAppName(input.name),
     portal_origin: input.portalOrigin === undefined ? undefined : checkOrigin(input.portalOrigin, 'portal origin'),
     site_origins: input.siteOrigins?.map((o) => checkOrigin(o, 'site origin')),
     affiliate_approval: input.affiliateApproval,
@@ -111,6 +117,20 @@ function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
   );
+}
+
+/** An application's settings as the back office shows them: absent ones null, never a secret. */
+export function appSettingsView(app: App) {
+  return {
+    app_id: app.app_id,
+    name: app.name,
+    created_at: app.created_at,
+    portal_origin: app.portal_origin ?? null,
+    site_origins: app.site_origins ?? [],
+    identity_verification: app.identity_verification ?? 'on',
+    affiliate_approval: app.affiliate_approval ?? 'pending',
+    default_plan_id: app.default_plan_id ?? null,
+  };
 }
 
 /** What `affiliate_approval` may be: `approve` (new affiliates approved at once) or `pending` (they wait; the default). */

@@ -48,3 +48,8 @@ export async function revokeKey(office: Pick<BackOffice, 'apps' | 'keys' | 'audi
   }
   await audit(office)({ appId, actor, action: 'key.revoked', target: `key:${keyId}` });
 }
+
+/** A key as the console shows it: `revoked_at` null while it works. */
+export function keyView(summary: KeySummary): { key_id: string; scope: Scope; created_at: string; revoked_at: string | null } {
+  return { key_id: summary.key_id, scope: summary.scope, created_at: summary.created_at, revoked_at: summary.revoked_at ?? null };
+}
