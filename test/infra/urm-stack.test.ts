@@ -404,6 +404,15 @@ describe('the API', () => {
     template.resourceCountIs('AWS::ApiGateway::UsagePlan', 0);
   });
 
+  test("lets API Gateway invoke each operation's function from the deployed stage only (no test-invoke permission), leaving room under CloudFormation's 500 resources", () => {
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission', { Properties: { Principal: 'apigateway.amazonaws.com' } }));
+    const methods = httpOperations.length + httpOperations.filter((operation) => operation.browser).length;
+
+    expect(permissions).toHaveLength(methods);
+    expect(JSON.stringify(permissions)).not.toContain('test-invoke-stage');
+    expect(Object.keys(template.toJSON().Resources).length).toBeLessThan(500);
+  });
+
   for (const operation of httpOperations) {
     test(`routes ${operation.method} ${operation.path} to ${operation.id} through a proxy integration`, () => {
       const fn = stack.ingestion.operations[operation.id];
