@@ -113,6 +113,8 @@ describe('the console API', () => {
         target: `user:${viewer.user_id}`,
         details: { from: 'viewer', to: 'marketer' },
       }),
+      // The tenant's server key, issued through the command line's use case when the test made the application.
+      expect.objectContaining({ actor: { user_id: 'cli', email: 'admin command line' }, action: 'key.issued' }),
     ]);
     expect((await viewerSession.get('/console/api/session')).body.role).toBe('marketer');
   });
