@@ -3,7 +3,9 @@
  * will call it: signed in through /enterprises/sign_in and /redirect, with the
  * session cookie and the X-CSRF-Token the session endpoint gives.
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
 import { issueKey } from '../../functions/shared/back-office/keys';
@@ -25,7 +27,7 @@ interface Tenant {
 async function newTenant(): Promise<Tenant> {
   const office = localBackOffice(localClients(stack.endpoints).document);
   const app = await createApp(office, { name: `console ${randomUUID()}`, portalOrigin: stack.baseUrl });
-  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, 'server')).key };
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key };
 }
 
 async function signUp(tenant: Tenant, users: { email: string; role?: string }[]) {
@@ -111,6 +113,8 @@ describe('the console API', () => {
         target: `user:${viewer.user_id}`,
         details: { from: 'viewer', to: 'marketer' },
       }),
+      // The tenant's server key, issued through the command line's use case when the test made the application.
+      expect.objectContaining({ actor: { user_id: 'cli', email: 'admin command line' }, action: 'key.issued' }),
     ]);
     expect((await viewerSession.get('/console/api/session')).body.role).toBe('marketer');
   });

@@ -14,6 +14,7 @@ import { request } from '../support/http';
 import { waitFor } from '../support/local-process';
 import { testStack, type TestStack } from '../support/local-stack';
 import { mailWithId, mailWithSubject } from '../support/mail';
+import { commandLineActor } from '../../functions/shared/domain/audit';
 
 let stack: TestStack;
 let ours: { appId: string; serverKey: string; channelId: string };
@@ -24,8 +25,8 @@ let viewer: ConsoleSession;
 async function newApplication(baseUrl: string) {
   const office = localBackOffice(localClients(stack.endpoints).document);
   const app = await createApp(office, { name: `console ${randomUUID()}`, portalOrigin: baseUrl });
-  const channel = await createChannel(office, { appId: app.app_id, name: 'News', fromEmail: 'news@example.com', fromName: 'Casino News' });
-  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, 'server')).key, channelId: channel.channel_id };
+  const channel = await createChannel(office, commandLineActor, { appId: app.app_id, name: 'News', fromEmail: 'news@example.com', fromName: 'Casino News' });
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key, channelId: channel.channel_id };
 }
 
 async function ingest(app: { appId: string; serverKey: string }, records: Record<string, unknown>[]) {
