@@ -62,7 +62,7 @@ describe('the console pages on the CDN', () => {
     const [, policy] = Object.entries(policies).find(([id]) => b.ResponseHeadersPolicyId.Ref === id)!;
     const headers = policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
 
-    expect(originOf(b).S3OriginConfig).toBeDefined();
+    expect(originOf(b)?.S3OriginConfig).toBeDefined();
     expect(headers.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: consoleContentSecurityPolicy, Override: true });
     expect(consoleContentSecurityPolicy).not.toMatch(/unsafe-inline|unsafe-eval/);
     expect(consoleContentSecurityPolicy).toMatch(/script-src 'self'/);
