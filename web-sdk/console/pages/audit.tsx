@@ -15,7 +15,7 @@ export function AuditPage() {
   return (
     <>
       <h1>Audit log</h1>
-      <p class="muted">Every change made in the console or with the command line (shown as “cli”), newest first.</p>
+      <p class="muted">Every change made in the console or with the command line (shown as “admin command line”), newest first.</p>
       {audit.error && <ErrorNote error={audit.error} />}
       {!audit.data && audit.loading && <Loading what="the audit log" />}
       {audit.data && (
