@@ -3,7 +3,8 @@
  * will call it: signed in through /enterprises/sign_in and /redirect, with the
  * session cookie and the X-CSRF-Token the session endpoint gives.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
@@ -177,7 +178,8 @@ describe('the console API', () => {
 
 describe('npm run admin -- portal link', () => {
   test("prints a one-time sign-in link for the demo application's admin that opens a console session", async () => {
-    const out = execFileSync(
+    // Not execFileSync: a blocked event loop keeps a keep-alive socket the server has since closed, and the next fetch dies on it.
+    const { stdout: out } = await promisify(execFile)(
       'node',
       ['--import', 'tsx', 'bin/admin.ts', '--data-dir', stack.dataDir, '--json', 'portal', 'link', '--app', stack.dev.app_id, '--email', 'admin@demo.example'],
       { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 },
