@@ -7,7 +7,7 @@ import { requireEnv } from '../shared/config';
 import { newSecret } from '../shared/domain/enterprise';
 import { html, htmlApi } from '../shared/http/html';
 import { logger } from '../shared/logger';
-import { errorPage, linkRefusedPage, signedInRedirectPage } from '../shared/portal/pages';
+import { CONSOLE_LANDING, errorPage, linkRefusedPage, signedInRedirectPage } from '../shared/portal/pages';
 import { sessionCookie } from '../shared/portal/session-cookie';
 import { redirectIntoPortal } from './core';
 
@@ -26,9 +26,10 @@ export const handler = htmlApi({ errorPage }).handler(async (event) => {
     return html(401, linkRefusedPage(result.outcome));
   }
   logger.info('Portal session started', { app_id: result.session.app_id, user_id: result.session.user_id });
-  // Relative, so it lands on the portal home under whatever base path this route is served.
+  // Relative: /redirect is served at the root of the portal origin (the CDN in AWS, the local server), and the
+  // console beside it at /console/ (docs/architecture.md, "The back-office console").
   return html(303, signedInRedirectPage(), {
-    Location: 'portal',
+    Location: CONSOLE_LANDING,
     'Set-Cookie': sessionCookie(result.sessionId, result.session.cookie_secure),
   });
 });

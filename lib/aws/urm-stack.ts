@@ -14,7 +14,7 @@ import { postbackHostList } from '../../functions/shared/domain/postbacks';
 import { DataTables } from './constructs/data-tables';
 import { Email } from './constructs/email';
 import { EventPipeline } from './constructs/event-pipeline';
-import { IngestionApi } from './constructs/ingestion-api';
+import { apiStageName, IngestionApi } from './constructs/ingestion-api';
 import { PushCdn } from './constructs/push-cdn';
 import { ScheduledWork } from './constructs/scheduled-work';
 import { failureOutputs } from './replay-outputs';
@@ -30,6 +30,8 @@ export const stackOutputs = {
   cdnUrl: 'CdnUrl',
   /** The API reference (Swagger UI) on the CDN; the OpenAPI document is {cdn_url}/openapi.json. */
   docsUrl: 'DocsUrl',
+  /** The back-office console, {cdn_url}/console/: an application's portal origin is {cdn_url}, so /redirect lands there. */
+  consoleUrl: 'ConsoleUrl',
   /** Where the secrets (VAPID private keys) are, in SSM Parameter Store: for the admin command line. */
   secretsPrefix: secretsPrefixOutput,
   ...failureOutputs,
@@ -115,9 +117,13 @@ export class UrmStack extends Stack {
       api: this.ingestion.api,
     });
     new CfnOutput(this, stackOutputs.alarmTopicArn, { value: this.alarms.topic.topicArn });
-    this.pushCdn = new PushCdn(this, 'PushCdn', { apiUrl: url });
+    this.pushCdn = new PushCdn(this, 'PushCdn', {
+      apiUrl: url,
+      apiOrigin: { domainName: `${this.ingestion.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`, stagePath: `/${apiStageName}` },
+    });
     new CfnOutput(this, stackOutputs.cdnUrl, { value: this.pushCdn.url });
     new CfnOutput(this, stackOutputs.docsUrl, { value: this.pushCdn.docsUrl });
+    new CfnOutput(this, stackOutputs.consoleUrl, { value: this.pushCdn.consoleUrl });
     new CfnOutput(this, stackOutputs.secretsPrefix, { value: secretsPrefix(this.stackName) });
     for (const name of Object.keys(tableDefinitions) as TableName[]) {
       new CfnOutput(this, stackOutputs.tables[name], { value: this.data.tables[name].tableName });

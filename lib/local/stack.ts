@@ -27,11 +27,13 @@ import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejec
 import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret-store';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/shared/adapters/dynamo-postback-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
+import { ensureConsoleBuilt } from '../../web-sdk/build-console';
 import { httpOperations, scheduledFunctions, streamConsumers } from '../../functions/shared/manifest/operations';
 import { ingestStream, postbackSending, pushSending, tables } from '../../functions/shared/manifest/resources';
 import { postbackHostList } from '../../functions/shared/domain/postbacks';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 import { localSecretsTable, secretsEnv } from '../../functions/shared/manifest/secrets';
+import { consoleStatics } from './console';
 import { apiDocsStatics, loadApiDocs } from './api-docs';
 import { ensureStream, ensureTables } from './bootstrap';
 import { ensureDemoApp, type DevConfig } from './demo-app';
@@ -212,6 +214,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     writeFileSync(join(options.dataDir, 'stack.json'), `${JSON.stringify({ ...endpoints, ses_endpoint: ses.url }, null, 2)}\n`);
     // The web push SDK, served below, built when missing or older than its sources (esbuild: well under a second).
     ensureSdkBuilt(options.log);
+    // The back-office console, served below under /console/, likewise.
+    ensureConsoleBuilt(options.log);
 
     // The handlers read their environment when first imported, as at a cold start.
     Object.assign(process.env, functionEnvironment(endpoints, ses.url));
@@ -221,6 +225,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       statics: [
         webPushStatics({ dev: demo.config, baseUrl, log: options.log, secrets: localBackOffice(clients.document).secrets }),
         apiDocsStatics(apiDocs, options.log),
+        consoleStatics(options.log),
       ],
     });
     await new Promise<void>((resolve, reject) => {

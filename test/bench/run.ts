@@ -197,6 +197,16 @@ async function main(): Promise<void> {
         target: '',
       });
     }
+    if (webSdk.console) {
+      rows.push({
+        figure: '5 web SDK',
+        measure: 'back-office console, first load (JS + CSS), gzipped KB',
+        value: round(webSdk.console.gzipBytes / 1024, 1),
+        baseline: '',
+        ratio: '',
+        target: `≤ ${kb(webSdk.console.budgetBytes)}`,
+      });
+    }
   }
 
   const costs: Record<string, CostBreakdown> = {};

@@ -25,6 +25,21 @@ export interface WebSdkResult {
   /** Why there are no sizes, when there are none. */
   note?: string;
   files: WebSdkFile[];
+  /** The back-office console's first load (its JS and CSS), gzipped, and its budget; absent when it did not build. */
+  console?: { gzipBytes: number; budgetBytes: number };
+}
+
+/** Builds the console (web-sdk/build-console.ts) and measures the files its page loads first. */
+function consoleFirstLoad(): WebSdkResult['console'] {
+  const buildScript = join(repoRoot, 'web-sdk', 'build-console.ts');
+  if (!existsSync(buildScript)) return undefined;
+  const build = spawnSync(process.execPath, ['--import', 'tsx', buildScript], { cwd: repoRoot, encoding: 'utf8' });
+  if (build.status !== 0) return undefined;
+  const dist = join(repoRoot, 'web-sdk', 'dist', 'console');
+  const page = readFileSync(join(dist, 'index.html'), 'utf8');
+  const files = [...page.matchAll(/\/console\/(assets\/[\w.-]+)/g)].map((match) => join(dist, match[1]!));
+  const gzipBytes = files.reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0);
+  return { gzipBytes, budgetBytes: 100 * 1024 };
 }
 
 function main(): WebSdkResult {
@@ -42,7 +57,7 @@ function main(): WebSdkResult {
     const content = readFileSync(path);
     files.push({ file, bytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length, oneSignalGzipBytes: oneSignal * 1024 });
   }
-  return { built: true, files };
+  return { built: true, files, console: consoleFirstLoad() };
 }
 
 report(main());

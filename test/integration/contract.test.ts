@@ -180,7 +180,7 @@ describe('every request example of the OpenAPI document, sent to the local stack
         if (answer.status >= 400 && typeof answer.body !== 'string') {
           expect(answer.body).toEqual(substituted(documentedAnswer(documented, example.name)));
         }
-        if (answer.status === 303) expect(answer.headers.get('location')).toBe('portal');
+        if (answer.status === 303) expect(answer.headers.get('location')).toBe('console/');
         if (answer.status === 303) expect(answer.headers.get('set-cookie') ?? '').toMatch(new RegExp(`^${SESSION_COOKIE}=`));
       }
       exercised.add(operationId);

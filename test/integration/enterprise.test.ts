@@ -124,7 +124,7 @@ describe('enterprise sign-up over HTTP', () => {
 });
 
 describe('enterprise sign-in and the redirect over HTTP', () => {
-  test('sign_in → redirect → portal greets the user; the link then is refused', async () => {
+  test('sign_in → redirect lands on the console, whose session names the user; the link then is refused', async () => {
     const userId = await signedUpUser();
 
     const signedIn = await signIn(userId);
@@ -136,8 +136,16 @@ describe('enterprise sign-in and the redirect over HTTP', () => {
 
     const redirect = await openLink(redirectUrl);
     expect(redirect.status).toBe(303);
-    expect(new URL(redirect.headers.get('location')!, redirectUrl).href).toBe(`${stack.baseUrl}/portal`);
+    expect(new URL(redirect.headers.get('location')!, redirectUrl).href).toBe(`${stack.baseUrl}/console/`);
     expect(redirect.headers.get('set-cookie') ?? '').toMatch(/^urm_portal_session=[\w-]{43}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Lax$/);
+
+    const landing = await fetch(`${stack.baseUrl}/console/`, { headers: { Cookie: cookiePair(redirect) } });
+    expect(landing.status).toBe(200);
+    expect(landing.headers.get('content-type') ?? '').toMatch(/^text\/html; charset=utf-8/);
+    expect(await landing.text()).toMatch(/<script type="module" src="\/console\/assets\/console-[\w]+\.js"><\/script>/);
+    const session = await fetch(`${stack.baseUrl}/console/api/session`, { headers: { Cookie: cookiePair(redirect) } });
+    expect(session.status).toBe(200);
+    expect(((await session.json()) as { user: { first_name: string } }).user.first_name).toBe('Ada');
 
     const home = await fetch(`${stack.baseUrl}/portal`, { headers: { Cookie: cookiePair(redirect) } });
     expect(home.status).toBe(200);

@@ -72,8 +72,11 @@ export function linkRefusedPage(reason: keyof typeof refusals): string {
 }
 
 /** The body of the redirect into the portal, for a client that does not follow it. */
+/** Where /redirect sends a signed-in user: the back-office console, relative to the portal origin's root. */
+export const CONSOLE_LANDING = 'console/';
+
 export function signedInRedirectPage(): string {
-  return layout('Signed in', `<h1>Signed in</h1>\n<p><a href="portal">Continue to the portal</a></p>`);
+  return layout('Signed in', `<h1>Signed in</h1>\n<p><a href="${CONSOLE_LANDING}">Continue to the console</a></p>`);
 }
 
 export function signedOutPage(): string {

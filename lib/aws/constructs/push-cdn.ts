@@ -10,11 +10,27 @@
  * `{cdn_url}/openapi.json`, its `servers` the deployed API, and Swagger UI at
  * `{cdn_url}/docs/index.html`, served with a same-origin-only
  * Content-Security-Policy. Synthesis validates the document first.
+ *
+ * And the back-office console (web-sdk/build-console.ts): `{cdn_url}/console/`
+ * and every `/console/<route>` answer `console/index.html` (a CloudFront
+ * Function rewrites the route), `/console/assets/<hashed>` the built files,
+ * cached for a year; all with the console's Content-Security-Policy. The API
+ * paths the browser needs, `/console/api/*`, `/redirect` and `/portal*`, go to
+ * the API Gateway stage on the same origin, uncached, so the session cookie
+ * is first-party: an application's portal origin is this distribution's URL.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
+  CacheCookieBehavior,
+  CacheHeaderBehavior,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  OriginRequestPolicy,
+  type BehaviorOptions,
   CacheQueryStringBehavior,
   Distribution,
   HeadersFrameOption,
@@ -24,13 +40,21 @@ import {
   ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type BucketProps } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { readFileSync } from 'node:fs';
 import { distDir, ensureSdkBuilt, PAGE_SCRIPT, WORKER_SCRIPT } from '../../../web-sdk/build';
+import {
+  CONSOLE_ASSETS_PREFIX,
+  CONSOLE_INDEX,
+  CONSOLE_PREFIX,
+  consoleContentSecurityPolicy,
+  consoleDistDir,
+  ensureConsoleBuilt,
+} from '../../../web-sdk/build-console';
 import { DOCS_PAGE, DOCS_PREFIX, docsContentSecurityPolicy, docsPage, DOCUMENT_PATH, pageScript, rendererFiles, swaggerUiDir } from '../../api-docs/site';
 import { validateOpenApiDocumentSync } from '../../api-docs/validate-sync';
 import { buildOpenApiDocument } from '../../api-docs/document';
@@ -40,7 +64,24 @@ export interface PushCdnProps {
   distDirectory?: string;
   /** The API the reference documents: the OpenAPI document's `servers` (a token is resolved at deployment). */
   apiUrl?: string;
+  /** The built console; by default web-sdk/dist/console, built here when missing or stale. */
+  consoleDirectory?: string;
+  /**
+   * The API Gateway stage the console's API paths are forwarded to: its host
+   * (`<id>.execute-api.<region>.amazonaws.com`) and the stage as a path (`/v1`).
+   */
+  apiOrigin?: { domainName: string; stagePath: string };
 }
+
+/** The paths CloudFront forwards to the API, so the console and its session cookie share one origin. */
+export const consoleApiPaths = ['/console/api/*', '/redirect', '/portal*'] as const;
+
+/** The console's route rewrite: every path under /console/ but its assets is the single page. */
+export const consoleRewriteCode = `function handler(event) {
+  var request = event.request;
+  if (request.uri.indexOf('${CONSOLE_ASSETS_PREFIX}') !== 0) request.uri = '${CONSOLE_PREFIX}${CONSOLE_INDEX}';
+  return request;
+}`;
 
 /** The query parameter a site's script tag adds to bust caches (`…/js/urm-notification.js?date=…`). */
 export const cacheBustingParameter = 'date';
@@ -60,11 +101,15 @@ export class PushCdn extends Construct {
   readonly url: string;
   /** The rendered API reference. */
   readonly docsUrl: string;
+  /** `{cdn_url}/console/`: where /redirect lands. */
+  readonly consoleUrl: string;
 
   constructor(scope: Construct, id: string, props: PushCdnProps = {}) {
     super(scope, id);
     const dist = props.distDirectory ?? distDir;
     if (!props.distDirectory) ensureSdkBuilt((line) => process.stderr.write(`${line}\n`));
+    const consoleDir = props.consoleDirectory ?? consoleDistDir;
+    if (!props.consoleDirectory) ensureConsoleBuilt((line) => process.stderr.write(`${line}\n`));
 
     const privateBucket = {
       encryption: BucketEncryption.S3_MANAGED,
@@ -107,7 +152,51 @@ export class PushCdn extends Construct {
         strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
       },
     });
+    // The console: its own policy (no inline script or style), the route rewrite, and files cached as S3 says
+    // (index.html no-cache, hashed assets a year).
+    const consoleHeaders = new ResponseHeadersPolicy(this, 'ConsoleHeaders', {
+      comment: 'urm back-office console: content security policy without unsafe-inline',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: consoleContentSecurityPolicy, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.SAME_ORIGIN, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+      },
+    });
+    const consoleCache = new CachePolicy(this, 'ConsoleCachePolicy', {
+      comment: 'urm console: as the files say (index.html no-cache, hashed assets immutable)',
+      queryStringBehavior: CacheQueryStringBehavior.none(),
+      headerBehavior: CacheHeaderBehavior.none(),
+      cookieBehavior: CacheCookieBehavior.none(),
+      defaultTtl: Duration.minutes(5),
+      minTtl: Duration.seconds(0),
+      maxTtl: Duration.days(365),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    const consoleRewrite = new CloudFrontFunction(this, 'ConsoleRewrite', {
+      comment: 'urm console: every route answers console/index.html',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(consoleRewriteCode),
+    });
+
     const origin = S3BucketOrigin.withOriginAccessControl(this.bucket);
+    // The API on the same origin: nothing cached, everything the viewer sent (cookies, query, headers but Host) forwarded.
+    const apiBehaviors: Record<string, BehaviorOptions> = {};
+    if (props.apiOrigin) {
+      const api = new HttpOrigin(props.apiOrigin.domainName, { originPath: props.apiOrigin.stagePath });
+      for (const path of consoleApiPaths) {
+        apiBehaviors[path.slice(1)] = {
+          origin: api,
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          compress: true,
+        };
+      }
+    }
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'urm web push SDK and API reference',
       defaultBehavior: {
@@ -120,6 +209,17 @@ export class PushCdn extends Construct {
         compress: true,
       },
       additionalBehaviors: {
+        // First: CloudFront takes the first pattern that matches, and console/api/* is under console*.
+        ...apiBehaviors,
+        [`${CONSOLE_PREFIX.slice(1, -1)}*`]: {
+          origin,
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: consoleCache,
+          responseHeadersPolicy: consoleHeaders,
+          functionAssociations: [{ function: consoleRewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
+          compress: true,
+        },
         [`${DOCS_PREFIX.slice(1)}*`]: {
           origin,
           viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -136,6 +236,7 @@ export class PushCdn extends Construct {
     });
     this.url = `https://${this.distribution.distributionDomainName}`;
     this.docsUrl = `${this.url}${DOCS_PREFIX}${DOCS_PAGE}`;
+    this.consoleUrl = `${this.url}${CONSOLE_PREFIX}`;
 
     // One asset, filtered per destination: the page script (and its versioned copy) under js/, the worker at
     // the root, each with its source map (browsers read a map whatever its type). No pruning: a versioned
@@ -188,6 +289,34 @@ export class PushCdn extends Construct {
       cacheControl: docsCache,
       distribution: this.distribution,
       distributionPaths: [`${DOCS_PREFIX}*`],
+      logGroup,
+      memoryLimit: 256,
+    });
+
+    // The console: the page always revalidated, the hashed assets cached for a year. No pruning: a tab opened
+    // before a deployment still loads the assets its page names.
+    const consoleSource = Source.asset(consoleDir);
+    new BucketDeployment(this, 'ConsolePage', {
+      sources: [consoleSource],
+      destinationBucket: this.bucket,
+      destinationKeyPrefix: CONSOLE_PREFIX.slice(1),
+      exclude: ['*'],
+      include: [CONSOLE_INDEX],
+      prune: false,
+      cacheControl: [CacheControl.noCache()],
+      distribution: this.distribution,
+      distributionPaths: [`${CONSOLE_PREFIX}*`],
+      logGroup,
+      memoryLimit: 256,
+    });
+    new BucketDeployment(this, 'ConsoleAssets', {
+      sources: [consoleSource],
+      destinationBucket: this.bucket,
+      destinationKeyPrefix: CONSOLE_PREFIX.slice(1),
+      exclude: ['*'],
+      include: ['assets/*'],
+      prune: false,
+      cacheControl: [CacheControl.setPublic(), CacheControl.maxAge(Duration.days(365)), CacheControl.immutable()],
       logGroup,
       memoryLimit: 256,
     });

@@ -195,7 +195,7 @@ describe('POST /enterprises/sign_in handler', () => {
 });
 
 describe('GET /redirect handler', () => {
-  test('consumes the token, stores the session by hash and redirects to the portal with the session cookie', async () => {
+  test('consumes the token, stores the session by hash and redirects to the console with the session cookie', async () => {
     const token = newSecret();
     dynamo.on(UpdateCommand).resolves({
       Attributes: { token_hash: hashSecret(token), app_id: 'app_1', user_id: 'usr_1', created_at: '', expires_at: '', used_at: '', ttl: 1 },
@@ -205,7 +205,7 @@ describe('GET /redirect handler', () => {
 
     expect(response.statusCode).toBe(303);
     assertHtmlPage(response);
-    expect(response.headers?.Location).toBe('portal');
+    expect(response.headers?.Location).toBe('console/');
     const cookie = String(response.headers?.['Set-Cookie']);
     const [, sessionId] = /^urm_portal_session=([A-Za-z0-9_-]{43}); Path=\/; Max-Age=43200; HttpOnly; SameSite=Lax; Secure$/.exec(cookie) ?? [];
     expect(sessionId).toBeTruthy();

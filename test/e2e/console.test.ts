@@ -1,0 +1,182 @@
+/**
+ * The back-office console as its users meet it, in headless Chromium: sign in
+ * through sign_in and /redirect, land on the console, find player-42, read its
+ * attributes and timeline, set an attribute and see it applied, the users
+ * and audit pages as an admin; as a viewer, no form to change a player, and
+ * a forged POST from the page gets 403 from the server. Screenshots of each
+ * page go to .urm/screenshots/console-*.png (git-ignored) for a person to look at.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { createApp } from '../../functions/shared/back-office/apps';
+import { issueKey } from '../../functions/shared/back-office/keys';
+import { localBackOffice, localClients } from '../../lib/local/stack';
+import { launchChromium } from '../support/chromium';
+import { request } from '../support/http';
+import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { commandLineActor } from '../../functions/shared/domain/audit';
+
+const screenshots = join(repoRoot, '.urm', 'screenshots');
+/** How long the page may take to show what the stream applied (the consumer applies within about a second). */
+const applied = { timeout: 15_000 };
+let stack: TestStack;
+let browser: Browser;
+let app: { appId: string; serverKey: string };
+const users: Record<'admin' | 'viewer', string> = { admin: '', viewer: '' };
+
+beforeAll(async () => {
+  stack = await testStack();
+  browser = await launchChromium();
+  mkdirSync(screenshots, { recursive: true });
+  const office = localBackOffice(localClients(stack.endpoints).document);
+  const created = await createApp(office, { name: `Casino ${randomUUID().slice(0, 8)}`, portalOrigin: stack.baseUrl });
+  app = { appId: created.app_id, serverKey: (await issueKey(office, created.app_id, commandLineActor, 'server')).key };
+  const signUp = await request(stack.baseUrl, 'POST', '/enterprises/sign_up', {
+    key: app.serverKey,
+    body: {
+      app_id: app.appId,
+      users: [
+        { email: `ada-${randomUUID()}@operator.example`, first_name: 'Ada', last_name: 'Lovelace' },
+        { email: `vic-${randomUUID()}@operator.example`, first_name: 'Victor', last_name: 'Viewer', role: 'viewer' },
+      ],
+    },
+  });
+  expect(signUp.status).toBe(200);
+  [users.admin, users.viewer] = signUp.body.users.map((user: { user_id: string }) => user.user_id);
+  // The README's player.
+  const ingest = (path: string, record: Record<string, unknown>) =>
+    request(stack.baseUrl, 'POST', path, { key: app.serverKey, body: [{ app_id: app.appId, profile_id: 'player-42', urm_date_time: '2026-11-21T10:00:00Z', ...record }] });
+  expect((await ingest('/profiles', { country: 'MT', urm_add: { deposits: 25.5 }, urm_unique_append: { games: ['blackjack'] } })).status).toBe(200);
+  expect((await ingest('/events', { event: 'deposit', amount: 25.5, currency: 'EUR' })).status).toBe(200);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const shoot = (page: Page, name: string) => page.screenshot({ path: join(screenshots, `console-${name}.png`), fullPage: true });
+
+/** A browser of its own, signed in as a person is: sign_in's link opened in it. */
+async function signedIn(who: keyof typeof users): Promise<Page> {
+  const signIn = await request(stack.baseUrl, 'POST', '/enterprises/sign_in', { key: app.serverKey, body: { app_id: app.appId, user_id: users[who] } });
+  expect(signIn.status).toBe(200);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(signIn.body.redirect_url as string);
+  await page.getByRole('heading', { name: 'Players', level: 1 }).waitFor();
+  return page;
+}
+
+async function openPlayer42(page: Page): Promise<void> {
+  await page.getByLabel('Profile id, or its beginning').fill('player-42');
+  await page.getByRole('button', { name: 'Search' }).click();
+  // The README's writes are applied within seconds: search again until the player is listed.
+  const link = page.getByRole('link', { name: 'player-42', exact: true });
+  for (let attempt = 0; attempt < 15 && !(await link.isVisible()); attempt++) {
+    await page.waitForTimeout(1000);
+    await page.getByRole('button', { name: 'Search' }).click();
+  }
+  await link.click();
+  await page.getByRole('heading', { name: 'player-42', level: 1 }).waitFor();
+}
+
+const attributeRow = (page: Page, name: string) => page.locator('section[aria-labelledby="section-attributes"] tbody tr', { has: page.locator(`th:text-is("${name}")`) });
+
+describe('the console in Chromium, as an admin', () => {
+  test('sign in through /redirect, find player-42, read it, set an attribute and see it applied, then users, audit and sign out', async () => {
+    const page = await signedIn('admin');
+
+    expect(page.url()).toBe(`${stack.baseUrl}/console/`);
+    await expect(page.locator('.app-name').textContent()).resolves.toMatch(/^Casino /);
+    await expect(page.locator('.who').textContent()).resolves.toBe('Ada Lovelace admin');
+    await shoot(page, 'players');
+
+    await openPlayer42(page);
+    expect(page.url()).toBe(`${stack.baseUrl}/console/players/player-42`);
+    await attributeRow(page, 'games').waitFor(applied);
+    await expect(attributeRow(page, 'country').locator('td').allTextContents()).resolves.toEqual(['string', '"MT"']);
+    await expect(attributeRow(page, 'games').locator('td').allTextContents()).resolves.toEqual(['array', '["blackjack"]']);
+    await page.locator('table.timeline').getByText('deposit', { exact: true }).waitFor(applied);
+    await shoot(page, 'player');
+    // 200 % zoom on a 1280-pixel screen is a 640-pixel viewport: the page reflows, nothing needs sideways scrolling.
+    await page.setViewportSize({ width: 640, height: 800 });
+    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(640);
+    await shoot(page, 'player-zoomed');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // The server's refusal shows next to the field it names.
+    await page.getByLabel('Attribute', { exact: true }).fill('urm_vip');
+    await page.getByLabel('Value', { exact: true }).fill('yes');
+    await page.getByRole('button', { name: 'Set attribute' }).click();
+    await expect(page.locator('#attribute-error').textContent()).resolves.toMatch(/^attribute /);
+    await shoot(page, 'player-error');
+
+    await page.getByLabel('Attribute', { exact: true }).fill('vip');
+    await page.getByLabel('Type').selectOption('boolean');
+    await page.getByLabel('Value', { exact: true }).selectOption('true');
+    await page.getByRole('button', { name: 'Set attribute' }).click();
+    await page.getByRole('status').getByText('vip set to true.').waitFor();
+    await attributeRow(page, 'vip').waitFor(applied);
+    await expect(attributeRow(page, 'vip').locator('td').allTextContents()).resolves.toEqual(['boolean', 'true']);
+    const session = (await page.evaluate(() => fetch('/console/api/session').then((r) => r.json()))) as { user: { email: string } };
+    await page.locator('table.timeline').getByText(`${session.user.email} set vip = true`).waitFor(applied);
+    await shoot(page, 'player-changed');
+
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.locator('tbody tr').nth(1).waitFor();
+    await expect(page.locator('tbody tr').count()).resolves.toBe(2);
+    // The only admin cannot make themself a viewer: the server's 409 is shown.
+    const mine = page.locator('tbody tr', { hasText: '(you)' });
+    await mine.getByLabel(/^Role of /).selectOption('viewer');
+    await mine.getByRole('button', { name: /^Change the role of / }).click();
+    await expect(mine.getByRole('alert').textContent()).resolves.toBe('Not changed: the application must keep at least one admin.');
+    await shoot(page, 'users');
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    const entry = page.locator('tbody tr', { hasText: 'player.attribute_set' });
+    await entry.waitFor();
+    await expect(entry.locator('td').nth(3).textContent()).resolves.toBe('player:player-42');
+    await shoot(page, 'audit');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Not signed in' }).waitFor();
+    await shoot(page, 'signed-out');
+    await page.context().close();
+  });
+});
+
+describe('the console in Chromium, as a viewer', () => {
+  test('shows no form to change a player, and the server refuses a forged change and the admin pages', async () => {
+    const page = await signedIn('viewer');
+
+    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Players']);
+    await openPlayer42(page);
+    await expect(page.getByRole('button', { name: 'Set attribute' }).count()).resolves.toBe(0);
+    await expect(page.getByLabel('Attribute', { exact: true }).count()).resolves.toBe(0);
+    await shoot(page, 'viewer-player');
+
+    const forged = await page.evaluate(async () => {
+      const { csrf_token: csrf } = (await fetch('/console/api/session').then((r) => r.json())) as { csrf_token: string };
+      const answer = await fetch('/console/api/players/player-42/attributes', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
+        body: JSON.stringify({ action: 'set', attribute: 'vip', value: false }),
+      });
+      return { status: answer.status, body: (await answer.json()) as unknown };
+    });
+    expect(forged).toEqual({ status: 403, body: { message: 'Forbidden' } });
+
+    await page.goto(`${stack.baseUrl}/console/users`);
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.getByText('Your role does not allow this.').waitFor();
+    await shoot(page, 'viewer-forbidden');
+    await page.context().close();
+  });
+});

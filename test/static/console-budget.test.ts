@@ -1,0 +1,46 @@
+/**
+ * The back-office console's build (web-sdk/build-console.ts): its first load
+ * stays within 100 KB gzipped, the page needs no inline script or style (the
+ * CSP forbids them), and the sources never write HTML by string.
+ */
+import { describe, expect, test } from '@jest/globals';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { buildConsole, ConsoleBudgetError, consoleAssetsDir, consoleBudgetBytes, consoleDistDir, consoleSourceDir } from '../../web-sdk/build-console';
+
+const sources = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? sources(join(dir, name)) : [join(dir, name)]));
+
+describe('the console build', () => {
+  test('loads its first page in at most 100 KB gzipped, all of its JS and CSS counted', () => {
+    const lines: string[] = [];
+
+    const built = buildConsole((line) => lines.push(line));
+
+    const measured = [built.script, built.stylesheet].reduce((sum, file) => sum + gzipSync(readFileSync(join(consoleAssetsDir, file)), { level: 9 }).length, 0);
+    expect(built.gzipBytes).toBe(measured);
+    expect(measured).toBeLessThanOrEqual(consoleBudgetBytes);
+    expect(consoleBudgetBytes).toBe(100 * 1024);
+    expect(lines.join('\n')).toMatch(/console: first load .* KB gzipped \(budget 100\.0 KB\)/);
+  });
+
+  test('fails when the first load is over its budget', () => {
+    expect(() => buildConsole(() => undefined, 1024)).toThrow(ConsoleBudgetError);
+  });
+
+  test('writes a page that loads only its hashed files, with no inline script or style', () => {
+    buildConsole(() => undefined);
+    const page = readFileSync(join(consoleDistDir, 'index.html'), 'utf8');
+
+    expect(page).toMatch(/<script type="module" src="\/console\/assets\/console-\w+\.js"><\/script>/);
+    expect(page).toMatch(/<link rel="stylesheet" href="\/console\/assets\/console-\w+\.css">/);
+    expect(page).not.toMatch(/<script>|<style|\sstyle=|\son\w+=/i);
+  });
+
+  test('sources render through JSX only: no innerHTML, no dangerouslySetInnerHTML', () => {
+    const offenders = sources(consoleSourceDir).filter((file) => /innerHTML|dangerouslySetInnerHTML|insertAdjacentHTML|document\.write/.test(readFileSync(file, 'utf8')));
+
+    expect(offenders).toEqual([]);
+  });
+});

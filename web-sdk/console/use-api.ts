@@ -1,0 +1,30 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { ApiError } from './api';
+
+export interface Loaded<T> {
+  data?: T;
+  error?: ApiError;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Runs `load` when `key` changes (and on reload); the newest call wins, an older answer arriving late is dropped. */
+export function useApi<T>(load: () => Promise<T>, key: string): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setState((previous) => ({ data: previous.data, loading: true }));
+    load().then(
+      (data) => current && setState({ data, loading: false }),
+      (error: unknown) =>
+        current && setState({ error: error instanceof ApiError ? error : new ApiError(0, 'The server could not be reached. Try again.'), loading: false }),
+    );
+    return () => {
+      current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` says what the load depends on
+  }, [key, round]);
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  return { ...state, reload };
+}
