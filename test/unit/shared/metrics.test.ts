@@ -52,7 +52,9 @@ beforeEach(() => {
     return true;
   });
 });
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+  jest.restoreAllMocks();
+});
 
 /** The embedded-metric-format documents the invocation printed. */
 const emitted = (): Emf[] =>
