@@ -14,6 +14,8 @@ import { availableParallelism } from 'node:os';
 // What every test process starts with (a stack a test starts itself sets its own).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+// Metrics are counted, not printed; the metrics test turns them on for itself.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }];
 // Pages are Preact components in .tsx (tsconfig.json: jsx react-jsx, jsxImportSource preact).

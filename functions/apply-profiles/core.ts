@@ -69,6 +69,15 @@ export interface BatchOutcome {
    * stream delivers again from the lowest, and skips what was applied.
    */
   failed: string[];
+  /** Records of the profiles written (continuation records, the consumer's own, aside). */
+  counts: RecordCounts;
+}
+
+export interface RecordCounts {
+  applied: number;
+  /** Already handled (redelivered, or re-sent by the client): skipped. */
+  duplicates: number;
+  rejected: number;
 }
 
 export function applyProfiles(deps: ApplyProfilesDeps) {
@@ -82,6 +91,7 @@ export function applyProfiles(deps: ApplyProfilesDeps) {
     const limit = pLimit(PROFILES_IN_PARALLEL);
     const failed: string[] = [];
     const failedProfiles = new Set<string>();
+    const counts: RecordCounts = { applied: 0, duplicates: 0, rejected: 0 };
     for (const wave of mergeOrder(groups)) {
       await Promise.all(
         wave.map(([pk, group]) =>
@@ -95,7 +105,10 @@ export function applyProfiles(deps: ApplyProfilesDeps) {
               return;
             }
             try {
-              await applyGroup(deps, pk, group);
+              const done = await applyGroup(deps, pk, group);
+              counts.applied += done.applied;
+              counts.duplicates += done.duplicates;
+              counts.rejected += done.rejected;
             } catch (error) {
               deps.log.error('Profile could not be updated; the stream will deliver its records again', {
                 error,
@@ -109,7 +122,7 @@ export function applyProfiles(deps: ApplyProfilesDeps) {
         ),
       );
     }
-    return { failed: failed.sort(compareSequence) };
+    return { failed: failed.sort(compareSequence), counts };
   };
 }
 
@@ -137,7 +150,8 @@ function sourcesOf(pk: string, group: StreamItem[]): string[] {
   return group.flatMap((item) => ((item.envelope.record.urm_merge as string[] | undefined) ?? []).map((id) => partitionKey(appId, id))).filter((source) => source !== pk);
 }
 
-async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem[]): Promise<void> {
+/** What became of the group's records in the attempt whose write took. */
+async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem[]): Promise<RecordCounts> {
   const { app_id: appId, profile_id: profileId } = group[0].envelope.record;
   // Rejection rows this invocation wrote that no profile write has confirmed yet.
   let unconfirmed = new Map<string, Rejection>();
@@ -151,12 +165,18 @@ async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem
       const rejected = new Map<string, Rejection>();
       let deletedBy: StreamItem | undefined;
       let changed = false;
+      let duplicates = 0;
+      let handled = 0;
       step.continuations = [];
       for (const item of group) {
         const { record, received_at: receivedAt } = item.envelope;
-        if (whetherSeen(state, item.shardId, item.sequenceNumber, record.urm_insert_id) !== 'new') continue;
+        if (whetherSeen(state, item.shardId, item.sequenceNumber, record.urm_insert_id) !== 'new') {
+          if (item.envelope.continues === undefined) duplicates++;
+          continue;
+        }
         remember(state, item.shardId, item.sequenceNumber, record.urm_insert_id, receivedAt);
         changed = true;
+        if (item.envelope.continues === undefined) handled++;
         if (record.urm_delete_profile !== undefined) deletedBy = item;
         const reason = await applyOne(deps, pk, state, item, step);
         if (reason !== undefined) {
@@ -168,7 +188,7 @@ async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem
           unconfirmed.set(item.sequenceNumber, rejection);
         }
       }
-      if (!changed) return;
+      if (!changed) return { applied: 0, duplicates, rejected: 0 };
       // A record rejected on a state that a concurrent writer then changed may apply now: its row goes before the
       // write, so the rows left are always those of the write that took (a crash after it leaves nothing to undo).
       const superseded = [...unconfirmed].filter(([seq]) => !rejected.has(seq)).map(([, r]) => r);
@@ -191,7 +211,7 @@ async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem
             deps.log.error('A delete left part of its last sweep undone', { error, sequence_number: deletedBy.sequenceNumber });
           }
         }
-        return;
+        return { applied: handled - rejected.size, duplicates, rejected: rejected.size };
       }
     }
     throw new Error(`profile changed concurrently ${MAX_CONFLICT_RETRIES} times in a row`);

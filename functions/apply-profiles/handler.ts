@@ -9,6 +9,7 @@ import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { dynamo, kinesis } from '../shared/clients';
 import { optionalEnv, requireEnv } from '../shared/config';
 import { logger } from '../shared/logger';
+import { countApplied, flushMetrics } from '../shared/metrics';
 import { consumeBatch } from '../shared/stream/consume';
 import { applyProfiles, TIMELINE_STEP_ITEMS } from './core';
 
@@ -29,9 +30,11 @@ const apply = applyProfiles({
 
 export const handler = middy<KinesisStreamEvent, KinesisStreamBatchResponse>()
   .use(injectLambdaContext(logger))
+  .use(flushMetrics())
   .handler(
     consumeBatch(rejections, async (items) => {
-      const { failed } = await apply(items);
+      const { failed, counts } = await apply(items);
+      countApplied(counts);
       // One line per batch, like the event consumer's: counts only, never attributes.
       logger.info('Profile records applied', { records: items.length, profiles_failed: failed.length });
       return failed;

@@ -8,6 +8,7 @@ import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
+import { countIngested, ingestionMetrics } from '../shared/metrics';
 import { ingestEvents } from './core';
 import { eventsBodySchema, type EventRecord } from './schema';
 
@@ -18,8 +19,9 @@ export const handler = jsonApi({
   scopes: ['server', 'browser'],
   validate: compileValidator<EventRecord[]>(eventsBodySchema),
   maxBytes: maxBodyBytesOf('IngestEvents'),
-}).handler(async (event, context) => {
+}).use(ingestionMetrics()).handler(async (event, context) => {
   const receipt = await ingest(event.body, context.principal.appId, context.principal.scope);
+  countIngested(receipt);
   logger.info('Events ingested', { app_id: context.principal.appId, records: event.body.length, failed: receipt.FailedRecordCount });
   return json(200, receipt);
 });

@@ -12,6 +12,7 @@ import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
+import { countIngested, ingestionMetrics } from '../shared/metrics';
 import { ingestProfiles } from './core';
 import { profilesBodySchema, type ProfileRecord } from './schema';
 
@@ -30,8 +31,9 @@ export const handler = jsonApi({
   scopes: ['server', 'browser'],
   validate: compileValidator<ProfileRecord[]>(profilesBodySchema),
   maxBytes: maxBodyBytesOf('IngestProfiles'),
-}).handler(async (event, context) => {
+}).use(ingestionMetrics()).handler(async (event, context) => {
   const receipt = await ingest(event.body, context.principal.appId, context.principal.scope);
+  countIngested(receipt);
   logger.info('Profiles ingested', { app_id: context.principal.appId, records: event.body.length, failed: receipt.FailedRecordCount });
   return json(200, receipt);
 });

@@ -8,6 +8,7 @@ import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
 import { dynamo } from '../shared/clients';
 import { requireEnv } from '../shared/config';
 import { logger } from '../shared/logger';
+import { countApplied, flushMetrics } from '../shared/metrics';
 import { consumeBatch } from '../shared/stream/consume';
 import { recordEvents } from './core';
 
@@ -21,10 +22,12 @@ const record = recordEvents({
 
 export const handler = middy<KinesisStreamEvent, KinesisStreamBatchResponse>()
   .use(injectLambdaContext(logger))
+  .use(flushMetrics())
   .handler(
     consumeBatch(rejections, async (items) => {
       const counts = await record(items);
       logger.info('Events recorded', counts);
+      countApplied({ applied: counts.written, duplicates: counts.duplicates, rejected: counts.rejected, droppedAfterDelete: counts.dropped });
       // A failure throws: the whole batch is delivered again (bisected), and entries already written are left as they are.
       return [];
     }),

@@ -9,13 +9,14 @@ import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
+import { countedMailer, flushMetrics } from '../shared/metrics';
 import { sendEmail } from './core';
 import { sendEmailSchema, type SendEmailRequest, type SendEmailResponse } from './schema';
 
 const send = sendEmail({
   channels: new DynamoChannelStore(dynamo, requireEnv(tables.channels.envVar)),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
-  mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),
+  mailer: countedMailer(new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined)),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   now: () => new Date(),
 });
@@ -24,7 +25,7 @@ export const handler = jsonApi({
   scopes: ['comms'],
   validate: compileValidator<SendEmailRequest>(sendEmailSchema),
   maxBytes: maxBodyBytesOf('SendEmail'),
-}).handler(async (event, context) => {
+}).use(flushMetrics()).handler(async (event, context) => {
   const sent = await send(event.body, context.principal.appId);
   const ids = { app_id: context.principal.appId, channel_id: event.body.channel_id, message_id: sent.messageId };
   logger.info('Email sent', { ...ids, recipients: sent.recipients });

@@ -14,6 +14,7 @@ import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
+import { countPushes, flushMetrics } from '../shared/metrics';
 import { sendPush } from './core';
 import { sendPushSchema, type SendPushRequest, type SendPushResponse } from './schema';
 
@@ -32,8 +33,9 @@ const send = sendPush({
 export const handler = jsonApi({
   scopes: ['comms'],
   validate: compileValidator<SendPushRequest>(sendPushSchema),
-}).handler(async (event, context) => {
+}).use(flushMetrics()).handler(async (event, context) => {
   const { reasons, recordError, ...answer } = await send(event.body, context.principal.appId, { remainingMs: context.getRemainingTimeInMillis() });
+  countPushes(answer);
   const ids = { app_id: context.principal.appId, notification_id: answer.notification_id };
   logger.info('Push sent', { ...ids, sent: answer.sent, failed: answer.failed, removed: answer.removed, unsent: answer.unsent, skipped: answer.skipped, reasons });
   if (recordError) logger.error('Push sent, but its token removal or urm_push_sent event was not recorded', { ...ids, error: recordError as Error });

@@ -9,6 +9,7 @@ import { httpOperations, streamConsumers } from '../../functions/shared/manifest
 import { tableOutputName, tables as tableDefinitions, type TableName } from '../../functions/shared/manifest/resources';
 import { secretsPrefix, secretsPrefixOutput } from '../../functions/shared/manifest/secrets';
 import { Alarms } from './constructs/alarms';
+import { UrmDashboard } from './constructs/dashboard';
 import { pushEndpointPolicy } from '../../functions/shared/domain/push';
 import { postbackHostList } from '../../functions/shared/domain/postbacks';
 import { DataTables } from './constructs/data-tables';
@@ -78,6 +79,7 @@ export class UrmStack extends Stack {
   readonly email: Email;
   readonly pushCdn: PushCdn;
   readonly alarms: Alarms;
+  readonly dashboard: UrmDashboard;
   readonly scheduled: ScheduledWork;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
@@ -117,6 +119,12 @@ export class UrmStack extends Stack {
       api: this.ingestion.api,
     });
     new CfnOutput(this, stackOutputs.alarmTopicArn, { value: this.alarms.topic.topicArn });
+    this.dashboard = new UrmDashboard(this, 'Dashboard', {
+      stream: this.pipeline.stream,
+      consumers: this.pipeline.consumers,
+      tables: this.data.tables,
+      api: this.ingestion.api,
+    });
     this.pushCdn = new PushCdn(this, 'PushCdn', {
       apiUrl: url,
       apiOrigin: { domainName: `${this.ingestion.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`, stagePath: `/${apiStageName}` },

@@ -150,6 +150,8 @@ export function functionEnvironment(endpoints: LocalEndpoints, sesEndpoint = end
     // The local push service (web-push-testing, for npm start and the tests) is plain HTTP on this machine.
     [pushSending.endpointHostsEnvVar]: localPushEndpointHosts,
     [postbackSending.allowedHostsEnvVar]: localPostbackHosts,
+    // Metrics are counted but not printed (one JSON line per request would bury the log); `POWERTOOLS_METRICS_DISABLED=false npm start` shows them.
+    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
   };
 }
 

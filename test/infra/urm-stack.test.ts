@@ -181,7 +181,7 @@ describe('the functions', () => {
     expect(functions.length).toBe(nodeFunctions.length + 1);
   });
 
-  test('run Node.js 24 on arm64 with 256 MB, source maps and a month of logs', () => {
+  test('run Node.js 24 on arm64 with 256 MB, source maps, a month of logs and their id as Powertools\' service', () => {
     for (const { definition, fn, timeout } of allFunctions()) {
       expect(fn).toBeTruthy();
       template.hasResourceProperties('AWS::Lambda::Function', {
@@ -191,7 +191,7 @@ describe('the functions', () => {
         Timeout: timeout,
         Handler: 'index.handler',
         Environment: {
-          Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_SERVICE_NAME: 'urm' }),
+          Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_SERVICE_NAME: definition.id }),
         },
         LoggingConfig: { LogGroup: { Ref: Match.stringLikeRegexp(`${definition.id}Logs`) } },
         Role: { 'Fn::GetAtt': [logicalId(fn.role!), 'Arn'] },
@@ -227,7 +227,7 @@ describe('the functions', () => {
   test('learn the names of exactly the tables and stream they are granted', () => {
     for (const { definition, fn } of allFunctions()) {
       const variables = template.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.Environment.Variables;
-      const expected: Json = { NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_SERVICE_NAME: 'urm' };
+      const expected: Json = { NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_SERVICE_NAME: definition.id };
       for (const name of Object.keys(definition.tables) as TableName[]) {
         expected[tables[name].envVar] = ref(stack.data.tables[name]);
       }

@@ -49,7 +49,6 @@ export const functionDefaults = {
   timeout: httpTimeout,
   environment: {
     NODE_OPTIONS: '--enable-source-maps',
-    POWERTOOLS_SERVICE_NAME: 'urm',
   },
 } satisfies NodejsFunctionProps;
 
@@ -93,7 +92,9 @@ export function definedFunction(
   overrides: Partial<NodejsFunctionProps> = {},
 ): NodejsFunction {
   const access = Object.entries(definition.tables) as [TableName, Access][];
-  const environment: Record<string, string> = { ...functionDefaults.environment };
+  // Powertools' `service`: the metrics' one dimension is the function (functions/shared/manifest/metrics.ts). Log lines keep
+  // `urm`, which functions/shared/logger.ts names itself.
+  const environment: Record<string, string> = { ...functionDefaults.environment, POWERTOOLS_SERVICE_NAME: definition.id };
   for (const [name] of access) environment[tableDefinitions[name].envVar] = resources.tables[name].tableName;
   if (definition.stream === 'write') environment[ingestStream.envVar] = resources.stream.streamName;
   const stack = Stack.of(scope);
