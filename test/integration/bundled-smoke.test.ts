@@ -19,7 +19,7 @@ import { mailWithId } from '../support/mail';
 import { profileRecord, readProfile, readTimeline, send, until } from '../support/profiles';
 
 /** The first start on a clean clone bundles every function (cached by content hash in cdk.out afterwards). */
-const STARTUP_MS = 240_000;
+const STARTUP_MS = 280_000;
 
 let local: LocalProcess;
 let stack: TestStack;
