@@ -1,10 +1,13 @@
 /**
  * `npm start`: the whole service on this machine (see lib/local/stack.ts).
+ *   --bundled       run each function's bundle as `cdk synth` stages it in cdk.out (lib/local/bundles.ts),
+ *                   not its TypeScript source: what deploys is what runs
  *   PORT            the API, default 3000 (DynamoDB Local, Kinesis and SES use PORT+1, PORT+2, PORT+3)
  *   DYNAMODB_PORT, KINESIS_PORT, SES_PORT   override those three
  *   URM_DATA_DIR    where data is kept, default .urm
  */
 import '../lib/local/quiet-sdk-warning';
+import { Command } from 'commander';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoConsoleUser } from '../lib/local/demo-app';
@@ -12,6 +15,12 @@ import { LocalStackError } from '../lib/local/emulators';
 import { startLocalStack } from '../lib/local/stack';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const flags = new Command('start')
+  .description('The whole urm service on this machine: API, stream consumers, emulators, demo application')
+  .option('--bundled', 'run the bundles `cdk synth` stages (cdk.out) instead of the TypeScript sources')
+  .parse()
+  .opts<{ bundled?: boolean }>();
 
 function port(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -37,11 +46,12 @@ async function main(): Promise<void> {
     sesPort: port('SES_PORT', apiPort + 3),
     region: process.env.AWS_REGION || 'us-east-1',
     log,
+    bundled: flags.bundled === true,
   });
   const { dev } = stack;
   console.log(
     [
-      `urm local stack ready at ${stack.baseUrl}`,
+      `urm local stack ready at ${stack.baseUrl}${flags.bundled ? ' (running the synthesized bundles)' : ''}`,
       `${stack.demoCreated ? 'Created the demo application' : 'Demo application'}: ${dev.app_id}`,
       `  server key:  ${dev.server_key}`,
       `  comms key:   ${dev.comms_key}`,

@@ -1,16 +1,15 @@
 /**
  * The local API: one HTTP server answering every route of functions/shared/manifest/operations.ts
- * with the same handler module Lambda runs, behind API Gateway's limits
+ * with the same handler Lambda runs (its module, or with --bundled its bundle), behind API Gateway's limits
  * (10 MiB payload, 29 s integration timeout) and error answers. Of a body it
  * keeps no more than the operation's own bound (plus one byte), so an
  * oversized upload costs no memory and gets the handler's own refusal.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
 import { httpFunctionTimeoutSeconds, maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { lambdaContext, sendProxyResult, toProxyEvent, type RouteMatch } from './api-gateway';
+import type { HandlerLoader } from './handlers';
 import { invoke } from './invocation';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -39,13 +38,10 @@ function compilePath(path: string): { pattern: RegExp; parameterNames: string[] 
   return { pattern: new RegExp(`^${source}$`), parameterNames };
 }
 
-/** Imports each operation's handler module, as Lambda would load its bundle. */
-export async function loadRoutes(root: string, operations: HttpOperation[]): Promise<LocalRoute[]> {
+/** Loads each operation's handler (its source module, or its bundle: handlers.ts). */
+export async function loadRoutes(operations: HttpOperation[], load: HandlerLoader): Promise<LocalRoute[]> {
   return Promise.all(
-    operations.map(async (operation) => {
-      const module = (await import(pathToFileURL(join(root, operation.entry)).href)) as { handler: ProxyHandler };
-      return { operation, ...compilePath(operation.path), handler: module.handler };
-    }),
+    operations.map(async (operation) => ({ operation, ...compilePath(operation.path), handler: (await load(operation)) as ProxyHandler })),
   );
 }
 

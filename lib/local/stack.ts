@@ -1,8 +1,8 @@
 /**
  * The whole service on one machine: DynamoDB Local and kinesalite under the
  * data directory, tables and stream from functions/shared/manifest/resources.ts, the HTTP routes and
- * stream consumers of functions/shared/manifest/operations.ts running their real handler modules,
- * and the demo application. Only endpoints and credentials differ from AWS.
+ * stream consumers of functions/shared/manifest/operations.ts running their real handler modules
+ * (or, with `bundled`, the very bundles `cdk synth` stages: bundles.ts), and the demo application. Only endpoints and credentials differ from AWS.
  */
 import { DynamoAuditLog } from '../../functions/shared/adapters/dynamo-audit-log';
 import { DynamoEnterpriseUserStore } from '../../functions/shared/adapters/dynamo-enterprise-user-store';
@@ -14,7 +14,6 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DynamoAffiliateStore } from '../../functions/shared/adapters/dynamo-affiliate-store';
 import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store';
 import { DynamoChannelStore } from '../../functions/shared/adapters/dynamo-channel-store';
@@ -28,7 +27,7 @@ import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/shared/adapters/dynamo-postback-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { ensureConsoleBuilt } from '../../web-sdk/build-console';
-import { httpOperations, scheduledFunctions, streamConsumers } from '../../functions/shared/manifest/operations';
+import { httpOperations, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/shared/manifest/operations';
 import { ingestStream, postbackSending, pushSending, tables } from '../../functions/shared/manifest/resources';
 import { postbackHostList } from '../../functions/shared/domain/postbacks';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
@@ -36,6 +35,7 @@ import { localSecretsTable, secretsEnv } from '../../functions/shared/manifest/s
 import { consoleStatics } from './console';
 import { apiDocsStatics, loadApiDocs } from './api-docs';
 import { ensureStream, ensureTables } from './bootstrap';
+import { sourceHandlers, type HandlerLoader } from './handlers';
 import { ensureDemoApp, type DevConfig } from './demo-app';
 import { assertJava, assertPortFree, LocalStackError, startDynamoLocal, startKinesalite, type RunningProcess } from './emulators';
 import { scopeInvocations } from './invocation';
@@ -62,6 +62,8 @@ export interface LocalStackOptions {
   pollIntervalMs?: number;
   /** How often the scheduled functions (the postback sender) run; every minute in AWS. Default: 1 s. */
   scheduleIntervalMs?: number;
+  /** Run each function's bundle as `cdk synth` stages it (bundles.ts) instead of its TypeScript source. */
+  bundled?: boolean;
 }
 
 export interface LocalStack {
@@ -155,6 +157,15 @@ export function functionEnvironment(endpoints: LocalEndpoints, sesEndpoint = end
   };
 }
 
+/** The bundles, staged (or found staged) before anything imports one; aws-cdk-lib is loaded only for this. */
+async function bundledLoader(options: LocalStackOptions, functions: FunctionDefinition[]): Promise<HandlerLoader> {
+  const started = Date.now();
+  const { bundledHandlers } = await import('./bundles');
+  const load = bundledHandlers(options.root, functions);
+  options.log(`running the bundles cdk synth stages (${functions.length} functions, ready in ${Date.now() - started} ms)`);
+  return load;
+}
+
 async function waitForDynamo(client: DynamoDBClient, dynamo: RunningProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -219,9 +230,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The back-office console, served below under /console/, likewise.
     ensureConsoleBuilt(options.log);
 
+    const functions = [...httpOperations, ...streamConsumers, ...scheduledFunctions];
+    const load = options.bundled ? await bundledLoader(options, functions) : sourceHandlers(options.root);
     // The handlers read their environment when first imported, as at a cold start.
     Object.assign(process.env, functionEnvironment(endpoints, ses.url));
-    const routes = await loadRoutes(options.root, httpOperations);
+    const routes = await loadRoutes(httpOperations, load);
     const server: Server = createApiServer(routes, {
       log: options.log,
       statics: [
@@ -245,7 +258,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const bindings: ConsumerBinding[] = await Promise.all(
       streamConsumers.map(async (consumer) => ({
         consumer,
-        handler: ((await import(pathToFileURL(join(options.root, consumer.entry)).href)) as { handler: ConsumerHandler }).handler,
+        handler: (await load(consumer)) as ConsumerHandler,
       })),
     );
     const checkpoints = new FileCheckpointStore(join(options.dataDir, 'checkpoints.json'));
@@ -264,8 +277,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const schedules: ScheduleBinding[] = [];
     for (const definition of scheduledFunctions) {
-      const module = (await import(pathToFileURL(join(options.root, definition.entry)).href)) as { handler: ScheduledHandler };
-      schedules.push({ definition, handler: module.handler });
+      schedules.push({ definition, handler: (await load(definition)) as ScheduledHandler });
     }
     stoppers.push(startSchedules(schedules, { intervalMs: options.scheduleIntervalMs ?? 1000, region: options.region, log: options.log }));
 

@@ -20,9 +20,9 @@ export interface LocalProcessEnv {
   [name: string]: string | undefined;
 }
 
-/** Started without npm in between, so a signal reaches the stack itself. */
-export function startLocalProcess(env: LocalProcessEnv): LocalProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+/** Started without npm in between, so a signal reaches the stack itself; `args` as after `npm start --`. */
+export function startLocalProcess(env: LocalProcessEnv, args: string[] = []): LocalProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], {
     cwd: repoRoot,
     env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'WARN', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,7 +11,7 @@
  * package-lock.json and package.json (every package's version), tsconfig.json, the esbuild
  * version and the bundle options. Nothing else goes into a bundle.
  */
-import { AssetHashType, DockerImage, Stack } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Stack, type AssetOptions } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
@@ -72,12 +72,15 @@ export function bundleInputHash(root: string, entry: string, options: BundleOpti
   return hash.digest('hex');
 }
 
-/** The bundled code of the handler at `entry` (relative to `root`). */
-export function bundledCode(scope: Construct, root: string, entry: string, options: BundleOptions): Code {
+/**
+ * How the asset of the handler at `entry` (relative to `root`) is hashed and bundled: what the
+ * function's code is staged from, by synth and by the local stack's `--bundled` mode alike.
+ */
+export function bundleAssetOptions(scope: Construct, root: string, entry: string, options: BundleOptions): AssetOptions {
   // A synth that bundles nothing (cdk list, `aws:cdk:bundling-stacks` excluding this stack) needs no real hash.
   const assetHash = Stack.of(scope).bundlingRequired ? bundleInputHash(root, entry, options) : sha256(entry);
   const logLevel = bundleLogLevel(scope);
-  return Code.fromAsset(root, {
+  return {
     assetHash,
     assetHashType: AssetHashType.CUSTOM,
     bundling: {
@@ -90,5 +93,10 @@ export function bundledCode(scope: Construct, root: string, entry: string, optio
         },
       },
     },
-  });
+  };
+}
+
+/** The bundled code of the handler at `entry` (relative to `root`). */
+export function bundledCode(scope: Construct, root: string, entry: string, options: BundleOptions): Code {
+  return Code.fromAsset(root, bundleAssetOptions(scope, root, entry, options));
 }
