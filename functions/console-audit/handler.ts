@@ -1,7 +1,7 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { readAudit } from '../shared/back-office/audit';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { compileValidator } from '../shared/domain/validation';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';

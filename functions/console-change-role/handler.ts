@@ -2,7 +2,7 @@ import { tables } from '../shared/manifest/resources';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { DynamoEnterpriseUserStore } from '../shared/adapters/dynamo-enterprise-user-store';
 import { changeUserRole } from '../shared/back-office/users';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { compileValidator } from '../shared/domain/validation';
 import { maxBodyBytesOf } from '../shared/manifest/operations';

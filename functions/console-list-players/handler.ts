@@ -2,7 +2,7 @@ import { tables } from '../shared/manifest/resources';
 import { DynamoPlayerDirectory } from '../shared/adapters/dynamo-player-directory';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { listPlayers } from '../shared/back-office/players';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { compileValidator } from '../shared/domain/validation';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';

@@ -1,7 +1,7 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoEnterpriseUserStore } from '../shared/adapters/dynamo-enterprise-user-store';
 import { listUsers } from '../shared/back-office/users';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { compileValidator } from '../shared/domain/validation';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';

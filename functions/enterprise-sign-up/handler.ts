@@ -1,6 +1,6 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoEnterpriseUserStore } from '../shared/adapters/dynamo-enterprise-user-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { newUserId } from '../shared/domain/enterprise';
 import { compileValidator } from '../shared/domain/validation';

@@ -4,7 +4,7 @@ import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
 import { DynamoFunnelStore } from '../shared/adapters/dynamo-funnel-store';
 import { DynamoLinkStore } from '../shared/adapters/dynamo-link-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { compileValidator } from '../shared/domain/validation';
 import { queryApi } from '../shared/http/json-api';

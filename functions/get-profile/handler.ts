@@ -1,6 +1,6 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { profileIdOf } from '../shared/domain/profile-id';
 import { compileValidator } from '../shared/domain/validation';

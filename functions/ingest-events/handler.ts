@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { maxBodyBytesOf } from '../shared/manifest/operations';
 import { ingestStream } from '../shared/manifest/resources';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
-import { kinesis } from '../shared/clients';
+import { kinesis } from '../shared/clients/kinesis';
 import { requireEnv } from '../shared/config';
 import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';

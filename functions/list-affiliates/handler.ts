@@ -1,6 +1,6 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoAffiliateStore } from '../shared/adapters/dynamo-affiliate-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { compileValidator } from '../shared/domain/validation';
 import { queryApi } from '../shared/http/json-api';

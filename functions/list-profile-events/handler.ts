@@ -1,7 +1,7 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { profileIdOf } from '../shared/domain/profile-id';
 import { compileValidator } from '../shared/domain/validation';

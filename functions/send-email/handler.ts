@@ -3,7 +3,9 @@ import { emailSending, ingestStream, tables } from '../shared/manifest/resources
 import { DynamoChannelStore } from '../shared/adapters/dynamo-channel-store';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { SesMailer } from '../shared/adapters/ses-mailer';
-import { dynamo, kinesis, sesv2 } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
+import { kinesis } from '../shared/clients/kinesis';
+import { sesv2 } from '../shared/clients/sesv2';
 import { optionalEnv, requireEnv } from '../shared/config';
 import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
