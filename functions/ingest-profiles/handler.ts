@@ -9,12 +9,11 @@ import { dynamo } from '../shared/clients/dynamo';
 import { kinesis } from '../shared/clients/kinesis';
 import { optionalEnv, requireEnv } from '../shared/config';
 import { pushEndpointPolicy } from '../shared/domain/push';
-import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
 import { ingestProfiles } from './core';
-import { profilesBodySchema, type ProfileRecord } from './schema';
+import { validProfilesBody } from './schema';
 
 // A profile's records apply in stream order, so a refused one must not land after the next.
 const writer = new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar), defaultRetryPolicy, { keepKeyOrder: true });
@@ -29,7 +28,7 @@ const ingest = ingestProfiles({
 
 export const handler = jsonApi({
   scopes: ['server', 'browser'],
-  validate: compileValidator<ProfileRecord[]>(profilesBodySchema),
+  validate: validProfilesBody,
   maxBytes: maxBodyBytesOf('IngestProfiles'),
 }).handler(async (event, context) => {
   const receipt = await ingest(event.body, context.principal.appId, context.principal.scope);

@@ -7,12 +7,11 @@ import { dynamo } from '../shared/clients/dynamo';
 import { kinesis } from '../shared/clients/kinesis';
 import { sesv2 } from '../shared/clients/sesv2';
 import { optionalEnv, requireEnv } from '../shared/config';
-import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
 import { sendEmail } from './core';
-import { sendEmailSchema, type SendEmailRequest, type SendEmailResponse } from './schema';
+import { validSendEmail, type SendEmailResponse } from './schema';
 
 const send = sendEmail({
   channels: new DynamoChannelStore(dynamo, requireEnv(tables.channels.envVar)),
@@ -24,7 +23,7 @@ const send = sendEmail({
 
 export const handler = jsonApi({
   scopes: ['comms'],
-  validate: compileValidator<SendEmailRequest>(sendEmailSchema),
+  validate: validSendEmail,
   maxBytes: maxBodyBytesOf('SendEmail'),
 }).handler(async (event, context) => {
   const sent = await send(event.body, context.principal.appId);

@@ -3,6 +3,7 @@ import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import { displayNameSchema, emailAddressSchema, emailLimits, headerTextSchema } from '../shared/domain/email';
 import type { SchemaType } from '../shared/domain/schema-type';
 import { identifierText } from '../shared/domain/text';
+import { compileValidator } from '../shared/domain/validation';
 
 const bodySchema = { type: 'string', minLength: 1 } as const;
 
@@ -64,3 +65,6 @@ export const sendEmailResponseSchema = {
 } as const;
 
 export type SendEmailResponse = SchemaType<typeof sendEmailResponseSchema>;
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validSendEmail = compileValidator<SendEmailRequest>(sendEmailSchema);

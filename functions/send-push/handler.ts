@@ -11,12 +11,11 @@ import { dynamo } from '../shared/clients/dynamo';
 import { kinesis } from '../shared/clients/kinesis';
 import { optionalEnv, requireEnv } from '../shared/config';
 import { pushEndpointPolicy, pushLimits } from '../shared/domain/push';
-import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
 import { sendPush } from './core';
-import { sendPushSchema, type SendPushRequest, type SendPushResponse } from './schema';
+import { validSendPush, type SendPushResponse } from './schema';
 
 const endpoints = pushEndpointPolicy(optionalEnv(pushSending.endpointHostsEnvVar, ''));
 const send = sendPush({
@@ -32,7 +31,7 @@ const send = sendPush({
 
 export const handler = jsonApi({
   scopes: ['comms'],
-  validate: compileValidator<SendPushRequest>(sendPushSchema),
+  validate: validSendPush,
 }).handler(async (event, context) => {
   const { reasons, recordError, ...answer } = await send(event.body, context.principal.appId, { remainingMs: context.getRemainingTimeInMillis() });
   const ids = { app_id: context.principal.appId, notification_id: answer.notification_id };

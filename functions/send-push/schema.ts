@@ -2,6 +2,7 @@
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import { pushLimits, urgencies, type Urgency } from '../shared/domain/push';
 import type { SchemaType } from '../shared/domain/schema-type';
+import { compileValidator } from '../shared/domain/validation';
 
 /** Where a click leads, and the icon: absolute http(s) URLs. */
 const webUrlSchema = {
@@ -76,3 +77,6 @@ export const sendPushResponseSchema = {
 } as const;
 
 export type SendPushResponse = SchemaType<typeof sendPushResponseSchema>;
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validSendPush = compileValidator<SendPushRequest>(sendPushSchema);

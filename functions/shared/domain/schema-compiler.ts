@@ -5,7 +5,7 @@
  * builds them with createSchemaAjv below, so both run the same generated code)
  * and carries no ajv compiler.
  */
-import { _, Ajv, Name, type CodeKeywordDefinition, type KeywordCxt, type ValidateFunction } from 'ajv';
+import { _, Ajv, Name, stringify, type CodeKeywordDefinition, type KeywordCxt, type ValidateFunction } from 'ajv';
 import type AjvCore from 'ajv/dist/core';
 import { attributeNameProblem, schemaFormats } from './schema-runtime';
 
@@ -36,9 +36,11 @@ const attributeNameKeyword: CodeKeywordDefinition = {
     params: ({ params }) => _`{problem: ${params.problem}}`,
   },
   code(cxt: KeywordCxt) {
-    const { gen, data, schemaCode } = cxt;
+    const { gen, data, schema } = cxt;
     const check = gen.scopeValue('func', { ref: attributeNameProblem, code: _`${runtime}.attributeNameProblem` });
-    const problem = gen.const('problem', _`${check}(${data}, ${schemaCode})`);
+    // The names themselves, not a path into the whole schema: standalone code then needs no copy of the schema.
+    const allowed = gen.scopeValue('obj', { ref: schema, code: stringify(schema) });
+    const problem = gen.const('problem', _`${check}(${data}, ${allowed})`);
     cxt.setParams({ problem });
     cxt.fail(_`${problem} !== undefined`);
   },
