@@ -82,9 +82,10 @@ export function bundleInputHash(root: string, entry: string, options: BundleOpti
   const graph = buildSync({ ...sourceOptions(root, entry, options), packages: 'external', write: false, metafile: true, minify: false, sourcemap: false, logLevel: 'silent' });
   const ownFiles = Object.keys(graph.metafile.inputs).filter((file) => !file.split('/').includes('node_modules')).sort();
   const hash = createHash('sha256').update(JSON.stringify({ scheme: 2, esbuild: esbuildVersion, entry, options }));
-  for (const file of [...ownFiles, 'package-lock.json', 'package.json', 'tsconfig.json', ...validatorBuildFiles]) {
+  for (const file of [...ownFiles, 'package-lock.json', 'package.json', 'tsconfig.json']) {
     hash.update(`\0${file}\0${sha256(readFileSync(join(root, file)))}`);
   }
+  validatorBuildFiles.forEach((file, i) => hash.update(`\0validator build ${i}\0${sha256(readFileSync(file))}`));
   return hash.digest('hex');
 }
 

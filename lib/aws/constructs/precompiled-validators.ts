@@ -28,13 +28,14 @@ export const validatorsSpecifier = '#schema-validators';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const recorder = join(here, 'schema-recorder.ts');
+const repo = join(here, '..', '..', '..');
 /** Files whose content decides the generated code, besides the schemas: they go into its cache key and the bundles' asset hash. */
 export const validatorBuildFiles = [
   'lib/aws/constructs/precompiled-validators.ts',
   'lib/aws/constructs/schema-recorder.ts',
   'functions/shared/domain/schema-compiler.ts',
   'node_modules/ajv/package.json',
-];
+].map((file) => join(repo, file));
 
 /** A project module that declares validators at module scope. */
 const declaresValidators = /(?<!function )\b(compileValidator|schemaValidators)\s*[<(]/;
@@ -100,7 +101,7 @@ export function precompiledValidatorsModule(root: string, base: BuildOptions): s
   const keys = schemas.map(schemaKey);
   const cacheKey = createHash('sha256');
   cacheKey.update(JSON.stringify({ scheme: 1, keys }));
-  for (const file of validatorBuildFiles) cacheKey.update(`\0${file}\0${readFileSync(join(root, file))}`);
+  for (const file of validatorBuildFiles) cacheKey.update(`\0${relative(repo, file)}\0${readFileSync(file)}`);
   const dir = join(root, 'node_modules', '.cache', 'urm-validators', cacheKey.digest('hex').slice(0, 32));
   const index = join(dir, 'index.mjs');
   if (existsSync(index)) return index;
