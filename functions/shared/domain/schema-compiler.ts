@@ -59,6 +59,8 @@ export function createSchemaAjv(options: { allErrors: boolean; standalone?: bool
     allowUnionTypes: true,
     coerceTypes: false,
     useDefaults: false,
+    // A shared subschema (precompiled-validators.ts) stays one function instead of being inlined at each use.
+    inlineRefs: false,
     ...(options.standalone ? { code: { source: true, esm: true, formats: _`${runtime}.schemaFormats` } } : {}),
   });
   addSchemaFormats(ajv);

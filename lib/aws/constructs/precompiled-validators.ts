@@ -89,6 +89,49 @@ function asEsModule(code: string, runtimeModule: string): string {
 
 const exportName = (key: string) => `v${key}`;
 
+type Schema = Record<string, unknown>;
+const isSchema = (node: unknown): node is Schema => node !== null && typeof node === 'object' && !Array.isArray(node);
+/** Where a subschema sits, by keyword: those that hold one, and those that hold a map or a list of them. */
+const oneSchema = ['items', 'additionalProperties', 'propertyNames', 'not', 'if', 'then', 'else', 'contains'];
+const schemaMaps = ['properties', 'patternProperties', 'definitions'];
+const schemaLists = ['anyOf', 'oneOf', 'allOf'];
+
+function mapSubschemas(schema: Schema, visit: (sub: Schema) => Schema): Schema {
+  const out: Schema = { ...schema };
+  for (const key of oneSchema) if (isSchema(out[key])) out[key] = visit(out[key] as Schema);
+  for (const key of schemaMaps) if (isSchema(out[key])) out[key] = Object.fromEntries(Object.entries(out[key] as Schema).map(([k, v]) => [k, isSchema(v) ? visit(v) : v]));
+  for (const key of schemaLists) if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).map((v) => (isSchema(v) ? visit(v) : v));
+  return out;
+}
+
+/**
+ * The schema with each large subschema it repeats defined once and referred to:
+ * standalone code would otherwise hold its code at every place (the nested
+ * value schema of a profile record is used a dozen times). Only subschemas
+ * whose errors read the same from a definition: no propertyNames, pattern or
+ * urmAttributeName, whose messages look at where the error sits in the schema.
+ */
+export function shareRepeatedSubschemas(schema: object): object {
+  const counts = new Map<string, number>();
+  const count = (sub: Schema): Schema => {
+    const json = JSON.stringify(sub);
+    counts.set(json, (counts.get(json) ?? 0) + 1);
+    return mapSubschemas(sub, count);
+  };
+  mapSubschemas(schema as Schema, count);
+  const shared = new Map<string, string>();
+  for (const [json, n] of counts) {
+    if (n > 1 && json.length > 200 && !/"(propertyNames|pattern|urmAttributeName|description)"/.test(json)) shared.set(json, `s${shared.size}`);
+  }
+  if (shared.size === 0) return schema;
+  const replace = (sub: Schema): Schema => {
+    const name = shared.get(JSON.stringify(sub));
+    return name ? { $ref: `#/definitions/${name}` } : mapSubschemas(sub, replace);
+  };
+  const definitions = Object.fromEntries([...shared].map(([json, name]) => [name, mapSubschemas(JSON.parse(json) as Schema, replace)]));
+  return { ...mapSubschemas(schema as Schema, replace), definitions: { ...((schema as Schema).definitions as Schema | undefined), ...definitions } };
+}
+
 /**
  * Writes the precompiled validators of the bundle of `entry` and returns the
  * module that stands for `#schema-validators` in it, or undefined when the
@@ -100,7 +143,7 @@ export function precompiledValidatorsModule(root: string, base: BuildOptions): s
   const schemas = declaredSchemas(root, declaring, base.target);
   const keys = schemas.map(schemaKey);
   const cacheKey = createHash('sha256');
-  cacheKey.update(JSON.stringify({ scheme: 1, keys }));
+  cacheKey.update(JSON.stringify({ scheme: 2, keys }));
   for (const file of validatorBuildFiles) cacheKey.update(`\0${relative(repo, file)}\0${readFileSync(file)}`);
   const dir = join(root, 'node_modules', '.cache', 'urm-validators', cacheKey.digest('hex').slice(0, 32));
   const index = join(dir, 'index.mjs');
@@ -111,7 +154,7 @@ export function precompiledValidatorsModule(root: string, base: BuildOptions): s
   const files: Record<string, string> = {};
   for (const pass of ['fast', 'full'] as const) {
     const ajv = createSchemaAjv({ allErrors: pass === 'full', standalone: true });
-    schemas.forEach((schema, i) => ajv.addSchema(schema, keys[i]));
+    schemas.forEach((schema, i) => ajv.addSchema(shareRepeatedSubschemas(schema), keys[i]));
     files[`${pass}.mjs`] = asEsModule(standaloneCode(ajv, Object.fromEntries(keys.map((key) => [exportName(key), key]))), runtimeModule);
   }
   files['index.mjs'] = [
