@@ -44,6 +44,21 @@ module.exports = {
       to: { path: '^functions/[^/]+/', pathNot: ['^functions/$1/', '^functions/shared/'] },
     },
     {
+      name: 'one-module-per-client',
+      severity: 'error',
+      comment:
+        'Each AWS SDK client has its own module in functions/shared/clients/, so a function bundles only the clients it imports: a client module (or a barrel there) that imported another client would put that client in every bundle that uses the first.',
+      from: { path: '^functions/shared/clients/' },
+      to: { path: '^functions/shared/clients/', pathNot: '^functions/shared/clients/keep-alive\\.ts$' },
+    },
+    {
+      name: 'no-clients-barrel',
+      severity: 'error',
+      comment: 'Import a client from its own module (functions/shared/clients/<service>.ts): an index there would bundle every client into every function.',
+      from: {},
+      to: { path: '^functions/shared/clients(/index)?\\.ts$' },
+    },
+    {
       name: 'lib-not-to-bin-or-test',
       severity: 'error',
       comment: 'lib is what bin runs: the CDK stack, the local stack, the tooling. It never reaches back into bin or into test.',

@@ -2,7 +2,7 @@
 import { h } from 'preact';
 import { tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { csrfTokenFor } from '../shared/domain/affiliate-portal';
 import { ForgotPage } from '../shared/affiliate-portal/pages/access';

@@ -6,7 +6,7 @@ import { DynamoAffiliateSessionStore } from '../shared/adapters/dynamo-affiliate
 import { DynamoAffiliateStore } from '../shared/adapters/dynamo-affiliate-store';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoLinkStore } from '../shared/adapters/dynamo-link-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { clickAddress, listLinks } from '../shared/back-office/affiliate-links';
 import { csrfTokenFor } from '../shared/domain/affiliate-portal';

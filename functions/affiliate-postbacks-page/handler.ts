@@ -5,7 +5,7 @@ import { DynamoAffiliateAccounts } from '../shared/adapters/dynamo-affiliate-acc
 import { DynamoAffiliateSessionStore } from '../shared/adapters/dynamo-affiliate-session-store';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../shared/adapters/dynamo-postback-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { postbackDeliveries, postbackLogLimits, postbackUrlOf } from '../shared/back-office/postbacks';
 import { csrfTokenFor } from '../shared/domain/affiliate-portal';

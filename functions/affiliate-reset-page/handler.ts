@@ -3,7 +3,7 @@ import { h } from 'preact';
 import { tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoResetTokenStore } from '../shared/adapters/dynamo-reset-token-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { csrfTokenFor } from '../shared/domain/affiliate-portal';
 import { ResetLinkRefusedPage, ResetPage } from '../shared/affiliate-portal/pages/access';

@@ -6,7 +6,7 @@ import { DynamoAffiliateSessionStore } from '../shared/adapters/dynamo-affiliate
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoResetTokenStore } from '../shared/adapters/dynamo-reset-token-store';
 import { DynamoSignInAttempts } from '../shared/adapters/dynamo-sign-in-attempts';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { csrfTokenFor, csrfTokenMatches } from '../shared/domain/affiliate-portal';
 import { hashPassword } from '../shared/domain/passwords';

@@ -5,7 +5,7 @@ import { DynamoAffiliateAccounts } from '../shared/adapters/dynamo-affiliate-acc
 import { DynamoAffiliateSessionStore } from '../shared/adapters/dynamo-affiliate-session-store';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoSignInAttempts } from '../shared/adapters/dynamo-sign-in-attempts';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { csrfTokenFor, csrfTokenMatches } from '../shared/domain/affiliate-portal';
 import { newSecret } from '../shared/domain/enterprise';

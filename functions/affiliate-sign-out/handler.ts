@@ -2,7 +2,7 @@
 import { h } from 'preact';
 import { tables } from '../shared/manifest/resources';
 import { DynamoAffiliateSessionStore } from '../shared/adapters/dynamo-affiliate-session-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { csrfTokenMatches } from '../shared/domain/affiliate-portal';
 import { hashSecret, SECRET_PATTERN } from '../shared/domain/enterprise';

@@ -11,7 +11,7 @@ import { DynamoAffiliateSessionStore } from '../shared/adapters/dynamo-affiliate
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../shared/adapters/dynamo-postback-store';
 import { secretStoreFromEnv } from '../shared/adapters/secret-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { optionalEnv, requireEnv } from '../shared/config';
 import { postbackDeliveries, postbackLogLimits, postbackUrlOf } from '../shared/back-office/postbacks';
 import { csrfTokenMatches } from '../shared/domain/affiliate-portal';

@@ -5,12 +5,11 @@ import { DynamoFunnelStore } from '../shared/adapters/dynamo-funnel-store';
 import { DynamoLinkStore } from '../shared/adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
 import { affiliateReport } from '../shared/back-office/affiliate-report';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { csvFileName, reportCsv } from '../shared/affiliate-portal/csv';
 import { affiliateIdOf } from '../shared/domain/affiliates';
-import { reportRangeQuerySchema, type ReportRangeQuery } from '../shared/domain/report-range';
-import { compileValidator } from '../shared/domain/validation';
+import { validReportRangeQuery, type ReportRangeQuery } from '../shared/domain/report-range';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { validQuery } from '../shared/http/json-body';
 
@@ -25,7 +24,7 @@ const report = affiliateReport({
 
 /** The report as the affiliate portal's CSV download makes it, named after the affiliate. */
 export const handler = consoleApi({ roles: ['admin', 'marketer', 'viewer'], mutates: false })
-  .use(validQuery(compileValidator<ReportRangeQuery>(reportRangeQuerySchema, 'query string')))
+  .use(validQuery(validReportRangeQuery))
   .handler(async (event: ConsoleEvent) => {
     const { from, to } = event.queryStringParameters as unknown as ReportRangeQuery;
     const result = await report(event.console.appId, affiliateIdOf(event.pathParameters), from, to);

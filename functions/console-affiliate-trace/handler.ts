@@ -5,14 +5,13 @@ import { DynamoFunnelStore } from '../shared/adapters/dynamo-funnel-store';
 import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
 import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
 import { affiliateTrace, traceLimits } from '../shared/back-office/affiliate-report';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { affiliateIdOf } from '../shared/domain/affiliates';
-import { compileValidator } from '../shared/domain/validation';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { validQuery } from '../shared/http/json-body';
 import { json } from '../shared/http/response';
-import { traceQuerySchema, type TraceQuery } from './schema';
+import { validTraceQuery, type TraceQuery } from './schema';
 
 const affiliatesTable = requireEnv(tables.affiliates.envVar);
 const trace = affiliateTrace({
@@ -24,7 +23,7 @@ const trace = affiliateTrace({
 });
 
 export const handler = consoleApi({ roles: ['admin', 'marketer', 'viewer'], mutates: false })
-  .use(validQuery(compileValidator<TraceQuery>(traceQuerySchema, 'query string')))
+  .use(validQuery(validTraceQuery))
   .handler(async (event: ConsoleEvent) => {
     const query = event.queryStringParameters as unknown as TraceQuery;
     const limit = query.limit === undefined ? traceLimits.default : Number(query.limit);

@@ -1,5 +1,6 @@
 /** GET /console/api/affiliates/{affiliate_id}/trace?from=…&to=…&limit=…&cursor=… (docs/api.md, "Back office API"). */
 import { reportRangeQuerySchema, type ReportRangeQuery } from '../shared/domain/report-range';
+import { compileValidator } from '../shared/domain/validation';
 
 export const traceQuerySchema = {
   ...reportRangeQuerySchema,
@@ -14,3 +15,6 @@ export interface TraceQuery extends ReportRangeQuery {
   limit?: string;
   cursor?: string;
 }
+
+/** Checks the query string (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validTraceQuery = compileValidator<TraceQuery>(traceQuerySchema, 'query string');

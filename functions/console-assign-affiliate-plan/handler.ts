@@ -5,14 +5,13 @@ import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
 import { assignPlan } from '../shared/back-office/affiliates';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { affiliateIdOf } from '../shared/domain/affiliates';
-import { compileValidator } from '../shared/domain/validation';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { jsonBody, validBody } from '../shared/http/json-body';
 import { json } from '../shared/http/response';
-import { assignPlanBodySchema, type AssignPlanBody } from './schema';
+import { validAssignPlanBody, type AssignPlanBody } from './schema';
 
 const affiliatesTable = requireEnv(tables.affiliates.envVar);
 const office = {
@@ -24,7 +23,7 @@ const office = {
 
 export const handler = consoleApi({ roles: ['admin', 'marketer'], mutates: true })
   .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleAssignAffiliatePlan') }))
-  .use(validBody(compileValidator<AssignPlanBody>(assignPlanBodySchema)))
+  .use(validBody(validAssignPlanBody))
   .handler(async (event: ConsoleEvent) => {
     const { plan_id: planId } = event.body as unknown as AssignPlanBody;
     const actor = { user_id: event.console.userId, email: event.console.email };

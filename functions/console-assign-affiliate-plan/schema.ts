@@ -1,5 +1,6 @@
 /** POST /console/api/affiliates/{affiliate_id}/plan (docs/api.md, "Back office API"). */
 import { identifierText } from '../shared/domain/text';
+import { compileValidator } from '../shared/domain/validation';
 
 export const assignPlanBodySchema = {
   type: 'object',
@@ -11,3 +12,6 @@ export const assignPlanBodySchema = {
 export interface AssignPlanBody {
   plan_id: string;
 }
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validAssignPlanBody = compileValidator<AssignPlanBody>(assignPlanBodySchema);

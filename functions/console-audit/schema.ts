@@ -1,5 +1,6 @@
 /** GET /console/api/audit?limit=…&cursor=… (docs/api.md, "Back office API"). */
 import { AUDIT_CURSOR_PATTERN } from '../shared/back-office/audit';
+import { compileValidator } from '../shared/domain/validation';
 
 export const auditQuerySchema = {
   type: 'object',
@@ -15,3 +16,6 @@ export interface AuditQuery {
   limit?: string;
   cursor?: string;
 }
+
+/** Checks the query string (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validAuditQuery = compileValidator<AuditQuery>(auditQuerySchema, 'query string');

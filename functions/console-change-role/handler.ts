@@ -2,14 +2,13 @@ import { tables } from '../shared/manifest/resources';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { DynamoEnterpriseUserStore } from '../shared/adapters/dynamo-enterprise-user-store';
 import { changeUserRole } from '../shared/back-office/users';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
-import { compileValidator } from '../shared/domain/validation';
 import { maxBodyBytesOf } from '../shared/manifest/operations';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { jsonBody, validBody } from '../shared/http/json-body';
 import { json } from '../shared/http/response';
-import { changeRoleBodySchema, type ChangeRoleBody } from './schema';
+import { validChangeRoleBody, type ChangeRoleBody } from './schema';
 
 const change = changeUserRole({
   users: new DynamoEnterpriseUserStore(dynamo, requireEnv(tables.enterpriseUsers.envVar)),
@@ -18,7 +17,7 @@ const change = changeUserRole({
 
 export const handler = consoleApi({ roles: ['admin'], mutates: true })
   .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleChangeRole') }))
-  .use(validBody(compileValidator<ChangeRoleBody>(changeRoleBodySchema)))
+  .use(validBody(validChangeRoleBody))
   .handler(async (event: ConsoleEvent) => {
     const { role } = event.body as unknown as ChangeRoleBody;
     const userId = event.pathParameters?.user_id ?? '';

@@ -1,5 +1,6 @@
 /** POST /console/api/users/{user_id}/role (docs/api.md, "Back office API"). */
 import { roles, type Role } from '../shared/domain/enterprise';
+import { compileValidator } from '../shared/domain/validation';
 
 export const changeRoleBodySchema = {
   type: 'object',
@@ -11,3 +12,6 @@ export const changeRoleBodySchema = {
 export interface ChangeRoleBody {
   role: Role;
 }
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validChangeRoleBody = compileValidator<ChangeRoleBody>(changeRoleBodySchema);

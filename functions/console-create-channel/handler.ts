@@ -3,14 +3,13 @@ import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { DynamoChannelStore } from '../shared/adapters/dynamo-channel-store';
 import { createChannel } from '../shared/back-office/channels';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
-import { compileValidator } from '../shared/domain/validation';
 import { maxBodyBytesOf } from '../shared/manifest/operations';
 import { consoleActor, consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { jsonBody, validBody } from '../shared/http/json-body';
 import { json } from '../shared/http/response';
-import { createChannelBodySchema, type CreateChannelBody } from './schema';
+import { validCreateChannelBody, type CreateChannelBody } from './schema';
 
 const office = {
   apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
@@ -20,7 +19,7 @@ const office = {
 
 export const handler = consoleApi({ roles: ['admin'], mutates: true })
   .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleCreateChannel') }))
-  .use(validBody(compileValidator<CreateChannelBody>(createChannelBodySchema)))
+  .use(validBody(validCreateChannelBody))
   .handler(async (event: ConsoleEvent) => {
     const body = event.body as unknown as CreateChannelBody;
     const channel = await createChannel(office, consoleActor(event), {

@@ -1,5 +1,6 @@
 /** POST /console/api/channels (docs/api.md, "Back office API", "Settings"): the rules are createChannel's, as for the command line. */
 import { emailLimits } from '../shared/domain/email';
+import { compileValidator } from '../shared/domain/validation';
 
 export const createChannelBodySchema = {
   type: 'object',
@@ -19,3 +20,6 @@ export interface CreateChannelBody {
   from_name: string;
   from_domain?: string;
 }
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validCreateChannelBody = compileValidator<CreateChannelBody>(createChannelBodySchema);

@@ -1,3 +1,4 @@
+import { compileValidator } from '../shared/domain/validation';
 /** POST /console/api/vapid (docs/api.md, "Back office API", "Settings"). */
 export const generateVapidBodySchema = {
   type: 'object',
@@ -12,3 +13,6 @@ export interface GenerateVapidBody {
   subject?: string;
   rotate?: boolean;
 }
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validGenerateVapidBody = compileValidator<GenerateVapidBody>(generateVapidBodySchema);

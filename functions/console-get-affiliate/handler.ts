@@ -4,7 +4,7 @@ import { DynamoLinkStore } from '../shared/adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
 import { DynamoPostbackSettings } from '../shared/adapters/dynamo-postback-store';
 import { affiliateDetail } from '../shared/back-office/affiliates';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { affiliateIdOf } from '../shared/domain/affiliates';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';

@@ -3,7 +3,7 @@ import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { secretStoreFromEnv } from '../shared/adapters/secret-store';
 import { appSettingsView, requireApp } from '../shared/back-office/apps';
 import { hasIdentitySecret } from '../shared/back-office/identity';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { json } from '../shared/http/response';

@@ -2,7 +2,7 @@ import { tables } from '../shared/manifest/resources';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { DynamoRejectionLog } from '../shared/adapters/dynamo-rejection-log';
 import { getPlayer } from '../shared/back-office/players';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { profileIdOf } from '../shared/domain/profile-id';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';

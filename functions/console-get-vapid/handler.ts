@@ -1,7 +1,7 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { requireApp } from '../shared/back-office/apps';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { json } from '../shared/http/response';

@@ -3,14 +3,13 @@ import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { DynamoKeyStore } from '../shared/adapters/dynamo-key-store';
 import { issueKey, keyView } from '../shared/back-office/keys';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
-import { compileValidator } from '../shared/domain/validation';
 import { maxBodyBytesOf } from '../shared/manifest/operations';
 import { consoleActor, consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { jsonBody, validBody } from '../shared/http/json-body';
 import { json } from '../shared/http/response';
-import { issueKeyBodySchema, type IssueKeyBody } from './schema';
+import { validIssueKeyBody, type IssueKeyBody } from './schema';
 
 const office = {
   apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
@@ -21,7 +20,7 @@ const office = {
 /** The key is in this answer only: the store keeps its hash, the audit entry its id. */
 export const handler = consoleApi({ roles: ['admin'], mutates: true })
   .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleIssueKey') }))
-  .use(validBody(compileValidator<IssueKeyBody>(issueKeyBodySchema)))
+  .use(validBody(validIssueKeyBody))
   .handler(async (event: ConsoleEvent) => {
     const { scope } = event.body as unknown as IssueKeyBody;
     const issued = await issueKey(office, event.console.appId, consoleActor(event), scope);

@@ -1,5 +1,6 @@
 /** POST /console/api/keys (docs/api.md, "Back office API", "Settings"). */
 import { scopes, type Scope } from '../shared/domain/api-keys';
+import { compileValidator } from '../shared/domain/validation';
 
 export const issueKeyBodySchema = {
   type: 'object',
@@ -11,3 +12,6 @@ export const issueKeyBodySchema = {
 export interface IssueKeyBody {
   scope: Scope;
 }
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validIssueKeyBody = compileValidator<IssueKeyBody>(issueKeyBodySchema);

@@ -1,5 +1,6 @@
 /** GET /console/api/affiliates?status=…&limit=…&cursor=… (docs/api.md, "Back office API"). */
 import { affiliateStatuses, type AffiliateStatus } from '../shared/domain/affiliate-program';
+import { compileValidator } from '../shared/domain/validation';
 
 export const consoleAffiliatesQuerySchema = {
   type: 'object',
@@ -16,3 +17,6 @@ export interface ConsoleAffiliatesQuery {
   limit?: string;
   cursor?: string;
 }
+
+/** Checks the query string (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validConsoleAffiliatesQuery = compileValidator<ConsoleAffiliatesQuery>(consoleAffiliatesQuerySchema, 'query string');

@@ -2,7 +2,7 @@ import { tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoKeyStore } from '../shared/adapters/dynamo-key-store';
 import { keyView, listKeys } from '../shared/back-office/keys';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { json } from '../shared/http/response';

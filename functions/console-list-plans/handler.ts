@@ -2,7 +2,7 @@ import { tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
 import { listPlans } from '../shared/back-office/plans';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { describePlan } from '../shared/domain/plans';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';

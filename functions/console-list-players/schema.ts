@@ -1,5 +1,6 @@
 /** GET /console/api/players?prefix=…&cursor=…&limit=… */
 import { profileIdSchema } from '../shared/domain/attributes';
+import { compileValidator } from '../shared/domain/validation';
 
 export const listPlayersQuerySchema = {
   type: 'object',
@@ -16,3 +17,6 @@ export interface ListPlayersQuery {
   limit?: string;
   cursor?: string;
 }
+
+/** Checks the query string (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validListPlayersQuery = compileValidator<ListPlayersQuery>(listPlayersQuerySchema, 'query string');

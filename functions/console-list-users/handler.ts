@@ -1,18 +1,17 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoEnterpriseUserStore } from '../shared/adapters/dynamo-enterprise-user-store';
 import { listUsers } from '../shared/back-office/users';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
-import { compileValidator } from '../shared/domain/validation';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { validQuery } from '../shared/http/json-body';
 import { json } from '../shared/http/response';
-import { usersQuerySchema, type UsersQuery } from './schema';
+import { validUsersQuery, type UsersQuery } from './schema';
 
 const list = listUsers({ users: new DynamoEnterpriseUserStore(dynamo, requireEnv(tables.enterpriseUsers.envVar)) });
 
 export const handler = consoleApi({ roles: ['admin'], mutates: false })
-  .use(validQuery(compileValidator<UsersQuery>(usersQuerySchema, 'query string')))
+  .use(validQuery(validUsersQuery))
   .handler(async (event: ConsoleEvent) => {
     const query = event.queryStringParameters as UsersQuery;
     const page = await list(event.console.appId, { limit: query.limit ? Number(query.limit) : undefined, cursor: query.cursor });

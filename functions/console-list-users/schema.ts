@@ -1,5 +1,6 @@
 /** GET /console/api/users?limit=…&cursor=… (docs/api.md, "Back office API"). */
 import { roles } from '../shared/domain/enterprise';
+import { compileValidator } from '../shared/domain/validation';
 
 export const usersQuerySchema = {
   type: 'object',
@@ -29,3 +30,6 @@ export const consoleUserSchema = {
     created_at: { type: 'string', format: 'date-time' },
   },
 } as const;
+
+/** Checks the query string (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validUsersQuery = compileValidator<UsersQuery>(usersQuerySchema, 'query string');

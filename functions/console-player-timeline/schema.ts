@@ -1,4 +1,6 @@
 /** GET /console/api/players/{profile_id}/timeline?event=…&cursor=…&limit=… */
+import { compileValidator } from '../shared/domain/validation';
+
 export const playerTimelineQuerySchema = {
   type: 'object',
   properties: {
@@ -20,3 +22,6 @@ export interface PlayerTimelineQuery {
   limit?: string;
   cursor?: string;
 }
+
+/** Checks the query string (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validPlayerTimelineQuery = compileValidator<PlayerTimelineQuery>(playerTimelineQuerySchema, 'query string');

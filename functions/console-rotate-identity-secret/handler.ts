@@ -3,7 +3,7 @@ import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { secretStoreFromEnv } from '../shared/adapters/secret-store';
 import { rotateIdentitySecret } from '../shared/back-office/identity';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { consoleActor, consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { json } from '../shared/http/response';

@@ -1,7 +1,7 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoEnterpriseUserStore } from '../shared/adapters/dynamo-enterprise-user-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { roles } from '../shared/domain/enterprise';
 import { consoleApi, consoleSessionId } from '../shared/http/console-auth';

@@ -4,14 +4,13 @@ import { DynamoAffiliateStore } from '../shared/adapters/dynamo-affiliate-store'
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { setAffiliateStatus } from '../shared/back-office/affiliates';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { affiliateIdOf } from '../shared/domain/affiliates';
-import { compileValidator } from '../shared/domain/validation';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { jsonBody, validBody } from '../shared/http/json-body';
 import { json } from '../shared/http/response';
-import { setAffiliateStatusBodySchema, type SetAffiliateStatusBody } from './schema';
+import { validSetAffiliateStatusBody, type SetAffiliateStatusBody } from './schema';
 
 const office = {
   apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
@@ -21,7 +20,7 @@ const office = {
 
 export const handler = consoleApi({ roles: ['admin', 'marketer'], mutates: true })
   .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleSetAffiliateStatus') }))
-  .use(validBody(compileValidator<SetAffiliateStatusBody>(setAffiliateStatusBodySchema)))
+  .use(validBody(validSetAffiliateStatusBody))
   .handler(async (event: ConsoleEvent) => {
     const { status } = event.body as unknown as SetAffiliateStatusBody;
     const actor = { user_id: event.console.userId, email: event.console.email };

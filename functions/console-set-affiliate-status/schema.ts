@@ -1,5 +1,6 @@
 /** POST /console/api/affiliates/{affiliate_id}/status (docs/api.md, "Back office API"). */
 import { affiliateDecisions, type AffiliateDecision } from '../shared/back-office/affiliates';
+import { compileValidator } from '../shared/domain/validation';
 
 export const setAffiliateStatusBodySchema = {
   type: 'object',
@@ -11,3 +12,6 @@ export const setAffiliateStatusBodySchema = {
 export interface SetAffiliateStatusBody {
   status: AffiliateDecision;
 }
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validSetAffiliateStatusBody = compileValidator<SetAffiliateStatusBody>(setAffiliateStatusBodySchema);

@@ -1,3 +1,4 @@
+import { compileValidator } from '../shared/domain/validation';
 /** POST /console/api/money (docs/api.md, "Back office API", "Settings"): the rules are setMoneySettings', as for the command line. */
 export const setMoneyBodySchema = {
   type: 'object',
@@ -13,3 +14,6 @@ export interface SetMoneyBody {
   currency?: string;
   money_events?: Record<string, string>;
 }
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validSetMoneyBody = compileValidator<SetMoneyBody>(setMoneyBodySchema);

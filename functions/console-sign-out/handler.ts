@@ -1,6 +1,6 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoSessionStore } from '../shared/adapters/dynamo-session-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { roles } from '../shared/domain/enterprise';
 import { consoleApi } from '../shared/http/console-auth';

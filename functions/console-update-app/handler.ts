@@ -4,14 +4,13 @@ import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
 import { appSettingsView, updateApp } from '../shared/back-office/apps';
 import { setIdentityVerification } from '../shared/back-office/identity';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
-import { compileValidator } from '../shared/domain/validation';
 import { maxBodyBytesOf } from '../shared/manifest/operations';
 import { consoleActor, consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { jsonBody, validBody } from '../shared/http/json-body';
 import { json } from '../shared/http/response';
-import { updateAppBodySchema, type UpdateAppBody } from './schema';
+import { validUpdateAppBody, type UpdateAppBody } from './schema';
 
 const office = {
   apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
@@ -22,7 +21,7 @@ const office = {
 /** The command line's `app update` and `app identity --on/--off`, in one call: each audited by its use case. */
 export const handler = consoleApi({ roles: ['admin'], mutates: true })
   .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleUpdateApp') }))
-  .use(validBody(compileValidator<UpdateAppBody>(updateAppBodySchema)))
+  .use(validBody(validUpdateAppBody))
   .handler(async (event: ConsoleEvent) => {
     const body = event.body as unknown as UpdateAppBody;
     const actor = consoleActor(event);

@@ -1,6 +1,7 @@
 /** POST /console/api/app (docs/api.md, "Back office API", "Settings"): what is given changes; the rest stays. */
 import { affiliateApprovals } from '../shared/back-office/apps';
 import { identifierText } from '../shared/domain/text';
+import { compileValidator } from '../shared/domain/validation';
 
 const origin = { type: 'string', minLength: 1, maxLength: 2048, description: 'An origin: scheme, host and optional port, e.g. https://portal.example.com.' } as const;
 
@@ -26,3 +27,6 @@ export interface UpdateAppBody {
   default_plan_id?: string;
   identity_verification?: 'on' | 'off';
 }
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validUpdateAppBody = compileValidator<UpdateAppBody>(updateAppBodySchema);

@@ -1,3 +1,4 @@
+import { compileValidator } from '../shared/domain/validation';
 /** POST /console/api/channels/{channel_id} (docs/api.md, "Back office API", "Settings"). */
 export const updateChannelBodySchema = {
   type: 'object',
@@ -16,3 +17,6 @@ export interface UpdateChannelBody {
   enabled?: boolean;
   from_domain?: string | null;
 }
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validUpdateChannelBody = compileValidator<UpdateChannelBody>(updateChannelBodySchema);

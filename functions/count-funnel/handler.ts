@@ -5,7 +5,7 @@ import { tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoFunnelStore } from '../shared/adapters/dynamo-funnel-store';
 import { DynamoRejectionLog } from '../shared/adapters/dynamo-rejection-log';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { moneySettingsOf, type MoneySettings } from '../shared/domain/money-settings';
 import { LookupCache, lookupCacheDefaults } from '../shared/http/lookup-cache';

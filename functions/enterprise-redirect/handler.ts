@@ -2,7 +2,7 @@ import { tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoSessionStore } from '../shared/adapters/dynamo-session-store';
 import { DynamoSignInTokenStore } from '../shared/adapters/dynamo-sign-in-token-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { newSecret } from '../shared/domain/enterprise';
 import { html, htmlApi } from '../shared/http/html';

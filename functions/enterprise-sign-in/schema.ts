@@ -3,6 +3,7 @@ import { appIdSchema } from '../shared/domain/attributes';
 import { enterpriseLimits, SECRET_PATTERN } from '../shared/domain/enterprise';
 import type { SchemaType } from '../shared/domain/schema-type';
 import { identifierText } from '../shared/domain/text';
+import { compileValidator } from '../shared/domain/validation';
 
 export const signInBodySchema = {
   type: 'object',
@@ -31,3 +32,6 @@ export const signInAnswerSchema = {
 } as const;
 
 export type SignInAnswer = SchemaType<typeof signInAnswerSchema>;
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validSignInBody = compileValidator<SignInBody>(signInBodySchema);

@@ -1,14 +1,13 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoEnterpriseUserStore } from '../shared/adapters/dynamo-enterprise-user-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { newUserId } from '../shared/domain/enterprise';
-import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
 import { signUpEnterpriseUsers } from './core';
-import { signUpBodySchema, type SignUpBody } from './schema';
+import { validSignUpBody } from './schema';
 
 const signUp = signUpEnterpriseUsers({
   users: new DynamoEnterpriseUserStore(dynamo, requireEnv(tables.enterpriseUsers.envVar)),
@@ -18,7 +17,7 @@ const signUp = signUpEnterpriseUsers({
 
 export const handler = jsonApi({
   scopes: ['server'],
-  validate: compileValidator<SignUpBody>(signUpBodySchema),
+  validate: validSignUpBody,
 }).handler(async (event, context) => {
   const answer = await signUp(context.principal.appId, event.body);
   logger.info('Enterprise users signed up', {

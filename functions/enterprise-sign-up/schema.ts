@@ -2,6 +2,7 @@
 import { appIdSchema } from '../shared/domain/attributes';
 import { enterpriseLimits, roles, type Role } from '../shared/domain/enterprise';
 import type { SchemaType } from '../shared/domain/schema-type';
+import { compileValidator } from '../shared/domain/validation';
 
 /** A name a person can read: not blank, no control characters. */
 export const personNameSchema = {
@@ -75,3 +76,6 @@ export const signUpAnswerSchema = {
 
 export type SignedUpUser = SchemaType<typeof signedUpUserSchema>;
 export type SignUpAnswer = SchemaType<typeof signUpAnswerSchema>;
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validSignUpBody = compileValidator<SignUpBody>(signUpBodySchema);

@@ -4,13 +4,12 @@ import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
 import { DynamoFunnelStore } from '../shared/adapters/dynamo-funnel-store';
 import { DynamoLinkStore } from '../shared/adapters/dynamo-link-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
-import { compileValidator } from '../shared/domain/validation';
 import { queryApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { getAffiliateReport } from './core';
-import { reportQuerySchema, type ReportQuery } from './schema';
+import { validReportQuery } from './schema';
 
 const affiliatesTable = requireEnv(tables.affiliates.envVar);
 const report = getAffiliateReport({
@@ -23,7 +22,7 @@ const report = getAffiliateReport({
 
 export const handler = queryApi({
   scopes: ['server'],
-  validate: compileValidator<ReportQuery>(reportQuerySchema, 'query string'),
+  validate: validReportQuery,
 }).handler(async (event, context) =>
   json(200, await report(context.principal.appId, event.queryStringParameters, event.pathParameters?.affiliate_id)),
 );

@@ -1,5 +1,6 @@
 /** GET /api/affiliates/{affiliate_id}/report?from=YYYY-MM-DD&to=YYYY-MM-DD (docs/api.md, "Affiliate reports"). */
 import { appIdSchema } from '../shared/domain/attributes';
+import { compileValidator } from '../shared/domain/validation';
 
 const date = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'a date YYYY-MM-DD' } as const;
 
@@ -92,3 +93,6 @@ export const affiliateReportSchema = {
     },
   },
 } as const;
+
+/** Checks the query string (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validReportQuery = compileValidator<ReportQuery>(reportQuerySchema, 'query string');

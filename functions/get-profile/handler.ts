@@ -1,19 +1,18 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { profileIdOf } from '../shared/domain/profile-id';
-import { compileValidator } from '../shared/domain/validation';
 import { queryApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { getProfile } from './core';
-import { profileQuerySchema, type ProfileQuery } from './schema';
+import { validProfileQuery } from './schema';
 
 const read = getProfile(new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)));
 
 export const handler = queryApi({
   scopes: ['server'],
-  validate: compileValidator<ProfileQuery>(profileQuerySchema, 'query string'),
+  validate: validProfileQuery,
 }).handler(async (event, context) =>
   json(200, await read(context.principal.appId, event.queryStringParameters.app_id, profileIdOf(event.pathParameters))),
 );

@@ -1,6 +1,7 @@
 /** GET /profiles/{profile_id}?app_id=… */
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import type { SchemaType } from '../shared/domain/schema-type';
+import { compileValidator } from '../shared/domain/validation';
 
 export const profileQuerySchema = {
   type: 'object',
@@ -32,3 +33,6 @@ export const profileViewSchema = {
 } as const;
 
 export type ProfileView = SchemaType<typeof profileViewSchema>;
+
+/** Checks the query string (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validProfileQuery = compileValidator<ProfileQuery>(profileQuerySchema, 'query string');

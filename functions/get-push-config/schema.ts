@@ -1,6 +1,7 @@
 /** GET /push/config?app_id=… (browser key): what the push SDK needs to subscribe. */
 import { appIdSchema } from '../shared/domain/attributes';
 import type { SchemaType } from '../shared/domain/schema-type';
+import { compileValidator } from '../shared/domain/validation';
 
 export const pushConfigQuerySchema = {
   type: 'object',
@@ -27,3 +28,6 @@ export const pushConfigSchema = {
 } as const;
 
 export type PushConfig = SchemaType<typeof pushConfigSchema>;
+
+/** Checks the query string (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validPushConfigQuery = compileValidator<PushConfigQuery>(pushConfigQuerySchema, 'query string');

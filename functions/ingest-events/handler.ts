@@ -2,22 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { maxBodyBytesOf } from '../shared/manifest/operations';
 import { ingestStream } from '../shared/manifest/resources';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
-import { kinesis } from '../shared/clients';
+import { kinesis } from '../shared/clients/kinesis';
 import { requireEnv } from '../shared/config';
-import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
 import { countIngested, ingestionMetrics } from '../shared/metrics';
 import { ingestEvents } from './core';
-import { eventsBodySchema, type EventRecord } from './schema';
+import { validEventsBody } from './schema';
 
 const writer = new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar));
 const ingest = ingestEvents({ writer, newId: randomUUID, now: () => new Date() });
 
 export const handler = jsonApi({
   scopes: ['server', 'browser'],
-  validate: compileValidator<EventRecord[]>(eventsBodySchema),
+  validate: validEventsBody,
   maxBytes: maxBodyBytesOf('IngestEvents'),
 }).use(ingestionMetrics()).handler(async (event, context) => {
   const receipt = await ingest(event.body, context.principal.appId, context.principal.scope);

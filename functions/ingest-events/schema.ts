@@ -2,6 +2,7 @@
 import { commonRecordProperties, nameSchema, valueSchema, type AttributeValue } from '../shared/domain/attributes';
 import { limits } from '../shared/domain/limits';
 import { identifierText } from '../shared/domain/text';
+import { compileValidator } from '../shared/domain/validation';
 
 export const eventRecordFields = ['app_id', 'profile_id', 'event', 'urm_date_time', 'urm_insert_id', 'urm_ip'] as const;
 
@@ -33,3 +34,6 @@ export interface EventRecord {
   urm_ip?: string;
   [name: string]: AttributeValue | undefined;
 }
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validEventsBody = compileValidator<EventRecord[]>(eventsBodySchema);

@@ -49,6 +49,10 @@ export function profileRecordProblems(record: ProfileRecord, index: number): str
   return problems;
 }
 
+function withoutProof({ [PROOF_FIELD]: _proof, ...record }: ProfileRecord) {
+  return record;
+}
+
 export interface IngestProfilesDeps extends IngestDeps {
   identity: IdentityKeyring;
   /** Web push tokens are stored only with an endpoint send_push would call, whatever the key. */
@@ -70,7 +74,7 @@ export function ingestProfiles(deps: IngestProfilesDeps) {
     }
     // The proof is a credential: it stops here, never on the stream or the profile.
     return ingest(
-      records.map(({ [PROOF_FIELD]: _proof, ...record }) => record),
+      records.map((record) => (PROOF_FIELD in record ? withoutProof(record) : record)),
       appId,
     );
   };

@@ -5,16 +5,16 @@ import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { AppIdentityKeyring } from '../shared/adapters/identity-keyring';
 import { defaultRetryPolicy, KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { secretStoreFromEnv } from '../shared/adapters/secret-store';
-import { dynamo, kinesis } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
+import { kinesis } from '../shared/clients/kinesis';
 import { optionalEnv, requireEnv } from '../shared/config';
 import { pushEndpointPolicy } from '../shared/domain/push';
-import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
 import { countIngested, ingestionMetrics } from '../shared/metrics';
 import { ingestProfiles } from './core';
-import { profilesBodySchema, type ProfileRecord } from './schema';
+import { validProfilesBody } from './schema';
 
 // A profile's records apply in stream order, so a refused one must not land after the next.
 const writer = new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar), defaultRetryPolicy, { keepKeyOrder: true });
@@ -29,7 +29,7 @@ const ingest = ingestProfiles({
 
 export const handler = jsonApi({
   scopes: ['server', 'browser'],
-  validate: compileValidator<ProfileRecord[]>(profilesBodySchema),
+  validate: validProfilesBody,
   maxBytes: maxBodyBytesOf('IngestProfiles'),
 }).use(ingestionMetrics()).handler(async (event, context) => {
   const receipt = await ingest(event.body, context.principal.appId, context.principal.scope);

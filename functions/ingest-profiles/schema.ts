@@ -16,6 +16,7 @@ import {
 import type { ProfileChange } from '../shared/domain/directive-engine';
 import { PROOF_FIELD, proofSchema } from '../shared/domain/identity';
 import { limits } from '../shared/domain/limits';
+import { compileValidator } from '../shared/domain/validation';
 
 const MAX_NAMES = 1000;
 
@@ -110,3 +111,6 @@ export interface ProfileRecord extends ProfileChange {
   /** The browser key's proof of profile_id (functions/shared/domain/identity.ts); never stored. */
   urm_profile_id_hash?: string;
 }
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validProfilesBody = compileValidator<ProfileRecord[]>(profilesBodySchema);

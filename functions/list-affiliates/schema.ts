@@ -1,6 +1,7 @@
 /** GET /api/affiliates?limit=…&cursor=… (docs/api.md, "Listing affiliates"). */
 import { affiliateStatuses } from '../shared/domain/affiliate-program';
 import { appIdSchema } from '../shared/domain/attributes';
+import { compileValidator } from '../shared/domain/validation';
 
 export const affiliatesQuerySchema = {
   type: 'object',
@@ -44,3 +45,6 @@ export const affiliatePageSchema = {
     next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
   },
 } as const;
+
+/** Checks the query string (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validAffiliatesQuery = compileValidator<AffiliatesQuery>(affiliatesQuerySchema, 'query string');

@@ -1,14 +1,13 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { profileIdOf } from '../shared/domain/profile-id';
-import { compileValidator } from '../shared/domain/validation';
 import { queryApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { listProfileEvents } from './core';
-import { eventsQuerySchema, type EventsQuery } from './schema';
+import { validEventsQuery } from './schema';
 
 const list = listProfileEvents({
   timeline: new DynamoTimelineStore(dynamo, requireEnv(tables.timeline.envVar)),
@@ -17,7 +16,7 @@ const list = listProfileEvents({
 
 export const handler = queryApi({
   scopes: ['server'],
-  validate: compileValidator<EventsQuery>(eventsQuerySchema, 'query string'),
+  validate: validEventsQuery,
 }).handler(async (event, context) =>
   json(200, await list(context.principal.appId, event.queryStringParameters, profileIdOf(event.pathParameters))),
 );

@@ -1,6 +1,7 @@
 /** GET /profiles/{profile_id}/events?app_id=…&limit=…&cursor=… */
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import type { SchemaType } from '../shared/domain/schema-type';
+import { compileValidator } from '../shared/domain/validation';
 
 export const eventsQuerySchema = {
   type: 'object',
@@ -47,3 +48,6 @@ export const timelineViewSchema = {
 
 export type TimelineEventView = SchemaType<typeof timelineEventViewSchema>;
 export type TimelineView = SchemaType<typeof timelineViewSchema>;
+
+/** Checks the query string (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validEventsQuery = compileValidator<EventsQuery>(eventsQuerySchema, 'query string');

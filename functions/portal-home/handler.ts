@@ -2,7 +2,7 @@ import { tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoEnterpriseUserStore } from '../shared/adapters/dynamo-enterprise-user-store';
 import { DynamoSessionStore } from '../shared/adapters/dynamo-session-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { cookieOf, html, htmlApi } from '../shared/http/html';
 import { errorPage, notSignedInPage, portalHomePage } from '../shared/portal/pages';

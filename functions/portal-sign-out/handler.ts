@@ -1,6 +1,6 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoSessionStore } from '../shared/adapters/dynamo-session-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { cookieOf, html, htmlApi } from '../shared/http/html';
 import { logger } from '../shared/logger';

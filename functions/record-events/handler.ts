@@ -5,7 +5,7 @@ import { tables } from '../shared/manifest/resources';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { DynamoRejectionLog } from '../shared/adapters/dynamo-rejection-log';
 import { DynamoTimelineStore } from '../shared/adapters/dynamo-timeline-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { logger } from '../shared/logger';
 import { countApplied, flushMetrics } from '../shared/metrics';

@@ -1,7 +1,7 @@
 import { tables } from '../shared/manifest/resources';
 import { DynamoAffiliateStore } from '../shared/adapters/dynamo-affiliate-store';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import { newAffiliateId } from '../shared/domain/affiliates';
 import { hashPassword } from '../shared/domain/passwords';

@@ -12,7 +12,8 @@ import { affiliateContactFields, type AffiliateContactField } from '../shared/do
 import { appIdSchema } from '../shared/domain/attributes';
 import { ValidationError } from '../shared/domain/errors';
 import type { SchemaType } from '../shared/domain/schema-type';
-import { ajv, formatErrors, type Validator } from '../shared/domain/validation';
+import { schemaValidators } from '#schema-validators';
+import { formatErrors, type Validator } from '../shared/domain/validation';
 
 /** Upper bounds of the fields, urm's choice (docs/api.md, "register_affiliate"). */
 export const affiliateLimits = {
@@ -124,14 +125,15 @@ function firstPerField(errors: ErrorObject[]): ErrorObject[] {
   });
 }
 
-const validate = ajv.compile(registerAffiliateSchema);
+const { fast, full } = schemaValidators(registerAffiliateSchema);
 
 /** Returns the normalised registration, or throws one message per field that breaks a rule. */
 export const validRegistration: Validator<RegisterAffiliateInput> = Object.assign(
   (input: unknown): RegisterAffiliateInput => {
     const normalised = normaliseRegistration(input);
-    if (validate(normalised)) return normalised as unknown as RegisterAffiliateInput;
-    throw new ValidationError(formatErrors(firstPerField(validate.errors ?? []), 'request body'));
+    if (fast(normalised)) return normalised as unknown as RegisterAffiliateInput;
+    full(normalised);
+    throw new ValidationError(formatErrors(firstPerField(full.errors ?? []), 'request body'));
   },
   { schema: registerAffiliateSchema },
 );

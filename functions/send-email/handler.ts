@@ -3,15 +3,16 @@ import { emailSending, ingestStream, tables } from '../shared/manifest/resources
 import { DynamoChannelStore } from '../shared/adapters/dynamo-channel-store';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { SesMailer } from '../shared/adapters/ses-mailer';
-import { dynamo, kinesis, sesv2 } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
+import { kinesis } from '../shared/clients/kinesis';
+import { sesv2 } from '../shared/clients/sesv2';
 import { optionalEnv, requireEnv } from '../shared/config';
-import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
 import { countedMailer, flushMetrics } from '../shared/metrics';
 import { sendEmail } from './core';
-import { sendEmailSchema, type SendEmailRequest, type SendEmailResponse } from './schema';
+import { validSendEmail, type SendEmailResponse } from './schema';
 
 const send = sendEmail({
   channels: new DynamoChannelStore(dynamo, requireEnv(tables.channels.envVar)),
@@ -23,7 +24,7 @@ const send = sendEmail({
 
 export const handler = jsonApi({
   scopes: ['comms'],
-  validate: compileValidator<SendEmailRequest>(sendEmailSchema),
+  validate: validSendEmail,
   maxBytes: maxBodyBytesOf('SendEmail'),
 }).use(flushMetrics()).handler(async (event, context) => {
   const sent = await send(event.body, context.principal.appId);

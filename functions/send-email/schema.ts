@@ -3,6 +3,7 @@ import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import { displayNameSchema, emailAddressSchema, emailLimits } from '../shared/domain/email';
 import type { SchemaType } from '../shared/domain/schema-type';
 import { emailMessageProperties, type EmailMessage } from '../shared/messaging/email';
+import { compileValidator } from '../shared/domain/validation';
 
 const { channel_id, ...otherMessageProperties } = emailMessageProperties;
 
@@ -45,3 +46,6 @@ export const sendEmailResponseSchema = {
 } as const;
 
 export type SendEmailResponse = SchemaType<typeof sendEmailResponseSchema>;
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validSendEmail = compileValidator<SendEmailRequest>(sendEmailSchema);

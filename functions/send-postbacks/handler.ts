@@ -6,7 +6,7 @@ import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../shared/adapters/dynamo-postback-store';
 import { PostbackHttp } from '../shared/adapters/postback-http';
 import { secretStoreFromEnv } from '../shared/adapters/secret-store';
-import { dynamo } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
 import { optionalEnv, requireEnv } from '../shared/config';
 import { moneySettingsOf } from '../shared/domain/money-settings';
 import { postbackHostList } from '../shared/domain/postbacks';

@@ -7,16 +7,16 @@ import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { secretStoreFromEnv } from '../shared/adapters/secret-store';
 import { AppVapidKeyring } from '../shared/adapters/vapid-keyring';
 import { WebPushSender } from '../shared/adapters/web-push-sender';
-import { dynamo, kinesis } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
+import { kinesis } from '../shared/clients/kinesis';
 import { optionalEnv, requireEnv } from '../shared/config';
 import { pushEndpointPolicy, pushLimits } from '../shared/domain/push';
-import { compileValidator } from '../shared/domain/validation';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';
 import { logger } from '../shared/logger';
 import { countPushes, flushMetrics } from '../shared/metrics';
 import { sendPush } from './core';
-import { sendPushSchema, type SendPushRequest, type SendPushResponse } from './schema';
+import { validSendPush, type SendPushResponse } from './schema';
 
 const endpoints = pushEndpointPolicy(optionalEnv(pushSending.endpointHostsEnvVar, ''));
 const send = sendPush({
@@ -32,7 +32,7 @@ const send = sendPush({
 
 export const handler = jsonApi({
   scopes: ['comms'],
-  validate: compileValidator<SendPushRequest>(sendPushSchema),
+  validate: validSendPush,
 }).use(flushMetrics()).handler(async (event, context) => {
   const { reasons, recordError, ...answer } = await send(event.body, context.principal.appId, { remainingMs: context.getRemainingTimeInMillis() });
   countPushes(answer);

@@ -3,6 +3,7 @@ import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
 import type { Urgency } from '../shared/domain/push';
 import { pushMessageProperties } from '../shared/messaging/push';
 import type { SchemaType } from '../shared/domain/schema-type';
+import { compileValidator } from '../shared/domain/validation';
 
 export const sendPushSchema = {
   type: 'object',
@@ -63,3 +64,6 @@ export const sendPushResponseSchema = {
 } as const;
 
 export type SendPushResponse = SchemaType<typeof sendPushResponseSchema>;
+
+/** Checks the request body (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validSendPush = compileValidator<SendPushRequest>(sendPushSchema);

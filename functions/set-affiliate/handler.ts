@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ingestStream } from '../shared/manifest/resources';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
-import { kinesis } from '../shared/clients';
+import { kinesis } from '../shared/clients/kinesis';
 import { requireEnv } from '../shared/config';
 import { jsonApi } from '../shared/http/json-api';
 import { json } from '../shared/http/response';

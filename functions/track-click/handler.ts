@@ -4,7 +4,8 @@ import { DynamoAffiliateStore } from '../shared/adapters/dynamo-affiliate-store'
 import { DynamoClickClaims } from '../shared/adapters/dynamo-click-claims';
 import { DynamoLinkStore } from '../shared/adapters/dynamo-link-store';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
-import { dynamo, kinesis } from '../shared/clients';
+import { dynamo } from '../shared/clients/dynamo';
+import { kinesis } from '../shared/clients/kinesis';
 import { requireEnv } from '../shared/config';
 import { cookieSecureFor } from '../shared/domain/enterprise';
 import { VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE_SECONDS } from '../shared/domain/tracking-links';

@@ -123,7 +123,8 @@ const perClick = (byCommand: Record<string, number>, clicks: number) =>
  */
 async function countCalls(endpoints: LocalEndpoints, link: LinkRecord): Promise<ClickResult['calls']> {
   Object.assign(process.env, functionEnvironment({ dynamodb: endpoints.dynamodb_endpoint, kinesis: endpoints.kinesis_endpoint }));
-  const { dynamo, kinesis } = await import('../../functions/shared/clients');
+  const { dynamo } = await import('../../functions/shared/clients/dynamo');
+  const { kinesis } = await import('../../functions/shared/clients/kinesis');
   const dynamoCounter = countDynamoCalls(dynamo);
   const kinesisCounter = countKinesisCalls(kinesis);
   const handler = (await import('../../functions/track-click/handler')).handler as unknown as Handler;

@@ -84,7 +84,7 @@ async function main(): Promise<ConsumerResult> {
     admin.destroy();
 
     Object.assign(process.env, functionEnvironment({ dynamodb: endpoint }));
-    const { dynamo } = await import('../../functions/shared/clients');
+    const { dynamo } = await import('../../functions/shared/clients/dynamo');
     const applyProfiles = (await import('../../functions/apply-profiles/handler')).handler as unknown as Consumer;
     const recordEvents = (await import('../../functions/record-events/handler')).handler as unknown as Consumer;
     const { GetCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');

@@ -65,7 +65,7 @@ async function main(): Promise<FunnelResult> {
     admin.destroy();
 
     Object.assign(process.env, functionEnvironment({ dynamodb: endpoint }));
-    const { dynamo } = await import('../../functions/shared/clients');
+    const { dynamo } = await import('../../functions/shared/clients/dynamo');
     const { GetCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
     await dynamo.send(
       new PutCommand({

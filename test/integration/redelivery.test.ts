@@ -42,7 +42,7 @@ beforeAll(async () => {
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     ...Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.localName])),
   });
-  const { dynamo } = await import('../../functions/shared/clients');
+  const { dynamo } = await import('../../functions/shared/clients/dynamo');
   dynamo.middlewareStack.add(
     (next, ctx) => async (args) => {
       if (fault?.(ctx.commandName ?? '', args.input as Record<string, any>)) {

@@ -6,7 +6,8 @@
  * endpoint, and it is made here, never inside a core.
  */
 import { secretsEnv } from '../manifest/secrets';
-import { dynamo, ssm } from '../clients';
+import { dynamo } from '../clients/dynamo';
+import { ssm } from '../clients/ssm';
 import { optionalEnv, requireEnv } from '../config';
 import type { SecretStore } from '../domain/secrets';
 import { DynamoSecretStore } from './dynamo-secret-store';

@@ -11,7 +11,7 @@ import { DynamoFunnelStore } from '../adapters/dynamo-funnel-store';
 import { DynamoLinkStore } from '../adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../adapters/dynamo-plan-store';
 import { affiliateReport } from '../back-office/affiliate-report';
-import { dynamo } from '../clients';
+import { dynamo } from '../clients/dynamo';
 import { requireEnv } from '../config';
 import { tables } from '../manifest/resources';
 import { affiliateDashboard } from './dashboard';

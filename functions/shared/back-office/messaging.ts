@@ -24,7 +24,7 @@ import { toStreamEntries, type RecordWriter } from '../domain/ingest';
 import { webPushTokens } from '../domain/push';
 import { partitionKey } from '../domain/stream-record';
 import type { ProfileStore } from '../domain/timeline';
-import { ajv } from '../domain/validation';
+import { compileValidator, type Validator } from '../domain/validation';
 import { composeMail, emailChannel, emailSentEvent, type EmailMessage, type Recipient } from '../messaging/email';
 import { pushToProfile, type PushCounts, type PushMessage, type PushPorts, type SendBudget } from '../messaging/push';
 import { audit } from './audit';
@@ -84,8 +84,18 @@ async function playerAttributes(profiles: Pick<ProfileStore, 'get'>, appId: stri
   return JSON.parse(stored.attrs) as Record<string, AttributeValue | null>;
 }
 
-const validAddress = ajv.compile(emailAddressSchema);
-const validName = ajv.compile(displayNameSchema);
+const checkAddress = compileValidator<string>(emailAddressSchema, 'email');
+const checkName = compileValidator<string>(displayNameSchema, 'name');
+const passes = (check: Validator<string>, value: unknown): boolean => {
+  try {
+    check(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const validAddress = (value: string) => passes(checkAddress, value);
+const validName = (value: unknown) => passes(checkName, value);
 
 /**
  * The player's address, with a name when the player has a usable one (`name`,

@@ -6,7 +6,7 @@
 import { Forbidden, ValidationError } from './errors';
 import { limits } from './limits';
 import type { SchemaType } from './schema-type';
-import { encodeEnvelope, partitionKey, type StreamEnvelope, type StreamRecordKind } from './stream-record';
+import { encodeEnvelope, partitionKey, type StreamRecordKind } from './stream-record';
 import { capMessages } from './validation';
 
 export interface StreamEntry {
@@ -75,11 +75,11 @@ export function toStreamEntries(
 ): StreamEntry[] {
   if (records.some((record) => record.app_id !== appId)) throw new Forbidden();
   const receivedAt = deps.now().toISOString();
+  const head = envelopeHead(kind, receivedAt);
   const oversized: string[] = [];
   const entries = records.map((input, index) => {
-    const record = { ...input, urm_insert_id: input.urm_insert_id ?? `urm-${deps.newId()}` };
-    const envelope: StreamEnvelope = { v: 1, kind, received_at: receivedAt, record };
-    const entry = { partitionKey: partitionKey(record.app_id, record.profile_id), data: encodeEnvelope(envelope) };
+    const data = Buffer.from(envelopeText(head, input, () => `urm-${deps.newId()}`), 'utf8');
+    const entry = { partitionKey: partitionKey(input.app_id, input.profile_id), data };
     if (entry.data.byteLength + Buffer.byteLength(entry.partitionKey) > limits.recordBytes) {
       oversized.push(`[${index}] is larger than the 1 MiB limit of one record`);
     }
@@ -87,6 +87,29 @@ export function toStreamEntries(
   });
   if (oversized.length > 0) throw new ValidationError(capMessages(oversized));
   return entries;
+}
+
+/** `{"v":1,"kind":…,"received_at":…,"record":` — what encodeEnvelope writes before the record. */
+function envelopeHead(kind: StreamRecordKind, receivedAt: string): string {
+  const marker = '"record":null}';
+  const empty = encodeEnvelope({ v: 1, kind, received_at: receivedAt, record: null as never }).toString('utf8');
+  return empty.slice(0, -(marker.length - '"record":'.length));
+}
+
+/**
+ * The envelope of `record` as JSON, the record serialised once as it came:
+ * the text encodeEnvelope writes for `{ ...record, urm_insert_id }`, where a
+ * record without an insert id gets a new one as its last field.
+ */
+function envelopeText(head: string, record: IngestibleRecord, newInsertId: () => string): string {
+  if (typeof record.urm_insert_id === 'string') return `${head}${JSON.stringify(record)}}`;
+  if ('urm_insert_id' in record) {
+    // Present but not a string (only code calls with that; a request's schema refuses it): keep its place, as a spread would.
+    return `${head}${JSON.stringify({ ...record, urm_insert_id: record.urm_insert_id ?? newInsertId() })}}`;
+  }
+  const json = JSON.stringify(record);
+  const insertId = `"urm_insert_id":${JSON.stringify(newInsertId())}`;
+  return json === '{}' ? `${head}{${insertId}}}` : `${head}${json.slice(0, -1)},${insertId}}}`;
 }
 
 export function ingestRecords(kind: StreamRecordKind, deps: IngestDeps) {

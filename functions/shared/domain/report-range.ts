@@ -1,3 +1,4 @@
+import { compileValidator } from './validation';
 /** The query of an affiliate report's range of days (the console's report, its CSV and the trace). */
 
 export const reportDateSchema = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'a date YYYY-MM-DD' } as const;
@@ -13,3 +14,6 @@ export interface ReportRangeQuery {
   from: string;
   to: string;
 }
+
+/** Checks the query string (functions/shared/domain/validation.ts); precompiled in the bundle. */
+export const validReportRangeQuery = compileValidator<ReportRangeQuery>(reportRangeQuerySchema, 'query string');

@@ -5,6 +5,8 @@
  * Identifiers are opaque otherwise: never trimmed or normalised.
  */
 
+import { isUtf8 } from 'node:buffer';
+
 /**
  * Not C0 controls, DEL, or a surrogate code point. Under ajv's `u` flag (and
  * any Unicode-aware ECMA-262 engine) a surrogate pair is one code point above
@@ -20,13 +22,11 @@ export const identifierText = {
 
 export const identifierProblem = 'must not contain control characters or unpaired surrogates';
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** The bytes as a string, or undefined when they are not well-formed UTF-8 (no replacement characters, no surrogates). */
+/**
+ * The bytes as a string, or undefined when they are not well-formed UTF-8 (no replacement characters, no surrogates).
+ * A byte order mark stays. isUtf8 (simdutf) then a plain decode: an order of magnitude faster than a fatal TextDecoder.
+ */
 export function decodeUtf8(bytes: Uint8Array): string | undefined {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
+  if (!isUtf8(bytes)) return undefined;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }

@@ -1,48 +1,17 @@
 /**
- * One ajv instance for every request schema, and the translation of its errors
- * into the messages integrators read: `[3].urm_date_time must be an ISO 8601
- * date-time with a time zone`.
+ * Request validators, and the translation of their errors into the messages
+ * integrators read: `[3].urm_date_time must be an ISO 8601 date-time with a
+ * time zone`. `#schema-validators` compiles the schemas with ajv when the
+ * TypeScript runs as is (schema-compiler.ts); a function's bundle gets them
+ * precompiled at build time instead (precompiled-validators.ts), so no schema
+ * compiles at cold start. Declare validators at module scope of a module
+ * without side effects (a schema.ts): the build evaluates it to find them.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type AjvCore from 'ajv/dist/core';
-import addFormatsModule from 'ajv-formats';
-import { isIP } from 'node:net';
+import type { ErrorObject } from 'ajv';
+import { schemaValidators } from '#schema-validators';
 import { ValidationError } from './errors';
 import { customNameProblem } from './attributes';
-import { isHttpUrl, isYouTubeLink } from './links';
 import { identifierPattern, identifierProblem } from './text';
-
-// ajv-formats is CommonJS; under ESM its plugin sits on `default`.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as typeof addFormatsModule;
-
-/** The formats the schemas use, on any ajv instance: the OpenAPI document's checks (lib/api-docs) need the same. */
-export function addSchemaFormats(instance: AjvCore): void {
-  addFormats(instance, ['date-time', 'email', 'uri', 'uuid']);
-  instance.addFormat('ip', { type: 'string', validate: (value: string) => isIP(value) !== 0 });
-  instance.addFormat('http-url', { type: 'string', validate: isHttpUrl });
-  instance.addFormat('youtube', { type: 'string', validate: isYouTubeLink });
-}
-
-export const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, coerceTypes: false, useDefaults: false });
-addSchemaFormats(ajv);
-
-/** `urmAttributeName: [system names allowed here]`: a custom attribute name or one of those. */
-ajv.addKeyword({
-  keyword: 'urmAttributeName',
-  type: 'string',
-  schemaType: 'array',
-  errors: true,
-  validate: function check(allowed: string[], name: string) {
-    if (allowed.includes(name)) return true;
-    const problem = customNameProblem(name);
-    if (problem === undefined) return true;
-    (check as { errors?: Partial<ErrorObject>[] }).errors = [
-      { keyword: 'urmAttributeName', message: `${JSON.stringify(name)} is not allowed: ${problem}`, params: {} },
-    ];
-    return false;
-  },
-});
 
 /** At most this many messages in one answer; the rest are counted. */
 const MAX_MESSAGES = 100;
@@ -52,12 +21,17 @@ export interface Validator<T> {
   schema: object;
 }
 
-/** Compiles a schema once; the returned function returns the input typed, or throws ValidationError. */
+/**
+ * The validator of a schema: returns the input typed, or throws ValidationError
+ * with every problem. A valid input costs one pass that stops at the first
+ * error; only a refused one gets the describing pass (allErrors).
+ */
 export function compileValidator<T>(schema: object, describeRoot = 'request body'): Validator<T> {
-  const validate: ValidateFunction = ajv.compile(schema);
+  const { fast, full } = schemaValidators(schema);
   const check = (input: unknown): T => {
-    if (validate(input)) return input as T;
-    throw new ValidationError(formatErrors(validate.errors ?? [], describeRoot), `${describeRoot} is invalid`);
+    if (fast(input)) return input as T;
+    full(input);
+    throw new ValidationError(formatErrors(full.errors ?? [], describeRoot), `${describeRoot} is invalid`);
   };
   return Object.assign(check, { schema });
 }

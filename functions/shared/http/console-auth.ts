@@ -18,7 +18,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { DynamoEnterpriseUserStore } from '../adapters/dynamo-enterprise-user-store';
 import { DynamoSessionStore } from '../adapters/dynamo-session-store';
-import { dynamo } from '../clients';
+import { dynamo } from '../clients/dynamo';
 import { requireEnv } from '../config';
 import {
   consoleCsrfTokenMatches,

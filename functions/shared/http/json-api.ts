@@ -11,7 +11,7 @@ import { defaultMaxBodyBytes } from '../manifest/operations';
 import { tables } from '../manifest/resources';
 import { DynamoAppStore } from '../adapters/dynamo-app-store';
 import { DynamoKeyStore } from '../adapters/dynamo-key-store';
-import { dynamo } from '../clients';
+import { dynamo } from '../clients/dynamo';
 import { requireEnv } from '../config';
 import type { Scope } from '../domain/api-keys';
 import type { Validator } from '../domain/validation';

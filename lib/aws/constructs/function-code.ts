@@ -9,7 +9,10 @@
  *
  * The hash covers: the project files esbuild reaches from the entry (import graph, contents),
  * package-lock.json and package.json (every package's version), tsconfig.json, the esbuild
- * version and the bundle options. Nothing else goes into a bundle.
+ * version, the bundle options and what precompiles the validators. Nothing else goes into a bundle.
+ *
+ * Request validators come precompiled (precompiled-validators.ts): `#schema-validators` is the
+ * generated module in a bundle, so no schema compiles at cold start and no ajv compiler is bundled.
  */
 import { AssetHashType, DockerImage, Stack, type AssetOptions } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
@@ -19,9 +22,13 @@ import { buildSync, version as esbuildVersion, type BuildOptions, type LogLevel 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { precompiledValidatorsModule, validatorBuildFiles, validatorsSpecifier } from './precompiled-validators';
 
 /** The esbuild settings every function shares (NodejsFunction's names, so they read as before). */
 export type BundleOptions = Required<Pick<BundlingOptions, 'format' | 'minify' | 'sourceMap' | 'target' | 'mainFields' | 'externalModules' | 'banner'>>;
+
+/** What a bundle takes for the SDK's default credential chain. */
+export const lambdaCredentials = 'functions/shared/clients/lambda-credentials.ts';
 
 /** The file the bundle is written to, and the Lambda handler in it. */
 export const bundleFile = 'index.mjs';
@@ -40,6 +47,13 @@ export function bundleLogLevel(scope: Construct): LogLevel {
 
 /** esbuild's options for the bundle of the handler at `entry` (relative to `root`), less where it goes and how loudly. */
 export function esbuildOptions(root: string, entry: string, options: BundleOptions): BuildOptions {
+  const base = sourceOptions(root, entry, options);
+  const validators = precompiledValidatorsModule(root, base);
+  return validators ? { ...base, alias: { ...base.alias, [validatorsSpecifier]: validators } } : base;
+}
+
+/** The same, with the validators as the TypeScript runs them (compiled by ajv in the process): the bundle's own files. */
+function sourceOptions(root: string, entry: string, options: BundleOptions): BuildOptions {
   if (options.format !== OutputFormat.ESM) throw new Error(`function bundles are ES modules (${bundleFile}); format ${options.format} is not supported`);
   return {
     absWorkingDir: root,
@@ -53,6 +67,8 @@ export function esbuildOptions(root: string, entry: string, options: BundleOptio
     minify: options.minify,
     sourcemap: options.sourceMap,
     banner: { js: options.banner },
+    // A function's credentials are always in its environment: the SDK's default chain shrinks to that step (the module says why).
+    alias: { '@aws-sdk/credential-provider-node': join(root, lambdaCredentials) },
   };
 }
 
@@ -63,12 +79,13 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
  * so esbuild walks only the project's own files here (packages external), which takes milliseconds.
  */
 export function bundleInputHash(root: string, entry: string, options: BundleOptions): string {
-  const graph = buildSync({ ...esbuildOptions(root, entry, options), packages: 'external', write: false, metafile: true, minify: false, sourcemap: false, logLevel: 'silent' });
+  const graph = buildSync({ ...sourceOptions(root, entry, options), packages: 'external', write: false, metafile: true, minify: false, sourcemap: false, logLevel: 'silent' });
   const ownFiles = Object.keys(graph.metafile.inputs).filter((file) => !file.split('/').includes('node_modules')).sort();
-  const hash = createHash('sha256').update(JSON.stringify({ scheme: 1, esbuild: esbuildVersion, entry, options }));
+  const hash = createHash('sha256').update(JSON.stringify({ scheme: 2, esbuild: esbuildVersion, entry, options }));
   for (const file of [...ownFiles, 'package-lock.json', 'package.json', 'tsconfig.json']) {
     hash.update(`\0${file}\0${sha256(readFileSync(join(root, file)))}`);
   }
+  validatorBuildFiles.forEach((file, i) => hash.update(`\0validator build ${i}\0${sha256(readFileSync(file))}`));
   return hash.digest('hex');
 }
 
