@@ -82,6 +82,28 @@ function indexArn(definition: FunctionDefinition, name: TableName, index: string
 }
 
 /**
+ * Where a function writes its logs: its own log group, except the operations of
+ * an area with many small functions of one audience (the back office's
+ * console API, the affiliate portal's pages), which share one log group per
+ * area. Each line names its function (Powertools' `function_name`), so a query
+ * still tells them apart, and the stack stays well under CloudFormation's 500
+ * resources as operations are added.
+ */
+export function logGroupArea(definition: FunctionDefinition): 'Console' | 'AffiliatePortal' | undefined {
+  const path = 'path' in definition ? (definition as { path: string }).path : undefined;
+  if (path?.startsWith('/console/api/')) return 'Console';
+  if (path?.startsWith('/affiliates/{app_id}/')) return 'AffiliatePortal';
+  return undefined;
+}
+
+function logGroupOf(scope: Construct, definition: FunctionDefinition): LogGroup {
+  const area = logGroupArea(definition);
+  if (!area) return new LogGroup(scope, `${definition.id}Logs`, { retention: RetentionDays.ONE_MONTH });
+  const id = `${area}Logs`;
+  return (scope.node.tryFindChild(id) as LogGroup | undefined) ?? new LogGroup(scope, id, { retention: RetentionDays.ONE_MONTH });
+}
+
+/**
  * The function of one operation or consumer, granted exactly the tables and
  * stream access its definition lists, and told only those names.
  */
@@ -102,8 +124,8 @@ export function definedFunction(
   if (definition.pushEndpoints && resources.pushEndpointHosts) environment[pushSending.endpointHostsEnvVar] = resources.pushEndpointHosts;
   if (definition.postbackHosts && resources.postbackHosts) environment[postbackSending.allowedHostsEnvVar] = resources.postbackHosts;
 
-  const logGroup = new LogGroup(scope, `${definition.id}Logs`, { retention: RetentionDays.ONE_MONTH });
-  // Its own role, allowed to write its own log group only (AWSLambdaBasicExecutionRole would allow every log group).
+  const logGroup = logGroupOf(scope, definition);
+  // Its own role, allowed to write its log group only (AWSLambdaBasicExecutionRole would allow every log group).
   const role = new Role(scope, `${definition.id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
   logGroup.grantWrite(role);
   const fn = new NodejsFunction(scope, `${definition.id}Function`, {
