@@ -115,7 +115,7 @@ export function adminProgram(): Command {
         appId: string,
         opts: { name?: string; portalOrigin?: string; siteOrigin?: string[]; affiliateApproval?: 'approve' | 'pending'; defaultPlan?: string },
       ) => {
-        const updated = await updateApp(await office(), appId, {
+        const updated = await updateApp(await office(), appId, commandLineActor, {
           name: opts.name,
           portalOrigin: opts.portalOrigin,
           siteOrigins: opts.siteOrigin,
@@ -135,14 +135,14 @@ export function adminProgram(): Command {
     .action(async (opts: { app: string; rotate?: boolean; off?: boolean; on?: boolean }) => {
       if (!opts.rotate && !opts.off && !opts.on) throw new InvalidArgumentError('say --rotate, --off or --on');
       if (opts.rotate) {
-        const secret = await rotateIdentitySecret(await office(), opts.app);
+        const secret = await rotateIdentitySecret(await office(), opts.app, commandLineActor);
         print({ app_id: opts.app, identity_secret: secret }, () => [
           `New identity secret of ${opts.app}: ${secret}`,
           'Store it now: it cannot be shown again. Proofs made with the old one stop working within 5 minutes.',
         ]);
         return;
       }
-      const updated = await setIdentityVerification(await office(), opts.app, Boolean(opts.on));
+      const updated = await setIdentityVerification(await office(), opts.app, commandLineActor, Boolean(opts.on));
       print({ app_id: opts.app, identity_verification: updated.identity_verification }, () => [
         `Identity verification of ${opts.app} is ${updated.identity_verification} (applies within 5 minutes)`,
       ]);
@@ -160,7 +160,7 @@ export function adminProgram(): Command {
       } else {
         const pairs = opts.map && parseMoneyEventPairs(opts.map);
         if (pairs && pairs.problems.length > 0) throw new ValidationError(pairs.problems, 'money settings are invalid');
-        settings = await setMoneySettings(await office(), opts.app, { currency: opts.currency, money_events: pairs?.money_events });
+        settings = await setMoneySettings(await office(), opts.app, commandLineActor, { currency: opts.currency, money_events: pairs?.money_events });
       }
       print(settings, () => [
         `Money settings of ${opts.app}: main currency ${settings.currency}`,
@@ -212,7 +212,7 @@ export function adminProgram(): Command {
     .requiredOption('--app <app_id>')
     .addOption(new Option('--scope <scope>', 'what the key may do').choices([...scopes]).makeOptionMandatory())
     .action(async (opts: { app: string; scope: Scope }) => {
-      const issued = await issueKey(await office(), opts.app, opts.scope);
+      const issued = await issueKey(await office(), opts.app, commandLineActor, opts.scope);
       print({ key: issued.key, ...issued.summary }, () => [
         `Created ${issued.summary.scope} key ${issued.summary.key_id} for ${opts.app}:`,
         issued.key,
@@ -233,7 +233,7 @@ export function adminProgram(): Command {
     .requiredOption('--app <app_id>')
     .argument('<key_id>')
     .action(async (keyId: string, opts: { app: string }) => {
-      await revokeKey(await office(), opts.app, keyId);
+      await revokeKey(await office(), opts.app, commandLineActor, keyId);
       print({ revoked: keyId }, () => [`Revoked key ${keyId}`]);
     });
   const channel = program.command('channel').description('email channels: the senders send_email refers to by channel_id');
@@ -246,7 +246,7 @@ export function adminProgram(): Command {
     .requiredOption('--from-name <name>', 'default sender name')
     .option('--domain <domain>', "let send_email's from_email be any address at this domain: the from email's own")
     .action(async (opts: { app: string; name: string; fromEmail: string; fromName: string; domain?: string }) => {
-      const created = await createChannel(await office(), {
+      const created = await createChannel(await office(), commandLineActor, {
         appId: opts.app,
         name: opts.name,
         fromEmail: opts.fromEmail,
@@ -274,7 +274,7 @@ export function adminProgram(): Command {
     .argument('<channel_id>')
     .action(async (channelId: string, opts: { app: string; domain?: string | false }) => {
       if (opts.domain === undefined) throw new Error('channel update needs --domain <domain> or --no-domain');
-      const updated = await setChannelDomain(await office(), opts.app, channelId, opts.domain === false ? undefined : opts.domain);
+      const updated = await setChannelDomain(await office(), opts.app, commandLineActor, channelId, opts.domain === false ? undefined : opts.domain);
       print(updated, () => [
         updated.from_domain === undefined
           ? `Channel ${channelId} sends from ${updated.from_email} only`
@@ -288,7 +288,7 @@ export function adminProgram(): Command {
       .requiredOption('--app <app_id>')
       .argument('<channel_id>')
       .action(async (channelId: string, opts: { app: string }) => {
-        const updated = await setChannelEnabled(await office(), opts.app, channelId, enabled);
+        const updated = await setChannelEnabled(await office(), opts.app, commandLineActor, channelId, enabled);
         print(updated, () => [`${enabled ? 'Enabled' : 'Disabled'} channel ${channelId}`]);
       });
   }
@@ -499,7 +499,7 @@ export function adminProgram(): Command {
     .option('--subject <subject>', 'contact for push services: mailto:… or https://… (default: the https portal origin)')
     .option('--rotate', 'replace existing keys; existing subscriptions stop receiving until their page runs initNotification again')
     .action(async (opts: { app: string; subject?: string; rotate?: boolean }) => {
-      const keys = await generateVapidKeys(await office(), opts.app, { subject: opts.subject, rotate: opts.rotate }).catch((error: unknown) => {
+      const keys = await generateVapidKeys(await office(), opts.app, commandLineActor, { subject: opts.subject, rotate: opts.rotate }).catch((error: unknown) => {
         throw withOptionHint(error);
       });
       print({ app_id: opts.app, vapid_public_key: keys.publicKey, vapid_subject: keys.subject }, () => [

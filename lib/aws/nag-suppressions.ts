@@ -183,15 +183,17 @@ function suppressFunctionFindings(stack: UrmStackParts): void {
     ], true);
   }
   for (const operation of httpOperations.filter((candidate) => candidate.secretWrites !== undefined)) {
+    const readsToo = operation.secrets === 'read';
     suppress(roleOf(stack, operation), [
       {
         id: 'AwsSolutions-IAM5',
         reason:
-          "ssm:GetParameter under the stack's own secrets path, and ssm:PutParameter only on the names of postback " +
-          "signing secrets there: the affiliate portal makes the signed-in affiliate's secret (one parameter per " +
-          'affiliate, named by the session, not the request), so the names are not known at deployment.',
+          `${readsToo ? "ssm:GetParameter under the stack's own secrets path, and " : ''}ssm:PutParameter only on the names of one ` +
+          `kind of secret there (${operation.secretWrites}): one parameter per application or affiliate (a postback signing ` +
+          "secret, a VAPID private key, an identity secret), named by the session, not the request, so the names are not " +
+          'known at deployment.',
         appliesTo: [
-          `Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`,
+          ...(readsToo ? [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`] : []),
           `Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/${operation.secretWrites}`,
         ],
       },

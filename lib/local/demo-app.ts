@@ -3,6 +3,7 @@
  * its id and keys are kept for the developer (keys are stored hashed, so this
  * file is the only place they can be read again).
  */
+import { localStackActor } from '../../functions/shared/domain/audit';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { hashApiKey, type Scope } from '../../functions/shared/domain/api-keys';
 import { createApp } from '../../functions/shared/back-office/apps';
@@ -59,14 +60,14 @@ export const demoMoneySettings = {
 async function ensureDemoProgramme(office: BackOffice, appId: string): Promise<void> {
   const app = await office.apps.get(appId);
   // Set once: an operator's own changes to the demo application stay.
-  if (app?.money_events === undefined) await setMoneySettings(office, appId, { ...demoMoneySettings, money_events: { ...demoMoneySettings.money_events } });
+  if (app?.money_events === undefined) await setMoneySettings(office, appId, localStackActor, { ...demoMoneySettings, money_events: { ...demoMoneySettings.money_events } });
   if (app?.affiliate_approval === undefined) await office.apps.update(appId, { affiliate_approval: 'approve' });
 }
 
 /** The demo application's email channel: the one in the file if it still exists (enabled or not), else a new one. */
 async function ensureDemoChannel(office: BackOffice, appId: string, channelId: string | undefined): Promise<string> {
   if (channelId && (await office.channels.get(appId, channelId))) return channelId;
-  const channel = await createChannel(office, { appId, name: 'Demo channel', fromEmail: 'demo@example.com', fromName: 'urm demo' });
+  const channel = await createChannel(office, localStackActor, { appId, name: 'Demo channel', fromEmail: 'demo@example.com', fromName: 'urm demo' });
   return channel.channel_id;
 }
 
@@ -102,7 +103,7 @@ export async function ensureDemoApp(
     const app = await createApp(office, { name: 'Demo application', portalOrigin: baseUrl, siteOrigins: [baseUrl] });
     const keys = {} as Record<'server_key' | 'comms_key' | 'browser_key', string>;
     for (const [scope, field] of Object.entries(scopesInFile) as [Scope, keyof typeof keys][]) {
-      keys[field] = (await issueKey(office, app.app_id, scope)).key;
+      keys[field] = (await issueKey(office, app.app_id, localStackActor, scope)).key;
     }
     config = { base_url: baseUrl, app_id: app.app_id, ...keys };
     created = true;

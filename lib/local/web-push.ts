@@ -14,6 +14,7 @@
  * none), `Sec-Fetch-Site: same-origin`. A request that says neither (curl) is
  * refused.
  */
+import { localStackActor } from '../../functions/shared/domain/audit';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -42,9 +43,9 @@ export async function ensureDemoWebPush(office: BackOffice, appId: string, baseU
   const origins = localOrigins(baseUrl);
   if (JSON.stringify(app.site_origins ?? []) !== JSON.stringify(origins)) await office.apps.update(appId, { site_origins: origins });
   const complete = app.vapid_public_key !== undefined && (await office.secrets.get(vapidPrivateKeySecret(appId))) !== undefined;
-  if (!complete) await generateVapidKeys(office, appId, { subject: DEMO_VAPID_SUBJECT, rotate: true });
+  if (!complete) await generateVapidKeys(office, appId, localStackActor, { subject: DEMO_VAPID_SUBJECT, rotate: true });
   // A demo application made before identity verification gets its secret; whether verification is on stays the developer's choice.
-  if (!(await hasIdentitySecret(office, appId))) await rotateIdentitySecret(office, appId);
+  if (!(await hasIdentitySecret(office, appId))) await rotateIdentitySecret(office, appId, localStackActor);
 }
 
 /** URL path → file of web-sdk/dist, exactly the files a build writes. */

@@ -22,6 +22,7 @@
  *   close is the worker's own NotificationEvent, dispatched on the real
  *   notification from getNotifications().
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -86,8 +87,8 @@ beforeAll(async () => {
   // An application of its own: its site origin is the page's, and no other test touches it.
   const office = localBackOffice(localClients(stack.endpoints).document);
   const created = await createApp(office, { name: 'Web push e2e', siteOrigins: [siteOrigin] });
-  const key = async (scope: 'browser' | 'server' | 'comms') => (await issueKey(office, created.app_id, scope)).key;
-  const vapid = await generateVapidKeys(office, created.app_id, { subject: 'mailto:e2e@example.com' });
+  const key = async (scope: 'browser' | 'server' | 'comms') => (await issueKey(office, created.app_id, commandLineActor, scope)).key;
+  const vapid = await generateVapidKeys(office, created.app_id, commandLineActor, { subject: 'mailto:e2e@example.com' });
   app = {
     app_id: created.app_id,
     browser_key: await key('browser'),

@@ -233,7 +233,7 @@ describe('the functions', () => {
       }
       if (definition.stream === 'write') expected[ingestStream.envVar] = ref(stack.pipeline.stream);
       if (definition.email === 'send') expected[emailSending.configurationSetEnvVar] = ref(stack.email.configurationSet);
-      if (definition.secrets) expected[secretsEnv.prefix] = secretsPrefix(stack.stackName);
+      if (definition.secrets || definition.secretWrites) expected[secretsEnv.prefix] = secretsPrefix(stack.stackName);
 
       expect(variables).toEqual(expected);
     }
@@ -402,6 +402,15 @@ describe('the API', () => {
   test('has no API Gateway keys or usage plans: functions check x-api-key themselves', () => {
     template.resourceCountIs('AWS::ApiGateway::ApiKey', 0);
     template.resourceCountIs('AWS::ApiGateway::UsagePlan', 0);
+  });
+
+  test("lets API Gateway invoke each operation's function from the deployed stage only (no test-invoke permission), leaving room under CloudFormation's 500 resources", () => {
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission', { Properties: { Principal: 'apigateway.amazonaws.com' } }));
+    const methods = httpOperations.length + httpOperations.filter((operation) => operation.browser).length;
+
+    expect(permissions).toHaveLength(methods);
+    expect(JSON.stringify(permissions)).not.toContain('test-invoke-stage');
+    expect(Object.keys(template.toJSON().Resources).length).toBeLessThan(500);
   });
 
   for (const operation of httpOperations) {
@@ -590,23 +599,35 @@ describe('web push in the stack', () => {
   test('only the functions that read secrets may read SSM parameters, only those that write them may put one, and only under the stack path', () => {
     for (const { definition, fn } of allFunctions()) {
       const ssm = allowedStatements(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('ssm:')));
-      if (!definition.secrets) {
-        expect(ssm).toEqual([]);
-        continue;
-      }
       const reads = ssm.filter((statement) => actionsOf(statement).includes('ssm:GetParameter'));
       const writes = ssm.filter((statement) => actionsOf(statement).includes('ssm:PutParameter'));
-      expect(reads.map(actionsOf)).toEqual([['ssm:GetParameter']]);
-      expect(JSON.stringify(reads[0].Resource)).toMatch(new RegExp(`:parameter${secretsPrefix(stack.stackName)}/\\*"`));
+      expect(ssm.length).toBe(reads.length + writes.length);
+      if (definition.secrets) {
+        expect(reads.map(actionsOf)).toEqual([['ssm:GetParameter']]);
+        expect(JSON.stringify(reads[0].Resource)).toMatch(new RegExp(`:parameter${secretsPrefix(stack.stackName)}/\\*"`));
+      } else {
+        expect(reads).toEqual([]);
+      }
       if (!definition.secretWrites) {
         expect(writes).toEqual([]);
         continue;
       }
-      // Only the names the pattern allows: a postback secret, never a VAPID key or an identity secret.
+      // Only the names the pattern allows (a postback secret, a VAPID key or an identity secret), never another kind.
       expect(writes.map(actionsOf)).toEqual([['ssm:PutParameter']]);
-      expect(JSON.stringify(writes[0].Resource)).toContain(`:parameter${secretsPrefix(stack.stackName)}/apps/*/affiliates/*/postback-secret"`);
+      expect(JSON.stringify(writes[0].Resource)).toContain(`:parameter${secretsPrefix(stack.stackName)}/${definition.secretWrites}"`);
     }
   });
+
+  test('three functions write secrets, each one kind only', () => {
+    const writers = Object.fromEntries(allFunctions().filter(({ definition }) => definition.secretWrites).map(({ definition }) => [definition.id, definition.secretWrites]));
+
+    expect(writers).toEqual({
+      AffiliateUpdatePostbacks: 'apps/*/affiliates/*/postback-secret',
+      ConsoleGenerateVapid: 'apps/*/vapid-private-key',
+      ConsoleRotateIdentitySecret: 'apps/*/identity-secret',
+    });
+  });
+
 });
 
 /** The logical id of the API resource at a path such as `/profiles/{id}`, walking from the root. */

@@ -3,6 +3,7 @@
  * key (GET /api/affiliates, GET /api/affiliates/{affiliate_id}/report) and
  * through the admin command line: statuses, plans, the application's settings.
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { adminProgram } from '../../bin/admin';
@@ -30,7 +31,7 @@ interface TestApp {
 
 async function newApp(): Promise<TestApp> {
   const app = await createApp(office, { name: `operator ${randomUUID()}` });
-  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, 'server')).key };
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key };
 }
 
 async function registered(app: TestApp, extra: Record<string, unknown> = {}): Promise<string> {

@@ -1,4 +1,5 @@
 /** The affiliate portal over HTTP on the local stack, as a browser drives it. */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
@@ -69,7 +70,7 @@ describe('the affiliate portal over HTTP', () => {
     const other = await createApp(office, { name: `other ${randomUUID()}`, portalOrigin: stack.baseUrl });
     // Approved at once, so the only thing between the stranger and this portal is being another application's.
     await office.apps.update(other.app_id, { affiliate_approval: 'approve' });
-    const otherKey = (await issueKey(office, other.app_id, 'server')).key;
+    const otherKey = (await issueKey(office, other.app_id, commandLineActor, 'server')).key;
     const stranger = await registeredAffiliate(stack, other.app_id, otherKey, { first_name: 'Eve', last_name: 'Other' });
 
     const here = await visitor().signIn(stranger.username, stranger.password);

@@ -6,6 +6,7 @@
  * register → tracking link → click → set_affiliate with what the landing page
  * received → a qualifying Deposit and a Bet/Win pair → the report, to the cent.
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createLink } from '../../functions/shared/back-office/affiliate-links';
@@ -93,7 +94,7 @@ describe('the affiliate programme, from registration to commission', () => {
   test("another application's server key gets 404 for this application's affiliate, as for one that does not exist", async () => {
     const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: stack.dev.server_key, body: registration(stack.dev.app_id, randomUUID().slice(0, 8)) });
     const other = await createApp(office, { name: `other ${randomUUID()}` });
-    const otherKey = (await issueKey(office, other.app_id, 'server')).key;
+    const otherKey = (await issueKey(office, other.app_id, commandLineActor, 'server')).key;
 
     const guessed = await reportOf(registered.body.affiliate_id, otherKey);
     const unknown = await reportOf('aff_00000000000000000000', otherKey);

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +38,7 @@ interface TestApp {
 async function newApp(portalOrigin?: string): Promise<TestApp> {
   const office = localBackOffice(localClients(stack.endpoints).document);
   const app = await createApp(office, { name: `affiliates ${randomUUID()}`, portalOrigin });
-  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, 'server')).key };
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key };
 }
 
 const register = (app: TestApp, body: unknown, key = app.serverKey) =>

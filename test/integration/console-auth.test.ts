@@ -3,6 +3,7 @@
  * will call it: signed in through /enterprises/sign_in and /redirect, with the
  * session cookie and the X-CSRF-Token the session endpoint gives.
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
@@ -26,7 +27,7 @@ interface Tenant {
 async function newTenant(): Promise<Tenant> {
   const office = localBackOffice(localClients(stack.endpoints).document);
   const app = await createApp(office, { name: `console ${randomUUID()}`, portalOrigin: stack.baseUrl });
-  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, 'server')).key };
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key };
 }
 
 async function signUp(tenant: Tenant, users: { email: string; role?: string }[]) {

@@ -2,6 +2,7 @@
  * The back office's player operations over HTTP on the local stack, signed in
  * through /enterprises/sign_in and /redirect as a browser is.
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
@@ -20,7 +21,7 @@ let session: ConsoleSession;
 async function newApplication(baseUrl: string) {
   const office = localBackOffice(localClients(stack.endpoints).document);
   const app = await createApp(office, { name: `console ${randomUUID()}`, portalOrigin: baseUrl });
-  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, 'server')).key };
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key };
 }
 
 const at = (second: number) => new Date(Date.UTC(2026, 10, 1, 0, 0, second)).toISOString();

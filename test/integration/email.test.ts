@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from '@jest/globals';
@@ -110,7 +111,7 @@ describe('send_email through the local stack', () => {
 
   test('sends from any address at the domain a channel names, and from no other domain', async () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
-    const channel = await createChannel(office, {
+    const channel = await createChannel(office, commandLineActor, {
       appId: stack.dev.app_id, name: 'VIP desk', fromEmail: 'news@example.com', fromName: 'News', fromDomain: 'Example.com',
     });
     const elsewhere = email({ channel_id: channel.channel_id, from_email: 'security@bank.example' });
@@ -162,8 +163,8 @@ describe('send_email through the local stack', () => {
   test("answers 404 for another application's channel, and 403 for another application's app_id", async () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
     const other = await createApp(office, { name: unique('Other casino') });
-    const otherKey = (await issueKey(office, other.app_id, 'comms')).key;
-    const otherChannel = await createChannel(office, { appId: other.app_id, name: 'Other', fromEmail: 'other@example.com', fromName: 'Other' });
+    const otherKey = (await issueKey(office, other.app_id, commandLineActor, 'comms')).key;
+    const otherChannel = await createChannel(office, commandLineActor, { appId: other.app_id, name: 'Other', fromEmail: 'other@example.com', fromName: 'Other' });
     const foreignChannel = email({ channel_id: otherChannel.channel_id });
     const foreignApp = email();
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,7 +47,7 @@ async function signedUpUser(): Promise<string> {
 async function otherApplication(options: { portalOrigin?: string }) {
   const office = localBackOffice(document);
   const app = await createApp(office, { name: `other ${randomUUID()}`, portalOrigin: options.portalOrigin });
-  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, 'server')).key };
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key };
 }
 
 describe('enterprise sign-up over HTTP', () => {

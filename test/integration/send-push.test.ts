@@ -4,6 +4,7 @@
  * subscription is removed from the profile after one send, and a profile
  * that said no receives nothing.
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -214,8 +215,8 @@ describe('VAPID keys from the back office', () => {
   test('an application without them answers 404 on GET /push/config and send_push', async () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
     const app = await createApp(office, { name: 'No push yet' });
-    const browserKey = (await issueKey(office, app.app_id, 'browser')).key;
-    const commsKey = (await issueKey(office, app.app_id, 'comms')).key;
+    const browserKey = (await issueKey(office, app.app_id, commandLineActor, 'browser')).key;
+    const commsKey = (await issueKey(office, app.app_id, commandLineActor, 'comms')).key;
 
     const config = await request(stack.baseUrl, 'GET', `/push/config?app_id=${app.app_id}`, { key: browserKey });
     const send = await request(stack.baseUrl, 'POST', '/api/send_push', { key: commsKey, body: { app_id: app.app_id, profile_id: 'p', title: 't', body: 'b' } });
@@ -228,7 +229,7 @@ describe('VAPID keys from the back office', () => {
   test('npm run admin -- push vapid generates them once; --rotate replaces them', async () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
     const app = await createApp(office, { name: 'Push via admin' });
-    const browserKey = (await issueKey(office, app.app_id, 'browser')).key;
+    const browserKey = (await issueKey(office, app.app_id, commandLineActor, 'browser')).key;
     // Not execFileSync: a blocked event loop misses the server closing an idle keep-alive socket, and the next request fails on it.
     const admin = async (...args: string[]) =>
       (
@@ -255,10 +256,10 @@ describe('VAPID keys from the back office', () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
     const app = await createApp(office, { name: 'Bad subject' });
 
-    const notHttp = generateVapidKeys(office, app.app_id, { subject: 'http://example.com' });
+    const notHttp = generateVapidKeys(office, app.app_id, commandLineActor, { subject: 'http://example.com' });
     await expect(notHttp).rejects.toThrow(ValidationError);
     await expect(notHttp).rejects.toMatchObject({ errors: expect.arrayContaining([expect.stringMatching(/subject must be a mailto: address or an https: URL/)]) });
-    const none = generateVapidKeys(office, app.app_id);
+    const none = generateVapidKeys(office, app.app_id, commandLineActor);
     await expect(none).rejects.toThrow(ValidationError);
     await expect(none).rejects.toMatchObject({ errors: expect.arrayContaining([expect.stringMatching(/a subject is required/)]) });
   });

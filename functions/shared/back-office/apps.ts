@@ -3,6 +3,8 @@ import type { App } from '../domain/apps';
 import { newAppId } from '../domain/api-keys';
 import { NotFound, ValidationError } from '../domain/errors';
 import { identitySecretName, newIdentitySecret } from '../domain/identity';
+import type { AuditActor } from '../domain/audit';
+import { audit } from './audit';
 import { nowOf, type BackOffice } from './ports';
 
 /** An origin: scheme, host and optional port, nothing more (`https://play.example.com`). */
@@ -23,11 +25,10 @@ export function checkOrigin(value: string, field: string): string {
 export type CreatedApp = App & { identity_secret: string };
 
 export async function createApp(
-  office: BackOffice,
+  office: Pick<BackOffice, 'apps' | 'secrets' | 'now'>,
   input: { name: string; portalOrigin?: string; siteOrigins?: string[] },
 ): Promise<CreatedApp> {
-  const name = input.name.trim();
-  if (name.length === 0 || name.length > 200) throw new ValidationError(['name must be 1 to 200 characters'], 'name is invalid');
+  const name = checkAppName(input.name);
   const app: App = {
     app_id: newAppId(),
     name,
@@ -43,24 +44,33 @@ export async function createApp(
   return { ...app, identity_secret: identitySecret };
 }
 
+/** An application's name: 1 to 200 characters once trimmed. */
+function checkAppName(value: string): string {
+  const name = value.trim();
+  if (name.length === 0 || name.length > 200) throw new ValidationError(['name must be 1 to 200 characters'], 'name is invalid');
+  return name;
+}
+
 export async function requireApp(office: Pick<BackOffice, 'apps'>, appId: string): Promise<App> {
   const app = await office.apps.get(appId);
   if (!app) throw new NotFound(`no application ${appId}`);
   return app;
 }
 
-export async function listApps(office: BackOffice): Promise<App[]> {
+export async function listApps(office: Pick<BackOffice, 'apps'>): Promise<App[]> {
   return office.apps.list();
 }
 
 /**
  * Changes what is given of an application's name, origins and affiliate
  * settings; `siteOrigins` replaces the list. A default plan must be one of
- * the application's plans.
+ * the application's plans. Audited as `app.updated` with each field that
+ * changed (`{from, to}`); a call that changes nothing writes no entry.
  */
 export async function updateApp(
-  office: Pick<BackOffice, 'apps' | 'plans'>,
+  office: Pick<BackOffice, 'apps' | 'plans' | 'audit' | 'now'>,
   appId: string,
+  actor: AuditActor,
   input: {
     name?: string;
     portalOrigin?: string;
@@ -69,20 +79,58 @@ export async function updateApp(
     defaultPlanId?: string;
   },
 ): Promise<App> {
-  await requireApp(office, appId);
+  const before = await requireApp(office, appId);
   if (input.affiliateApproval !== undefined && !affiliateApprovals.includes(input.affiliateApproval)) {
     throw new ValidationError([`affiliate approval must be ${affiliateApprovals.join(' or ')}`], 'affiliate approval is invalid');
   }
   if (input.defaultPlanId !== undefined && !(await office.plans.get(appId, input.defaultPlanId))) {
     throw new NotFound(`no plan ${input.defaultPlanId} in application ${appId}`);
   }
-  return office.apps.update(appId, {
-    name: input.name,
+  const changes = {
+    name: input.name === undefined ? undefined : checkAppName(input.name),
     portal_origin: input.portalOrigin === undefined ? undefined : checkOrigin(input.portalOrigin, 'portal origin'),
     site_origins: input.siteOrigins?.map((o) => checkOrigin(o, 'site origin')),
     affiliate_approval: input.affiliateApproval,
     default_plan_id: input.defaultPlanId,
-  });
+  };
+  const updated = await office.apps.update(appId, changes);
+  const changed = changedFields(before, updated, Object.keys(changes) as (keyof typeof changes)[]);
+  if (Object.keys(changed).length > 0) {
+    await audit(office)({ appId, actor, action: 'app.updated', target: `app:${appId}`, details: { changes: changed } });
+  }
+  return updated;
+}
+
+/** The fields of `names` whose value differs between `before` and `after`, as `{from, to}` (null for absent). */
+export function changedFields<T extends object>(before: T, after: T, names: readonly (keyof T)[]): Record<string, { from: unknown; to: unknown }> {
+  const changed: Record<string, { from: unknown; to: unknown }> = {};
+  for (const name of names) {
+    const from = before[name] ?? null;
+    const to = after[name] ?? null;
+    if (canonical(from) !== canonical(to)) changed[name as string] = { from, to };
+  }
+  return changed;
+}
+
+/** JSON with object keys in order: a map read back from the store may list its keys in another order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+}
+
+/** An application's settings as the back office shows them: absent ones null, never a secret. */
+export function appSettingsView(app: App) {
+  return {
+    app_id: app.app_id,
+    name: app.name,
+    created_at: app.created_at,
+    portal_origin: app.portal_origin ?? null,
+    site_origins: app.site_origins ?? [],
+    identity_verification: app.identity_verification ?? 'on',
+    affiliate_approval: app.affiliate_approval ?? 'pending',
+    default_plan_id: app.default_plan_id ?? null,
+  };
 }
 
 /** What `affiliate_approval` may be: `approve` (new affiliates approved at once) or `pending` (they wait; the default). */

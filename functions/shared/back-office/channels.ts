@@ -4,6 +4,8 @@ import { addressDomain, canonicalAddress, displayNameSchema, emailAddressSchema,
 import { NotFound, ValidationError } from '../domain/errors';
 import { compileValidator } from '../domain/validation';
 import { requireApp } from './apps';
+import type { AuditActor } from '../domain/audit';
+import { audit } from './audit';
 import { nowOf, type BackOffice } from './ports';
 
 // The same rules as send_email's own sender fields: a channel's defaults always make a valid sender.
@@ -19,13 +21,17 @@ function checkDomain(fromEmail: string, domain: string): string {
   return checked;
 }
 
+type ChannelPorts = Pick<BackOffice, 'apps' | 'channels' | 'audit' | 'now'>;
+
 /**
  * Creates an enabled email channel: send_email refers to it by its id. With
  * `fromDomain` (the domain of `fromEmail`, nothing else), any address at that
- * domain may be a sender of the channel, not only `fromEmail`.
+ * domain may be a sender of the channel, not only `fromEmail`. Audited as
+ * `channel.created`.
  */
 export async function createChannel(
-  office: BackOffice,
+  office: ChannelPorts,
+  actor: AuditActor,
   input: { appId: string; name: string; fromEmail: string; fromName: string; fromDomain?: string },
 ): Promise<Channel> {
   await requireApp(office, input.appId);
@@ -46,33 +52,52 @@ export async function createChannel(
     created_at: nowOf(office).toISOString(),
   };
   await office.channels.create(channel);
+  await audit(office)({
+    appId: channel.app_id,
+    actor,
+    action: 'channel.created',
+    target: `channel:${channel.channel_id}`,
+    details: { name: channel.name, from_email: channel.from_email, from_name: channel.from_name, from_domain: channel.from_domain ?? null },
+  });
   return channel;
 }
 
-export async function listChannels(office: BackOffice, appId: string): Promise<Channel[]> {
+export async function listChannels(office: Pick<BackOffice, 'apps' | 'channels'>, appId: string): Promise<Channel[]> {
   await requireApp(office, appId);
   return office.channels.listByApp(appId);
 }
 
-/** Enables or disables a channel; send_email answers 404 for a disabled one from the next request on. */
-export async function setChannelEnabled(office: BackOffice, appId: string, channelId: string, enabled: boolean): Promise<Channel> {
+/**
+ * Enables or disables a channel; send_email answers 404 for a disabled one
+ * from the next request on. Audited as `channel.enabled` or `channel.disabled`.
+ */
+export async function setChannelEnabled(office: ChannelPorts, appId: string, actor: AuditActor, channelId: string, enabled: boolean): Promise<Channel> {
   await requireApp(office, appId);
   const channel = await office.channels.setEnabled(appId, channelId, enabled, nowOf(office));
   if (!channel) throw new NotFound(`application ${appId} has no channel ${channelId}`);
+  await audit(office)({ appId, actor, action: enabled ? 'channel.enabled' : 'channel.disabled', target: `channel:${channelId}` });
   return channel;
 }
 
 /**
  * Lets a channel send from any address at its own address's domain
  * (`domain`), or, with undefined, from its address only again. Takes effect
- * from the next request.
+ * from the next request. Audited as `channel.domain_changed` (`{from, to}`,
+ * null for the address only).
  */
-export async function setChannelDomain(office: BackOffice, appId: string, channelId: string, domain: string | undefined): Promise<Channel> {
+export async function setChannelDomain(office: ChannelPorts, appId: string, actor: AuditActor, channelId: string, domain: string | undefined): Promise<Channel> {
   await requireApp(office, appId);
   const channel = await office.channels.get(appId, channelId);
   if (!channel) throw new NotFound(`application ${appId} has no channel ${channelId}`);
   const fromDomain = domain === undefined ? undefined : checkDomain(channel.from_email, domain);
   const updated = await office.channels.setFromDomain(appId, channelId, channel.from_email, fromDomain, nowOf(office));
   if (!updated) throw new NotFound(`application ${appId} has no channel ${channelId}`);
+  await audit(office)({
+    appId,
+    actor,
+    action: 'channel.domain_changed',
+    target: `channel:${channelId}`,
+    details: { from: channel.from_domain ?? null, to: updated.from_domain ?? null },
+  });
   return updated;
 }

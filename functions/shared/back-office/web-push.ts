@@ -3,6 +3,8 @@ import webpush from 'web-push';
 import { Conflict, ValidationError } from '../domain/errors';
 import { vapidPrivateKeySecret } from '../domain/push';
 import { requireApp } from './apps';
+import type { AuditActor } from '../domain/audit';
+import { audit } from './audit';
 import type { BackOffice } from './ports';
 
 /** A VAPID subject: push services write to it about problems (RFC 8292); `mailto:` or `https:`. */
@@ -26,10 +28,13 @@ export function checkVapidSubject(value: string): string {
  * application, so a published public key always has its private half.
  * Replacing existing keys (`rotate`) stops every existing subscription from
  * receiving until its page runs initNotification again, which re-subscribes.
+ * Audited as `vapid.generated` or `vapid.rotated` with the public key and
+ * subject; the private key is in the secret store only.
  */
 export async function generateVapidKeys(
-  office: BackOffice,
+  office: Pick<BackOffice, 'apps' | 'secrets' | 'audit' | 'now'>,
   appId: string,
+  actor: AuditActor,
   options: { subject?: string; rotate?: boolean } = {},
 ): Promise<{ publicKey: string; subject: string }> {
   const app = await requireApp(office, appId);
@@ -43,5 +48,12 @@ export async function generateVapidKeys(
   const keys = webpush.generateVAPIDKeys();
   await office.secrets.put(vapidPrivateKeySecret(appId), keys.privateKey);
   await office.apps.update(appId, { vapid_public_key: keys.publicKey, vapid_subject: checked });
+  await audit(office)({
+    appId,
+    actor,
+    action: app.vapid_public_key ? 'vapid.rotated' : 'vapid.generated',
+    target: `app:${appId}`,
+    details: { public_key: keys.publicKey, subject: checked },
+  });
   return { publicKey: keys.publicKey, subject: checked };
 }

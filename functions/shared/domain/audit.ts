@@ -21,6 +21,9 @@ export interface AuditActor {
 /** The command line acts as this (it has no enterprise user). */
 export const commandLineActor: AuditActor = { user_id: 'cli', email: 'admin command line' };
 
+/** `npm start` acts as this when it sets up the local stack's demo application. */
+export const localStackActor: AuditActor = { user_id: 'local-stack', email: 'npm start' };
+
 export interface AuditEntry {
   app_id: string;
   /** Unique within the application, and the order newest-first reads: `<at>#<random>`. */

@@ -21,6 +21,9 @@ export function identitySecretName(appId: string): string {
   return `apps/${appId}/identity-secret`;
 }
 
+/** Every application's identity secret name: what a function that rotates them may write (operations.ts, secretWrites). */
+export const identitySecretPattern = identitySecretName('*');
+
 /** A new identity secret: 256 random bits, prefixed so that secret scanners know it. */
 export function newIdentitySecret(): string {
   return `urm_identity_${randomBytes(32).toString('base64url')}`;

@@ -255,6 +255,9 @@ export function vapidPrivateKeySecret(appId: string): string {
   return `apps/${appId}/vapid-private-key`;
 }
 
+/** Every application's VAPID private key name: what a function that generates them may write (operations.ts, secretWrites). */
+export const vapidPrivateKeyPattern = vapidPrivateKeySecret('*');
+
 /** The web push tokens of a profile's attributes (anything that is not a string is ignored). */
 export function webPushTokens(attributes: Record<string, AttributeValue | null>): string[] {
   const tokens = attributes.urm_web_push_notification_token;

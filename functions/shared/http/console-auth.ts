@@ -159,3 +159,8 @@ function defaultPorts(): ConsoleAuthPorts {
   };
   return sharedPorts;
 }
+
+/** Who the audit log names for a console call: the signed-in user, by id and email. */
+export function consoleActor(event: Pick<ConsoleEvent, 'console'>): { user_id: string; email: string } {
+  return { user_id: event.console.userId, email: event.console.email };
+}

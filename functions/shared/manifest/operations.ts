@@ -4,7 +4,9 @@
  * access listed here; the local stack routes to the same handler modules.
  */
 import { emailLimits } from '../domain/email';
+import { identitySecretPattern } from '../domain/identity';
 import { postbackSecretPattern } from '../domain/postbacks';
+import { vapidPrivateKeyPattern } from '../domain/push';
 import { limits } from '../domain/limits';
 import type { StreamRecordKind } from '../domain/stream-record';
 import type { TableName } from './resources';
@@ -30,8 +32,9 @@ export interface FunctionDefinition {
    */
   secrets?: 'read';
   /**
-   * Secrets the function may also create or replace: a name pattern under the
+   * Secrets the function may create or replace: a name pattern under the
    * stack's secrets path, `*` matching within it (an SSM ARN wildcard in AWS).
+   * Without `secrets: 'read'` it may write them and read none.
    */
   secretWrites?: string;
   /** The function stores or sends to web push tokens: it learns the operator's push endpoint hosts (pushSending in resources.ts). */
@@ -220,6 +223,129 @@ export const httpOperations: HttpOperation[] = [
   // The back-office console's API (docs/api.md, "Back office API"): JSON for the console in a person's browser, not an
   // integrator API, so out of the OpenAPI reference (portalPage). Every one authorises with the portal session cookie and the
   // user's role (functions/shared/http/console-auth.ts): it reads the session and moves its last_seen, and reads the user.
+  // Settings (admin only; channels are read by marketers too, who send email): the same use cases as the admin command
+  // line (functions/shared/back-office/), each state-changing one audited.
+  {
+    id: 'ConsoleListKeys',
+    portalPage: true,
+    method: 'GET',
+    path: '/console/api/keys',
+    entry: 'functions/console-list-keys/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'read', keys: 'read' },
+    indexes: { keys: ['by-app'] },
+  },
+  {
+    id: 'ConsoleIssueKey',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/keys',
+    entry: 'functions/console-issue-key/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'read', keys: 'write', auditLog: 'write' },
+    maxBodyBytes: 1024,
+  },
+  {
+    id: 'ConsoleRevokeKey',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/keys/{key_id}/revoke',
+    entry: 'functions/console-revoke-key/handler.ts',
+    // keys: the application's key by id through by-app, then its revoked_at.
+    tables: { ...consoleAuthTables, apps: 'read', keys: 'readwrite', auditLog: 'write' },
+    indexes: { keys: ['by-app'] },
+    maxBodyBytes: 1024,
+  },
+  {
+    id: 'ConsoleGetApp',
+    portalPage: true,
+    method: 'GET',
+    path: '/console/api/app',
+    entry: 'functions/console-get-app/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'read' },
+    // Whether the application has an identity secret (never what it is).
+    secrets: 'read',
+  },
+  {
+    id: 'ConsoleUpdateApp',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/app',
+    entry: 'functions/console-update-app/handler.ts',
+    // affiliates: that a default plan is one of the application's plans.
+    tables: { ...consoleAuthTables, apps: 'readwrite', affiliates: 'read', auditLog: 'write' },
+    maxBodyBytes: 16 * 1024,
+  },
+  {
+    id: 'ConsoleListChannels',
+    portalPage: true,
+    method: 'GET',
+    path: '/console/api/channels',
+    entry: 'functions/console-list-channels/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'read', channels: 'read' },
+  },
+  {
+    id: 'ConsoleCreateChannel',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/channels',
+    entry: 'functions/console-create-channel/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'read', channels: 'write', auditLog: 'write' },
+    maxBodyBytes: 4 * 1024,
+  },
+  {
+    id: 'ConsoleUpdateChannel',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/channels/{channel_id}',
+    entry: 'functions/console-update-channel/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'read', channels: 'readwrite', auditLog: 'write' },
+    maxBodyBytes: 1024,
+  },
+  {
+    id: 'ConsoleGetVapid',
+    portalPage: true,
+    method: 'GET',
+    path: '/console/api/vapid',
+    entry: 'functions/console-get-vapid/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'read' },
+  },
+  {
+    id: 'ConsoleGenerateVapid',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/vapid',
+    entry: 'functions/console-generate-vapid/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'readwrite', auditLog: 'write' },
+    // The private key: written, never read back here.
+    secretWrites: vapidPrivateKeyPattern,
+    maxBodyBytes: 1024,
+  },
+  {
+    id: 'ConsoleRotateIdentitySecret',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/identity_secret',
+    entry: 'functions/console-rotate-identity-secret/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'read', auditLog: 'write' },
+    secretWrites: identitySecretPattern,
+    maxBodyBytes: 1024,
+  },
+  {
+    id: 'ConsoleGetMoney',
+    portalPage: true,
+    method: 'GET',
+    path: '/console/api/money',
+    entry: 'functions/console-get-money/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'read' },
+  },
+  {
+    id: 'ConsoleSetMoney',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/money',
+    entry: 'functions/console-set-money/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'readwrite', auditLog: 'write' },
+    maxBodyBytes: 16 * 1024,
+  },
   {
     id: 'ConsoleSession',
     portalPage: true,

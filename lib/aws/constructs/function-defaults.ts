@@ -97,7 +97,7 @@ export function definedFunction(
   for (const [name] of access) environment[tableDefinitions[name].envVar] = resources.tables[name].tableName;
   if (definition.stream === 'write') environment[ingestStream.envVar] = resources.stream.streamName;
   const stack = Stack.of(scope);
-  if (definition.secrets) environment[secretsEnv.prefix] = secretsPrefix(stack.stackName);
+  if (definition.secrets || definition.secretWrites) environment[secretsEnv.prefix] = secretsPrefix(stack.stackName);
   if (definition.pushEndpoints && resources.pushEndpointHosts) environment[pushSending.endpointHostsEnvVar] = resources.pushEndpointHosts;
   if (definition.postbackHosts && resources.postbackHosts) environment[postbackSending.allowedHostsEnvVar] = resources.postbackHosts;
 

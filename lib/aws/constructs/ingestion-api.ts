@@ -103,7 +103,9 @@ export class IngestionApi extends Construct {
     for (const operation of httpOperations) {
       const fn = definedFunction(this, operation, props, { timeout: httpTimeout });
       const resource = this.api.root.resourceForPath(operation.path);
-      const integration = new LambdaIntegration(fn);
+      // No test-invoke permission: it is one more resource per method, for the API Gateway console's Test button only, and the
+      // stack must stay under CloudFormation's 500 resources with one function per operation.
+      const integration = new LambdaIntegration(fn, { allowTestInvoke: false });
       resource.addMethod(operation.method, integration);
       // The function answers its own CORS preflight: allowed origins are per application (functions/shared/http/cors.ts).
       if (operation.browser) resource.addMethod('OPTIONS', integration);

@@ -1,11 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
+import { commandLineActor } from '../../../functions/shared/domain/audit';
 import { updateApp } from '../../../functions/shared/back-office/apps';
 import { affiliateDetail, assignPlan, listAffiliatePage, listAffiliatesWithPlans, setAffiliateStatus } from '../../../functions/shared/back-office/affiliates';
 import { createPlan } from '../../../functions/shared/back-office/plans';
 import type { App, AppStore } from '../../../functions/shared/domain/apps';
 import { NotFound, ValidationError } from '../../../functions/shared/domain/errors';
 import { validPlan, type PlanInput } from '../../../functions/shared/domain/plans';
-import { commandLineActor } from '../../../functions/shared/domain/audit';
 import { MemoryAffiliateStore, MemoryLinkStore, MemoryPlanStore } from '../../support/affiliates';
 import { MemoryAuditLog } from '../../support/enterprise';
 import { MemoryPostbackSettings } from '../../support/postbacks';
@@ -161,11 +161,11 @@ describe('affiliates in the back office', () => {
     const { office } = await setUp();
     const plan = await createPlan(office, 'app_1', { name: 'CPA', cpa: { amount: '50' } });
 
-    const app = await updateApp(office, 'app_1', { affiliateApproval: 'approve', defaultPlanId: plan.plan_id });
+    const app = await updateApp(office, 'app_1', commandLineActor, { affiliateApproval: 'approve', defaultPlanId: plan.plan_id });
 
     expect([app.affiliate_approval, app.default_plan_id]).toEqual(['approve', plan.plan_id]);
-    await expect(updateApp(office, 'app_1', { defaultPlanId: 'plan_other' })).rejects.toThrow(NotFound);
-    await expect(updateApp(office, 'app_1', { affiliateApproval: 'maybe' as 'approve' })).rejects.toThrow(ValidationError);
+    await expect(updateApp(office, 'app_1', commandLineActor, { defaultPlanId: 'plan_other' })).rejects.toThrow(NotFound);
+    await expect(updateApp(office, 'app_1', commandLineActor, { affiliateApproval: 'maybe' as 'approve' })).rejects.toThrow(ValidationError);
   });
 });
 

@@ -1,0 +1,29 @@
+import { tables } from '../shared/manifest/resources';
+import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
+import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
+import { secretStoreFromEnv } from '../shared/adapters/secret-store';
+import { generateVapidKeys } from '../shared/back-office/web-push';
+import { dynamo } from '../shared/clients';
+import { requireEnv } from '../shared/config';
+import { compileValidator } from '../shared/domain/validation';
+import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { consoleActor, consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
+import { jsonBody, validBody } from '../shared/http/json-body';
+import { json } from '../shared/http/response';
+import { generateVapidBodySchema, type GenerateVapidBody } from './schema';
+
+const office = {
+  apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
+  secrets: secretStoreFromEnv(),
+  audit: new DynamoAuditLog(dynamo, requireEnv(tables.auditLog.envVar)),
+};
+
+/** 409 when the application has keys and `rotate` is not true; the private key is never in the answer. */
+export const handler = consoleApi({ roles: ['admin'], mutates: true })
+  .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleGenerateVapid') }))
+  .use(validBody(compileValidator<GenerateVapidBody>(generateVapidBodySchema)))
+  .handler(async (event: ConsoleEvent) => {
+    const body = (event.body ?? {}) as unknown as GenerateVapidBody;
+    const keys = await generateVapidKeys(office, event.console.appId, consoleActor(event), { subject: body.subject, rotate: body.rotate });
+    return json(200, { vapid_public_key: keys.publicKey, vapid_subject: keys.subject });
+  });

@@ -1,0 +1,29 @@
+import { tables } from '../shared/manifest/resources';
+import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
+import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
+import { DynamoKeyStore } from '../shared/adapters/dynamo-key-store';
+import { issueKey, keyView } from '../shared/back-office/keys';
+import { dynamo } from '../shared/clients';
+import { requireEnv } from '../shared/config';
+import { compileValidator } from '../shared/domain/validation';
+import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { consoleActor, consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
+import { jsonBody, validBody } from '../shared/http/json-body';
+import { json } from '../shared/http/response';
+import { issueKeyBodySchema, type IssueKeyBody } from './schema';
+
+const office = {
+  apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
+  keys: new DynamoKeyStore(dynamo, requireEnv(tables.keys.envVar)),
+  audit: new DynamoAuditLog(dynamo, requireEnv(tables.auditLog.envVar)),
+};
+
+/** The key is in this answer only: the store keeps its hash, the audit entry its id. */
+export const handler = consoleApi({ roles: ['admin'], mutates: true })
+  .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleIssueKey') }))
+  .use(validBody(compileValidator<IssueKeyBody>(issueKeyBodySchema)))
+  .handler(async (event: ConsoleEvent) => {
+    const { scope } = event.body as unknown as IssueKeyBody;
+    const issued = await issueKey(office, event.console.appId, consoleActor(event), scope);
+    return json(201, { key: issued.key, ...keyView(issued.summary) });
+  });

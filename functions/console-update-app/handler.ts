@@ -1,0 +1,40 @@
+import { tables } from '../shared/manifest/resources';
+import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
+import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
+import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
+import { appSettingsView, updateApp } from '../shared/back-office/apps';
+import { setIdentityVerification } from '../shared/back-office/identity';
+import { dynamo } from '../shared/clients';
+import { requireEnv } from '../shared/config';
+import { compileValidator } from '../shared/domain/validation';
+import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { consoleActor, consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
+import { jsonBody, validBody } from '../shared/http/json-body';
+import { json } from '../shared/http/response';
+import { updateAppBodySchema, type UpdateAppBody } from './schema';
+
+const office = {
+  apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
+  plans: new DynamoPlanStore(dynamo, requireEnv(tables.affiliates.envVar)),
+  audit: new DynamoAuditLog(dynamo, requireEnv(tables.auditLog.envVar)),
+};
+
+/** The command line's `app update` and `app identity --on/--off`, in one call: each audited by its use case. */
+export const handler = consoleApi({ roles: ['admin'], mutates: true })
+  .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleUpdateApp') }))
+  .use(validBody(compileValidator<UpdateAppBody>(updateAppBodySchema)))
+  .handler(async (event: ConsoleEvent) => {
+    const body = event.body as unknown as UpdateAppBody;
+    const actor = consoleActor(event);
+    let app = await updateApp(office, event.console.appId, actor, {
+      name: body.name,
+      portalOrigin: body.portal_origin,
+      siteOrigins: body.site_origins,
+      affiliateApproval: body.affiliate_approval,
+      defaultPlanId: body.default_plan_id,
+    });
+    if (body.identity_verification !== undefined) {
+      app = await setIdentityVerification(office, event.console.appId, actor, body.identity_verification === 'on');
+    }
+    return json(200, { app: appSettingsView(app) });
+  });

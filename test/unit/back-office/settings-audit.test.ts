@@ -1,0 +1,141 @@
+/**
+ * The settings use cases audit themselves, whoever calls them: the command
+ * line (as `cli`) and the console (as the signed-in user) get the same entries.
+ */
+import { describe, expect, test } from '@jest/globals';
+import { updateApp } from '../../../functions/shared/back-office/apps';
+import { createChannel, setChannelDomain } from '../../../functions/shared/back-office/channels';
+import { setIdentityVerification } from '../../../functions/shared/back-office/identity';
+import { issueKey, revokeKey } from '../../../functions/shared/back-office/keys';
+import { setMoneySettings } from '../../../functions/shared/back-office/money';
+import type { ApiKeyRecord } from '../../../functions/shared/domain/api-keys';
+import type { App, AppStore, KeyStore } from '../../../functions/shared/domain/apps';
+import { commandLineActor } from '../../../functions/shared/domain/audit';
+import type { Channel, ChannelStore } from '../../../functions/shared/domain/channels';
+import { MemoryPlanStore } from '../../support/affiliates';
+import { MemoryAuditLog } from '../../support/enterprise';
+
+class Apps implements Pick<AppStore, 'get' | 'update'> {
+  readonly apps = new Map<string, App>([['app_1', { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' }]]);
+  async get(appId: string) {
+    return this.apps.get(appId);
+  }
+  async update(appId: string, changes: Partial<App>) {
+    const app = { ...this.apps.get(appId)!, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
+    this.apps.set(appId, app);
+    return app;
+  }
+}
+
+class Keys implements Pick<KeyStore, 'create' | 'revoke'> {
+  readonly keys: ApiKeyRecord[] = [];
+  async create(key: ApiKeyRecord) {
+    this.keys.push(key);
+  }
+  async revoke(appId: string, keyId: string, at: Date) {
+    const key = this.keys.find((k) => k.app_id === appId && k.key_id === keyId);
+    if (key) key.revoked_at ??= at.toISOString();
+    return key !== undefined;
+  }
+}
+
+class Channels implements Pick<ChannelStore, 'create' | 'get' | 'setFromDomain'> {
+  readonly channels: Channel[] = [];
+  async create(channel: Channel) {
+    this.channels.push(channel);
+  }
+  async get(appId: string, channelId: string) {
+    const channel = this.channels.find((c) => c.app_id === appId && c.channel_id === channelId);
+    return channel && { ...channel };
+  }
+  async setFromDomain(appId: string, channelId: string, _fromEmail: string, fromDomain: string | undefined) {
+    const index = this.channels.findIndex((c) => c.app_id === appId && c.channel_id === channelId);
+    if (index < 0) return undefined;
+    const { from_domain: _old, ...rest } = this.channels[index]!;
+    this.channels[index] = fromDomain === undefined ? rest : { ...rest, from_domain: fromDomain };
+    return { ...this.channels[index]! };
+  }
+}
+
+function setUp() {
+  const log = new MemoryAuditLog();
+  const keys = new Keys();
+  const office = {
+    apps: new Apps() as unknown as AppStore,
+    keys: keys as unknown as KeyStore,
+    channels: new Channels() as unknown as ChannelStore,
+    plans: new MemoryPlanStore(),
+    audit: log,
+    now: () => new Date('2026-11-23T10:00:00.000Z'),
+  };
+  return { office, log, keys };
+}
+
+const actions = (log: MemoryAuditLog) => log.entries.map(({ actor, action, target, details }) => ({ actor: actor.user_id, action, target, ...(details ? { details } : {}) }));
+
+describe('keys', () => {
+  test("the command line's issue and revoke are audited as cli, by key id, never with the key", async () => {
+    const { office, log } = setUp();
+
+    const issued = await issueKey(office, 'app_1', commandLineActor, 'server');
+    await revokeKey(office, 'app_1', commandLineActor, issued.summary.key_id);
+
+    expect(actions(log)).toEqual([
+      { actor: 'cli', action: 'key.issued', target: `key:${issued.summary.key_id}`, details: { scope: 'server' } },
+      { actor: 'cli', action: 'key.revoked', target: `key:${issued.summary.key_id}` },
+    ]);
+    expect(JSON.stringify(log.entries)).not.toContain(issued.key);
+  });
+
+  test('an unknown key id is not found and writes no entry', async () => {
+    const { office, log } = setUp();
+
+    await expect(revokeKey(office, 'app_1', commandLineActor, 'key_nope')).rejects.toThrow('application app_1 has no key key_nope');
+
+    expect(log.entries).toEqual([]);
+  });
+});
+
+describe('the application', () => {
+  test('app.updated names each field that changed with its old and new value, and leaves out what stayed', async () => {
+    const { office, log } = setUp();
+
+    await updateApp(office, 'app_1', commandLineActor, { name: 'Casino', portalOrigin: 'https://portal.example.com/' });
+
+    expect(actions(log)).toEqual([
+      { actor: 'cli', action: 'app.updated', target: 'app:app_1', details: { changes: { portal_origin: { from: null, to: 'https://portal.example.com' } } } },
+    ]);
+  });
+
+  test('turning identity verification off is audited with from and to; setting what it is writes nothing', async () => {
+    const { office, log } = setUp();
+
+    await setIdentityVerification(office, 'app_1', commandLineActor, true);
+    await setIdentityVerification(office, 'app_1', commandLineActor, false);
+
+    expect(actions(log)).toEqual([{ actor: 'cli', action: 'app.identity_verification_changed', target: 'app:app_1', details: { from: 'on', to: 'off' } }]);
+  });
+});
+
+test('the money mapping is audited only when it changes, whatever order its events are given in', async () => {
+  const { office, log } = setUp();
+
+  await setMoneySettings(office, 'app_1', commandLineActor, { money_events: { Deposit: 'deposit', Bet: 'bet' } });
+  await setMoneySettings(office, 'app_1', commandLineActor, { currency: 'EUR', money_events: { Bet: 'bet', Deposit: 'deposit' } });
+
+  expect(actions(log)).toEqual([
+    { actor: 'cli', action: 'money.updated', target: 'app:app_1', details: { changes: { money_events: { from: {}, to: { Deposit: 'deposit', Bet: 'bet' } } } } },
+  ]);
+});
+
+test("a channel's domain change is audited with the domain before and after", async () => {
+  const { office, log } = setUp();
+  const channel = await createChannel(office, commandLineActor, { appId: 'app_1', name: 'News', fromEmail: 'news@example.com', fromName: 'News' });
+
+  await setChannelDomain(office, 'app_1', commandLineActor, channel.channel_id, 'example.com');
+
+  expect(actions(log)).toEqual([
+    { actor: 'cli', action: 'channel.created', target: `channel:${channel.channel_id}`, details: { name: 'News', from_email: 'news@example.com', from_name: 'News', from_domain: null } },
+    { actor: 'cli', action: 'channel.domain_changed', target: `channel:${channel.channel_id}`, details: { from: null, to: 'example.com' } },
+  ]);
+});
