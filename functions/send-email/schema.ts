@@ -1,10 +1,10 @@
 /** POST /api/send_email (docs/api.md, "Email"). */
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
-import { displayNameSchema, emailAddressSchema, emailLimits, headerTextSchema } from '../shared/domain/email';
+import { displayNameSchema, emailAddressSchema, emailLimits } from '../shared/domain/email';
 import type { SchemaType } from '../shared/domain/schema-type';
-import { identifierText } from '../shared/domain/text';
+import { emailMessageProperties, type EmailMessage } from '../shared/messaging/email';
 
-const bodySchema = { type: 'string', minLength: 1 } as const;
+const { channel_id, ...otherMessageProperties } = emailMessageProperties;
 
 export const sendEmailSchema = {
   type: 'object',
@@ -13,7 +13,8 @@ export const sendEmailSchema = {
   additionalProperties: false,
   properties: {
     app_id: appIdSchema,
-    channel_id: { type: 'string', minLength: 1, maxLength: emailLimits.channelIdLength, ...identifierText },
+    // Where it always was: error messages come in property order.
+    channel_id,
     profile_id: profileIdSchema,
     to_addresses: {
       type: 'array',
@@ -26,34 +27,14 @@ export const sendEmailSchema = {
         properties: { email: emailAddressSchema, name: displayNameSchema },
       },
     },
-    reply_to: emailAddressSchema,
-    reply_to_name: displayNameSchema,
-    from_email: emailAddressSchema,
-    from_name: displayNameSchema,
-    subject: { ...headerTextSchema, minLength: 1, maxLength: emailLimits.subjectLength },
-    // Sizes in bytes are checked by the core; a character count would let 4-byte characters through.
-    html_body: bodySchema,
-    text_body: bodySchema,
+    ...otherMessageProperties,
   },
 } as const;
 
-export interface Recipient {
-  email: string;
-  name: string;
-}
-
-export interface SendEmailRequest {
+/** The message fields are send_email's and the back office's alike (functions/shared/messaging/email.ts). */
+export interface SendEmailRequest extends EmailMessage {
   app_id: string;
-  channel_id: string;
   profile_id: string;
-  to_addresses: Recipient[];
-  reply_to?: string;
-  reply_to_name?: string;
-  from_email?: string;
-  from_name?: string;
-  subject: string;
-  html_body?: string;
-  text_body?: string;
 }
 
 export const sendEmailResponseSchema = {

@@ -1,16 +1,8 @@
 /** POST /api/send_push (comms key; docs/api.md, "Web push", "Operations"). */
 import { appIdSchema, profileIdSchema } from '../shared/domain/attributes';
-import { pushLimits, urgencies, type Urgency } from '../shared/domain/push';
+import type { Urgency } from '../shared/domain/push';
+import { pushMessageProperties } from '../shared/messaging/push';
 import type { SchemaType } from '../shared/domain/schema-type';
-
-/** Where a click leads, and the icon: absolute http(s) URLs. */
-const webUrlSchema = {
-  type: 'string',
-  format: 'uri',
-  maxLength: pushLimits.urlLength,
-  pattern: '^https?://',
-  description: 'an absolute http:// or https:// URL',
-} as const;
 
 export const sendPushSchema = {
   type: 'object',
@@ -20,12 +12,7 @@ export const sendPushSchema = {
   properties: {
     app_id: appIdSchema,
     profile_id: profileIdSchema,
-    title: { type: 'string', minLength: 1, maxLength: pushLimits.titleLength },
-    body: { type: 'string', maxLength: pushLimits.bodyLength },
-    url: webUrlSchema,
-    icon: webUrlSchema,
-    ttl: { type: 'integer', minimum: 0, maximum: pushLimits.maxTtlSeconds },
-    urgency: { enum: urgencies },
+    ...pushMessageProperties,
     notification_id: {
       type: 'string',
       format: 'uuid',

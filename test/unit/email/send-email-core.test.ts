@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { composeMail, emailSentInsertId, sendEmail, sendEmailProblems } from '../../../functions/send-email/core';
+import { sendEmail } from '../../../functions/send-email/core';
+import { composeMail, emailSentInsertId, sendEmailProblems } from '../../../functions/shared/messaging/email';
 import type { SendEmailRequest } from '../../../functions/send-email/schema';
 import type { Channel } from '../../../functions/shared/domain/channels';
 import type { Mailer, OutgoingMail } from '../../../functions/shared/domain/email';

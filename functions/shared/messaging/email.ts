@@ -1,0 +1,133 @@
+/**
+ * Sending one email through a channel of an application, and the
+ * `urm_email_sent` event that records it: what `POST /api/send_email` (an
+ * integrator's call) and the back office's "email a player" both do. The
+ * rules the schema cannot say, the channel (unknown or disabled: 404, nothing
+ * sent), a sender the channel may send as (400 otherwise), the message with
+ * every address written with its name.
+ */
+import { createHash } from 'node:crypto';
+import { channelMaySendAs, channelSenderRule, type Channel, type ChannelStore } from '../domain/channels';
+import { canonicalAddress, displayNameSchema, emailAddressSchema, emailLimits, formatAddress, headerTextSchema, type Mailer, type OutgoingMail } from '../domain/email';
+import { NotFound, ValidationError } from '../domain/errors';
+import { limits } from '../domain/limits';
+import { identifierText } from '../domain/text';
+
+export const EMAIL_SENT_EVENT = 'urm_email_sent';
+
+export interface Recipient {
+  email: string;
+  name: string;
+}
+
+/** One message, as send_email's body carries it (without the application and profile ids). */
+export interface EmailMessage {
+  channel_id: string;
+  to_addresses: Recipient[];
+  reply_to?: string;
+  reply_to_name?: string;
+  from_email?: string;
+  from_name?: string;
+  subject: string;
+  html_body?: string;
+  text_body?: string;
+}
+
+const bodySchema = { type: 'string', minLength: 1 } as const;
+
+/** The JSON Schema properties of a message's fields: send_email's and the back office's bodies both carry them. */
+export const emailMessageProperties = {
+  channel_id: { type: 'string', minLength: 1, maxLength: emailLimits.channelIdLength, ...identifierText },
+  reply_to: emailAddressSchema,
+  reply_to_name: displayNameSchema,
+  from_email: emailAddressSchema,
+  from_name: displayNameSchema,
+  subject: { ...headerTextSchema, minLength: 1, maxLength: emailLimits.subjectLength },
+  // Sizes in bytes are checked by the core; a character count would let 4-byte characters through.
+  html_body: bodySchema,
+  text_body: bodySchema,
+} as const;
+
+export interface EmailPorts {
+  channels: Pick<ChannelStore, 'get'>;
+  mailer: Mailer;
+}
+
+export function sendEmailProblems(message: Omit<EmailMessage, 'channel_id' | 'to_addresses'>): string[] {
+  const problems: string[] = [];
+  if (message.html_body === undefined && message.text_body === undefined) {
+    problems.push('html_body or text_body is required');
+  }
+  for (const field of ['html_body', 'text_body'] as const) {
+    const body = message[field];
+    if (body !== undefined && Buffer.byteLength(body, 'utf8') > emailLimits.bodyBytes) {
+      problems.push(`${field} must be at most ${emailLimits.bodyBytes / 1024} KiB (UTF-8)`);
+    }
+  }
+  if (message.reply_to_name !== undefined && message.reply_to === undefined) {
+    problems.push('reply_to_name needs reply_to');
+  }
+  return problems;
+}
+
+/**
+ * The message: sender fields default to the channel's, one by one; the
+ * sender's domain goes out in lower case, the form the AWS grant names.
+ */
+export function composeMail(message: EmailMessage, channel: Channel): OutgoingMail {
+  return {
+    from: formatAddress(canonicalAddress(message.from_email ?? channel.from_email), message.from_name ?? channel.from_name),
+    to: message.to_addresses.map((recipient) => formatAddress(recipient.email, recipient.name)),
+    replyTo: message.reply_to === undefined ? [] : [formatAddress(message.reply_to, message.reply_to_name)],
+    subject: message.subject,
+    ...(message.html_body !== undefined ? { html: message.html_body } : {}),
+    ...(message.text_body !== undefined ? { text: message.text_body } : {}),
+    tags: { app_id: channel.app_id, channel_id: channel.channel_id },
+  };
+}
+
+/** The same message id always gives the same insert id: a repeated write of the event is stored once. */
+export function emailSentInsertId(messageId: string): string {
+  const readable = `urm-email-${messageId}`;
+  return readable.length <= limits.insertIdLength
+    ? readable
+    : `urm-email-${createHash('sha256').update(messageId, 'utf8').digest('hex')}`;
+}
+
+/**
+ * The channel a message would go out through, once its rules hold: the
+ * message's problems (400), the channel (unknown or disabled: 404), the
+ * sender (400). Nothing is sent.
+ */
+export function emailChannel(ports: Pick<EmailPorts, 'channels'>) {
+  return async (appId: string, message: Omit<EmailMessage, 'to_addresses'>): Promise<Channel> => {
+    const problems = sendEmailProblems(message);
+    if (problems.length > 0) throw new ValidationError(problems);
+    const channel = await ports.channels.get(appId, message.channel_id);
+    if (!channel || !channel.enabled) throw new NotFound('channel not found');
+    // One tenant never sends as another: the sender is the channel's, whatever the caller may reach.
+    if (message.from_email !== undefined && !channelMaySendAs(channel, message.from_email)) {
+      throw new ValidationError([channelSenderRule(channel)]);
+    }
+    return channel;
+  };
+}
+
+/** The `urm_email_sent` event of a sent message; `extra` adds attributes (who sent it from the back office). */
+export function emailSentEvent(
+  sent: { appId: string; profileId: string; channel: Channel; subject: string; messageId: string; at: Date },
+  extra: Record<string, string> = {},
+) {
+  return {
+    app_id: sent.appId,
+    profile_id: sent.profileId,
+    event: EMAIL_SENT_EVENT,
+    urm_date_time: sent.at.toISOString(),
+    urm_insert_id: emailSentInsertId(sent.messageId),
+    // Never the bodies or the addresses: the timeline is not a mail archive.
+    message_id: sent.messageId,
+    channel_id: sent.channel.channel_id,
+    subject: sent.subject,
+    ...extra,
+  };
+}
