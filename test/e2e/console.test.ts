@@ -6,6 +6,7 @@
  * a forged POST from the page gets 403 from the server. Screenshots of each
  * page go to .urm/screenshots/console-*.png (git-ignored) for a person to look at.
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
   const office = localBackOffice(localClients(stack.endpoints).document);
   const created = await createApp(office, { name: `Casino ${randomUUID().slice(0, 8)}`, portalOrigin: stack.baseUrl });
-  app = { appId: created.app_id, serverKey: (await issueKey(office, created.app_id, 'server')).key };
+  app = { appId: created.app_id, serverKey: (await issueKey(office, created.app_id, commandLineActor, 'server')).key };
   const signUp = await request(stack.baseUrl, 'POST', '/enterprises/sign_up', {
     key: app.serverKey,
     body: {

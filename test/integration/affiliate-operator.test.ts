@@ -3,7 +3,6 @@
  * key (GET /api/affiliates, GET /api/affiliates/{affiliate_id}/report) and
  * through the admin command line: statuses, plans, the application's settings.
  */
-import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { adminProgram } from '../../bin/admin';

@@ -6,6 +6,7 @@
  * deposit behind its commission; a viewer may read but not change; another
  * application's affiliate is not found by guessing its id.
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
@@ -42,7 +43,7 @@ const range = `from=${day}&to=${day}`;
 
 async function newApplication(): Promise<TestApp> {
   const app = await createApp(office, { name: `console affiliates ${randomUUID()}`, portalOrigin: stack.baseUrl });
-  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, 'server')).key };
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key };
 }
 
 async function registered(app: TestApp): Promise<string> {
@@ -57,7 +58,7 @@ beforeAll(async () => {
   stack = await testStack();
   office = localBackOffice(localClients(stack.endpoints).document);
   [ours, theirs] = [await newApplication(), await newApplication()];
-  await setMoneySettings(office, ours.appId, { currency: 'EUR', money_events: { Deposit: 'deposit' } });
+  await setMoneySettings(office, ours.appId, commandLineActor, { currency: 'EUR', money_events: { Deposit: 'deposit' } });
   plan = await createPlan(office, ours.appId, { name: 'CPA 50', cpa: { amount: '50', min_deposit: '20' } });
   theirPlan = await createPlan(office, theirs.appId, { name: 'Theirs', revshare: { percent: '40' } });
   admin = await consoleSignIn(stack.baseUrl, ours);

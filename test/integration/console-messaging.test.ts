@@ -3,6 +3,7 @@
  * the mail reaches the local SES store and the player's timeline names who
  * sent it; roles, CSRF and other applications are refused by the server.
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
@@ -24,8 +25,8 @@ let viewer: ConsoleSession;
 async function newApplication(baseUrl: string) {
   const office = localBackOffice(localClients(stack.endpoints).document);
   const app = await createApp(office, { name: `console ${randomUUID()}`, portalOrigin: baseUrl });
-  const channel = await createChannel(office, { appId: app.app_id, name: 'News', fromEmail: 'news@example.com', fromName: 'Casino News' });
-  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, 'server')).key, channelId: channel.channel_id };
+  const channel = await createChannel(office, commandLineActor, { appId: app.app_id, name: 'News', fromEmail: 'news@example.com', fromName: 'Casino News' });
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key, channelId: channel.channel_id };
 }
 
 async function ingest(app: { appId: string; serverKey: string }, records: Record<string, unknown>[]) {
