@@ -6,7 +6,8 @@
 import { useState } from 'preact/hooks';
 import type { Channel } from '../../../functions/shared/domain/channels';
 import { ApiError, getJson, postJson } from '../api';
-import { ErrorNote, Loading, Section, When } from '../components';
+import { ErrorNote, Forbidden, Loading, Section, When } from '../components';
+import { useSession } from '../session';
 import { useApi } from '../use-api';
 
 type Outcome = { kind: 'error' | 'success'; text: string } | undefined;
@@ -68,6 +69,15 @@ function ShownOnce({ label, value }: { label: string; value: string }) {
 }
 
 export function SettingsPage() {
+  const { role } = useSession();
+  // Only admins may read or change settings (the server answers 403 to others): offer nothing else.
+  if (role !== 'admin')
+    return (
+      <>
+        <h1>Settings</h1>
+        <Forbidden />
+      </>
+    );
   return (
     <>
       <h1>Settings</h1>
@@ -326,7 +336,7 @@ function Channels() {
         <h3 id="new-channel-title">New channel</h3>
         <div class="grid">
           <label>
-            Name
+            Channel name
             <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} required autocomplete="off" />
           </label>
           <label>
