@@ -22,7 +22,7 @@ export function AffiliatesPage() {
   return (
     <>
       <h1>Affiliates</h1>
-      <form aria-label="Filter affiliates" onSubmit={(e) => e.preventDefault()}>
+      <form class="status-filter" aria-label="Filter affiliates" onSubmit={(e) => e.preventDefault()}>
         <label for="affiliate-status">Status</label>
         <select
           id="affiliate-status"
