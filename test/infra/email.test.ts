@@ -53,8 +53,8 @@ describe('email, without a sender domain', () => {
   let template: Template;
   beforeAll(() => void ({ stack, template } = synthesize()));
 
-  test("send_email and the affiliate portal's password reset are the operations that send", () => {
-    expect(senders.map((operation) => operation.id).sort()).toEqual(['AffiliateRequestReset', 'SendEmail']);
+  test("send_email, the affiliate portal's password reset and the back office's email to a player are the operations that send", () => {
+    expect(senders.map((operation) => operation.id).sort()).toEqual(['AffiliateRequestReset', 'ConsoleEmailPlayer', 'SendEmail']);
   });
 
   test('every message goes through a configuration set that requires TLS and suppresses bounces and complaints', () => {
