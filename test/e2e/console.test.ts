@@ -101,6 +101,11 @@ describe('the console in Chromium, as an admin', () => {
     await expect(attributeRow(page, 'games').locator('td').allTextContents()).resolves.toEqual(['array', '["blackjack"]']);
     await page.locator('table.timeline').getByText('deposit', { exact: true }).waitFor(applied);
     await shoot(page, 'player');
+    // 200 % zoom on a 1280-pixel screen is a 640-pixel viewport: the page reflows, nothing needs sideways scrolling.
+    await page.setViewportSize({ width: 640, height: 800 });
+    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(640);
+    await shoot(page, 'player-zoomed');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The server's refusal shows next to the field it names.
     await page.getByLabel('Attribute', { exact: true }).fill('urm_vip');

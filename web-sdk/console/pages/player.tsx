@@ -347,7 +347,7 @@ function Timeline({ path, changes }: { path: string; changes: number }) {
       <form onSubmit={apply} aria-label="Filter the timeline">
         <label for="timeline-event">Event name (exact; empty for all)</label>
         <fieldset role="group">
-          <input id="timeline-event" name="event" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} placeholder="urm_back_office_action" autocomplete="off" />
+          <input id="timeline-event" name="event" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} placeholder="e.g. deposit or urm_back_office_action" autocomplete="off" />
           <button type="submit">Filter</button>
         </fieldset>
       </form>
