@@ -72,6 +72,7 @@ describe('the Settings page, as an admin', () => {
 describe('the Settings page, as a viewer', () => {
   test('is not in the nav, offers nothing, and forged POSTs get 403 from the server', async () => {
     const page = await signedInPage(stack, browser, app, 'viewer', '/console/settings');
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
 
     await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Players', 'Affiliates']);
     await page.getByText('Your role does not allow this.').waitFor();
