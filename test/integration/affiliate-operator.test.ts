@@ -138,7 +138,7 @@ describe('plans and affiliate settings through the admin command line', () => {
     expect([before.status, before.plan_id]).toEqual(['approved', plan.plan_id]);
     expect([after.status, after.plan_id]).toEqual(['suspended', other.plan_id]);
     expect((await admin('plan', 'list', '--app', app.appId)).map((p: { name: string }) => p.name)).toEqual(['Hybrid', 'RevShare']);
-    const audited = (await office.audit.page(app.appId, { limit: 10 })).entries.map(({ actor, action, target }) => ({ actor, action, target }));
+    const audited = (await office.audit.page(app.appId, { limit: 10 })).entries.filter((entry) => entry.action.startsWith('affiliate.')).map(({ actor, action, target }) => ({ actor, action, target }));
     expect(audited).toEqual([
       { actor: commandLineActor, action: 'affiliate.plan_assigned', target: `affiliate:${affiliateId}` },
       { actor: commandLineActor, action: 'affiliate.suspended', target: `affiliate:${affiliateId}` },
