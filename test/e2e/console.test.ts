@@ -6,6 +6,7 @@
  * a forged POST from the page gets 403 from the server. Screenshots of each
  * page go to .urm/screenshots/console-*.png (git-ignored) for a person to look at.
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,6 @@ import { localBackOffice, localClients } from '../../lib/local/stack';
 import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';
-import { commandLineActor } from '../../functions/shared/domain/audit';
 
 const screenshots = join(repoRoot, '.urm', 'screenshots');
 /** How long the page may take to show what the stream applied (the consumer applies within about a second). */
@@ -156,7 +156,7 @@ describe('the console in Chromium, as a viewer', () => {
   test('shows no form to change a player, and the server refuses a forged change and the admin pages', async () => {
     const page = await signedIn('viewer');
 
-    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Players']);
+    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Players', 'Affiliates']);
     await openPlayer42(page);
     await expect(page.getByRole('button', { name: 'Set attribute' }).count()).resolves.toBe(0);
     await expect(page.getByLabel('Attribute', { exact: true }).count()).resolves.toBe(0);

@@ -3,7 +3,6 @@
  * key (GET /api/affiliates, GET /api/affiliates/{affiliate_id}/report) and
  * through the admin command line: statuses, plans, the application's settings.
  */
-import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { adminProgram } from '../../bin/admin';
@@ -12,6 +11,7 @@ import { createApp } from '../../functions/shared/back-office/apps';
 import { issueKey } from '../../functions/shared/back-office/keys';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 import { localBackOffice, localClients } from '../../lib/local/stack';
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { registration } from '../support/affiliates';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
@@ -138,7 +138,7 @@ describe('plans and affiliate settings through the admin command line', () => {
     expect([before.status, before.plan_id]).toEqual(['approved', plan.plan_id]);
     expect([after.status, after.plan_id]).toEqual(['suspended', other.plan_id]);
     expect((await admin('plan', 'list', '--app', app.appId)).map((p: { name: string }) => p.name)).toEqual(['Hybrid', 'RevShare']);
-    const audited = (await office.audit.page(app.appId, { limit: 10 })).entries.map(({ actor, action, target }) => ({ actor, action, target }));
+    const audited = (await office.audit.page(app.appId, { limit: 10 })).entries.filter((entry) => entry.action.startsWith('affiliate.')).map(({ actor, action, target }) => ({ actor, action, target }));
     expect(audited).toEqual([
       { actor: commandLineActor, action: 'affiliate.plan_assigned', target: `affiliate:${affiliateId}` },
       { actor: commandLineActor, action: 'affiliate.suspended', target: `affiliate:${affiliateId}` },

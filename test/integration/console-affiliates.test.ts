@@ -6,6 +6,7 @@
  * deposit behind its commission; a viewer may read but not change; another
  * application's affiliate is not found by guessing its id.
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
@@ -20,7 +21,6 @@ import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/c
 import { request } from '../support/http';
 import { until } from '../support/profiles';
 import { testStack, type TestStack } from '../support/local-stack';
-import { commandLineActor } from '../../functions/shared/domain/audit';
 
 interface TestApp {
   appId: string;

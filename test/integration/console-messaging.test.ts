@@ -3,6 +3,7 @@
  * the mail reaches the local SES store and the player's timeline names who
  * sent it; roles, CSRF and other applications are refused by the server.
  */
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
@@ -14,7 +15,6 @@ import { request } from '../support/http';
 import { waitFor } from '../support/local-process';
 import { testStack, type TestStack } from '../support/local-stack';
 import { mailWithId, mailWithSubject } from '../support/mail';
-import { commandLineActor } from '../../functions/shared/domain/audit';
 
 let stack: TestStack;
 let ours: { appId: string; serverKey: string; channelId: string };

@@ -6,9 +6,12 @@
  */
 import type { FunctionComponent } from 'preact';
 import type { Role } from '../../functions/shared/domain/enterprise';
+import { AffiliatePage } from './pages/affiliate';
+import { AffiliatesPage } from './pages/affiliates';
 import { AuditPage } from './pages/audit';
 import { PlayerPage } from './pages/player';
 import { PlayersPage } from './pages/players';
+import { SettingsPage } from './pages/settings';
 import { UsersPage } from './pages/users';
 
 /** Where the console is served: the SPA answers every path below it. */
@@ -30,6 +33,9 @@ const everyone = ['admin', 'marketer', 'viewer'] as const;
 export const routes: readonly ConsoleRoute[] = [
   { path: '/console/players', component: PlayersPage, nav: 'Players', roles: everyone },
   { path: '/console/players/:id', component: PlayerPage, roles: everyone },
+  { path: '/console/affiliates', component: AffiliatesPage, nav: 'Affiliates', roles: everyone },
+  { path: '/console/affiliates/:id', component: AffiliatePage, roles: everyone },
+  { path: '/console/settings', component: SettingsPage, nav: 'Settings', roles: ['admin'] },
   { path: '/console/users', component: UsersPage, nav: 'Users', roles: ['admin'] },
   { path: '/console/audit', component: AuditPage, nav: 'Audit log', roles: ['admin'] },
 ];

@@ -11,6 +11,7 @@ import { ErrorNote, Loading, Pager, Section, Value, When } from '../components';
 import { describeEvent, eventDetails } from '../events';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
+import { SendEmail, SendPush } from './messaging';
 
 export const TIMELINE_PAGE_SIZE = 25;
 /** After a change, how often and how long the page reads the player again to show it applied (bounded). */
@@ -21,6 +22,8 @@ export function PlayerPage({ id }: { id: string }) {
   const path = `/players/${encodeURIComponent(id)}`;
   const player = useApi(() => getJson<PlayerView>(path), id);
   const [changes, setChanges] = useState(0);
+  // A message's event reaches the timeline through the stream: read it again a few times (bounded).
+  const timelineSoon = () => refreshDelaysMs.forEach((delay) => setTimeout(() => setChanges((n) => n + 1), delay));
 
   if (player.error?.status === 404)
     return (
@@ -63,6 +66,14 @@ export function PlayerPage({ id }: { id: string }) {
               </Section>
             </div>
           </div>
+          {role !== 'viewer' && (
+            <Section title="Message the player">
+              <div class="grid player-grid">
+                <SendEmail path={path} onSent={timelineSoon} />
+                <SendPush path={path} onSent={timelineSoon} />
+              </div>
+            </Section>
+          )}
           <Timeline path={path} changes={changes} />
         </>
       )}

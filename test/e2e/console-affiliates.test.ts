@@ -1,0 +1,90 @@
+/**
+ * Affiliates in Chromium: as an admin, find a pending affiliate by status,
+ * approve it, assign a plan and read its report (chart, the table by day,
+ * the CSV link); as a viewer, no approve or plan controls, and forged POSTs
+ * get 403 from the server.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { createPlan } from '../../functions/shared/back-office/plans';
+import { registration } from '../support/affiliates';
+import { launchChromium } from '../support/chromium';
+import { consoleApp, forgedPost, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';
+import { request } from '../support/http';
+import { testStack, type TestStack } from '../support/local-stack';
+
+let stack: TestStack;
+let browser: Browser;
+let app: ConsoleApp;
+let affiliate: { id: string; username: string };
+
+beforeAll(async () => {
+  stack = await testStack();
+  browser = await launchChromium();
+  app = await consoleApp(stack, 'Affiliate casino');
+  await createPlan(app.office, app.appId, { name: 'CPA 50', cpa: { amount: '50', min_deposit: '20' } });
+  const body = registration(app.appId);
+  const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: app.serverKey, body });
+  expect(registered.status).toBe(200);
+  affiliate = { id: registered.body.affiliate_id, username: body.username };
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('affiliates in the console, as an admin', () => {
+  test('a pending affiliate is listed under its status, approved, given a plan, and its report shown', async () => {
+    const page = await signedInPage(stack, browser, app, 'admin');
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Affiliates' }).click();
+    await page.getByRole('heading', { name: 'Affiliates', level: 1 }).waitFor();
+    await page.getByLabel('Status').selectOption('pending');
+    const row = page.locator('tbody tr', { hasText: affiliate.username });
+    await row.waitFor();
+    await expect(row.locator('td').allTextContents()).resolves.toEqual([expect.any(String), expect.any(String), 'pending', 'none', expect.any(String)]);
+    await screenshot(page, 'affiliates');
+
+    await row.getByRole('link', { name: affiliate.username }).click();
+    await page.getByRole('heading', { name: affiliate.username, level: 1 }).waitFor();
+    expect(page.url()).toBe(`${stack.baseUrl}/console/affiliates/${affiliate.id}`);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('status').getByText('Approved.').waitFor();
+    await page.locator('dd mark.status-approved').waitFor();
+
+    await page.getByLabel('Plan', { exact: true }).selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Assign plan' }).click();
+    await page.getByRole('status').getByText('Plan “CPA 50” assigned.').waitFor();
+    await page.locator('dl dd', { hasText: 'CPA 50' }).waitFor();
+
+    await page.getByRole('img', { name: 'Clicks, registrations and FTDs by day' }).waitFor();
+    await expect(page.locator('table.report tbody tr').count()).resolves.toBe(30);
+    await expect(page.locator('table.report tfoot th').textContent()).resolves.toBe('Total');
+    const csv = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+    expect(csv).toMatch(new RegExp(`^/console/api/affiliates/${affiliate.id}/report\\.csv\\?from=\\d{4}-\\d\\d-\\d\\d&to=\\d{4}-\\d\\d-\\d\\d$`));
+    const download = await page.evaluate((href) => fetch(href).then(async (r) => ({ status: r.status, type: r.headers.get('content-type') })), csv!);
+    expect(download).toEqual({ status: 200, type: 'text/csv; charset=utf-8' });
+    await page.getByRole('heading', { name: 'Behind the commission' }).waitFor();
+    await screenshot(page, 'affiliate');
+    await page.context().close();
+  }, 90_000);
+});
+
+describe('affiliates in the console, as a viewer', () => {
+  test('shows no approve, suspend or plan controls, and forged changes get 403', async () => {
+    const page = await signedInPage(stack, browser, app, 'viewer', `/console/affiliates/${affiliate.id}`);
+    await page.getByRole('heading', { name: affiliate.username, level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Report' }).waitFor();
+
+    for (const name of ['Approve', 'Suspend', 'Assign plan']) await expect(page.getByRole('button', { name }).count()).resolves.toBe(0);
+    const forged = [
+      await forgedPost(page, `/console/api/affiliates/${affiliate.id}/status`, { status: 'suspended' }),
+      await forgedPost(page, `/console/api/affiliates/${affiliate.id}/plan`, { plan_id: 'plan_x' }),
+    ];
+    expect(forged).toEqual([
+      { status: 403, body: { message: 'Forbidden' } },
+      { status: 403, body: { message: 'Forbidden' } },
+    ]);
+    await screenshot(page, 'viewer-affiliate');
+    await page.context().close();
+  });
+});

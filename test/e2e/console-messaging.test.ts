@@ -1,0 +1,87 @@
+/**
+ * Messaging on a player's page in Chromium: as an admin, send player-42 an
+ * email (it reaches the local mail store, and the player's timeline shows
+ * it) and try a push to a player without devices (the server's 409 is
+ * shown); as a viewer, no send form, and a forged send gets 403.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { createChannel } from '../../functions/shared/back-office/channels';
+import { commandLineActor } from '../../functions/shared/domain/audit';
+import { launchChromium } from '../support/chromium';
+import { consoleApp, forgedPost, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';
+import { request } from '../support/http';
+import { testStack, type TestStack } from '../support/local-stack';
+import { mailWithSubject } from '../support/mail';
+
+const applied = { timeout: 15_000 };
+let stack: TestStack;
+let browser: Browser;
+let app: ConsoleApp;
+
+beforeAll(async () => {
+  stack = await testStack();
+  browser = await launchChromium();
+  app = await consoleApp(stack, 'Messaging casino');
+  await createChannel(app.office, commandLineActor, { appId: app.appId, name: 'News', fromEmail: 'news@example.com', fromName: 'Casino News' });
+  const profile = await request(stack.baseUrl, 'POST', '/profiles', {
+    key: app.serverKey,
+    body: [{ app_id: app.appId, profile_id: 'player-42', urm_date_time: '2026-11-21T10:00:00Z', email: 'ann@example.com', name: 'Ann Lee' }],
+  });
+  expect(profile.status).toBe(200);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function openPlayer42(page: Awaited<ReturnType<typeof signedInPage>>) {
+  // The profile is applied by the stream within seconds: reload until the page has it.
+  for (let attempt = 0; attempt < 15; attempt++) {
+    await page.goto(`${stack.baseUrl}/console/players/player-42`);
+    await page.getByRole('heading', { name: 'player-42', level: 1 }).waitFor();
+    if (await page.getByRole('heading', { name: 'Attributes' }).isVisible({ timeout: 2000 }).catch(() => false)) return;
+    await page.waitForTimeout(1000);
+  }
+}
+
+describe('messaging a player from the console, as an admin', () => {
+  test('an email sent from the player page reaches the mail store and shows on the timeline; a push without devices shows why not', async () => {
+    const page = await signedInPage(stack, browser, app, 'admin');
+    await openPlayer42(page);
+    const subject = `Your bonus ${randomUUID().slice(0, 8)}`;
+
+    await page.getByLabel('Channel').selectOption({ label: 'News — Casino News <news@example.com>' });
+    await page.getByLabel('Subject').fill(subject);
+    await page.getByLabel('Text').fill('Hello Ann, a bonus awaits.');
+    await page.getByRole('button', { name: 'Send email' }).click();
+
+    await page.getByRole('status').getByText(/^Email sent \(message /).waitFor(applied);
+    const mails = await mailWithSubject(stack, subject);
+    expect(mails.map((mail) => [mail.destination.to, mail.body.text?.trim()])).toEqual([[[expect.stringContaining('ann@example.com')], 'Hello Ann, a bonus awaits.']]);
+    await page.locator('table.timeline').getByText(`Email sent: “${subject}”`, { exact: false }).waitFor(applied);
+    await screenshot(page, 'player-email-sent');
+
+    await page.getByLabel('Title').fill('Spin now');
+    await page.getByLabel('Body').fill('Free spins today');
+    await page.getByRole('button', { name: 'Send push' }).click();
+    await expect(page.locator('form.send-form [role="alert"]').textContent()).resolves.toBe('Not sent: the player has no web push device.');
+    await screenshot(page, 'player-push-refused');
+    await page.context().close();
+  });
+});
+
+describe('messaging a player from the console, as a viewer', () => {
+  test('shows no send forms, and a forged send from the page gets 403', async () => {
+    const page = await signedInPage(stack, browser, app, 'viewer');
+    await openPlayer42(page);
+
+    await expect(page.getByRole('button', { name: 'Send email' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Send push' }).count()).resolves.toBe(0);
+    const forged = await forgedPost(page, '/console/api/players/player-42/email', { channel_id: 'x', subject: 'Hi', text_body: 'Hi' });
+    expect(forged).toEqual({ status: 403, body: { message: 'Forbidden' } });
+    await screenshot(page, 'viewer-player-messaging');
+    await page.context().close();
+  });
+});
