@@ -1,7 +1,7 @@
 /**
  * The enterprise sign-in as a person meets it: a real headless Chromium
  * (Debian's, driven by playwright-core) opens the sign-in link and lands on
- * the portal.
+ * the back-office console.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -38,8 +38,8 @@ async function sessionCookie(context: BrowserContext) {
   return (await context.cookies(stack.baseUrl)).find((cookie) => cookie.name === 'urm_portal_session');
 }
 
-describe('the enterprise portal in Chromium', () => {
-  test('the sign-in link lands on the portal greeting the user, with an HttpOnly session cookie; the same link then is refused', async () => {
+describe('the enterprise sign-in in Chromium', () => {
+  test('the sign-in link lands on the console naming the user, with an HttpOnly session cookie; the same link then is refused', async () => {
     const link = await signInLink({ first_name: 'Zoë', last_name: "O'Hara <QA>" });
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -47,8 +47,9 @@ describe('the enterprise portal in Chromium', () => {
     const landed = await page.goto(link);
 
     expect(landed?.status()).toBe(200);
-    expect(page.url()).toBe(`${stack.baseUrl}/portal`);
-    expect(await page.textContent('#user-name')).toBe("Zoë O'Hara <QA>");
+    expect(page.url()).toBe(`${stack.baseUrl}/console/`);
+    await page.locator('.who span').waitFor({ timeout: 15_000 });
+    expect(await page.textContent('.who span')).toBe("Zoë O'Hara <QA>");
     expect(await page.locator('qa').count()).toBe(0);
     const cookie = await sessionCookie(context);
     expect(cookie).toBeTruthy();
@@ -65,19 +66,20 @@ describe('the enterprise portal in Chromium', () => {
     await context.close();
   });
 
-  test('signing out from the portal ends the session', async () => {
+  test('signing out from the console ends the session on the server', async () => {
     const link = await signInLink({ first_name: 'Grace', last_name: 'Hopper' });
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(link);
+    const cookie = await sessionCookie(context);
 
-    await Promise.all([page.waitForURL(`${stack.baseUrl}/portal/sign_out`), page.click('button[type=submit]')]);
+    await page.getByRole('button', { name: 'Sign out' }).click();
 
-    expect(await page.textContent('h1')).toBe('You have signed out');
-    expect(await sessionCookie(context)).toBe(undefined);
-    const home = await page.goto(`${stack.baseUrl}/portal`);
-    expect(home?.status()).toBe(401);
-    expect(await page.textContent('h1')).toBe('You are not signed in');
+    await page.getByRole('heading', { name: 'Signed out' }).waitFor({ timeout: 15_000 });
+    const replayed = await request(stack.baseUrl, 'GET', '/console/api/session', { headers: { Cookie: `${cookie!.name}=${cookie!.value}` } });
+    expect(replayed.status).toBe(401);
+    await page.goto(`${stack.baseUrl}/console/`);
+    await page.getByRole('heading', { name: 'Not signed in' }).waitFor({ timeout: 15_000 });
     await context.close();
   });
 });

@@ -7,6 +7,7 @@ import { emailSending, ingestStream, postbackSending, pushSending, tables, type 
 import { secretsEnv, secretsPrefix } from '../../functions/shared/manifest/secrets';
 import { stackOutputs, UrmStack } from '../../lib/aws/urm-stack';
 import { apiThrottling } from '../../lib/aws/constructs/ingestion-api';
+import { logGroupArea } from '../../lib/aws/constructs/function-defaults';
 import { testApp } from '../support/cdk';
 
 type Json = Record<string, unknown>;
@@ -193,21 +194,37 @@ describe('the functions', () => {
         Environment: {
           Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_SERVICE_NAME: definition.id }),
         },
-        LoggingConfig: { LogGroup: { Ref: Match.stringLikeRegexp(`${definition.id}Logs`) } },
+        LoggingConfig: { LogGroup: { Ref: Match.stringLikeRegexp(`${logGroupArea(definition) ?? definition.id}Logs`) } },
         Role: { 'Fn::GetAtt': [logicalId(fn.role!), 'Arn'] },
       });
     }
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
-  test('each have a role of their own, with no managed policy, that may write only their own log group', () => {
+  test('each have a role of their own, with no managed policy, that may write only their own log group (or their area\'s)', () => {
     for (const { definition, fn } of allFunctions()) {
       const role = template.findResources('AWS::IAM::Role')[logicalId(fn.role!)];
-      const logGroup = fn.node.scope!.node.findChild(`${definition.id}Logs`);
+      const logGroup = fn.node.scope!.node.findChild(`${logGroupArea(definition) ?? definition.id}Logs`);
       const logs = allowedStatements(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('logs:')));
 
       expect(role.Properties.ManagedPolicyArns).toBe(undefined);
       expect(logs).toEqual([{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: arn(logGroup) }]);
+    }
+  });
+
+  test('share a log group only within an area of many small functions: the console API, the affiliate portal', () => {
+    const byGroup = new Map<string, string[]>();
+    for (const { definition, fn } of allFunctions()) {
+      const group = JSON.stringify(template.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.LoggingConfig.LogGroup);
+      byGroup.set(group, [...(byGroup.get(group) ?? []), definition.id]);
+    }
+    const shared = [...byGroup.values()].filter((ids) => ids.length > 1).map((ids) => ids.sort());
+
+    expect(shared).toHaveLength(2);
+    for (const ids of shared) {
+      const areas = new Set(ids.map((id) => logGroupArea(allFunctions().find((f) => f.definition.id === id)!.definition)));
+      expect([...areas].length).toBe(1);
+      expect([...areas][0]).toBeDefined();
     }
   });
 
