@@ -7,7 +7,7 @@ export interface TimelineEntry {
   /** app_id#profile_id */
   pk: string;
   insert_id: string;
-  /** Sort key of the by-time index: UTC time, then insert id. */
+  /** Time key: UTC time, then insert id; orders the timeline (functions/shared/domain/timeline-pages.ts). */
   ts: string;
   event: string;
   urm_date_time: string;
@@ -85,17 +85,18 @@ export interface TimelinePage {
 }
 
 export interface TimelineStore {
-  /** Stores entries (an entry with the same profile and insert id is replaced, not repeated). */
-  write(entries: TimelineEntry[]): Promise<void>;
   /**
    * Stores the entries whose profile and insert id are not on the timeline
    * yet; one already there stays as first stored. Answers how many were new.
+   * "Already there" is looked up among the entries within a minute
+   * (PAGE_SPAN_MS) of the new one's time: a re-send carries its record's own
+   * urm_date_time.
    * Any other failure throws, after the writes in flight have settled.
    */
   writeNew(entries: TimelineEntry[]): Promise<number>;
   /** Newest first by urm_date_time. */
   page(pk: string, limit: number, start?: Record<string, string>, only?: { event: string }): Promise<TimelinePage>;
-  /** Up to `limit` entries of a profile in key order (not by time), from `start`: a walk in bounded steps. */
+  /** About `limit` entries of a profile in storage order (not strictly by time), from `start`: a walk in bounded steps. */
   walk(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage>;
-  remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id'>[]): Promise<void>;
+  remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id' | 'ts'>[]): Promise<void>;
 }

@@ -135,7 +135,6 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/list-profile-events/handler.ts',
     // profiles: the delete mark, to leave out what a delete still under way covers.
     tables: { keys: 'read', timeline: 'read', profiles: 'read' },
-    indexes: { timeline: ['by-time'] },
   },
   {
     id: 'SetAffiliate',
@@ -420,7 +419,6 @@ export const httpOperations: HttpOperation[] = [
     path: '/console/api/players/{profile_id}/timeline',
     entry: 'functions/console-player-timeline/handler.ts',
     tables: { ...consoleAuthTables, profiles: 'read', timeline: 'read' },
-    indexes: { timeline: ['by-time'] },
   },
   {
     id: 'ConsoleChangePlayerAttribute',
@@ -468,7 +466,8 @@ export const streamConsumers: StreamConsumer[] = [
   {
     id: 'RecordEvents',
     entry: 'functions/record-events/handler.ts',
-    tables: { profiles: 'read', timeline: 'write', rejections: 'write' },
+    // timeline read: a batch's events are looked up among the pages around their time before they are packed.
+    tables: { profiles: 'read', timeline: 'readwrite', rejections: 'write' },
     kinds: ['event'],
     batchSize: 100,
     retryAttempts: 10,
