@@ -166,17 +166,26 @@ export class DynamoTimelineStore implements TimelineStore {
         ExclusiveStartKey: start,
       }),
     );
-    return { entries: ((out.Items ?? []) as TimelinePageItem[]).flatMap(entriesOf), next: out.LastEvaluatedKey as Record<string, string> | undefined };
+    return {
+      entries: ((out.Items ?? []) as TimelinePageItem[]).flatMap((page) => entriesOf(page).map((entry) => ({ ...entry, page: page.sk }))),
+      next: out.LastEvaluatedKey as Record<string, string> | undefined,
+    };
   }
 
-  async remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id' | 'ts'>[]): Promise<void> {
-    const byProfile = new Map<string, Pick<TimelineEntry, 'pk' | 'insert_id' | 'ts'>[]>();
+  async remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id' | 'ts' | 'page'>[]): Promise<void> {
+    const byProfile = new Map<string, Pick<TimelineEntry, 'pk' | 'insert_id' | 'ts' | 'page'>[]>();
     for (const entry of entries) byProfile.set(entry.pk, [...(byProfile.get(entry.pk) ?? []), entry]);
     for (const [pk, list] of byProfile) {
       const gone = new Set(list.map((entry) => entry.insert_id));
+      const known = [...new Set(list.flatMap((entry) => (entry.page === undefined ? [] : [entry.page])))];
+      const unknown = list.filter((entry) => entry.page === undefined);
       for (let attempt = 0; ; attempt++) {
         try {
-          for (const page of await this.pagesAround(pk, list)) {
+          const pages = [
+            ...(await Promise.all(known.map((sk) => this.getPage(pk, sk)))).filter((page) => page !== undefined),
+            ...(unknown.length > 0 ? await this.pagesAround(pk, unknown) : []),
+          ];
+          for (const page of pages) {
             const kept = entriesOf(page).filter((entry) => !gone.has(entry.insert_id));
             if (kept.length < entriesOf(page).length) await this.replacePage(page, kept);
           }

@@ -19,6 +19,8 @@ export interface TimelineEntry {
   attrs: string;
   /** Set on entries copied from another profile by urm_merge. */
   merged_from?: string;
+  /** Set by a walk: the key of the page item holding the entry, where a removal goes straight to. */
+  page?: string;
 }
 
 /** The fields of an event record that are not its custom attributes. */
@@ -98,5 +100,6 @@ export interface TimelineStore {
   page(pk: string, limit: number, start?: Record<string, string>, only?: { event: string }): Promise<TimelinePage>;
   /** About `limit` entries of a profile in storage order (not strictly by time), from `start`: a walk in bounded steps. */
   walk(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage>;
-  remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id' | 'ts'>[]): Promise<void>;
+  /** Removes entries a walk gave (by their page); other entries are looked up around their time. */
+  remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id' | 'ts' | 'page'>[]): Promise<void>;
 }
