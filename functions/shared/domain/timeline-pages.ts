@@ -121,17 +121,25 @@ export async function* newestFirstEntries(pages: AsyncIterable<TimelinePageItem>
 }
 
 /**
- * Splits one profile's entries into runs whose neighbours are at most
- * PAGE_SPAN_MS apart: the pages that may hold a run's events lie in one key
- * range, from its oldest key to PAGE_SPAN_MS past its newest.
+ * A re-send is recognised by its insert id when its urm_date_time is within
+ * this of the first one's: a client that re-sends the same record sends the
+ * same time, and one that stamps its retry anew (the console's) does so soon.
+ */
+export const RESEND_DRIFT_MS = 60_000;
+
+/**
+ * The key ranges where pages may hold an event with the insert id of one of
+ * these (one profile's) entries, at most RESEND_DRIFT_MS apart in time: a run
+ * of entries close in time is one range, from RESEND_DRIFT_MS before its
+ * oldest to RESEND_DRIFT_MS + PAGE_SPAN_MS after its newest.
  */
 export function lookupRanges(entries: Pick<TimelineEntry, 'ts'>[]): { from: string; to: string }[] {
-  const runs: { from: string; newest: number }[] = [];
-  for (const key of entries.map((entry) => entry.ts).sort()) {
+  const reach = RESEND_DRIFT_MS + PAGE_SPAN_MS;
+  const runs: { oldest: number; newest: number }[] = [];
+  for (const time of entries.map((entry) => timeOfKey(entry.ts)).sort((a, b) => a - b)) {
     const last = runs[runs.length - 1];
-    const time = timeOfKey(key);
-    if (last !== undefined && time - last.newest <= PAGE_SPAN_MS) last.newest = time;
-    else runs.push({ from: key, newest: time });
+    if (last !== undefined && time - last.newest <= RESEND_DRIFT_MS + reach) last.newest = time;
+    else runs.push({ oldest: time, newest: time });
   }
-  return runs.map(({ from, newest }) => ({ from, to: keyAfterTime(newest + PAGE_SPAN_MS) }));
+  return runs.map(({ oldest, newest }) => ({ from: new Date(oldest - RESEND_DRIFT_MS).toISOString(), to: keyAfterTime(newest + reach) }));
 }

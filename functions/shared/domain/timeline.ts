@@ -91,8 +91,7 @@ export interface TimelineStore {
    * Stores the entries whose profile and insert id are not on the timeline
    * yet; one already there stays as first stored. Answers how many were new.
    * "Already there" is looked up among the entries within a minute
-   * (PAGE_SPAN_MS) of the new one's time: a re-send carries its record's own
-   * urm_date_time.
+   * (RESEND_DRIFT_MS, timeline-pages.ts) of the new one's urm_date_time.
    * Any other failure throws, after the writes in flight have settled.
    */
   writeNew(entries: TimelineEntry[]): Promise<number>;

@@ -118,6 +118,16 @@ describe('the timeline store packs the events of a profile into pages of one wri
     expect(JSON.parse(table.entry(PK, uuidLike(3))!.attrs)).toEqual({ amount: 3.5, currency: 'EUR', game: 'slots', session: 's-3' });
   });
 
+  test('a re-send stamped anew up to a minute later is stored once, the first kept', async () => {
+    await store.writeNew([entry('console-action', 0, { attrs: '{"first":true}' })]);
+    await store.writeNew(Array.from({ length: 8 }, (_, i) => entry(`between-${i}`, 10 + i * 5)));
+
+    const stored = await store.writeNew([entry('console-action', 60, { attrs: '{"first":false}' })]);
+
+    expect(stored).toBe(0);
+    expect(table.entries(PK).filter((e) => e.insert_id === 'console-action').map((e) => e.attrs)).toEqual(['{"first":true}']);
+  });
+
   test('a delivery cut short after some pages is completed by the next one, without a duplicate', async () => {
     const events = Array.from({ length: 10 }, (_, i) => entry(uuidLike(i), i));
     let puts = 0;
