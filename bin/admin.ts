@@ -350,7 +350,7 @@ export function adminProgram(): Command {
       .requiredOption('--app <app_id>')
       .requiredOption('--affiliate <affiliate_id>')
       .action(async (opts: { app: string; affiliate: string }) => {
-        const updated = await setAffiliateStatus(await office(), opts.app, opts.affiliate, status);
+        const updated = await setAffiliateStatus(await office(), opts.app, commandLineActor, opts.affiliate, status);
         print(updated, () => [`Affiliate ${opts.affiliate} is ${updated.status}`]);
       });
   }
@@ -361,7 +361,7 @@ export function adminProgram(): Command {
     .requiredOption('--affiliate <affiliate_id>')
     .requiredOption('--plan <plan_id>')
     .action(async (opts: { app: string; affiliate: string; plan: string }) => {
-      const updated = await assignPlan(await office(), opts.app, opts.affiliate, opts.plan);
+      const updated = await assignPlan(await office(), opts.app, commandLineActor, opts.affiliate, opts.plan);
       print(updated, () => [`Affiliate ${opts.affiliate} is on plan ${updated.plan_id}`]);
     });
   affiliate

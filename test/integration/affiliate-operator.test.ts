@@ -10,6 +10,7 @@ import { setAffiliateStatus } from '../../functions/shared/back-office/affiliate
 import { createApp } from '../../functions/shared/back-office/apps';
 import { issueKey } from '../../functions/shared/back-office/keys';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
+import { commandLineActor } from '../../functions/shared/domain/audit';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { registration } from '../support/affiliates';
 import { request } from '../support/http';
@@ -85,8 +86,8 @@ describe('GET /api/affiliates', () => {
     const approved = await registered(app);
     const suspended = await registered(app, { email: 'other@example.com', username: 'other' });
 
-    await setAffiliateStatus(office, app.appId, approved, 'approved');
-    await setAffiliateStatus(office, app.appId, suspended, 'suspended');
+    await setAffiliateStatus(office, app.appId, commandLineActor, approved, 'approved');
+    await setAffiliateStatus(office, app.appId, commandLineActor, suspended, 'suspended');
 
     const statuses = Object.fromEntries((await list(app)).body.affiliates.map((a: { affiliate_id: string; status: string }) => [a.affiliate_id, a.status]));
     expect(statuses).toEqual({ [approved]: 'approved', [suspended]: 'suspended' });
@@ -121,7 +122,7 @@ describe('GET /api/affiliates/{affiliate_id}/report', () => {
 });
 
 describe('plans and affiliate settings through the admin command line', () => {
-  test('with approval on and a default plan, a new affiliate is approved on that plan; suspend and plan change it', async () => {
+  test('with approval on and a default plan, a new affiliate is approved on that plan; suspend and plan change it, audited as the command line', async () => {
     const app = await newApp();
     const plan = await admin('plan', 'create', '--app', app.appId, '--name', 'Hybrid', '--cpa', '50', '--min-deposit', '20', '--revshare', '25', '--carry-over');
     const other = await admin('plan', 'create', '--app', app.appId, '--name', 'RevShare', '--revshare', '30');
@@ -137,6 +138,11 @@ describe('plans and affiliate settings through the admin command line', () => {
     expect([before.status, before.plan_id]).toEqual(['approved', plan.plan_id]);
     expect([after.status, after.plan_id]).toEqual(['suspended', other.plan_id]);
     expect((await admin('plan', 'list', '--app', app.appId)).map((p: { name: string }) => p.name)).toEqual(['Hybrid', 'RevShare']);
+    const audited = (await office.audit.page(app.appId, { limit: 10 })).entries.map(({ actor, action, target }) => ({ actor, action, target }));
+    expect(audited).toEqual([
+      { actor: commandLineActor, action: 'affiliate.plan_assigned', target: `affiliate:${affiliateId}` },
+      { actor: commandLineActor, action: 'affiliate.suspended', target: `affiliate:${affiliateId}` },
+    ]);
   });
 
   test('skype is stored like the other contact fields', async () => {

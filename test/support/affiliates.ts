@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  statusOf,
   toSummary,
   uniquenessKey,
   type AffiliateRecord,
@@ -13,7 +14,7 @@ import {
   type RegistrationOutcome,
   type UniqueAffiliateField,
 } from '../../functions/shared/domain/affiliates';
-import type { FtdRow, FunnelDayRow, FunnelReader, LinkRecord, LinkStore, Plan, RegistrationRow } from '../../functions/shared/domain/affiliate-program';
+import type { AffiliateStatus, FtdRow, FunnelDayRow, FunnelReader, LinkRecord, LinkStore, Plan, RegistrationRow } from '../../functions/shared/domain/affiliate-program';
 import type { App, AppStore } from '../../functions/shared/domain/apps';
 import { Conflict } from '../../functions/shared/domain/errors';
 import type { ClickClaims } from '../../functions/shared/domain/tracking-links';
@@ -309,8 +310,8 @@ export class MemoryAffiliateStore implements AffiliateStore {
     return affiliate && toSummary(affiliate);
   }
 
-  async page(appId: string, limit: number, start?: string) {
-    const all = (await this.list(appId)).sort((a, b) => a.affiliate_id.localeCompare(b.affiliate_id));
+  async page(appId: string, limit: number, start?: string, status?: AffiliateStatus) {
+    const all = (await this.list(appId)).filter((a) => status === undefined || statusOf(a) === status).sort((a, b) => a.affiliate_id.localeCompare(b.affiliate_id));
     const rest = start === undefined ? all : all.filter((a) => a.affiliate_id > start);
     const affiliates = rest.slice(0, limit);
     return rest.length > limit ? { affiliates, next: affiliates[affiliates.length - 1].affiliate_id } : { affiliates };

@@ -23,12 +23,17 @@ import {
   type RegistrationOutcome,
   type UniqueAffiliateField,
 } from '../domain/affiliates';
+import type { AffiliateStatus } from '../domain/affiliate-program';
 import { withRetry, type RetryPolicy } from './retry';
 
 /** Up to 6 attempts, waits of at most 40 ms, 80 ms, … (uncapped). */
 export const conflictRetry: RetryPolicy = { maxAttempts: 6, baseDelayMs: 40, maxDelayMs: Infinity };
 
 const AFFILIATE_PREFIX = 'affiliate#';
+
+/** A filtered page reads at most this many queries of this many affiliates. */
+export const filteredPageReads = 5;
+export const filteredReadItems = 200;
 
 export const affiliateSortKey = (affiliateId: string) => `${AFFILIATE_PREFIX}${affiliateId}`;
 export const claimSortKey = (field: UniqueAffiliateField, value: string) => `${field}#${uniquenessKey(value)}`;
@@ -108,20 +113,44 @@ export class DynamoAffiliateStore implements AffiliateStore {
     return out.Item ? summaryOf(out.Item) : undefined;
   }
 
-  /** By affiliate id; one item more than asked tells whether a next page exists, so the last page never has a cursor. */
-  async page(appId: string, limit: number, start?: string): Promise<{ affiliates: AffiliateSummary[]; next?: string }> {
-    const out = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'app_id = :app AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':app': appId, ':prefix': AFFILIATE_PREFIX },
-        ExclusiveStartKey: start === undefined ? undefined : { app_id: appId, sk: affiliateSortKey(start) },
-        Limit: limit + 1,
-      }),
-    );
-    const affiliates = (out.Items ?? []).slice(0, limit).map(summaryOf);
-    const more = (out.Items ?? []).length > limit;
-    return more ? { affiliates, next: affiliates[affiliates.length - 1].affiliate_id } : { affiliates };
+  /**
+   * By affiliate id; one item more than asked tells whether a next page exists, so the last page never has a cursor.
+   * With a status, DynamoDB filters after reading: at most `filteredPageReads` queries of `filteredReadItems`
+   * affiliates each, then the page ends where the reading stopped.
+   */
+  async page(appId: string, limit: number, start?: string, status?: AffiliateStatus): Promise<{ affiliates: AffiliateSummary[]; next?: string }> {
+    const query = (exclusiveStart: Record<string, unknown> | undefined, readLimit: number) =>
+      this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'app_id = :app AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':app': appId, ':prefix': AFFILIATE_PREFIX, ...(status ? { ':status': status } : {}) },
+          ...(status
+            ? {
+                // Affiliates stored before statuses existed have none: they are approved (statusOf).
+                FilterExpression: status === 'approved' ? 'attribute_not_exists(#status) OR #status = :status' : '#status = :status',
+                ExpressionAttributeNames: { '#status': 'status' },
+              }
+            : {}),
+          ExclusiveStartKey: exclusiveStart,
+          Limit: readLimit,
+        }),
+      );
+    let exclusiveStart: Record<string, unknown> | undefined = start === undefined ? undefined : { app_id: appId, sk: affiliateSortKey(start) };
+    const found: AffiliateSummary[] = [];
+    for (let reads = 0; reads < (status ? filteredPageReads : 1); reads++) {
+      const out = await query(exclusiveStart, status ? Math.max(limit + 1, filteredReadItems) : limit + 1);
+      found.push(...(out.Items ?? []).map(summaryOf));
+      if (found.length > limit) break;
+      exclusiveStart = out.LastEvaluatedKey;
+      if (!exclusiveStart) return { affiliates: found };
+    }
+    if (found.length > limit) {
+      const affiliates = found.slice(0, limit);
+      return { affiliates, next: affiliates[affiliates.length - 1].affiliate_id };
+    }
+    // The reads stopped short of limit + 1 (the filter's budget, or DynamoDB's 1 MB a query): the next page goes on from there.
+    return { affiliates: found, next: String(exclusiveStart!.sk).slice(AFFILIATE_PREFIX.length) };
   }
 
   async update(

@@ -128,12 +128,37 @@ export interface AffiliateTrace {
   ftds: (FtdRow & { qualified: boolean })[];
   /** Every player attributed by the end of the range, with the money events of the range (the NGR behind RevShare), oldest first. */
   players: { profile_id: string; link_id: string; events: MoneyEventLine[] }[];
+  /** With a page size: pass as `cursor` for the next page of players; null on the last (and always without one). */
+  next_cursor: string | null;
+}
+
+/** Players per page of a paged trace: each player's money events are a read of its timeline. */
+export const traceLimits = { default: 25, max: 100 } as const;
+
+/** Where a page of players ends: the registration's day and profile id, the funnel's order. */
+const tracePosition = (row: Pick<RegistrationRow, 'day' | 'profile_id'>) => `${row.day}#${row.profile_id}`;
+
+function encodeTraceCursor(appId: string, affiliateId: string, position: string): string {
+  return Buffer.from(JSON.stringify([appId, affiliateId, position])).toString('base64url');
+}
+
+/** The position a cursor names; it must come from a trace of this very affiliate. */
+function decodeTraceCursor(cursor: string, appId: string, affiliateId: string): string {
+  const invalid = () => new ValidationError(['cursor is not one this trace gave'], 'request is invalid');
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(values) || values.length !== 3 || values[0] !== appId || values[1] !== affiliateId || typeof values[2] !== 'string') throw invalid();
+  return values[2];
 }
 
 /** Timeline pages read per player, at most (100 entries each): a bound, not a limit players reach. */
 export const tracePageBound = 1000;
 
-type TracePorts = ReportPorts & Pick<BackOffice, 'timeline'>;
+type TracePorts = Omit<ReportPorts, 'links'> & Pick<BackOffice, 'timeline'>;
 
 async function moneyEventsOf(
   office: Pick<BackOffice, 'timeline'>,
@@ -167,18 +192,27 @@ async function moneyEventsOf(
   return lines.reverse();
 }
 
-/** The affiliate's registrations, first deposits and players' money events in the range: what each commission line stands on. */
+/**
+ * The affiliate's registrations, first deposits and players' money events in
+ * the range: what each commission line stands on. With `limit`, the players
+ * come a page at a time (registrations and first deposits whole on every
+ * page); without, all of them (the command line).
+ */
 export function affiliateTrace(office: TracePorts) {
-  return async (appId: string, affiliateId: string, from: string, to: string): Promise<AffiliateTrace> => {
+  return async (appId: string, affiliateId: string, from: string, to: string, page: { limit?: number; cursor?: string } = {}): Promise<AffiliateTrace> => {
     const range = checkReportRange(from, to);
+    const after = page.cursor === undefined ? undefined : decodeTraceCursor(page.cursor, appId, affiliateId);
     const affiliate = await requireAffiliate(office, appId, affiliateId);
     const [app, plan] = await Promise.all([office.apps.get(appId), planOf(office, affiliate)]);
     const [attributed, ftds] = await Promise.all([
       office.funnel.registrations(appId, affiliateId, historyStart, range.to),
       office.funnel.ftds(appId, affiliateId, range.from, range.to),
     ]);
+    const ordered = [...attributed].sort((a, b) => (tracePosition(a) < tracePosition(b) ? -1 : tracePosition(a) > tracePosition(b) ? 1 : 0));
+    const rest = after === undefined ? ordered : ordered.filter((row) => tracePosition(row) > after);
+    const shown = page.limit === undefined ? rest : rest.slice(0, page.limit);
     const players: AffiliateTrace['players'] = [];
-    for (const registration of attributed) {
+    for (const registration of shown) {
       const events = await moneyEventsOf(office, appId, registration.profile_id, app?.money_events ?? {}, range.from, range.to);
       players.push({ profile_id: registration.profile_id, link_id: registration.link_id, events });
     }
@@ -191,6 +225,7 @@ export function affiliateTrace(office: TracePorts) {
       registrations: attributed.filter((row) => row.day >= range.from),
       ftds: ftds.map((ftd) => ({ ...ftd, qualified: qualifies(plan, ftd) })),
       players,
+      next_cursor: shown.length < rest.length ? encodeTraceCursor(appId, affiliateId, tracePosition(shown[shown.length - 1])) : null,
     };
   };
 }

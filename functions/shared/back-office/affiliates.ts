@@ -1,11 +1,17 @@
 /**
- * Affiliates as the operator manages them: a paged listing (also
- * GET /api/affiliates), approving and suspending, assigning a plan.
+ * Affiliates as the operator manages them: a paged listing (GET
+ * /api/affiliates, and with plan names the console's), one affiliate with its
+ * plan, links and whether it has a postback URL, approving and suspending,
+ * assigning a plan. The changes are audited here, whoever calls (the
+ * console's operations, the admin command line).
  */
-import type { AffiliateStatus } from '../domain/affiliate-program';
-import { statusOf, type AffiliateSummary } from '../domain/affiliates';
+import type { AffiliateStatus, Plan } from '../domain/affiliate-program';
+import { affiliateContactFields, statusOf, type AffiliateContactField, type AffiliateSummary } from '../domain/affiliates';
+import type { AuditActor } from '../domain/audit';
 import { NotFound, ValidationError } from '../domain/errors';
+import { clickAddress } from './affiliate-links';
 import { requireApp } from './apps';
+import { audit } from './audit';
 import { requirePlan } from './plans';
 import type { BackOffice } from './ports';
 
@@ -60,49 +66,141 @@ export function decodeAffiliateCursor(cursor: string, appId: string): string {
   return values[1];
 }
 
-/** A page of the application's affiliates, by affiliate id. */
+/** A page of the application's affiliates, by affiliate id; only those of `status` when given (a filtered page may be short and still have a next one). */
 export async function listAffiliatePage(
   office: Pick<BackOffice, 'affiliates'>,
   appId: string,
-  options: { limit?: number; cursor?: string } = {},
+  options: { limit?: number; cursor?: string; status?: AffiliateStatus } = {},
 ): Promise<AffiliatePage> {
   const start = options.cursor === undefined ? undefined : decodeAffiliateCursor(options.cursor, appId);
-  const page = await office.affiliates.page(appId, options.limit ?? affiliatePageLimits.default, start);
+  const page = await office.affiliates.page(appId, options.limit ?? affiliatePageLimits.default, start, options.status);
   return {
     affiliates: page.affiliates.map(listItemOf),
     next_cursor: page.next === undefined ? null : encodeAffiliateCursor(appId, page.next),
   };
 }
 
-async function change(
-  office: Pick<BackOffice, 'apps' | 'affiliates'>,
+/** The plan as a listing names it. */
+export interface PlanRef {
+  plan_id: string;
+  name: string;
+}
+
+/** A listing item with its plan's name: null without a plan. */
+export type AffiliateWithPlan = AffiliateListItem & { plan: PlanRef | null };
+
+const planRefOf = (plans: Map<string, Plan>, planId: string | null): PlanRef | null => {
+  const plan = planId === null ? undefined : plans.get(planId);
+  return plan ? { plan_id: plan.plan_id, name: plan.name } : null;
+};
+
+/** A page of the listing with each affiliate's plan named: one read of the application's plans, when any affiliate has one. */
+export async function listAffiliatesWithPlans(
+  office: Pick<BackOffice, 'affiliates' | 'plans'>,
   appId: string,
-  affiliateId: string,
-  changes: { status?: AffiliateStatus; plan_id?: string },
-): Promise<AffiliateListItem> {
+  options: { limit?: number; cursor?: string; status?: AffiliateStatus } = {},
+): Promise<{ affiliates: AffiliateWithPlan[]; next_cursor: string | null }> {
+  const page = await listAffiliatePage(office, appId, options);
+  const plans = page.affiliates.some((affiliate) => affiliate.plan_id !== null) ? await office.plans.list(appId) : [];
+  const byId = new Map(plans.map((plan) => [plan.plan_id, plan]));
+  return { ...page, affiliates: page.affiliates.map((affiliate) => ({ ...affiliate, plan: planRefOf(byId, affiliate.plan_id) })) };
+}
+
+/** One affiliate as the console shows it: never its password hash, nor its postback URL's signing secret. */
+export interface AffiliateDetail extends AffiliateWithPlan {
+  /** The contact fields it registered with (only those given). */
+  contacts: Partial<Record<AffiliateContactField, string>>;
+  /** Its tracking links, oldest first, each with the address its visitors click. */
+  links: { link_id: string; name: string; landing_url: string; created_at: string; click_url: string }[];
+  /** Whether postbacks are on (a URL is set); the URL and its secret stay with the affiliate. */
+  postback_url_set: boolean;
+}
+
+export type AffiliateDetailOffice = Pick<BackOffice, 'affiliates' | 'plans' | 'links'> & { postbacks: Pick<BackOffice['postbacks'], 'settings'> };
+
+/** The application's affiliate `affiliateId`, its links' click addresses on `baseUrl`; another application's or an unknown one is the same 404. */
+export function affiliateDetail(office: AffiliateDetailOffice) {
+  return async (appId: string, affiliateId: string, baseUrl: string): Promise<AffiliateDetail> => {
+    const affiliate = await office.affiliates.get(appId, affiliateId);
+    if (!affiliate) throw new NotFound(`no affiliate ${affiliateId} in application ${appId}`);
+    const [plan, links, postback] = await Promise.all([
+      affiliate.plan_id ? office.plans.get(appId, affiliate.plan_id) : Promise.resolve(undefined),
+      office.links.listByAffiliate(appId, affiliateId),
+      office.postbacks.settings.get(appId, affiliateId),
+    ]);
+    return {
+      ...listItemOf(affiliate),
+      plan: plan ? { plan_id: plan.plan_id, name: plan.name } : null,
+      contacts: Object.fromEntries(affiliateContactFields.filter((field) => affiliate[field] !== undefined).map((field) => [field, affiliate[field]])),
+      links: links.map((link) => ({
+        link_id: link.link_id,
+        name: link.name,
+        landing_url: link.landing_url,
+        created_at: link.created_at,
+        click_url: clickAddress(baseUrl, link.link_id),
+      })),
+      postback_url_set: postback.postback_url !== undefined,
+    };
+  };
+}
+
+/** The statuses an operator decides; `pending` is where a new affiliate waits, never a decision. */
+export const affiliateDecisions = ['approved', 'suspended'] as const satisfies readonly AffiliateStatus[];
+export type AffiliateDecision = (typeof affiliateDecisions)[number];
+
+const decisionActions: Record<AffiliateDecision, string> = { approved: 'affiliate.approved', suspended: 'affiliate.suspended' };
+
+type ChangeOffice = Pick<BackOffice, 'apps' | 'affiliates' | 'audit' | 'now'>;
+
+async function requireAffiliate(office: ChangeOffice, appId: string, affiliateId: string): Promise<AffiliateSummary> {
   await requireApp(office, appId);
+  const affiliate = await office.affiliates.get(appId, affiliateId);
+  if (!affiliate) throw new NotFound(`no affiliate ${affiliateId} in application ${appId}`);
+  return affiliate;
+}
+
+async function update(office: ChangeOffice, appId: string, affiliateId: string, changes: { status?: AffiliateStatus; plan_id?: string }): Promise<AffiliateListItem> {
   const updated = await office.affiliates.update(appId, affiliateId, changes);
   if (!updated) throw new NotFound(`no affiliate ${affiliateId} in application ${appId}`);
   return listItemOf(updated);
 }
 
-/** Approves (a pending or suspended affiliate may then sign in and earn) or suspends an affiliate. */
+/**
+ * Approves (a pending or suspended affiliate may then sign in and earn) or
+ * suspends an affiliate, audited as `affiliate.approved` / `affiliate.suspended`.
+ * Giving the status it has changes nothing and writes no entry.
+ */
 export async function setAffiliateStatus(
-  office: Pick<BackOffice, 'apps' | 'affiliates'>,
+  office: ChangeOffice,
   appId: string,
+  actor: AuditActor,
   affiliateId: string,
-  status: AffiliateStatus,
+  status: AffiliateDecision,
 ): Promise<AffiliateListItem> {
-  return change(office, appId, affiliateId, { status });
+  const affiliate = await requireAffiliate(office, appId, affiliateId);
+  const from = statusOf(affiliate);
+  if (from === status) return listItemOf(affiliate);
+  const updated = await update(office, appId, affiliateId, { status });
+  await audit(office)({ appId, actor, action: decisionActions[status], target: `affiliate:${affiliateId}`, details: { from, to: status } });
+  return updated;
 }
 
-/** Puts an affiliate on one of the application's plans; its reports are computed with it from then on, for any period. */
+/**
+ * Puts an affiliate on one of the application's plans; its reports are
+ * computed with it from then on, for any period. Audited as
+ * `affiliate.plan_assigned`; the plan it is on already writes no entry.
+ */
 export async function assignPlan(
-  office: Pick<BackOffice, 'apps' | 'affiliates' | 'plans'>,
+  office: ChangeOffice & Pick<BackOffice, 'plans'>,
   appId: string,
+  actor: AuditActor,
   affiliateId: string,
   planId: string,
 ): Promise<AffiliateListItem> {
   await requirePlan(office, appId, planId);
-  return change(office, appId, affiliateId, { plan_id: planId });
+  const affiliate = await requireAffiliate(office, appId, affiliateId);
+  if (affiliate.plan_id === planId) return listItemOf(affiliate);
+  const updated = await update(office, appId, affiliateId, { plan_id: planId });
+  await audit(office)({ appId, actor, action: 'affiliate.plan_assigned', target: `affiliate:${affiliateId}`, details: { from: affiliate.plan_id ?? null, to: planId } });
+  return updated;
 }

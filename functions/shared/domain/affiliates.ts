@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AffiliateStatus, ProgrammeSettings } from './affiliate-program';
+import { NotFound } from './errors';
 
 /** Optional contact fields; stored only when given (null and "" mean not given). */
 export const affiliateContactFields = ['website_url', 'phone_number', 'telegram', 'youtube', 'facebook', 'whatsapp', 'skype'] as const;
@@ -45,8 +46,12 @@ export interface AffiliateStore {
   list(appId: string): Promise<AffiliateSummary[]>;
   /** One affiliate of the application (undefined for an unknown one, or one of another application). */
   get(appId: string, affiliateId: string): Promise<AffiliateSummary | undefined>;
-  /** A page of the application's affiliates by affiliate id; `next` is where the following page starts. */
-  page(appId: string, limit: number, start?: string): Promise<{ affiliates: AffiliateSummary[]; next?: string }>;
+  /**
+   * A page of the application's affiliates by affiliate id, only those of `status` when given; `next` is
+   * where the following page starts. A filtered page reads a bounded number of affiliates, so it may hold
+   * fewer than `limit` and still have a `next`.
+   */
+  page(appId: string, limit: number, start?: string, status?: AffiliateStatus): Promise<{ affiliates: AffiliateSummary[]; next?: string }>;
   /** Changes an existing affiliate's status or plan; undefined when there is no such affiliate. */
   update(appId: string, affiliateId: string, changes: Partial<Pick<AffiliateRecord, 'status' | 'plan_id'>>): Promise<AffiliateSummary | undefined>;
 }
@@ -75,4 +80,14 @@ export function newAffiliateId(): string {
 
 export function toSummary({ password_hash: _hash, ...summary }: AffiliateRecord): AffiliateSummary {
   return summary;
+}
+
+/** The longest affiliate id a path may carry; ours are far shorter (`aff_` + 20 hex digits). */
+export const affiliateIdMaxLength = 128;
+
+/** The affiliate id of a console path. Ids are opaque: one no affiliate can have is simply not found, like an unknown one. */
+export function affiliateIdOf(pathParameters: Record<string, string | undefined> | null): string {
+  const affiliateId = pathParameters?.affiliate_id ?? '';
+  if (affiliateId.length === 0 || affiliateId.length > affiliateIdMaxLength) throw new NotFound('Not Found');
+  return affiliateId;
 }

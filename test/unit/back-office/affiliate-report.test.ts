@@ -167,3 +167,30 @@ describe('affiliate trace', () => {
     await expect(trace('app_2', 'aff_1', '2026-03-01', '2026-03-31')).rejects.toThrow(NotFound);
   });
 });
+
+describe('affiliate trace, a page of players at a time', () => {
+  const registration = (profileId: string, day: string) => ({ app_id: 'app_1', affiliate_id: 'aff_1', profile_id: profileId, link_id: '-', day, urm_date_time: `${day}T08:00:00Z` });
+
+  test('pages the players by registration day and id behind a cursor, the last page without one; registrations and first deposits come whole', async () => {
+    const { funnel, timeline, trace } = await setUp();
+    funnel.registrationRows.push(registration('p-c', '2026-03-02'), registration('p-a', '2026-03-01'), registration('p-b', '2026-03-02'));
+    funnel.ftdRows.push(ftdRow('aff_1', '2026-03-03', '30', 'p-c'));
+    timeline.add('p-c', 'Deposit', '2026-03-03T10:00:00Z', { amount: 30, currency: 'GBP' });
+
+    const first = await trace('app_1', 'aff_1', '2026-03-01', '2026-03-31', { limit: 2 });
+    const second = await trace('app_1', 'aff_1', '2026-03-01', '2026-03-31', { limit: 2, cursor: first.next_cursor! });
+
+    expect(first.players.map((p) => p.profile_id)).toEqual(['p-a', 'p-b']);
+    expect(second.players.map((p) => [p.profile_id, p.events.length])).toEqual([['p-c', 1]]);
+    expect(second.next_cursor).toBeNull();
+    expect([first.registrations.length, second.registrations.length, second.ftds.length]).toEqual([3, 3, 1]);
+  });
+
+  test("a cursor of another affiliate's trace, or none this trace gave, is refused", async () => {
+    const { trace } = await setUp();
+    const foreign = Buffer.from(JSON.stringify(['app_1', 'aff_9', '2026-03-01#p-a'])).toString('base64url');
+
+    await expect(trace('app_1', 'aff_1', '2026-03-01', '2026-03-31', { limit: 2, cursor: foreign })).rejects.toThrow(ValidationError);
+    await expect(trace('app_1', 'aff_1', '2026-03-01', '2026-03-31', { limit: 2, cursor: 'nonsense' })).rejects.toThrow(ValidationError);
+  });
+});

@@ -1,11 +1,14 @@
 import { describe, expect, test } from '@jest/globals';
 import { updateApp } from '../../../functions/shared/back-office/apps';
-import { assignPlan, listAffiliatePage, setAffiliateStatus } from '../../../functions/shared/back-office/affiliates';
+import { affiliateDetail, assignPlan, listAffiliatePage, listAffiliatesWithPlans, setAffiliateStatus } from '../../../functions/shared/back-office/affiliates';
 import { createPlan } from '../../../functions/shared/back-office/plans';
 import type { App, AppStore } from '../../../functions/shared/domain/apps';
 import { NotFound, ValidationError } from '../../../functions/shared/domain/errors';
 import { validPlan, type PlanInput } from '../../../functions/shared/domain/plans';
-import { MemoryAffiliateStore, MemoryPlanStore } from '../../support/affiliates';
+import { commandLineActor } from '../../../functions/shared/domain/audit';
+import { MemoryAffiliateStore, MemoryLinkStore, MemoryPlanStore } from '../../support/affiliates';
+import { MemoryAuditLog } from '../../support/enterprise';
+import { MemoryPostbackSettings } from '../../support/postbacks';
 
 class Apps implements Pick<AppStore, 'get' | 'update'> {
   readonly apps = new Map<string, App>([['app_1', { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' }]]);
@@ -33,7 +36,13 @@ async function setUp() {
       created_at: '2026-01-01T00:00:00Z',
     });
   }
-  const office = { apps: new Apps() as unknown as AppStore, affiliates, plans: new MemoryPlanStore(), now: () => new Date('2026-03-01T00:00:00Z') };
+  const office = {
+    apps: new Apps() as unknown as AppStore,
+    affiliates,
+    plans: new MemoryPlanStore(),
+    audit: new MemoryAuditLog(),
+    now: () => new Date('2026-03-01T00:00:00Z'),
+  };
   return { office, affiliates };
 }
 
@@ -92,10 +101,10 @@ describe('affiliates in the back office', () => {
   test('approving and suspending show in the listing; an affiliate stored without status lists as approved', async () => {
     const { office } = await setUp();
 
-    await setAffiliateStatus(office, 'app_1', 'aff_a', 'suspended');
-    await setAffiliateStatus(office, 'app_1', 'aff_b', 'pending');
-    await setAffiliateStatus(office, 'app_1', 'aff_b', 'approved');
-    await setAffiliateStatus(office, 'app_1', 'aff_c', 'pending');
+    await setAffiliateStatus(office, 'app_1', commandLineActor, 'aff_a', 'suspended');
+    await office.affiliates.update('app_1', 'aff_b', { status: 'pending' });
+    await setAffiliateStatus(office, 'app_1', commandLineActor, 'aff_b', 'approved');
+    await office.affiliates.update('app_1', 'aff_c', { status: 'pending' });
 
     const page = await listAffiliatePage(office, 'app_1');
     expect(page.affiliates.map((a) => [a.affiliate_id, a.status])).toEqual([
@@ -110,7 +119,7 @@ describe('affiliates in the back office', () => {
   test("another application's affiliate cannot be changed", async () => {
     const { office } = await setUp();
 
-    await expect(setAffiliateStatus(office, 'app_1', 'aff_z', 'suspended')).rejects.toThrow(NotFound);
+    await expect(setAffiliateStatus(office, 'app_1', commandLineActor, 'aff_z', 'suspended')).rejects.toThrow(NotFound);
     expect((await listAffiliatePage(office, 'app_2')).affiliates[0].status).toBe('approved');
   });
 
@@ -118,10 +127,10 @@ describe('affiliates in the back office', () => {
     const { office } = await setUp();
     const plan = await createPlan(office, 'app_1', { name: 'RS', revshare: { percent: '30' } });
 
-    const assigned = await assignPlan(office, 'app_1', 'aff_a', plan.plan_id);
+    const assigned = await assignPlan(office, 'app_1', commandLineActor, 'aff_a', plan.plan_id);
 
     expect(assigned.plan_id).toBe(plan.plan_id);
-    await expect(assignPlan(office, 'app_1', 'aff_a', 'plan_unknown')).rejects.toThrow(NotFound);
+    await expect(assignPlan(office, 'app_1', commandLineActor, 'aff_a', 'plan_unknown')).rejects.toThrow(NotFound);
   });
 
   test('pages by affiliate id behind a cursor, the last page without one; the listing never shows a password hash', async () => {
@@ -157,5 +166,138 @@ describe('affiliates in the back office', () => {
     expect([app.affiliate_approval, app.default_plan_id]).toEqual(['approve', plan.plan_id]);
     await expect(updateApp(office, 'app_1', { defaultPlanId: 'plan_other' })).rejects.toThrow(NotFound);
     await expect(updateApp(office, 'app_1', { affiliateApproval: 'maybe' as 'approve' })).rejects.toThrow(ValidationError);
+  });
+});
+
+describe('the console and the command line change affiliates through one audited use case', () => {
+  const ada = { user_id: 'usr_1', email: 'ada@example.com' };
+
+  test('approving a pending affiliate and suspending it write affiliate.approved and affiliate.suspended, with who and from what', async () => {
+    const { office } = await setUp();
+    await office.affiliates.update('app_1', 'aff_a', { status: 'pending' });
+
+    await setAffiliateStatus(office, 'app_1', ada, 'aff_a', 'approved');
+    await setAffiliateStatus(office, 'app_1', commandLineActor, 'aff_a', 'suspended');
+
+    expect(office.audit.entries.map(({ actor, action, target, details }) => ({ actor, action, target, details }))).toEqual([
+      { actor: ada, action: 'affiliate.approved', target: 'affiliate:aff_a', details: { from: 'pending', to: 'approved' } },
+      { actor: commandLineActor, action: 'affiliate.suspended', target: 'affiliate:aff_a', details: { from: 'approved', to: 'suspended' } },
+    ]);
+    expect(office.audit.entries[0]!.at).toBe('2026-03-01T00:00:00.000Z');
+  });
+
+  test('giving the status it has changes nothing and writes no entry', async () => {
+    const { office } = await setUp();
+
+    const unchanged = await setAffiliateStatus(office, 'app_1', ada, 'aff_a', 'approved');
+
+    expect(unchanged.status).toBe('approved');
+    expect(office.audit.entries).toEqual([]);
+  });
+
+  test("another application's affiliate is not found and nothing is audited", async () => {
+    const { office } = await setUp();
+
+    await expect(setAffiliateStatus(office, 'app_1', ada, 'aff_z', 'suspended')).rejects.toThrow(NotFound);
+
+    expect(office.audit.entries).toEqual([]);
+  });
+
+  test('assigning a plan writes affiliate.plan_assigned from the old plan to the new; the plan it is on writes nothing more', async () => {
+    const { office } = await setUp();
+    const first = await createPlan(office, 'app_1', { name: 'CPA', cpa: { amount: '50' } });
+    const second = await createPlan(office, 'app_1', { name: 'RS', revshare: { percent: '30' } });
+
+    await assignPlan(office, 'app_1', ada, 'aff_a', first.plan_id);
+    await assignPlan(office, 'app_1', ada, 'aff_a', second.plan_id);
+    await assignPlan(office, 'app_1', ada, 'aff_a', second.plan_id);
+
+    expect(office.audit.entries.map(({ action, target, details }) => ({ action, target, details }))).toEqual([
+      { action: 'affiliate.plan_assigned', target: 'affiliate:aff_a', details: { from: null, to: first.plan_id } },
+      { action: 'affiliate.plan_assigned', target: 'affiliate:aff_a', details: { from: first.plan_id, to: second.plan_id } },
+    ]);
+  });
+
+  test("another application's plan is not found: the affiliate keeps its plan and nothing is audited", async () => {
+    const { office } = await setUp();
+    office.plans.plans.push(validPlan({ name: 'Theirs', cpa: { amount: '99' } }, { appId: 'app_2', planId: 'plan_theirs', createdAt: '2026-03-01T00:00:00Z' }));
+
+    await expect(assignPlan(office, 'app_1', ada, 'aff_a', 'plan_theirs')).rejects.toThrow(NotFound);
+
+    expect((await office.affiliates.get('app_1', 'aff_a'))?.plan_id).toBeUndefined();
+    expect(office.audit.entries).toEqual([]);
+  });
+});
+
+describe('the console reads affiliates', () => {
+  test('a listing by status holds only that status; an affiliate stored without one is approved', async () => {
+    const { office } = await setUp();
+    await office.affiliates.update('app_1', 'aff_b', { status: 'suspended' });
+    await office.affiliates.update('app_1', 'aff_c', { status: 'approved' });
+
+    const approved = await listAffiliatePage(office, 'app_1', { status: 'approved' });
+    const suspended = await listAffiliatePage(office, 'app_1', { status: 'suspended' });
+
+    expect(approved.affiliates.map((a) => a.affiliate_id)).toEqual(['aff_a', 'aff_c']);
+    expect(suspended.affiliates.map((a) => a.affiliate_id)).toEqual(['aff_b']);
+  });
+
+  test("each listed affiliate names its plan, and one without a plan has none", async () => {
+    const { office } = await setUp();
+    const plan = await createPlan(office, 'app_1', { name: 'Hybrid', cpa: { amount: '50' }, revshare: { percent: '25' } });
+    await assignPlan(office, 'app_1', commandLineActor, 'aff_b', plan.plan_id);
+
+    const page = await listAffiliatesWithPlans(office, 'app_1');
+
+    expect(page.affiliates.map((a) => [a.affiliate_id, a.plan])).toEqual([
+      ['aff_a', null],
+      ['aff_b', { plan_id: plan.plan_id, name: 'Hybrid' }],
+      ['aff_c', null],
+    ]);
+    expect(page.next_cursor).toBeNull();
+  });
+
+  async function detailSetUp() {
+    const { office } = await setUp();
+    const links = new MemoryLinkStore();
+    const settings = new MemoryPostbackSettings();
+    await links.create({ link_id: 'lnk_1', app_id: 'app_1', affiliate_id: 'aff_a', name: 'Spring', landing_url: 'https://casino.example/', created_at: '2026-02-01T00:00:00Z' });
+    await links.create({ link_id: 'lnk_2', app_id: 'app_1', affiliate_id: 'aff_b', name: 'Other', landing_url: 'https://casino.example/', created_at: '2026-02-01T00:00:00Z' });
+    settings.urls.set('app_1#aff_a', 'https://tracker.example/pb?e={event}');
+    settings.urls.set('app_1#aff_b', undefined);
+    const plan = await createPlan(office, 'app_1', { name: 'CPA', cpa: { amount: '50' } });
+    await assignPlan(office, 'app_1', commandLineActor, 'aff_a', plan.plan_id);
+    office.affiliates.affiliates.get('app_1#aff_a')!.skype = 'ada.lovelace';
+    return { plan, read: affiliateDetail({ ...office, links, postbacks: { settings } }) };
+  }
+
+  test('one affiliate comes with its plan, contacts, links with their click address and whether postbacks are on, never the URL or a hash', async () => {
+    const { plan, read } = await detailSetUp();
+
+    const detail = await read('app_1', 'aff_a', 'https://api.example/');
+
+    expect(detail).toEqual({
+      affiliate_id: 'aff_a',
+      username: 'aff_a',
+      email: 'aff_a@example.com',
+      first_name: 'F',
+      last_name: 'L',
+      status: 'approved',
+      plan_id: plan.plan_id,
+      plan: { plan_id: plan.plan_id, name: 'CPA' },
+      created_at: '2026-01-01T00:00:00Z',
+      contacts: { skype: 'ada.lovelace' },
+      links: [{ link_id: 'lnk_1', name: 'Spring', landing_url: 'https://casino.example/', created_at: '2026-02-01T00:00:00Z', click_url: 'https://api.example/t/lnk_1' }],
+      postback_url_set: true,
+    });
+    expect(JSON.stringify(detail)).not.toMatch(/secret-hash|tracker\.example/);
+    expect((await read('app_1', 'aff_b', 'https://api.example')).postback_url_set).toBe(false);
+  });
+
+  test("another application's affiliate is not found, like an unknown one", async () => {
+    const { read } = await detailSetUp();
+
+    await expect(read('app_1', 'aff_z', 'https://api.example')).rejects.toThrow(NotFound);
+    await expect(read('app_1', 'aff_unknown', 'https://api.example')).rejects.toThrow(NotFound);
   });
 });

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { conflictRetry, DynamoAffiliateStore } from '../../../functions/shared/adapters/dynamo-affiliate-store';
+import { conflictRetry, DynamoAffiliateStore, filteredPageReads } from '../../../functions/shared/adapters/dynamo-affiliate-store';
 import type { AffiliateRecord } from '../../../functions/shared/domain/affiliates';
 import { noWaiting, transactionCancelled } from '../../support/retry';
 
@@ -62,5 +62,48 @@ describe('DynamoAffiliateStore.register', () => {
     await expect(store.register(affiliate)).rejects.toThrow(/socket hang up/);
 
     expect(transactions()).toBe(1);
+  });
+});
+
+describe('DynamoAffiliateStore.page by status', () => {
+  const item = (id: string, status?: string) => ({ app_id: 'app_1', sk: `affiliate#${id}`, affiliate_id: id, email: `${id}@x.io`, username: id, first_name: 'A', last_name: 'B', created_at: '2026-01-01T00:00:00Z', password_hash: 'h', ...(status ? { status } : {}) });
+
+  test('approved also matches affiliates stored without a status, and the reads go on until one more than the page is found', async () => {
+    dynamo
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [item('aff_1')], LastEvaluatedKey: { app_id: 'app_1', sk: 'affiliate#aff_3' } })
+      .resolvesOnce({ Items: [item('aff_4', 'approved'), item('aff_5', 'approved')], LastEvaluatedKey: { app_id: 'app_1', sk: 'affiliate#aff_6' } });
+
+    const page = await store.page('app_1', 2, undefined, 'approved');
+
+    expect(page).toEqual({ affiliates: [expect.objectContaining({ affiliate_id: 'aff_1' }), expect.objectContaining({ affiliate_id: 'aff_4' })], next: 'aff_4' });
+    expect(dynamo).toHaveReceivedCommandWith(QueryCommand, {
+      FilterExpression: 'attribute_not_exists(#status) OR #status = :status',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':app': 'app_1', ':prefix': 'affiliate#', ':status': 'approved' },
+    });
+    expect(dynamo.commandCalls(QueryCommand)[1]!.args[0].input.ExclusiveStartKey).toEqual({ app_id: 'app_1', sk: 'affiliate#aff_3' });
+    expect(JSON.stringify(page)).not.toContain('password_hash');
+  });
+
+  test('stops after its read budget with a short page that goes on where the reading stopped', async () => {
+    let read = 0;
+    dynamo.on(QueryCommand).callsFake(() => ({ Items: [], LastEvaluatedKey: { app_id: 'app_1', sk: `affiliate#aff_${++read}` } }));
+
+    const page = await store.page('app_1', 10, 'aff_0', 'suspended');
+
+    expect(page).toEqual({ affiliates: [], next: `aff_${filteredPageReads}` });
+    expect(dynamo).toHaveReceivedCommandTimes(QueryCommand, filteredPageReads);
+    expect(dynamo).toHaveReceivedCommandWith(QueryCommand, { FilterExpression: '#status = :status', ExclusiveStartKey: { app_id: 'app_1', sk: 'affiliate#aff_0' } });
+  });
+
+  test('without a status, a query DynamoDB cut short (1 MB) still gives a page that goes on where it stopped', async () => {
+    dynamo.on(QueryCommand).resolves({ Items: [item('aff_1')], LastEvaluatedKey: { app_id: 'app_1', sk: 'affiliate#aff_1' } });
+
+    const page = await store.page('app_1', 5);
+
+    expect(page).toEqual({ affiliates: [expect.objectContaining({ affiliate_id: 'aff_1' })], next: 'aff_1' });
+    expect(dynamo).toHaveReceivedCommandTimes(QueryCommand, 1);
+    expect(dynamo.commandCalls(QueryCommand)[0]!.args[0].input).not.toHaveProperty('FilterExpression');
   });
 });

@@ -1,0 +1,32 @@
+import { tables } from '../shared/manifest/resources';
+import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { DynamoAffiliateStore } from '../shared/adapters/dynamo-affiliate-store';
+import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
+import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
+import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';
+import { assignPlan } from '../shared/back-office/affiliates';
+import { dynamo } from '../shared/clients';
+import { requireEnv } from '../shared/config';
+import { affiliateIdOf } from '../shared/domain/affiliates';
+import { compileValidator } from '../shared/domain/validation';
+import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
+import { jsonBody, validBody } from '../shared/http/json-body';
+import { json } from '../shared/http/response';
+import { assignPlanBodySchema, type AssignPlanBody } from './schema';
+
+const affiliatesTable = requireEnv(tables.affiliates.envVar);
+const office = {
+  apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
+  affiliates: new DynamoAffiliateStore(dynamo, affiliatesTable),
+  plans: new DynamoPlanStore(dynamo, affiliatesTable),
+  audit: new DynamoAuditLog(dynamo, requireEnv(tables.auditLog.envVar)),
+};
+
+export const handler = consoleApi({ roles: ['admin', 'marketer'], mutates: true })
+  .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleAssignAffiliatePlan') }))
+  .use(validBody(compileValidator<AssignPlanBody>(assignPlanBodySchema)))
+  .handler(async (event: ConsoleEvent) => {
+    const { plan_id: planId } = event.body as unknown as AssignPlanBody;
+    const actor = { user_id: event.console.userId, email: event.console.email };
+    return json(200, { affiliate: await assignPlan(office, event.console.appId, actor, affiliateIdOf(event.pathParameters), planId) });
+  });

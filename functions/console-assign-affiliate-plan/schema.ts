@@ -1,0 +1,13 @@
+/** POST /console/api/affiliates/{affiliate_id}/plan (docs/api.md, "Back office API"). */
+import { identifierText } from '../shared/domain/text';
+
+export const assignPlanBodySchema = {
+  type: 'object',
+  required: ['plan_id'],
+  properties: { plan_id: { type: 'string', minLength: 1, maxLength: 128, ...identifierText, description: "One of the application's plans (GET /console/api/plans)." } },
+  additionalProperties: false,
+} as const;
+
+export interface AssignPlanBody {
+  plan_id: string;
+}

@@ -1,0 +1,29 @@
+import { tables } from '../shared/manifest/resources';
+import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { DynamoAffiliateStore } from '../shared/adapters/dynamo-affiliate-store';
+import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
+import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
+import { setAffiliateStatus } from '../shared/back-office/affiliates';
+import { dynamo } from '../shared/clients';
+import { requireEnv } from '../shared/config';
+import { affiliateIdOf } from '../shared/domain/affiliates';
+import { compileValidator } from '../shared/domain/validation';
+import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
+import { jsonBody, validBody } from '../shared/http/json-body';
+import { json } from '../shared/http/response';
+import { setAffiliateStatusBodySchema, type SetAffiliateStatusBody } from './schema';
+
+const office = {
+  apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
+  affiliates: new DynamoAffiliateStore(dynamo, requireEnv(tables.affiliates.envVar)),
+  audit: new DynamoAuditLog(dynamo, requireEnv(tables.auditLog.envVar)),
+};
+
+export const handler = consoleApi({ roles: ['admin', 'marketer'], mutates: true })
+  .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleSetAffiliateStatus') }))
+  .use(validBody(compileValidator<SetAffiliateStatusBody>(setAffiliateStatusBodySchema)))
+  .handler(async (event: ConsoleEvent) => {
+    const { status } = event.body as unknown as SetAffiliateStatusBody;
+    const actor = { user_id: event.console.userId, email: event.console.email };
+    return json(200, { affiliate: await setAffiliateStatus(office, event.console.appId, actor, affiliateIdOf(event.pathParameters), status) });
+  });

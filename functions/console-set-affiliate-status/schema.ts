@@ -1,0 +1,13 @@
+/** POST /console/api/affiliates/{affiliate_id}/status (docs/api.md, "Back office API"). */
+import { affiliateDecisions, type AffiliateDecision } from '../shared/back-office/affiliates';
+
+export const setAffiliateStatusBodySchema = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { type: 'string', enum: affiliateDecisions, description: 'approved: may sign in and earns; suspended: may not, and its links stop attributing.' } },
+  additionalProperties: false,
+} as const;
+
+export interface SetAffiliateStatusBody {
+  status: AffiliateDecision;
+}
