@@ -332,9 +332,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'GET',
     path: '/console/api/affiliates/{affiliate_id}/trace',
     entry: 'functions/console-affiliate-trace/handler.ts',
-    // The attributed players (funnel) and their money events (timeline, newest first by the by-time index).
+    // The attributed players (funnel) and their money events (timeline, newest first by its page keys).
     tables: { ...consoleAuthTables, apps: 'read', affiliates: 'read', funnel: 'read', timeline: 'read' },
-    indexes: { timeline: ['by-time'] },
   },
   // The affiliate portal (docs/api.md, "The affiliate portal"): browser-facing, no API key; a session cookie or a form's CSRF token.
   {
