@@ -96,5 +96,5 @@ async function pageAfterDelete(
   return { entries: kept, next: from };
 }
 
-/** The by-time index's key of an entry: where a page after it starts. */
+/** Where a page after an entry starts: the timeline store goes on from its time key. */
 const keyOf = (entry: TimelineEntry): Record<string, string> => ({ pk: entry.pk, insert_id: entry.insert_id, ts: entry.ts });

@@ -1,7 +1,9 @@
 /**
- * The event consumer: puts each event on its profile's timeline. The entry's
- * key is the profile and the insert id, and it is written only if that key is
- * new, so a redelivered or re-sent event leaves the first one stored as it was
+ * The event consumer: puts each event on its profile's timeline. The events
+ * of one profile in a batch are packed into page items of up to one write
+ * unit (functions/shared/domain/timeline-pages.ts); an event whose insert id
+ * the profile's timeline already holds around its time is not written again,
+ * so a redelivered or re-sent event leaves the first one stored as it was
  * (as for profile records: the first record with an insert id wins). An event
  * from before the profile's last delete (a late redelivery) is dropped: a
  * delete is never undone.
@@ -19,9 +21,9 @@ export interface RecordEventsDeps {
 }
 
 /**
- * An entry is stored twice against DynamoDB's 400 KB: in the table and in its
- * time index (which projects every attribute), and DynamoDB Local counts both
- * toward the one limit. Larger events are rejected, not retried forever.
+ * A page holds one such event alone, well below DynamoDB's 400 KB per item
+ * (a page a delete's sweep or a merge rewrites may gather a few). Larger
+ * events are rejected, not retried forever.
  */
 export const MAX_ENTRY_BYTES = 180_000;
 

@@ -28,6 +28,7 @@ import { streamConsumers } from '../../functions/shared/manifest/operations';
 import { ingestStream, tables } from '../../functions/shared/manifest/resources';
 import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
 import { freePort } from '../support/ports';
+import { entriesOf, type TimelinePageItem } from '../../functions/shared/domain/timeline-pages';
 
 const PROFILES = 20;
 const APP = 'app_fault';
@@ -161,12 +162,12 @@ describe('DynamoDB stopped and restarted while the consumers run', () => {
               TableName: tables.timeline.localName,
               KeyConditionExpression: 'pk = :pk',
               ExpressionAttributeValues: { ':pk': pk },
-              Select: 'COUNT',
               ConsistentRead: true,
               ExclusiveStartKey: start,
             }),
           );
-          events += page.Count ?? 0;
+          // Page items: each holds one or more events.
+          events += (page.Items ?? []).reduce((n, item) => n + entriesOf(item as TimelinePageItem).length, 0);
           start = page.LastEvaluatedKey;
         } while (start);
         seen.set(id, { updates: profile.Item ? ((JSON.parse(profile.Item.attrs as string).n as number) ?? 0) : 0, events });

@@ -14,6 +14,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../../functions/shared/adapters/batch-write';
 import { partitionKey } from '../../functions/shared/domain/stream-record';
 import { timeKey, type TimelineEntry } from '../../functions/shared/domain/timeline';
+import { entriesOf, packPages, type TimelinePageItem } from '../../functions/shared/domain/timeline-pages';
 import { tables } from '../../functions/shared/manifest/resources';
 import { localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
@@ -38,7 +39,9 @@ async function seedTimeline(profileId: string): Promise<void> {
     const insertId = `seeded-${i}`;
     return { pk, insert_id: insertId, ts: timeKey(at, insertId), event: 'spin', urm_date_time: at, received_at: receivedAt, shard: 'shardId-seeded', seq: String(i + 1), attrs: JSON.stringify({ i }) };
   });
-  const chunks = Array.from({ length: 4 }, (_, w) => entries.filter((_, i) => i % 4 === w));
+  // Packed as the event consumer packs them.
+  const pages = packPages(pk, entries);
+  const chunks = Array.from({ length: 4 }, (_, w) => pages.filter((_, i) => i % 4 === w));
   await Promise.all(chunks.map((chunk) => batchWriteAll(document, tables.timeline.localName, chunk.map((Item) => ({ PutRequest: { Item } })))));
 }
 
@@ -52,11 +55,10 @@ async function storedCount(profileId: string): Promise<number> {
         TableName: tables.timeline.localName,
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': partitionKey(stack.dev.app_id, profileId) },
-        Select: 'COUNT',
         ExclusiveStartKey: start,
       }),
     );
-    count += out.Count ?? 0;
+    count += (out.Items ?? []).reduce((n, page) => n + entriesOf(page as TimelinePageItem).length, 0);
     start = out.LastEvaluatedKey;
   } while (start);
   return count;

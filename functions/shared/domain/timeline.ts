@@ -7,7 +7,7 @@ export interface TimelineEntry {
   /** app_id#profile_id */
   pk: string;
   insert_id: string;
-  /** Sort key of the by-time index: UTC time, then insert id. */
+  /** Time key: UTC time, then insert id; orders the timeline (functions/shared/domain/timeline-pages.ts). */
   ts: string;
   event: string;
   urm_date_time: string;
@@ -19,6 +19,8 @@ export interface TimelineEntry {
   attrs: string;
   /** Set on entries copied from another profile by urm_merge. */
   merged_from?: string;
+  /** Set by a walk: the key of the page item holding the entry, where a removal goes straight to. */
+  page?: string;
 }
 
 /** The fields of an event record that are not its custom attributes. */
@@ -85,17 +87,18 @@ export interface TimelinePage {
 }
 
 export interface TimelineStore {
-  /** Stores entries (an entry with the same profile and insert id is replaced, not repeated). */
-  write(entries: TimelineEntry[]): Promise<void>;
   /**
    * Stores the entries whose profile and insert id are not on the timeline
    * yet; one already there stays as first stored. Answers how many were new.
+   * "Already there" is looked up among the entries within a minute
+   * (RESEND_DRIFT_MS, timeline-pages.ts) of the new one's urm_date_time.
    * Any other failure throws, after the writes in flight have settled.
    */
   writeNew(entries: TimelineEntry[]): Promise<number>;
   /** Newest first by urm_date_time. */
   page(pk: string, limit: number, start?: Record<string, string>, only?: { event: string }): Promise<TimelinePage>;
-  /** Up to `limit` entries of a profile in key order (not by time), from `start`: a walk in bounded steps. */
+  /** About `limit` entries of a profile in storage order (not strictly by time), from `start`: a walk in bounded steps. */
   walk(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage>;
-  remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id'>[]): Promise<void>;
+  /** Removes entries a walk gave (by their page); other entries are looked up around their time. */
+  remove(entries: Pick<TimelineEntry, 'pk' | 'insert_id' | 'ts' | 'page'>[]): Promise<void>;
 }

@@ -138,7 +138,6 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/list-profile-events/handler.ts',
     // profiles: the delete mark, to leave out what a delete still under way covers.
     tables: { keys: 'read', timeline: 'read', profiles: 'read' },
-    indexes: { timeline: ['by-time'] },
   },
   {
     id: 'SetAffiliate',
@@ -459,9 +458,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'GET',
     path: '/console/api/affiliates/{affiliate_id}/trace',
     entry: 'functions/console-affiliate-trace/handler.ts',
-    // The attributed players (funnel) and their money events (timeline, newest first by the by-time index).
+    // The attributed players (funnel) and their money events (timeline, newest first by its page keys).
     tables: { ...consoleAuthTables, apps: 'read', affiliates: 'read', funnel: 'read', timeline: 'read' },
-    indexes: { timeline: ['by-time'] },
   },
   // The affiliate portal (docs/api.md, "The affiliate portal"): browser-facing, no API key; a session cookie or a form's CSRF token.
   {
@@ -620,7 +618,6 @@ export const httpOperations: HttpOperation[] = [
     path: '/console/api/players/{profile_id}/timeline',
     entry: 'functions/console-player-timeline/handler.ts',
     tables: { ...consoleAuthTables, profiles: 'read', timeline: 'read' },
-    indexes: { timeline: ['by-time'] },
   },
   {
     id: 'ConsoleChangePlayerAttribute',
@@ -692,7 +689,8 @@ export const streamConsumers: StreamConsumer[] = [
   {
     id: 'RecordEvents',
     entry: 'functions/record-events/handler.ts',
-    tables: { profiles: 'read', timeline: 'write', rejections: 'write' },
+    // timeline read: a batch's events are looked up among the pages around their time before they are packed.
+    tables: { profiles: 'read', timeline: 'readwrite', rejections: 'write' },
     kinds: ['event'],
     batchSize: 100,
     retryAttempts: 10,

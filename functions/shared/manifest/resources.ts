@@ -66,14 +66,18 @@ export const tables = {
     partitionKey: S('pk'),
     indexes: [{ name: 'by-app', kind: 'global', partitionKey: S('app_id'), sortKey: S('profile_id'), projection: 'KEYS_ONLY' }],
   },
-  /** Timelines: one item per event, keyed by insert id (so a re-sent event is stored once), ordered by time through `by-time`. */
+  /**
+   * Timelines: page items of up to 1 KB, each holding events of one profile
+   * written together, keyed by the time key of the page's newest event, so the
+   * table's own order is time order (functions/shared/domain/timeline-pages.ts).
+   * A new table (the key changed from one item per event): old timelines are not carried over.
+   */
   timeline: {
-    id: 'TimelineTable',
+    id: 'TimelinePagesTable',
     envVar: 'TIMELINE_TABLE',
-    localName: 'urm-timeline',
+    localName: 'urm-timeline-pages',
     partitionKey: S('pk'),
-    sortKey: S('insert_id'),
-    indexes: [{ name: 'by-time', kind: 'local', sortKey: S('ts') }],
+    sortKey: S('sk'),
   },
   /** Records rejected when applied (wrong type), with the reason, for an operator; kept 14 days. */
   rejections: {

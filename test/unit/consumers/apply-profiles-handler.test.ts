@@ -22,6 +22,8 @@ import { insertIdHash, type StoredProfile } from '../../../functions/shared/doma
 import type { TimelineEntry } from '../../../functions/shared/domain/timeline';
 import { streamRecord as supportStreamRecord } from '../../support/kinesis-event';
 import { context, setFunctionEnv } from '../../support/lambda';
+import { TimelinePagesTable } from '../../support/timeline-pages-table';
+import { entriesOf, type TimelinePageItem } from '../../../functions/shared/domain/timeline-pages';
 
 const PROFILES = 'profiles-table';
 const TIMELINE = 'timeline-table';
@@ -70,13 +72,13 @@ const MAX_ITEM_BYTES = 400 * 1024;
 const kinesis = mockClient(KinesisClient);
 const streamed: KinesisStreamRecord[] = [];
 let nextStreamSequence = 1_000_000;
-/** Timeline entries the consumer's queries returned, and the timeline items it put or deleted, since the last reset. */
-const timelineWork = { read: 0, written: 0 };
 
 // An in-memory DynamoDB behind the mocked document client: what a PutCommand stores, a later GetCommand reads.
 const dynamo = mockClient(DynamoDBDocumentClient);
 const profiles = new Map<string, StoredProfile>();
-const timeline = new Map<string, TimelineEntry>();
+/** Timeline page items the consumer's queries returned, and those it put or deleted (`timeline.work`), since the last reset. */
+const timeline = new TimelinePagesTable();
+const timelineWork = timeline.work;
 const rejections: Item[] = [];
 /** Runs inside the next conditional profile write, before its condition is checked: another writer getting there first. */
 let beforeNextProfileWrite: (() => void) | undefined;
@@ -84,15 +86,14 @@ let beforeNextProfileWrite: (() => void) | undefined;
 const throttledProfiles = new Set<string>();
 
 const clone = <T>(value: T): T => structuredClone(value);
-const timelineKey = (pk: string, insertId: string) => `${pk}\u0000${insertId}`;
-const addTimelineEntry = (entry: TimelineEntry) => timeline.set(timelineKey(entry.pk, entry.insert_id), clone(entry));
-// Key order, as DynamoDB sorts a string sort key: by code unit.
-const timelineOf = (pk: string) => [...timeline.values()].filter((entry) => entry.pk === pk).sort((a, b) => (a.insert_id < b.insert_id ? -1 : a.insert_id > b.insert_id ? 1 : 0));
+const addTimelineEntry = (entry: TimelineEntry) => timeline.seed([entry]);
+const timelineOf = (pk: string) => timeline.entries(pk);
 const stored = (profileId: string) => profiles.get(`app_1#${profileId}`);
 const attributesOf = (profileId: string) => JSON.parse(stored(profileId)!.attrs) as Item;
 
 function fakeDynamo(): void {
   dynamo.on(GetCommand).callsFake(async (input: GetCommandInput) => {
+    if (input.TableName === TIMELINE) return timeline.get(input);
     expect(input.TableName).toBe(PROFILES);
     return { Item: clone(profiles.get(input.Key!.pk as string)) };
   });
@@ -104,15 +105,7 @@ function fakeDynamo(): void {
       rejections.push(clone(input.Item!));
       return {};
     }
-    if (input.TableName === TIMELINE) {
-      // A merge's copy: written only where the key is new (the first entry with an insert id stays).
-      expect(input.ConditionExpression).toBe('attribute_not_exists(pk)');
-      timelineWork.written += 1;
-      const entry = input.Item as TimelineEntry;
-      if (timeline.has(timelineKey(entry.pk, entry.insert_id))) throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
-      addTimelineEntry(entry);
-      return {};
-    }
+    if (input.TableName === TIMELINE) return timeline.put(input);
     expect(input.TableName).toBe(PROFILES);
     const item = input.Item as StoredProfile;
     const hook = beforeNextProfileWrite;
@@ -134,6 +127,7 @@ function fakeDynamo(): void {
     return {};
   });
   dynamo.on(DeleteCommand).callsFake(async (input: DeleteCommandInput) => {
+    if (input.TableName === TIMELINE) return timeline.delete(input);
     expect(input.TableName).toBe(REJECTIONS);
     const at = rejections.findIndex((row) => row.app_id === input.Key!.app_id && row.rejection_id === input.Key!.rejection_id);
     if (at >= 0) rejections.splice(at, 1);
@@ -144,24 +138,9 @@ function fakeDynamo(): void {
     const found = keys.map((key) => profiles.get(key.pk as string)).filter((item) => item !== undefined);
     return { Responses: { [PROFILES]: clone(found) }, UnprocessedKeys: {} };
   });
-  // As DynamoDB answers a Query on the table: key order, at most Limit items, then where to go on.
   dynamo.on(QueryCommand).callsFake(async (input: QueryCommandInput) => {
     expect(input.TableName).toBe(TIMELINE);
-    const all = timelineOf(input.ExpressionAttributeValues![':pk'] as string);
-    const after = input.ExclusiveStartKey?.insert_id as string | undefined;
-    const rest = after === undefined ? all : all.filter((entry) => entry.insert_id > after);
-    const page = rest.slice(0, input.Limit ?? rest.length);
-    timelineWork.read += page.length;
-    const last = page[page.length - 1];
-    return { Items: clone(page), LastEvaluatedKey: page.length < rest.length ? { pk: last.pk, insert_id: last.insert_id } : undefined };
-  });
-  dynamo.on(BatchWriteCommand).callsFake(async (input: BatchWriteCommandInput) => {
-    timelineWork.written += input.RequestItems![TIMELINE].length;
-    for (const request of input.RequestItems![TIMELINE]) {
-      if (request.PutRequest) addTimelineEntry(request.PutRequest.Item as TimelineEntry);
-      if (request.DeleteRequest) timeline.delete(timelineKey(request.DeleteRequest.Key!.pk as string, request.DeleteRequest.Key!.insert_id as string));
-    }
-    return { UnprocessedItems: {} };
+    return timeline.query(input);
   });
 }
 
@@ -193,8 +172,6 @@ beforeEach(() => {
       return { SequenceNumber: sequenceNumber, ShardId: SHARD };
     }),
   }));
-  timelineWork.read = 0;
-  timelineWork.written = 0;
   dynamo.reset();
   profiles.clear();
   timeline.clear();
@@ -463,10 +440,14 @@ describe('apply-profiles handler', () => {
       urm_web_push_notification_token: ['tok-b', 'tok-a'],
     });
     expect(stored('anon-1')).toEqual(sourceBefore);
-    expect(inputs<QueryCommandInput>(QueryCommand).map((input) => [input.TableName, input.ExpressionAttributeValues![':pk']])).toEqual([[TIMELINE, 'app_1#anon-1']]);
+    // The source walked, then the target's pages around the copies' time looked up (consistently) for insert ids it holds.
+    expect(inputs<QueryCommandInput>(QueryCommand).map((input) => [input.TableName, input.ExpressionAttributeValues![':pk'], input.ConsistentRead])).toEqual([
+      [TIMELINE, 'app_1#anon-1', undefined],
+      [TIMELINE, 'app_1#player-1', true],
+    ]);
     const copies = inputs<PutCommandInput>(PutCommand)
       .filter((input) => input.TableName === TIMELINE)
-      .map((input) => input.Item as TimelineEntry);
+      .flatMap((input) => entriesOf(input.Item as TimelinePageItem));
     expect(copies.sort((a, b) => a.insert_id.localeCompare(b.insert_id))).toEqual([
         { ...sourceEntry('e-1', 'page_view'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
         { ...sourceEntry('e-2', 'signup_started'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
@@ -531,10 +512,11 @@ describe('apply-profiles handler', () => {
     expect(response).toEqual({ batchItemFailures: [] });
     // Once before the tombstone is written, once after it, for events written in between.
     expect(inputs<QueryCommandInput>(QueryCommand).map((input) => input.ExpressionAttributeValues![':pk'])).toEqual(['app_1#p-a', 'app_1#p-a']);
-    const deletes = inputs<BatchWriteCommandInput>(BatchWriteCommand).flatMap((input) => input.RequestItems![TIMELINE]);
-    expect(deletes).toEqual([
-      { DeleteRequest: { Key: { pk: 'app_1#p-a', insert_id: 'before-1' } } },
-      { DeleteRequest: { Key: { pk: 'app_1#p-a', insert_id: 'before-2' } } },
+    // Each seeded entry is a page of its own: the pages left empty are deleted, on the condition that they did not change meanwhile.
+    const deletes = inputs<DeleteCommandInput>(DeleteCommand).filter((input) => input.TableName === TIMELINE);
+    expect(deletes.map((input) => [input.Key, input.ConditionExpression])).toEqual([
+      [{ pk: 'app_1#p-a', sk: '2026-11-21T09:00:00.000Z#before-1' }, 'ev = :ev'],
+      [{ pk: 'app_1#p-a', sk: '2026-11-21T09:00:00.000Z#before-2' }, 'ev = :ev'],
     ]);
     expect(timelineOf('app_1#p-a').map((e) => e.insert_id)).toEqual(['after-delete']);
     const profile = stored('p-a')!;
@@ -674,21 +656,26 @@ describe('apply-profiles handler', () => {
 
   describe('a timeline of 20,000 entries', () => {
     const STEP = 2_000;
+    /** A spin a second, stored as the event consumer packs them. */
     const bigTimeline = (profileId: string, count: number, sequence: string) => {
-      for (let i = 0; i < count; i++) {
-        const insertId = `old-${String(i).padStart(5, '0')}`;
-        addTimelineEntry({
-          pk: `app_1#${profileId}`,
-          insert_id: insertId,
-          ts: `2026-11-20T09:00:00.000Z#${insertId}`,
-          event: 'spin',
-          urm_date_time: '2026-11-20T09:00:00Z',
-          received_at: RECEIVED_AT,
-          shard: SHARD,
-          seq: sequence,
-          attrs: '{}',
-        });
-      }
+      const start = Date.parse('2026-11-20T09:00:00Z');
+      timeline.seed(
+        Array.from({ length: count }, (_, i) => {
+          const insertId = `old-${String(i).padStart(5, '0')}`;
+          const urmDateTime = new Date(start + i * 1000).toISOString();
+          return {
+            pk: `app_1#${profileId}`,
+            insert_id: insertId,
+            ts: `${urmDateTime}#${insertId}`,
+            event: 'spin',
+            urm_date_time: urmDateTime,
+            received_at: RECEIVED_AT,
+            shard: SHARD,
+            seq: sequence,
+            attrs: '{}',
+          };
+        }),
+      );
     };
     /** Delivers what the consumer put on the stream, batch after batch, until nothing is left; answers each invocation's timeline work. */
     async function drainStream(): Promise<{ read: number; written: number }[]> {
@@ -705,10 +692,10 @@ describe('apply-profiles handler', () => {
     }
     const continuationsPut = () => kinesis.commandCalls(PutRecordsCommand).flatMap((call) => call.args[0].input.Records!);
 
-    test('a delete removes it in steps of at most 2,000 entries read and written per invocation, continued through the stream', async () => {
+    test('a delete removes it in steps of at most 2,000 items read and written per invocation, continued through the stream', async () => {
       await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann' }))), context());
       bigTimeline('p-a', 20_000, seq(2));
-      addTimelineEntry({ ...timeline.get(timelineKey('app_1#p-a', 'old-00000'))!, insert_id: 'after-delete', seq: seq(5) });
+      addTimelineEntry({ ...timeline.entry('app_1#p-a', 'old-00000')!, insert_id: 'after-delete', ts: '2026-11-20T09:00:00.000Z#after-delete', seq: seq(5) });
       timelineWork.read = 0;
 
       const response = await handler(batch(streamRecord(seq(4), profileRecord('p-a', 'a-del', { urm_delete_profile: 'profile_id' }))), context());
@@ -720,13 +707,14 @@ describe('apply-profiles handler', () => {
       expect(stored('p-a')!.deleted).toEqual({ shard: SHARD, seq: seq(4), at: RECEIVED_AT });
       expect(kinesis).toHaveReceivedCommandWith(PutRecordsCommand, { StreamName: 'ingest-stream', Records: [expect.objectContaining({ PartitionKey: 'app_1#p-a' })] });
       const invocations = await drainStream();
-      expect(invocations.length).toBeGreaterThanOrEqual(10);
+      // Pages of about five of these small entries: 20,000 entries take several steps of at most 2,000 items.
+      expect(invocations.length).toBeGreaterThanOrEqual(5);
       expect(invocations.every(({ read, written }) => read <= STEP && written <= STEP)).toBeTruthy();
       expect(timelineOf('app_1#p-a').map((entry) => entry.insert_id)).toEqual(['after-delete']);
       expect(stored('p-a')!.exists).toBe(false);
     });
 
-    test('a merge copies it in steps of at most 2,000 entries read and written per invocation, continued through the stream', async () => {
+    test('a merge copies it in steps of at most 2,000 items read and written per invocation, continued through the stream', async () => {
       await handler(batch(streamRecord(seq(1), profileRecord('anon-1', 's-1', { country: 'FR' }))), context());
       bigTimeline('anon-1', 20_000, seq(0));
       timelineWork.read = 0;
@@ -738,7 +726,7 @@ describe('apply-profiles handler', () => {
       expect(timelineWork.written).toBeLessThanOrEqual(STEP);
       expect(attributesOf('player-1')).toEqual({ country: 'FR' });
       const invocations = await drainStream();
-      expect(invocations.length).toBeGreaterThanOrEqual(9);
+      expect(invocations.length).toBeGreaterThanOrEqual(5);
       expect(invocations.every(({ read, written }) => read <= STEP && written <= STEP)).toBeTruthy();
       const copies = timelineOf('app_1#player-1');
       expect(copies.length).toBe(20_000);
@@ -776,9 +764,11 @@ describe('apply-profiles handler', () => {
 
       await handler(batch(streamRecord(seq(4), profileRecord('player-1', 't-del', { urm_delete_profile: 'profile_id' }))), context());
       streamed.unshift(...mergeGoesOn);
-      const invocations = await drainStream();
+      dynamo.resetHistory();
+      await drainStream();
 
-      expect(invocations.every(({ written }) => written === 0)).toBeTruthy();
+      // What is left to do is the delete's sweep (page deletions): the merge's continuation copies nothing.
+      expect(inputs<PutCommandInput>(PutCommand).filter((input) => input.TableName === TIMELINE)).toEqual([]);
       expect(timelineOf('app_1#player-1')).toEqual([]);
       expect(stored('player-1')!.exists).toBe(false);
       expect(timelineOf('app_1#anon-1').length).toBe(6_000);

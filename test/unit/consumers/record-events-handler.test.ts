@@ -1,24 +1,26 @@
 import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
-import { ConditionalCheckFailedException, DynamoDBServiceException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBServiceException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
   type BatchGetCommandInput,
-  type BatchWriteCommandInput,
   type PutCommandInput,
+  type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
 import { PUTS_IN_FLIGHT } from '../../../functions/shared/adapters/dynamo-timeline-store';
 import { backoffTimer } from '../../../functions/shared/adapters/retry';
 import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
-import type { TimelineEntry } from '../../../functions/shared/domain/timeline';
+import { entriesOf, PAGE_BYTES, pageItemBytes, type TimelinePageItem } from '../../../functions/shared/domain/timeline-pages';
 import { streamRecord as supportStreamRecord } from '../../support/kinesis-event';
 import { context, setFunctionEnv } from '../../support/lambda';
+import { TimelinePagesTable } from '../../support/timeline-pages-table';
 
 const PROFILES = 'profiles-table';
 const TIMELINE = 'timeline-table';
@@ -69,7 +71,7 @@ const itemTooLarge = () =>
 // An in-memory DynamoDB behind the mocked document client.
 const dynamo = mockClient(DynamoDBDocumentClient);
 const profiles = new Map<string, Item>();
-const timeline = new Map<string, TimelineEntry>();
+const timeline = new TimelinePagesTable();
 const rejections: Item[] = [];
 /** Timeline puts under way at once, and the most seen. */
 const puts = { inFlight: 0, most: 0 };
@@ -77,7 +79,6 @@ const puts = { inFlight: 0, most: 0 };
 let putFault: ((n: number) => Error | undefined) | undefined;
 
 const clone = <T>(value: T): T => structuredClone(value);
-const timelineKey = (pk: string, insertId: string) => `${pk}\u0000${insertId}`;
 
 function fakeDynamo(): void {
   dynamo.on(BatchGetCommand).callsFake(async (input: BatchGetCommandInput) => {
@@ -89,14 +90,12 @@ function fakeDynamo(): void {
       .map((item) => (fields ? Object.fromEntries(Object.entries(item).filter(([name]) => fields.includes(name))) : item));
     return { Responses: { [PROFILES]: clone(found) }, UnprocessedKeys: {} };
   });
-  // Unconditional, as DynamoDB's BatchWriteItem is: a put replaces an item with the same key.
-  dynamo.on(BatchWriteCommand).callsFake(async (input: BatchWriteCommandInput) => {
-    for (const request of input.RequestItems![TIMELINE]) {
-      const entry = request.PutRequest!.Item as TimelineEntry;
-      timeline.set(timelineKey(entry.pk, entry.insert_id), clone(entry));
-    }
-    return { UnprocessedItems: {} };
+  dynamo.on(QueryCommand).callsFake(async (input: QueryCommandInput) => {
+    expect(input.TableName).toBe(TIMELINE);
+    return timeline.query(input);
   });
+  dynamo.on(GetCommand).callsFake(async (input) => timeline.get(input));
+  dynamo.on(DeleteCommand).callsFake(async (input) => timeline.delete(input));
   let timelinePutCount = 0;
   dynamo.on(PutCommand).callsFake(async (input: PutCommandInput) => {
     if (input.TableName === TIMELINE) {
@@ -108,13 +107,7 @@ function fakeDynamo(): void {
         // A round trip: the other puts of the batch start meanwhile.
         await new Promise((resolve) => setImmediate(resolve));
         if (itemSize(input.Item!) > 400 * 1024) throw itemTooLarge();
-        const entry = input.Item as TimelineEntry;
-        const key = timelineKey(entry.pk, entry.insert_id);
-        if (input.ConditionExpression === 'attribute_not_exists(pk)' && timeline.has(key)) {
-          throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
-        }
-        timeline.set(key, clone(entry));
-        return {};
+        return timeline.put(input);
       } finally {
         puts.inFlight--;
       }
@@ -126,7 +119,9 @@ function fakeDynamo(): void {
 }
 
 const timelinePuts = () => dynamo.commandCalls(PutCommand).map((call) => call.args[0].input as PutCommandInput).filter((input) => input.TableName === TIMELINE);
-const written = () => timelinePuts().map((input) => input.Item as TimelineEntry);
+/** The entries the timeline puts carried, in the order put. */
+const written = () => timelinePuts().flatMap((input) => entriesOf(input.Item as TimelinePageItem));
+const storedIds = () => timeline.entries().map((entry) => entry.insert_id).sort();
 
 let handler: Handler;
 beforeAll(async () => {
@@ -150,7 +145,7 @@ beforeEach(() => {
 });
 
 describe('record-events handler', () => {
-  test('60 events are 60 puts on the condition that their key is new, at most 25 at once, after one read of the deletion marks', async () => {
+  test('60 events of three profiles are packed into items of at most 1 KB, each profile looked up once, after one read of the deletion marks', async () => {
     const response = await handler(batch(...manyEvents(60)), context());
 
     expect(response).toEqual({ batchItemFailures: [] });
@@ -163,18 +158,26 @@ describe('record-events handler', () => {
         ExpressionAttributeNames: { '#f0': 'pk', '#f1': 'deleted' },
       },
     ]);
-    expect(timelinePuts().length).toBe(60);
-    expect(timelinePuts().every((input) => input.ConditionExpression === 'attribute_not_exists(pk)')).toBe(true);
-    expect(puts.most).toBe(PUTS_IN_FLIGHT);
-    expect(timeline.size).toBe(60);
+    expect(storedIds()).toEqual(Array.from({ length: 60 }, (_, i) => `e-${i}`).sort());
+    // 20 events a profile, three or four to an item.
+    expect(timelinePuts().length).toBeLessThanOrEqual(21);
+    expect(timelinePuts().every((input) => input.ConditionExpression === 'attribute_not_exists(sk)')).toBe(true);
+    expect(timelinePuts().every(({ Item }) => pageItemBytes(Item!.pk as string, Item!.sk as string, Item!.ev as string) <= PAGE_BYTES)).toBe(true);
+    expect(puts.most).toBeLessThanOrEqual(PUTS_IN_FLIGHT);
+    const lookups = dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input);
+    expect(lookups.map((input) => [input.ExpressionAttributeValues![':pk'], input.ConsistentRead])).toEqual([
+      ['app_1#p-0', true],
+      ['app_1#p-1', true],
+      ['app_1#p-2', true],
+    ]);
     expect(dynamo).not.toHaveReceivedCommand(BatchWriteCommand);
-    expect(dynamo.commandCalls(GetCommand).length + dynamo.commandCalls(QueryCommand).length).toBe(0);
+    expect(dynamo).not.toHaveReceivedCommand(GetCommand);
   });
 
-  test('an event becomes a timeline entry keyed by profile and insert id, with its custom attributes and stream position', async () => {
+  test('an event becomes a timeline entry of its profile, with its insert id, time key, custom attributes and stream position', async () => {
     await handler(batch(streamRecord(seq(7), eventRecord('p-0', 'e-1', { amount: 5, currency: 'EUR', urm_ip: '203.0.113.9' }))), context());
 
-    expect(timeline.get(timelineKey('app_1#p-0', 'e-1'))).toEqual({
+    expect(timeline.entries()).toEqual([{
       pk: 'app_1#p-0',
       insert_id: 'e-1',
       ts: '2026-11-21T08:00:00.000Z#e-1',
@@ -184,7 +187,7 @@ describe('record-events handler', () => {
       shard: SHARD,
       seq: seq(7),
       attrs: JSON.stringify({ amount: 5, currency: 'EUR' }),
-    });
+    }]);
   });
 
   test('the same event twice in one batch is written once, as first delivered', async () => {
@@ -202,12 +205,12 @@ describe('record-events handler', () => {
         ['same', seq(1)],
         ['other', seq(2)],
       ]);
-    expect(timeline.size).toBe(2);
+    expect(timeline.entries().length).toBe(2);
   });
 
   test('an event re-sent in a later batch with the same insert id and other content leaves the first entry as it was', async () => {
     await handler(batch(streamRecord(seq(1), eventRecord('p-0', 'e-1', { amount: 5 }))), context());
-    const first = clone(timeline.get(timelineKey('app_1#p-0', 'e-1')));
+    const first = clone(timeline.entry('app_1#p-0', 'e-1'));
 
     const response = await handler(
       batch(streamRecord(seq(2), eventRecord('p-0', 'e-1', { amount: 500 })), streamRecord(seq(3), eventRecord('p-0', 'e-2', { amount: 7 }))),
@@ -215,10 +218,10 @@ describe('record-events handler', () => {
     );
 
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(timeline.get(timelineKey('app_1#p-0', 'e-1'))).toEqual(first);
+    expect(timeline.entry('app_1#p-0', 'e-1')).toEqual(first);
     expect(JSON.parse(first!.attrs)).toEqual({ amount: 5 });
-    expect(JSON.parse(timeline.get(timelineKey('app_1#p-0', 'e-2'))!.attrs)).toEqual({ amount: 7 });
-    expect(timeline.size).toBe(2);
+    expect(JSON.parse(timeline.entry('app_1#p-0', 'e-2')!.attrs)).toEqual({ amount: 7 });
+    expect(timeline.entries().length).toBe(2);
   });
 
   test("events from before a profile's delete are dropped, and later ones and other profiles' are kept", async () => {
@@ -246,19 +249,23 @@ describe('record-events handler', () => {
     );
 
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(written().map((entry) => entry.insert_id)).toEqual(['other-profile', 'after-delete']);
-    expect(timeline.has(timelineKey('app_1#p-0', 'redelivered-old'))).toBe(false);
+    expect(written().map((entry) => entry.insert_id).sort()).toEqual(['after-delete', 'other-profile']);
+    expect(timeline.entry('app_1#p-0', 'redelivered-old')).toBeUndefined();
   });
 
-  test('a throttled put fails the invocation, so the stream delivers the batch again, and the puts not yet sent are not sent', async () => {
+  test('a throttled put fails the invocation and the pages not yet sent are not sent; the batch delivered again completes the timeline once', async () => {
     putFault = (n) => (n === 3 ? new ProvisionedThroughputExceededException({ message: 'Rate exceeded', $metadata: {} }) : undefined);
 
     await expect(handler(batch(...manyEvents(60)), context())).rejects.toThrow(ProvisionedThroughputExceededException);
 
-    // The first 25 were under way when the third failed; the 35 queued behind them never went.
-    expect(timelinePuts().length).toBe(PUTS_IN_FLIGHT);
-    expect(timeline.size).toBe(PUTS_IN_FLIGHT - 1);
+    // Three profiles' first pages were under way when the third failed; the pages behind them never went.
+    expect(timelinePuts().length).toBe(3);
+    expect(timeline.entries().length).toBeLessThan(60);
     expect(puts.inFlight).toBe(0);
+
+    putFault = undefined;
+    await expect(handler(batch(...manyEvents(60)), context())).resolves.toEqual({ batchItemFailures: [] });
+    expect(storedIds()).toEqual(Array.from({ length: 60 }, (_, i) => `e-${i}`).sort());
   });
 
   test('an event too large for a timeline entry is kept in the rejections table and the others are written', async () => {
@@ -282,7 +289,7 @@ describe('record-events handler', () => {
     );
 
     expect(response).toEqual({ batchItemFailures: [] });
-    expect([...timeline.keys()]).toEqual([timelineKey('app_1#p-0', 'fine')]);
+    expect(storedIds()).toEqual(['fine']);
     expect(rejections.map((rejection) => rejection.urm_insert_id)).toEqual(['huge']);
   });
 });
