@@ -5,7 +5,7 @@ import type { IConstruct } from 'constructs';
 import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
 import { emailSending } from '../../functions/shared/manifest/resources';
 import { UrmStack } from '../../lib/aws/urm-stack';
-import { testApp } from '../support/cdk';
+import { roleStatements, testApp } from '../support/cdk';
 
 type Json = Record<string, unknown>;
 interface Statement {
@@ -36,9 +36,7 @@ const sesArn = (resource: unknown[]) => ({
 /** The SES statements of the policies attached to a function's role. */
 function sesStatements(stack: UrmStack, template: Template, fn: IConstruct & { role?: IConstruct }): Statement[] {
   expect(fn.role).toBeDefined();
-  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([ref(stack, fn.role!)]) } });
-  return Object.values(policies)
-    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[])
+  return (roleStatements(template, logicalId(stack, fn.role!)) as Statement[])
     .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('ses:')))
     // minimizePolicies orders resources its own way.
     .map((statement) => ({ ...statement, Resource: sorted([statement.Resource].flat()) }));

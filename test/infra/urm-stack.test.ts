@@ -8,7 +8,7 @@ import { secretsEnv, secretsPrefix } from '../../functions/shared/manifest/secre
 import { stackOutputs, UrmStack } from '../../lib/aws/urm-stack';
 import { apiThrottling } from '../../lib/aws/constructs/ingestion-api';
 import { logGroupArea } from '../../lib/aws/constructs/function-defaults';
-import { testApp } from '../support/cdk';
+import { roleStatements, testApp } from '../support/cdk';
 
 type Json = Record<string, unknown>;
 interface Statement {
@@ -39,12 +39,7 @@ const allFunctions = () => [
 /** Every Allow statement of the policies attached to a function's role. */
 function allowedStatements(fn: IConstruct & { role?: IConstruct }): Statement[] {
   expect(fn.role).toBeDefined();
-  const policies = template.findResources('AWS::IAM::Policy', {
-    Properties: { Roles: Match.arrayWith([ref(fn.role!)]) },
-  });
-  return Object.values(policies)
-    .flatMap((policy) => (policy.Properties.PolicyDocument.Statement as Statement[]))
-    .filter((statement) => statement.Effect === 'Allow');
+  return (roleStatements(template, logicalId(fn.role!)) as Statement[]).filter((statement) => statement.Effect === 'Allow');
 }
 
 const actionsOf = (statement: Statement) => [statement.Action].flat();
