@@ -92,6 +92,8 @@ describe('the console in Chromium, as an admin', () => {
     expect(page.url()).toBe(`${stack.baseUrl}/console/`);
     await expect(page.locator('.app-name').textContent()).resolves.toMatch(/^Casino /);
     await expect(page.locator('.who').textContent()).resolves.toBe('Ada Lovelace admin');
+    // The list as a person sees it once loaded, not its spinner.
+    await page.locator('main table tbody tr').first().waitFor();
     await shoot(page, 'players');
 
     await openPlayer42(page);
