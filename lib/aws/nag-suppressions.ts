@@ -11,7 +11,7 @@ import type { Method } from 'aws-cdk-lib/aws-apigateway';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { httpOperations, scheduledFunctions, type HttpOperation } from '../../functions/shared/manifest/operations';
+import { httpOperations, scheduledFunctions, type HttpOperation, keyAuthenticated } from '../../functions/shared/manifest/operations';
 import { secretsPrefix } from '../../functions/shared/manifest/secrets';
 import type { EventPipeline } from './constructs/event-pipeline';
 import type { IngestionApi } from './constructs/ingestion-api';
@@ -45,7 +45,7 @@ export function suppressAcceptedFindings(stack: UrmStackParts): void {
 
 /** How an operation authenticates its caller: API Gateway does not, every function does it first. */
 function authorization(operation: HttpOperation): string {
-  if (operation.tables.keys) {
+  if (keyAuthenticated(operation)) {
     return (
       'It checks the x-api-key itself before parsing anything (functions/shared/http/auth.ts): the key is hashed and ' +
       "looked up in the keys table, must be live and of the operation's scope, and an app_id in the request must be " +

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { httpOperations, maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
+import { httpOperations, maxBodyBytesOf, type HttpOperation, keyAuthenticated } from '../../functions/shared/manifest/operations';
 import { request, type JsonResponse } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, at, readTimeline, send, until } from '../support/profiles';
@@ -35,7 +35,7 @@ const post = (path: string, key: string, rawBody: string) => request(stack.baseU
 const mentions = (response: JsonResponse, text: string) => JSON.stringify(response.body).includes(text);
 
 /** The POST operations an API key opens (their functions read the keys table). */
-const keyedPosts = httpOperations.filter((operation) => operation.method === 'POST' && operation.tables.keys !== undefined);
+const keyedPosts = httpOperations.filter((operation) => operation.method === 'POST' && keyAuthenticated(operation));
 
 /** A key of the scope the operation takes: the first of the demo keys it does not refuse. */
 async function keyFor(operation: HttpOperation): Promise<string> {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { directives } from '../../functions/shared/domain/attributes';
 import { pushLimits } from '../../functions/shared/domain/push';
-import { httpOperations, type HttpOperation } from '../../functions/shared/manifest/operations';
+import { httpOperations, type HttpOperation, keyAuthenticated } from '../../functions/shared/manifest/operations';
 import { request } from '../support/http';
 import { identitySecretOf, proofOf as proofWith } from '../support/identity';
 import { adminCli, testStack, type TestStack } from '../support/local-stack';
@@ -36,7 +36,7 @@ const curlPost = (path: string, body: unknown) =>
   request(stack.baseUrl, 'POST', `${path}?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key, body });
 /** The operations a browser key is for (`browser: true`), and those that take a key but not a browser's. */
 const browserOperations = httpOperations.filter((operation) => operation.browser);
-const keyedOperations = httpOperations.filter((operation) => !operation.browser && operation.tables.keys !== undefined);
+const keyedOperations = httpOperations.filter((operation) => !operation.browser && keyAuthenticated(operation));
 const concretePath = (operation: HttpOperation) => operation.path.replace(/\{\w+\}/g, 'p1');
 const accessControlHeaders = (headers: Headers) => [...headers.keys()].filter((name) => name.startsWith('access-control-'));
 const lifecycle = (profileId: string, fields: Record<string, unknown> = {}) => ({

@@ -97,6 +97,15 @@ export interface StreamConsumer extends FunctionDefinition {
   maxRecordAgeSeconds: number;
 }
 
+/**
+ * Whether an operation's caller proves itself with an x-api-key (functions/shared/http/auth.ts): it reads the keys
+ * table to do so. The console's operations may read or write keys (its Settings) but are authorised by the portal
+ * session (`/console/api/…`, console-auth.ts), never by a key.
+ */
+export function keyAuthenticated(operation: HttpOperation): boolean {
+  return operation.tables.keys !== undefined && !operation.path.startsWith('/console/api/');
+}
+
 /** What every console operation's authorisation touches (functions/shared/http/console-auth.ts): spread into its `tables`. */
 export const consoleAuthTables = { portalSessions: 'readwrite', enterpriseUsers: 'read' } as const satisfies FunctionDefinition['tables'];
 
