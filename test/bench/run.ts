@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../support/local-stack';
 import { awsPrices } from './aws-prices';
 import { clickRows, type ClickResult } from './clicks';
+import { consoleRows, type ConsoleResult } from './console';
 import type { ColdStartResult } from './cold-start';
 import type { ConsumerResult } from './consumer';
 import { costPerMillion, streamFeePerMonth, type CostBreakdown } from './cost';
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
   const webSdk = await figure<WebSdkResult>('web-sdk.ts');
   const funnel = await figure<FunnelResult>('funnel.ts');
   const clicks = await figure<ClickResult>('clicks.ts');
+  const consolePages = await figure<ConsoleResult>('console.ts');
 
   const rows: Row[] = [];
   const missing = (name: string, outcome: Failed) =>
@@ -259,6 +261,8 @@ async function main(): Promise<void> {
 
   if (failed(clicks)) missing('7 clicks', clicks);
   else rows.push(...clickRows(clicks));
+  if (failed(consolePages)) missing('8 console', consolePages);
+  else rows.push(...consoleRows(consolePages));
 
   printTable(rows);
   console.log(
@@ -274,11 +278,11 @@ async function main(): Promise<void> {
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
     prices: awsPrices,
     rows,
-    figures: { ingest, endToEnd, consumer, funnel, coldStart, webSdk, clicks, costs },
+    figures: { ingest, endToEnd, consumer, funnel, coldStart, webSdk, clicks, consolePages, costs },
   };
   writeFileSync(join(outDir, 'bench.json'), `${JSON.stringify(result, null, 2)}\n`);
   console.log(`Written to .urm/bench.json`);
-  const anyFailed = [ingest, endToEnd, consumer, funnel, coldStart, webSdk, clicks].some(failed);
+  const anyFailed = [ingest, endToEnd, consumer, funnel, coldStart, webSdk, clicks, consolePages].some(failed);
   process.exit(anyFailed ? 1 : 0);
 }
 
