@@ -7,12 +7,12 @@ import '../lib/local/quiet-sdk-warning';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clickAddress, createLink, listLinks } from '../functions/shared/back-office/affiliate-links';
+import { clickAddress, createLinkForAffiliate, listLinks } from '../functions/shared/back-office/affiliate-links';
 import { affiliateReport, affiliateTrace } from '../functions/shared/back-office/affiliate-report';
 import { assignPlan, setAffiliateStatus } from '../functions/shared/back-office/affiliates';
 import { affiliateApprovals, checkOrigin, createApp, listApps, updateApp } from '../functions/shared/back-office/apps';
 import { createPlan, listPlans } from '../functions/shared/back-office/plans';
-import { clearPostbackUrl, postbackDeliveries, rotatePostbackSecret, setPostbackUrl } from '../functions/shared/back-office/postbacks';
+import { changeAffiliatePostbacks, postbackDeliveries } from '../functions/shared/back-office/postbacks';
 import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from '../functions/shared/back-office/channels';
 import { rotateIdentitySecret, setIdentityVerification } from '../functions/shared/back-office/identity';
 import { issueKey, listKeys, revokeKey } from '../functions/shared/back-office/keys';
@@ -327,7 +327,7 @@ export function adminProgram(): Command {
     .requiredOption('--name <name>', 'a name for the affiliate, 1 to 100 characters')
     .requiredOption('--url <landing_url>', 'where the click lands, e.g. https://casino.example/welcome')
     .action(async (opts: { app: string; affiliate: string; name: string; url: string }) => {
-      const created = await createLink(await office())(opts.app, opts.affiliate, { name: opts.name, landing_url: opts.url });
+      const created = await createLinkForAffiliate(await office())(opts.app, commandLineActor, opts.affiliate, { name: opts.name, landing_url: opts.url });
       const click_url = clickAddress(await baseUrlOf({ ...target(), dataDir: resolve(root, target().dataDir) }), created.link_id);
       print({ ...created, click_url }, () => [`Created link ${created.link_id} (${created.name}) for ${opts.affiliate}`, `click address: ${click_url}`, `lands on:      ${created.landing_url}`]);
     });
@@ -376,11 +376,13 @@ export function adminProgram(): Command {
     .option('--rotate-secret', 'make a new signing secret, shown once')
     .action(async (opts: { app: string; affiliate: string; url?: string; off?: boolean; rotateSecret?: boolean }) => {
       if (opts.url === undefined && !opts.off && !opts.rotateSecret) throw new InvalidArgumentError('say --url, --off or --rotate-secret');
-      const settings = opts.off
-        ? await clearPostbackUrl(await office(), opts.app, opts.affiliate)
-        : opts.rotateSecret
-          ? await rotatePostbackSecret(await office(), opts.app, opts.affiliate)
-          : await setPostbackUrl(await office(), opts.app, opts.affiliate, opts.url!);
+      const settings = await changeAffiliatePostbacks(
+        await office(),
+        opts.app,
+        commandLineActor,
+        opts.affiliate,
+        opts.off ? { action: 'off' } : opts.rotateSecret ? { action: 'rotate_secret' } : { action: 'set', postback_url: opts.url! },
+      );
       print(settings, () => [
         settings.postback_url === null ? `Postbacks of ${opts.affiliate} are off` : `Postback URL of ${opts.affiliate}: ${settings.postback_url}`,
         ...(settings.signing_secret
@@ -457,7 +459,7 @@ export function adminProgram(): Command {
     .action(async (opts: { app: string; name: string; cpa?: string; minDeposit?: string; revshare?: string; carryOver?: boolean }) => {
       if (opts.minDeposit !== undefined && opts.cpa === undefined) throw new InvalidArgumentError('--min-deposit goes with --cpa');
       if (opts.carryOver && opts.revshare === undefined) throw new InvalidArgumentError('--carry-over goes with --revshare');
-      const created = await createPlan(await office(), opts.app, {
+      const created = await createPlan(await office(), opts.app, commandLineActor, {
         name: opts.name,
         ...(opts.cpa === undefined ? {} : { cpa: { amount: opts.cpa, min_deposit: opts.minDeposit } }),
         ...(opts.revshare === undefined ? {} : { revshare: { percent: opts.revshare, carry_over: Boolean(opts.carryOver) } }),

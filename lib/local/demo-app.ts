@@ -75,7 +75,7 @@ async function ensureDemoChannel(office: BackOffice, appId: string, channelId: s
 async function ensureDemoPlan(office: BackOffice, appId: string): Promise<void> {
   const app = await office.apps.get(appId);
   if (app?.default_plan_id && (await office.plans.get(appId, app.default_plan_id))) return;
-  const plan = await createPlan(office, appId, { name: 'Demo hybrid', cpa: { amount: '50', min_deposit: '20' }, revshare: { percent: '25', carry_over: true } });
+  const plan = await createPlan(office, appId, localStackActor, { name: 'Demo hybrid', cpa: { amount: '50', min_deposit: '20' }, revshare: { percent: '25', carry_over: true } });
   await office.apps.update(appId, { default_plan_id: plan.plan_id });
 }
 

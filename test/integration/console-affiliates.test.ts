@@ -59,8 +59,8 @@ beforeAll(async () => {
   office = localBackOffice(localClients(stack.endpoints).document);
   [ours, theirs] = [await newApplication(), await newApplication()];
   await setMoneySettings(office, ours.appId, commandLineActor, { currency: 'EUR', money_events: { Deposit: 'deposit' } });
-  plan = await createPlan(office, ours.appId, { name: 'CPA 50', cpa: { amount: '50', min_deposit: '20' } });
-  theirPlan = await createPlan(office, theirs.appId, { name: 'Theirs', revshare: { percent: '40' } });
+  plan = await createPlan(office, ours.appId, commandLineActor, { name: 'CPA 50', cpa: { amount: '50', min_deposit: '20' } });
+  theirPlan = await createPlan(office, theirs.appId, commandLineActor, { name: 'Theirs', revshare: { percent: '40' } });
   admin = await consoleSignIn(stack.baseUrl, ours);
   viewer = await consoleSignIn(stack.baseUrl, ours, 'viewer');
   affiliateId = await registered(ours);

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ProfileRejections, Rejection, RejectionLog } from '../domain/timeline';
+import type { ProfileRejections, Rejection, RejectionLog, RejectionPage } from '../domain/timeline';
 
 const RETENTION_DAYS = 14;
 
@@ -32,6 +32,10 @@ export class DynamoRejectionLog implements RejectionLog {
   }
 
   async list(appId: string, limit: number): Promise<Rejection[]> {
+    return (await this.page(appId, limit)).rejections;
+  }
+
+  async page(appId: string, limit: number, after?: string): Promise<RejectionPage> {
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
@@ -39,9 +43,12 @@ export class DynamoRejectionLog implements RejectionLog {
         ExpressionAttributeValues: { ':app': appId },
         ScanIndexForward: false,
         Limit: limit,
+        ...(after === undefined ? {} : { ExclusiveStartKey: { app_id: appId, rejection_id: after } }),
       }),
     );
-    return (out.Items ?? []) as Rejection[];
+    const rejections = ((out.Items ?? []) as (Rejection & { rejection_id?: string; expires_at?: number })[]).map(({ rejection_id: _id, expires_at: _ttl, ...rejection }) => rejection);
+    const next = out.LastEvaluatedKey?.rejection_id;
+    return { rejections, ...(typeof next === 'string' ? { next } : {}) };
   }
 
   /**

@@ -5,10 +5,12 @@
  * so a link can only ever send visitors to the operator's own sites.
  */
 import type { LinkRecord } from '../domain/affiliate-program';
+import type { AuditActor } from '../domain/audit';
 import { Conflict, NotFound, ValidationError } from '../domain/errors';
 import { isHttpUrl } from '../domain/links';
 import { clickParameters, linkLimits, newLinkId } from '../domain/tracking-links';
 import { requireApp } from './apps';
+import { audit } from './audit';
 import { nowOf, type BackOffice } from './ports';
 
 export type LinkOffice = Pick<BackOffice, 'apps' | 'affiliates' | 'links' | 'now'>;
@@ -73,6 +75,25 @@ export function createLink(office: LinkOffice) {
         if (!(error instanceof Conflict) || attempt === 3) throw error;
       }
     }
+  };
+}
+
+/**
+ * A link an operator makes for an affiliate (the console, the admin command line): the same checks as the
+ * affiliate's own, audited as `link.created` naming the link and where it lands.
+ */
+export function createLinkForAffiliate(office: LinkOffice & Pick<BackOffice, 'audit'>) {
+  const create = createLink(office);
+  return async (appId: string, actor: AuditActor, affiliateId: string, input: LinkInput): Promise<LinkRecord> => {
+    const link = await create(appId, affiliateId, input);
+    await audit(office)({
+      appId,
+      actor,
+      action: 'link.created',
+      target: `affiliate:${affiliateId}`,
+      details: { link_id: link.link_id, name: link.name, landing_url: link.landing_url },
+    });
+    return link;
   };
 }
 

@@ -20,6 +20,7 @@ import type { PlanStore } from '../domain/plans';
 import { affiliateReportOf, carriedInto, dayBefore, daysBetween, monthStart, qualifies } from '../domain/commission';
 import { NotFound, ValidationError } from '../domain/errors';
 import { partitionKey } from '../domain/stream-record';
+import { decodeCursor, encodeCursor } from './cursors';
 import type { BackOffice } from './ports';
 
 /** The longest range a report covers, in days (both ends included). */
@@ -138,22 +139,10 @@ export const traceLimits = { default: 25, max: 100 } as const;
 /** Where a page of players ends: the registration's day and profile id, the funnel's order. */
 const tracePosition = (row: Pick<RegistrationRow, 'day' | 'profile_id'>) => `${row.day}#${row.profile_id}`;
 
-function encodeTraceCursor(appId: string, affiliateId: string, position: string): string {
-  return Buffer.from(JSON.stringify([appId, affiliateId, position])).toString('base64url');
-}
+const encodeTraceCursor = (appId: string, affiliateId: string, position: string): string => encodeCursor([appId, affiliateId], position);
 
 /** The position a cursor names; it must come from a trace of this very affiliate. */
-function decodeTraceCursor(cursor: string, appId: string, affiliateId: string): string {
-  const invalid = () => new ValidationError(['cursor is not one this trace gave'], 'request is invalid');
-  let values: unknown;
-  try {
-    values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(values) || values.length !== 3 || values[0] !== appId || values[1] !== affiliateId || typeof values[2] !== 'string') throw invalid();
-  return values[2];
-}
+const decodeTraceCursor = (cursor: string, appId: string, affiliateId: string): string => decodeCursor(cursor, [appId, affiliateId], 'trace');
 
 /** Timeline pages read per player, at most (100 entries each): a bound, not a limit players reach. */
 export const tracePageBound = 1000;

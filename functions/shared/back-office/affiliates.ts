@@ -10,6 +10,7 @@ import { affiliateContactFields, statusOf, type AffiliateContactField, type Affi
 import type { AuditActor } from '../domain/audit';
 import { NotFound, ValidationError } from '../domain/errors';
 import { clickAddress } from './affiliate-links';
+import { decodeCursor, encodeCursor } from './cursors';
 import { requireApp } from './apps';
 import { audit } from './audit';
 import { requirePlan } from './plans';
@@ -49,22 +50,10 @@ export function listItemOf(affiliate: AffiliateSummary): AffiliateListItem {
 }
 
 /** The opaque cursor of a listing page: the application and the last affiliate shown. */
-export function encodeAffiliateCursor(appId: string, affiliateId: string): string {
-  return Buffer.from(JSON.stringify([appId, affiliateId])).toString('base64url');
-}
+export const encodeAffiliateCursor = (appId: string, affiliateId: string): string => encodeCursor([appId], affiliateId);
 
 /** Where the page after `cursor` starts; the cursor must come from a listing of this very application. */
-export function decodeAffiliateCursor(cursor: string, appId: string): string {
-  const invalid = () => new ValidationError(['cursor is not one this listing gave'], 'request is invalid');
-  let values: unknown;
-  try {
-    values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(values) || values.length !== 2 || values[0] !== appId || typeof values[1] !== 'string' || values[1] === '') throw invalid();
-  return values[1];
-}
+export const decodeAffiliateCursor = (cursor: string, appId: string): string => decodeCursor(cursor, [appId], 'listing');
 
 /** A page of the application's affiliates, by affiliate id; only those of `status` when given (a filtered page may be short and still have a next one). */
 export async function listAffiliatePage(

@@ -1,14 +1,18 @@
 /** Commission plans of an application: created by the operator, assigned to affiliates (./affiliates.ts). */
 import type { Plan } from '../domain/affiliate-program';
+import type { AuditActor } from '../domain/audit';
 import { NotFound } from '../domain/errors';
-import { newPlanId, validPlan, type PlanInput } from '../domain/plans';
+import { describePlan, newPlanId, validPlan, type PlanInput } from '../domain/plans';
 import { requireApp } from './apps';
+import { audit } from './audit';
 import { nowOf, type BackOffice } from './ports';
 
-export async function createPlan(office: Pick<BackOffice, 'apps' | 'plans' | 'now'>, appId: string, input: PlanInput): Promise<Plan> {
+/** A new plan of the application (ValidationError listing every problem of the input), audited as `plan.created` with its terms. */
+export async function createPlan(office: Pick<BackOffice, 'apps' | 'plans' | 'audit' | 'now'>, appId: string, actor: AuditActor, input: PlanInput): Promise<Plan> {
   await requireApp(office, appId);
   const plan = validPlan(input, { appId, planId: newPlanId(), createdAt: nowOf(office).toISOString() });
   await office.plans.create(plan);
+  await audit(office)({ appId, actor, action: 'plan.created', target: `plan:${plan.plan_id}`, details: { name: plan.name, terms: describePlan(plan) } });
   return plan;
 }
 

@@ -4,6 +4,7 @@
  * the delivery log. The secret is shown when it is made (the URL's first
  * setting, or a rotation) and never again.
  */
+import type { AuditActor } from '../domain/audit';
 import { NotFound, ValidationError } from '../domain/errors';
 import {
   newPostbackSecret,
@@ -12,6 +13,7 @@ import {
   type PostbackLogEntry,
 } from '../domain/postbacks';
 import { requireApp } from './apps';
+import { audit } from './audit';
 import type { BackOffice } from './ports';
 
 export interface PostbackSettings {
@@ -22,9 +24,10 @@ export interface PostbackSettings {
   signing_secret?: string;
 }
 
-type Office = Pick<BackOffice, 'apps' | 'secrets' | 'postbacks'>;
-/** What reading the settings and the log, or turning postbacks off, needs: no secret store. */
-type Settings = Pick<BackOffice, 'apps' | 'postbacks'>;
+/** What changing the URL or the secret needs: no delivery log. */
+type Office = Pick<BackOffice, 'apps' | 'secrets'> & { postbacks: Pick<BackOffice['postbacks'], 'settings' | 'allowedHosts'> };
+/** What reading the URL, or turning postbacks off, needs: no secret store. */
+type Settings = Pick<BackOffice, 'apps'> & { postbacks: Pick<BackOffice['postbacks'], 'settings'> };
 
 async function requireAffiliate(office: Settings, appId: string, affiliateId: string): Promise<string | undefined> {
   await requireApp(office, appId);
@@ -76,10 +79,48 @@ export async function postbackUrlOf(office: Settings, appId: string, affiliateId
 export const postbackLogLimits = { default: 50, max: 500 } as const;
 
 /** The affiliate's delivery log, newest attempt first (90 days at most). */
-export async function postbackDeliveries(office: Settings, appId: string, affiliateId: string, limit: number = postbackLogLimits.default): Promise<PostbackLogEntry[]> {
+export async function postbackDeliveries(office: Pick<BackOffice, 'apps' | 'postbacks'>, appId: string, affiliateId: string, limit: number = postbackLogLimits.default): Promise<PostbackLogEntry[]> {
   await requireAffiliate(office, appId, affiliateId);
   if (!Number.isInteger(limit) || limit < 1 || limit > postbackLogLimits.max) {
     throw new ValidationError([`limit must be an integer from 1 to ${postbackLogLimits.max}`], 'request is invalid');
   }
   return office.postbacks.log.recent(appId, affiliateId, limit);
+}
+
+/** What an operator does to an affiliate's postbacks: a new URL template, postbacks off, or a new signing secret. */
+export type OperatorPostbackChange = { action: 'set'; postback_url: string } | { action: 'off' } | { action: 'rotate_secret' };
+
+const changeActions: Record<OperatorPostbackChange['action'], string> = {
+  set: 'affiliate.postback_url_set',
+  off: 'affiliate.postbacks_off',
+  rotate_secret: 'affiliate.postback_secret_rotated',
+};
+
+/**
+ * An operator's change to an affiliate's postbacks (the console, the admin command line), audited as
+ * `affiliate.postback_url_set` (with its host), `affiliate.postbacks_off` or `affiliate.postback_secret_rotated`:
+ * never with the secret, which only the answer carries, once.
+ */
+export async function changeAffiliatePostbacks(
+  office: Office & Pick<BackOffice, 'audit' | 'now'>,
+  appId: string,
+  actor: AuditActor,
+  affiliateId: string,
+  change: OperatorPostbackChange,
+): Promise<PostbackSettings> {
+  const settings =
+    change.action === 'set'
+      ? await setPostbackUrl(office, appId, affiliateId, change.postback_url)
+      : change.action === 'off'
+        ? await clearPostbackUrl(office, appId, affiliateId)
+        : await rotatePostbackSecret(office, appId, affiliateId);
+  await audit(office)({
+    appId,
+    actor,
+    action: changeActions[change.action],
+    target: `affiliate:${affiliateId}`,
+    // The host only: the rest of the template (an affiliate's tracker tokens) stays with the affiliate, as the console shows it.
+    ...(change.action === 'set' ? { details: { host: new URL(change.postback_url).host, secret_made: settings.signing_secret !== undefined } } : {}),
+  });
+  return settings;
 }

@@ -62,8 +62,16 @@ export interface RejectionSink {
 export interface RejectionLog extends RejectionSink {
   /** Newest first. */
   list(appId: string, limit: number): Promise<Rejection[]>;
+  /** A page of them, newest first: after the rejection `after` names (a page's `next`), when given. */
+  page(appId: string, limit: number, after?: string): Promise<RejectionPage>;
   /** One player's, newest first, among at most `readBudget` of the application's newest. */
   listForProfile(appId: string, profileId: string, readBudget: number): Promise<ProfileRejections>;
+}
+
+export interface RejectionPage {
+  rejections: Rejection[];
+  /** Where the next page starts; undefined on the last page. */
+  next?: string;
 }
 
 export interface ProfileRejections {

@@ -397,6 +397,14 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/console-audit/handler.ts',
     tables: { ...consoleAuthTables, auditLog: 'read' },
   },
+  {
+    id: 'ConsoleListRejections',
+    portalPage: true,
+    method: 'GET',
+    path: '/console/api/rejections',
+    entry: 'functions/console-list-rejections/handler.ts',
+    tables: { ...consoleAuthTables, rejections: 'read' },
+  },
   // Affiliates in the console: the use cases of GET /api/affiliates, its report and the admin command line (back-office/affiliates.ts,
   // plans.ts, affiliate-report.ts). Plans and postback URLs live in the affiliates table.
   {
@@ -469,6 +477,48 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/console-affiliate-trace/handler.ts',
     // The attributed players (funnel) and their money events (timeline, newest first by its page keys).
     tables: { ...consoleAuthTables, apps: 'read', affiliates: 'read', funnel: 'read', timeline: 'read' },
+  },
+  {
+    id: 'ConsoleCreatePlan',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/plans',
+    entry: 'functions/console-create-plan/handler.ts',
+    // Plans live in the affiliates table (a new item, never an update).
+    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'write', auditLog: 'write' },
+    maxBodyBytes: 4 * 1024,
+  },
+  {
+    id: 'ConsoleCreateAffiliateLink',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/affiliates/{affiliate_id}/links',
+    entry: 'functions/console-create-affiliate-link/handler.ts',
+    // apps: the site origins a landing URL must be on; affiliates: that the affiliate is the application's.
+    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'read', links: 'write', auditLog: 'write' },
+    maxBodyBytes: 8 * 1024,
+  },
+  {
+    id: 'ConsoleAffiliatePostbacks',
+    portalPage: true,
+    method: 'GET',
+    path: '/console/api/affiliates/{affiliate_id}/postbacks',
+    entry: 'functions/console-affiliate-postbacks/handler.ts',
+    // Whether a URL is set (affiliates), and the delivery log in the affiliate's funnel partition.
+    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'read', funnel: 'read' },
+  },
+  {
+    id: 'ConsoleUpdateAffiliatePostbacks',
+    portalPage: true,
+    method: 'POST',
+    path: '/console/api/affiliates/{affiliate_id}/postbacks',
+    entry: 'functions/console-update-affiliate-postbacks/handler.ts',
+    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'readwrite', auditLog: 'write' },
+    // As AffiliateUpdatePostbacks: whether a signing secret exists, a new one made; only postback secrets may be written.
+    secrets: 'read',
+    secretWrites: postbackSecretPattern,
+    postbackHosts: true,
+    maxBodyBytes: 8 * 1024,
   },
   // The affiliate portal (docs/api.md, "The affiliate portal"): browser-facing, no API key; a session cookie or a form's CSRF token.
   {

@@ -5,7 +5,7 @@ import { affiliateDetail, assignPlan, listAffiliatePage, listAffiliatesWithPlans
 import { createPlan } from '../../../functions/shared/back-office/plans';
 import type { App, AppStore } from '../../../functions/shared/domain/apps';
 import { NotFound, ValidationError } from '../../../functions/shared/domain/errors';
-import { validPlan, type PlanInput } from '../../../functions/shared/domain/plans';
+import { describePlan, validPlan, type PlanInput } from '../../../functions/shared/domain/plans';
 import { MemoryAffiliateStore, MemoryLinkStore, MemoryPlanStore } from '../../support/affiliates';
 import { MemoryAuditLog } from '../../support/enterprise';
 import { MemoryPostbackSettings } from '../../support/postbacks';
@@ -90,10 +90,27 @@ describe('plans', () => {
   test('a created plan is stored under the application; an unknown application is refused', async () => {
     const { office } = await setUp();
 
-    const plan = await createPlan(office, 'app_1', { name: 'CPA', cpa: { amount: '50' } });
+    const plan = await createPlan(office, 'app_1', commandLineActor, { name: 'CPA', cpa: { amount: '50' } });
 
     expect(await office.plans.list('app_1')).toEqual([plan]);
-    await expect(createPlan(office, 'app_9', { name: 'CPA', cpa: { amount: '50' } })).rejects.toThrow(NotFound);
+    await expect(createPlan(office, 'app_9', commandLineActor, { name: 'CPA', cpa: { amount: '50' } })).rejects.toThrow(NotFound);
+  });
+
+  test('creating a plan writes plan.created with who did it and the terms; a refused plan writes nothing', async () => {
+    const { office } = await setUp();
+
+    const plan = await createPlan(office, 'app_1', { user_id: 'usr_1', email: 'ada@example.com' }, { name: 'Hybrid', cpa: { amount: '50', min_deposit: '20' }, revshare: { percent: '25' } });
+    await expect(createPlan(office, 'app_1', commandLineActor, { name: 'Nothing' })).rejects.toThrow(ValidationError);
+
+    expect(office.audit.entries.map(({ app_id, actor, action, target, details }) => ({ app_id, actor, action, target, details }))).toEqual([
+      {
+        app_id: 'app_1',
+        actor: { user_id: 'usr_1', email: 'ada@example.com' },
+        action: 'plan.created',
+        target: `plan:${plan.plan_id}`,
+        details: { name: 'Hybrid', terms: describePlan(plan) },
+      },
+    ]);
   });
 });
 
@@ -125,7 +142,7 @@ describe('affiliates in the back office', () => {
 
   test("an affiliate is put on one of its application's plans, never on another application's", async () => {
     const { office } = await setUp();
-    const plan = await createPlan(office, 'app_1', { name: 'RS', revshare: { percent: '30' } });
+    const plan = await createPlan(office, 'app_1', commandLineActor, { name: 'RS', revshare: { percent: '30' } });
 
     const assigned = await assignPlan(office, 'app_1', commandLineActor, 'aff_a', plan.plan_id);
 
@@ -159,7 +176,7 @@ describe('affiliates in the back office', () => {
 
   test("the application's approval and default plan are set together, and the plan must be the application's", async () => {
     const { office } = await setUp();
-    const plan = await createPlan(office, 'app_1', { name: 'CPA', cpa: { amount: '50' } });
+    const plan = await createPlan(office, 'app_1', commandLineActor, { name: 'CPA', cpa: { amount: '50' } });
 
     const app = await updateApp(office, 'app_1', commandLineActor, { affiliateApproval: 'approve', defaultPlanId: plan.plan_id });
 
@@ -205,14 +222,14 @@ describe('the console and the command line change affiliates through one audited
 
   test('assigning a plan writes affiliate.plan_assigned from the old plan to the new; the plan it is on writes nothing more', async () => {
     const { office } = await setUp();
-    const first = await createPlan(office, 'app_1', { name: 'CPA', cpa: { amount: '50' } });
-    const second = await createPlan(office, 'app_1', { name: 'RS', revshare: { percent: '30' } });
+    const first = await createPlan(office, 'app_1', commandLineActor, { name: 'CPA', cpa: { amount: '50' } });
+    const second = await createPlan(office, 'app_1', commandLineActor, { name: 'RS', revshare: { percent: '30' } });
 
     await assignPlan(office, 'app_1', ada, 'aff_a', first.plan_id);
     await assignPlan(office, 'app_1', ada, 'aff_a', second.plan_id);
     await assignPlan(office, 'app_1', ada, 'aff_a', second.plan_id);
 
-    expect(office.audit.entries.map(({ action, target, details }) => ({ action, target, details }))).toEqual([
+    expect(office.audit.entries.filter((entry) => entry.action !== 'plan.created').map(({ action, target, details }) => ({ action, target, details }))).toEqual([
       { action: 'affiliate.plan_assigned', target: 'affiliate:aff_a', details: { from: null, to: first.plan_id } },
       { action: 'affiliate.plan_assigned', target: 'affiliate:aff_a', details: { from: first.plan_id, to: second.plan_id } },
     ]);
@@ -244,7 +261,7 @@ describe('the console reads affiliates', () => {
 
   test("each listed affiliate names its plan, and one without a plan has none", async () => {
     const { office } = await setUp();
-    const plan = await createPlan(office, 'app_1', { name: 'Hybrid', cpa: { amount: '50' }, revshare: { percent: '25' } });
+    const plan = await createPlan(office, 'app_1', commandLineActor, { name: 'Hybrid', cpa: { amount: '50' }, revshare: { percent: '25' } });
     await assignPlan(office, 'app_1', commandLineActor, 'aff_b', plan.plan_id);
 
     const page = await listAffiliatesWithPlans(office, 'app_1');
@@ -265,7 +282,7 @@ describe('the console reads affiliates', () => {
     await links.create({ link_id: 'lnk_2', app_id: 'app_1', affiliate_id: 'aff_b', name: 'Other', landing_url: 'https://casino.example/', created_at: '2026-02-01T00:00:00Z' });
     settings.urls.set('app_1#aff_a', 'https://tracker.example/pb?e={event}');
     settings.urls.set('app_1#aff_b', undefined);
-    const plan = await createPlan(office, 'app_1', { name: 'CPA', cpa: { amount: '50' } });
+    const plan = await createPlan(office, 'app_1', commandLineActor, { name: 'CPA', cpa: { amount: '50' } });
     await assignPlan(office, 'app_1', commandLineActor, 'aff_a', plan.plan_id);
     office.affiliates.affiliates.get('app_1#aff_a')!.skype = 'ada.lovelace';
     return { plan, read: affiliateDetail({ ...office, links, postbacks: { settings } }) };
