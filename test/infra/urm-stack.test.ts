@@ -634,11 +634,12 @@ describe('web push in the stack', () => {
     }
   });
 
-  test('three functions write secrets, each one kind only', () => {
+  test('four functions write secrets, each one kind only', () => {
     const writers = Object.fromEntries(allFunctions().filter(({ definition }) => definition.secretWrites).map(({ definition }) => [definition.id, definition.secretWrites]));
 
     expect(writers).toEqual({
       AffiliateUpdatePostbacks: 'apps/*/affiliates/*/postback-secret',
+      ConsoleUpdateAffiliatePostbacks: 'apps/*/affiliates/*/postback-secret',
       ConsoleGenerateVapid: 'apps/*/vapid-private-key',
       ConsoleRotateIdentitySecret: 'apps/*/identity-secret',
     });

@@ -1,0 +1,46 @@
+/**
+ * POST /console/api/affiliates/{affiliate_id}/postbacks: an operator sets an affiliate's postback URL, turns
+ * postbacks off, or makes a new signing secret, audited. A secret just made is in this answer only.
+ */
+import { postbackSending, tables } from '../shared/manifest/resources';
+import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
+import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
+import { DynamoPostbackSettings } from '../shared/adapters/dynamo-postback-store';
+import { secretStoreFromEnv } from '../shared/adapters/secret-store';
+import { changeAffiliatePostbacks } from '../shared/back-office/postbacks';
+import { dynamo } from '../shared/clients/dynamo';
+import { optionalEnv, requireEnv } from '../shared/config';
+import { affiliateIdOf } from '../shared/domain/affiliates';
+import { ValidationError } from '../shared/domain/errors';
+import { postbackHostList } from '../shared/domain/postbacks';
+import { consoleActor, consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
+import { jsonBody, validBody } from '../shared/http/json-body';
+import { json } from '../shared/http/response';
+import { validUpdateAffiliatePostbacksBody, type UpdateAffiliatePostbacksBody } from './schema';
+
+const affiliatesTable = requireEnv(tables.affiliates.envVar);
+const office = {
+  apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
+  secrets: secretStoreFromEnv(),
+  audit: new DynamoAuditLog(dynamo, requireEnv(tables.auditLog.envVar)),
+  postbacks: {
+    settings: new DynamoPostbackSettings(dynamo, affiliatesTable),
+    // The operator's development hosts, as the sender and `npm run admin` allow them.
+    allowedHosts: postbackHostList(optionalEnv(postbackSending.allowedHostsEnvVar, '')),
+  },
+};
+
+export const handler = consoleApi({ roles: ['admin', 'marketer'], mutates: true })
+  .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleUpdateAffiliatePostbacks') }))
+  .use(validBody(validUpdateAffiliatePostbacksBody))
+  .handler(async (event: ConsoleEvent) => {
+    const body = event.body as unknown as UpdateAffiliatePostbacksBody;
+    if (body.action === 'set' && body.postback_url === undefined) throw new ValidationError(['postback_url is required with action "set"'], 'request body is invalid');
+    if (body.action !== 'set' && body.postback_url !== undefined) throw new ValidationError(['postback_url goes with action "set" only'], 'request body is invalid');
+    const settings = await changeAffiliatePostbacks(office, event.console.appId, consoleActor(event), affiliateIdOf(event.pathParameters), body);
+    return json(200, {
+      postback_url_set: settings.postback_url !== null,
+      ...(settings.signing_secret ? { signing_secret: settings.signing_secret } : {}),
+    });
+  });
