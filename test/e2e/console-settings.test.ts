@@ -74,7 +74,7 @@ describe('the Settings page, as a viewer', () => {
     const page = await signedInPage(stack, browser, app, 'viewer', '/console/settings');
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
 
-    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Players', 'Affiliates']);
+    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Players', 'Affiliates', 'Rejections']);
     await page.getByText('Your role does not allow this.').waitFor();
     await expect(page.getByRole('button', { name: 'Create key' }).count()).resolves.toBe(0);
     const forged = await forgedPost(page, '/console/api/keys', { scope: 'server' });

@@ -158,7 +158,7 @@ describe('the console in Chromium, as a viewer', () => {
   test('shows no form to change a player, and the server refuses a forged change and the admin pages', async () => {
     const page = await signedIn('viewer');
 
-    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Players', 'Affiliates']);
+    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Players', 'Affiliates', 'Rejections']);
     await openPlayer42(page);
     await expect(page.getByRole('button', { name: 'Set attribute' }).count()).resolves.toBe(0);
     await expect(page.getByLabel('Attribute', { exact: true }).count()).resolves.toBe(0);

@@ -11,6 +11,7 @@ import { AffiliatesPage } from './pages/affiliates';
 import { AuditPage } from './pages/audit';
 import { PlayerPage } from './pages/player';
 import { PlayersPage } from './pages/players';
+import { RejectionsPage } from './pages/rejections';
 import { SettingsPage } from './pages/settings';
 import { UsersPage } from './pages/users';
 
@@ -35,6 +36,7 @@ export const routes: readonly ConsoleRoute[] = [
   { path: '/console/players/:id', component: PlayerPage, roles: everyone },
   { path: '/console/affiliates', component: AffiliatesPage, nav: 'Affiliates', roles: everyone },
   { path: '/console/affiliates/:id', component: AffiliatePage, roles: everyone },
+  { path: '/console/rejections', component: RejectionsPage, nav: 'Rejections', roles: everyone },
   { path: '/console/settings', component: SettingsPage, nav: 'Settings', roles: ['admin'] },
   { path: '/console/users', component: UsersPage, nav: 'Users', roles: ['admin'] },
   { path: '/console/audit', component: AuditPage, nav: 'Audit log', roles: ['admin'] },

@@ -1,33 +1,26 @@
 /**
  * One affiliate: who, status and plan (admins and marketers approve, suspend
- * and assign a plan), its links, the report for a date range (chart, the same
+ * and assign a plan), its links (they add one), its postbacks (they set the
+ * URL, turn them off, make a new signing secret) with the delivery log, the report for a date range (chart, the same
  * figures by day in a table, CSV download) and the trace behind the
  * commission (players linking to their page, money events).
  */
 import { useState } from 'preact/hooks';
 import type { AffiliateDetail } from '../../../functions/shared/back-office/affiliates';
 import type { AffiliateTrace } from '../../../functions/shared/back-office/affiliate-report';
-import type { AffiliateReport, Plan } from '../../../functions/shared/domain/affiliate-program';
-import { apiPath, ApiError, getJson, postJson } from '../api';
+import type { AffiliateReport } from '../../../functions/shared/domain/affiliate-program';
+import type { PostbackLogEntry } from '../../../functions/shared/domain/postbacks';
+import { Result, ShownOnce, useAction } from '../actions';
+import { apiPath, getJson, postJson } from '../api';
 import { DayChart } from '../chart';
 import { ErrorNote, Loading, Pager, Section, When } from '../components';
 import { formatCount, formatDay, formatMoney, isoDay } from '../format';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
-import { StatusBadge } from './affiliates';
+import { StatusBadge, type PlanView } from './affiliates';
 
-type PlanView = Omit<Plan, 'app_id'> & { terms: string };
-type Outcome = { kind: 'error' | 'success'; text: string } | undefined;
-
-const failure = (error: unknown, what: string): Outcome => ({
-  kind: 'error',
-  text:
-    error instanceof ApiError
-      ? error.status === 403
-        ? `Not ${what}: your role may not change affiliates.`
-        : `Not ${what}: ${error.message}${error.errors.length ? ` (${error.errors.join('; ')})` : ''}`
-      : `Not ${what}: the server could not be reached.`,
-});
+/** How a refused change to an affiliate reads. */
+const affiliateChange = { forbidden: 'Your role may not change affiliates.' };
 
 export function AffiliatePage({ id }: { id: string }) {
   const { role } = useSession();
@@ -88,6 +81,7 @@ export function AffiliatePage({ id }: { id: string }) {
                   ))}
                 </ul>
               )}
+              {role !== 'viewer' && <NewLink path={path} onCreated={affiliate.reload} />}
               {Object.keys(a.contacts).length > 0 && (
                 <>
                   <h3>Contacts</h3>
@@ -98,6 +92,7 @@ export function AffiliatePage({ id }: { id: string }) {
               )}
             </Section>
           </div>
+          <Postbacks path={path} canChange={role !== 'viewer'} onChanged={affiliate.reload} />
           <ReportAndTrace path={path} />
         </>
       )}
@@ -108,28 +103,17 @@ export function AffiliatePage({ id }: { id: string }) {
 function Decisions({ affiliate, path, onChanged }: { affiliate: AffiliateDetail; path: string; onChanged: () => void }) {
   const plans = useApi(() => getJson<{ plans: PlanView[] }>('/plans'), 'plans');
   const [planId, setPlanId] = useState(affiliate.plan_id ?? '');
-  const [busy, setBusy] = useState<string | undefined>();
-  const [outcome, setOutcome] = useState<Outcome>();
-
-  const run = async (what: string, call: () => Promise<unknown>, done: string) => {
-    setBusy(what);
-    setOutcome(undefined);
-    try {
-      await call();
-      setOutcome({ kind: 'success', text: done });
-      onChanged();
-    } catch (error) {
-      setOutcome(failure(error, what));
-    } finally {
-      setBusy(undefined);
-    }
+  const { busy, outcome, run } = useAction(affiliateChange);
+  const changed = (text: string) => () => {
+    onChanged();
+    return text;
   };
   const setStatus = (status: 'approved' | 'suspended') =>
-    run(status === 'approved' ? 'approved' : 'suspended', () => postJson(`${path}/status`, { status }), status === 'approved' ? 'Approved.' : 'Suspended.');
+    run(status, () => postJson(`${path}/status`, { status }), changed(status === 'approved' ? 'Approved.' : 'Suspended.'));
   const assign = (event: Event) => {
     event.preventDefault();
     const name = plans.data?.plans.find((plan) => plan.plan_id === planId)?.name ?? planId;
-    void run('assigned', () => postJson(`${path}/plan`, { plan_id: planId }), `Plan “${name}” assigned.`);
+    void run('assigned', () => postJson(`${path}/plan`, { plan_id: planId }), changed(`Plan “${name}” assigned.`));
   };
 
   return (
@@ -165,12 +149,187 @@ function Decisions({ affiliate, path, onChanged }: { affiliate: AffiliateDetail;
           </button>
         </fieldset>
       </form>
-      {outcome && (
-        <p role={outcome.kind === 'error' ? 'alert' : 'status'} class={outcome.kind}>
-          {outcome.text}
-        </p>
-      )}
+      <Result outcome={outcome} />
     </div>
+  );
+}
+
+/** A tracking link for the affiliate: its landing URL must be on one of the application's site origins (the server says which). */
+function NewLink({ path, onCreated }: { path: string; onCreated: () => void }) {
+  const [name, setName] = useState('');
+  const [landing, setLanding] = useState('');
+  const { busy, outcome, run } = useAction(affiliateChange);
+  const create = async (event: Event) => {
+    event.preventDefault();
+    const answer = await run(
+      'link',
+      () => postJson<{ link: { name: string; click_url: string } }>(`${path}/links`, { name, landing_url: landing }),
+      ({ link }) => `Link “${link.name}” created: ${link.click_url}`,
+    );
+    if (answer) {
+      setName('');
+      setLanding('');
+      onCreated();
+    }
+  };
+  return (
+    <form class="new-link" onSubmit={create} aria-label="New tracking link">
+      <h3>New link</h3>
+      <label for="link-name">Name</label>
+      <input id="link-name" name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} autocomplete="off" />
+      <label for="link-landing">Landing URL</label>
+      <input
+        id="link-landing"
+        name="landing_url"
+        type="url"
+        value={landing}
+        onInput={(e) => setLanding(e.currentTarget.value)}
+        required
+        maxLength={2048}
+        placeholder="https://your-site.example/welcome"
+      />
+      <button type="submit" aria-busy={busy === 'link'} disabled={busy !== undefined}>
+        Create link
+      </button>
+      <Result outcome={outcome} />
+    </form>
+  );
+}
+
+interface PostbacksView {
+  postback_url_set: boolean;
+  postback_host: string | null;
+  deliveries: PostbackLogEntry[];
+}
+
+/**
+ * The affiliate's postbacks: on or off and to which host (the URL's template is the affiliate's), the delivery log,
+ * and for admins and marketers a new URL, off, or a new signing secret (shown once).
+ */
+function Postbacks({ path, canChange, onChanged }: { path: string; canChange: boolean; onChanged: () => void }) {
+  const postbacks = useApi(() => getJson<PostbacksView>(`${path}/postbacks`), path);
+  const [url, setUrl] = useState('');
+  const [secret, setSecret] = useState<string | undefined>();
+  const [confirmRotate, setConfirmRotate] = useState(false);
+  const { busy, outcome, run } = useAction(affiliateChange);
+  const change = async (name: string, body: Record<string, string>, done: string) => {
+    setSecret(undefined);
+    setConfirmRotate(false);
+    const answer = await run(name, () => postJson<{ postback_url_set: boolean; signing_secret?: string }>(`${path}/postbacks`, body), () => done);
+    if (!answer) return;
+    if (answer.signing_secret) setSecret(answer.signing_secret);
+    if (name === 'set') setUrl('');
+    postbacks.reload();
+    onChanged();
+  };
+  const view = postbacks.data;
+  return (
+    <Section title="Postbacks">
+      {postbacks.error && <ErrorNote error={postbacks.error} />}
+      {!view && postbacks.loading && <Loading what="the postbacks" />}
+      {view && (
+        <>
+          <p>
+            {view.postback_url_set ? (
+              <>
+                On: each registration and first deposit of its players is sent to <code>{view.postback_host ?? 'its URL'}</code>, signed.
+              </>
+            ) : (
+              'Off: no postbacks are sent.'
+            )}
+          </p>
+          {secret && <ShownOnce label="Signing secret" value={secret} />}
+          {canChange && (
+            <>
+              <form
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  void change('set', { action: 'set', postback_url: url.trim() }, 'Postback URL saved.');
+                }}
+                aria-label="Set the postback URL"
+              >
+                <label for="postback-url">{view.postback_url_set ? 'New postback URL' : 'Postback URL'}</label>
+                <fieldset role="group">
+                  <input
+                    id="postback-url"
+                    name="postback_url"
+                    type="url"
+                    value={url}
+                    onInput={(e) => setUrl(e.currentTarget.value)}
+                    required
+                    maxLength={1000}
+                    placeholder="https://tracker.example/pb?event={event}&sub={sub_id}&id={event_id}"
+                    aria-describedby="postback-url-help"
+                  />
+                  <button type="submit" aria-busy={busy === 'set'} disabled={busy !== undefined}>
+                    Save URL
+                  </button>
+                </fieldset>
+                <small id="postback-url-help">
+                  https only. Placeholders: {'{event} {sub_id} {link_id} {affiliate_id} {amount} {currency} {event_id} {date}'}. The first URL makes a signing secret, shown once.
+                </small>
+              </form>
+              {view.postback_url_set && (
+                <div class="button-row">
+                  <button type="button" class="secondary" onClick={() => void change('off', { action: 'off' }, 'Postbacks are off.')} aria-busy={busy === 'off'} disabled={busy !== undefined}>
+                    Turn postbacks off
+                  </button>
+                  {confirmRotate ? (
+                    <span role="group" aria-label="Confirm a new signing secret">
+                      Postbacks are signed with the new secret from the next minute.{' '}
+                      <button type="button" class="contrast" onClick={() => void change('rotate', { action: 'rotate_secret' }, 'A new signing secret was made.')} aria-busy={busy === 'rotate'} disabled={busy !== undefined}>
+                        Yes, make a new secret
+                      </button>{' '}
+                      <button type="button" class="secondary outline" onClick={() => setConfirmRotate(false)}>
+                        Cancel
+                      </button>
+                    </span>
+                  ) : (
+                    <button type="button" class="secondary outline" onClick={() => setConfirmRotate(true)} disabled={busy !== undefined}>
+                      New signing secret…
+                    </button>
+                  )}
+                </div>
+              )}
+              <Result outcome={outcome} />
+            </>
+          )}
+          <h3>Deliveries</h3>
+          {view.deliveries.length === 0 ? (
+            <p>No postbacks sent yet.</p>
+          ) : (
+            <figure class="table-scroll">
+              <table class="striped">
+                <thead>
+                  <tr>
+                    <th scope="col">Last attempt</th>
+                    <th scope="col">Event</th>
+                    <th scope="col">Outcome</th>
+                    <th scope="col">Attempts</th>
+                    <th scope="col">Answer</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {view.deliveries.map((entry) => (
+                    <tr key={`${entry.event_id}-${entry.at}`}>
+                      <td>
+                        <When at={entry.at} />
+                      </td>
+                      <td>
+                        {entry.event} <small class="muted">{entry.event_id}</small>
+                      </td>
+                      <td>{entry.outcome}</td>
+                      <td>{formatCount(entry.attempts)}</td>
+                      <td>{entry.status_code ?? entry.error ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </figure>
+          )}
+        </>
+      )}
+    </Section>
   );
 }
 

@@ -6,26 +6,10 @@
  */
 import { useState } from 'preact/hooks';
 import type { Channel } from '../../../functions/shared/domain/channels';
-import { ApiError, getJson, postJson } from '../api';
+import { refusal, Result, type Outcome } from '../actions';
+import { getJson, postJson } from '../api';
 import { ErrorNote } from '../components';
 import { useApi } from '../use-api';
-
-type Outcome = { kind: 'error' | 'success'; text: string } | undefined;
-
-function refusal(error: unknown): Outcome {
-  if (!(error instanceof ApiError)) return { kind: 'error', text: 'Not sent: the server could not be reached. Try again.' };
-  if (error.status === 403) return { kind: 'error', text: 'Not sent: your role may not message players.' };
-  return { kind: 'error', text: `Not sent: ${error.message}${error.errors.length ? ` (${error.errors.join('; ')})` : ''}.` };
-}
-
-function Result({ outcome }: { outcome: Outcome }) {
-  if (!outcome) return null;
-  return (
-    <p role={outcome.kind === 'error' ? 'alert' : 'status'} class={outcome.kind}>
-      {outcome.text}
-    </p>
-  );
-}
 
 /** One send per click; a retry of the same click (same action_id) would not send twice. */
 function useSend(url: string, onSent: () => void) {
@@ -40,7 +24,7 @@ function useSend(url: string, onSent: () => void) {
       onSent();
       return true;
     } catch (error) {
-      setOutcome(refusal(error));
+      setOutcome(refusal(error, { prefix: 'Not sent: ', end: '.', forbidden: 'your role may not message players.' }));
       return false;
     } finally {
       setBusy(false);

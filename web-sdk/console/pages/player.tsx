@@ -148,7 +148,7 @@ function Affiliate({ view }: { view: PlayerView }) {
 }
 
 function Rejections({ view }: { view: PlayerView }) {
-  const more = view.rejections_complete ? null : <p class="muted">Only the application's newest rejections were looked through; the command line lists older ones.</p>;
+  const more = view.rejections_complete ? null : <p class="muted">Only the application's newest rejections were looked through; <a href="/console/rejections">Rejections</a> lists them all.</p>;
   if (view.rejections.length === 0)
     return (
       <>

@@ -5,68 +5,13 @@
  */
 import { useState } from 'preact/hooks';
 import type { Channel } from '../../../functions/shared/domain/channels';
-import { ApiError, getJson, postJson } from '../api';
+import { useAction, Result, ShownOnce } from '../actions';
+import { getJson, postJson } from '../api';
 import { ErrorNote, Forbidden, Loading, Section, When } from '../components';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
 
-type Outcome = { kind: 'error' | 'success'; text: string } | undefined;
-
-function failure(error: unknown): Outcome {
-  if (!(error instanceof ApiError)) return { kind: 'error', text: 'The server could not be reached. Try again.' };
-  if (error.status === 403) return { kind: 'error', text: 'Only admins may change settings.' };
-  return { kind: 'error', text: `${error.message}${error.errors.length ? ` (${error.errors.join('; ')})` : ''}` };
-}
-
-function Result({ outcome }: { outcome: Outcome }) {
-  if (!outcome) return null;
-  return (
-    <p role={outcome.kind === 'error' ? 'alert' : 'status'} class={outcome.kind}>
-      {outcome.text}
-    </p>
-  );
-}
-
-/** A POST with its busy flag and its outcome in words. */
-function useAction() {
-  const [busy, setBusy] = useState<string | undefined>();
-  const [outcome, setOutcome] = useState<Outcome>();
-  const run = async <T,>(name: string, call: () => Promise<T>, done: (answer: T) => string | undefined): Promise<T | undefined> => {
-    setBusy(name);
-    setOutcome(undefined);
-    try {
-      const answer = await call();
-      const text = done(answer);
-      setOutcome(text ? { kind: 'success', text } : undefined);
-      return answer;
-    } catch (error) {
-      setOutcome(failure(error));
-      return undefined;
-    } finally {
-      setBusy(undefined);
-    }
-  };
-  return { busy, outcome, run };
-}
-
-/** A secret shown this once: selectable, with a copy hint and a warning. */
-function ShownOnce({ label, value }: { label: string; value: string }) {
-  return (
-    <article class="shown-once" aria-live="polite">
-      <header>
-        <strong>{label}: copy it now</strong>
-      </header>
-      <p>
-        <code class="secret" tabIndex={0}>
-          {value}
-        </code>
-      </p>
-      <p>
-        <small>Select it and copy it (Ctrl+C / ⌘C) to where it is kept. It is not stored in a readable form: this page will not show it again.</small>
-      </p>
-    </article>
-  );
-}
+const useSettingsAction = () => useAction({ forbidden: 'Only admins may change settings.' });
 
 export function SettingsPage() {
   const { role } = useSession();
@@ -103,7 +48,7 @@ function ApiKeys() {
   const [scope, setScope] = useState<KeyView['scope']>('server');
   const [issued, setIssued] = useState<{ key: string; key_id: string } | undefined>();
   const [confirming, setConfirming] = useState<string | undefined>();
-  const { busy, outcome, run } = useAction();
+  const { busy, outcome, run } = useSettingsAction();
 
   const create = async (event: Event) => {
     event.preventDefault();
@@ -221,7 +166,7 @@ function ApplicationForm({ app, onSaved }: { app: AppView; onSaved: () => void }
   const [sites, setSites] = useState(app.site_origins.join('\n'));
   const [verification, setVerification] = useState(app.identity_verification);
   const [approval, setApproval] = useState(app.affiliate_approval);
-  const { busy, outcome, run } = useAction();
+  const { busy, outcome, run } = useSettingsAction();
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -278,7 +223,7 @@ function Channels() {
   const [name, setName] = useState('');
   const [fromEmail, setFromEmail] = useState('');
   const [fromName, setFromName] = useState('');
-  const { busy, outcome, run } = useAction();
+  const { busy, outcome, run } = useSettingsAction();
 
   const create = async (event: Event) => {
     event.preventDefault();
@@ -361,7 +306,7 @@ function Vapid() {
   const vapid = useApi(() => getJson<{ vapid_public_key: string | null; vapid_subject: string | null }>('/vapid'), 'vapid');
   const [subject, setSubject] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const { busy, outcome, run } = useAction();
+  const { busy, outcome, run } = useSettingsAction();
   const has = Boolean(vapid.data?.vapid_public_key);
 
   const generate = async (event: Event) => {
@@ -405,7 +350,7 @@ function Vapid() {
 function IdentitySecret() {
   const [secret, setSecret] = useState<string | undefined>();
   const [confirming, setConfirming] = useState(false);
-  const { busy, outcome, run } = useAction();
+  const { busy, outcome, run } = useSettingsAction();
   const rotate = async () => {
     setConfirming(false);
     const answer = await run('rotate', () => postJson<{ identity_secret: string }>('/identity_secret'), () => undefined);
@@ -449,7 +394,7 @@ function MoneyForm({ currency, events, onSaved }: { currency: string; events: Re
   const [main, setMain] = useState(currency);
   const [mapping, setMapping] = useState(JSON.stringify(events, null, 2));
   const [invalid, setInvalid] = useState<string | undefined>();
-  const { busy, outcome, run } = useAction();
+  const { busy, outcome, run } = useSettingsAction();
   const save = async (event: Event) => {
     event.preventDefault();
     let parsed: unknown;
