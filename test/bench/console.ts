@@ -6,7 +6,8 @@
  * The local stack as `npm start` runs it (its own process); an application,
  * an admin signed in through sign_in's link, 10,000 players and one player
  * of 5,000 timeline entries written straight into DynamoDB Local with batch
- * writes through the real stores (the items the consumers write). Then, in
+ * writes through the real stores (the items the consumers write), 200
+ * affiliates (one on a plan) and 500 rejected records. Then, in
  * headless Chromium, each console page is opened RUNS times in a fresh tab;
  * "usable" is the page's main content rendered and its primary control
  * enabled (per page, below). Baseline: navigating to one of the console's
@@ -20,6 +21,9 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import pLimit from 'p-limit';
 import { createApp } from '../../functions/shared/back-office/apps';
+import { assignPlan } from '../../functions/shared/back-office/affiliates';
+import { createPlan } from '../../functions/shared/back-office/plans';
+import type { BackOffice } from '../../functions/shared/back-office/ports';
 import { commandLineActor } from '../../functions/shared/domain/audit';
 import { issueKey } from '../../functions/shared/back-office/keys';
 import { DynamoTimelineStore } from '../../functions/shared/adapters/dynamo-timeline-store';
@@ -44,6 +48,8 @@ const FIRST_LOAD_BUDGET_BYTES = 100 * 1024;
 /** Waiting for any page is bounded: a page that never becomes usable is reported as this. */
 const PAGE_TIMEOUT_MS = 15_000;
 const BIG_PLAYER = 'whale-0001';
+const AFFILIATES = 200;
+const REJECTIONS = 500;
 
 export interface ConsolePageTiming {
   page: string;
@@ -108,11 +114,57 @@ async function seed(document: Parameters<typeof localBackOffice>[0], appId: stri
   await Promise.all(chunked.map((chunk) => limit(() => timeline.writeNew(chunk))));
 }
 
+/** The affiliate programme's pages' data: AFFILIATES affiliates (the first on a plan) and REJECTIONS rejected records; the first affiliate's id. */
+async function seedProgramme(office: BackOffice, appId: string): Promise<string> {
+  const limit = pLimit(4);
+  const now = new Date().toISOString();
+  const ids = Array.from({ length: AFFILIATES }, (_, i) => `aff_bench${String(i).padStart(4, '0')}`);
+  await Promise.all(
+    ids.map((affiliateId, i) =>
+      limit(() =>
+        office.affiliates.register({
+          app_id: appId,
+          affiliate_id: affiliateId,
+          email: `${affiliateId}@affiliates.example`,
+          username: affiliateId,
+          first_name: 'Bench',
+          last_name: `Affiliate ${i}`,
+          password_hash: 'scrypt$not-a-real-hash',
+          created_at: now,
+          status: (['pending', 'approved', 'suspended'] as const)[i % 3],
+        }),
+      ),
+    ),
+  );
+  const plan = await createPlan(office, appId, commandLineActor, { name: 'Bench hybrid', cpa: { amount: '50', min_deposit: '20' }, revshare: { percent: '25' } });
+  await assignPlan(office, appId, commandLineActor, ids[0]!, plan.plan_id);
+  await Promise.all(
+    Array.from({ length: REJECTIONS }, (_, i) =>
+      limit(() =>
+        office.rejections.put({
+          app_id: appId,
+          profile_id: `player-${String(i % PLAYERS).padStart(5, '0')}`,
+          urm_insert_id: `bench-rejected-${i}`,
+          kind: 'profile',
+          shard: 'shardId-000000000000',
+          seq: String(90_000 + i).padStart(21, '0'),
+          reason: 'urm_add needs a number, but nickname is a string',
+          record: JSON.stringify({ profile_id: `player-${i}`, urm_add: { nickname: 1 } }),
+          record_truncated: false,
+          received_at: new Date(Date.now() - i * 1000).toISOString(),
+          rejected_at: new Date(Date.now() - i * 1000 + 50).toISOString(),
+        }),
+      ),
+    ),
+  );
+  return ids[0]!;
+}
+
 interface PageCase {
   page: string;
   usableWhen: string;
-  /** From a fresh tab: navigate (or act) and wait until usable. */
-  open(page: Page, baseUrl: string): Promise<void>;
+  /** From a fresh tab: navigate (or act) and wait until usable; `affiliateId` names the affiliate on a plan. */
+  open(page: Page, baseUrl: string, affiliateId: string): Promise<void>;
   /** Done before the clock starts (e.g. opening the page a filter is applied on). */
   before?(page: Page, baseUrl: string): Promise<void>;
 }
@@ -171,6 +223,47 @@ const cases: PageCase[] = [
     },
   },
   {
+    page: `affiliates (${AFFILIATES})`,
+    usableWhen: 'first affiliate row and the plans shown, the status filter enabled',
+    async open(page, baseUrl) {
+      await page.goto(`${baseUrl}/console/affiliates`);
+      await shown(page, 'main tbody tr a');
+      await shown(page, 'section[aria-labelledby="section-plans"] tbody tr');
+      await enabled(page, '#affiliate-status');
+    },
+  },
+  {
+    page: 'affiliate page (30-day report, postbacks)',
+    usableWhen: 'report table and postbacks shown, Show and Assign plan rendered',
+    async open(page, baseUrl, affiliateId) {
+      await page.goto(`${baseUrl}/console/affiliates/${affiliateId}`);
+      await shown(page, 'table.report tbody tr');
+      await shown(page, 'section[aria-labelledby="section-postbacks"] h3');
+      await enabled(page, 'form[aria-label="Report period"] button[type=submit]');
+    },
+  },
+  {
+    page: `rejections (${REJECTIONS})`,
+    usableWhen: 'first rejection row shown, Next enabled',
+    async open(page, baseUrl) {
+      await page.goto(`${baseUrl}/console/rejections`);
+      await shown(page, 'main tbody tr');
+      await enabled(page, 'nav.pager button');
+    },
+  },
+  {
+    page: 'settings (6 sections)',
+    usableWhen: 'every section loaded (no loading note left), Create key enabled',
+    async open(page, baseUrl) {
+      await page.goto(`${baseUrl}/console/settings`);
+      await shown(page, 'section[aria-labelledby="section-api-keys"] tbody tr');
+      await page.waitForFunction(() => document.querySelectorAll('main h2').length >= 6 && document.querySelectorAll('main p[aria-busy="true"]').length === 0, undefined, {
+        timeout: PAGE_TIMEOUT_MS,
+      });
+      await enabled(page, 'section[aria-labelledby="section-api-keys"] button[type=submit]');
+    },
+  },
+  {
     page: 'users',
     usableWhen: 'first user row shown, its role button rendered',
     async open(page, baseUrl) {
@@ -213,6 +306,7 @@ async function main(): Promise<ConsoleResult> {
 
     const seedStarted = performance.now();
     await seed(document, created.app_id);
+    const affiliateId = await seedProgramme(office, created.app_id);
     const seedMs = performance.now() - seedStarted;
 
     const browser = await launchChromium();
@@ -241,7 +335,7 @@ async function main(): Promise<ConsoleResult> {
           try {
             await c.before?.(page, baseUrl);
             const t0 = performance.now();
-            await c.open(page, baseUrl).catch(() => undefined);
+            await c.open(page, baseUrl, affiliateId).catch(() => undefined);
             timings.get(c.page)!.push(Math.min(performance.now() - t0, PAGE_TIMEOUT_MS));
           } finally {
             await page.close();
