@@ -92,6 +92,11 @@ export function AffiliatePage({ id }: { id: string }) {
               )}
             </Section>
           </div>
+        </>
+      )}
+      {/* Not waiting for the affiliate: these read by its id, in parallel with it (an unknown id shows the 404 above instead). */}
+      {!affiliate.error && (
+        <>
           <Postbacks path={path} canChange={role !== 'viewer'} onChanged={affiliate.reload} />
           <ReportAndTrace path={path} />
         </>
