@@ -197,19 +197,20 @@ function threeProfilesBatch(): KinesisStreamEvent {
 }
 
 describe('apply-profiles handler', () => {
-  test('a batch of three profiles with four records each is one read and one conditional write per profile', async () => {
+  test('a batch of three profiles with four records each is one batch read of the three and one conditional write per profile', async () => {
     const response = await handler(threeProfilesBatch(), context());
 
     expect(response).toEqual({ batchItemFailures: [] });
-    const reads = inputs<GetCommandInput>(GetCommand);
-    expect(reads.map((input) => input.Key!.pk).sort()).toEqual(['app_1#p-a', 'app_1#p-b', 'app_1#p-c']);
-    expect(reads.every((input) => input.TableName === PROFILES && input.ConsistentRead === false)).toBeTruthy();
+    const reads = inputs<BatchGetCommandInput>(BatchGetCommand);
+    expect(reads.length).toBe(1);
+    expect(reads[0].RequestItems![PROFILES]!.Keys!.map((key) => key.pk).sort()).toEqual(['app_1#p-a', 'app_1#p-b', 'app_1#p-c']);
+    expect(reads[0].RequestItems![PROFILES]!.ConsistentRead).toBe(false);
     const writes = profileWrites();
     expect(writes.length).toBe(3);
     expect(writes.every((input) => input.ConditionExpression === 'attribute_not_exists(pk)')).toBeTruthy();
     expect(dynamo).toHaveReceivedCommandTimes(PutCommand, 3);
     expect(dynamo).not.toHaveReceivedCommand(BatchWriteCommand);
-    expect(dynamo).not.toHaveReceivedCommand(BatchGetCommand);
+    expect(dynamo).not.toHaveReceivedCommand(GetCommand);
     expect(dynamo).not.toHaveReceivedCommand(QueryCommand);
     ['p-a', 'p-b', 'p-c'].forEach((id, index) => {
       const { attrs, ...rest } = stored(id)!;
@@ -235,9 +236,19 @@ describe('apply-profiles handler', () => {
     const response = await handler(threeProfilesBatch(), context());
 
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(dynamo).toHaveReceivedCommandTimes(GetCommand, 3);
+    expect(dynamo).toHaveReceivedCommandTimes(BatchGetCommand, 1);
     expect(dynamo).not.toHaveReceivedCommand(PutCommand);
     expect([...profiles.entries()]).toEqual(afterFirst);
+  });
+
+  test('when the batch read fails, each profile reads its own and the batch is applied', async () => {
+    dynamo.on(BatchGetCommand).rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
+
+    const response = await handler(threeProfilesBatch(), context());
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(inputs<GetCommandInput>(GetCommand).map((input) => input.Key!.pk).sort()).toEqual(['app_1#p-a', 'app_1#p-b', 'app_1#p-c']);
+    expect(['p-a', 'p-b', 'p-c'].map((id) => stored(id)?.version)).toEqual([1, 1, 1]);
   });
 
   test('records re-sent by a client with the same insert ids under new sequence numbers change nothing', async () => {
@@ -597,7 +608,8 @@ describe('apply-profiles handler', () => {
 
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: seq(1) }, { itemIdentifier: seq(2) }, { itemIdentifier: seq(4) }] });
     expect(profileWrites().map((input) => (input.Item as StoredProfile).pk).sort()).toEqual(['app_1#anon-1', 'app_1#other-1']);
-    expect(dynamo).not.toHaveReceivedCommand(BatchGetCommand);
+    // The batch's first read only: no held-back profile read the sources of its merge.
+    expect(inputs<BatchGetCommandInput>(BatchGetCommand).map((input) => input.RequestItems![PROFILES]!.ConsistentRead)).toEqual([false]);
     expect(stored('player-1')).toBe(undefined);
     expect(stored('vip-1')).toBe(undefined);
     expect(attributesOf('other-1')).toEqual({ level: 2 });
