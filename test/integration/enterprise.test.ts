@@ -150,7 +150,10 @@ describe('enterprise sign-in and the redirect over HTTP', () => {
     const home = await fetch(`${stack.baseUrl}/portal`, { headers: { Cookie: cookiePair(redirect) } });
     expect(home.status).toBe(200);
     expect(home.headers.get('content-type') ?? '').toMatch(/^text\/html; charset=utf-8/);
-    expect(await home.text()).toMatch(/Signed in as <strong id="user-name">Ada Lovelace<\/strong>/);
+    const homePage = await home.text();
+    expect(homePage).toMatch(/Signed in as <strong id="user-name">Ada Lovelace<\/strong>/);
+    const consoleLink = /<a id="open-console" href="([^"]+)">/.exec(homePage)?.[1];
+    expect(new URL(consoleLink!, `${stack.baseUrl}/portal`).href).toBe(`${stack.baseUrl}/console/`);
 
     const reused = await openLink(redirectUrl);
     expect(reused.status).toBe(401);

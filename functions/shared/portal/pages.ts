@@ -43,6 +43,7 @@ export function portalHomePage(view: { appName?: string; user: EnterpriseUser })
     `<h1>${escapeHtml(heading)}</h1>
 <p id="signed-in-as">Signed in as <strong id="user-name">${escapeHtml(fullName)}</strong></p>
 <p class="muted" id="user-email">${escapeHtml(view.user.email)}</p>
+<p><a id="open-console" href="console/">Open the back-office console</a></p>
 <form method="post" action="portal/sign_out">
 <button type="submit">Sign out</button>
 </form>`,
