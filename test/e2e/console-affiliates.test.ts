@@ -8,10 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { createPlan } from '../../functions/shared/back-office/plans';
 import { commandLineActor } from '../../functions/shared/domain/audit';
-import { registration } from '../support/affiliates';
+import { registerAffiliate } from '../support/affiliates';
 import { launchChromium } from '../support/chromium';
 import { consoleApp, forgedPost, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';
-import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 
 let stack: TestStack;
@@ -24,10 +23,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   app = await consoleApp(stack, 'Affiliate casino');
   await createPlan(app.office, app.appId, commandLineActor, { name: 'CPA 50', cpa: { amount: '50', min_deposit: '20' } });
-  const body = registration(app.appId);
-  const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: app.serverKey, body });
-  expect(registered.status).toBe(200);
-  affiliate = { id: registered.body.affiliate_id, username: body.username };
+  affiliate = await registerAffiliate(stack.baseUrl, app);
 }, 120_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { updateApp } from '../../functions/shared/back-office/apps';
 import { commandLineActor } from '../../functions/shared/domain/audit';
-import { registration } from '../support/affiliates';
+import { registerAffiliate } from '../support/affiliates';
 import { launchChromium } from '../support/chromium';
 import { consoleApp, forgedPost, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';
 import { request } from '../support/http';
@@ -24,10 +24,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   app = await consoleApp(stack, 'Programme casino');
   await updateApp(app.office, app.appId, commandLineActor, { siteOrigins: [stack.baseUrl] });
-  const body = registration(app.appId);
-  const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: app.serverKey, body });
-  expect(registered.status).toBe(200);
-  affiliate = { id: registered.body.affiliate_id, username: body.username };
+  affiliate = await registerAffiliate(stack.baseUrl, app);
 }, 120_000);
 
 afterAll(async () => {

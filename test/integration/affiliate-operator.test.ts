@@ -12,7 +12,7 @@ import { issueKey } from '../../functions/shared/back-office/keys';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { commandLineActor } from '../../functions/shared/domain/audit';
-import { registration } from '../support/affiliates';
+import { registerAffiliate, registration } from '../support/affiliates';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 
@@ -33,11 +33,7 @@ async function newApp(): Promise<TestApp> {
   return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key };
 }
 
-async function registered(app: TestApp, extra: Record<string, unknown> = {}): Promise<string> {
-  const response = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: app.serverKey, body: { ...registration(app.appId), ...extra } });
-  expect(response.status).toBe(200);
-  return response.body.affiliate_id;
-}
+const registered = async (app: TestApp, extra: Record<string, unknown> = {}) => (await registerAffiliate(stack.baseUrl, app, extra)).id;
 
 const list = (app: TestApp, query = '') => request(stack.baseUrl, 'GET', `/api/affiliates${query}`, { key: app.serverKey });
 const report = (app: TestApp, affiliateId: string, query: string) =>

@@ -16,7 +16,7 @@ import { createPlan } from '../../functions/shared/back-office/plans';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 import type { Plan } from '../../functions/shared/domain/affiliate-program';
 import { localBackOffice, localClients } from '../../lib/local/stack';
-import { registration } from '../support/affiliates';
+import { registerAffiliate } from '../support/affiliates';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';
 import { request } from '../support/http';
 import { until } from '../support/profiles';
@@ -46,11 +46,7 @@ async function newApplication(): Promise<TestApp> {
   return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key };
 }
 
-async function registered(app: TestApp): Promise<string> {
-  const response = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: app.serverKey, body: registration(app.appId) });
-  expect(response.status).toBe(200);
-  return response.body.affiliate_id;
-}
+const registered = async (app: TestApp) => (await registerAffiliate(stack.baseUrl, app)).id;
 
 const api = (method: 'GET' | 'POST', path: string, body?: unknown, as: ConsoleSession | null = admin) => consoleRequest(stack.baseUrl, as, method, path, body);
 

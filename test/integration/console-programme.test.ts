@@ -11,7 +11,7 @@ import { issueKey } from '../../functions/shared/back-office/keys';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 import { commandLineActor } from '../../functions/shared/domain/audit';
 import { localBackOffice, localClients } from '../../lib/local/stack';
-import { registration } from '../support/affiliates';
+import { registerAffiliate } from '../support/affiliates';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';
 import { request } from '../support/http';
 import { until } from '../support/profiles';
@@ -38,11 +38,7 @@ async function newApplication(): Promise<TestApp> {
   return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key };
 }
 
-async function registered(app: TestApp): Promise<string> {
-  const response = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: app.serverKey, body: registration(app.appId) });
-  expect(response.status).toBe(200);
-  return response.body.affiliate_id;
-}
+const registered = async (app: TestApp) => (await registerAffiliate(stack.baseUrl, app)).id;
 
 const api = (as: ConsoleSession, method: 'GET' | 'POST', path: string, body?: unknown) => consoleRequest(stack.baseUrl, as, method, path, body);
 const auditActions = async () => ((await api(admin, 'GET', '/console/api/audit')).body.entries as { action: string; actor: { user_id: string } }[]).filter((e) => e.actor.user_id === marketer.userId).map((e) => e.action);

@@ -21,6 +21,7 @@ import type { ClickClaims } from '../../functions/shared/domain/tracking-links';
 import type { PlanStore } from '../../functions/shared/domain/plans';
 import type { RegisterAffiliateInput } from '../../functions/register-affiliate/schema';
 import { noTrackingParameter } from '../../functions/set-affiliate/schema';
+import { request } from './http';
 
 /** Marks a field left out of the body. */
 export const MISSING = Symbol('missing');
@@ -58,6 +59,14 @@ export function registration(appId: string, token = randomUUID().slice(0, 8)): R
     first_name: 'Ada',
     last_name: 'Lovelace',
   };
+}
+
+/** An affiliate registered through POST /api/register_affiliate with the application's server key, as an integrator does; its id and username. */
+export async function registerAffiliate(baseUrl: string, app: { appId: string; serverKey: string }, extra: Record<string, unknown> = {}): Promise<{ id: string; username: string }> {
+  const body = { ...registration(app.appId), ...extra };
+  const response = await request(baseUrl, 'POST', '/api/register_affiliate', { key: app.serverKey, body });
+  if (response.status !== 200) throw new Error(`register_affiliate answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return { id: response.body.affiliate_id as string, username: body.username as string };
 }
 
 /** 64 + 1 + `domainLength` characters. */
