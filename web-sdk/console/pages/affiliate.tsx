@@ -16,7 +16,7 @@ import { DayChart } from '../chart';
 import { ErrorNote, Loading, Pager, Section, When } from '../components';
 import { formatCount, formatDay, formatMoney, isoDay } from '../format';
 import { useSession } from '../session';
-import { useApi } from '../use-api';
+import { useApi, type Loaded } from '../use-api';
 import { StatusBadge, type PlanView } from './affiliates';
 
 /** How a refused change to an affiliate reads. */
@@ -26,6 +26,8 @@ export function AffiliatePage({ id }: { id: string }) {
   const { role } = useSession();
   const path = `/affiliates/${encodeURIComponent(id)}`;
   const affiliate = useApi(() => getJson<{ affiliate: AffiliateDetail }>(path), id);
+  // The plans to assign, read in parallel with the affiliate rather than once it is shown; a viewer assigns none.
+  const plans = useApi(() => (role === 'viewer' ? Promise.resolve({ plans: [] }) : getJson<{ plans: PlanView[] }>('/plans')), `plans:${role}`);
   const back = (
     <p>
       <a href="/console/affiliates">← Affiliates</a>
@@ -63,7 +65,7 @@ export function AffiliatePage({ id }: { id: string }) {
                 <dt>Postbacks</dt>
                 <dd>{a.postback_url_set ? 'on' : 'off'}</dd>
               </dl>
-              {role !== 'viewer' && <Decisions affiliate={a} path={path} onChanged={affiliate.reload} />}
+              {role !== 'viewer' && <Decisions affiliate={a} plans={plans} path={path} onChanged={affiliate.reload} />}
             </Section>
             <Section title="Links">
               {a.links.length === 0 ? (
@@ -105,8 +107,7 @@ export function AffiliatePage({ id }: { id: string }) {
   );
 }
 
-function Decisions({ affiliate, path, onChanged }: { affiliate: AffiliateDetail; path: string; onChanged: () => void }) {
-  const plans = useApi(() => getJson<{ plans: PlanView[] }>('/plans'), 'plans');
+function Decisions({ affiliate, plans, path, onChanged }: { affiliate: AffiliateDetail; plans: Loaded<{ plans: PlanView[] }>; path: string; onChanged: () => void }) {
   const [planId, setPlanId] = useState(affiliate.plan_id ?? '');
   const { busy, outcome, run } = useAction(affiliateChange);
   const changed = (text: string) => () => {
