@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ingestStream, tables } from '../shared/manifest/resources';
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';

@@ -4,7 +4,7 @@ import { DynamoEnterpriseUserStore } from '../shared/adapters/dynamo-enterprise-
 import { changeUserRole } from '../shared/back-office/users';
 import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { jsonBody, validBody } from '../shared/http/json-body';
 import { json } from '../shared/http/response';

@@ -5,7 +5,7 @@ import { DynamoChannelStore } from '../shared/adapters/dynamo-channel-store';
 import { createChannel } from '../shared/back-office/channels';
 import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { consoleActor, consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { jsonBody, validBody } from '../shared/http/json-body';
 import { json } from '../shared/http/response';

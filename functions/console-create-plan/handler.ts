@@ -1,5 +1,5 @@
 import { tables } from '../shared/manifest/resources';
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { DynamoPlanStore } from '../shared/adapters/dynamo-plan-store';

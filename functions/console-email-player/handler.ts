@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { emailSending, ingestStream, tables } from '../shared/manifest/resources';
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { DynamoChannelStore } from '../shared/adapters/dynamo-channel-store';
 import { DynamoProfileStore } from '../shared/adapters/dynamo-profile-store';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ingestStream, pushSending, tables } from '../shared/manifest/resources';
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { DynamoDeliveryClaims } from '../shared/adapters/dynamo-delivery-claims';

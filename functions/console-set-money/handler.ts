@@ -4,7 +4,7 @@ import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { setMoneySettings } from '../shared/back-office/money';
 import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { consoleActor, consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { jsonBody, validBody } from '../shared/http/json-body';
 import { json } from '../shared/http/response';

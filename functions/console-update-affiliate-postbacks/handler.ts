@@ -3,7 +3,7 @@
  * postbacks off, or makes a new signing secret, audited. A secret just made is in this answer only.
  */
 import { postbackSending, tables } from '../shared/manifest/resources';
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { DynamoAuditLog } from '../shared/adapters/dynamo-audit-log';
 import { DynamoPostbackSettings } from '../shared/adapters/dynamo-postback-store';

@@ -6,7 +6,7 @@ import { appSettingsView, updateApp } from '../shared/back-office/apps';
 import { setIdentityVerification } from '../shared/back-office/identity';
 import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { consoleActor, consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { jsonBody, validBody } from '../shared/http/json-body';
 import { json } from '../shared/http/response';

@@ -6,7 +6,7 @@ import { setChannelDomain, setChannelEnabled } from '../shared/back-office/chann
 import { dynamo } from '../shared/clients/dynamo';
 import { requireEnv } from '../shared/config';
 import type { Channel } from '../shared/domain/channels';
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { consoleActor, consoleApi, type ConsoleEvent } from '../shared/http/console-auth';
 import { jsonBody, validBody } from '../shared/http/json-body';
 import { json } from '../shared/http/response';

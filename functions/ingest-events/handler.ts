@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { ingestStream } from '../shared/manifest/resources';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';
 import { kinesis } from '../shared/clients/kinesis';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { ingestStream, pushSending, tables } from '../shared/manifest/resources';
 import { DynamoAppStore } from '../shared/adapters/dynamo-app-store';
 import { AppIdentityKeyring } from '../shared/adapters/identity-keyring';

@@ -1,4 +1,4 @@
-import { maxBodyBytesOf } from '../shared/manifest/operations';
+import { maxBodyBytesOf } from '../shared/manifest/body-limits';
 import { emailSending, ingestStream, tables } from '../shared/manifest/resources';
 import { DynamoChannelStore } from '../shared/adapters/dynamo-channel-store';
 import { KinesisRecordWriter } from '../shared/adapters/kinesis-record-writer';

@@ -12,7 +12,8 @@ import { errorListBodySchema, invalidRequestBodySchema, messageBodySchema } from
 import { BodyTooLarge, HttpProblem, toErrorResponse } from '../../functions/shared/http/errors';
 import { describeBytes } from '../../functions/shared/http/json-body';
 import { errorPage } from '../../functions/shared/portal/pages';
-import { httpOperations, maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
+import { maxBodyBytesOf } from '../../functions/shared/manifest/body-limits';
+import { httpOperations, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { namedSchemas, operationDocs } from './operation-docs';
 import { corsAppIdParameter, corsHeaders, preflightDoc } from './operations/cors';
 import { tags, type OperationDoc, type ParameterDoc, type RequestExample, type ResponseDoc } from './operations/doc-types';

@@ -7,7 +7,8 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { httpFunctionTimeoutSeconds, maxBodyBytesOf, type HttpOperation } from '../../functions/shared/manifest/operations';
+import { maxBodyBytesOf } from '../../functions/shared/manifest/body-limits';
+import { httpFunctionTimeoutSeconds, type HttpOperation } from '../../functions/shared/manifest/operations';
 import { lambdaContext, sendProxyResult, toProxyEvent, type RouteMatch } from './api-gateway';
 import type { HandlerLoader } from './handlers';
 import { invoke } from './invocation';

@@ -7,7 +7,7 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { defaultMaxBodyBytes } from '../manifest/operations';
+import { defaultMaxBodyBytes } from '../manifest/body-limits';
 import { tables } from '../manifest/resources';
 import { DynamoAppStore } from '../adapters/dynamo-app-store';
 import { DynamoKeyStore } from '../adapters/dynamo-key-store';
@@ -67,7 +67,7 @@ function authenticated<E>(options: ApiOptions, method: 'GET' | 'POST') {
 
 export interface JsonApiOptions<T> extends ApiOptions {
   validate: Validator<T>;
-  /** The operation's body bound, `maxBodyBytesOf(id)` (functions/shared/manifest/operations.ts); by default, defaultMaxBodyBytes. */
+  /** The operation's body bound, `maxBodyBytesOf(id)` (functions/shared/manifest/body-limits.ts); by default, defaultMaxBodyBytes. */
   maxBytes?: number;
 }
 

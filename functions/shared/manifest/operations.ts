@@ -2,12 +2,12 @@
  * Every operation of the service: the HTTP routes and the stream consumers.
  * The CDK stack builds one Lambda function per entry, granting exactly the
  * access listed here; the local stack routes to the same handler modules.
+ * Each operation's request-body bound is in body-limits.ts, which the
+ * functions import without this whole table.
  */
-import { emailLimits } from '../domain/email';
 import { identitySecretPattern } from '../domain/identity';
 import { postbackSecretPattern } from '../domain/postbacks';
 import { vapidPrivateKeyPattern } from '../domain/push';
-import { limits } from '../domain/limits';
 import type { StreamRecordKind } from '../domain/stream-record';
 import type { TableName } from './resources';
 
@@ -58,13 +58,6 @@ export interface HttpOperation extends FunctionDefinition {
    * API") describes them.
    */
   portalPage?: true;
-  /**
-   * The largest request body it takes, in bytes (default: defaultMaxBodyBytes).
-   * Its handler refuses a larger one before parsing anything (maxBodyBytesOf,
-   * functions/shared/http/json-api.ts); the local server keeps no more of it
-   * than that (lib/local/server.ts).
-   */
-  maxBodyBytes?: number;
 }
 
 /**
@@ -73,16 +66,6 @@ export interface HttpOperation extends FunctionDefinition {
  * from, in AWS and in the local stack.
  */
 export const httpFunctionTimeoutSeconds = 10;
-
-/** The body bound of an operation that declares none. */
-export const defaultMaxBodyBytes = 256 * 1024;
-
-/** The body bound of the operation `id`, for its handler and the local server alike. */
-export function maxBodyBytesOf(id: string): number {
-  const operation = httpOperations.find((candidate) => candidate.id === id);
-  if (!operation) throw new Error(`no HTTP operation ${id} in functions/shared/manifest/operations.ts`);
-  return operation.maxBodyBytes ?? defaultMaxBodyBytes;
-}
 
 export interface StreamConsumer extends FunctionDefinition {
   /** Only stream records of these kinds reach the consumer (an event-source filter). */
@@ -121,7 +104,6 @@ export const httpOperations: HttpOperation[] = [
     secrets: 'read',
     pushEndpoints: true,
     browser: true,
-    maxBodyBytes: limits.bodyBytes,
   },
   {
     id: 'IngestEvents',
@@ -131,7 +113,6 @@ export const httpOperations: HttpOperation[] = [
     tables: { keys: 'read', apps: 'read' },
     stream: 'write',
     browser: true,
-    maxBodyBytes: limits.bodyBytes,
   },
   {
     id: 'GetProfile',
@@ -187,7 +168,6 @@ export const httpOperations: HttpOperation[] = [
     tables: { keys: 'read', channels: 'read' },
     stream: 'write',
     email: 'send',
-    maxBodyBytes: emailLimits.requestBytes,
   },
   {
     id: 'EnterpriseSignUp',
@@ -249,7 +229,6 @@ export const httpOperations: HttpOperation[] = [
     path: '/console/api/keys',
     entry: 'functions/console-issue-key/handler.ts',
     tables: { ...consoleAuthTables, apps: 'read', keys: 'write', auditLog: 'write' },
-    maxBodyBytes: 1024,
   },
   {
     id: 'ConsoleRevokeKey',
@@ -260,7 +239,6 @@ export const httpOperations: HttpOperation[] = [
     // keys: the application's key by id through by-app, then its revoked_at.
     tables: { ...consoleAuthTables, apps: 'read', keys: 'readwrite', auditLog: 'write' },
     indexes: { keys: ['by-app'] },
-    maxBodyBytes: 1024,
   },
   {
     id: 'ConsoleGetApp',
@@ -280,7 +258,6 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/console-update-app/handler.ts',
     // affiliates: that a default plan is one of the application's plans.
     tables: { ...consoleAuthTables, apps: 'readwrite', affiliates: 'read', auditLog: 'write' },
-    maxBodyBytes: 16 * 1024,
   },
   {
     id: 'ConsoleListChannels',
@@ -297,7 +274,6 @@ export const httpOperations: HttpOperation[] = [
     path: '/console/api/channels',
     entry: 'functions/console-create-channel/handler.ts',
     tables: { ...consoleAuthTables, apps: 'read', channels: 'write', auditLog: 'write' },
-    maxBodyBytes: 4 * 1024,
   },
   {
     id: 'ConsoleUpdateChannel',
@@ -306,7 +282,6 @@ export const httpOperations: HttpOperation[] = [
     path: '/console/api/channels/{channel_id}',
     entry: 'functions/console-update-channel/handler.ts',
     tables: { ...consoleAuthTables, apps: 'read', channels: 'readwrite', auditLog: 'write' },
-    maxBodyBytes: 1024,
   },
   {
     id: 'ConsoleGetVapid',
@@ -325,7 +300,6 @@ export const httpOperations: HttpOperation[] = [
     tables: { ...consoleAuthTables, apps: 'readwrite', auditLog: 'write' },
     // The private key: written, never read back here.
     secretWrites: vapidPrivateKeyPattern,
-    maxBodyBytes: 1024,
   },
   {
     id: 'ConsoleRotateIdentitySecret',
@@ -335,7 +309,6 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/console-rotate-identity-secret/handler.ts',
     tables: { ...consoleAuthTables, apps: 'read', auditLog: 'write' },
     secretWrites: identitySecretPattern,
-    maxBodyBytes: 1024,
   },
   {
     id: 'ConsoleGetMoney',
@@ -352,7 +325,6 @@ export const httpOperations: HttpOperation[] = [
     path: '/console/api/money',
     entry: 'functions/console-set-money/handler.ts',
     tables: { ...consoleAuthTables, apps: 'readwrite', auditLog: 'write' },
-    maxBodyBytes: 16 * 1024,
   },
   {
     id: 'ConsoleSession',
@@ -369,7 +341,6 @@ export const httpOperations: HttpOperation[] = [
     path: '/console/api/sign_out',
     entry: 'functions/console-sign-out/handler.ts',
     tables: { ...consoleAuthTables },
-    maxBodyBytes: 1024,
   },
   {
     id: 'ConsoleListUsers',
@@ -387,7 +358,6 @@ export const httpOperations: HttpOperation[] = [
     path: '/console/api/users/{user_id}/role',
     entry: 'functions/console-change-role/handler.ts',
     tables: { ...consoleAuthTables, enterpriseUsers: 'readwrite', auditLog: 'write' },
-    maxBodyBytes: 1024,
   },
   {
     id: 'ConsoleAudit',
@@ -431,7 +401,6 @@ export const httpOperations: HttpOperation[] = [
     path: '/console/api/affiliates/{affiliate_id}/status',
     entry: 'functions/console-set-affiliate-status/handler.ts',
     tables: { ...consoleAuthTables, apps: 'read', affiliates: 'readwrite', auditLog: 'write' },
-    maxBodyBytes: 1024,
   },
   {
     id: 'ConsoleAssignAffiliatePlan',
@@ -440,7 +409,6 @@ export const httpOperations: HttpOperation[] = [
     path: '/console/api/affiliates/{affiliate_id}/plan',
     entry: 'functions/console-assign-affiliate-plan/handler.ts',
     tables: { ...consoleAuthTables, apps: 'read', affiliates: 'readwrite', auditLog: 'write' },
-    maxBodyBytes: 1024,
   },
   {
     id: 'ConsoleListPlans',
@@ -486,7 +454,6 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/console-create-plan/handler.ts',
     // Plans live in the affiliates table (a new item, never an update).
     tables: { ...consoleAuthTables, apps: 'read', affiliates: 'write', auditLog: 'write' },
-    maxBodyBytes: 4 * 1024,
   },
   {
     id: 'ConsoleCreateAffiliateLink',
@@ -496,7 +463,6 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/console-create-affiliate-link/handler.ts',
     // apps: the site origins a landing URL must be on; affiliates: that the affiliate is the application's.
     tables: { ...consoleAuthTables, apps: 'read', affiliates: 'read', links: 'write', auditLog: 'write' },
-    maxBodyBytes: 8 * 1024,
   },
   {
     id: 'ConsoleAffiliatePostbacks',
@@ -518,7 +484,6 @@ export const httpOperations: HttpOperation[] = [
     secrets: 'read',
     secretWrites: postbackSecretPattern,
     postbackHosts: true,
-    maxBodyBytes: 8 * 1024,
   },
   // The affiliate portal (docs/api.md, "The affiliate portal"): browser-facing, no API key; a session cookie or a form's CSRF token.
   {
@@ -536,7 +501,6 @@ export const httpOperations: HttpOperation[] = [
     path: '/affiliates/{app_id}/login',
     entry: 'functions/affiliate-sign-in/handler.ts',
     tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'write', signInAttempts: 'readwrite' },
-    maxBodyBytes: 8 * 1024,
   },
   {
     id: 'AffiliateSignOut',
@@ -545,7 +509,6 @@ export const httpOperations: HttpOperation[] = [
     path: '/affiliates/{app_id}/sign_out',
     entry: 'functions/affiliate-sign-out/handler.ts',
     tables: { affiliateSessions: 'write' },
-    maxBodyBytes: 8 * 1024,
   },
   {
     id: 'AffiliateForgotPage',
@@ -563,7 +526,6 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/affiliate-request-reset/handler.ts',
     tables: { apps: 'read', affiliates: 'read', channels: 'read', resetTokens: 'write', signInAttempts: 'readwrite' },
     email: 'send',
-    maxBodyBytes: 8 * 1024,
   },
   {
     id: 'AffiliateResetPage',
@@ -581,7 +543,6 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/affiliate-reset-password/handler.ts',
     tables: { apps: 'read', affiliates: 'readwrite', resetTokens: 'readwrite', affiliateSessions: 'readwrite', signInAttempts: 'write' },
     indexes: { affiliateSessions: ['by-affiliate'] },
-    maxBodyBytes: 8 * 1024,
   },
   {
     id: 'AffiliateDashboard',
@@ -628,7 +589,6 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/affiliate-create-link/handler.ts',
     tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', links: 'readwrite' },
     indexes: { links: ['by-affiliate'] },
-    maxBodyBytes: 8 * 1024,
   },
   {
     id: 'AffiliatePostbacksPage',
@@ -650,7 +610,6 @@ export const httpOperations: HttpOperation[] = [
     secrets: 'read',
     secretWrites: postbackSecretPattern,
     postbackHosts: true,
-    maxBodyBytes: 8 * 1024,
   },
   {
     id: 'ConsoleListPlayers',
@@ -687,7 +646,6 @@ export const httpOperations: HttpOperation[] = [
     // profiles: only that the player exists; the change itself goes through the stream, and into the audit log.
     tables: { ...consoleAuthTables, profiles: 'read', auditLog: 'write' },
     stream: 'write',
-    maxBodyBytes: 64 * 1024,
   },
   {
     id: 'ConsoleEmailPlayer',
@@ -699,7 +657,6 @@ export const httpOperations: HttpOperation[] = [
     tables: { ...consoleAuthTables, profiles: 'read', channels: 'read', pushDeliveries: 'readwrite', auditLog: 'write' },
     stream: 'write',
     email: 'send',
-    maxBodyBytes: emailLimits.requestBytes,
   },
   {
     id: 'ConsolePushPlayer',
@@ -711,7 +668,6 @@ export const httpOperations: HttpOperation[] = [
     stream: 'write',
     secrets: 'read',
     pushEndpoints: true,
-    maxBodyBytes: 64 * 1024,
   },
   {
     id: 'GetPushConfig',

@@ -1,0 +1,32 @@
+/**
+ * The body bounds (functions/shared/manifest/body-limits.ts) sit apart from
+ * the manifest so that bundles carry only them; they must still name the
+ * manifest's operations, and fit in what Lambda accepts once base64 has made
+ * a body a third larger (docs/api.md, "Why 4 MiB for ingestion").
+ */
+import { describe, expect, test } from '@jest/globals';
+import { defaultMaxBodyBytes, maxBodyBytes, maxBodyBytesOf } from '../../../functions/shared/manifest/body-limits';
+import { httpOperations } from '../../../functions/shared/manifest/operations';
+
+const lambdaEventBytes = 6_291_456;
+const base64Bytes = (bytes: number) => Math.ceil(bytes / 3) * 4;
+
+describe('body bounds', () => {
+  test('name only POST operations of the manifest', () => {
+    const posts = new Set(httpOperations.filter((operation) => operation.method === 'POST').map((operation) => operation.id));
+
+    expect(Object.keys(maxBodyBytes).filter((id) => !posts.has(id))).toEqual([]);
+  });
+
+  test('leave room in a Lambda event for the headers once base64 has encoded the body', () => {
+    const bounds = [defaultMaxBodyBytes, ...Object.values(maxBodyBytes)];
+
+    expect(bounds.filter((bytes) => base64Bytes(bytes) > lambdaEventBytes - 512 * 1024)).toEqual([]);
+  });
+
+  test('give an operation that declares none the default, and one that does its own', () => {
+    expect(maxBodyBytesOf('GetProfile')).toBe(defaultMaxBodyBytes);
+    expect(maxBodyBytesOf('ConsoleIssueKey')).toBe(1024);
+    expect(maxBodyBytesOf('IngestEvents')).toBe(4 * 1024 * 1024);
+  });
+});
