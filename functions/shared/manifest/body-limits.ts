@@ -9,6 +9,7 @@
  * function's bundle carries this table and not every operation's grants
  * (docs/performance.md, figure 4).
  */
+import { maxFormBytes } from '../affiliate-portal/request';
 import { emailLimits } from '../domain/email';
 import { limits } from '../domain/limits';
 
@@ -35,12 +36,12 @@ export const maxBodyBytes: Readonly<Record<string, number>> = {
   ConsoleCreatePlan: 4 * 1024,
   ConsoleCreateAffiliateLink: 8 * 1024,
   ConsoleUpdateAffiliatePostbacks: 8 * 1024,
-  AffiliateSignIn: 8 * 1024,
-  AffiliateSignOut: 8 * 1024,
-  AffiliateRequestReset: 8 * 1024,
-  AffiliateResetPassword: 8 * 1024,
-  AffiliateCreateLink: 8 * 1024,
-  AffiliateUpdatePostbacks: 8 * 1024,
+  AffiliateSignIn: maxFormBytes,
+  AffiliateSignOut: maxFormBytes,
+  AffiliateRequestReset: maxFormBytes,
+  AffiliateResetPassword: maxFormBytes,
+  AffiliateCreateLink: maxFormBytes,
+  AffiliateUpdatePostbacks: maxFormBytes,
   ConsoleChangePlayerAttribute: 64 * 1024,
   ConsoleEmailPlayer: emailLimits.requestBytes,
   ConsolePushPlayer: 64 * 1024,
