@@ -154,6 +154,19 @@ describe('the console in Chromium, as an admin', () => {
   });
 });
 
+describe('an unknown player in the console', () => {
+  test('says there is no such player, and shows no timeline although it was asked for with the player', async () => {
+    const page = await signedIn('admin');
+
+    await page.goto(`${stack.baseUrl}/console/players/nobody-${Date.now()}`);
+
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('There is no player with this id in this application.');
+    await expect(page.getByRole('heading', { name: 'Timeline' }).count()).resolves.toBe(0);
+    await shoot(page, 'player-unknown');
+    await page.context().close();
+  });
+});
+
 describe('the console in Chromium, as a viewer', () => {
   test('shows no form to change a player, and the server refuses a forged change and the admin pages', async () => {
     const page = await signedIn('viewer');

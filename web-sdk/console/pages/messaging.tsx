@@ -7,9 +7,9 @@
 import { useState } from 'preact/hooks';
 import type { Channel } from '../../../functions/shared/domain/channels';
 import { refusal, Result, type Outcome } from '../actions';
-import { getJson, postJson } from '../api';
+import { postJson } from '../api';
 import { ErrorNote } from '../components';
-import { useApi } from '../use-api';
+import type { Loaded } from '../use-api';
 
 /** One send per click; a retry of the same click (same action_id) would not send twice. */
 function useSend(url: string, onSent: () => void) {
@@ -33,8 +33,7 @@ function useSend(url: string, onSent: () => void) {
   return { busy, outcome, send };
 }
 
-export function SendEmail({ path, onSent }: { path: string; onSent: () => void }) {
-  const channels = useApi(() => getJson<{ channels: Channel[] }>('/channels'), 'channels');
+export function SendEmail({ path, channels, onSent }: { path: string; channels: Loaded<{ channels: Channel[] }>; onSent: () => void }) {
   const [channelId, setChannelId] = useState('');
   const [subject, setSubject] = useState('');
   const [text, setText] = useState('');

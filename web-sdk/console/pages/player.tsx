@@ -6,6 +6,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { PlayerTimeline, PlayerView } from '../../../functions/shared/back-office/players';
+import type { Channel } from '../../../functions/shared/domain/channels';
 import { ApiError, getJson, postJson } from '../api';
 import { ErrorNote, Loading, Pager, Section, Value, When } from '../components';
 import { describeEvent, eventDetails } from '../events';
@@ -21,6 +22,8 @@ export function PlayerPage({ id }: { id: string }) {
   const { role } = useSession();
   const path = `/players/${encodeURIComponent(id)}`;
   const player = useApi(() => getJson<PlayerView>(path), id);
+  // The application's channels, for Send email, read in parallel with the player (a viewer sends nothing).
+  const channels = useApi(() => (role === 'viewer' ? Promise.resolve({ channels: [] }) : getJson<{ channels: Channel[] }>('/channels')), `channels:${role}`);
   const [changes, setChanges] = useState(0);
   // A message's event reaches the timeline through the stream: read it again a few times (bounded).
   const timelineSoon = () => refreshDelaysMs.forEach((delay) => setTimeout(() => setChanges((n) => n + 1), delay));
@@ -69,14 +72,15 @@ export function PlayerPage({ id }: { id: string }) {
           {role !== 'viewer' && (
             <Section title="Message the player">
               <div class="grid player-grid">
-                <SendEmail path={path} onSent={timelineSoon} />
+                <SendEmail path={path} channels={channels} onSent={timelineSoon} />
                 <SendPush path={path} onSent={timelineSoon} />
               </div>
             </Section>
           )}
-          <Timeline path={path} changes={changes} />
         </>
       )}
+      {/* Not waiting for the player: the timeline reads by its id, in parallel with it (an unknown id shows the 404 above instead). */}
+      {!player.error && <Timeline path={path} changes={changes} />}
     </>
   );
 }
