@@ -8,11 +8,15 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Runs `load` when `key` changes (and on reload); the newest call wins, an older answer arriving late is dropped. */
-export function useApi<T>(load: () => Promise<T>, key: string): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
+/**
+ * Runs `load` when `key` changes (and on reload); the newest call wins, an older answer arriving late is dropped.
+ * With `enabled` false (what the user's role may not read) nothing is loaded: no data, not loading.
+ */
+export function useApi<T>(load: () => Promise<T>, key: string, enabled = true): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: enabled });
   const [round, setRound] = useState(0);
   useEffect(() => {
+    if (!enabled) return undefined;
     let current = true;
     setState((previous) => ({ data: previous.data, loading: true }));
     load().then(
@@ -24,7 +28,7 @@ export function useApi<T>(load: () => Promise<T>, key: string): Loaded<T> {
       current = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` says what the load depends on
-  }, [key, round]);
+  }, [key, round, enabled]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { ...state, reload };
 }

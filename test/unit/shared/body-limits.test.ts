@@ -5,8 +5,11 @@
  * a body a third larger (docs/api.md, "Why 4 MiB for ingestion").
  */
 import { describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defaultMaxBodyBytes, maxBodyBytes, maxBodyBytesOf } from '../../../functions/shared/manifest/body-limits';
 import { httpOperations } from '../../../functions/shared/manifest/operations';
+import { repoRoot } from '../../../lib/aws/constructs/function-defaults';
 
 const lambdaEventBytes = 6_291_456;
 const base64Bytes = (bytes: number) => Math.ceil(bytes / 3) * 4;
@@ -16,6 +19,15 @@ describe('body bounds', () => {
     const posts = new Set(httpOperations.filter((operation) => operation.method === 'POST').map((operation) => operation.id));
 
     expect(Object.keys(maxBodyBytes).filter((id) => !posts.has(id))).toEqual([]);
+  });
+
+  test("are asked for by each handler under its own operation's id, never another's or a misspelt one (which would get the default)", () => {
+    const asked = httpOperations.flatMap((operation) =>
+      [...readFileSync(join(repoRoot, operation.entry), 'utf8').matchAll(/maxBodyBytesOf\('(\w+)'\)/g)].map((match) => ({ operation: operation.id, asks: match[1] })),
+    );
+
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.filter(({ operation, asks }) => operation !== asks)).toEqual([]);
   });
 
   test('leave room in a Lambda event for the headers once base64 has encoded the body', () => {

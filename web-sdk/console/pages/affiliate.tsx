@@ -27,7 +27,7 @@ export function AffiliatePage({ id }: { id: string }) {
   const path = `/affiliates/${encodeURIComponent(id)}`;
   const affiliate = useApi(() => getJson<{ affiliate: AffiliateDetail }>(path), id);
   // The plans to assign, read in parallel with the affiliate rather than once it is shown; a viewer assigns none.
-  const plans = useApi(() => (role === 'viewer' ? Promise.resolve({ plans: [] }) : getJson<{ plans: PlanView[] }>('/plans')), `plans:${role}`);
+  const plans = useApi(() => getJson<{ plans: PlanView[] }>('/plans'), 'plans', role !== 'viewer');
   const back = (
     <p>
       <a href="/console/affiliates">← Affiliates</a>

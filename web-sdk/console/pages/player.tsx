@@ -23,7 +23,7 @@ export function PlayerPage({ id }: { id: string }) {
   const path = `/players/${encodeURIComponent(id)}`;
   const player = useApi(() => getJson<PlayerView>(path), id);
   // The application's channels, for Send email, read in parallel with the player (a viewer sends nothing).
-  const channels = useApi(() => (role === 'viewer' ? Promise.resolve({ channels: [] }) : getJson<{ channels: Channel[] }>('/channels')), `channels:${role}`);
+  const channels = useApi(() => getJson<{ channels: Channel[] }>('/channels'), 'channels', role !== 'viewer');
   const [changes, setChanges] = useState(0);
   // A message's event reaches the timeline through the stream: read it again a few times (bounded).
   const timelineSoon = () => refreshDelaysMs.forEach((delay) => setTimeout(() => setChanges((n) => n + 1), delay));
