@@ -355,7 +355,8 @@ function Timeline({ path, changes }: { path: string; changes: number }) {
           <button type="submit">Filter</button>
         </fieldset>
       </form>
-      {timeline.error && <ErrorNote error={timeline.error} />}
+      {/* A 404 here is the player's own 404, which may answer after this read: the page says it, not the timeline. */}
+      {timeline.error && timeline.error.status !== 404 && <ErrorNote error={timeline.error} />}
       {!timeline.data && timeline.loading && <Loading what="the timeline" />}
       {timeline.data && (
         <>
