@@ -158,14 +158,24 @@ describe('an unknown player in the console', () => {
   test('says there is no such player, and shows no timeline although it was asked for with the player', async () => {
     const page = await signedIn('admin');
     const id = `nobody-${Date.now()}`;
-    // The order that once showed the timeline's bare "Not found.": the timeline's 404 answers before the player's.
+    // The order that once showed the timeline's bare "Not found.": the player's read is held until the timeline has
+    // answered its 404 and the page has shown it; only then may the player's own 404 come.
+    let releasePlayer!: () => void;
+    const playerHeld = new Promise<void>((resolve) => (releasePlayer = resolve));
     await page.route(`${stack.baseUrl}/console/api/players/${id}`, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await playerHeld;
       await route.continue();
     });
 
-    await page.goto(`${stack.baseUrl}/console/players/${id}`);
+    const timelineAnswered = page.waitForResponse((response) => response.url().startsWith(`${stack.baseUrl}/console/api/players/${id}/timeline`));
 
+    await page.goto(`${stack.baseUrl}/console/players/${id}`);
+    await timelineAnswered;
+    await page.getByText('Loading the timeline…').waitFor({ state: 'detached' });
+    const alertsBeforeThePlayer = await page.getByRole('alert').allTextContents();
+    releasePlayer();
+
+    expect(alertsBeforeThePlayer).toEqual([]);
     await expect(page.getByRole('alert').textContent()).resolves.toBe('There is no player with this id in this application.');
     await expect(page.getByRole('alert').count()).resolves.toBe(1);
     await expect(page.getByRole('heading', { name: 'Timeline' }).count()).resolves.toBe(0);
