@@ -58,7 +58,9 @@ const origin = (field: string) => (value: string) => {
     throw new InvalidArgumentError((error as ValidationError).errors?.[0] ?? String(error));
   }
 };
-const collect = (parse: (v: string) => string) => (value: string, previous: string[] = []) => [...previous, parse(value)];
+const collect =
+  (parse: (v: string) => string) =>
+  (value: string, previous: string[] = []) => [...previous, parse(value)];
 
 export function adminProgram(): Command {
   const program = new Command('admin')
@@ -127,7 +129,7 @@ export function adminProgram(): Command {
     );
   app
     .command('identity')
-    .description("identity verification of the browser key: a write to a known profile needs hex HMAC-SHA256(identity secret, profile_id)")
+    .description('identity verification of the browser key: a write to a known profile needs hex HMAC-SHA256(identity secret, profile_id)')
     .requiredOption('--app <app_id>')
     .addOption(new Option('--rotate', 'make a new identity secret, shown once; the old one stops working within 5 minutes').conflicts(['off', 'on']))
     .addOption(new Option('--off', 'turn verification off: anyone with the page may then change the push settings of any profile id it knows').conflicts('on'))
@@ -152,7 +154,11 @@ export function adminProgram(): Command {
     .description("an application's main currency and the event names that carry money (the affiliate funnel); without options, prints them")
     .requiredOption('--app <app_id>')
     .option('--currency <code>', 'the main currency every funnel figure is kept in (ISO 4217, e.g. EUR)')
-    .option('--map <Event=kind>', 'an event name and what it means: deposit, withdrawal, bet, win or bonus (repeatable; replaces the mapping)', (v: string, previous: string[] = []) => [...previous, v])
+    .option(
+      '--map <Event=kind>',
+      'an event name and what it means: deposit, withdrawal, bet, win or bonus (repeatable; replaces the mapping)',
+      (v: string, previous: string[] = []) => [...previous, v],
+    )
     .action(async (opts: { app: string; currency?: string; map?: string[] }) => {
       let settings;
       if (opts.currency === undefined && opts.map === undefined) {
@@ -166,14 +172,17 @@ export function adminProgram(): Command {
         `Money settings of ${opts.app}: main currency ${settings.currency}`,
         ...(Object.keys(settings.money_events).length === 0
           ? ['no money events mapped (--map Deposit=deposit …)']
-          : table(Object.entries(settings.money_events).map(([event, kind]) => ({ event, kind })), ['event', 'kind'])),
+          : table(
+              Object.entries(settings.money_events).map(([event, kind]) => ({ event, kind })),
+              ['event', 'kind'],
+            )),
       ]);
     });
 
-  const portal = program.command('portal').description("the enterprise portal and back office: sign-in links, users and their roles");
+  const portal = program.command('portal').description('the enterprise portal and back office: sign-in links, users and their roles');
   portal
     .command('link')
-    .description('print a one-time sign-in link (5 minutes) for one of the application\'s enterprise users')
+    .description("print a one-time sign-in link (5 minutes) for one of the application's enterprise users")
     .requiredOption('--app <app_id>')
     .requiredOption('--email <email>')
     .action(async (opts: { app: string; email: string }) => {
@@ -281,7 +290,10 @@ export function adminProgram(): Command {
           : `Channel ${channelId} sends from any address at ${updated.from_domain}`,
       ]);
     });
-  for (const [command, enabled] of [['disable', false], ['enable', true]] as const) {
+  for (const [command, enabled] of [
+    ['disable', false],
+    ['enable', true],
+  ] as const) {
     channel
       .command(command)
       .description(enabled ? 'let a channel send again' : 'stop a channel: send_email answers 404 for it')
@@ -296,16 +308,19 @@ export function adminProgram(): Command {
     .command('rejections')
     .description('records the consumers rejected when applying them (kept 14 days)')
     .requiredOption('--app <app_id>')
-    .option('--limit <n>', 'how many, newest first', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('a whole number from 1 to 1000');
-      return n;
-    }, 20)
+    .option(
+      '--limit <n>',
+      'how many, newest first',
+      (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('a whole number from 1 to 1000');
+        return n;
+      },
+      20,
+    )
     .action(async (opts: { app: string; limit: number }) => {
       const rejections = await listRejections(await office(), opts.app, opts.limit);
-      print(rejections, () =>
-        table(rejections as unknown as Record<string, unknown>[], ['received_at', 'profile_id', 'urm_insert_id', 'kind', 'reason']),
-      );
+      print(rejections, () => table(rejections as unknown as Record<string, unknown>[], ['received_at', 'profile_id', 'urm_insert_id', 'kind', 'reason']));
     });
   const affiliate = program.command('affiliate').description('affiliates registered through register_affiliate: status, plan, reports');
   affiliate
@@ -315,7 +330,16 @@ export function adminProgram(): Command {
     .action(async (opts: { app: string }) => {
       const affiliates = (await listAffiliates(await office(), opts.app)).map((a) => ({ ...a, status: statusOf(a) }));
       print(affiliates, () =>
-        table(affiliates as unknown as Record<string, unknown>[], ['affiliate_id', 'username', 'email', 'first_name', 'last_name', 'status', 'plan_id', 'created_at']),
+        table(affiliates as unknown as Record<string, unknown>[], [
+          'affiliate_id',
+          'username',
+          'email',
+          'first_name',
+          'last_name',
+          'status',
+          'plan_id',
+          'created_at',
+        ]),
       );
     });
   const link = program.command('link').description("affiliates' tracking links: {base_url}/t/{link_id} redirects to the landing URL and counts the click");
@@ -329,7 +353,11 @@ export function adminProgram(): Command {
     .action(async (opts: { app: string; affiliate: string; name: string; url: string }) => {
       const created = await createLinkForAffiliate(await office())(opts.app, commandLineActor, opts.affiliate, { name: opts.name, landing_url: opts.url });
       const click_url = clickAddress(await baseUrlOf({ ...target(), dataDir: resolve(root, target().dataDir) }), created.link_id);
-      print({ ...created, click_url }, () => [`Created link ${created.link_id} (${created.name}) for ${opts.affiliate}`, `click address: ${click_url}`, `lands on:      ${created.landing_url}`]);
+      print({ ...created, click_url }, () => [
+        `Created link ${created.link_id} (${created.name}) for ${opts.affiliate}`,
+        `click address: ${click_url}`,
+        `lands on:      ${created.landing_url}`,
+      ]);
     });
   link
     .command('list')
@@ -370,7 +398,10 @@ export function adminProgram(): Command {
     .requiredOption('--app <app_id>')
     .requiredOption('--affiliate <affiliate_id>')
     .addOption(
-      new Option('--url <template>', 'https URL template; placeholders {event} {sub_id} {link_id} {affiliate_id} {amount} {currency} {event_id} {date}').conflicts(['off', 'rotateSecret']),
+      new Option(
+        '--url <template>',
+        'https URL template; placeholders {event} {sub_id} {link_id} {affiliate_id} {amount} {currency} {event_id} {date}',
+      ).conflicts(['off', 'rotateSecret']),
     )
     .addOption(new Option('--off', 'stop sending postbacks').conflicts('rotateSecret'))
     .option('--rotate-secret', 'make a new signing secret, shown once')
@@ -386,7 +417,10 @@ export function adminProgram(): Command {
       print(settings, () => [
         settings.postback_url === null ? `Postbacks of ${opts.affiliate} are off` : `Postback URL of ${opts.affiliate}: ${settings.postback_url}`,
         ...(settings.signing_secret
-          ? [`Signing secret: ${settings.signing_secret}`, 'Give it to the affiliate now: it cannot be shown again. Postbacks are signed with it from the next minute.']
+          ? [
+              `Signing secret: ${settings.signing_secret}`,
+              'Give it to the affiliate now: it cannot be shown again. Postbacks are signed with it from the next minute.',
+            ]
           : []),
       ]);
     });
@@ -428,24 +462,25 @@ export function adminProgram(): Command {
         `Commission: ${report.totals.commission} ${report.currency} (CPA ${report.totals.cpa} + RevShare payable)`,
       ]);
     });
-  range(affiliate.command('trace').description('what is behind the commission: registrations, first deposits, and the money events of attributed players'))
-    .action(async (opts: { app: string; affiliate: string; from: string; to: string }) => {
-      const trace = await affiliateTrace(await office())(opts.app, opts.affiliate, opts.from, opts.to);
-      print(trace, () => [
-        `Affiliate ${trace.affiliate_id}, ${trace.from} to ${trace.to}, ${trace.currency}`,
-        'Registrations:',
-        ...table(trace.registrations as unknown as Record<string, unknown>[], ['day', 'profile_id', 'link_id', 'sub_id']),
-        '',
-        'First deposits:',
-        ...table(trace.ftds as unknown as Record<string, unknown>[], ['day', 'profile_id', 'insert_id', 'amount', 'qualified', 'link_id']),
-        '',
-        'Money events of attributed players:',
-        ...table(
-          trace.players.flatMap((player) => player.events.map((event) => ({ profile_id: player.profile_id, ...event }))) as unknown as Record<string, unknown>[],
-          ['urm_date_time', 'profile_id', 'event', 'kind', 'amount', 'currency', 'exchange_rate', 'urm_insert_id'],
-        ),
-      ]);
-    });
+  range(
+    affiliate.command('trace').description('what is behind the commission: registrations, first deposits, and the money events of attributed players'),
+  ).action(async (opts: { app: string; affiliate: string; from: string; to: string }) => {
+    const trace = await affiliateTrace(await office())(opts.app, opts.affiliate, opts.from, opts.to);
+    print(trace, () => [
+      `Affiliate ${trace.affiliate_id}, ${trace.from} to ${trace.to}, ${trace.currency}`,
+      'Registrations:',
+      ...table(trace.registrations as unknown as Record<string, unknown>[], ['day', 'profile_id', 'link_id', 'sub_id']),
+      '',
+      'First deposits:',
+      ...table(trace.ftds as unknown as Record<string, unknown>[], ['day', 'profile_id', 'insert_id', 'amount', 'qualified', 'link_id']),
+      '',
+      'Money events of attributed players:',
+      ...table(
+        trace.players.flatMap((player) => player.events.map((event) => ({ profile_id: player.profile_id, ...event }))) as unknown as Record<string, unknown>[],
+        ['urm_date_time', 'profile_id', 'event', 'kind', 'amount', 'currency', 'exchange_rate', 'urm_insert_id'],
+      ),
+    ]);
+  });
   const plan = program.command('plan').description('commission plans: CPA, RevShare or both (hybrid)');
   plan
     .command('create')
@@ -487,7 +522,15 @@ export function adminProgram(): Command {
         outcomes.length === 0
           ? ['Nothing to replay.']
           : [
-              ...table(outcomes as unknown as Record<string, unknown>[], ['status', 'consumer', 'shardId', 'startSequenceNumber', 'endSequenceNumber', 'records', 'error']),
+              ...table(outcomes as unknown as Record<string, unknown>[], [
+                'status',
+                'consumer',
+                'shardId',
+                'startSequenceNumber',
+                'endSequenceNumber',
+                'records',
+                'error',
+              ]),
               `Replayed ${outcomes.length - failed.length} of ${outcomes.length}.`,
             ],
       );
@@ -501,9 +544,11 @@ export function adminProgram(): Command {
     .option('--subject <subject>', 'contact for push services: mailto:… or https://… (default: the https portal origin)')
     .option('--rotate', 'replace existing keys; existing subscriptions stop receiving until their page runs initNotification again')
     .action(async (opts: { app: string; subject?: string; rotate?: boolean }) => {
-      const keys = await generateVapidKeys(await office(), opts.app, commandLineActor, { subject: opts.subject, rotate: opts.rotate }).catch((error: unknown) => {
-        throw withOptionHint(error);
-      });
+      const keys = await generateVapidKeys(await office(), opts.app, commandLineActor, { subject: opts.subject, rotate: opts.rotate }).catch(
+        (error: unknown) => {
+          throw withOptionHint(error);
+        },
+      );
       print({ app_id: opts.app, vapid_public_key: keys.publicKey, vapid_subject: keys.subject }, () => [
         `VAPID keys of ${opts.app} ${opts.rotate ? 'replaced' : 'created'} (the private key is in the secret store only).`,
         `public key: ${keys.publicKey}`,

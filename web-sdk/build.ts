@@ -101,9 +101,7 @@ export function buildSdk(log: (line: string) => void = console.log, limits: { pa
   }
   const over = scripts.filter((script) => script.gzipBytes > script.budgetBytes);
   if (over.length > 0) {
-    throw new SdkBudgetError(
-      `web-sdk: over budget: ${over.map((s) => `${s.file} is ${s.gzipBytes} bytes gzipped, at most ${s.budgetBytes}`).join('; ')}`,
-    );
+    throw new SdkBudgetError(`web-sdk: over budget: ${over.map((s) => `${s.file} is ${s.gzipBytes} bytes gzipped, at most ${s.budgetBytes}`).join('; ')}`);
   }
   return scripts;
 }

@@ -25,7 +25,11 @@ const current = currentAffiliate({
   affiliates: new DynamoAffiliateAccounts(dynamo, affiliatesTable),
   now: () => new Date(),
 });
-const list = listLinks({ apps, affiliates: new DynamoAffiliateStore(dynamo, affiliatesTable), links: new DynamoLinkStore(dynamo, requireEnv(tables.links.envVar)) });
+const list = listLinks({
+  apps,
+  affiliates: new DynamoAffiliateStore(dynamo, affiliatesTable),
+  links: new DynamoLinkStore(dynamo, requireEnv(tables.links.envVar)),
+});
 
 export const handler = portalRoute().handler(async (event) => {
   const portal = await portalApp(apps, event);

@@ -17,16 +17,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import pLimit from 'p-limit';
 import { applyProfileRecord, type ProfileChange } from '../shared/domain/directive-engine';
 import type { Attributes } from '../shared/domain/attributes';
-import {
-  compareSequence,
-  pruneRecent,
-  remember,
-  stateOf,
-  toStored,
-  whetherSeen,
-  type ProfileState,
-  type StoredProfile,
-} from '../shared/domain/profile-state';
+import { compareSequence, pruneRecent, remember, stateOf, toStored, whetherSeen, type ProfileState, type StoredProfile } from '../shared/domain/profile-state';
 import type { RecordWriter } from '../shared/domain/ingest';
 import { rejectionOf } from '../shared/domain/rejections';
 import { encodeEnvelope, partitionKey, type Continuation } from '../shared/domain/stream-record';
@@ -101,7 +92,10 @@ export function applyProfiles(deps: ApplyProfilesDeps) {
             // Merged now, a source whose records failed would be read without them, and the merge never repeated.
             const heldBy = sourcesOf(pk, group).find((source) => failedProfiles.has(source));
             if (heldBy !== undefined) {
-              deps.log.warn('Profile held back: it merges a profile that could not be updated', { first_sequence_number: group[0].sequenceNumber, records: group.length });
+              deps.log.warn('Profile held back: it merges a profile that could not be updated', {
+                first_sequence_number: group[0].sequenceNumber,
+                records: group.length,
+              });
               failedProfiles.add(pk);
               failed.push(group[0].sequenceNumber);
               return;
@@ -149,7 +143,9 @@ export function mergeOrder(groups: Map<string, StreamItem[]>): [string, StreamIt
 /** The profiles a group merges (its own key aside). */
 function sourcesOf(pk: string, group: StreamItem[]): string[] {
   const appId = group[0].envelope.record.app_id;
-  return group.flatMap((item) => ((item.envelope.record.urm_merge as string[] | undefined) ?? []).map((id) => partitionKey(appId, id))).filter((source) => source !== pk);
+  return group
+    .flatMap((item) => ((item.envelope.record.urm_merge as string[] | undefined) ?? []).map((id) => partitionKey(appId, id)))
+    .filter((source) => source !== pk);
 }
 
 /**
@@ -170,7 +166,12 @@ async function readAll(deps: ApplyProfilesDeps, pks: string[]): Promise<Map<stri
 }
 
 /** What became of the group's records in the attempt whose write took. */
-async function applyGroup(deps: ApplyProfilesDeps, pk: string, group: StreamItem[], firstReads?: Map<string, StoredProfile | undefined>): Promise<RecordCounts> {
+async function applyGroup(
+  deps: ApplyProfilesDeps,
+  pk: string,
+  group: StreamItem[],
+  firstReads?: Map<string, StoredProfile | undefined>,
+): Promise<RecordCounts> {
   const { app_id: appId, profile_id: profileId } = group[0].envelope.record;
   // Rejection rows this invocation wrote that no profile write has confirmed yet.
   let unconfirmed = new Map<string, Rejection>();
@@ -325,7 +326,9 @@ async function resume(deps: ApplyProfilesDeps, pk: string, state: ProfileState, 
     if (state.deleted?.shard === work.shard && state.deleted.seq === work.seq) rest = await sweepDeleted(deps, pk, work, step, 2);
   } else {
     // Copies into a profile deleted since the merge would belong to nobody (its sweep removes those made already).
-    const deletedSince = state.deleted !== undefined && !isBefore({ shard: state.deleted.shard, seq: state.deleted.seq, received_at: state.deleted.at }, work.shard, work.seq, work.at);
+    const deletedSince =
+      state.deleted !== undefined &&
+      !isBefore({ shard: state.deleted.shard, seq: state.deleted.seq, received_at: state.deleted.at }, work.shard, work.seq, work.at);
     if (!deletedSince) rest = await copyTimelines(deps, pk, work, state.appId, step);
   }
   if (rest) step.continuations.push(rest);
@@ -406,5 +409,8 @@ async function continueLater(deps: ApplyProfilesDeps, state: ProfileState, work:
 }
 
 export function continuationId({ op, shard, seq, step }: Continuation): string {
-  return `urm-continue-${createHash('sha256').update(JSON.stringify([op, shard, seq, step])).digest('base64url').slice(0, 22)}`;
+  return `urm-continue-${createHash('sha256')
+    .update(JSON.stringify([op, shard, seq, step]))
+    .digest('base64url')
+    .slice(0, 22)}`;
 }

@@ -4,7 +4,11 @@ import { compileValidator } from '../shared/domain/validation';
 export const affiliatePostbacksQuerySchema = {
   type: 'object',
   properties: {
-    limit: { type: 'string', pattern: '^(500|[1-4][0-9]{2}|[1-9][0-9]?)$', description: 'at most this many delivery attempts, newest first: 1 to 500 (default 50)' },
+    limit: {
+      type: 'string',
+      pattern: '^(500|[1-4][0-9]{2}|[1-9][0-9]?)$',
+      description: 'at most this many delivery attempts, newest first: 1 to 500 (default 50)',
+    },
   },
   additionalProperties: false,
 } as const;

@@ -5,7 +5,9 @@ import { compileValidator } from '../shared/domain/validation';
 export const assignPlanBodySchema = {
   type: 'object',
   required: ['plan_id'],
-  properties: { plan_id: { type: 'string', minLength: 1, maxLength: 128, ...identifierText, description: "One of the application's plans (GET /console/api/plans)." } },
+  properties: {
+    plan_id: { type: 'string', minLength: 1, maxLength: 128, ...identifierText, description: "One of the application's plans (GET /console/api/plans)." },
+  },
   additionalProperties: false,
 } as const;
 

@@ -25,6 +25,4 @@ const change = changePlayerAttribute({
 export const handler = consoleApi({ roles: ['admin', 'marketer'], mutates: true })
   .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleChangePlayerAttribute') }))
   .use(validBody(validChangeAttribute))
-  .handler(async (event: ConsoleEvent) =>
-    json(200, await change(event.console, profileIdOf(event.pathParameters), event.body as unknown as AttributeChange)),
-  );
+  .handler(async (event: ConsoleEvent) => json(200, await change(event.console, profileIdOf(event.pathParameters), event.body as unknown as AttributeChange)));

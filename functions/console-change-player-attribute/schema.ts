@@ -22,7 +22,10 @@ export const changeAttributeSchema = {
   },
   allOf: [
     { if: { properties: { action: { const: 'set' } } }, then: { properties: { value: true }, required: ['value'] } },
-    { if: { properties: { action: { const: 'unset' } } }, then: { properties: { action: true, attribute: true, action_id: true }, additionalProperties: false } },
+    {
+      if: { properties: { action: { const: 'unset' } } },
+      then: { properties: { action: true, attribute: true, action_id: true }, additionalProperties: false },
+    },
   ],
   additionalProperties: false,
 } as const;

@@ -28,6 +28,12 @@ export const handler = consoleApi({ roles: ['admin', 'marketer'], mutates: true 
     const link = await create(event.console.appId, consoleActor(event), affiliateIdOf(event.pathParameters), event.body as unknown as CreateAffiliateLinkBody);
     // The click address on the API's own origin, as GET /console/api/affiliates/{affiliate_id} gives it.
     return json(201, {
-      link: { link_id: link.link_id, name: link.name, landing_url: link.landing_url, created_at: link.created_at, click_url: clickAddress(requestOrigin(event), link.link_id) },
+      link: {
+        link_id: link.link_id,
+        name: link.name,
+        landing_url: link.landing_url,
+        created_at: link.created_at,
+        click_url: clickAddress(requestOrigin(event), link.link_id),
+      },
     });
   });

@@ -8,7 +8,12 @@ export const createAffiliateLinkBodySchema = {
   required: ['name', 'landing_url'],
   properties: {
     name: { type: 'string', minLength: 1, maxLength: linkLimits.nameMaxLength, description: 'A name the affiliate and the operator know the link by.' },
-    landing_url: { type: 'string', minLength: 1, maxLength: linkLimits.landingUrlMaxLength, description: "Where a click lands: on one of the application's site origins." },
+    landing_url: {
+      type: 'string',
+      minLength: 1,
+      maxLength: linkLimits.landingUrlMaxLength,
+      description: "Where a click lands: on one of the application's site origins.",
+    },
   },
   additionalProperties: false,
 } as const;

@@ -3,7 +3,12 @@ import { compileValidator } from '../shared/domain/validation';
 export const generateVapidBodySchema = {
   type: 'object',
   properties: {
-    subject: { type: 'string', minLength: 1, maxLength: 512, description: 'mailto:… or https://…; default: the one the application has, else its https portal origin.' },
+    subject: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 512,
+      description: 'mailto:… or https://…; default: the one the application has, else its https portal origin.',
+    },
     rotate: { type: 'boolean', description: 'Replace existing keys: existing subscriptions stop receiving until their page runs initNotification again.' },
   },
   additionalProperties: false,

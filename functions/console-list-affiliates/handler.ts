@@ -18,6 +18,10 @@ export const handler = consoleApi({ roles: ['admin', 'marketer', 'viewer'], muta
     const query = event.queryStringParameters as ConsoleAffiliatesQuery;
     return json(
       200,
-      await listAffiliatesWithPlans(office, event.console.appId, { status: query.status, cursor: query.cursor, limit: query.limit === undefined ? undefined : Number(query.limit) }),
+      await listAffiliatesWithPlans(office, event.console.appId, {
+        status: query.status,
+        cursor: query.cursor,
+        limit: query.limit === undefined ? undefined : Number(query.limit),
+      }),
     );
   });

@@ -21,7 +21,11 @@ export const sessionAnswerSchema = {
     },
     role: { type: 'string', enum: roles },
     csrf_token: { type: 'string', description: 'Send it as `X-CSRF-Token` with every state-changing call of this session.' },
-    expires_at: { type: 'string', format: 'date-time', description: 'The absolute end of the session (12 hours after sign-in); it ends sooner after 30 minutes unused.' },
+    expires_at: {
+      type: 'string',
+      format: 'date-time',
+      description: 'The absolute end of the session (12 hours after sign-in); it ends sooner after 30 minutes unused.',
+    },
   },
 } as const;
 

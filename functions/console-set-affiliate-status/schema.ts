@@ -5,7 +5,9 @@ import { compileValidator } from '../shared/domain/validation';
 export const setAffiliateStatusBodySchema = {
   type: 'object',
   required: ['status'],
-  properties: { status: { type: 'string', enum: affiliateDecisions, description: 'approved: may sign in and earns; suspended: may not, and its links stop attributing.' } },
+  properties: {
+    status: { type: 'string', enum: affiliateDecisions, description: 'approved: may sign in and earns; suspended: may not, and its links stop attributing.' },
+  },
   additionalProperties: false,
 } as const;
 

@@ -5,7 +5,11 @@ export const setMoneyBodySchema = {
   minProperties: 1,
   properties: {
     currency: { type: 'string', description: 'The main currency (ISO 4217, e.g. EUR).' },
-    money_events: { type: 'object', additionalProperties: { type: 'string' }, description: 'Event name → deposit, withdrawal, bet, win or bonus; replaces the mapping.' },
+    money_events: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Event name → deposit, withdrawal, bet, win or bonus; replaces the mapping.',
+    },
   },
   additionalProperties: false,
 } as const;

@@ -36,8 +36,10 @@ export const handler = consoleApi({ roles: ['admin', 'marketer'], mutates: true 
   .use(validBody(validUpdateAffiliatePostbacksBody))
   .handler(async (event: ConsoleEvent) => {
     const body = event.body as unknown as UpdateAffiliatePostbacksBody;
-    if (body.action === 'set' && body.postback_url === undefined) throw new ValidationError(['postback_url is required with action "set"'], 'request body is invalid');
-    if (body.action !== 'set' && body.postback_url !== undefined) throw new ValidationError(['postback_url goes with action "set" only'], 'request body is invalid');
+    if (body.action === 'set' && body.postback_url === undefined)
+      throw new ValidationError(['postback_url is required with action "set"'], 'request body is invalid');
+    if (body.action !== 'set' && body.postback_url !== undefined)
+      throw new ValidationError(['postback_url goes with action "set" only'], 'request body is invalid');
     const settings = await changeAffiliatePostbacks(office, event.console.appId, consoleActor(event), affiliateIdOf(event.pathParameters), body);
     return json(200, {
       postback_url_set: settings.postback_url !== null,

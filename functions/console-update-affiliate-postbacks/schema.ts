@@ -7,7 +7,11 @@ export const updateAffiliatePostbacksBodySchema = {
   type: 'object',
   required: ['action'],
   properties: {
-    action: { type: 'string', enum: ['set', 'off', 'rotate_secret'], description: 'set: a new URL template; off: stop sending; rotate_secret: a new signing secret.' },
+    action: {
+      type: 'string',
+      enum: ['set', 'off', 'rotate_secret'],
+      description: 'set: a new URL template; off: stop sending; rotate_secret: a new signing secret.',
+    },
     postback_url: { type: 'string', minLength: 1, maxLength: postbackLimits.urlLength, description: 'The https URL template, with set only.' },
   },
   additionalProperties: false,

@@ -3,7 +3,12 @@ import { affiliateApprovals } from '../shared/back-office/apps';
 import { identifierText } from '../shared/domain/text';
 import { compileValidator } from '../shared/domain/validation';
 
-const origin = { type: 'string', minLength: 1, maxLength: 2048, description: 'An origin: scheme, host and optional port, e.g. https://portal.example.com.' } as const;
+const origin = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 2048,
+  description: 'An origin: scheme, host and optional port, e.g. https://portal.example.com.',
+} as const;
 
 export const updateAppBodySchema = {
   type: 'object',

@@ -19,10 +19,11 @@ const settingsCache = new LookupCache<MoneySettings>(lookupCacheDefaults);
 const rejections = new DynamoRejectionLog(dynamo, requireEnv(tables.rejections.envVar));
 const count = countFunnel({
   store: new DynamoFunnelStore(dynamo, requireEnv(tables.funnel.envVar)),
-  settings: (appId) => settingsCache.get(appId, async (id) => {
-    const app = await apps.get(id);
-    return app && moneySettingsOf(app);
-  }),
+  settings: (appId) =>
+    settingsCache.get(appId, async (id) => {
+      const app = await apps.get(id);
+      return app && moneySettingsOf(app);
+    }),
   rejections,
   now: () => new Date(),
 });

@@ -23,9 +23,7 @@ export interface RedirectPorts {
   now: Clock;
 }
 
-export type RedirectOutcome =
-  | { outcome: 'signed-in'; sessionId: string; session: PortalSession }
-  | { outcome: 'used' | 'expired' | 'unknown' };
+export type RedirectOutcome = { outcome: 'signed-in'; sessionId: string; session: PortalSession } | { outcome: 'used' | 'expired' | 'unknown' };
 
 export function redirectIntoPortal(ports: RedirectPorts) {
   return async (token: string | undefined): Promise<RedirectOutcome> => {

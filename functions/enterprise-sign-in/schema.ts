@@ -26,7 +26,7 @@ export const signInAnswerSchema = {
   additionalProperties: false,
   properties: {
     token: { type: 'string', pattern: SECRET_PATTERN.source, description: 'A one-time sign-in token, shown once; only its hash is kept.' },
-    redirect_url: { type: 'string', format: 'uri', description: 'Where to send the user\'s browser: `{portal origin}/redirect?token=…`.' },
+    redirect_url: { type: 'string', format: 'uri', description: "Where to send the user's browser: `{portal origin}/redirect?token=…`." },
     expires_at: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC: the token is refused from this moment on.' },
   },
 } as const;

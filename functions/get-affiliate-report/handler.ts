@@ -23,6 +23,4 @@ const report = getAffiliateReport({
 export const handler = queryApi({
   scopes: ['server'],
   validate: validReportQuery,
-}).handler(async (event, context) =>
-  json(200, await report(context.principal.appId, event.queryStringParameters, event.pathParameters?.affiliate_id)),
-);
+}).handler(async (event, context) => json(200, await report(context.principal.appId, event.queryStringParameters, event.pathParameters?.affiliate_id)));

@@ -13,6 +13,4 @@ const read = getProfile(new DynamoProfileStore(dynamo, requireEnv(tables.profile
 export const handler = queryApi({
   scopes: ['server'],
   validate: validProfileQuery,
-}).handler(async (event, context) =>
-  json(200, await read(context.principal.appId, event.queryStringParameters.app_id, profileIdOf(event.pathParameters))),
-);
+}).handler(async (event, context) => json(200, await read(context.principal.appId, event.queryStringParameters.app_id, profileIdOf(event.pathParameters))));

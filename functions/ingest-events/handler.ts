@@ -18,9 +18,11 @@ export const handler = jsonApi({
   scopes: ['server', 'browser'],
   validate: validEventsBody,
   maxBytes: maxBodyBytesOf('IngestEvents'),
-}).use(ingestionMetrics()).handler(async (event, context) => {
-  const receipt = await ingest(event.body, context.principal.appId, context.principal.scope);
-  countIngested(receipt);
-  logger.info('Events ingested', { app_id: context.principal.appId, records: event.body.length, failed: receipt.FailedRecordCount });
-  return json(200, receipt);
-});
+})
+  .use(ingestionMetrics())
+  .handler(async (event, context) => {
+    const receipt = await ingest(event.body, context.principal.appId, context.principal.scope);
+    countIngested(receipt);
+    logger.info('Events ingested', { app_id: context.principal.appId, records: event.body.length, failed: receipt.FailedRecordCount });
+    return json(200, receipt);
+  });

@@ -13,7 +13,13 @@ export const eventRecordSchema = {
   propertyNames: nameSchema(eventRecordFields),
   properties: {
     ...commonRecordProperties,
-    event: { type: 'string', minLength: 1, maxLength: limits.eventNameLength, ...identifierText, description: 'the event name: any characters but control characters (U+0000–U+001F, U+007F) and unpaired surrogates; kept as sent' },
+    event: {
+      type: 'string',
+      minLength: 1,
+      maxLength: limits.eventNameLength,
+      ...identifierText,
+      description: 'the event name: any characters but control characters (U+0000–U+001F, U+007F) and unpaired surrogates; kept as sent',
+    },
   },
   additionalProperties: valueSchema,
 } as const;

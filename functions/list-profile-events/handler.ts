@@ -17,6 +17,4 @@ const list = listProfileEvents({
 export const handler = queryApi({
   scopes: ['server'],
   validate: validEventsQuery,
-}).handler(async (event, context) =>
-  json(200, await list(context.principal.appId, event.queryStringParameters, profileIdOf(event.pathParameters))),
-);
+}).handler(async (event, context) => json(200, await list(context.principal.appId, event.queryStringParameters, profileIdOf(event.pathParameters))));

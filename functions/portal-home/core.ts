@@ -1,6 +1,15 @@
 /** GET /portal: who is signed in, from the session cookie. */
 import type { AppStore } from '../shared/domain/apps';
-import { hashSecret, SECRET_PATTERN, sessionIsLive, shouldTouchSession, type Clock, type EnterpriseUser, type EnterpriseUserStore, type SessionStore } from '../shared/domain/enterprise';
+import {
+  hashSecret,
+  SECRET_PATTERN,
+  sessionIsLive,
+  shouldTouchSession,
+  type Clock,
+  type EnterpriseUser,
+  type EnterpriseUserStore,
+  type SessionStore,
+} from '../shared/domain/enterprise';
 
 export interface PortalHomePorts {
   sessions: Pick<SessionStore, 'get' | 'touch'>;

@@ -20,7 +20,6 @@ export interface RegisterAffiliateDeps {
   log: Pick<Logger, 'warn'>;
 }
 
-
 /** The application's affiliate-portal sign-in page. */
 export function loginUrl(portalOrigin: string, appId: string): string {
   return new URL(`/affiliates/${encodeURIComponent(appId)}/login`, portalOrigin).href;

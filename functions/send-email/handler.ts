@@ -26,10 +26,12 @@ export const handler = jsonApi({
   scopes: ['comms'],
   validate: validSendEmail,
   maxBytes: maxBodyBytesOf('SendEmail'),
-}).use(flushMetrics()).handler(async (event, context) => {
-  const sent = await send(event.body, context.principal.appId);
-  const ids = { app_id: context.principal.appId, channel_id: event.body.channel_id, message_id: sent.messageId };
-  logger.info('Email sent', { ...ids, recipients: sent.recipients });
-  if (sent.eventError) logger.error('Email sent, but its urm_email_sent event was not recorded', { ...ids, error: sent.eventError as Error });
-  return json(200, { message_id: sent.messageId } satisfies SendEmailResponse);
-});
+})
+  .use(flushMetrics())
+  .handler(async (event, context) => {
+    const sent = await send(event.body, context.principal.appId);
+    const ids = { app_id: context.principal.appId, channel_id: event.body.channel_id, message_id: sent.messageId };
+    logger.info('Email sent', { ...ids, recipients: sent.recipients });
+    if (sent.eventError) logger.error('Email sent, but its urm_email_sent event was not recorded', { ...ids, error: sent.eventError as Error });
+    return json(200, { message_id: sent.messageId } satisfies SendEmailResponse);
+  });

@@ -33,11 +33,21 @@ const send = sendPush({
 export const handler = jsonApi({
   scopes: ['comms'],
   validate: validSendPush,
-}).use(flushMetrics()).handler(async (event, context) => {
-  const { reasons, recordError, ...answer } = await send(event.body, context.principal.appId, { remainingMs: context.getRemainingTimeInMillis() });
-  countPushes(answer);
-  const ids = { app_id: context.principal.appId, notification_id: answer.notification_id };
-  logger.info('Push sent', { ...ids, sent: answer.sent, failed: answer.failed, removed: answer.removed, unsent: answer.unsent, skipped: answer.skipped, reasons });
-  if (recordError) logger.error('Push sent, but its token removal or urm_push_sent event was not recorded', { ...ids, error: recordError as Error });
-  return json(200, answer satisfies SendPushResponse);
-});
+})
+  .use(flushMetrics())
+  .handler(async (event, context) => {
+    const { reasons, recordError, ...answer } = await send(event.body, context.principal.appId, { remainingMs: context.getRemainingTimeInMillis() });
+    countPushes(answer);
+    const ids = { app_id: context.principal.appId, notification_id: answer.notification_id };
+    logger.info('Push sent', {
+      ...ids,
+      sent: answer.sent,
+      failed: answer.failed,
+      removed: answer.removed,
+      unsent: answer.unsent,
+      skipped: answer.skipped,
+      reasons,
+    });
+    if (recordError) logger.error('Push sent, but its token removal or urm_push_sent event was not recorded', { ...ids, error: recordError as Error });
+    return json(200, answer satisfies SendPushResponse);
+  });

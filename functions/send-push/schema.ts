@@ -52,8 +52,7 @@ export const sendPushResponseSchema = {
     },
     unsent: {
       ...count,
-      description:
-        'Subscriptions not sent to because the invocation ran out of time first (slow push services); they stay on the profile.',
+      description: 'Subscriptions not sent to because the invocation ran out of time first (slow push services); they stay on the profile.',
     },
     skipped: {
       ...count,

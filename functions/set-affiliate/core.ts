@@ -27,9 +27,7 @@ export function setAffiliate(deps: IngestDeps) {
     const messageId = deps.newId();
     const now = deps.now();
     const at = { newId: deps.newId, now: () => now };
-    const parameters = Object.fromEntries(
-      trackingParameters.filter((name) => input[name] !== undefined).map((name) => [name, input[name] as string]),
-    );
+    const parameters = Object.fromEntries(trackingParameters.filter((name) => input[name] !== undefined).map((name) => [name, input[name] as string]));
     const common = { app_id: input.app_id, profile_id: input.profile_id, urm_date_time: now.toISOString(), urm_insert_id: messageId };
     const entries = [
       ...toStreamEntries('profile', [{ ...common, urm_set_if_null: parameters }], callerAppId, at),

@@ -65,7 +65,7 @@ export const affiliateSetSchema = {
   additionalProperties: false,
   properties: {
     message: { const: 'Affiliate set' },
-    message_id: { type: 'string', format: 'uuid', description: "The urm_insert_id of the profile record that carries the attribution." },
+    message_id: { type: 'string', format: 'uuid', description: 'The urm_insert_id of the profile record that carries the attribution.' },
   },
 } as const;
 

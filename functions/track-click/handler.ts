@@ -46,7 +46,9 @@ function visitorCookie(event: ApiEvent, visitor: string): string {
 export const handler = htmlApi({ errorPage }).handler(async (event) => {
   const result = await click({
     linkId: event.pathParameters?.link_id,
-    subIds: event.multiValueQueryStringParameters?.urm_aff ?? (event.queryStringParameters?.urm_aff === undefined ? undefined : [event.queryStringParameters.urm_aff]),
+    subIds:
+      event.multiValueQueryStringParameters?.urm_aff ??
+      (event.queryStringParameters?.urm_aff === undefined ? undefined : [event.queryStringParameters.urm_aff]),
     visitorCookie: cookieOf(event, VISITOR_COOKIE),
     sourceIp: event.requestContext?.identity?.sourceIp ?? '',
     userAgent: event.headers?.['user-agent'] ?? '',

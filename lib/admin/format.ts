@@ -10,6 +10,10 @@ export function textTable(rows: Record<string, unknown>[], columns: string[]): s
   if (rows.length === 0) return ['(none)'];
   const cell = (value: unknown) => (value === undefined || value === null ? '-' : Array.isArray(value) ? value.join(',') : String(value));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))];
 }

@@ -53,7 +53,11 @@ const gatewayResponses: Record<number, ResponseDoc> = {
 function sharedResponses(operationId: string, doc: OperationDoc, method: string): Record<number, ResponseDoc> {
   if (doc.page) {
     return {
-      500: { description: 'Something failed inside; the page says nothing of it.', html: true, illustrations: { '500 error page': { summary: 'The error page', value: errorPage() } } },
+      500: {
+        description: 'Something failed inside; the page says nothing of it.',
+        html: true,
+        illustrations: { '500 error page': { summary: 'The error page', value: errorPage() } },
+      },
       ...gatewayResponses,
     };
   }
@@ -63,7 +67,12 @@ function sharedResponses(operationId: string, doc: OperationDoc, method: string)
     500: {
       description: 'Something failed inside; the answer says nothing of it. Re-sending is safe.',
       schema: body,
-      illustrations: { '500 internal error': { summary: 'An internal error', value: style === 'errors' ? { errors: ['internal server error'] } : { message: 'internal server error' } } },
+      illustrations: {
+        '500 internal error': {
+          summary: 'An internal error',
+          value: style === 'errors' ? { errors: ['internal server error'] } : { message: 'internal server error' },
+        },
+      },
     },
     ...gatewayResponses,
   };
@@ -86,13 +95,19 @@ function sharedResponses(operationId: string, doc: OperationDoc, method: string)
     406: {
       description: 'The Accept header does not allow application/json.',
       schema: body,
-      illustrations: { '406 not acceptable': { summary: 'Accept: text/html', value: errorBody(new HttpProblem(406, 'Accept must allow application/json'), style) } },
+      illustrations: {
+        '406 not acceptable': { summary: 'Accept: text/html', value: errorBody(new HttpProblem(406, 'Accept must allow application/json'), style) },
+      },
     },
     413: {
-      description: "The body is over the operation's bound, named in the message (decided on its length, before anything is parsed), or over API Gateway's own 10 MiB payload limit.",
+      description:
+        "The body is over the operation's bound, named in the message (decided on its length, before anything is parsed), or over API Gateway's own 10 MiB payload limit.",
       schema: messageBodySchema,
       illustrations: {
-        '413 over the bound': { summary: "A body over the operation's bound", value: errorBody(new BodyTooLarge(`request body must be at most ${describeBytes(maxBodyBytesOf(operationId))}`), style) },
+        '413 over the bound': {
+          summary: "A body over the operation's bound",
+          value: errorBody(new BodyTooLarge(`request body must be at most ${describeBytes(maxBodyBytesOf(operationId))}`), style),
+        },
         '413 too long': { summary: 'A body over 10 MiB', value: { message: 'Request Too Long' } },
       },
     },

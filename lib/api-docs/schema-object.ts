@@ -68,9 +68,7 @@ export function toSchemaObject(schema: unknown, components: ReadonlyMap<object, 
     } else if (subschemaListKeywords.includes(keyword)) {
       result[keyword] = (value as unknown[]).map((item) => toSchemaObject(item, components));
     } else if (subschemaMapKeywords.includes(keyword)) {
-      result[keyword] = Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([name, item]) => [name, toSchemaObject(item, components)]),
-      );
+      result[keyword] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, item]) => [name, toSchemaObject(item, components)]));
     } else {
       result[keyword] = structuredClone(value);
     }

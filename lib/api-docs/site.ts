@@ -41,9 +41,10 @@ const contentTypes: Record<string, string> = {
 };
 
 /** Every file the page loads besides itself and the document. */
-export const docsAssets: DocsAsset[] = [...rendererFiles.map((name) => ({ name, file: join(swaggerUiDir, name) })), pageScript].map(
-  (asset) => ({ ...asset, contentType: contentTypes[asset.name.split('.').pop() ?? ''] }),
-);
+export const docsAssets: DocsAsset[] = [...rendererFiles.map((name) => ({ name, file: join(swaggerUiDir, name) })), pageScript].map((asset) => ({
+  ...asset,
+  contentType: contentTypes[asset.name.split('.').pop() ?? ''],
+}));
 
 /**
  * The page's policy: scripts, styles, images and requests from its own origin
@@ -91,4 +92,3 @@ export function docsPage(options: DocsPageOptions): string {
 </html>
 `;
 }
-

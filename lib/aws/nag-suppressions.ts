@@ -60,13 +60,12 @@ function authorization(operation: HttpOperation): string {
       'Its credential is the portal session cookie (random, stored as a SHA-256, expiring, HttpOnly, SameSite=Lax); ' +
       'without a live session it shows nothing.',
     PortalSignOut:
-      'It ends the session of the portal session cookie it is sent (SameSite=Lax, so no cross-site form sends it); ' +
-      'without one it ends nothing.',
+      'It ends the session of the portal session cookie it is sent (SameSite=Lax, so no cross-site form sends it); ' + 'without one it ends nothing.',
     AffiliateLoginPage: 'It shows the affiliate sign-in form of a public page and returns no data.',
     AffiliateSignIn:
-      'Its credential is the affiliate\'s username or email and password (scrypt), behind a CSRF token and a lockout per ' +
+      "Its credential is the affiliate's username or email and password (scrypt), behind a CSRF token and a lockout per " +
       'account and per client address; only then is a session (random, stored as a SHA-256, expiring) made.',
-    AffiliateSignOut: 'It ends the affiliate session of the cookie it is sent, and only with that session\'s CSRF token.',
+    AffiliateSignOut: "It ends the affiliate session of the cookie it is sent, and only with that session's CSRF token.",
     AffiliateForgotPage: 'It shows the password-reset form of a public page and returns no data.',
     AffiliateRequestReset:
       'It mails a single-use reset link to the address of an affiliate who has it, answering the same page whether or ' +
@@ -75,17 +74,16 @@ function authorization(operation: HttpOperation): string {
     AffiliateResetPassword: 'Its credential is the single-use reset token (stored as a SHA-256, expiring, spent on use), with a CSRF token.',
     AffiliateDashboard:
       'Its credential is the affiliate portal session cookie (random, stored as a SHA-256, idle and absolute expiry, ' +
-      'HttpOnly, SameSite=Lax); it shows only that affiliate\'s figures.',
-    AffiliateLinksPage: 'Its credential is the affiliate portal session cookie; it lists only that affiliate\'s links.',
+      "HttpOnly, SameSite=Lax); it shows only that affiliate's figures.",
+    AffiliateLinksPage: "Its credential is the affiliate portal session cookie; it lists only that affiliate's links.",
     AffiliateCreateLink:
-      'Its credential is the affiliate portal session cookie with that session\'s CSRF token; it creates a link of that ' +
+      "Its credential is the affiliate portal session cookie with that session's CSRF token; it creates a link of that " +
       "affiliate only, to a landing URL on one of the application's own site origins.",
-    AffiliatePostbacksPage:
-      "Its credential is the affiliate portal session cookie; it shows only that affiliate's postback URL and delivery log.",
+    AffiliatePostbacksPage: "Its credential is the affiliate portal session cookie; it shows only that affiliate's postback URL and delivery log.",
     AffiliateUpdatePostbacks:
       "Its credential is the affiliate portal session cookie with that session's CSRF token; it changes only that " +
       "affiliate's postback URL (https to a public host) and signing secret.",
-    AffiliateReportCsv: 'Its credential is the affiliate portal session cookie; it returns only that affiliate\'s figures.',
+    AffiliateReportCsv: "Its credential is the affiliate portal session cookie; it returns only that affiliate's figures.",
     TrackClick:
       'It is a public tracking link that anyone may follow, by design: it only redirects to the landing URL stored ' +
       "with the link (on one of the application's own site origins), reads nothing back to the caller, and writes at " +
@@ -171,47 +169,59 @@ function operationOf(method: Method): HttpOperation {
 function suppressFunctionFindings(stack: UrmStackParts): void {
   // No SES finding to accept: send_email's grant names its identities, never identity/* (lib/aws/constructs/email.ts).
   for (const operation of httpOperations.filter((candidate) => candidate.secrets === 'read')) {
-    suppress(roleOf(stack, operation), [
-      {
-        id: 'AwsSolutions-IAM5',
-        reason:
-          "ssm:GetParameter (nothing else) under the stack's own secrets path: there is one parameter per " +
-          'application (its VAPID private key), created by the admin command line as applications are added, so ' +
-          'their names are not known at deployment.',
-        appliesTo: [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`],
-      },
-    ], true);
+    suppress(
+      roleOf(stack, operation),
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            "ssm:GetParameter (nothing else) under the stack's own secrets path: there is one parameter per " +
+            'application (its VAPID private key), created by the admin command line as applications are added, so ' +
+            'their names are not known at deployment.',
+          appliesTo: [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`],
+        },
+      ],
+      true,
+    );
   }
   for (const operation of httpOperations.filter((candidate) => candidate.secretWrites !== undefined)) {
     const readsToo = operation.secrets === 'read';
-    suppress(roleOf(stack, operation), [
-      {
-        id: 'AwsSolutions-IAM5',
-        reason:
-          `${readsToo ? "ssm:GetParameter under the stack's own secrets path, and " : ''}ssm:PutParameter only on the names of one ` +
-          `kind of secret there (${operation.secretWrites}): one parameter per application or affiliate (a postback signing ` +
-          "secret, a VAPID private key, an identity secret), named by the session, not the request, so the names are not " +
-          'known at deployment.',
-        appliesTo: [
-          ...(readsToo ? [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`] : []),
-          `Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/${operation.secretWrites}`,
-        ],
-      },
-    ], true);
+    suppress(
+      roleOf(stack, operation),
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            `${readsToo ? "ssm:GetParameter under the stack's own secrets path, and " : ''}ssm:PutParameter only on the names of one ` +
+            `kind of secret there (${operation.secretWrites}): one parameter per application or affiliate (a postback signing ` +
+            'secret, a VAPID private key, an identity secret), named by the session, not the request, so the names are not ' +
+            'known at deployment.',
+          appliesTo: [
+            ...(readsToo ? [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`] : []),
+            `Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/${operation.secretWrites}`,
+          ],
+        },
+      ],
+      true,
+    );
   }
   for (const definition of scheduledFunctions.filter((candidate) => candidate.secrets === 'read')) {
     const role = stack.scheduled.functions[definition.id].role;
     if (!role) throw new Error(`${definition.id} has no role`);
-    suppress(role, [
-      {
-        id: 'AwsSolutions-IAM5',
-        reason:
-          "ssm:GetParameter (nothing else) under the stack's own secrets path: there is one postback signing " +
-          'secret per affiliate, created by the back office when an affiliate sets a postback URL, so their names ' +
-          'are not known at deployment.',
-        appliesTo: [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`],
-      },
-    ], true);
+    suppress(
+      role,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            "ssm:GetParameter (nothing else) under the stack's own secrets path: there is one postback signing " +
+            'secret per affiliate, created by the back office when an affiliate sets a postback URL, so their names ' +
+            'are not known at deployment.',
+          appliesTo: [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`],
+        },
+      ],
+      true,
+    );
   }
 }
 
@@ -260,34 +270,38 @@ function suppressCdkProvidedFindings(stack: UrmStackParts): void {
   const buckets = stack.node.findAll().filter((construct): construct is Bucket => construct instanceof Bucket);
   const bucketObjects = buckets.map((bucket) => `Resource::<${stack.getLogicalId(bucket.node.defaultChild as CfnElement)}.Arn>/*`);
   for (const handler of bucketDeploymentHandlers(stack)) {
-    suppress(handler, [
-      {
-        id: 'AwsSolutions-IAM4',
-        reason: "CDK's BucketDeployment handler (aws-s3-deployment): its role and policies are CDK's, not ours to change.",
-        appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
-      },
-      {
-        id: 'AwsSolutions-IAM5',
-        reason:
-          "CDK's BucketDeployment handler copies the asset from the CDK assets bucket into the destination bucket " +
-          '(object wildcards of both, s3 action groups CDK grants) and invalidates the CloudFront paths it deployed ' +
-          '(CloudFront invalidation is granted on "*" by CDK). It runs only during deployments.',
-        appliesTo: [
-          'Action::s3:GetObject*',
-          'Action::s3:GetBucket*',
-          'Action::s3:List*',
-          'Action::s3:DeleteObject*',
-          'Action::s3:Abort*',
-          'Resource::*',
-          { regex: '/^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-<AWS::AccountId>-<AWS::Region>\\/\\*$/' },
-          ...bucketObjects,
-        ],
-      },
-      {
-        id: 'AwsSolutions-L1',
-        reason: "CDK's BucketDeployment handler: CDK chooses its Python runtime and moves it with aws-cdk-lib upgrades.",
-      },
-    ], true);
+    suppress(
+      handler,
+      [
+        {
+          id: 'AwsSolutions-IAM4',
+          reason: "CDK's BucketDeployment handler (aws-s3-deployment): its role and policies are CDK's, not ours to change.",
+          appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
+        },
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            "CDK's BucketDeployment handler copies the asset from the CDK assets bucket into the destination bucket " +
+            '(object wildcards of both, s3 action groups CDK grants) and invalidates the CloudFront paths it deployed ' +
+            '(CloudFront invalidation is granted on "*" by CDK). It runs only during deployments.',
+          appliesTo: [
+            'Action::s3:GetObject*',
+            'Action::s3:GetBucket*',
+            'Action::s3:List*',
+            'Action::s3:DeleteObject*',
+            'Action::s3:Abort*',
+            'Resource::*',
+            { regex: '/^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-<AWS::AccountId>-<AWS::Region>\\/\\*$/' },
+            ...bucketObjects,
+          ],
+        },
+        {
+          id: 'AwsSolutions-L1',
+          reason: "CDK's BucketDeployment handler: CDK chooses its Python runtime and moves it with aws-cdk-lib upgrades.",
+        },
+      ],
+      true,
+    );
   }
 }
 

@@ -36,9 +36,7 @@ export const stackOutputs = {
   /** Where the secrets (VAPID private keys) are, in SSM Parameter Store: for the admin command line. */
   secretsPrefix: secretsPrefixOutput,
   ...failureOutputs,
-  tables: Object.fromEntries(
-    Object.entries(tableDefinitions).map(([name, definition]) => [name, tableOutputName(definition)]),
-  ) as Record<TableName, string>,
+  tables: Object.fromEntries(Object.entries(tableDefinitions).map(([name, definition]) => [name, tableOutputName(definition)])) as Record<TableName, string>,
 } as const;
 
 const IP_OR_LOOPBACK = /^(localhost|\d{1,3}(\.\d{1,3}){3}|\[.*\])$/;
@@ -144,5 +142,8 @@ export class UrmStack extends Stack {
 /** A comma-separated setting (context or environment) as its trimmed, non-empty items. */
 function listSetting(value: unknown): string[] {
   if (value === undefined || value === null) return [];
-  return String(value).split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return String(value)
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }

@@ -37,4 +37,3 @@ export class CachedCloudFormationValidation extends CloudFormationValidatePlugin
     return report;
   }
 }
-

@@ -60,7 +60,8 @@ export const demoMoneySettings = {
 async function ensureDemoProgramme(office: BackOffice, appId: string): Promise<void> {
   const app = await office.apps.get(appId);
   // Set once: an operator's own changes to the demo application stay.
-  if (app?.money_events === undefined) await setMoneySettings(office, appId, localStackActor, { ...demoMoneySettings, money_events: { ...demoMoneySettings.money_events } });
+  if (app?.money_events === undefined)
+    await setMoneySettings(office, appId, localStackActor, { ...demoMoneySettings, money_events: { ...demoMoneySettings.money_events } });
   if (app?.affiliate_approval === undefined) await office.apps.update(appId, { affiliate_approval: 'approve' });
 }
 
@@ -75,7 +76,11 @@ async function ensureDemoChannel(office: BackOffice, appId: string, channelId: s
 async function ensureDemoPlan(office: BackOffice, appId: string): Promise<void> {
   const app = await office.apps.get(appId);
   if (app?.default_plan_id && (await office.plans.get(appId, app.default_plan_id))) return;
-  const plan = await createPlan(office, appId, localStackActor, { name: 'Demo hybrid', cpa: { amount: '50', min_deposit: '20' }, revshare: { percent: '25', carry_over: true } });
+  const plan = await createPlan(office, appId, localStackActor, {
+    name: 'Demo hybrid',
+    cpa: { amount: '50', min_deposit: '20' },
+    revshare: { percent: '25', carry_over: true },
+  });
   await office.apps.update(appId, { default_plan_id: plan.plan_id });
 }
 
@@ -85,12 +90,7 @@ async function ensureDemoConsoleUser(office: BackOffice, appId: string): Promise
   await office.users.create({ app_id: appId, user_id: newUserId(), created_at: new Date().toISOString(), ...demoConsoleUser });
 }
 
-export async function ensureDemoApp(
-  office: BackOffice,
-  path: string,
-  baseUrl: string,
-  mailUrl: string,
-): Promise<{ config: DevConfig; created: boolean }> {
+export async function ensureDemoApp(office: BackOffice, path: string, baseUrl: string, mailUrl: string): Promise<{ config: DevConfig; created: boolean }> {
   const existing = await readDevConfig(path);
   let config: DevConfig;
   let created = false;

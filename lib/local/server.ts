@@ -41,9 +41,7 @@ function compilePath(path: string): { pattern: RegExp; parameterNames: string[] 
 
 /** Loads each operation's handler (its source module, or its bundle: handlers.ts). */
 export async function loadRoutes(operations: HttpOperation[], load: HandlerLoader): Promise<LocalRoute[]> {
-  return Promise.all(
-    operations.map(async (operation) => ({ operation, ...compilePath(operation.path), handler: (await load(operation)) as ProxyHandler })),
-  );
+  return Promise.all(operations.map(async (operation) => ({ operation, ...compilePath(operation.path), handler: (await load(operation)) as ProxyHandler })));
 }
 
 export type StaticHandler = (request: IncomingMessage, response: ServerResponse, url: URL) => boolean;
@@ -95,18 +93,14 @@ export function createApiServer(routes: LocalRoute[], options: { log: (line: str
         return reply(response, 404, 'Not Found');
       }
       // A browser-key operation answers its own CORS preflight, as API Gateway routes OPTIONS to it.
-      const chosen = candidates.find(
-        (c) => c.route.operation.method === request.method || (request.method === 'OPTIONS' && c.route.operation.browser),
-      );
+      const chosen = candidates.find((c) => c.route.operation.method === request.method || (request.method === 'OPTIONS' && c.route.operation.browser));
       if (!chosen) {
         const allow = [...new Set(candidates.map((c) => c.route.operation.method))].join(', ');
         return reply(response, 405, 'Method Not Allowed', { Allow: allow });
       }
       const body = await readBody(request, maxBodyBytesOf(chosen.route.operation.id) + 1, gatewayLimits.payloadBytes);
       if (body === undefined) return reply(response, 413, 'Request Too Long');
-      const params = Object.fromEntries(
-        chosen.route.parameterNames.map((name, i) => [name, decodeURIComponent(chosen.match[i + 1])]),
-      );
+      const params = Object.fromEntries(chosen.route.parameterNames.map((name, i) => [name, decodeURIComponent(chosen.match[i + 1])]));
       const match: RouteMatch = {
         resource: chosen.route.operation.path,
         pathParameters: chosen.route.parameterNames.length ? params : null,

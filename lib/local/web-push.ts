@@ -159,7 +159,13 @@ export function webPushStatics(options: WebPushStaticsOptions): StaticHandler {
     if (url.pathname === '/demo/send-push' && method === 'POST') {
       const input = await jsonInput();
       if (typeof input === 'number') return refusal(input);
-      const push = { app_id: options.dev.app_id, profile_id: input.profile_id, title: input.title, body: input.body ?? '', ...(input.url ? { url: input.url } : {}) };
+      const push = {
+        app_id: options.dev.app_id,
+        profile_id: input.profile_id,
+        title: input.title,
+        body: input.body ?? '',
+        ...(input.url ? { url: input.url } : {}),
+      };
       return relay(response, await api('/api/send_push', options.dev.comms_key, { method: 'POST', body: JSON.stringify(push) }));
     }
     if ((url.pathname === '/demo/profile' || url.pathname === '/demo/timeline') && method === 'GET') {

@@ -43,7 +43,8 @@ async function stackSecrets(stack: TestStack): Promise<UsedSecret[]> {
 }
 
 beforeAll(async () => {
-  if (!logFile || !secretsFile || !process.env.URM_TEST_STACK) throw new Error('the audit runs after the integration or e2e tests, against the shared stack (npm test)');
+  if (!logFile || !secretsFile || !process.env.URM_TEST_STACK)
+    throw new Error('the audit runs after the integration or e2e tests, against the shared stack (npm test)');
   lines = readFileSync(logFile, 'utf8').split('\n');
   recorded = existsSync(secretsFile)
     ? readFileSync(secretsFile, 'utf8')

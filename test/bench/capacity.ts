@@ -131,11 +131,15 @@ export function capacityAt(eventsPerSecond: number, wruPerEvent: number, prices:
 function breaksFirst(eventsPerSecond: number, writeUnits: number, consumerConcurrency: number): string {
   const found: string[] = [];
   if (writeUnits > limits.newTableWriteUnitsPerSecond)
-    found.push(`timeline WCU ${fmt(writeUnits)}/s > a new on-demand table's ${fmt(limits.newTableWriteUnitsPerSecond)}: set warm throughput (or ramp over hours)`);
+    found.push(
+      `timeline WCU ${fmt(writeUnits)}/s > a new on-demand table's ${fmt(limits.newTableWriteUnitsPerSecond)}: set warm throughput (or ramp over hours)`,
+    );
   if (eventsPerSecond > limits.onDemandStreamInitialRecordsPerSecond)
     found.push(`stream > its initial ${fmt(limits.onDemandStreamInitialRecordsPerSecond)} records/s: ramp, or provisioned mode with the shards below`);
-  if (writeUnits > limits.tableWriteUnitsPerSecond) found.push(`timeline WCU > the ${fmt(limits.tableWriteUnitsPerSecond)}/s table quota: raise it (service quota)`);
-  if (consumerConcurrency > limits.lambdaConcurrency) found.push(`consumer concurrency > ${fmt(limits.lambdaConcurrency)}: raise the account's Lambda concurrency`);
+  if (writeUnits > limits.tableWriteUnitsPerSecond)
+    found.push(`timeline WCU > the ${fmt(limits.tableWriteUnitsPerSecond)}/s table quota: raise it (service quota)`);
+  if (consumerConcurrency > limits.lambdaConcurrency)
+    found.push(`consumer concurrency > ${fmt(limits.lambdaConcurrency)}: raise the account's Lambda concurrency`);
   if (eventsPerSecond > limits.onDemandStreamRecordsPerSecond) found.push('on-demand stream ceiling: raise it, or provisioned shards');
   return found.length > 0 ? found.join('; ') : 'nothing: defaults hold';
 }
@@ -145,7 +149,11 @@ const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : S
 export function capacityTable(rates: number[], wruPerEvent: number[]): string {
   const header =
     '| events/s | WRU/event | shards (on-demand) | per shard, records/s | consumer PF needed | consumer concurrency (3 mappings) | ingest concurrency | API requests/s | timeline WCU/s | one player, events/s max | USD per million events | USD per month | breaks first, and the knob |';
-  const rule = `|${header.split('|').slice(1, -1).map(() => '---').join('|')}|`;
+  const rule = `|${header
+    .split('|')
+    .slice(1, -1)
+    .map(() => '---')
+    .join('|')}|`;
   const rows = wruPerEvent.flatMap((wru) =>
     rates.map((rate) => {
       const r = capacityAt(rate, wru);
@@ -156,7 +164,10 @@ export function capacityTable(rates: number[], wruPerEvent: number[]): string {
 }
 
 if (process.argv[1]?.endsWith('capacity.ts')) {
-  const given = process.argv.slice(2).map(Number).filter((n) => Number.isFinite(n) && n > 0);
+  const given = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => Number.isFinite(n) && n > 0);
   console.log(capacityTable([1_000, 10_000, 100_000], given.length > 0 ? given : [2, 0.3]));
   console.log(
     `\nPrices: ${awsPrices.region}, checked ${awsPrices.checked} (test/bench/aws-prices.ts); month = 730 h; stream fee $${streamFeePerMonth().toFixed(2)}/month included. ` +

@@ -174,7 +174,11 @@ async function countCalls(endpoints: LocalEndpoints, link: LinkRecord): Promise<
 
 function costOf(calls: ClickCalls): ClickCost {
   // One click per request; the consumer part is left out (no consumer of click records is measured here).
-  const { lambdaConsumer: _consumer, streamOnly: _stream, ...cost } = costPerMillion({
+  const {
+    lambdaConsumer: _consumer,
+    streamOnly: _stream,
+    ...cost
+  } = costPerMillion({
     recordsPerRequest: 1,
     bytesPerRecord: calls.streamBytesPerClick,
     ingestMsPerRequest: calls.handlerMs,
@@ -193,7 +197,14 @@ async function main(): Promise<ClickResult> {
     const registered = await fetch(`${base}/api/register_affiliate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': dev.server_key },
-      body: JSON.stringify({ app_id: dev.app_id, email: 'bench@example.com', username: 'bench_clicks', password: 'correct horse battery', first_name: 'Bench', last_name: 'Clicks' }),
+      body: JSON.stringify({
+        app_id: dev.app_id,
+        email: 'bench@example.com',
+        username: 'bench_clicks',
+        password: 'correct horse battery',
+        first_name: 'Bench',
+        last_name: 'Clicks',
+      }),
     });
     if (registered.status !== 200) throw new Error(`register_affiliate answered ${registered.status}: ${await registered.text()}`);
     const { affiliate_id: affiliateId } = (await registered.json()) as { affiliate_id: string };
@@ -207,7 +218,8 @@ async function main(): Promise<ClickResult> {
 
     const clickUrl = `${base}/t/${httpLink.link_id}`;
     const first = await fetch(clickUrl, { redirect: 'manual', headers: { 'User-Agent': 'bench-repeat' } });
-    if (first.status !== 302 || !first.headers.get('location')?.includes('urm_aff_id=')) throw new Error(`a click answered ${first.status} to ${first.headers.get('location')}`);
+    if (first.status !== 302 || !first.headers.get('location')?.includes('urm_aff_id='))
+      throw new Error(`a click answered ${first.status} to ${first.headers.get('location')}`);
     const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0];
     const pushConfig = `${base}/push/config?app_id=${encodeURIComponent(dev.app_id)}`;
     const probe = await fetch(pushConfig, { headers: { 'x-api-key': dev.browser_key, Origin: base, accept: 'application/json' } });
@@ -228,7 +240,9 @@ async function main(): Promise<ClickResult> {
     const repeatClicks = combineRounds(repeats, 'perSecond');
 
     // The first click above counted too; requests in flight when a round ended may have written without an answer.
-    const recorded = (await readWholeStream(endpoints)).filter((stored) => stored.envelope.kind === 'click' && stored.envelope.record.link_id === httpLink.link_id).length;
+    const recorded = (await readWholeStream(endpoints)).filter(
+      (stored) => stored.envelope.kind === 'click' && stored.envelope.record.link_id === httpLink.link_id,
+    ).length;
     const notCounted = output().split('Click not counted').length - 1;
 
     const calls = await countCalls(endpoints, handlerLink);
@@ -254,7 +268,9 @@ export function clickRows(c: ClickResult): BenchRow[] {
   const figure = '7 clicks';
   const b = c.baseline;
   const calls = (k: ClickResult['calls']['newClick']) =>
-    Object.entries({ ...k.dynamodb, ...k.kinesis }).map(([command, n]) => `${n} ${command.replace(/Command$/, '')}`).join(' + ') || '0';
+    Object.entries({ ...k.dynamodb, ...k.kinesis })
+      .map(([command, n]) => `${n} ${command.replace(/Command$/, '')}`)
+      .join(' + ') || '0';
   const rows: BenchRow[] = [];
   for (const [name, side, k, cost, target] of [
     ['new visitor (claim + stream write)', c.newClicks, c.calls.newClick, c.cost.newClick, '2'],
@@ -291,7 +307,14 @@ export function clickRows(c: ClickResult): BenchRow[] {
   const lost = Math.max(0, c.stream.redirected - c.stream.recorded);
   const errors = c.newClicks.errors + c.repeatClicks.errors + b.errors;
   if (errors + c.notCounted + lost > 0) {
-    rows.push({ figure, measure: 'errors / clicks not counted / redirected but not on the stream', value: `${errors} / ${c.notCounted} / ${lost}`, baseline: '', ratio: '', target: '0 / 0 / 0' });
+    rows.push({
+      figure,
+      measure: 'errors / clicks not counted / redirected but not on the stream',
+      value: `${errors} / ${c.notCounted} / ${lost}`,
+      baseline: '',
+      ratio: '',
+      target: '0 / 0 / 0',
+    });
   }
   return rows;
 }

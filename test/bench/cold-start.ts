@@ -50,7 +50,10 @@ function heaviestModules(inputs: Record<string, { bytesInOutput: number }>): { m
     const name = match ? match[1] : '(ours)';
     byModule.set(name, (byModule.get(name) ?? 0) + bytesInOutput);
   }
-  return [...byModule].map(([module, bytes]) => ({ module, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, 5);
+  return [...byModule]
+    .map(([module, bytes]) => ({ module, bytes }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 5);
 }
 
 async function main(): Promise<ColdStartResult> {

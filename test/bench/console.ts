@@ -88,7 +88,17 @@ async function seed(document: Parameters<typeof localBackOffice>[0], appId: stri
   const chunks: StoredProfile[][] = [];
   for (let i = 0; i < ids.length; i += 500) chunks.push(ids.slice(i, i + 500).map((id, j) => profile(id, i + j)));
   const limit = pLimit(4);
-  await Promise.all(chunks.map((chunk) => limit(() => batchWriteAll(document, tables.profiles.localName, chunk.map((Item) => ({ PutRequest: { Item } }))))));
+  await Promise.all(
+    chunks.map((chunk) =>
+      limit(() =>
+        batchWriteAll(
+          document,
+          tables.profiles.localName,
+          chunk.map((Item) => ({ PutRequest: { Item } })),
+        ),
+      ),
+    ),
+  );
 
   const timeline = new DynamoTimelineStore(document, tables.timeline.localName);
   const pk = partitionKey(appId, BIG_PLAYER);
@@ -136,7 +146,11 @@ async function seedProgramme(office: BackOffice, appId: string): Promise<string>
       ),
     ),
   );
-  const plan = await createPlan(office, appId, commandLineActor, { name: 'Bench hybrid', cpa: { amount: '50', min_deposit: '20' }, revshare: { percent: '25' } });
+  const plan = await createPlan(office, appId, commandLineActor, {
+    name: 'Bench hybrid',
+    cpa: { amount: '50', min_deposit: '20' },
+    revshare: { percent: '25' },
+  });
   await assignPlan(office, appId, commandLineActor, ids[0]!, plan.plan_id);
   await Promise.all(
     Array.from({ length: REJECTIONS }, (_, i) =>
@@ -257,9 +271,13 @@ const cases: PageCase[] = [
     async open(page, baseUrl) {
       await page.goto(`${baseUrl}/console/settings`);
       await shown(page, 'section[aria-labelledby="section-api-keys"] tbody tr');
-      await page.waitForFunction(() => document.querySelectorAll('main h2').length >= 6 && document.querySelectorAll('main p[aria-busy="true"]').length === 0, undefined, {
-        timeout: PAGE_TIMEOUT_MS,
-      });
+      await page.waitForFunction(
+        () => document.querySelectorAll('main h2').length >= 6 && document.querySelectorAll('main p[aria-busy="true"]').length === 0,
+        undefined,
+        {
+          timeout: PAGE_TIMEOUT_MS,
+        },
+      );
       await enabled(page, 'section[aria-labelledby="section-api-keys"] button[type=submit]');
     },
   },
@@ -369,7 +387,14 @@ export function consoleRows(c: ConsoleResult): BenchRow[] {
     ratio: `${round(p.medianMs / Math.max(c.baseline.medianMs, 1), 1)} (page ÷ file)`,
     target: `≤ ${c.budgetMs}`,
   }));
-  rows.push({ figure: '8 console', measure: 'first load (JS + CSS), gzipped KB', value: round(c.firstLoad.gzipBytes / 1024, 1), baseline: '', ratio: '', target: `≤ ${round(c.firstLoad.budgetBytes / 1024, 0)}` });
+  rows.push({
+    figure: '8 console',
+    measure: 'first load (JS + CSS), gzipped KB',
+    value: round(c.firstLoad.gzipBytes / 1024, 1),
+    baseline: '',
+    ratio: '',
+    target: `≤ ${round(c.firstLoad.budgetBytes / 1024, 0)}`,
+  });
   return rows;
 }
 

@@ -71,7 +71,12 @@ async function main(): Promise<ConsumerResult> {
   const dynamoProcess = await startDynamoLocal({ port, dataDir });
   try {
     const endpoint = `http://127.0.0.1:${port}`;
-    const admin = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, requestHandler: new NodeHttpHandler() });
+    const admin = new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      requestHandler: new NodeHttpHandler(),
+    });
     for (let i = 0; ; i++) {
       try {
         await admin.send(new ListTablesCommand({ Limit: 1 }));
@@ -180,7 +185,15 @@ async function main(): Promise<ConsumerResult> {
     const eventProfiles = Array.from({ length: BATCH_SIZE / 10 }, (_, i) => `bench-events-${i}`);
     const eventRecords = () =>
       Array.from({ length: 10 }, (_, j) =>
-        eventProfiles.map((id) => ({ app_id: APP, profile_id: id, event: 'bet', urm_date_time: `2026-11-21T10:00:0${j}Z`, urm_insert_id: randomUUID(), amount: j + 0.5, game: 'slots' })),
+        eventProfiles.map((id) => ({
+          app_id: APP,
+          profile_id: id,
+          event: 'bet',
+          urm_date_time: `2026-11-21T10:00:0${j}Z`,
+          urm_insert_id: randomUUID(),
+          amount: j + 0.5,
+          game: 'slots',
+        })),
       ).flat();
     await recordEvents(batchOf('event', eventRecords()), context());
     counter.reset();

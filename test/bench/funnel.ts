@@ -51,7 +51,12 @@ async function main(): Promise<FunnelResult> {
   const dynamoProcess = await startDynamoLocal({ port, dataDir });
   try {
     const endpoint = `http://127.0.0.1:${port}`;
-    const admin = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, requestHandler: new NodeHttpHandler() });
+    const admin = new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      requestHandler: new NodeHttpHandler(),
+    });
     for (let i = 0; ; i++) {
       try {
         await admin.send(new ListTablesCommand({ Limit: 1 }));
@@ -70,7 +75,13 @@ async function main(): Promise<FunnelResult> {
     await dynamo.send(
       new PutCommand({
         TableName: tables.apps.localName,
-        Item: { app_id: APP, name: 'Bench', created_at: '2026-11-01T00:00:00Z', currency: 'EUR', money_events: { Deposit: 'deposit', Bet: 'bet', Win: 'win', Bonus: 'bonus' } },
+        Item: {
+          app_id: APP,
+          name: 'Bench',
+          created_at: '2026-11-01T00:00:00Z',
+          currency: 'EUR',
+          money_events: { Deposit: 'deposit', Bet: 'bet', Win: 'win', Bonus: 'bonus' },
+        },
       }),
     );
     const countFunnel = (await import('../../functions/count-funnel/handler')).handler as unknown as Consumer;

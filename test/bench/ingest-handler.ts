@@ -38,7 +38,9 @@ async function main(): Promise<IngestHandlerResult> {
   const kinesis = mockClient(KinesisClient);
   const dynamo = mockClient(DynamoDBDocumentClient);
   const key = 'bench-server-key';
-  dynamo.on(GetCommand, { TableName: tables.keys.localName }).resolves({ Item: { key_hash: hashApiKey(key), app_id: 'app_bench', scope: 'server', key_id: 'k1' } });
+  dynamo
+    .on(GetCommand, { TableName: tables.keys.localName })
+    .resolves({ Item: { key_hash: hashApiKey(key), app_id: 'app_bench', scope: 'server', key_id: 'k1' } });
   let written: PutRecordsCommandInput['Records'] = [];
   kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => {
     written = input.Records;

@@ -115,7 +115,8 @@ async function main(): Promise<void> {
         target: '',
       },
     );
-    if (http.errors + raw.errors > 0) rows.push({ figure: '2 local end to end', measure: 'errors', value: http.errors, baseline: raw.errors, ratio: '', target: '0' });
+    if (http.errors + raw.errors > 0)
+      rows.push({ figure: '2 local end to end', measure: 'errors', value: http.errors, baseline: raw.errors, ratio: '', target: '0' });
   }
 
   if (failed(consumer)) missing('3 consumer', consumer);
@@ -189,7 +190,8 @@ async function main(): Promise<void> {
   }
 
   if (failed(webSdk)) missing('5 web SDK', webSdk);
-  else if (!webSdk.built) rows.push({ figure: '5 web SDK', measure: 'gzipped KB', value: webSdk.note ?? 'not built yet', baseline: 'OneSignal 80 / 55', ratio: '', target: '' });
+  else if (!webSdk.built)
+    rows.push({ figure: '5 web SDK', measure: 'gzipped KB', value: webSdk.note ?? 'not built yet', baseline: 'OneSignal 80 / 55', ratio: '', target: '' });
   else {
     for (const f of webSdk.files) {
       rows.push({

@@ -104,9 +104,7 @@ export function countDynamoCalls(client: Pick<DynamoDBClient, 'middlewareStack'>
       const result = await next(args);
       counts.msByCommand[command] = (counts.msByCommand[command] ?? 0) + performance.now() - started;
       const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-      for (const capacity of ([] as { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }[]).concat(
-        (consumed as never) ?? [],
-      )) {
+      for (const capacity of ([] as { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }[]).concat((consumed as never) ?? [])) {
         if (capacity.ReadCapacityUnits !== undefined || capacity.WriteCapacityUnits !== undefined) {
           counts.readUnits += capacity.ReadCapacityUnits ?? 0;
           counts.writeUnits += capacity.WriteCapacityUnits ?? 0;

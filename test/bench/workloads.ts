@@ -28,4 +28,3 @@ export function profileBatch(appId: string, size = BATCH): Record<string, unknow
     urm_set: { tier: 'gold', last_game: 'blackjack' },
   }));
 }
-

@@ -117,7 +117,10 @@ describe('the affiliate portal in Chromium', () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
     const manual = await createApp(office, { name: 'Manual approval casino', portalOrigin: stack.baseUrl });
     await office.apps.update(manual.app_id, { affiliate_approval: 'pending' });
-    const pending = await registeredAffiliate(stack, manual.app_id, (await issueKey(office, manual.app_id, commandLineActor, 'server')).key, { first_name: 'Pat', last_name: 'Pending' });
+    const pending = await registeredAffiliate(stack, manual.app_id, (await issueKey(office, manual.app_id, commandLineActor, 'server')).key, {
+      first_name: 'Pat',
+      last_name: 'Pending',
+    });
     const page = await newPage();
 
     for (let i = 0; i < portalLimits.failuresPerAccount; i++) {

@@ -41,7 +41,13 @@ async function openPlayer42(page: Awaited<ReturnType<typeof signedInPage>>) {
   for (let attempt = 0; attempt < 15; attempt++) {
     await page.goto(`${stack.baseUrl}/console/players/player-42`);
     await page.getByRole('heading', { name: 'player-42', level: 1 }).waitFor();
-    if (await page.getByRole('heading', { name: 'Attributes' }).isVisible({ timeout: 2000 }).catch(() => false)) return;
+    if (
+      await page
+        .getByRole('heading', { name: 'Attributes' })
+        .isVisible({ timeout: 2000 })
+        .catch(() => false)
+    )
+      return;
     await page.waitForTimeout(1000);
   }
 }
@@ -57,9 +63,14 @@ describe('messaging a player from the console, as an admin', () => {
     await page.getByLabel('Text').fill('Hello Ann, a bonus awaits.');
     await page.getByRole('button', { name: 'Send email' }).click();
 
-    await page.getByRole('status').getByText(/^Email sent \(message /).waitFor(applied);
+    await page
+      .getByRole('status')
+      .getByText(/^Email sent \(message /)
+      .waitFor(applied);
     const mails = await mailWithSubject(stack, subject);
-    expect(mails.map((mail) => [mail.destination.to, mail.body.text?.trim()])).toEqual([[[expect.stringContaining('ann@example.com')], 'Hello Ann, a bonus awaits.']]);
+    expect(mails.map((mail) => [mail.destination.to, mail.body.text?.trim()])).toEqual([
+      [[expect.stringContaining('ann@example.com')], 'Hello Ann, a bonus awaits.'],
+    ]);
     await page.locator('table.timeline').getByText(`Email sent: “${subject}”`, { exact: false }).waitFor(applied);
     await screenshot(page, 'player-email-sent');
 

@@ -43,13 +43,19 @@ describe('the affiliate programme in the console, as a marketer', () => {
     await page.getByLabel('RevShare, % of NGR').fill('20');
     await page.getByRole('button', { name: 'Create plan' }).click();
 
-    await page.getByRole('status').getByText(/^Plan “Spring hybrid” created: /).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/^Plan “Spring hybrid” created: /)
+      .waitFor();
     const row = page.locator('tbody tr', { hasText: 'Spring hybrid' });
     await row.waitFor();
     await expect(row.locator('td').first().textContent()).resolves.toMatch(/CPA 40\.00 .*RevShare 20 %/);
     await page.getByLabel('Name').fill('Nothing');
     await page.getByRole('button', { name: 'Create plan' }).click();
-    await page.getByRole('alert').getByText(/a plan needs cpa, revshare or both/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/a plan needs cpa, revshare or both/)
+      .waitFor();
     await screenshot(page, 'plans');
     await page.context().close();
   }, 60_000);
@@ -61,7 +67,10 @@ describe('the affiliate programme in the console, as a marketer', () => {
     await page.getByLabel('Name').fill('Autumn banner');
     await page.getByLabel('Landing URL').fill(`${stack.baseUrl}/welcome`);
     await page.getByRole('button', { name: 'Create link' }).click();
-    await page.getByRole('status').getByText(/^Link “Autumn banner” created: http/).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/^Link “Autumn banner” created: http/)
+      .waitFor();
     await page.locator('li', { hasText: 'Autumn banner' }).locator('code', { hasText: '/t/' }).waitFor();
 
     await page.getByText('Off: no postbacks are sent.').waitFor();

@@ -26,7 +26,10 @@ afterAll(async () => {
 });
 
 const postEvent = (key: string) =>
-  request(stack.baseUrl, 'POST', '/events', { key, body: [{ app_id: app.appId, profile_id: 'player-1', event: 'login', urm_date_time: '2026-11-21T10:00:00Z' }] });
+  request(stack.baseUrl, 'POST', '/events', {
+    key,
+    body: [{ app_id: app.appId, profile_id: 'player-1', event: 'login', urm_date_time: '2026-11-21T10:00:00Z' }],
+  });
 
 describe('the Settings page, as an admin', () => {
   test('a new key is shown once and works against POST /events; revoked after a confirm, it stops working', async () => {
@@ -74,7 +77,11 @@ describe('the Settings page, as a viewer', () => {
     const page = await signedInPage(stack, browser, app, 'viewer', '/console/settings');
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
 
-    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Players', 'Affiliates', 'Rejections']);
+    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual([
+      'Players',
+      'Affiliates',
+      'Rejections',
+    ]);
     await page.getByText('Your role does not allow this.').waitFor();
     await expect(page.getByRole('button', { name: 'Create key' }).count()).resolves.toBe(0);
     const forged = await forgedPost(page, '/console/api/keys', { scope: 'server' });

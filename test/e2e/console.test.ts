@@ -48,7 +48,10 @@ beforeAll(async () => {
   [users.admin, users.viewer] = signUp.body.users.map((user: { user_id: string }) => user.user_id);
   // The README's player.
   const ingest = (path: string, record: Record<string, unknown>) =>
-    request(stack.baseUrl, 'POST', path, { key: app.serverKey, body: [{ app_id: app.appId, profile_id: 'player-42', urm_date_time: '2026-11-21T10:00:00Z', ...record }] });
+    request(stack.baseUrl, 'POST', path, {
+      key: app.serverKey,
+      body: [{ app_id: app.appId, profile_id: 'player-42', urm_date_time: '2026-11-21T10:00:00Z', ...record }],
+    });
   expect((await ingest('/profiles', { country: 'MT', urm_add: { deposits: 25.5 }, urm_unique_append: { games: ['blackjack'] } })).status).toBe(200);
   expect((await ingest('/events', { event: 'deposit', amount: 25.5, currency: 'EUR' })).status).toBe(200);
 }, 120_000);
@@ -83,7 +86,8 @@ async function openPlayer42(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'player-42', level: 1 }).waitFor();
 }
 
-const attributeRow = (page: Page, name: string) => page.locator('section[aria-labelledby="section-attributes"] tbody tr', { has: page.locator(`th:text-is("${name}")`) });
+const attributeRow = (page: Page, name: string) =>
+  page.locator('section[aria-labelledby="section-attributes"] tbody tr', { has: page.locator(`th:text-is("${name}")`) });
 
 describe('the console in Chromium, as an admin', () => {
   test('sign in through /redirect, find player-42, read it, set an attribute and see it applied, then users, audit and sign out', async () => {
@@ -188,7 +192,11 @@ describe('the console in Chromium, as a viewer', () => {
   test('shows no form to change a player, and the server refuses a forged change and the admin pages', async () => {
     const page = await signedIn('viewer');
 
-    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Players', 'Affiliates', 'Rejections']);
+    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual([
+      'Players',
+      'Affiliates',
+      'Rejections',
+    ]);
     await openPlayer42(page);
     await expect(page.getByRole('button', { name: 'Set attribute' }).count()).resolves.toBe(0);
     await expect(page.getByLabel('Attribute', { exact: true }).count()).resolves.toBe(0);

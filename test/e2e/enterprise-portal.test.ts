@@ -10,7 +10,6 @@ import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 
-
 let stack: TestStack;
 let browser: Browser;
 beforeAll(async () => {

@@ -42,7 +42,6 @@ import { until } from '../support/profiles';
 import { distDir, WORKER_SCRIPT } from '../../web-sdk/build';
 import { startPushService, tokenOf, type MintedSubscription, type PushService } from '../support/push-service';
 
-
 interface E2eApp {
   app_id: string;
   browser_key: string;
@@ -194,7 +193,9 @@ async function profileAttributes(profileId: string): Promise<Record<string, any>
 }
 
 async function timeline(profileId: string): Promise<{ event: string; urm_insert_id: string; attributes: Record<string, unknown> }[]> {
-  const response = await request(stack.baseUrl, 'GET', `/profiles/${encodeURIComponent(profileId)}/events?app_id=${app.app_id}&limit=100`, { key: app.server_key });
+  const response = await request(stack.baseUrl, 'GET', `/profiles/${encodeURIComponent(profileId)}/events?app_id=${app.app_id}&limit=100`, {
+    key: app.server_key,
+  });
   return response.status === 200 ? response.body.events : [];
 }
 
@@ -247,7 +248,12 @@ async function deliverToWorker(context: BrowserContext, page: Page, data: string
   for (let attempt = 1; ; attempt++) {
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: siteOrigin, registrationId: registration!.registrationId, data });
     try {
-      await until(() => shownNotifications(page), (shown) => shown.some((n) => n.tag === tag), `notification ${tag}`, 3000);
+      await until(
+        () => shownNotifications(page),
+        (shown) => shown.some((n) => n.tag === tag),
+        `notification ${tag}`,
+        3000,
+      );
       break;
     } catch (error) {
       if (attempt === 3) throw error;
@@ -363,7 +369,11 @@ describe('a push in Chromium', () => {
     const first = await sendThroughPushService(profileId, subscription, 'Your free spins');
     await deliverToWorker(context, page, first.payload);
 
-    const shown = await until(() => shownNotifications(page), (list) => list.length === 1, 'the notification');
+    const shown = await until(
+      () => shownNotifications(page),
+      (list) => list.length === 1,
+      'the notification',
+    );
     expect(shown).toEqual([{ title: 'Your free spins', body: 'from the e2e test', tag: first.notificationId }]);
     const received = await eventOn(profileId, 'urm_push_received', first.notificationId);
     const entry = received.find((e) => e.event === 'urm_push_received')!;
@@ -372,11 +382,19 @@ describe('a push in Chromium', () => {
 
     await dispatchOnNotification(siteWorker(context), 'notificationclick', first.notificationId);
     await eventOn(profileId, 'urm_push_clicked', first.notificationId);
-    await until(() => shownNotifications(page), (list) => list.length === 0, 'the clicked notification to close');
+    await until(
+      () => shownNotifications(page),
+      (list) => list.length === 0,
+      'the clicked notification to close',
+    );
 
     const second = await sendThroughPushService(profileId, subscription, 'Last chance');
     await deliverToWorker(context, page, second.payload);
-    await until(() => shownNotifications(page), (list) => list.length === 1, 'the second notification');
+    await until(
+      () => shownNotifications(page),
+      (list) => list.length === 1,
+      'the second notification',
+    );
     await dispatchOnNotification(siteWorker(context), 'notificationclose', second.notificationId);
     await eventOn(profileId, 'urm_push_dismissed', second.notificationId);
   });
@@ -394,7 +412,11 @@ describe('a report in Chromium', () => {
     await context.route(`${stackOrigin}/events?**`, (route) => (refused++, route.abort('connectionrefused')));
     const first = await sendThroughPushService(profileId, subscription, 'Offline for a moment');
     await deliverToWorker(context, page, first.payload);
-    await until(async () => refused, (count) => count > 0, 'the first report to fail');
+    await until(
+      async () => refused,
+      (count) => count > 0,
+      'the first report to fail',
+    );
     // send_push's own event reaches the timeline through the stream; the refused report must not be beside it.
     await eventOn(profileId, 'urm_push_sent', first.notificationId);
     expect((await timeline(profileId)).map((entry) => entry.event)).toEqual(['urm_push_sent']);
@@ -426,7 +448,12 @@ describe('the permanent disables in Chromium', () => {
     await tokensOn(profileId, [otherDevice]);
     expect(await page.evaluate(() => (window as any).urmTest.unsubscribed)).toBe(true);
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
-    const again = await page.evaluate(() => (window as any).urmNotification.disablePushNotificationPermanent().then(() => 'resolved', (error: Error) => error.message));
+    const again = await page.evaluate(() =>
+      (window as any).urmNotification.disablePushNotificationPermanent().then(
+        () => 'resolved',
+        (error: Error) => error.message,
+      ),
+    );
     expect(again).toMatch(/no service worker is registered/);
   });
 
@@ -434,7 +461,14 @@ describe('the permanent disables in Chromium', () => {
     const profileId = `e2e-${randomUUID()}`;
     await request(stack.baseUrl, 'POST', '/profiles', {
       key: app.server_key,
-      body: [{ app_id: app.app_id, profile_id: profileId, urm_date_time: new Date().toISOString(), urm_set: { urm_ios_push_notification_token: ['apns-1'], urm_android_push_notification_token: ['fcm-1'] } }],
+      body: [
+        {
+          app_id: app.app_id,
+          profile_id: profileId,
+          urm_date_time: new Date().toISOString(),
+          urm_set: { urm_ios_push_notification_token: ['apns-1'], urm_android_push_notification_token: ['fcm-1'] },
+        },
+      ],
     });
     const subscription = await push.subscribe(app.vapid_public_key);
     const { page } = await openSite(subscription, 'granted');

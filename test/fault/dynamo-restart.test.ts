@@ -198,7 +198,10 @@ describe('DynamoDB stopped and restarted while the consumers run', () => {
     const seen = await observe();
 
     const counts = deliveryCounts(expected, seen);
-    const byKind = (pick: (e: Expected) => number) => [[...expected.values()].reduce((a, e) => a + pick(e), 0), [...seen.values()].reduce((a, e) => a + pick(e), 0)];
+    const byKind = (pick: (e: Expected) => number) => [
+      [...expected.values()].reduce((a, e) => a + pick(e), 0),
+      [...seen.values()].reduce((a, e) => a + pick(e), 0),
+    ];
     console.log(`updates sent/seen ${byKind((e) => e.updates)}, events sent/seen ${byKind((e) => e.events)}`);
     const sentToFailure = existsSync(onFailureFile) ? readFileSync(onFailureFile, 'utf8').trim().split('\n').filter(Boolean).length : 0;
     console.log(

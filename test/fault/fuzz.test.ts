@@ -95,7 +95,9 @@ function seeds(dev: TestStack['dev']): Record<string, Seed> {
     '/events': {
       records: true,
       required: ['app_id', 'profile_id', 'event', 'urm_date_time'],
-      body: (m) => [{ app_id: dev.app_id, profile_id: m, event: 'spin', urm_date_time: at, urm_insert_id: `${m}-insert`, fuzz_marker: m, amount: 2.5, won: false }],
+      body: (m) => [
+        { app_id: dev.app_id, profile_id: m, event: 'spin', urm_date_time: at, urm_insert_id: `${m}-insert`, fuzz_marker: m, amount: 2.5, won: false },
+      ],
     },
     '/api/set_affiliate': {
       required: ['app_id', 'profile_id'],
@@ -103,7 +105,14 @@ function seeds(dev: TestStack['dev']): Record<string, Seed> {
     },
     '/api/register_affiliate': {
       required: ['app_id', 'password', 'email', 'username'],
-      body: (m) => ({ app_id: dev.app_id, password: 'correct horse battery', email: `${m}@example.com`, username: m, first_name: 'Ada', last_name: 'Lovelace' }),
+      body: (m) => ({
+        app_id: dev.app_id,
+        password: 'correct horse battery',
+        email: `${m}@example.com`,
+        username: m,
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+      }),
     },
     '/enterprises/sign_up': {
       required: ['app_id', 'users'],
@@ -178,15 +187,29 @@ function caseArbitrary(seedOf: Seed, nextMarker: () => string): fc.Arbitrary<Cas
       return build(doc, marker).map(({ text, expect }) => ({ kind: name, expect, marker: text.includes(marker) ? marker : undefined, text }));
     });
 
-  const nonString = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }));
+  const nonString = fc.oneof(
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.integer(), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }),
+  );
 
   return fc.oneof(
     { weight: 2, arbitrary: json.map((value) => ({ kind: 'arbitrary JSON', expect: 'invalid' as const, text: JSON.stringify(value) })) },
-    { weight: 1, arbitrary: fc.string({ maxLength: 200, unit: 'binary' }).map((text) => ({ kind: 'garbage', expect: 'invalid' as const, text: text === '' ? '{' : `${text}{` })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .string({ maxLength: 200, unit: 'binary' })
+        .map((text) => ({ kind: 'garbage', expect: 'invalid' as const, text: text === '' ? '{' : `${text}{` })),
+    },
     {
       weight: 2,
       arbitrary: mutation('required field of a wrong type', (doc) =>
-        fc.tuple(pick(seedOf.required), nonString).map(([field, value]) => ({ text: withRaw(doc, [...recordOf(doc), field], JSON.stringify(value)), expect: 'invalid' as const })),
+        fc
+          .tuple(pick(seedOf.required), nonString)
+          .map(([field, value]) => ({ text: withRaw(doc, [...recordOf(doc), field], JSON.stringify(value)), expect: 'invalid' as const })),
       ),
     },
     {
@@ -208,9 +231,15 @@ function caseArbitrary(seedOf: Seed, nextMarker: () => string): fc.Arbitrary<Cas
     {
       weight: 2,
       arbitrary: mutation('huge string', (doc) =>
-        fc.tuple(pick(stringPaths(doc)), fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1_000, max: 250_000 }) }, { weight: 1, arbitrary: fc.constant(6 * 1024 * 1024) })).map(
-          ([path, length]) => ({ text: withRaw(doc, path, JSON.stringify('x'.repeat(length))), expect: length > 4 * 1024 * 1024 ? ('invalid' as const) : ('either' as const) }),
-        ),
+        fc
+          .tuple(
+            pick(stringPaths(doc)),
+            fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1_000, max: 250_000 }) }, { weight: 1, arbitrary: fc.constant(6 * 1024 * 1024) }),
+          )
+          .map(([path, length]) => ({
+            text: withRaw(doc, path, JSON.stringify('x'.repeat(length))),
+            expect: length > 4 * 1024 * 1024 ? ('invalid' as const) : ('either' as const),
+          })),
       ),
     },
     {
@@ -266,10 +295,15 @@ function caseArbitrary(seedOf: Seed, nextMarker: () => string): fc.Arbitrary<Cas
           {
             weight: 1,
             arbitrary: mutation('record count out of bounds', (doc) =>
-              fc.constantFrom(0, 501).map((count) => ({ text: JSON.stringify(Array.from({ length: count }, () => (doc as Json[])[0])), expect: 'invalid' as const })),
+              fc
+                .constantFrom(0, 501)
+                .map((count) => ({ text: JSON.stringify(Array.from({ length: count }, () => (doc as Json[])[0])), expect: 'invalid' as const })),
             ),
           },
-          { weight: 1, arbitrary: mutation('a record instead of an array', (doc) => fc.constant({ text: JSON.stringify((doc as Json[])[0]), expect: 'invalid' as const })) },
+          {
+            weight: 1,
+            arbitrary: mutation('a record instead of an array', (doc) => fc.constant({ text: JSON.stringify((doc as Json[])[0]), expect: 'invalid' as const })),
+          },
         ]
       : []),
   );
@@ -396,7 +430,9 @@ describe(`fuzzing every POST operation with ${BODIES} bodies each (seed ${seed})
   test('no refused body left a trace on the stream or in any table', async () => {
     const traces = await tracesOfRun();
     const leaked = [...traces].filter((marker) => refused.has(marker) && !accepted.has(marker));
-    console.log(`fuzz traces: ${refused.size} refused bodies with a marker, ${accepted.size} accepted; markers found ${traces.size}, of refused bodies ${leaked.length}`);
+    console.log(
+      `fuzz traces: ${refused.size} refused bodies with a marker, ${accepted.size} accepted; markers found ${traces.size}, of refused bodies ${leaked.length}`,
+    );
     expect(refused.size > 0).toBeTruthy();
     expect(leaked).toEqual([]);
   });

@@ -116,7 +116,15 @@ function tally(sent: number, stream: ThrottlingStream, receipt: { FailedRecordCo
   for (const { n } of stream.stored) seen.set(n, (seen.get(n) ?? 0) + 1);
   const duplicated = [...seen.values()].reduce((sum, times) => sum + times - 1, 0);
   const lost = Array.from({ length: sent }, (_, n) => n).filter((n) => !seen.has(n) && !receipt.Records[n]?.ErrorCode).length;
-  return { sent, stored: stream.stored.length, putRecordsCalls: stream.calls, refusals: stream.refusals, reportedFailed: receipt.FailedRecordCount, duplicated, lost };
+  return {
+    sent,
+    stored: stream.stored.length,
+    putRecordsCalls: stream.calls,
+    refusals: stream.refusals,
+    reportedFailed: receipt.FailedRecordCount,
+    duplicated,
+    lost,
+  };
 }
 
 describe('Kinesis throttling some entries of a request', () => {
@@ -207,7 +215,11 @@ describe('Kinesis throttling some records of a /profiles request', () => {
     const bySequence = new Map(stream.stored.map((s) => [s.sequenceNumber, s.n]));
     receipt.Records.forEach((entry: { SequenceNumber?: string; ErrorCode?: string; ErrorMessage?: string }, i: number) => {
       if (alwaysRefused.has(i)) expect(entry.ErrorCode).toBe('ProvisionedThroughputExceededException');
-      else if (heldBack.includes(i)) expect(entry).toEqual({ ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: `Not written: an earlier record of the same profile ([${i % PROFILES === 3 ? 3 : 250}]) was refused` });
+      else if (heldBack.includes(i))
+        expect(entry).toEqual({
+          ErrorCode: 'ProvisionedThroughputExceededException',
+          ErrorMessage: `Not written: an earlier record of the same profile ([${i % PROFILES === 3 ? 3 : 250}]) was refused`,
+        });
       else expect(bySequence.get(entry.SequenceNumber!)).toBe(i);
     });
     expect(stream.stored.some(({ n }) => heldBack.includes(n))).toBe(false);

@@ -29,8 +29,7 @@ beforeAll(() => {
   assemblyDir = app.synth().directory;
 });
 
-const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as Parameters<Stack['getLogicalId']>[0]);
+const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as Parameters<Stack['getLogicalId']>[0]);
 
 function deployment(id: string): Json {
   const found = Object.entries(template.findResources('Custom::CDKBucketDeployment')).filter(([logical]) => logical.includes(id));
@@ -110,7 +109,9 @@ describe('the rendered reference on the CDN', () => {
     expect(docs).toBeTruthy();
     expect(docs!.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(docs!.AllowedMethods).toEqual(['GET', 'HEAD']);
-    expect(docs!.TargetOriginId).toBe(template.findResources('AWS::CloudFront::Distribution')[logicalId(cdn.distribution)].Properties.DistributionConfig.Origins[0].Id);
+    expect(docs!.TargetOriginId).toBe(
+      template.findResources('AWS::CloudFront::Distribution')[logicalId(cdn.distribution)].Properties.DistributionConfig.Origins[0].Id,
+    );
     template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: Match.objectLike({
         SecurityHeadersConfig: Match.objectLike({

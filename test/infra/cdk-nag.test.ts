@@ -26,13 +26,13 @@ beforeAll(() => {
 
 const awsSolutions = Match.stringLikeRegexp('AwsSolutions-|CdkNagValidationFailure');
 /** One line per finding: the construct path, the rule (with its finding) and what the rule asks for. */
-const describeFindings = (findings: SynthesisMessage[]) =>
-  findings.map((finding) => `${finding.id}: ${String(finding.entry.data).split('. ')[0]}`);
+const describeFindings = (findings: SynthesisMessage[]) => findings.map((finding) => `${finding.id}: ${String(finding.entry.data).split('. ')[0]}`);
 
 /** The suppressions written into the template, by resource logical id. */
 function suppressions(): [string, Suppression][] {
-  return Object.entries(template.toJSON().Resources as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress: Suppression[] } } }>)
-    .flatMap(([logicalId, resource]) => (resource.Metadata?.cdk_nag?.rules_to_suppress ?? []).map((rule) => [logicalId, rule] as [string, Suppression]));
+  return Object.entries(template.toJSON().Resources as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress: Suppression[] } } }>).flatMap(
+    ([logicalId, resource]) => (resource.Metadata?.cdk_nag?.rules_to_suppress ?? []).map((rule) => [logicalId, rule] as [string, Suppression]),
+  );
 }
 
 describe('cdk-nag AwsSolutions checks of the stack', () => {

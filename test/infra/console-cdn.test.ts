@@ -73,7 +73,10 @@ describe('the console pages on the CDN', () => {
 
   test('rewrite every route but the assets to console/index.html, in a viewer-request function', () => {
     const b = behavior('console*')!;
-    template.hasResourceProperties('AWS::CloudFront::Function', { FunctionCode: consoleRewriteCode, FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }) });
+    template.hasResourceProperties('AWS::CloudFront::Function', {
+      FunctionCode: consoleRewriteCode,
+      FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
+    });
     expect(b.FunctionAssociations).toEqual([expect.objectContaining({ EventType: 'viewer-request' })]);
 
     const rewrite = (uri: string) => runInNewContext(`${consoleRewriteCode}; handler({ request: { uri: ${JSON.stringify(uri)} } }).uri`) as string;

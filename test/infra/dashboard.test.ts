@@ -29,8 +29,7 @@ beforeAll(() => {
 
 const logicalId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 /** Every metric of every graph, as namespace, name and dimensions (the trailing options object left out). */
-const graphed = () =>
-  widgets.flatMap((widget) => widget.properties.metrics ?? []).map((metric) => metric.filter((part) => typeof part === 'string').join(' '));
+const graphed = () => widgets.flatMap((widget) => widget.properties.metrics ?? []).map((metric) => metric.filter((part) => typeof part === 'string').join(' '));
 
 describe('the dashboard', () => {
   test('graphs every metric the service emits, one line per function, with the function as the only dimension', () => {
@@ -61,7 +60,9 @@ describe('the dashboard', () => {
       const table = `TableName {Ref:${logicalId(stack.data.tables[name])}}`;
       expect(metrics).toEqual(
         expect.arrayContaining(
-          ['ConsumedWriteCapacityUnits', 'ConsumedReadCapacityUnits', 'WriteThrottleEvents', 'ReadThrottleEvents'].map((metric) => `AWS/DynamoDB ${metric} ${table}`),
+          ['ConsumedWriteCapacityUnits', 'ConsumedReadCapacityUnits', 'WriteThrottleEvents', 'ReadThrottleEvents'].map(
+            (metric) => `AWS/DynamoDB ${metric} ${table}`,
+          ),
         ),
       );
     }

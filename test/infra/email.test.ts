@@ -36,10 +36,12 @@ const sesArn = (resource: unknown[]) => ({
 /** The SES statements of the policies attached to a function's role. */
 function sesStatements(stack: UrmStack, template: Template, fn: IConstruct & { role?: IConstruct }): Statement[] {
   expect(fn.role).toBeDefined();
-  return (roleStatements(template, logicalId(stack, fn.role!)) as Statement[])
-    .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('ses:')))
-    // minimizePolicies orders resources its own way.
-    .map((statement) => ({ ...statement, Resource: sorted([statement.Resource].flat()) }));
+  return (
+    (roleStatements(template, logicalId(stack, fn.role!)) as Statement[])
+      .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('ses:')))
+      // minimizePolicies orders resources its own way.
+      .map((statement) => ({ ...statement, Resource: sorted([statement.Resource].flat()) }))
+  );
 }
 
 const sorted = (values: unknown[]) => [...values].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
@@ -87,9 +89,7 @@ describe('email, without a sender domain', () => {
   test('the synthesis warns that nothing can be sent, and says what to set', () => {
     const warnings = Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('send no email'));
 
-    expect(warnings.map((warning) => String(warning.entry.data))).toEqual([
-      expect.stringMatching(/URM_EMAIL_DOMAIN .* URM_EMAIL_IDENTITIES/),
-    ]);
+    expect(warnings.map((warning) => String(warning.entry.data))).toEqual([expect.stringMatching(/URM_EMAIL_DOMAIN .* URM_EMAIL_IDENTITIES/)]);
   });
 
   test('no other function may use SES or learns the configuration set', () => {

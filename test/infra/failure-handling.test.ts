@@ -54,8 +54,7 @@ describe('replay from the stream', () => {
 
 describe('the alarms', () => {
   const topic = () => ref(stack.alarms.topic);
-  const alarmOn = (properties: Record<string, unknown>) =>
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmActions: [topic()], ...properties });
+  const alarmOn = (properties: Record<string, unknown>) => template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmActions: [topic()], ...properties });
 
   test('notify one SNS topic, encrypted with a key CloudWatch may use, TLS only, whose ARN is an output', () => {
     template.resourceCountIs('AWS::SNS::Topic', 1);

@@ -36,7 +36,13 @@ function precompiledModule(entry: string): string {
   return alias[validatorsSpecifier];
 }
 
-const event = (fields: Record<string, unknown> = {}) => ({ app_id: 'app_1', profile_id: 'p1', event: 'deposit', urm_date_time: '2026-11-21T10:00:00Z', ...fields });
+const event = (fields: Record<string, unknown> = {}) => ({
+  app_id: 'app_1',
+  profile_id: 'p1',
+  event: 'deposit',
+  urm_date_time: '2026-11-21T10:00:00Z',
+  ...fields,
+});
 const profile = (fields: Record<string, unknown> = {}) => ({ app_id: 'app_1', profile_id: 'p1', urm_date_time: '2026-11-21T10:00:00Z', ...fields });
 
 const samples: [string, object, unknown[]][] = [
@@ -95,12 +101,22 @@ const verdict = (validators: SchemaValidators, input: unknown) => {
   const fast = validators.fast(input);
   const full = validators.full(input);
   const errors = (validators.full.errors ?? []) as ErrorObject[];
-  return { fast, full, messages: formatErrors(errors, 'request body'), errors: errors.map(({ instancePath, keyword, params, message }) => ({ instancePath, keyword, params, message })) };
+  return {
+    fast,
+    full,
+    messages: formatErrors(errors, 'request body'),
+    errors: errors.map(({ instancePath, keyword, params, message }) => ({ instancePath, keyword, params, message })),
+  };
 };
 
 describe("a bundle's precompiled validators", () => {
   test.each(samples)('agree with the validators compiled in the process on %s', async (_name, schema, inputs) => {
-    const entry = _name === 'POST /events' ? 'functions/ingest-events/handler.ts' : _name === 'POST /profiles' ? 'functions/ingest-profiles/handler.ts' : 'functions/register-affiliate/handler.ts';
+    const entry =
+      _name === 'POST /events'
+        ? 'functions/ingest-events/handler.ts'
+        : _name === 'POST /profiles'
+          ? 'functions/ingest-profiles/handler.ts'
+          : 'functions/register-affiliate/handler.ts';
     const precompiled = (await import(pathToFileURL(precompiledModule(entry)).href)) as { schemaValidators: (schema: object) => SchemaValidators };
     const inBundle = precompiled.schemaValidators(schema);
     const inProcess = compiledInProcess(schema);
@@ -115,14 +131,40 @@ describe("a bundle's precompiled validators", () => {
 
   test('agree with the validators compiled in the process on generated profile records', async () => {
     // The bundle's code shares repeated subschemas (one function each); the process compiles them in place.
-    const precompiled = (await import(pathToFileURL(precompiledModule('functions/ingest-profiles/handler.ts')).href)) as { schemaValidators: (schema: object) => SchemaValidators };
+    const precompiled = (await import(pathToFileURL(precompiledModule('functions/ingest-profiles/handler.ts')).href)) as {
+      schemaValidators: (schema: object) => SchemaValidators;
+    };
     const inBundle = precompiled.schemaValidators(profilesBodySchema);
     const inProcess = compiledInProcess(profilesBodySchema);
-    const names = fc.constantFrom('tier', 'games', 'urm_x', 'urm_receives_notifications', 'urm_web_push_notification_token', 'Urm_y', '', 'a\u0001', 'x'.repeat(300));
+    const names = fc.constantFrom(
+      'tier',
+      'games',
+      'urm_x',
+      'urm_receives_notifications',
+      'urm_web_push_notification_token',
+      'Urm_y',
+      '',
+      'a\u0001',
+      'x'.repeat(300),
+    );
     const values = fc.constantFrom<unknown>(1, -2.5, 'a', '', true, null, {}, [], ['a', 1], [[1]], [{ a: 1 }], { a: 1 }, [[[[[[[[[['x']]]]]]]]]]);
-    const directive = fc.constantFrom('urm_set', 'urm_set_if_null', 'urm_add', 'urm_append', 'urm_unique_append', 'urm_remove', 'urm_unset', 'urm_merge', 'urm_delete_profile', 'urm_delete', 'urm_nope');
+    const directive = fc.constantFrom(
+      'urm_set',
+      'urm_set_if_null',
+      'urm_add',
+      'urm_append',
+      'urm_unique_append',
+      'urm_remove',
+      'urm_unset',
+      'urm_merge',
+      'urm_delete_profile',
+      'urm_delete',
+      'urm_nope',
+    );
     const directiveValue = fc.oneof(fc.dictionary(names, values, { maxKeys: 3 }), fc.array(fc.oneof(names, values), { maxLength: 3 }), values);
-    const record = fc.tuple(fc.dictionary(directive, directiveValue, { maxKeys: 3 }), fc.dictionary(names, values, { maxKeys: 2 })).map(([directives, top]) => profile({ ...top, ...directives }));
+    const record = fc
+      .tuple(fc.dictionary(directive, directiveValue, { maxKeys: 3 }), fc.dictionary(names, values, { maxKeys: 2 }))
+      .map(([directives, top]) => profile({ ...top, ...directives }));
 
     fc.assert(
       fc.property(fc.array(record, { minLength: 1, maxLength: 3 }), (body) => {
@@ -133,7 +175,9 @@ describe("a bundle's precompiled validators", () => {
   });
 
   test('refuse a schema the build did not see, rather than answer for it', async () => {
-    const precompiled = (await import(pathToFileURL(precompiledModule('functions/ingest-events/handler.ts')).href)) as { schemaValidators: (schema: object) => SchemaValidators };
+    const precompiled = (await import(pathToFileURL(precompiledModule('functions/ingest-events/handler.ts')).href)) as {
+      schemaValidators: (schema: object) => SchemaValidators;
+    };
 
     expect(() => precompiled.schemaValidators({ type: 'string', maxLength: 3 })).toThrow(/the build did not see it/);
   });
@@ -152,7 +196,13 @@ describe('function bundles', () => {
 
   test.each(['IngestEvents', 'IngestProfiles'])('%s stays within its size budget, without ajv/dist/compile', async (id) => {
     const { entry } = httpOperations.find((operation) => operation.id === id)!;
-    const built = await build({ ...esbuildOptions(repoRoot, entry, bundleOptions), outfile: '/urm-budget/index.mjs', write: false, metafile: true, logLevel: 'silent' });
+    const built = await build({
+      ...esbuildOptions(repoRoot, entry, bundleOptions),
+      outfile: '/urm-budget/index.mjs',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
     const output = Object.values(built.metafile.outputs).find((o) => o.entryPoint)!;
 
     expect(Object.keys(output.inputs).filter((path) => path.includes('ajv/dist/compile'))).toEqual([]);

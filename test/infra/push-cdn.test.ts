@@ -19,8 +19,7 @@ beforeAll(() => {
   template = Template.fromStack(stack);
 });
 
-const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as Parameters<Stack['getLogicalId']>[0]);
+const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as Parameters<Stack['getLogicalId']>[0]);
 
 describe('the SDK bucket', () => {
   test('is encrypted at rest', () => {
@@ -38,8 +37,8 @@ describe('the SDK bucket', () => {
   });
 
   test('lets only this distribution read it, through origin access control, and refuses plain HTTP', () => {
-    const statements = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: logicalId(cdn.bucket) } } }))[0]
-      .Properties.PolicyDocument.Statement as Json[];
+    const statements = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: logicalId(cdn.bucket) } } }))[0].Properties
+      .PolicyDocument.Statement as Json[];
 
     const read = statements.find((statement) => statement.Effect === 'Allow');
     expect(read?.Principal).toEqual({ Service: 'cloudfront.amazonaws.com' });
@@ -109,7 +108,9 @@ describe('the deployment of web-sdk/dist', () => {
   });
 
   test('invalidates the distribution for the files it deployed', () => {
-    const paths = deployments().flatMap((deployment) => deployment.DistributionPaths as string[]).sort();
+    const paths = deployments()
+      .flatMap((deployment) => deployment.DistributionPaths as string[])
+      .sort();
 
     expect(paths).toEqual(['/js/urm-notification*', '/urmSDKWorker.js*']);
     for (const deployment of deployments()) expect(deployment.DistributionId).toEqual({ Ref: logicalId(cdn.distribution) });
@@ -129,11 +130,18 @@ describe('the access logs', () => {
     const logs = template.findResources('AWS::S3::Bucket')[logicalId(cdn.accessLogs)].Properties;
     const policy = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: logicalId(cdn.accessLogs) } } }))[0];
 
-    expect(logs.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(logs.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     expect(logs.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
-    expect((policy.Properties.PolicyDocument.Statement as Json[]).some(
+    expect(
+      (policy.Properties.PolicyDocument.Statement as Json[]).some(
         (statement) => statement.Effect === 'Deny' && statement.Condition?.Bool?.['aws:SecureTransport'] === 'false',
-      )).toBeTruthy();
+      ),
+    ).toBeTruthy();
     expect(template.findResources('AWS::S3::Bucket')[logicalId(cdn.bucket)].Properties.LoggingConfiguration).toEqual({
       DestinationBucketName: { Ref: logicalId(cdn.accessLogs) },
       LogFilePrefix: accessLogPrefixes.bucket,

@@ -3,7 +3,15 @@ import { AssetStaging, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { httpOperations, scheduledFunctions, streamConsumers } from '../../functions/shared/manifest/operations';
-import { emailSending, ingestStream, postbackSending, pushSending, tables, type TableDefinition, type TableName } from '../../functions/shared/manifest/resources';
+import {
+  emailSending,
+  ingestStream,
+  postbackSending,
+  pushSending,
+  tables,
+  type TableDefinition,
+  type TableName,
+} from '../../functions/shared/manifest/resources';
 import { secretsEnv, secretsPrefix } from '../../functions/shared/manifest/secrets';
 import { stackOutputs, UrmStack } from '../../lib/aws/urm-stack';
 import { apiThrottling } from '../../lib/aws/constructs/ingestion-api';
@@ -61,9 +69,7 @@ describe('the ingestion stream', () => {
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       Queues: [ref(queue)],
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
   });
@@ -118,9 +124,7 @@ describe('the tables', () => {
           BillingMode: 'PAY_PER_REQUEST',
           SSESpecification: { SSEEnabled: true },
           PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
-          TimeToLiveSpecification: definition.timeToLiveAttribute
-            ? { AttributeName: definition.timeToLiveAttribute, Enabled: true }
-            : Match.absent(),
+          TimeToLiveSpecification: definition.timeToLiveAttribute ? { AttributeName: definition.timeToLiveAttribute, Enabled: true } : Match.absent(),
         },
       });
     });
@@ -128,7 +132,10 @@ describe('the tables', () => {
     test(`${definition.id} has the indexes of its definition`, () => {
       const properties = template.findResources('AWS::DynamoDB::Table')[logicalId(stack.data.tables[name])].Properties;
       const indexNames = (kind: 'global' | 'local') =>
-        (definition.indexes ?? []).filter((index) => index.kind === kind).map((index) => index.name).sort();
+        (definition.indexes ?? [])
+          .filter((index) => index.kind === kind)
+          .map((index) => index.name)
+          .sort();
       const synthesized = (list?: { IndexName: string }[]) => (list ?? []).map((index) => index.IndexName).sort();
 
       expect(synthesized(properties.GlobalSecondaryIndexes)).toEqual(indexNames('global'));
@@ -150,7 +157,7 @@ describe('the tables', () => {
       ],
     });
   });
-  test('the profiles table lists an application\'s players through a keys-only by-app index on keys that never change', () => {
+  test("the profiles table lists an application's players through a keys-only by-app index on keys that never change", () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
       GlobalSecondaryIndexes: [
@@ -177,7 +184,7 @@ describe('the functions', () => {
     expect(functions.length).toBe(nodeFunctions.length + 1);
   });
 
-  test('run Node.js 24 on arm64 with 256 MB, source maps, a month of logs and their id as Powertools\' service', () => {
+  test("run Node.js 24 on arm64 with 256 MB, source maps, a month of logs and their id as Powertools' service", () => {
     for (const { definition, fn, timeout } of allFunctions()) {
       expect(fn).toBeTruthy();
       template.hasResourceProperties('AWS::Lambda::Function', {
@@ -196,7 +203,7 @@ describe('the functions', () => {
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
-  test('each have a role of their own, with no managed policy, that may write only their own log group (or their area\'s)', () => {
+  test("each have a role of their own, with no managed policy, that may write only their own log group (or their area's)", () => {
     for (const { definition, fn } of allFunctions()) {
       const role = template.findResources('AWS::IAM::Role')[logicalId(fn.role!)];
       const logGroup = fn.node.scope!.node.findChild(`${logGroupArea(definition) ?? definition.id}Logs`);
@@ -225,7 +232,9 @@ describe('the functions', () => {
 
   test('may query exactly the indexes their definition lists, and no index wildcard', () => {
     for (const { definition, fn } of allFunctions()) {
-      const resources = allowedStatements(fn).flatMap((statement) => [statement.Resource].flat()).map((resource) => JSON.stringify(resource));
+      const resources = allowedStatements(fn)
+        .flatMap((statement) => [statement.Resource].flat())
+        .map((resource) => JSON.stringify(resource));
       const indexes = resources.filter((resource) => resource.includes('/index/'));
       const expected = (Object.entries(definition.indexes ?? {}) as [TableName, string[]][]).flatMap(([name, names]) =>
         names.map((index) => JSON.stringify({ 'Fn::Join': ['', [arn(stack.data.tables[name]), `/index/${index}`]] })),
@@ -260,9 +269,7 @@ describe('the ingest functions', () => {
       const statements = allowedStatements(stack.ingestion.operations[id]);
       const kinesis = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('kinesis:')));
 
-      expect(kinesis).toEqual([
-        { Effect: 'Allow', Action: ['kinesis:PutRecord', 'kinesis:PutRecords'], Resource: arn(stack.pipeline.stream) },
-      ]);
+      expect(kinesis).toEqual([{ Effect: 'Allow', Action: ['kinesis:PutRecord', 'kinesis:PutRecords'], Resource: arn(stack.pipeline.stream) }]);
     });
 
     // Keys are found by their hash (GetItem); only the admin command line lists them through the by-app index.
@@ -320,7 +327,9 @@ describe('the click address function', () => {
   });
 
   test('may put records on the stream and nothing more there', () => {
-    const kinesis = allowedStatements(stack.ingestion.operations.TrackClick).filter((statement) => actionsOf(statement).some((action) => action.startsWith('kinesis:')));
+    const kinesis = allowedStatements(stack.ingestion.operations.TrackClick).filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('kinesis:')),
+    );
 
     expect(kinesis).toEqual([{ Effect: 'Allow', Action: ['kinesis:PutRecord', 'kinesis:PutRecords'], Resource: arn(stack.pipeline.stream) }]);
   });
@@ -352,21 +361,37 @@ describe('the postback sender', () => {
 
   test('reads and writes the funnel table, queries only its postbacks-due index, reads affiliates and apps, and touches nothing else', () => {
     const tablesTouched = Object.keys(tables).filter((name) => onTable(name as TableName).length > 0);
-    const indexes = allowedStatements(sender()).flatMap((statement) => [statement.Resource].flat()).map((r) => JSON.stringify(r)).filter((r) => r.includes('/index/'));
+    const indexes = allowedStatements(sender())
+      .flatMap((statement) => [statement.Resource].flat())
+      .map((r) => JSON.stringify(r))
+      .filter((r) => r.includes('/index/'));
 
     expect(onTable('funnel')).toEqual([...reads, ...writes].sort());
     expect(onTable('affiliates')).toEqual(reads);
     expect(onTable('apps')).toEqual(reads);
     expect(tablesTouched.sort()).toEqual(['affiliates', 'apps', 'funnel']);
     expect(indexes).toEqual([JSON.stringify({ 'Fn::Join': ['', [arn(stack.data.tables.funnel), '/index/postbacks-due']] })]);
-    expect(allowedStatements(sender()).flatMap(actionsOf).filter((action) => action.startsWith('kinesis:'))).toEqual([]);
+    expect(
+      allowedStatements(sender())
+        .flatMap(actionsOf)
+        .filter((action) => action.startsWith('kinesis:')),
+    ).toEqual([]);
   });
 
   test('the funnel table has the sparse postbacks-due index and expires delivery log rows', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
       GlobalSecondaryIndexes: [
-        Match.objectLike({ IndexName: 'postbacks-due', KeySchema: [{ AttributeName: 'postback_queue', KeyType: 'HASH' }, { AttributeName: 'postback_due', KeyType: 'RANGE' }] }),
+        Match.objectLike({
+          IndexName: 'postbacks-due',
+          KeySchema: [
+            { AttributeName: 'postback_queue', KeyType: 'HASH' },
+            { AttributeName: 'postback_due', KeyType: 'RANGE' },
+          ],
+        }),
       ],
       TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
     });
@@ -456,13 +481,23 @@ describe('the API', () => {
   test('stage v1 throttles by default and writes access logs', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'v1',
-      MethodSettings: Match.arrayWith([
-        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 }),
-      ]),
+      MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 })]),
       // The log group's ARN without the `:*` of its Arn attribute (feature flag apigateway:logGroupDestinationArnWithoutWildcard).
       AccessLogSetting: {
         DestinationArn: {
-          'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':logs:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':log-group:', { Ref: Match.stringLikeRegexp('AccessLogs') }]],
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':logs:',
+              { Ref: 'AWS::Region' },
+              ':',
+              { Ref: 'AWS::AccountId' },
+              ':log-group:',
+              { Ref: Match.stringLikeRegexp('AccessLogs') },
+            ],
+          ],
         },
         Format: Match.anyValue(),
       },
@@ -470,8 +505,7 @@ describe('the API', () => {
   });
 
   test('stage v1 logs execution errors, never request or response bodies, to a group kept a month', () => {
-    const settings = template.findResources('AWS::ApiGateway::Stage')[logicalId(stack.ingestion.api.deploymentStage)].Properties
-      .MethodSettings as Json[];
+    const settings = template.findResources('AWS::ApiGateway::Stage')[logicalId(stack.ingestion.api.deploymentStage)].Properties.MethodSettings as Json[];
 
     expect(settings.length > 0).toBeTruthy();
     for (const setting of settings) expect([setting.LoggingLevel, setting.DataTraceEnabled]).toEqual(['ERROR', false]);
@@ -482,8 +516,7 @@ describe('the API', () => {
   });
 
   test('stage v1 admits sign-up, sign-in, register_affiliate, the redirect and the affiliate sign-in and reset at lower rates than the rest', () => {
-    const settings = template.findResources('AWS::ApiGateway::Stage')[logicalId(stack.ingestion.api.deploymentStage)].Properties
-      .MethodSettings as Json[];
+    const settings = template.findResources('AWS::ApiGateway::Stage')[logicalId(stack.ingestion.api.deploymentStage)].Properties.MethodSettings as Json[];
     const limited = Object.entries(apiThrottling.operations);
 
     expect(limited.map(([id]) => id).sort()).toEqual([
@@ -498,7 +531,9 @@ describe('the API', () => {
     for (const [id, limits] of limited) {
       const operation = httpOperations.find((candidate) => candidate.id === id)!;
       // API Gateway names a method's path /<path with each / written ~1>.
-      const setting = settings.find((candidate) => candidate.ResourcePath === `/${operation.path.replaceAll('/', '~1')}` && candidate.HttpMethod === operation.method);
+      const setting = settings.find(
+        (candidate) => candidate.ResourcePath === `/${operation.path.replaceAll('/', '~1')}` && candidate.HttpMethod === operation.method,
+      );
 
       expect({ rate: setting?.ThrottlingRateLimit, burst: setting?.ThrottlingBurstLimit }).toEqual({ rate: limits.rateLimit, burst: limits.burstLimit });
       expect(limits.rateLimit < apiThrottling.stage.rateLimit && limits.burstLimit < apiThrottling.stage.burstLimit).toBeTruthy();
@@ -573,17 +608,21 @@ describe('web push in the stack', () => {
   test('the push endpoint hosts of the context reach exactly the functions that store or send to tokens', () => {
     const configured = new UrmStack(testApp({ bundle: false, context: { 'urm:pushEndpointHosts': 'push.example.com, *.push.example.net' } }), 'UrmPushHosts');
     const functions = Template.fromStack(configured).findResources('AWS::Lambda::Function');
-    const variablesOf = (fn: IConstruct) =>
-      functions[configured.getLogicalId(fn.node.defaultChild as CfnElement)].Properties.Environment.Variables as Json;
+    const variablesOf = (fn: IConstruct) => functions[configured.getLogicalId(fn.node.defaultChild as CfnElement)].Properties.Environment.Variables as Json;
 
     for (const operation of httpOperations) {
       const hosts = variablesOf(configured.ingestion.operations[operation.id])[pushSending.endpointHostsEnvVar];
       expect([operation.id, hosts]).toEqual([operation.id, operation.pushEndpoints ? 'push.example.com,*.push.example.net' : undefined]);
     }
-    expect(httpOperations.filter((operation) => operation.pushEndpoints).map((operation) => operation.id).sort()).toEqual(['ConsolePushPlayer', 'IngestProfiles', 'SendPush']);
+    expect(
+      httpOperations
+        .filter((operation) => operation.pushEndpoints)
+        .map((operation) => operation.id)
+        .sort(),
+    ).toEqual(['ConsolePushPlayer', 'IngestProfiles', 'SendPush']);
   });
 
-  test('only the push senders may touch the push deliveries table: SendPush to put and delete claims, the console\'s messaging also to read its action claims', () => {
+  test("only the push senders may touch the push deliveries table: SendPush to put and delete claims, the console's messaging also to read its action claims", () => {
     const table = JSON.stringify(arn(stack.data.tables.pushDeliveries));
     const consoleMessaging = ['ConsoleEmailPlayer', 'ConsolePushPlayer'];
     for (const { definition, fn } of allFunctions()) {
@@ -601,14 +640,19 @@ describe('web push in the stack', () => {
 
   test('the push deliveries expire by TTL', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'subscription', KeyType: 'RANGE' }],
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'subscription', KeyType: 'RANGE' },
+      ],
       TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
     });
   });
 
   test('synth refuses push endpoint hosts that are an IP address, the loopback host, or not a host name', () => {
     for (const hosts of ['127.0.0.1', 'localhost', 'push.example.com,169.254.169.254', 'https://push.example.com']) {
-      expect(() => new UrmStack(testApp({ bundle: false, context: { 'urm:pushEndpointHosts': hosts } }), 'UrmBadHosts')).toThrow(/urm:pushEndpointHosts|host name/);
+      expect(() => new UrmStack(testApp({ bundle: false, context: { 'urm:pushEndpointHosts': hosts } }), 'UrmBadHosts')).toThrow(
+        /urm:pushEndpointHosts|host name/,
+      );
     }
   });
 
@@ -635,7 +679,11 @@ describe('web push in the stack', () => {
   });
 
   test('four functions write secrets, each one kind only', () => {
-    const writers = Object.fromEntries(allFunctions().filter(({ definition }) => definition.secretWrites).map(({ definition }) => [definition.id, definition.secretWrites]));
+    const writers = Object.fromEntries(
+      allFunctions()
+        .filter(({ definition }) => definition.secretWrites)
+        .map(({ definition }) => [definition.id, definition.secretWrites]),
+    );
 
     expect(writers).toEqual({
       AffiliateUpdatePostbacks: 'apps/*/affiliates/*/postback-secret',
@@ -644,7 +692,6 @@ describe('web push in the stack', () => {
       ConsoleRotateIdentitySecret: 'apps/*/identity-secret',
     });
   });
-
 });
 
 /** The logical id of the API resource at a path such as `/profiles/{id}`, walking from the root. */

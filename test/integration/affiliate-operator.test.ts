@@ -43,7 +43,9 @@ const report = (app: TestApp, affiliateId: string, query: string) =>
 async function admin(...args: string[]): Promise<any> {
   const printed = jest.spyOn(console, 'log').mockImplementation(() => {});
   try {
-    await adminProgram().exitOverride().parseAsync(['--data-dir', stack.dataDir, '--json', ...args], { from: 'user' });
+    await adminProgram()
+      .exitOverride()
+      .parseAsync(['--data-dir', stack.dataDir, '--json', ...args], { from: 'user' });
     return JSON.parse(String(printed.mock.calls.at(-1)?.[0]));
   } finally {
     printed.mockRestore();
@@ -120,7 +122,21 @@ describe('GET /api/affiliates/{affiliate_id}/report', () => {
 describe('plans and affiliate settings through the admin command line', () => {
   test('with approval on and a default plan, a new affiliate is approved on that plan; suspend and plan change it, audited as the command line', async () => {
     const app = await newApp();
-    const plan = await admin('plan', 'create', '--app', app.appId, '--name', 'Hybrid', '--cpa', '50', '--min-deposit', '20', '--revshare', '25', '--carry-over');
+    const plan = await admin(
+      'plan',
+      'create',
+      '--app',
+      app.appId,
+      '--name',
+      'Hybrid',
+      '--cpa',
+      '50',
+      '--min-deposit',
+      '20',
+      '--revshare',
+      '25',
+      '--carry-over',
+    );
     const other = await admin('plan', 'create', '--app', app.appId, '--name', 'RevShare', '--revshare', '30');
     await admin('app', 'update', app.appId, '--affiliate-approval', 'approve', '--default-plan', plan.plan_id);
 
@@ -134,7 +150,9 @@ describe('plans and affiliate settings through the admin command line', () => {
     expect([before.status, before.plan_id]).toEqual(['approved', plan.plan_id]);
     expect([after.status, after.plan_id]).toEqual(['suspended', other.plan_id]);
     expect((await admin('plan', 'list', '--app', app.appId)).map((p: { name: string }) => p.name)).toEqual(['Hybrid', 'RevShare']);
-    const audited = (await office.audit.page(app.appId, { limit: 10 })).entries.filter((entry) => entry.action.startsWith('affiliate.')).map(({ actor, action, target }) => ({ actor, action, target }));
+    const audited = (await office.audit.page(app.appId, { limit: 10 })).entries
+      .filter((entry) => entry.action.startsWith('affiliate.'))
+      .map(({ actor, action, target }) => ({ actor, action, target }));
     expect(audited).toEqual([
       { actor: commandLineActor, action: 'affiliate.plan_assigned', target: `affiliate:${affiliateId}` },
       { actor: commandLineActor, action: 'affiliate.suspended', target: `affiliate:${affiliateId}` },

@@ -34,12 +34,18 @@ const reportOf = (affiliateId: string, key = stack.dev.server_key) =>
 
 /** A click on the tracking link as a browser makes it, without following the redirect. */
 const click = (linkId: string, cookie?: string) =>
-  fetch(`${stack.baseUrl}/t/${linkId}?urm_aff=spring`, { redirect: 'manual', headers: { 'User-Agent': 'programme-test', ...(cookie ? { Cookie: cookie } : {}) } });
+  fetch(`${stack.baseUrl}/t/${linkId}?urm_aff=spring`, {
+    redirect: 'manual',
+    headers: { 'User-Agent': 'programme-test', ...(cookie ? { Cookie: cookie } : {}) },
+  });
 
 describe('the affiliate programme, from registration to commission', () => {
   test('one click, one registration, one qualifying first deposit and a Bet/Win pair give CPA + RevShare to the cent, once', async () => {
     const run = randomUUID().slice(0, 8);
-    const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: stack.dev.server_key, body: registration(stack.dev.app_id, run) });
+    const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', {
+      key: stack.dev.server_key,
+      body: registration(stack.dev.app_id, run),
+    });
     expect(registered.status).toBe(200);
     const affiliateId: string = registered.body.affiliate_id;
     const link = await createLink(office)(stack.dev.app_id, affiliateId, { name: 'Spring banner', landing_url: `${stack.baseUrl}/?welcome=1` });
@@ -60,10 +66,12 @@ describe('the affiliate programme, from registration to commission', () => {
       urm_aff_link_id: landing.searchParams.get('urm_aff_link_id'),
       urm_aff: landing.searchParams.get('urm_aff'),
     });
-    const events = [moneyEvent(stack, player, 'Deposit', 100), moneyEvent(stack, player, 'Bet', 40.1), moneyEvent(stack, player, 'Win', 10.05)].map((event, i) => ({
-      ...event,
-      urm_insert_id: `${run}-${i}`,
-    }));
+    const events = [moneyEvent(stack, player, 'Deposit', 100), moneyEvent(stack, player, 'Bet', 40.1), moneyEvent(stack, player, 'Win', 10.05)].map(
+      (event, i) => ({
+        ...event,
+        urm_insert_id: `${run}-${i}`,
+      }),
+    );
     await send(stack, '/events', events);
     // The same request again (a client's retry): nothing counts twice.
     await send(stack, '/events', events);
@@ -92,7 +100,10 @@ describe('the affiliate programme, from registration to commission', () => {
   });
 
   test("another application's server key gets 404 for this application's affiliate, as for one that does not exist", async () => {
-    const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: stack.dev.server_key, body: registration(stack.dev.app_id, randomUUID().slice(0, 8)) });
+    const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', {
+      key: stack.dev.server_key,
+      body: registration(stack.dev.app_id, randomUUID().slice(0, 8)),
+    });
     const other = await createApp(office, { name: `other ${randomUUID()}` });
     const otherKey = (await issueKey(office, other.app_id, commandLineActor, 'server')).key;
 

@@ -9,15 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
 import { issueKey } from '../../functions/shared/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
-import {
-  attributionRules,
-  attributionWith,
-  describeValue,
-  missingTracking,
-  registration,
-  registrationRules,
-  withField,
-} from '../support/affiliates';
+import { attributionRules, attributionWith, describeValue, missingTracking, registration, registrationRules, withField } from '../support/affiliates';
 import { request } from '../support/http';
 import { adminCli, repoRoot, testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, readTimeline, until } from '../support/profiles';
@@ -41,12 +33,9 @@ async function newApp(portalOrigin?: string): Promise<TestApp> {
   return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key };
 }
 
-const register = (app: TestApp, body: unknown, key = app.serverKey) =>
-  request(stack.baseUrl, 'POST', '/api/register_affiliate', { key, body });
-const registerRaw = (app: TestApp, rawBody: string) =>
-  request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: app.serverKey, rawBody });
-const setAffiliate = (body: unknown, key = stack.dev.server_key) =>
-  request(stack.baseUrl, 'POST', '/api/set_affiliate', { key, body });
+const register = (app: TestApp, body: unknown, key = app.serverKey) => request(stack.baseUrl, 'POST', '/api/register_affiliate', { key, body });
+const registerRaw = (app: TestApp, rawBody: string) => request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: app.serverKey, rawBody });
+const setAffiliate = (body: unknown, key = stack.dev.server_key) => request(stack.baseUrl, 'POST', '/api/set_affiliate', { key, body });
 
 /** `npm run admin -- --json affiliate list --app …` against the test stack. */
 async function listedAffiliates(appId: string): Promise<Record<string, unknown>[]> {
@@ -204,12 +193,14 @@ describe('register_affiliate over HTTP', () => {
     const response = await register(app, { ...registration(app.appId), password: 'short', email: 'nope', phone_number: '12', last_name: undefined });
 
     expect(response.status).toBe(400);
-    expect(new Set(response.body.errors)).toEqual(new Set([
-      'last_name is required',
-      'password must be at least 8 characters',
-      'email must be a valid email address',
-      'phone_number must be + followed by 7 to 20 digits (spaces, dashes and parentheses allowed)',
-    ]));
+    expect(new Set(response.body.errors)).toEqual(
+      new Set([
+        'last_name is required',
+        'password must be at least 8 characters',
+        'email must be a valid email address',
+        'phone_number must be + followed by 7 to 20 digits (spaces, dashes and parentheses allowed)',
+      ]),
+    );
   });
 
   for (const [name, key, appOf] of [
@@ -254,7 +245,7 @@ describe('set_affiliate: every rule accepted and rejected over HTTP', () => {
     expect([response.status, response.body]).toEqual([400, { message: 'request body is invalid', errors: [missingTracking] }]);
   });
 
-  test("another application's app_id and a comms key are answered 403 {\"message\": \"Forbidden\"}", async () => {
+  test('another application\'s app_id and a comms key are answered 403 {"message": "Forbidden"}', async () => {
     const other = await newApp();
 
     for (const response of [
@@ -279,11 +270,21 @@ describe('set_affiliate read back', () => {
     const attributes = await applyAndRead(stack, profileId, []);
     // First attribution wins per parameter: urm_aff was not set before, so the second attempt sets it.
     expect(attributes).toEqual({ urm_aff_id: 'aff-first', urm_aff_link_id: 'link-first', urm_aff: 'campaign-2' });
-    const timeline = await until(() => readTimeline(stack, profileId), (events) => events.length >= 2, 'both attributions on the timeline');
+    const timeline = await until(
+      () => readTimeline(stack, profileId),
+      (events) => events.length >= 2,
+      'both attributions on the timeline',
+    );
     const byId = new Map(timeline.map((event) => [event.urm_insert_id, event]));
     expect(timeline.length).toBe(2);
-    expect([byId.get(first.body.message_id)?.event, byId.get(first.body.message_id)?.attributes]).toEqual(['urm_affiliate_attributed', { urm_aff_id: 'aff-first', urm_aff_link_id: 'link-first' }]);
-    expect([byId.get(second.body.message_id)?.event, byId.get(second.body.message_id)?.attributes]).toEqual(['urm_affiliate_attributed', { urm_aff_id: 'aff-second', urm_aff: 'campaign-2' }]);
+    expect([byId.get(first.body.message_id)?.event, byId.get(first.body.message_id)?.attributes]).toEqual([
+      'urm_affiliate_attributed',
+      { urm_aff_id: 'aff-first', urm_aff_link_id: 'link-first' },
+    ]);
+    expect([byId.get(second.body.message_id)?.event, byId.get(second.body.message_id)?.attributes]).toEqual([
+      'urm_affiliate_attributed',
+      { urm_aff_id: 'aff-second', urm_aff: 'campaign-2' },
+    ]);
   });
 
   test('the affiliate attributes cannot be written through /profiles', async () => {
@@ -318,7 +319,10 @@ describe('the README affiliates example', () => {
 
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd });
 
-    const [set, registered, listed, report] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const [set, registered, listed, report] = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(set.message).toBe('Affiliate set');
     expect(set.message_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(registered.login_url).toBe(`${stack.baseUrl}/affiliates/${stack.dev.app_id}/login`);

@@ -62,7 +62,7 @@ test('/openapi.json is JSON and answers HEAD without a body', async () => {
 
   expect(full.status).toBe(200);
   expect(full.headers.get('content-type')).toBe('application/json; charset=utf-8');
-  expect((await full.json() as { openapi: string }).openapi.startsWith('3.1')).toBe(true);
+  expect(((await full.json()) as { openapi: string }).openapi.startsWith('3.1')).toBe(true);
   expect(head.status).toBe(200);
   expect(await head.text()).toBe('');
 });

@@ -42,10 +42,17 @@ test('a NUL in profile_id and an unpaired surrogate in an event name are refused
   expect(response.status).toBe(400);
   expect(response.body).toEqual({
     message: 'request body is invalid',
-    errors: ['[0].profile_id must not contain control characters or unpaired surrogates', '[1].event must not contain control characters or unpaired surrogates'],
+    errors: [
+      '[0].profile_id must not contain control characters or unpaired surrogates',
+      '[1].event must not contain control characters or unpaired surrogates',
+    ],
   });
   // Anything written before the marker (same profile, same shard) would be on the timeline with it.
   await send(stack, '/events', [{ app_id: stack.dev.app_id, profile_id: profileId, event: 'marker', urm_date_time: at }]);
-  const timeline = await until(() => readTimeline(stack, profileId), (events) => events.length > 0, 'the marker event');
+  const timeline = await until(
+    () => readTimeline(stack, profileId),
+    (events) => events.length > 0,
+    'the marker event',
+  );
   expect(timeline.map((entry) => entry.event)).toEqual(['marker']);
 });

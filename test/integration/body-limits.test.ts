@@ -121,7 +121,11 @@ describe('ingestion: 4 MiB of records', () => {
     expect(response.body).toEqual({ message: tooLarge(limit) });
     // Anything written before the marker (same profile, same shard) would be on the timeline with it.
     await send(stack, '/events', [{ app_id: stack.dev.app_id, profile_id: profileId, event: 'marker', urm_date_time: at }]);
-    const timeline = await until(() => readTimeline(stack, profileId), (events) => events.length > 0, 'the marker event');
+    const timeline = await until(
+      () => readTimeline(stack, profileId),
+      (events) => events.length > 0,
+      'the marker event',
+    );
     expect(timeline.map((entry) => entry.event)).toEqual(['marker']);
   });
 

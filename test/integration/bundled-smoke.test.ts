@@ -28,10 +28,14 @@ beforeAll(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'urm-bundled-'));
   const env = { ...(await freePorts()), URM_DATA_DIR: dataDir };
   local = startLocalProcess(env, ['--bundled']);
-  await waitFor(() => {
-    if (local.child.exitCode !== null) throw new Error(`npm start -- --bundled exited (${local.child.exitCode}):\n${local.output()}`);
-    return local.output().includes('urm local stack ready');
-  }, 'the bundled stack to start', STARTUP_MS);
+  await waitFor(
+    () => {
+      if (local.child.exitCode !== null) throw new Error(`npm start -- --bundled exited (${local.child.exitCode}):\n${local.output()}`);
+      return local.output().includes('urm local stack ready');
+    },
+    'the bundled stack to start',
+    STARTUP_MS,
+  );
   stack = {
     baseUrl: `http://127.0.0.1:${env.PORT}`,
     dev: JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')),
@@ -60,9 +64,17 @@ describe('npm start -- --bundled (the synthesized bundles)', () => {
     await send(stack, '/profiles', [profileRecord(stack, profileId, { tier: 'gold', urm_add: { visits: 1 } })]);
     await send(stack, '/events', [profileRecord(stack, profileId, { event: 'login', urm_insert_id: `login-${profileId}` })]);
 
-    const profile = await until(() => readProfile(stack, profileId), (r) => r.status === 200, `profile ${profileId}`);
+    const profile = await until(
+      () => readProfile(stack, profileId),
+      (r) => r.status === 200,
+      `profile ${profileId}`,
+    );
     expect(profile.body.attributes).toEqual({ tier: 'gold', visits: 1 });
-    const timeline = await until(() => readTimeline(stack, profileId), (events) => events.length > 0, `the timeline of ${profileId}`);
+    const timeline = await until(
+      () => readTimeline(stack, profileId),
+      (events) => events.length > 0,
+      `the timeline of ${profileId}`,
+    );
     expect(timeline.map((event: any) => [event.event, event.urm_insert_id])).toEqual([['login', `login-${profileId}`]]);
   });
 
@@ -107,7 +119,11 @@ describe('npm start -- --bundled (the synthesized bundles)', () => {
 
     expect(response.status).toBe(200);
     expect((await mailWithId(stack, response.body.message_id))?.subject).toBe(subject);
-    const timeline = await until(() => readTimeline(stack, profileId), (events) => events.length > 0, `the timeline of ${profileId}`);
+    const timeline = await until(
+      () => readTimeline(stack, profileId),
+      (events) => events.length > 0,
+      `the timeline of ${profileId}`,
+    );
     expect(timeline.map((event: any) => event.event)).toEqual(['urm_email_sent']);
   });
 });

@@ -70,7 +70,9 @@ describe('affiliates in the console', () => {
     const suspended = await api('GET', '/console/api/affiliates?status=suspended');
 
     expect(all.status).toBe(200);
-    expect(all.body.affiliates).toEqual([expect.objectContaining({ affiliate_id: affiliateId, status: 'pending', plan: null, first_name: 'Ada', last_name: 'Lovelace' })]);
+    expect(all.body.affiliates).toEqual([
+      expect.objectContaining({ affiliate_id: affiliateId, status: 'pending', plan: null, first_name: 'Ada', last_name: 'Lovelace' }),
+    ]);
     expect(pending.body.affiliates.map((a: { affiliate_id: string }) => a.affiliate_id)).toEqual([affiliateId]);
     expect(suspended.body).toEqual({ affiliates: [], next_cursor: null });
   });
@@ -80,16 +82,25 @@ describe('affiliates in the console', () => {
     const suspended = await api('POST', `/console/api/affiliates/${affiliateId}/status`, { status: 'suspended' });
     const again = await api('POST', `/console/api/affiliates/${affiliateId}/status`, { status: 'approved' });
 
-    expect([approved.status, approved.body.affiliate.status, suspended.body.affiliate.status, again.body.affiliate.status]).toEqual([200, 'approved', 'suspended', 'approved']);
+    expect([approved.status, approved.body.affiliate.status, suspended.body.affiliate.status, again.body.affiliate.status]).toEqual([
+      200,
+      'approved',
+      'suspended',
+      'approved',
+    ]);
     const audit = await api('GET', '/console/api/audit');
-    expect(audit.body.entries.filter((e: { target: string }) => e.target === `affiliate:${affiliateId}`).map((e: { action: string; actor: { user_id: string } }) => [e.action, e.actor.user_id])).toEqual([
+    expect(
+      audit.body.entries
+        .filter((e: { target: string }) => e.target === `affiliate:${affiliateId}`)
+        .map((e: { action: string; actor: { user_id: string } }) => [e.action, e.actor.user_id]),
+    ).toEqual([
       ['affiliate.approved', admin.userId],
       ['affiliate.suspended', admin.userId],
       ['affiliate.approved', admin.userId],
     ]);
   });
 
-  test('assigns one of the application\'s plans, listed by GET /console/api/plans, and names it in the listing and the detail', async () => {
+  test("assigns one of the application's plans, listed by GET /console/api/plans, and names it in the listing and the detail", async () => {
     const plans = await api('GET', '/console/api/plans', undefined, viewer);
     const assigned = await api('POST', `/console/api/affiliates/${affiliateId}/plan`, { plan_id: plans.body.plans[0].plan_id });
     const listed = await api('GET', '/console/api/affiliates');
@@ -99,7 +110,12 @@ describe('affiliates in the console', () => {
     expect([assigned.status, assigned.body.affiliate.plan_id]).toEqual([200, plan.plan_id]);
     expect(listed.body.affiliates[0].plan).toEqual({ plan_id: plan.plan_id, name: 'CPA 50' });
     expect(detail.status).toBe(200);
-    expect(detail.body.affiliate).toMatchObject({ affiliate_id: affiliateId, plan: { plan_id: plan.plan_id, name: 'CPA 50' }, links: [], postback_url_set: false });
+    expect(detail.body.affiliate).toMatchObject({
+      affiliate_id: affiliateId,
+      plan: { plan_id: plan.plan_id, name: 'CPA 50' },
+      links: [],
+      postback_url_set: false,
+    });
     expect(JSON.stringify(detail.body)).not.toMatch(/password|scrypt/);
   });
 
@@ -114,7 +130,10 @@ describe('affiliates in the console', () => {
     await api('POST', `/console/api/affiliates/${affiliateId}/status`, { status: 'approved' });
     await api('POST', `/console/api/affiliates/${affiliateId}/plan`, { plan_id: plan.plan_id });
     const player = `player-${randomUUID()}`;
-    const attributed = await request(stack.baseUrl, 'POST', '/api/set_affiliate', { key: ours.serverKey, body: { app_id: ours.appId, profile_id: player, urm_aff_id: affiliateId } });
+    const attributed = await request(stack.baseUrl, 'POST', '/api/set_affiliate', {
+      key: ours.serverKey,
+      body: { app_id: ours.appId, profile_id: player, urm_aff_id: affiliateId },
+    });
     expect(attributed.status).toBe(200);
     const deposit = await request(stack.baseUrl, 'POST', '/events', {
       key: ours.serverKey,
@@ -136,10 +155,17 @@ describe('affiliates in the console', () => {
     );
     const csv = await fetch(`${stack.baseUrl}/console/api/affiliates/${affiliateId}/report.csv?${range}`, { headers: { Cookie: viewer.cookie } });
 
-    expect(report.body).toMatchObject({ affiliate_id: affiliateId, currency: 'EUR', plan_id: plan.plan_id, totals: { registrations: 1, ftds: 1, deposits: '25.00', cpa: '50.00', commission: '50.00' } });
+    expect(report.body).toMatchObject({
+      affiliate_id: affiliateId,
+      currency: 'EUR',
+      plan_id: plan.plan_id,
+      totals: { registrations: 1, ftds: 1, deposits: '25.00', cpa: '50.00', commission: '50.00' },
+    });
     expect(trace.body.registrations.map((r: { profile_id: string }) => r.profile_id)).toEqual([player]);
     expect(trace.body.ftds).toEqual([expect.objectContaining({ profile_id: player, qualified: true })]);
-    expect(trace.body.players).toEqual([{ profile_id: player, link_id: '-', events: [expect.objectContaining({ event: 'Deposit', kind: 'deposit', amount: 25 })] }]);
+    expect(trace.body.players).toEqual([
+      { profile_id: player, link_id: '-', events: [expect.objectContaining({ event: 'Deposit', kind: 'deposit', amount: 25 })] },
+    ]);
     expect(trace.body.next_cursor).toBeNull();
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
@@ -153,7 +179,12 @@ describe('what a role may not do, and what is not ours', () => {
   test('a viewer may not approve, suspend or assign a plan: 403 from the server, and nothing changes', async () => {
     const before = (await api('GET', `/console/api/affiliates/${affiliateId}`)).body.affiliate;
 
-    const status = await api('POST', `/console/api/affiliates/${affiliateId}/status`, { status: before.status === 'approved' ? 'suspended' : 'approved' }, viewer);
+    const status = await api(
+      'POST',
+      `/console/api/affiliates/${affiliateId}/status`,
+      { status: before.status === 'approved' ? 'suspended' : 'approved' },
+      viewer,
+    );
     const assigned = await api('POST', `/console/api/affiliates/${affiliateId}/plan`, { plan_id: plan.plan_id }, viewer);
 
     expect([status.status, status.body, assigned.status]).toEqual([403, { message: 'Forbidden' }, 403]);
@@ -171,14 +202,15 @@ describe('what a role may not do, and what is not ours', () => {
   });
 
   test("another application's affiliate is 404 by id on every operation, as an unknown one is", async () => {
-    const paths = (id: string) => [
-      ['GET', `/console/api/affiliates/${id}`],
-      ['GET', `/console/api/affiliates/${id}/report?${range}`],
-      ['GET', `/console/api/affiliates/${id}/report.csv?${range}`],
-      ['GET', `/console/api/affiliates/${id}/trace?${range}`],
-      ['POST', `/console/api/affiliates/${id}/status`, { status: 'suspended' }],
-      ['POST', `/console/api/affiliates/${id}/plan`, { plan_id: plan.plan_id }],
-    ] as const;
+    const paths = (id: string) =>
+      [
+        ['GET', `/console/api/affiliates/${id}`],
+        ['GET', `/console/api/affiliates/${id}/report?${range}`],
+        ['GET', `/console/api/affiliates/${id}/report.csv?${range}`],
+        ['GET', `/console/api/affiliates/${id}/trace?${range}`],
+        ['POST', `/console/api/affiliates/${id}/status`, { status: 'suspended' }],
+        ['POST', `/console/api/affiliates/${id}/plan`, { plan_id: plan.plan_id }],
+      ] as const;
 
     const guessed = await Promise.all(paths(theirAffiliateId).map(([method, path, body]) => api(method, path, body)));
     const unknown = await Promise.all(paths('aff_00000000000000000000').map(([method, path, body]) => api(method, path, body)));

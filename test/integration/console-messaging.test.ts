@@ -30,11 +30,15 @@ async function newApplication(baseUrl: string) {
 }
 
 async function ingest(app: { appId: string; serverKey: string }, records: Record<string, unknown>[]) {
-  const response = await request(stack.baseUrl, 'POST', '/profiles', { key: app.serverKey, body: records.map((r) => ({ app_id: app.appId, urm_date_time: '2026-11-01T00:00:00Z', ...r })) });
+  const response = await request(stack.baseUrl, 'POST', '/profiles', {
+    key: app.serverKey,
+    body: records.map((r) => ({ app_id: app.appId, urm_date_time: '2026-11-01T00:00:00Z', ...r })),
+  });
   expect(response.body.FailedRecordCount).toBe(0);
 }
 
-const api = (method: 'GET' | 'POST', path: string, body?: unknown, as: ConsoleSession | null = session) => consoleRequest(stack.baseUrl, as, method, path, body);
+const api = (method: 'GET' | 'POST', path: string, body?: unknown, as: ConsoleSession | null = session) =>
+  consoleRequest(stack.baseUrl, as, method, path, body);
 
 /** Reads until `check` holds (the stream applies within about a second), at most 15 s. */
 async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
@@ -56,12 +60,18 @@ beforeAll(async () => {
     { profile_id: 'player-7', vip: true },
   ]);
   await ingest(theirs, [{ profile_id: 'player-43', email: 'theirs@example.com' }]);
-  await eventually(() => api('GET', '/console/api/players/player-7'), (r) => r.status === 200);
-  await eventually(() => api('GET', '/console/api/players/player-42'), (r) => r.status === 200);
+  await eventually(
+    () => api('GET', '/console/api/players/player-7'),
+    (r) => r.status === 200,
+  );
+  await eventually(
+    () => api('GET', '/console/api/players/player-42'),
+    (r) => r.status === 200,
+  );
 }, 60_000);
 
 describe('emailing a player from the console', () => {
-  test('the mail reaches the player\'s address through the channel, and the timeline names who sent it, once however often it is retried', async () => {
+  test("the mail reaches the player's address through the channel, and the timeline names who sent it, once however often it is retried", async () => {
     const body = mail();
 
     const first = await api('POST', '/console/api/players/player-42/email', body);
@@ -76,10 +86,24 @@ describe('emailing a player from the console', () => {
     expect(sent?.destination.to).toEqual(['"Ann Lee" <ann@example.com>']);
     expect(sent?.from).toBe('"Casino News" <news@example.com>');
     expect(await mailWithSubject(stack, body.subject)).toHaveLength(1);
-    await eventually(() => api('GET', '/console/api/players/player-42/timeline?event=urm_back_office_action'), (r) => r.body.events?.some((e: { attributes: { value?: unknown } }) => e.attributes.value === body.action_id));
+    await eventually(
+      () => api('GET', '/console/api/players/player-42/timeline?event=urm_back_office_action'),
+      (r) => r.body.events?.some((e: { attributes: { value?: unknown } }) => e.attributes.value === body.action_id),
+    );
     const timeline = await api('GET', '/console/api/players/player-42/timeline?event=urm_email_sent');
-    expect(timeline.body.events.filter((e: { attributes: { action_id: string } }) => e.attributes.action_id === body.action_id).map((e: { attributes: unknown }) => e.attributes)).toEqual([
-      { message_id: first.body.message_id, channel_id: ours.channelId, subject: body.subject, user_id: session.userId, user_email: expect.stringMatching(/@example\.com$/), action_id: body.action_id },
+    expect(
+      timeline.body.events
+        .filter((e: { attributes: { action_id: string } }) => e.attributes.action_id === body.action_id)
+        .map((e: { attributes: unknown }) => e.attributes),
+    ).toEqual([
+      {
+        message_id: first.body.message_id,
+        channel_id: ours.channelId,
+        subject: body.subject,
+        user_id: session.userId,
+        user_email: expect.stringMatching(/@example\.com$/),
+        action_id: body.action_id,
+      },
     ]);
   });
 
@@ -111,7 +135,7 @@ describe('emailing a player from the console', () => {
     expect(await mailWithSubject(stack, body.subject)).toEqual([]);
   });
 
-  test('another application\'s player or channel is not found by guessing its id, and nothing is sent', async () => {
+  test("another application's player or channel is not found by guessing its id, and nothing is sent", async () => {
     const theirPlayer = mail();
     const theirChannel = { ...mail(), channel_id: theirs.channelId };
 
@@ -126,7 +150,7 @@ describe('emailing a player from the console', () => {
 });
 
 describe('pushing to a player from the console', () => {
-  test('a player without a web push device is 409, another application\'s player 404, a viewer 403', async () => {
+  test("a player without a web push device is 409, another application's player 404, a viewer 403", async () => {
     const push = { title: 'Your bonus', body: 'is ready' };
 
     const responses = [

@@ -27,11 +27,15 @@ async function newApplication(baseUrl: string) {
 const at = (second: number) => new Date(Date.UTC(2026, 10, 1, 0, 0, second)).toISOString();
 
 async function ingest(app: { appId: string; serverKey: string }, path: '/profiles' | '/events', records: Record<string, unknown>[]) {
-  const response = await request(stack.baseUrl, 'POST', path, { key: app.serverKey, body: records.map((r) => ({ app_id: app.appId, urm_date_time: at(0), ...r })) });
+  const response = await request(stack.baseUrl, 'POST', path, {
+    key: app.serverKey,
+    body: records.map((r) => ({ app_id: app.appId, urm_date_time: at(0), ...r })),
+  });
   expect(response.body.FailedRecordCount).toBe(0);
 }
 
-const api = (method: 'GET' | 'POST', path: string, body?: unknown, as: ConsoleSession | null = session) => consoleRequest(stack.baseUrl, as, method, path, body);
+const api = (method: 'GET' | 'POST', path: string, body?: unknown, as: ConsoleSession | null = session) =>
+  consoleRequest(stack.baseUrl, as, method, path, body);
 
 /** Reads until `check` holds (the stream applies within about a second), at most 15 s. */
 async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
@@ -55,12 +59,18 @@ beforeAll(async () => {
     { profile_id: 'player-42', event: 'deposit', amount: 10, urm_date_time: at(1) },
     { profile_id: 'player-42', event: 'login', urm_date_time: at(2) },
   ]);
-  await eventually(() => api('GET', '/console/api/players/player-42/timeline'), (r) => r.status === 200 && r.body.events.length === 2);
-  await eventually(() => api('GET', '/console/api/players?prefix=player-5'), (r) => r.body.players?.length === 1);
+  await eventually(
+    () => api('GET', '/console/api/players/player-42/timeline'),
+    (r) => r.status === 200 && r.body.events.length === 2,
+  );
+  await eventually(
+    () => api('GET', '/console/api/players?prefix=player-5'),
+    (r) => r.body.players?.length === 1,
+  );
 }, 60_000);
 
 describe('finding players', () => {
-  test('pages through the application\'s players in profile id order, and never another application\'s', async () => {
+  test("pages through the application's players in profile id order, and never another application's", async () => {
     const first = await api('GET', '/console/api/players?limit=2');
     const second = await api('GET', `/console/api/players?limit=2&cursor=${first.body.next_cursor}`);
 
@@ -74,7 +84,7 @@ describe('finding players', () => {
     expect(found.body.players.map((p: { profile_id: string }) => p.profile_id)).toEqual(['player-42', 'player-420']);
   });
 
-  test('another application\'s player is not found by guessing its id', async () => {
+  test("another application's player is not found by guessing its id", async () => {
     const [player, timeline, change] = [
       await api('GET', '/console/api/players/player-43'),
       await api('GET', '/console/api/players/player-43/timeline'),
@@ -125,7 +135,10 @@ describe('acting on a player', () => {
     const later = await api('POST', '/console/api/players/player-5/attributes', { action: 'set', attribute: 'checked', value: 1 });
 
     expect([first.status, again.status, later.status]).toEqual([200, 200, 200]);
-    const actions = await eventually(() => api('GET', '/console/api/players/player-5/timeline?event=urm_back_office_action'), (r) => r.body.events.length >= 2);
+    const actions = await eventually(
+      () => api('GET', '/console/api/players/player-5/timeline?event=urm_back_office_action'),
+      (r) => r.body.events.length >= 2,
+    );
     expect(actions.body.events.map((e: { attributes: unknown }) => e.attributes)).toEqual([
       { action: 'set_attribute', attribute: 'checked', value: 1, user_id: session.userId, user_email: expect.any(String) },
       { action: 'set_attribute', attribute: 'tier', value: 'gold', user_id: session.userId, user_email: expect.any(String) },
@@ -138,12 +151,20 @@ describe('acting on a player', () => {
     const response = await api('POST', '/console/api/players/player-420/attributes', { action: 'unset', attribute: 'vip' });
 
     expect(response.status).toBe(200);
-    const player = await eventually(() => api('GET', '/console/api/players/player-420'), (r) => r.body.attributes.some((a: { name: string; value: unknown }) => a.name === 'vip' && a.value === null));
+    const player = await eventually(
+      () => api('GET', '/console/api/players/player-420'),
+      (r) => r.body.attributes.some((a: { name: string; value: unknown }) => a.name === 'vip' && a.value === null),
+    );
     expect(player.body.attributes).toContainEqual({ name: 'vip', type: 'null', value: null });
   });
 
   test('a state-changing call without the CSRF token is refused', async () => {
-    const response = await api('POST', '/console/api/players/player-42/attributes', { action: 'set', attribute: 'vip', value: false }, { ...session, csrf: 'wrong' });
+    const response = await api(
+      'POST',
+      '/console/api/players/player-42/attributes',
+      { action: 'set', attribute: 'vip', value: false },
+      { ...session, csrf: 'wrong' },
+    );
 
     expect(response.status).toBe(403);
   });

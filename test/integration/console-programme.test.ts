@@ -41,7 +41,10 @@ async function newApplication(): Promise<TestApp> {
 const registered = async (app: TestApp) => (await registerAffiliate(stack.baseUrl, app)).id;
 
 const api = (as: ConsoleSession, method: 'GET' | 'POST', path: string, body?: unknown) => consoleRequest(stack.baseUrl, as, method, path, body);
-const auditActions = async () => ((await api(admin, 'GET', '/console/api/audit')).body.entries as { action: string; actor: { user_id: string } }[]).filter((e) => e.actor.user_id === marketer.userId).map((e) => e.action);
+const auditActions = async () =>
+  ((await api(admin, 'GET', '/console/api/audit')).body.entries as { action: string; actor: { user_id: string } }[])
+    .filter((e) => e.actor.user_id === marketer.userId)
+    .map((e) => e.action);
 
 beforeAll(async () => {
   stack = await testStack();
@@ -74,7 +77,10 @@ describe('plans and links from the console', () => {
   });
 
   test("a link made in the console is on the affiliate's page, and its click address redirects to the landing URL", async () => {
-    const created = await api(marketer, 'POST', `/console/api/affiliates/${affiliateId}/links`, { name: 'Spring', landing_url: 'https://casino.example/welcome' });
+    const created = await api(marketer, 'POST', `/console/api/affiliates/${affiliateId}/links`, {
+      name: 'Spring',
+      landing_url: 'https://casino.example/welcome',
+    });
     const page = await api(viewer, 'GET', `/console/api/affiliates/${affiliateId}`);
     const click = await fetch(created.body.link.click_url, { redirect: 'manual' });
 
@@ -85,7 +91,10 @@ describe('plans and links from the console', () => {
   });
 
   test("another application's affiliate gets no link by id guessing (404)", async () => {
-    const guessed = await api(marketer, 'POST', `/console/api/affiliates/${theirAffiliateId}/links`, { name: 'Spring', landing_url: 'https://casino.example/' });
+    const guessed = await api(marketer, 'POST', `/console/api/affiliates/${theirAffiliateId}/links`, {
+      name: 'Spring',
+      landing_url: 'https://casino.example/',
+    });
 
     expect(guessed.status).toBe(404);
   });
@@ -93,9 +102,15 @@ describe('plans and links from the console', () => {
 
 describe('postbacks from the console', () => {
   test('setting a URL answers the signing secret once, turning them off is read back, and both are audited', async () => {
-    const set = await api(marketer, 'POST', `/console/api/affiliates/${affiliateId}/postbacks`, { action: 'set', postback_url: 'https://tracker.example/pb?e={event}&id={event_id}' });
+    const set = await api(marketer, 'POST', `/console/api/affiliates/${affiliateId}/postbacks`, {
+      action: 'set',
+      postback_url: 'https://tracker.example/pb?e={event}&id={event_id}',
+    });
     const on = await api(viewer, 'GET', `/console/api/affiliates/${affiliateId}/postbacks`);
-    const again = await api(marketer, 'POST', `/console/api/affiliates/${affiliateId}/postbacks`, { action: 'set', postback_url: 'https://tracker.example/v2?e={event}' });
+    const again = await api(marketer, 'POST', `/console/api/affiliates/${affiliateId}/postbacks`, {
+      action: 'set',
+      postback_url: 'https://tracker.example/v2?e={event}',
+    });
     const off = await api(marketer, 'POST', `/console/api/affiliates/${affiliateId}/postbacks`, { action: 'off' });
     const read = await api(viewer, 'GET', `/console/api/affiliates/${affiliateId}/postbacks`);
 

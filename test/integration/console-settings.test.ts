@@ -63,7 +63,13 @@ describe('API keys', () => {
   test('an admin issues a key shown once; it ingests; revoked, it gets 403 within the 30 s the key cache keeps it', async () => {
     const issued = await api(admin, 'POST', '/console/api/keys', { scope: 'server' });
     expect(issued.status).toBe(201);
-    expect(issued.body).toEqual({ key: expect.stringMatching(/^urm_server_/), key_id: expect.any(String), scope: 'server', created_at: expect.any(String), revoked_at: null });
+    expect(issued.body).toEqual({
+      key: expect.stringMatching(/^urm_server_/),
+      key_id: expect.any(String),
+      scope: 'server',
+      created_at: expect.any(String),
+      revoked_at: null,
+    });
     const { key, key_id: keyId } = issued.body as { key: string; key_id: string };
 
     expect((await sendEvent(ours, key)).status).toBe(200);
@@ -129,7 +135,13 @@ describe('the application', () => {
 
     expect(read.status).toBe(200);
     expect(read.body.app).toEqual(
-      expect.objectContaining({ app_id: ours.appId, portal_origin: stack.baseUrl, identity_verification: 'on', identity_secret_set: true, affiliate_approval: 'pending' }),
+      expect.objectContaining({
+        app_id: ours.appId,
+        portal_origin: stack.baseUrl,
+        identity_verification: 'on',
+        identity_secret_set: true,
+        affiliate_approval: 'pending',
+      }),
     );
     expect(JSON.stringify(read.body)).not.toContain((await office().secrets.get(identitySecretName(ours.appId)))!);
   });

@@ -36,7 +36,10 @@ function keyOf(scope: Scope): string {
 }
 
 async function signedInToken(userId: string): Promise<string> {
-  const signedIn = await request(stack.baseUrl, 'POST', '/enterprises/sign_in', { key: stack.dev.server_key, body: { app_id: stack.dev.app_id, user_id: userId } });
+  const signedIn = await request(stack.baseUrl, 'POST', '/enterprises/sign_in', {
+    key: stack.dev.server_key,
+    body: { app_id: stack.dev.app_id, user_id: userId },
+  });
   expect(signedIn.status).toBe(200);
   return signedIn.body.token;
 }
@@ -49,7 +52,9 @@ beforeAll(async () => {
   const config = await request(stack.baseUrl, 'GET', `/push/config?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key });
   const pushToken = tokenOf(await push.subscribe(config.body.vapid_public_key));
   const profileId = `contract-${run}`;
-  await applyAndRead(stack, profileId, [profileRecord(stack, profileId, { first_name: 'Ada', urm_unique_append: { urm_web_push_notification_token: [pushToken] } })]);
+  await applyAndRead(stack, profileId, [
+    profileRecord(stack, profileId, { first_name: 'Ada', urm_unique_append: { urm_web_push_notification_token: [pushToken] } }),
+  ]);
 
   const signedUp = await request(stack.baseUrl, 'POST', '/enterprises/sign_up', {
     key: stack.dev.server_key,
@@ -63,7 +68,14 @@ beforeAll(async () => {
 
   const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', {
     key: stack.dev.server_key,
-    body: { app_id: stack.dev.app_id, email: `linked-${run}@example.com`, username: `linked_${run}`, password: 'correct horse battery', first_name: 'Ada', last_name: 'Lovelace' },
+    body: {
+      app_id: stack.dev.app_id,
+      email: `linked-${run}@example.com`,
+      username: `linked_${run}`,
+      password: 'correct horse battery',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+    },
   });
   expect(registered.status).toBe(200);
   const link = await createLink(localBackOffice(localClients(stack.endpoints).document))(stack.dev.app_id, registered.body.affiliate_id, {

@@ -71,7 +71,11 @@ describe('send_email through the local stack', () => {
     const response = await send(body);
     expect(response.status).toBe(200);
 
-    const events = await until(() => readTimeline(stack, body.profile_id), (found) => found.length > 0, 'the urm_email_sent event');
+    const events = await until(
+      () => readTimeline(stack, body.profile_id),
+      (found) => found.length > 0,
+      'the urm_email_sent event',
+    );
     expect(events.length).toBe(1);
     expect(events[0].event).toBe('urm_email_sent');
     expect(events[0].attributes).toEqual({
@@ -105,7 +109,11 @@ describe('send_email through the local stack', () => {
   test('sends from any address at the domain a channel names, and from no other domain', async () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
     const channel = await createChannel(office, commandLineActor, {
-      appId: stack.dev.app_id, name: 'VIP desk', fromEmail: 'news@example.com', fromName: 'News', fromDomain: 'Example.com',
+      appId: stack.dev.app_id,
+      name: 'VIP desk',
+      fromEmail: 'news@example.com',
+      fromName: 'News',
+      fromDomain: 'Example.com',
     });
     const elsewhere = email({ channel_id: channel.channel_id, from_email: 'security@bank.example' });
 
@@ -157,7 +165,12 @@ describe('send_email through the local stack', () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
     const other = await createApp(office, { name: unique('Other casino') });
     const otherKey = (await issueKey(office, other.app_id, commandLineActor, 'comms')).key;
-    const otherChannel = await createChannel(office, commandLineActor, { appId: other.app_id, name: 'Other', fromEmail: 'other@example.com', fromName: 'Other' });
+    const otherChannel = await createChannel(office, commandLineActor, {
+      appId: other.app_id,
+      name: 'Other',
+      fromEmail: 'other@example.com',
+      fromName: 'Other',
+    });
     const foreignChannel = email({ channel_id: otherChannel.channel_id });
     const foreignApp = email();
 
@@ -174,7 +187,16 @@ describe('send_email through the local stack', () => {
 describe('email channels with the admin command line', () => {
   test('a created channel sends with its sender; disabled it answers 404 and sends nothing; enabled again it sends', async () => {
     const created = await admin(
-      'channel', 'create', '--app', stack.dev.app_id, '--name', 'VIP news', '--from-email', 'vip@example.com', '--from-name', 'VIP Lounge',
+      'channel',
+      'create',
+      '--app',
+      stack.dev.app_id,
+      '--name',
+      'VIP news',
+      '--from-email',
+      'vip@example.com',
+      '--from-name',
+      'VIP Lounge',
     );
     expect(created.channel_id).toMatch(/^ch_[0-9a-f]{16}$/);
     expect(created.enabled).toBe(true);
@@ -200,7 +222,16 @@ describe('email channels with the admin command line', () => {
 
   test('update --domain lets a channel send from any address at its domain, --no-domain from its address only', async () => {
     const created = await admin(
-      'channel', 'create', '--app', stack.dev.app_id, '--name', 'Promotions', '--from-email', 'promo@example.com', '--from-name', 'Promotions',
+      'channel',
+      'create',
+      '--app',
+      stack.dev.app_id,
+      '--name',
+      'Promotions',
+      '--from-email',
+      'promo@example.com',
+      '--from-name',
+      'Promotions',
     );
     const asVip = () => send(email({ channel_id: created.channel_id, from_email: 'vip@example.com' }));
     expect((await asVip()).status).toBe(400);
@@ -217,9 +248,7 @@ describe('email channels with the admin command line', () => {
   test("refuses a domain that is not the channel address's own", async () => {
     for (const domain of ['bank.example', 'mail.example.com']) {
       await expect(
-        admin(
-          'channel', 'create', '--app', stack.dev.app_id, '--name', 'Bad', '--from-email', 'promo@example.com', '--from-name', 'Bad', '--domain', domain,
-        ),
+        admin('channel', 'create', '--app', stack.dev.app_id, '--name', 'Bad', '--from-email', 'promo@example.com', '--from-name', 'Bad', '--domain', domain),
       ).rejects.toMatchObject({ stderr: expect.stringMatching(/domain must be example\.com, the domain of the channel's from email/) });
     }
   });

@@ -57,7 +57,9 @@ describe('enterprise sign-up over HTTP', () => {
     const response = await signUp(users);
 
     expect(response.status).toBe(200);
-    expect(response.body.users.map((u: Record<string, unknown>) => ({ ...u, user_id: typeof u.user_id }))).toEqual(users.map((u) => ({ user_id: 'string', ...u, role: 'viewer', created: true })));
+    expect(response.body.users.map((u: Record<string, unknown>) => ({ ...u, user_id: typeof u.user_id }))).toEqual(
+      users.map((u) => ({ user_id: 'string', ...u, role: 'viewer', created: true })),
+    );
     expect(response.body.users[0].user_id).not.toBe(response.body.users[1].user_id);
   });
 
@@ -114,7 +116,7 @@ describe('enterprise sign-up over HTTP', () => {
     });
   }
 
-  test("answers 403 for a key of another scope or a body naming another application", async () => {
+  test('answers 403 for a key of another scope or a body naming another application', async () => {
     const wrongScope = await signUp([person()], stack.dev.comms_key);
     const wrongApp = await signUp([person()], stack.dev.server_key, 'app_someone_else');
 

@@ -104,7 +104,8 @@ describe('delivering the same funnel batch twice', () => {
     ]);
     const { reader, document } = funnelOf(stack.endpoints);
     const everything = async () => {
-      const read = (pk: string) => document.send(new QueryCommand({ TableName: tables.funnel.localName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }));
+      const read = (pk: string) =>
+        document.send(new QueryCommand({ TableName: tables.funnel.localName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }));
       const rows = await Promise.all([`a#${stack.dev.app_id}#${affiliateId}`, ...players.map((p) => `p#${stack.dev.app_id}#${p}`)].map(read));
       // The postback outbox's marks are the postback sender's to change (it runs meanwhile, every second): not compared.
       return rows.flatMap((out) => out.Items ?? []).map(({ postback_queue: _q, postback_due: _d, postback_attempts: _a, ...row }) => row);

@@ -31,7 +31,11 @@ async function totals(affiliateId: string): Promise<Totals> {
 
 /** Waits until the bets reach `bets` (the last event each test sends is a bet), then gives the figures. */
 const totalsOnceBetsReach = (affiliateId: string, bets: string) =>
-  until(() => totals(affiliateId), (t) => t.bets === bets, `the funnel of ${affiliateId} to count bets of ${bets}`);
+  until(
+    () => totals(affiliateId),
+    (t) => t.bets === bets,
+    `the funnel of ${affiliateId} to count bets of ${bets}`,
+  );
 
 describe('the affiliate funnel over HTTP', () => {
   test('set_affiliate, a Deposit and a Bet/Win pair count a registration, an FTD, the deposit and the bets and wins, exactly', async () => {
@@ -140,4 +144,3 @@ describe('money settings on the command line', () => {
     expect(JSON.parse((await adminMoney(['--app', app.app_id])).stdout)).toEqual({ app_id: app.app_id, currency: 'EUR', money_events: {} });
   });
 });
-

@@ -75,7 +75,11 @@ describe('refusals through the local stack', () => {
       ['a URM_x attribute', { body: [{ ...profile, URM_x: 1 }] }, '[0].URM_x is not allowed'],
       ['a null value', { body: [{ ...profile, a: null }] }, '[0].a must be a string, number, boolean or array'],
       ['an object value', { body: [{ ...profile, a: { b: 1 } }] }, '[0].a must be a string, number, boolean or array'],
-      ['urm_delete_profile with attributes', { body: [{ ...profile, urm_delete_profile: 'profile_id', a: 1 }] }, '[0].urm_delete_profile cannot be combined with a'],
+      [
+        'urm_delete_profile with attributes',
+        { body: [{ ...profile, urm_delete_profile: 'profile_id', a: 1 }] },
+        '[0].urm_delete_profile cannot be combined with a',
+      ],
     ];
     for (const [name, body, expected] of cases) {
       const response = await request(stack.baseUrl, 'POST', '/profiles', { key: stack.dev.server_key, ...body });

@@ -34,9 +34,18 @@ function servers(): Record<string, number> {
 
 /** `0100007F:1F90` (little-endian IPv4) or 32 hex digits of IPv6, as /proc/net/tcp* write a local address. */
 function addressOf(hex: string): string {
-  if (hex.length === 8) return hex.match(/../g)!.reverse().map((byte) => parseInt(byte, 16)).join('.');
+  if (hex.length === 8)
+    return hex
+      .match(/../g)!
+      .reverse()
+      .map((byte) => parseInt(byte, 16))
+      .join('.');
   const words = hex.match(/.{8}/g)!.map((word) => word.match(/../g)!.reverse().join(''));
-  return words.join('').match(/.{4}/g)!.map((group) => group.replace(/^0+(?=.)/, '')).join(':');
+  return words
+    .join('')
+    .match(/.{4}/g)!
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':');
 }
 
 function isLoopback(address: string): boolean {

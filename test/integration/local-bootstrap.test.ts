@@ -38,6 +38,8 @@ test('a table from before an index and TTL were defined gets both when the stack
 
   const described = await dynamo.send(new DescribeTableCommand({ TableName: now.localName }));
   const ttl = await dynamo.send(new DescribeTimeToLiveCommand({ TableName: now.localName }));
-  expect(described.Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.KeySchema?.map((key) => key.AttributeName)])).toEqual([['due', ['queue', 'due_at']]]);
+  expect(described.Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.KeySchema?.map((key) => key.AttributeName)])).toEqual([
+    ['due', ['queue', 'due_at']],
+  ]);
   expect(ttl.TimeToLiveDescription).toMatchObject({ TimeToLiveStatus: 'ENABLED', AttributeName: 'expires_at' });
 });

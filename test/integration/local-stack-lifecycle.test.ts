@@ -39,7 +39,10 @@ describe('npm start', () => {
       });
       expect(again.status).toBe(200);
       const stream = await readWholeStream(endpointsOf(env));
-      expect(stream.filter((r) => r.envelope.record.profile_id === 'p-restart').map((r) => r.sequenceNumber)).toEqual([receipt.body.Records[0].SequenceNumber, again.body.Records[0].SequenceNumber]);
+      expect(stream.filter((r) => r.envelope.record.profile_id === 'p-restart').map((r) => r.sequenceNumber)).toEqual([
+        receipt.body.Records[0].SequenceNumber,
+        again.body.Records[0].SequenceNumber,
+      ]);
     } finally {
       second.child.kill('SIGTERM');
     }

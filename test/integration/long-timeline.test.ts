@@ -37,12 +37,30 @@ async function seedTimeline(profileId: string): Promise<void> {
   const entries: TimelineEntry[] = Array.from({ length: ENTRIES }, (_, i) => {
     const at = new Date(Date.UTC(2026, 9, 1) + i * 1_000).toISOString();
     const insertId = `seeded-${i}`;
-    return { pk, insert_id: insertId, ts: timeKey(at, insertId), event: 'spin', urm_date_time: at, received_at: receivedAt, shard: 'shardId-seeded', seq: String(i + 1), attrs: JSON.stringify({ i }) };
+    return {
+      pk,
+      insert_id: insertId,
+      ts: timeKey(at, insertId),
+      event: 'spin',
+      urm_date_time: at,
+      received_at: receivedAt,
+      shard: 'shardId-seeded',
+      seq: String(i + 1),
+      attrs: JSON.stringify({ i }),
+    };
   });
   // Packed as the event consumer packs them.
   const pages = packPages(pk, entries);
   const chunks = Array.from({ length: 4 }, (_, w) => pages.filter((_, i) => i % 4 === w));
-  await Promise.all(chunks.map((chunk) => batchWriteAll(document, tables.timeline.localName, chunk.map((Item) => ({ PutRequest: { Item } })))));
+  await Promise.all(
+    chunks.map((chunk) =>
+      batchWriteAll(
+        document,
+        tables.timeline.localName,
+        chunk.map((Item) => ({ PutRequest: { Item } })),
+      ),
+    ),
+  );
 }
 
 /** How many entries the profile's timeline holds: only to know when to read it back through the API. */
@@ -77,20 +95,40 @@ describe('a timeline longer than one step', () => {
 
     // The attributes are merged at once; the timeline follows in steps.
     expect(await applyAndRead(stack, target, [profileRecord(stack, target, { urm_merge: [source] })])).toEqual({ level: 1, country: 'FR' });
-    await until(() => storedCount(target), (n) => n >= ENTRIES, 'the merged timeline to be copied', 45_000);
+    await until(
+      () => storedCount(target),
+      (n) => n >= ENTRIES,
+      'the merged timeline to be copied',
+      45_000,
+    );
     const merged = await readTimeline(stack, target);
     expect(merged.length).toBe(ENTRIES);
     expect(new Set(merged.map((e) => e.urm_insert_id)).size).toBe(ENTRIES);
     expect(merged.every((e) => e.merged_from === source)).toBeTruthy();
 
     await send(stack, '/profiles', [profileRecord(stack, target, { urm_delete_profile: 'profile_id' })]);
-    await until(() => readProfile(stack, target), (r) => r.status === 404, 'the delete to be applied');
-    await send(stack, '/events', [{ app_id: stack.dev.app_id, profile_id: target, event: 'login', urm_date_time: '2026-11-23T10:00:00Z', urm_insert_id: `after-${run}` }]);
+    await until(
+      () => readProfile(stack, target),
+      (r) => r.status === 404,
+      'the delete to be applied',
+    );
+    await send(stack, '/events', [
+      { app_id: stack.dev.app_id, profile_id: target, event: 'login', urm_date_time: '2026-11-23T10:00:00Z', urm_insert_id: `after-${run}` },
+    ]);
     // While the removal is under way, reads already leave out what the delete covers.
-    const meanwhile = await until(() => firstPage(target), (p) => p.body.events?.length === 1, 'the event after the delete');
+    const meanwhile = await until(
+      () => firstPage(target),
+      (p) => p.body.events?.length === 1,
+      'the event after the delete',
+    );
     expect(meanwhile.body.events.map((e: { urm_insert_id: string }) => e.urm_insert_id)).toEqual([`after-${run}`]);
 
-    await until(() => storedCount(target), (n) => n === 1, 'the deleted timeline to be removed', 45_000);
+    await until(
+      () => storedCount(target),
+      (n) => n === 1,
+      'the deleted timeline to be removed',
+      45_000,
+    );
     expect((await readTimeline(stack, target)).map((e) => e.urm_insert_id)).toEqual([`after-${run}`]);
     expect((await readProfile(stack, target)).status).toBe(404);
     expect(await storedCount(source)).toBe(ENTRIES);

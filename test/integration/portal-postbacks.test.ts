@@ -54,9 +54,16 @@ describe('the Postbacks page over HTTP', () => {
     expect(after.text).not.toContain(secret!);
 
     await setAffiliate(stack, { profile_id: `player-${randomUUID()}`, urm_aff_id: affiliate.affiliate_id, urm_aff: 'portal-test' });
-    const logged = await until(async () => (await person.get('postbacks')).text, (html) => html.includes('id="deliveries"'), 'a postback in the log', 30_000);
+    const logged = await until(
+      async () => (await person.get('postbacks')).text,
+      (html) => html.includes('id="deliveries"'),
+      'a postback in the log',
+      30_000,
+    );
 
-    expect(logged).toMatch(/<th scope="row">Registration<\/th><td class="left wrap"><code>[^<]+<\/code><\/td><td class="left outcome-delivered">Delivered<\/td><td>1<\/td><td class="left wrap">204<\/td>/);
+    expect(logged).toMatch(
+      /<th scope="row">Registration<\/th><td class="left wrap"><code>[^<]+<\/code><\/td><td class="left outcome-delivered">Delivered<\/td><td>1<\/td><td class="left wrap">204<\/td>/,
+    );
     expect(calls.some((url) => url.startsWith('/pb?e=registration&') && url.endsWith('&s=portal-test'))).toBe(true);
   });
 

@@ -58,7 +58,12 @@ async function affiliateWithPostback(): Promise<{ affiliateId: string; secret: s
   const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: stack.dev.server_key, body: registration(stack.dev.app_id) });
   expect(registered.status).toBe(200);
   const affiliateId: string = registered.body.affiliate_id;
-  const set = await setPostbackUrl(office, stack.dev.app_id, affiliateId, `http://127.0.0.1:${port}/pb?a={affiliate_id}&e={event}&s={sub_id}&id={event_id}&m={amount}&c={currency}`);
+  const set = await setPostbackUrl(
+    office,
+    stack.dev.app_id,
+    affiliateId,
+    `http://127.0.0.1:${port}/pb?a={affiliate_id}&e={event}&s={sub_id}&id={event_id}&m={amount}&c={currency}`,
+  );
   expect(set.signing_secret).toBeDefined();
   return { affiliateId, secret: set.signing_secret! };
 }
@@ -70,7 +75,13 @@ async function playerOf(affiliateId: string): Promise<string> {
   return player;
 }
 
-const callsOf = (affiliateId: string) => until(async () => received.get(affiliateId) ?? [], (calls) => calls.length >= 2, `two postbacks for ${affiliateId}`, 30_000);
+const callsOf = (affiliateId: string) =>
+  until(
+    async () => received.get(affiliateId) ?? [],
+    (calls) => calls.length >= 2,
+    `two postbacks for ${affiliateId}`,
+    30_000,
+  );
 
 describe('postbacks', () => {
   test('a registration and a first deposit each reach the receiver once, signed, with the sub-id', async () => {
@@ -104,7 +115,12 @@ describe('postbacks', () => {
     answers.set(`${affiliateId} registration`, [500]);
     await playerOf(affiliateId);
     const registrationCalls = () => (received.get(affiliateId) ?? []).filter((call) => call.query.e === 'registration');
-    await until(async () => registrationCalls(), (calls) => calls.length === 1, 'the first attempt', 30_000);
+    await until(
+      async () => registrationCalls(),
+      (calls) => calls.length === 1,
+      'the first attempt',
+      30_000,
+    );
 
     // The retry is due a minute later: move the clock of that row instead of waiting (the schedule itself is unit-tested).
     const [first] = registrationCalls();
@@ -117,10 +133,20 @@ describe('postbacks', () => {
     expect(due[0]).toMatchObject({ event: 'registration', attempts: 1, status_code: 500, event_id: first.query.id });
     const sk = await registrationSk(affiliateId);
     await document.send(
-      new UpdateCommand({ TableName: tables.funnel.localName, Key: { pk: `a#${stack.dev.app_id}#${affiliateId}`, sk }, UpdateExpression: 'SET postback_due = :now', ExpressionAttributeValues: { ':now': new Date().toISOString() } }),
+      new UpdateCommand({
+        TableName: tables.funnel.localName,
+        Key: { pk: `a#${stack.dev.app_id}#${affiliateId}`, sk },
+        UpdateExpression: 'SET postback_due = :now',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }),
     );
 
-    const calls = await until(async () => registrationCalls(), (all) => all.length === 2, 'the second attempt', 30_000);
+    const calls = await until(
+      async () => registrationCalls(),
+      (all) => all.length === 2,
+      'the second attempt',
+      30_000,
+    );
     expect(calls[1].query.id).toBe(first.query.id);
     const log = await until(
       async () => (await postbackDeliveries(office, stack.dev.app_id, affiliateId)).filter((entry) => entry.event === 'registration'),
@@ -133,21 +159,26 @@ describe('postbacks', () => {
     ]);
   });
 
-  test.each(['https://169.254.169.254/latest/meta-data/', 'https://10.0.0.1/pb', 'https://0xa9.254.169.254/pb'])('a postback URL to %s is refused when set', async (url) => {
-    const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: stack.dev.server_key, body: registration(stack.dev.app_id) });
+  test.each(['https://169.254.169.254/latest/meta-data/', 'https://10.0.0.1/pb', 'https://0xa9.254.169.254/pb'])(
+    'a postback URL to %s is refused when set',
+    async (url) => {
+      const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: stack.dev.server_key, body: registration(stack.dev.app_id) });
 
-    const refused = setPostbackUrl(office, stack.dev.app_id, registered.body.affiliate_id, url);
+      const refused = setPostbackUrl(office, stack.dev.app_id, registered.body.affiliate_id, url);
 
-    await expect(refused).rejects.toThrow(ValidationError);
-    await expect(refused).rejects.toMatchObject({ errors: [expect.stringContaining('private or reserved address')] });
-  });
+      await expect(refused).rejects.toThrow(ValidationError);
+      await expect(refused).rejects.toMatchObject({ errors: [expect.stringContaining('private or reserved address')] });
+    },
+  );
 });
 
 describe('the admin command line', () => {
   async function admin(...args: string[]): Promise<any> {
     const printed = jest.spyOn(console, 'log').mockImplementation(() => {});
     try {
-      await adminProgram().exitOverride().parseAsync(['--data-dir', stack.dataDir, '--json', ...args], { from: 'user' });
+      await adminProgram()
+        .exitOverride()
+        .parseAsync(['--data-dir', stack.dataDir, '--json', ...args], { from: 'user' });
       return JSON.parse(String(printed.mock.calls.at(-1)?.[0]));
     } finally {
       printed.mockRestore();

@@ -28,14 +28,56 @@ const MISSING = Symbol('missing');
 const REJECTED = Symbol('rejected');
 
 const rows: Row[] = [
-  { directive: 'urm_set', expectedValue: 'old', otherValue: 7, change: { urm_set: { a: 'new' } }, results: { missing: 'new', null: 'new', expected: 'new', other: 'new' } },
-  { directive: 'urm_set_if_null', expectedValue: 'old', otherValue: 7, change: { urm_set_if_null: { a: 'new' } }, results: { missing: 'new', null: 'new', expected: 'old', other: 7 } },
+  {
+    directive: 'urm_set',
+    expectedValue: 'old',
+    otherValue: 7,
+    change: { urm_set: { a: 'new' } },
+    results: { missing: 'new', null: 'new', expected: 'new', other: 'new' },
+  },
+  {
+    directive: 'urm_set_if_null',
+    expectedValue: 'old',
+    otherValue: 7,
+    change: { urm_set_if_null: { a: 'new' } },
+    results: { missing: 'new', null: 'new', expected: 'old', other: 7 },
+  },
   { directive: 'urm_add', expectedValue: 5, otherValue: 'five', change: { urm_add: { a: 2 } }, results: { missing: 2, null: 2, expected: 7, other: REJECTED } },
-  { directive: 'urm_append', expectedValue: ['x'], otherValue: 'x', change: { urm_append: { a: ['x', 'y'] } }, results: { missing: ['x', 'y'], null: ['x', 'y'], expected: ['x', 'x', 'y'], other: REJECTED } },
-  { directive: 'urm_unique_append', expectedValue: ['x'], otherValue: 'x', change: { urm_unique_append: { a: ['x', 'y'] } }, results: { missing: ['x', 'y'], null: ['x', 'y'], expected: ['x', 'y'], other: REJECTED } },
-  { directive: 'urm_remove', expectedValue: ['x', 'y', 'x'], otherValue: 'x', change: { urm_remove: { a: ['x'] } }, results: { missing: MISSING, null: null, expected: ['y'], other: REJECTED } },
-  { directive: 'urm_unset', expectedValue: 'old', otherValue: 7, change: { urm_unset: ['a'] }, results: { missing: null, null: null, expected: null, other: null } },
-  { directive: 'urm_delete', expectedValue: 'old', otherValue: 7, change: { urm_delete: ['a'] }, results: { missing: MISSING, null: MISSING, expected: MISSING, other: MISSING } },
+  {
+    directive: 'urm_append',
+    expectedValue: ['x'],
+    otherValue: 'x',
+    change: { urm_append: { a: ['x', 'y'] } },
+    results: { missing: ['x', 'y'], null: ['x', 'y'], expected: ['x', 'x', 'y'], other: REJECTED },
+  },
+  {
+    directive: 'urm_unique_append',
+    expectedValue: ['x'],
+    otherValue: 'x',
+    change: { urm_unique_append: { a: ['x', 'y'] } },
+    results: { missing: ['x', 'y'], null: ['x', 'y'], expected: ['x', 'y'], other: REJECTED },
+  },
+  {
+    directive: 'urm_remove',
+    expectedValue: ['x', 'y', 'x'],
+    otherValue: 'x',
+    change: { urm_remove: { a: ['x'] } },
+    results: { missing: MISSING, null: null, expected: ['y'], other: REJECTED },
+  },
+  {
+    directive: 'urm_unset',
+    expectedValue: 'old',
+    otherValue: 7,
+    change: { urm_unset: ['a'] },
+    results: { missing: null, null: null, expected: null, other: null },
+  },
+  {
+    directive: 'urm_delete',
+    expectedValue: 'old',
+    otherValue: 7,
+    change: { urm_delete: ['a'] },
+    results: { missing: MISSING, null: MISSING, expected: MISSING, other: MISSING },
+  },
 ];
 
 describe('each row of the directive table, sent over HTTP and read back', () => {
@@ -46,9 +88,11 @@ describe('each row of the directive table, sent over HTTP and read back', () => 
       test(`${row.directive} on an attribute that is ${state === 'expected' ? 'of the expected type' : state === 'other' ? 'of another type' : state} ${outcome}`, async () => {
         const profileId = id(`${row.directive}-${state}`);
         const setup =
-          state === 'missing' ? [] :
-          state === 'null' ? [profileRecord(stack, profileId, { urm_unset: ['a'] })] :
-          [profileRecord(stack, profileId, { urm_set: { a: state === 'expected' ? row.expectedValue : row.otherValue } })];
+          state === 'missing'
+            ? []
+            : state === 'null'
+              ? [profileRecord(stack, profileId, { urm_unset: ['a'] })]
+              : [profileRecord(stack, profileId, { urm_set: { a: state === 'expected' ? row.expectedValue : row.otherValue } })];
 
         const attributes = await applyAndRead(stack, profileId, [
           profileRecord(stack, profileId, { other: 1 }),
@@ -102,7 +146,9 @@ describe('profiles through the local stack', () => {
       profileRecord(stack, profileId, { urm_insert_id: `${profileId}-1`, urm_add: { deposits: 10 } }),
       profileRecord(stack, profileId, { urm_insert_id: `${profileId}-2`, urm_append: { games: ['poker'] } }),
     ];
-    const events = [{ app_id: stack.dev.app_id, profile_id: profileId, event: 'deposit', urm_date_time: '2026-11-21T10:00:00Z', urm_insert_id: `${profileId}-e1` }];
+    const events = [
+      { app_id: stack.dev.app_id, profile_id: profileId, event: 'deposit', urm_date_time: '2026-11-21T10:00:00Z', urm_insert_id: `${profileId}-e1` },
+    ];
 
     await send(stack, '/profiles', records);
     await send(stack, '/events', events);
@@ -111,7 +157,11 @@ describe('profiles through the local stack', () => {
     const attributes = await applyAndRead(stack, profileId, []);
 
     expect(attributes).toEqual({ deposits: 10, games: ['poker'] });
-    const timeline = await until(() => readTimeline(stack, profileId), (t) => t.length > 0, 'the event');
+    const timeline = await until(
+      () => readTimeline(stack, profileId),
+      (t) => t.length > 0,
+      'the event',
+    );
     expect(timeline.length).toBe(1);
   });
 
@@ -119,11 +169,19 @@ describe('profiles through the local stack', () => {
     const profileId = id('first-wins');
     const event = (fields: Record<string, unknown>) => ({ app_id: stack.dev.app_id, profile_id: profileId, event: 'deposit', urm_date_time: at, ...fields });
     await send(stack, '/events', [event({ urm_insert_id: 'deposit-1', amount: 10 })]);
-    await until(() => readTimeline(stack, profileId), (t) => t.length === 1, 'the first event');
+    await until(
+      () => readTimeline(stack, profileId),
+      (t) => t.length === 1,
+      'the first event',
+    );
 
     // The marker follows the re-send on the profile's shard: the consumer handles the re-send first or in the same batch.
     await send(stack, '/events', [event({ urm_insert_id: 'deposit-1', amount: 99, currency: 'EUR' }), event({ urm_insert_id: 'marker', event: 'marker' })]);
-    const timeline = await until(() => readTimeline(stack, profileId), (t) => t.length === 2, 'the marker event');
+    const timeline = await until(
+      () => readTimeline(stack, profileId),
+      (t) => t.length === 2,
+      'the marker event',
+    );
 
     expect(timeline.find((e) => e.urm_insert_id === 'deposit-1')?.attributes).toEqual({ amount: 10 });
   });
@@ -131,11 +189,15 @@ describe('profiles through the local stack', () => {
   test('urm_merge copies what the target lacks, unions push tokens, and brings the source’s timeline', async () => {
     const visitor = id('anon');
     const player = id('player');
-    await send(stack, '/events', [{ app_id: stack.dev.app_id, profile_id: visitor, event: 'page_view', urm_date_time: '2026-11-20T09:00:00Z', page: '/promo' }]);
-    await until(() => readTimeline(stack, visitor), (t) => t.length === 1, 'the visitor event');
-    await applyAndRead(stack, visitor, [
-      profileRecord(stack, visitor, { language: 'mt', country: 'MT', urm_web_push_notification_token: ['device-a'] }),
+    await send(stack, '/events', [
+      { app_id: stack.dev.app_id, profile_id: visitor, event: 'page_view', urm_date_time: '2026-11-20T09:00:00Z', page: '/promo' },
     ]);
+    await until(
+      () => readTimeline(stack, visitor),
+      (t) => t.length === 1,
+      'the visitor event',
+    );
+    await applyAndRead(stack, visitor, [profileRecord(stack, visitor, { language: 'mt', country: 'MT', urm_web_push_notification_token: ['device-a'] })]);
 
     const attributes = await applyAndRead(stack, player, [
       profileRecord(stack, player, { country: 'IT', urm_web_push_notification_token: ['device-b'] }),
@@ -163,11 +225,19 @@ describe('profiles through the local stack', () => {
   test('urm_delete_profile removes attributes and timeline; a later record starts an empty profile', async () => {
     const profileId = id('deleted');
     await send(stack, '/events', [{ app_id: stack.dev.app_id, profile_id: profileId, event: 'login', urm_date_time: at }]);
-    await until(() => readTimeline(stack, profileId), (t) => t.length === 1, 'the event');
+    await until(
+      () => readTimeline(stack, profileId),
+      (t) => t.length === 1,
+      'the event',
+    );
     await applyAndRead(stack, profileId, [profileRecord(stack, profileId, { vip: true })]);
 
     await send(stack, '/profiles', [profileRecord(stack, profileId, { urm_delete_profile: 'profile_id' })]);
-    await until(() => readProfile(stack, profileId), (r) => r.status === 404, 'the delete');
+    await until(
+      () => readProfile(stack, profileId),
+      (r) => r.status === 404,
+      'the delete',
+    );
 
     expect((await readProfile(stack, profileId)).body).toEqual({ message: 'profile not found' });
     expect(await readTimeline(stack, profileId)).toEqual([]);
@@ -180,8 +250,16 @@ describe('the read API', () => {
   test('pages a timeline newest first behind an opaque cursor', async () => {
     const profileId = id('pages');
     const times = ['2026-11-01T10:00:00Z', '2026-11-03T10:00:00Z', '2026-11-02T10:00:00+01:00', '2026-11-05T00:00:00Z', '2026-11-04T10:00:00Z'];
-    await send(stack, '/events', times.map((t, i) => ({ app_id: stack.dev.app_id, profile_id: profileId, event: `e${i}`, urm_date_time: t })));
-    await until(() => readTimeline(stack, profileId), (t) => t.length === 5, 'five events');
+    await send(
+      stack,
+      '/events',
+      times.map((t, i) => ({ app_id: stack.dev.app_id, profile_id: profileId, event: `e${i}`, urm_date_time: t })),
+    );
+    await until(
+      () => readTimeline(stack, profileId),
+      (t) => t.length === 5,
+      'five events',
+    );
 
     const pages: string[][] = [];
     let cursor: string | null = null;

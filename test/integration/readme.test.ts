@@ -117,7 +117,15 @@ describe('the README', () => {
       request(stack.baseUrl, 'POST', `/profiles?app_id=${stack.dev.app_id}`, {
         key: stack.dev.browser_key,
         headers: { Origin: new URL(stack.baseUrl).origin },
-        body: [{ app_id: stack.dev.app_id, profile_id: profileId, urm_date_time: '2026-11-21T10:00:00Z', urm_set: { urm_receives_notifications: true }, ...(hash ? { urm_profile_id_hash: hash } : {}) }],
+        body: [
+          {
+            app_id: stack.dev.app_id,
+            profile_id: profileId,
+            urm_date_time: '2026-11-21T10:00:00Z',
+            urm_set: { urm_receives_notifications: true },
+            ...(hash ? { urm_profile_id_hash: hash } : {}),
+          },
+        ],
       });
 
     expect(proof).toMatch(/^[0-9a-f]{64}$/);

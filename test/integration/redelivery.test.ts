@@ -182,7 +182,8 @@ describe('redelivery after a partial failure', () => {
 
     // The third ledger write fails: day rows are written, some ledgers too, the rest not, when the handler throws.
     let ledgerWrites = 0;
-    fault = (command, input) => command === 'PutItemCommand' && input.TableName === tables.funnel.localName && input.Item?.sk === 'ledger' && ++ledgerWrites === 3;
+    fault = (command, input) =>
+      command === 'PutItemCommand' && input.TableName === tables.funnel.localName && input.Item?.sk === 'ledger' && ++ledgerWrites === 3;
     await expect(countFunnel(kinesisEvent(inputs), context())).rejects.toThrow();
     fault = undefined;
     // Lambda retries the halves of a shard's batch in stream order (a player's later records never come before

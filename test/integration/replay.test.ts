@@ -46,7 +46,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-
 /** `npm run admin -- --data-dir <dir> replay --json`, as an operator runs it. */
 async function replay(): Promise<ReplayOutcome[]> {
   return JSON.parse(await adminCli(dataDir, ['replay'], { env: { POWERTOOLS_LOG_LEVEL: 'ERROR' } })) as ReplayOutcome[];
@@ -122,7 +121,12 @@ describe('replay of what the consumers gave up on', () => {
     await ensureTables(dynamo, [tables.profiles]);
     // The profile's next record arrives, and is applied, before the operator replays.
     await request(stack.baseUrl, 'POST', '/profiles', { key: stack.dev.server_key, body: [profileRecord({ level: 2 })] });
-    await until(() => readProfile(stack, profileId), (profile) => profile.status === 200, 'the later record', 30_000);
+    await until(
+      () => readProfile(stack, profileId),
+      (profile) => profile.status === 200,
+      'the later record',
+      30_000,
+    );
 
     const outcomes = await replay();
 

@@ -60,7 +60,14 @@ describe('POST /api/send_push', () => {
     const browser = await subscribedBrowser(profileId);
     await tokensOf(profileId);
 
-    const response = await sendPush({ profile_id: profileId, title: 'Free spins', body: '10 free spins are waiting', url: 'https://casino.example/spins', ttl: 3600, urgency: 'high' });
+    const response = await sendPush({
+      profile_id: profileId,
+      title: 'Free spins',
+      body: '10 free spins are waiting',
+      url: 'https://casino.example/spins',
+      ttl: 3600,
+      urgency: 'high',
+    });
 
     expect(response.status).toBe(200);
     expect(response.body.notification_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -112,10 +119,23 @@ describe('POST /api/send_push', () => {
 
     const response = await sendPush({ profile_id: profileId, title: 'Timeline', body: 'b' });
 
-    const events = await until(() => readTimeline(stack, profileId), (list) => list.length > 0, 'urm_push_sent on the timeline');
+    const events = await until(
+      () => readTimeline(stack, profileId),
+      (list) => list.length > 0,
+      'urm_push_sent on the timeline',
+    );
     expect(events[0].event).toBe('urm_push_sent');
     expect(events[0].urm_insert_id).toBe(`${response.body.notification_id}:sent`);
-    expect(events[0].attributes).toEqual({ notification_id: response.body.notification_id, title: 'Timeline', tokens: 1, sent: 1, failed: 0, gone: 0, unsent: 0, skipped: 0 });
+    expect(events[0].attributes).toEqual({
+      notification_id: response.body.notification_id,
+      title: 'Timeline',
+      tokens: 1,
+      sent: 1,
+      failed: 0,
+      gone: 0,
+      unsent: 0,
+      skipped: 0,
+    });
   });
 
   test('a subscription whose endpoint is no push service is refused when stored (400 naming the field), so it is never sent to', async () => {
@@ -125,7 +145,9 @@ describe('POST /api/send_push', () => {
 
     const stored = await request(stack.baseUrl, 'POST', `/profiles?app_id=${stack.dev.app_id}`, {
       key: stack.dev.server_key,
-      body: [profileRecord(stack, profileId, { first_name: 'Ada', urm_unique_append: { urm_web_push_notification_token: [tokenOf(subscription), elsewhere] } })],
+      body: [
+        profileRecord(stack, profileId, { first_name: 'Ada', urm_unique_append: { urm_web_push_notification_token: [tokenOf(subscription), elsewhere] } }),
+      ],
     });
 
     expect(stored.status).toBe(400);
@@ -141,7 +163,9 @@ describe('POST /api/send_push', () => {
       const browser = await push.subscribe(vapidKey);
       const port = (slow.address() as { port: number }).port;
       const stalling = Array.from({ length: 99 }, (_, i) => JSON.stringify({ endpoint: `http://127.0.0.1:${port}/push/${i}`, keys: browser.keys }));
-      await applyAndRead(stack, profileId, [profileRecord(stack, profileId, { urm_unique_append: { urm_web_push_notification_token: [tokenOf(browser), ...stalling] } })]);
+      await applyAndRead(stack, profileId, [
+        profileRecord(stack, profileId, { urm_unique_append: { urm_web_push_notification_token: [tokenOf(browser), ...stalling] } }),
+      ]);
       const started = Date.now();
 
       const response = await sendPush({ profile_id: profileId, title: 'Hurry', body: '' });
@@ -168,7 +192,11 @@ describe('POST /api/send_push', () => {
 
     const sent = await sendPush(notification);
     const second = await subscribedBrowser(profileId);
-    await until(() => tokensOf(profileId), (tokens) => tokens.length === 2, 'the second subscription on the profile');
+    await until(
+      () => tokensOf(profileId),
+      (tokens) => tokens.length === 2,
+      'the second subscription on the profile',
+    );
     const retried = await sendPush(notification);
 
     expect([sent.status, sent.body.notification_id, sent.body.sent]).toEqual([200, notificationId, 1]);
@@ -217,7 +245,10 @@ describe('VAPID keys from the back office', () => {
     const commsKey = (await issueKey(office, app.app_id, commandLineActor, 'comms')).key;
 
     const config = await request(stack.baseUrl, 'GET', `/push/config?app_id=${app.app_id}`, { key: browserKey });
-    const send = await request(stack.baseUrl, 'POST', '/api/send_push', { key: commsKey, body: { app_id: app.app_id, profile_id: 'p', title: 't', body: 'b' } });
+    const send = await request(stack.baseUrl, 'POST', '/api/send_push', {
+      key: commsKey,
+      body: { app_id: app.app_id, profile_id: 'p', title: 't', body: 'b' },
+    });
 
     expect(config.status).toBe(404);
     expect(config.body).toEqual({ message: 'web push is not configured for this application' });
@@ -248,7 +279,9 @@ describe('VAPID keys from the back office', () => {
 
     const notHttp = generateVapidKeys(office, app.app_id, commandLineActor, { subject: 'http://example.com' });
     await expect(notHttp).rejects.toThrow(ValidationError);
-    await expect(notHttp).rejects.toMatchObject({ errors: expect.arrayContaining([expect.stringMatching(/subject must be a mailto: address or an https: URL/)]) });
+    await expect(notHttp).rejects.toMatchObject({
+      errors: expect.arrayContaining([expect.stringMatching(/subject must be a mailto: address or an https: URL/)]),
+    });
     const none = generateVapidKeys(office, app.app_id, commandLineActor);
     await expect(none).rejects.toThrow(ValidationError);
     await expect(none).rejects.toMatchObject({ errors: expect.arrayContaining([expect.stringMatching(/a subject is required/)]) });

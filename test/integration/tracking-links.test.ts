@@ -23,7 +23,14 @@ beforeAll(async () => {
   const run = randomBytes(4).toString('hex');
   const registered = await request(stack.baseUrl, 'POST', '/api/register_affiliate', {
     key: stack.dev.server_key,
-    body: { app_id: stack.dev.app_id, email: `clicks-${run}@example.com`, username: `clicks_${run}`, password: 'correct horse battery', first_name: 'Ada', last_name: 'Lovelace' },
+    body: {
+      app_id: stack.dev.app_id,
+      email: `clicks-${run}@example.com`,
+      username: `clicks_${run}`,
+      password: 'correct horse battery',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+    },
   });
   expect(registered.status).toBe(200);
   affiliateId = registered.body.affiliate_id;
@@ -77,12 +84,16 @@ describe('the click address', () => {
     const agent = { 'User-Agent': 'burst-agent' };
 
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => open(`/t/${other.link_id}?urm_aff=${i % 2 ? 'x'.repeat(500) : 'ok'}&url=https://evil.example/&redirect=//evil.example`, agent)),
+      Array.from({ length: 20 }, (_, i) =>
+        open(`/t/${other.link_id}?urm_aff=${i % 2 ? 'x'.repeat(500) : 'ok'}&url=https://evil.example/&redirect=//evil.example`, agent),
+      ),
     );
 
     for (const answer of answers) {
       expect(answer.status).toBe(302);
-      expect(answer.headers.get('location')).toMatch(new RegExp(`^${stack.baseUrl}/burst\\?urm_aff_id=${affiliateId}&urm_aff_link_id=${other.link_id}(&urm_aff=ok)?$`));
+      expect(answer.headers.get('location')).toMatch(
+        new RegExp(`^${stack.baseUrl}/burst\\?urm_aff_id=${affiliateId}&urm_aff_link_id=${other.link_id}(&urm_aff=ok)?$`),
+      );
     }
     expect((await clicksOn(other.link_id)).length).toBe(1);
   });

@@ -25,15 +25,15 @@ beforeAll(async () => {
 });
 
 const token = JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/abc', keys: { p256dh: 'BPk9', auth: 'c2VjcmV0' } });
-const subscription = (name: string) => JSON.stringify({ endpoint: `https://fcm.googleapis.com/fcm/send/${name}`, keys: { p256dh: `BP${name}`, auth: `au${name}` } });
+const subscription = (name: string) =>
+  JSON.stringify({ endpoint: `https://fcm.googleapis.com/fcm/send/${name}`, keys: { p256dh: `BP${name}`, auth: `au${name}` } });
 /** The integrator's server: hex HMAC-SHA256 of the profile id with the application's identity secret. */
 const proofOf = (profileId: string) => proofWith(identitySecret, profileId);
 /** As the SDK calls from a page of the site: browsers send an Origin with every POST. */
 const browserPost = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   request(stack.baseUrl, 'POST', `${path}?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key, body, headers: { Origin: siteOrigin, ...headers } });
 /** As curl does: the page's public browser key, and no Origin. */
-const curlPost = (path: string, body: unknown) =>
-  request(stack.baseUrl, 'POST', `${path}?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key, body });
+const curlPost = (path: string, body: unknown) => request(stack.baseUrl, 'POST', `${path}?app_id=${stack.dev.app_id}`, { key: stack.dev.browser_key, body });
 /** The operations a browser key is for (`browser: true`), and those that take a key but not a browser's. */
 const browserOperations = httpOperations.filter((operation) => operation.browser);
 const keyedOperations = httpOperations.filter((operation) => !operation.browser && keyAuthenticated(operation));
@@ -62,11 +62,18 @@ describe('a browser key may', () => {
     const known = `known-${randomUUID()}`;
 
     const visitor = await browserPost('/profiles', [
-      profileRecord(stack, anonymous, { urm_set_if_null: { urm_receives_notifications: true }, urm_unique_append: { urm_web_push_notification_token: [token] } }),
+      profileRecord(stack, anonymous, {
+        urm_set_if_null: { urm_receives_notifications: true },
+        urm_unique_append: { urm_web_push_notification_token: [token] },
+      }),
     ]);
     expect(visitor.status).toBe(200);
     // Records of different profiles may sit on different shards: order holds per profile only, so the visitor's is applied first.
-    await until(() => readProfile(stack, anonymous), (r) => r.status === 200, 'the visitor profile');
+    await until(
+      () => readProfile(stack, anonymous),
+      (r) => r.status === 200,
+      'the visitor profile',
+    );
 
     const stored = await browserPost('/profiles', [
       profileRecord(stack, known, { urm_merge: [anonymous], urm_profile_id_hash: proofOf(known) }),
@@ -91,7 +98,10 @@ describe('an attacker with the public browser key is refused (403) and nothing i
   async function victim(): Promise<string> {
     const profileId = `player-${randomUUID()}`;
     await applyAndRead(stack, profileId, [
-      profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true }, urm_unique_append: { urm_web_push_notification_token: [subscription('victim')] } }),
+      profileRecord(stack, profileId, {
+        urm_set: { urm_receives_notifications: true },
+        urm_unique_append: { urm_web_push_notification_token: [subscription('victim')] },
+      }),
     ]);
     return profileId;
   }
@@ -121,7 +131,10 @@ describe('an attacker with the public browser key is refused (403) and nothing i
     ["removing the player's token", () => ({ urm_remove: { urm_web_push_notification_token: [subscription('victim')] } })],
     ["unsetting the player's tokens", () => ({ urm_unset: ['urm_web_push_notification_token'] })],
     ['turning notifications off', () => ({ urm_set: { urm_receives_notifications: false } })],
-    ['emptying every device (disablePushNotificationPermanentAllDevice)', () => ({ urm_set: { urm_web_push_notification_token: [], urm_ios_push_notification_token: [], urm_android_push_notification_token: [] } })],
+    [
+      'emptying every device (disablePushNotificationPermanentAllDevice)',
+      () => ({ urm_set: { urm_web_push_notification_token: [], urm_ios_push_notification_token: [], urm_android_push_notification_token: [] } }),
+    ],
     ['merging an anonymous visitor into the player', () => ({ urm_merge: [`urm-anon-${randomUUID()}`] })],
     ['a proof of another profile', () => ({ urm_set: { urm_receives_notifications: false }, urm_profile_id_hash: proofOf(`attacker-${randomUUID()}`) })],
     ['a wrong proof', () => ({ urm_set: { urm_receives_notifications: false }, urm_profile_id_hash: 'ab'.repeat(32) })],
@@ -154,7 +167,10 @@ describe('an attacker with the public browser key is refused (403) and nothing i
   const withProof: [string, Record<string, unknown>][] = [
     ["replacing the player's tokens with its own (top level)", { urm_web_push_notification_token: [subscription('attacker')] }],
     ["replacing the player's tokens with its own (urm_set)", { urm_set: { urm_web_push_notification_token: [subscription('attacker')] } }],
-    ["removing a token it does not present whole (the endpoint only)", { urm_remove: { urm_web_push_notification_token: ['https://push.example.com/send/victim'] } }],
+    [
+      'removing a token it does not present whole (the endpoint only)',
+      { urm_remove: { urm_web_push_notification_token: ['https://push.example.com/send/victim'] } },
+    ],
     ["unsetting the player's tokens", { urm_unset: ['urm_web_push_notification_token'] }],
     ["deleting the player's tokens", { urm_delete: ['urm_web_push_notification_token'] }],
     ["removing the player's iOS token", { urm_remove: { urm_ios_push_notification_token: ['apns-device-token'] } }],
@@ -177,9 +193,13 @@ describe('a page with the proof of its player', () => {
     const proof = { urm_profile_id_hash: proofOf(profileId) };
     await send(stack, '/profiles', [profileRecord(stack, profileId, { urm_unique_append: { urm_web_push_notification_token: [subscription('phone')] } })]);
 
-    const added = await browserPost('/profiles', [profileRecord(stack, profileId, { ...proof, urm_unique_append: { urm_web_push_notification_token: [subscription('laptop')] } })]);
+    const added = await browserPost('/profiles', [
+      profileRecord(stack, profileId, { ...proof, urm_unique_append: { urm_web_push_notification_token: [subscription('laptop')] } }),
+    ]);
     const paused = await browserPost('/profiles', [profileRecord(stack, profileId, { ...proof, urm_set: { urm_receives_notifications: false } })]);
-    const removed = await browserPost('/profiles', [profileRecord(stack, profileId, { ...proof, urm_remove: { urm_web_push_notification_token: [subscription('laptop')] } })]);
+    const removed = await browserPost('/profiles', [
+      profileRecord(stack, profileId, { ...proof, urm_remove: { urm_web_push_notification_token: [subscription('laptop')] } }),
+    ]);
 
     expect([added.status, paused.status, removed.status]).toEqual([200, 200, 200]);
     // The proof is a credential: it is never stored on the profile.
@@ -217,7 +237,15 @@ describe('identity verification from the admin command line', () => {
         await request(stack.baseUrl, 'POST', `/profiles?app_id=${app.app_id}`, {
           key,
           headers: { Origin: siteOrigin },
-          body: [{ app_id: app.app_id, profile_id: profileId, urm_date_time: at, urm_set: { urm_receives_notifications: false }, ...(proof ? { urm_profile_id_hash: proof } : {}) }],
+          body: [
+            {
+              app_id: app.app_id,
+              profile_id: profileId,
+              urm_date_time: at,
+              urm_set: { urm_receives_notifications: false },
+              ...(proof ? { urm_profile_id_hash: proof } : {}),
+            },
+          ],
         })
       ).status;
     return { appId: app.app_id, secret: app.identity_secret, post };
@@ -317,7 +345,11 @@ describe('a browser key is refused (403) and nothing is written', () => {
       expect(response.status).toBe(403);
       // Anything written before the marker (same profile, same shard) would be on the timeline with it.
       await send(stack, '/events', [{ ...lifecycle(profileId), event: 'marker', urm_insert_id: 'marker' }]);
-      const timeline = await until(() => readTimeline(stack, profileId), (list) => list.length > 0, 'the marker event');
+      const timeline = await until(
+        () => readTimeline(stack, profileId),
+        (list) => list.length > 0,
+        'the marker event',
+      );
       expect(timeline.map((entry) => entry.event)).toEqual(['marker']);
     });
   }
@@ -356,10 +388,18 @@ describe('CORS', () => {
   const preflight = (path: string, origin: string, query = `?app_id=${stack.dev.app_id}`) =>
     fetch(`${stack.baseUrl}${path}${query}`, {
       method: 'OPTIONS',
-      headers: { Origin: origin, 'Access-Control-Request-Method': path === '/push/config' ? 'GET' : 'POST', 'Access-Control-Request-Headers': 'content-type, x-api-key' },
+      headers: {
+        Origin: origin,
+        'Access-Control-Request-Method': path === '/push/config' ? 'GET' : 'POST',
+        'Access-Control-Request-Headers': 'content-type, x-api-key',
+      },
     });
 
-  for (const [path, method] of [['/profiles', 'POST'], ['/events', 'POST'], ['/push/config', 'GET']]) {
+  for (const [path, method] of [
+    ['/profiles', 'POST'],
+    ['/events', 'POST'],
+    ['/push/config', 'GET'],
+  ]) {
     test(`a preflight of ${path} from a site origin of the application is allowed`, async () => {
       const response = await preflight(path, siteOrigin);
 
@@ -436,7 +476,9 @@ describe('CORS', () => {
   test('a browser key used from another origin writes nothing', async () => {
     const profileId = `cors-${randomUUID()}`;
 
-    const response = await browserPost('/profiles', [profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true } })], { Origin: 'https://evil.example' });
+    const response = await browserPost('/profiles', [profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true } })], {
+      Origin: 'https://evil.example',
+    });
 
     expect(response.status).toBe(403);
     expect(response.headers.get('access-control-allow-origin')).toBe(null);

@@ -55,7 +55,9 @@ describe('the demo page', () => {
   test('reads the profile and timeline through the local helpers, same origin only', async () => {
     const profileId = `demo-${randomUUID()}`;
     await applyAndRead(stack, profileId, [profileRecord(stack, profileId, { urm_set: { urm_receives_notifications: true } })]);
-    await send(stack, '/events', [{ app_id: stack.dev.app_id, profile_id: profileId, event: 'urm_push_received', urm_date_time: '2026-11-21T10:00:00Z', notification_id: 'n' }]);
+    await send(stack, '/events', [
+      { app_id: stack.dev.app_id, profile_id: profileId, event: 'urm_push_received', urm_date_time: '2026-11-21T10:00:00Z', notification_id: 'n' },
+    ]);
 
     // A same-origin GET carries no Origin; the browser says where it comes from in Sec-Fetch-Site.
     const profile = await fetch(`${stack.baseUrl}/demo/profile?profile_id=${profileId}`, { headers: { 'Sec-Fetch-Site': 'same-origin' } });
@@ -97,7 +99,10 @@ describe('the demo page', () => {
     ];
     for (const [path, init] of calls) {
       for (const headers of [{}, { 'Sec-Fetch-Site': 'cross-site' }, { Origin: 'https://evil.example' }] as Record<string, string>[]) {
-        const response = await fetch(`${stack.baseUrl}${path}`, { ...init, headers: { ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...headers } });
+        const response = await fetch(`${stack.baseUrl}${path}`, {
+          ...init,
+          headers: { ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...headers },
+        });
 
         expect([path, response.status]).toEqual([path, 403]);
       }

@@ -198,7 +198,10 @@ describe('sustained mixed load on the local stack', () => {
       overloaded = false;
       await drive(rate, STEP_SECONDS, pending);
       await Promise.all(pending);
-      const p99 = percentile(latencies.filter((l) => l.at >= from).map((l) => l.ms), 99);
+      const p99 = percentile(
+        latencies.filter((l) => l.at >= from).map((l) => l.ms),
+        99,
+      );
       const drainStart = Date.now();
       while (!drained() && Date.now() - drainStart < drainLimitMs + 2000) await sleep(100);
       const drainMs = Date.now() - drainStart;
@@ -227,8 +230,12 @@ describe('sustained mixed load on the local stack', () => {
       await drive(rate, window, pending);
       rates.push(rate);
       const lag = lagSeconds();
-      if (process.env.URM_TEST_VERBOSE) console.log(`window ${window.toFixed(2)} s at ${rate}/s: ${latencies.filter((l) => l.at >= windowFrom).length} answers, lag ${lag.toFixed(1)} s`);
-      const p99 = percentile(latencies.filter((l) => l.at >= windowFrom).map((l) => l.ms), 99);
+      if (process.env.URM_TEST_VERBOSE)
+        console.log(`window ${window.toFixed(2)} s at ${rate}/s: ${latencies.filter((l) => l.at >= windowFrom).length} answers, lag ${lag.toFixed(1)} s`);
+      const p99 = percentile(
+        latencies.filter((l) => l.at >= windowFrom).map((l) => l.ms),
+        99,
+      );
       // Behind or slow: back off. Comfortably ahead: try a little more.
       if (lag > maxLagSeconds || overloaded || p99 > P99_LIMIT_MS * 0.6) rate = Math.max(50, Math.round(rate * 0.8));
       else if (lag < 1 && p99 < P99_LIMIT_MS * 0.3) rate = Math.round(rate * 1.1);

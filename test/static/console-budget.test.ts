@@ -39,7 +39,9 @@ describe('the console build', () => {
   });
 
   test('sources render through JSX only: no innerHTML, no dangerouslySetInnerHTML', () => {
-    const offenders = sources(consoleSourceDir).filter((file) => /innerHTML|dangerouslySetInnerHTML|insertAdjacentHTML|document\.write/.test(readFileSync(file, 'utf8')));
+    const offenders = sources(consoleSourceDir).filter((file) =>
+      /innerHTML|dangerouslySetInnerHTML|insertAdjacentHTML|document\.write/.test(readFileSync(file, 'utf8')),
+    );
 
     expect(offenders).toEqual([]);
   });

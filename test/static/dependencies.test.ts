@@ -21,7 +21,14 @@ interface Violation {
 async function violations(cwd: string, paths: string[]): Promise<Violation[]> {
   const run = await promisify(execFile)(
     process.execPath,
-    [join(repoRoot, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), ...paths, '--config', join(cwd, '.dependency-cruiser.cjs'), '--output-type', 'json'],
+    [
+      join(repoRoot, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+      ...paths,
+      '--config',
+      join(cwd, '.dependency-cruiser.cjs'),
+      '--output-type',
+      'json',
+    ],
     { cwd, maxBuffer: 64 * 1024 * 1024 },
   ).catch((failure: { stdout: string; stderr: string }) => failure);
   if (!run.stdout.startsWith('{')) throw new Error(`depcruise did not answer: ${run.stderr}`);
@@ -49,7 +56,16 @@ describe('the import rules catch', () => {
   };
   const ruleNames = async (files: Record<string, string>) => {
     try {
-      return [...new Set((await violations(plant(files), ['bin', 'lib', 'functions', 'web-sdk', 'test'].filter((dir) => Object.keys(files).some((path) => path.startsWith(`${dir}/`))))).map((v) => v.rule.name))];
+      return [
+        ...new Set(
+          (
+            await violations(
+              plant(files),
+              ['bin', 'lib', 'functions', 'web-sdk', 'test'].filter((dir) => Object.keys(files).some((path) => path.startsWith(`${dir}/`))),
+            )
+          ).map((v) => v.rule.name),
+        ),
+      ];
     } finally {
       rmSync(tree, { recursive: true, force: true });
     }
@@ -84,7 +100,8 @@ describe('the import rules catch', () => {
 
   test('browser SDK code taken from the service, while a type is allowed', async () => {
     const found = await ruleNames({
-      'web-sdk/src/page/index.ts': "import type { Payload } from '../../../functions/shared/domain/push';\nimport { limit } from '../../../functions/shared/domain/limits';\nexport const page = (p: Payload) => [p, limit];\n",
+      'web-sdk/src/page/index.ts':
+        "import type { Payload } from '../../../functions/shared/domain/push';\nimport { limit } from '../../../functions/shared/domain/limits';\nexport const page = (p: Payload) => [p, limit];\n",
       'functions/shared/domain/push.ts': 'export interface Payload { title: string }\n',
       'functions/shared/domain/limits.ts': 'export const limit = 1;\n',
     });

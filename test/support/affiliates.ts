@@ -14,7 +14,16 @@ import {
   type RegistrationOutcome,
   type UniqueAffiliateField,
 } from '../../functions/shared/domain/affiliates';
-import type { AffiliateStatus, FtdRow, FunnelDayRow, FunnelReader, LinkRecord, LinkStore, Plan, RegistrationRow } from '../../functions/shared/domain/affiliate-program';
+import type {
+  AffiliateStatus,
+  FtdRow,
+  FunnelDayRow,
+  FunnelReader,
+  LinkRecord,
+  LinkStore,
+  Plan,
+  RegistrationRow,
+} from '../../functions/shared/domain/affiliate-program';
 import type { App, AppStore } from '../../functions/shared/domain/apps';
 import { Conflict } from '../../functions/shared/domain/errors';
 import type { ClickClaims } from '../../functions/shared/domain/tracking-links';
@@ -62,7 +71,11 @@ export function registration(appId: string, token = randomUUID().slice(0, 8)): R
 }
 
 /** An affiliate registered through POST /api/register_affiliate with the application's server key, as an integrator does; its id and username. */
-export async function registerAffiliate(baseUrl: string, app: { appId: string; serverKey: string }, extra: Record<string, unknown> = {}): Promise<{ id: string; username: string }> {
+export async function registerAffiliate(
+  baseUrl: string,
+  app: { appId: string; serverKey: string },
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; username: string }> {
   const body = { ...registration(app.appId), ...extra };
   const response = await request(baseUrl, 'POST', '/api/register_affiliate', { key: app.serverKey, body });
   if (response.status !== 200) throw new Error(`register_affiliate answered ${response.status}: ${JSON.stringify(response.body)}`);
@@ -320,7 +333,9 @@ export class MemoryAffiliateStore implements AffiliateStore {
   }
 
   async page(appId: string, limit: number, start?: string, status?: AffiliateStatus) {
-    const all = (await this.list(appId)).filter((a) => status === undefined || statusOf(a) === status).sort((a, b) => a.affiliate_id.localeCompare(b.affiliate_id));
+    const all = (await this.list(appId))
+      .filter((a) => status === undefined || statusOf(a) === status)
+      .sort((a, b) => a.affiliate_id.localeCompare(b.affiliate_id));
     const rest = start === undefined ? all : all.filter((a) => a.affiliate_id > start);
     const affiliates = rest.slice(0, limit);
     return rest.length > limit ? { affiliates, next: affiliates[affiliates.length - 1].affiliate_id } : { affiliates };
@@ -408,7 +423,14 @@ export class MemoryFunnel implements FunnelReader {
   /** Every range asked for, to show what a use case reads. */
   readonly reads: { rows: string; from: string; to: string }[] = [];
 
-  private select<T extends { app_id: string; affiliate_id: string; day: string }>(rows: T[], name: string, appId: string, affiliateId: string, from: string, to: string) {
+  private select<T extends { app_id: string; affiliate_id: string; day: string }>(
+    rows: T[],
+    name: string,
+    appId: string,
+    affiliateId: string,
+    from: string,
+    to: string,
+  ) {
     this.reads.push({ rows: name, from, to });
     return rows.filter((row) => row.app_id === appId && row.affiliate_id === affiliateId && row.day >= from && row.day <= to);
   }

@@ -24,7 +24,9 @@ export function testApp(options: TestAppOptions = {}): App {
  */
 export function roleStatements(template: Template, roleLogicalId: string): Record<string, any>[] {
   const role = template.findResources('AWS::IAM::Role')[roleLogicalId];
-  const inline = ((role?.Properties?.Policies ?? []) as { PolicyDocument: { Statement: Record<string, any>[] } }[]).flatMap((policy) => policy.PolicyDocument.Statement);
+  const inline = ((role?.Properties?.Policies ?? []) as { PolicyDocument: { Statement: Record<string, any>[] } }[]).flatMap(
+    (policy) => policy.PolicyDocument.Statement,
+  );
   const attached = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([{ Ref: roleLogicalId }]) } })).flatMap(
     (policy) => policy.Properties.PolicyDocument.Statement as Record<string, any>[],
   );

@@ -14,7 +14,11 @@ export interface ConsoleSession {
 }
 
 /** A new user of the application, signed in; `role` as sign_up gives it (without one, the application's first user is its admin). */
-export async function consoleSignIn(baseUrl: string, app: { appId: string; serverKey: string }, role?: 'admin' | 'marketer' | 'viewer'): Promise<ConsoleSession> {
+export async function consoleSignIn(
+  baseUrl: string,
+  app: { appId: string; serverKey: string },
+  role?: 'admin' | 'marketer' | 'viewer',
+): Promise<ConsoleSession> {
   const signUp = await request(baseUrl, 'POST', '/enterprises/sign_up', {
     key: app.serverKey,
     body: { app_id: app.appId, users: [{ email: `console-${randomUUID()}@example.com`, first_name: 'Ada', last_name: 'Lovelace', ...(role ? { role } : {}) }] },

@@ -5,12 +5,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { lambdaContext, toProxyEvent } from '../../lib/local/api-gateway';
 import type { IncomingMessage } from 'node:http';
 
-export function apiEvent(options: {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-}): APIGatewayProxyEvent {
+export function apiEvent(options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }): APIGatewayProxyEvent {
   const rawHeaders = Object.entries(options.headers ?? {}).flat();
   const request = {
     method: options.method ?? 'POST',

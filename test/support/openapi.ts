@@ -65,9 +65,7 @@ export class OpenApiChecker {
     if (!content) return body === '' || body === undefined ? [] : [`${where} with a body, but the document gives it none`];
     const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
     if (!(mediaType in content)) return [`${where} as ${mediaType || 'no media type'}, documented: ${Object.keys(content).join(', ')}`];
-    const pointer = ['paths', documented.path, documented.method, 'responses', String(status), 'content', mediaType, 'schema']
-      .map(escapePointer)
-      .join('/');
+    const pointer = ['paths', documented.path, documented.method, 'responses', String(status), 'content', mediaType, 'schema'].map(escapePointer).join('/');
     const validate = this.schemaAt(`/${pointer}`);
     if (validate(body)) return [];
     return (validate.errors ?? []).map((error) => `${where}: body${error.instancePath} ${error.message}`);

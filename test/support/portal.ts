@@ -80,7 +80,12 @@ export class PortalVisitor {
 }
 
 /** Registers an affiliate of the application through the API; answers its login and login_url. */
-export async function registeredAffiliate(stack: Pick<TestStack, 'baseUrl'>, appId: string, serverKey: string, names = { first_name: 'Ada', last_name: 'Lovelace' }) {
+export async function registeredAffiliate(
+  stack: Pick<TestStack, 'baseUrl'>,
+  appId: string,
+  serverKey: string,
+  names = { first_name: 'Ada', last_name: 'Lovelace' },
+) {
   const token = randomUUID().slice(0, 8);
   const body = { app_id: appId, password: 'correct horse battery', email: `aff-${token}@example.com`, username: `aff_${token}`, ...names };
   const response = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: serverKey, body });

@@ -63,10 +63,7 @@ if (file) {
     note(() => sentSecrets(input, init));
     const response = await original(input, init);
     const json = response.headers.get('content-type')?.includes('json') ? await response.clone().text() : '';
-    note(() => [
-      ...cookieValues(response.headers.getSetCookie().map((cookie) => cookie.split(';')[0])),
-      ...secretFieldsOf(jsonOf(json)),
-    ]);
+    note(() => [...cookieValues(response.headers.getSetCookie().map((cookie) => cookie.split(';')[0])), ...secretFieldsOf(jsonOf(json))]);
     return response;
   };
 }

@@ -16,9 +16,7 @@ export async function readWholeStream(endpoints: LocalEndpoints): Promise<Stored
   const all: StoredRecord[] = [];
   for (const shard of description.StreamDescription?.Shards ?? []) {
     let iterator = (
-      await kinesis.send(
-        new GetShardIteratorCommand({ StreamName: ingestStream.localName, ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }),
-      )
+      await kinesis.send(new GetShardIteratorCommand({ StreamName: ingestStream.localName, ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }))
     ).ShardIterator;
     while (iterator) {
       const out = await kinesis.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 10_000 }));

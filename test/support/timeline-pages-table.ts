@@ -36,7 +36,11 @@ export class TimelinePagesTable {
   /** Entries put straight into the table, packed as the store packs them. */
   seed(entries: TimelineEntry[]): void {
     for (const pk of new Set(entries.map((entry) => entry.pk))) {
-      for (const page of packPages(pk, entries.filter((entry) => entry.pk === pk))) this.pages.set(this.key(page.pk, page.sk), structuredClone(page));
+      for (const page of packPages(
+        pk,
+        entries.filter((entry) => entry.pk === pk),
+      ))
+        this.pages.set(this.key(page.pk, page.sk), structuredClone(page));
     }
   }
 
@@ -73,7 +77,8 @@ export class TimelinePagesTable {
     let all = this.sorted(values[':pk'] as string).filter((page) => condition(page.sk));
     if (input.ScanIndexForward === false) all = all.reverse();
     const after = input.ExclusiveStartKey?.sk as string | undefined;
-    const rest = after === undefined ? all : all.filter((page) => (input.ScanIndexForward === false ? byBytes(page.sk, after) < 0 : byBytes(page.sk, after) > 0));
+    const rest =
+      after === undefined ? all : all.filter((page) => (input.ScanIndexForward === false ? byBytes(page.sk, after) < 0 : byBytes(page.sk, after) > 0));
     const items = rest.slice(0, input.Limit ?? rest.length);
     this.work.read += items.length;
     const last = items[items.length - 1];
@@ -90,7 +95,9 @@ export class TimelinePagesTable {
   }
 
   private sorted(pk?: string): TimelinePageItem[] {
-    return [...this.pages.values()].filter((page) => pk === undefined || page.pk === pk).sort((a, b) => (a.pk === b.pk ? byBytes(a.sk, b.sk) : byBytes(a.pk, b.pk)));
+    return [...this.pages.values()]
+      .filter((page) => pk === undefined || page.pk === pk)
+      .sort((a, b) => (a.pk === b.pk ? byBytes(a.sk, b.sk) : byBytes(a.pk, b.pk)));
   }
 
   private key(pk: string, sk: string): string {

@@ -11,7 +11,11 @@ import { Loading } from './components';
 import { SessionContext } from './session';
 import { activeNav, CONSOLE_ROOT, HOME, navFor, routes } from './routes';
 
-type State = { kind: 'loading' } | { kind: 'signed-in'; session: Session } | { kind: 'signed-out'; by: 'user' | 'server' } | { kind: 'failed'; message: string };
+type State =
+  | { kind: 'loading' }
+  | { kind: 'signed-in'; session: Session }
+  | { kind: 'signed-out'; by: 'user' | 'server' }
+  | { kind: 'failed'; message: string };
 
 export function App() {
   const [state, setState] = useState<State>({ kind: 'loading' });
@@ -26,7 +30,12 @@ export function App() {
     );
   }, []);
 
-  if (state.kind === 'loading') return <Centered><Loading what="the console" /></Centered>;
+  if (state.kind === 'loading')
+    return (
+      <Centered>
+        <Loading what="the console" />
+      </Centered>
+    );
   if (state.kind === 'signed-out') return <SignedOut byUser={state.by === 'user'} />;
   if (state.kind === 'failed')
     return (
@@ -56,10 +65,8 @@ function SignedOut({ byUser }: { byUser: boolean }) {
           <h1>{byUser ? 'Signed out' : 'Not signed in'}</h1>
         </header>
         <p>
-          {byUser
-            ? 'Your session has ended on the server.'
-            : 'Your session has ended or this browser has none.'}{' '}
-          To sign in again, use the back-office link on your operator site: it opens a new session here.
+          {byUser ? 'Your session has ended on the server.' : 'Your session has ended or this browser has none.'} To sign in again, use the back-office link on
+          your operator site: it opens a new session here.
         </p>
       </article>
     </Centered>
@@ -112,7 +119,11 @@ function Layout({ session, onSignedOut }: { session: Session; onSignedOut: () =>
             </li>
           </ul>
         </nav>
-        {signingOut && <p role="alert" class="error">{signingOut}</p>}
+        {signingOut && (
+          <p role="alert" class="error">
+            {signingOut}
+          </p>
+        )}
       </header>
       <main class="container">
         <Router>

@@ -32,7 +32,17 @@ export function Forbidden() {
 }
 
 /** "Next" follows the server's cursor; "First page" goes back to the start (cursors only go forward). */
-export function Pager({ next, onNext, onFirst, atFirst }: { next: string | null | undefined; onNext: (cursor: string) => void; onFirst: () => void; atFirst: boolean }) {
+export function Pager({
+  next,
+  onNext,
+  onFirst,
+  atFirst,
+}: {
+  next: string | null | undefined;
+  onNext: (cursor: string) => void;
+  onFirst: () => void;
+  atFirst: boolean;
+}) {
   if (!next && atFirst) return null;
   return (
     <nav aria-label="Pages" class="pager">
@@ -61,7 +71,11 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
 /** A time in the reader's zone, the exact ISO value on hover and for machines. */
 export function When({ at }: { at: string }) {
   const date = new Date(at);
-  return <time dateTime={at} title={at}>{Number.isNaN(date.getTime()) ? at : dateTime.format(date)}</time>;
+  return (
+    <time dateTime={at} title={at}>
+      {Number.isNaN(date.getTime()) ? at : dateTime.format(date)}
+    </time>
+  );
 }
 
 export function Section({ title, children }: { title: string; children: ComponentChildren }) {

@@ -41,7 +41,12 @@ export interface BatchGetOptions {
 }
 
 /** Every item of `keys` that exists (keys given twice are read once), in chunks of 100. */
-export async function batchGetAll(db: DynamoDBDocumentClient, tableName: string, keys: Record<string, unknown>[], options: BatchGetOptions): Promise<Record<string, unknown>[]> {
+export async function batchGetAll(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  keys: Record<string, unknown>[],
+  options: BatchGetOptions,
+): Promise<Record<string, unknown>[]> {
   const projection = options.fields?.length
     ? {
         ProjectionExpression: options.fields.map((_, i) => `#f${i}`).join(', '),
@@ -54,7 +59,9 @@ export async function batchGetAll(db: DynamoDBDocumentClient, tableName: string,
     let pending = unique.slice(start, start + 100);
     // p-retry, not the SDK's retry strategy: UnprocessedKeys come in a successful response, which the SDK never retries.
     await withRetry(options.retry ?? unprocessedRetry, isUnfinished, async (attempt) => {
-      const out = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: options.consistent ?? false, ...projection } } }));
+      const out = await db.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: options.consistent ?? false, ...projection } } }),
+      );
       found.push(...(out.Responses?.[tableName] ?? []));
       pending = out.UnprocessedKeys?.[tableName]?.Keys ?? [];
       if (pending.length > 0) throw new Unfinished(`${pending.length} ${options.what} reads still unprocessed after ${attempt} attempts`);
@@ -67,7 +74,12 @@ export async function batchGetAll(db: DynamoDBDocumentClient, tableName: string,
  * Puts `item` if nobody changed it since it was read at `expectedVersion`
  * (undefined: it did not exist); false when somebody did.
  */
-export async function putVersioned(db: DynamoDBDocumentClient, tableName: string, item: Record<string, unknown>, expectedVersion: number | undefined): Promise<boolean> {
+export async function putVersioned(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  item: Record<string, unknown>,
+  expectedVersion: number | undefined,
+): Promise<boolean> {
   try {
     await db.send(
       new PutCommand({

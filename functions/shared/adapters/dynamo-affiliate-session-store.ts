@@ -56,9 +56,7 @@ export class DynamoAffiliateSessionStore implements AffiliateSessionStore {
   }
 
   async delete(sessionHash: string): Promise<AffiliateSession | undefined> {
-    const out = await this.db.send(
-      new DeleteCommand({ TableName: this.tableName, Key: { session_hash: sessionHash }, ReturnValues: 'ALL_OLD' }),
-    );
+    const out = await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { session_hash: sessionHash }, ReturnValues: 'ALL_OLD' }));
     return out.Attributes ? toSession(out.Attributes) : undefined;
   }
 
@@ -80,7 +78,11 @@ export class DynamoAffiliateSessionStore implements AffiliateSessionStore {
       hashes.push(...(out.Items ?? []).map((item) => item.session_hash as string));
       start = out.LastEvaluatedKey;
     } while (start);
-    await batchWriteAll(this.db, this.tableName, hashes.map((session_hash) => ({ DeleteRequest: { Key: { session_hash } } })));
+    await batchWriteAll(
+      this.db,
+      this.tableName,
+      hashes.map((session_hash) => ({ DeleteRequest: { Key: { session_hash } } })),
+    );
     return hashes.length;
   }
 }

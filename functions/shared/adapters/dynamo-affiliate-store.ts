@@ -81,7 +81,11 @@ export class DynamoAffiliateStore implements AffiliateStore {
     });
     try {
       // p-retry, not the SDK's retry strategy: the SDK does not retry a cancelled transaction.
-      await withRetry(this.retry, (error) => takenFields(error).length === 0 && conflicted(error), () => this.db.send(command));
+      await withRetry(
+        this.retry,
+        (error) => takenFields(error).length === 0 && conflicted(error),
+        () => this.db.send(command),
+      );
       return { registered: true };
     } catch (error) {
       const taken = takenFields(error);
@@ -153,11 +157,7 @@ export class DynamoAffiliateStore implements AffiliateStore {
     return { affiliates: found, next: String(exclusiveStart!.sk).slice(AFFILIATE_PREFIX.length) };
   }
 
-  async update(
-    appId: string,
-    affiliateId: string,
-    changes: Partial<Pick<AffiliateRecord, 'status' | 'plan_id'>>,
-  ): Promise<AffiliateSummary | undefined> {
+  async update(appId: string, affiliateId: string, changes: Partial<Pick<AffiliateRecord, 'status' | 'plan_id'>>): Promise<AffiliateSummary | undefined> {
     const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
     if (entries.length === 0) return this.get(appId, affiliateId);
     try {

@@ -10,9 +10,7 @@ export class DynamoAppStore implements AppStore {
   ) {}
 
   async create(app: App): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: app, ConditionExpression: 'attribute_not_exists(app_id)' }),
-    );
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: app, ConditionExpression: 'attribute_not_exists(app_id)' }));
   }
 
   async get(appId: string): Promise<App | undefined> {

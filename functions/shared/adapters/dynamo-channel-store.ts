@@ -10,15 +10,11 @@ export class DynamoChannelStore implements ChannelStore {
   ) {}
 
   async create(channel: Channel): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: channel, ConditionExpression: 'attribute_not_exists(channel_id)' }),
-    );
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: channel, ConditionExpression: 'attribute_not_exists(channel_id)' }));
   }
 
   async get(appId: string, channelId: string): Promise<Channel | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: { app_id: appId, channel_id: channelId }, ConsistentRead: true }),
-    );
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { app_id: appId, channel_id: channelId }, ConsistentRead: true }));
     return out.Item as Channel | undefined;
   }
 

@@ -44,16 +44,12 @@ export class DynamoEnterpriseUserStore implements EnterpriseUserStore {
   ) {}
 
   async get(appId: string, userId: string): Promise<EnterpriseUser | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: userKey(appId, userId) }, ConsistentRead: true }),
-    );
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userKey(appId, userId) }, ConsistentRead: true }));
     return out.Item ? toUser(out.Item) : undefined;
   }
 
   async findByEmail(appId: string, email: string): Promise<EnterpriseUser | undefined> {
-    const claim = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: claimKey(appId, email) }, ConsistentRead: true }),
-    );
+    const claim = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: claimKey(appId, email) }, ConsistentRead: true }));
     return claim.Item ? this.get(appId, claim.Item.user_id as string) : undefined;
   }
 
@@ -107,7 +103,11 @@ export class DynamoEnterpriseUserStore implements EnterpriseUserStore {
     });
     try {
       // p-retry, not the SDK's retry strategy: the SDK does not retry a cancelled transaction.
-      await withRetry(this.retry, (error) => !emailTaken(error) && !rosterTaken(error) && conflictedAny(error), () => this.db.send(write));
+      await withRetry(
+        this.retry,
+        (error) => !emailTaken(error) && !rosterTaken(error) && conflictedAny(error),
+        () => this.db.send(write),
+      );
       return user;
     } catch (error) {
       if (emailTaken(error)) return undefined;
@@ -165,7 +165,8 @@ export class DynamoEnterpriseUserStore implements EnterpriseUserStore {
           Key: { pk: userKey(appId, userId) },
           UpdateExpression: 'SET #role = :to',
           // A user from before roles has none, and is a viewer.
-          ConditionExpression: from === defaultRole ? 'attribute_exists(pk) AND (#role = :from OR attribute_not_exists(#role))' : 'attribute_exists(pk) AND #role = :from',
+          ConditionExpression:
+            from === defaultRole ? 'attribute_exists(pk) AND (#role = :from OR attribute_not_exists(#role))' : 'attribute_exists(pk) AND #role = :from',
           ExpressionAttributeNames: { '#role': 'role' },
           ExpressionAttributeValues: { ':from': from, ':to': to },
         },
@@ -192,8 +193,10 @@ export class DynamoEnterpriseUserStore implements EnterpriseUserStore {
       });
     }
     try {
-      await withRetry(this.retry, (error) => !failedCondition(error) && conflictedAny(error), () =>
-        this.db.send(new TransactWriteCommand({ TransactItems: items })),
+      await withRetry(
+        this.retry,
+        (error) => !failedCondition(error) && conflictedAny(error),
+        () => this.db.send(new TransactWriteCommand({ TransactItems: items })),
       );
       return { outcome: 'changed', user: { ...user, role: to } };
     } catch (error) {
@@ -209,8 +212,7 @@ export class DynamoEnterpriseUserStore implements EnterpriseUserStore {
 const created = (outcome: EnterpriseUser | undefined | 'roster-exists') => (outcome === 'roster-exists' ? undefined : outcome);
 
 /** The codes of the transaction's items, in order. */
-const reasonCodes = (error: unknown) =>
-  error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []).map((reason) => reason.Code) : [];
+const reasonCodes = (error: unknown) => (error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []).map((reason) => reason.Code) : []);
 
 /** The email is another user's: the claim exists, the user does not. */
 function emailTaken(error: unknown): boolean {

@@ -43,7 +43,12 @@ export class DynamoFunnelStore implements FunnelStore, FunnelReader {
   async putTraceRows(rows: TraceRow[]): Promise<void> {
     // Two puts of one key in a BatchWriteItem fail it; the rows of one key are the same row.
     const unique = new Map(rows.map((row) => [rowKeyString(row), row]));
-    await batchWriteAll(this.db, this.tableName, [...unique.values()].map((Item) => ({ PutRequest: { Item } })), this.retry);
+    await batchWriteAll(
+      this.db,
+      this.tableName,
+      [...unique.values()].map((Item) => ({ PutRequest: { Item } })),
+      this.retry,
+    );
   }
 
   putDayRow(row: StoredDayRow, expectedVersion: number | undefined): Promise<boolean> {
@@ -86,7 +91,12 @@ export class DynamoFunnelStore implements FunnelStore, FunnelReader {
   }
 
   private async getMany(keys: Key[]): Promise<Map<string, Item>> {
-    const items = await batchGetAll(this.db, this.tableName, keys.map(({ pk, sk }) => ({ pk, sk })), { consistent: true, what: 'funnel', retry: this.retry });
+    const items = await batchGetAll(
+      this.db,
+      this.tableName,
+      keys.map(({ pk, sk }) => ({ pk, sk })),
+      { consistent: true, what: 'funnel', retry: this.retry },
+    );
     return new Map(items.map((item) => [rowKeyString(item as Key), item]));
   }
 

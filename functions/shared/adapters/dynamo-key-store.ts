@@ -16,9 +16,7 @@ export class DynamoKeyStore implements KeyStore {
   }
 
   async create(key: ApiKeyRecord): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: key, ConditionExpression: 'attribute_not_exists(key_hash)' }),
-    );
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: key, ConditionExpression: 'attribute_not_exists(key_hash)' }));
   }
 
   async listByApp(appId: string): Promise<ApiKeyRecord[]> {

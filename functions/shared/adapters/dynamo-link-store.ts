@@ -14,8 +14,7 @@ export const linkOwner = (appId: string, affiliateId: string) => `${appId}#${aff
 const linkFields = ['link_id', 'app_id', 'affiliate_id', 'name', 'landing_url', 'created_at'] as const satisfies readonly (keyof LinkRecord)[];
 
 /** The link without the table's own attributes. */
-const toLink = (item: Record<string, unknown>): LinkRecord =>
-  Object.fromEntries(linkFields.map((field) => [field, item[field]])) as unknown as LinkRecord;
+const toLink = (item: Record<string, unknown>): LinkRecord => Object.fromEntries(linkFields.map((field) => [field, item[field]])) as unknown as LinkRecord;
 
 export class DynamoLinkStore implements LinkStore {
   constructor(

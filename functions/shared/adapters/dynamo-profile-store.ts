@@ -17,7 +17,12 @@ export class DynamoProfileStore implements ProfileStore {
   }
 
   async getMany(pks: string[], fields?: (keyof StoredProfile)[], consistent = false): Promise<Map<string, StoredProfile>> {
-    const items = await batchGetAll(this.db, this.tableName, pks.map((pk) => ({ pk })), { consistent, fields, what: 'profile', retry: this.retry });
+    const items = await batchGetAll(
+      this.db,
+      this.tableName,
+      pks.map((pk) => ({ pk })),
+      { consistent, fields, what: 'profile', retry: this.retry },
+    );
     return new Map(items.map((item) => [item.pk as string, item as unknown as StoredProfile]));
   }
 

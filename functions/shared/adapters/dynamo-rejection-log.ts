@@ -46,7 +46,9 @@ export class DynamoRejectionLog implements RejectionLog {
         ...(after === undefined ? {} : { ExclusiveStartKey: { app_id: appId, rejection_id: after } }),
       }),
     );
-    const rejections = ((out.Items ?? []) as (Rejection & { rejection_id?: string; expires_at?: number })[]).map(({ rejection_id: _id, expires_at: _ttl, ...rejection }) => rejection);
+    const rejections = ((out.Items ?? []) as (Rejection & { rejection_id?: string; expires_at?: number })[]).map(
+      ({ rejection_id: _id, expires_at: _ttl, ...rejection }) => rejection,
+    );
     const next = out.LastEvaluatedKey?.rejection_id;
     return { rejections, ...(typeof next === 'string' ? { next } : {}) };
   }

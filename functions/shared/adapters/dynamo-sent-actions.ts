@@ -26,7 +26,12 @@ export class DynamoSentActions implements SentActions {
       await this.db.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...this.key(appId, actionId), fingerprint, claimed_at: at.toISOString(), expires_at: Math.floor(at.getTime() / 1000) + pushLimits.deliveryClaimSeconds },
+          Item: {
+            ...this.key(appId, actionId),
+            fingerprint,
+            claimed_at: at.toISOString(),
+            expires_at: Math.floor(at.getTime() / 1000) + pushLimits.deliveryClaimSeconds,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );

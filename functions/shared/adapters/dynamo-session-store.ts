@@ -25,9 +25,7 @@ export class DynamoSessionStore implements SessionStore {
 
   async get(sessionHash: string): Promise<PortalSession | undefined> {
     // Consistent: the portal page right after the sign-in must find the session just written.
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: { session_hash: sessionHash }, ConsistentRead: true }),
-    );
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { session_hash: sessionHash }, ConsistentRead: true }));
     return out.Item ? withoutTtl(out.Item) : undefined;
   }
 
@@ -53,9 +51,7 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   async delete(sessionHash: string): Promise<PortalSession | undefined> {
-    const out = await this.db.send(
-      new DeleteCommand({ TableName: this.tableName, Key: { session_hash: sessionHash }, ReturnValues: 'ALL_OLD' }),
-    );
+    const out = await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { session_hash: sessionHash }, ReturnValues: 'ALL_OLD' }));
     return out.Attributes ? withoutTtl(out.Attributes) : undefined;
   }
 }

@@ -2,7 +2,17 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import pLimit from 'p-limit';
 import type { TimelineEntry, TimelinePage, TimelineStore } from '../domain/timeline';
-import { entriesOf, keyAfterTime, lookupRanges, newestFirstEntries, packPages, pageOf, PAGE_SPAN_MS, timeOfKey, type TimelinePageItem } from '../domain/timeline-pages';
+import {
+  entriesOf,
+  keyAfterTime,
+  lookupRanges,
+  newestFirstEntries,
+  packPages,
+  pageOf,
+  PAGE_SPAN_MS,
+  timeOfKey,
+  type TimelinePageItem,
+} from '../domain/timeline-pages';
 
 /** Profiles written at once: each is one consistent query, then its pages. */
 export const PUTS_IN_FLIGHT = 25;

@@ -38,11 +38,7 @@ export function backoffDelay(policy: RetryPolicy, attempt: number): number {
 }
 
 /** Runs `attempt` until it succeeds, fails with an error `retryable` refuses, or `maxAttempts` are spent; then throws its last error. */
-export function withRetry<T>(
-  policy: RetryPolicy,
-  retryable: (error: Error) => boolean,
-  attempt: (attemptNumber: number) => Promise<T>,
-): Promise<T> {
+export function withRetry<T>(policy: RetryPolicy, retryable: (error: Error) => boolean, attempt: (attemptNumber: number) => Promise<T>): Promise<T> {
   return pRetry(attempt, {
     retries: policy.maxAttempts - 1,
     minTimeout: 0,

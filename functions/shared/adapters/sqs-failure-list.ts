@@ -4,12 +4,7 @@
  * hidden while replay works (the visibility timeout); a replayed one is
  * deleted, any other is made visible again at once.
  */
-import {
-  ChangeMessageVisibilityCommand,
-  DeleteMessageCommand,
-  ReceiveMessageCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { FailureEntry, FailureList, KinesisFailureRecord } from '../back-office/replay';
 
 /** Long enough for one replay run to finish with every message it received. */

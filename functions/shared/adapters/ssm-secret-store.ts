@@ -24,8 +24,6 @@ export class SsmSecretStore implements SecretStore {
   }
 
   async put(name: string, value: string): Promise<void> {
-    await this.ssm.send(
-      new PutParameterCommand({ Name: this.parameterName(name), Value: value, Type: 'SecureString', Overwrite: true }),
-    );
+    await this.ssm.send(new PutParameterCommand({ Name: this.parameterName(name), Value: value, Type: 'SecureString', Overwrite: true }));
   }
 }

@@ -27,5 +27,7 @@ export function reportCsv(report: AffiliateReport): string {
 
 /** The download's name; the back office, which downloads many affiliates' reports, names the affiliate too. */
 export function csvFileName(report: Pick<AffiliateReport, 'affiliate_id' | 'from' | 'to'>, options: { affiliate?: boolean } = {}): string {
-  return options.affiliate ? `affiliate-report-${report.affiliate_id}-${report.from}-to-${report.to}.csv` : `affiliate-report-${report.from}-to-${report.to}.csv`;
+  return options.affiliate
+    ? `affiliate-report-${report.affiliate_id}-${report.from}-to-${report.to}.csv`
+    : `affiliate-report-${report.from}-to-${report.to}.csv`;
 }

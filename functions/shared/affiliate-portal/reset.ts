@@ -55,7 +55,11 @@ export function requestPasswordReset(ports: RequestResetPorts) {
     const channel = (await ports.channels.listByApp(app.app_id)).find((candidate: Channel) => candidate.enabled);
     if (!channel) return 'no-channel';
     const now = ports.now();
-    const sent = await ports.attempts.recordFailure(attemptKey({ kind: 'account', appId: app.app_id, login: `reset:${address}` }), now, portalLimits.attemptWindowMs);
+    const sent = await ports.attempts.recordFailure(
+      attemptKey({ kind: 'account', appId: app.app_id, login: `reset:${address}` }),
+      now,
+      portalLimits.attemptWindowMs,
+    );
     if (sent.failures > resetMailsPerWindow) return 'throttled';
 
     const token = ports.newToken();
@@ -130,9 +134,7 @@ export function completePasswordReset(ports: CompleteResetPorts) {
     await ports.affiliates.setPasswordHash(appId, affiliate.affiliate_id, await ports.hashPassword(password), now);
     const sessionsEnded = await ports.sessions.deleteAllOf(appId, affiliate.affiliate_id);
     // The account was proven: lift a lockout on either of its logins.
-    await Promise.all(
-      [affiliate.username, affiliate.email].map((login) => ports.attempts.clear(attemptKey({ kind: 'account', appId, login }))),
-    );
+    await Promise.all([affiliate.username, affiliate.email].map((login) => ports.attempts.clear(attemptKey({ kind: 'account', appId, login }))));
     return { outcome: 'reset', affiliateId: affiliate.affiliate_id, sessionsEnded };
   };
 }

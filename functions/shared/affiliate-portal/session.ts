@@ -3,14 +3,7 @@
  * if it belongs to this application, is neither idle nor past its absolute
  * end, and its affiliate is still approved. Each use moves `last_seen`.
  */
-import {
-  sessionState,
-  shouldTouch,
-  statusOf,
-  type AffiliateAccounts,
-  type AffiliateSession,
-  type AffiliateSessionStore,
-} from '../domain/affiliate-portal';
+import { sessionState, shouldTouch, statusOf, type AffiliateAccounts, type AffiliateSession, type AffiliateSessionStore } from '../domain/affiliate-portal';
 import type { AffiliateRecord } from '../domain/affiliates';
 import { hashSecret, SECRET_PATTERN, type Clock } from '../domain/enterprise';
 
@@ -20,9 +13,7 @@ export interface SessionPorts {
   now: Clock;
 }
 
-export type CurrentAffiliate =
-  | { signedIn: true; sessionId: string; session: AffiliateSession; affiliate: AffiliateRecord }
-  | { signedIn: false };
+export type CurrentAffiliate = { signedIn: true; sessionId: string; session: AffiliateSession; affiliate: AffiliateRecord } | { signedIn: false };
 
 export function currentAffiliate(ports: SessionPorts) {
   return async (appId: string, sessionId: string | undefined): Promise<CurrentAffiliate> => {

@@ -30,7 +30,8 @@ export const maxReportDays = 366;
 const historyStart = '1970-01-01';
 
 const datePattern = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (value: string) => datePattern.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+const isDate = (value: string) =>
+  datePattern.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 
 /** Checks a report's range: real dates, from ≤ to, at most maxReportDays days; each refusal names its field. */
 export function checkReportRange(from: string | undefined, to: string | undefined): { from: string; to: string } {

@@ -148,7 +148,12 @@ async function requireAffiliate(office: ChangeOffice, appId: string, affiliateId
   return affiliate;
 }
 
-async function update(office: ChangeOffice, appId: string, affiliateId: string, changes: { status?: AffiliateStatus; plan_id?: string }): Promise<AffiliateListItem> {
+async function update(
+  office: ChangeOffice,
+  appId: string,
+  affiliateId: string,
+  changes: { status?: AffiliateStatus; plan_id?: string },
+): Promise<AffiliateListItem> {
   const updated = await office.affiliates.update(appId, affiliateId, changes);
   if (!updated) throw new NotFound(`no affiliate ${affiliateId} in application ${appId}`);
   return listItemOf(updated);
@@ -190,6 +195,12 @@ export async function assignPlan(
   const affiliate = await requireAffiliate(office, appId, affiliateId);
   if (affiliate.plan_id === planId) return listItemOf(affiliate);
   const updated = await update(office, appId, affiliateId, { plan_id: planId });
-  await audit(office)({ appId, actor, action: 'affiliate.plan_assigned', target: `affiliate:${affiliateId}`, details: { from: affiliate.plan_id ?? null, to: planId } });
+  await audit(office)({
+    appId,
+    actor,
+    action: 'affiliate.plan_assigned',
+    target: `affiliate:${affiliateId}`,
+    details: { from: affiliate.plan_id ?? null, to: planId },
+  });
   return updated;
 }

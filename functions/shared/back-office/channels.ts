@@ -85,7 +85,13 @@ export async function setChannelEnabled(office: ChannelPorts, appId: string, act
  * from the next request. Audited as `channel.domain_changed` (`{from, to}`,
  * null for the address only).
  */
-export async function setChannelDomain(office: ChannelPorts, appId: string, actor: AuditActor, channelId: string, domain: string | undefined): Promise<Channel> {
+export async function setChannelDomain(
+  office: ChannelPorts,
+  appId: string,
+  actor: AuditActor,
+  channelId: string,
+  domain: string | undefined,
+): Promise<Channel> {
   await requireApp(office, appId);
   const channel = await office.channels.get(appId, channelId);
   if (!channel) throw new NotFound(`application ${appId} has no channel ${channelId}`);

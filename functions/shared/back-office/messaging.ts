@@ -127,7 +127,9 @@ function once(ports: Pick<MessagingPorts, 'actions' | 'writer' | 'audit' | 'now'
     send: (actionId: string) => Promise<ActionOutcome<Answer> & { recorded: boolean }>,
   ): Promise<{ action_id: string } & Answer> => {
     const actionId = action.actionId ?? ports.newId();
-    const fingerprint = createHash('sha256').update(JSON.stringify([action.kind, action.profileId, action.request])).digest('base64url');
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify([action.kind, action.profileId, action.request]))
+      .digest('base64url');
     const earlier = await ports.actions.claim(actor.appId, actionId, fingerprint, ports.now());
     let outcome: ActionOutcome<Answer>;
     let recorded = false;
@@ -207,7 +209,11 @@ export function pushPlayer(ports: Pick<MessagingPorts, keyof PushPorts | 'writer
     if (attributes.urm_receives_notifications === false) throw new Conflict('the player does not receive notifications (urm_receives_notifications is false)');
     if (webPushTokens(attributes).length === 0) throw new Conflict('the player has no web push device');
     return act(actor, { kind: 'push', profileId, actionId, request: message }, async (id) => {
-      const { reasons, recordError, event, ...counts } = await push(actor.appId, { ...message, profile_id: profileId }, { notificationId: id, budget, eventAttributes: who(actor, id) });
+      const { reasons, recordError, event, ...counts } = await push(
+        actor.appId,
+        { ...message, profile_id: profileId },
+        { notificationId: id, budget, eventAttributes: who(actor, id) },
+      );
       return {
         answer: counts,
         ...(event ? { event } : {}),

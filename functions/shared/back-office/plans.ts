@@ -8,7 +8,12 @@ import { audit } from './audit';
 import { nowOf, type BackOffice } from './ports';
 
 /** A new plan of the application (ValidationError listing every problem of the input), audited as `plan.created` with its terms. */
-export async function createPlan(office: Pick<BackOffice, 'apps' | 'plans' | 'audit' | 'now'>, appId: string, actor: AuditActor, input: PlanInput): Promise<Plan> {
+export async function createPlan(
+  office: Pick<BackOffice, 'apps' | 'plans' | 'audit' | 'now'>,
+  appId: string,
+  actor: AuditActor,
+  input: PlanInput,
+): Promise<Plan> {
   await requireApp(office, appId);
   const plan = validPlan(input, { appId, planId: newPlanId(), createdAt: nowOf(office).toISOString() });
   await office.plans.create(plan);

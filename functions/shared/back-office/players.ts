@@ -191,7 +191,13 @@ export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections'>) {
         .map((name) => ({ name, type: typeOf(attributes[name]!), value: attributes[name]! })),
       push: { devices: devicesOf(attributes), receives_notifications: typeof receives === 'boolean' ? receives : null },
       affiliate: affiliateOf(attributes),
-      rejections: found.rejections.map(({ urm_insert_id, kind, reason, received_at, rejected_at }) => ({ urm_insert_id, kind, reason, received_at, rejected_at })),
+      rejections: found.rejections.map(({ urm_insert_id, kind, reason, received_at, rejected_at }) => ({
+        urm_insert_id,
+        kind,
+        reason,
+        received_at,
+        rejected_at,
+      })),
       rejections_complete: found.complete,
     };
   };

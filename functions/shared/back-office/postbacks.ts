@@ -6,12 +6,7 @@
  */
 import type { AuditActor } from '../domain/audit';
 import { NotFound, ValidationError } from '../domain/errors';
-import {
-  newPostbackSecret,
-  postbackSecretName,
-  postbackUrlProblems,
-  type PostbackLogEntry,
-} from '../domain/postbacks';
+import { newPostbackSecret, postbackSecretName, postbackUrlProblems, type PostbackLogEntry } from '../domain/postbacks';
 import { requireApp } from './apps';
 import { audit } from './audit';
 import type { BackOffice } from './ports';
@@ -79,7 +74,12 @@ export async function postbackUrlOf(office: Settings, appId: string, affiliateId
 export const postbackLogLimits = { default: 50, max: 500 } as const;
 
 /** The affiliate's delivery log, newest attempt first (90 days at most). */
-export async function postbackDeliveries(office: Pick<BackOffice, 'apps' | 'postbacks'>, appId: string, affiliateId: string, limit: number = postbackLogLimits.default): Promise<PostbackLogEntry[]> {
+export async function postbackDeliveries(
+  office: Pick<BackOffice, 'apps' | 'postbacks'>,
+  appId: string,
+  affiliateId: string,
+  limit: number = postbackLogLimits.default,
+): Promise<PostbackLogEntry[]> {
   await requireAffiliate(office, appId, affiliateId);
   if (!Number.isInteger(limit) || limit < 1 || limit > postbackLogLimits.max) {
     throw new ValidationError([`limit must be an integer from 1 to ${postbackLogLimits.max}`], 'request is invalid');

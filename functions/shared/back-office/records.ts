@@ -21,7 +21,11 @@ export interface RejectionList {
 }
 
 /** A page of the records the consumers rejected (kept 14 days), newest first, with the reason: the console's listing of the CLI's `rejections`. */
-export async function listRejectionPage(office: Pick<BackOffice, 'rejections'>, appId: string, options: { limit?: number; cursor?: string } = {}): Promise<RejectionList> {
+export async function listRejectionPage(
+  office: Pick<BackOffice, 'rejections'>,
+  appId: string,
+  options: { limit?: number; cursor?: string } = {},
+): Promise<RejectionList> {
   const limit = options.limit ?? rejectionPageLimits.default;
   if (!Number.isInteger(limit) || limit < 1 || limit > rejectionPageLimits.max) {
     throw new ValidationError([`limit must be an integer from 1 to ${rejectionPageLimits.max}`], 'request is invalid');

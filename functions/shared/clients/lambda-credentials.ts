@@ -12,7 +12,12 @@ import type { AwsCredentialIdentity } from '@aws-sdk/types';
 
 export function defaultProvider(): () => Promise<AwsCredentialIdentity> {
   return async () => {
-    const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken, AWS_CREDENTIAL_EXPIRATION: expiry } = process.env;
+    const {
+      AWS_ACCESS_KEY_ID: accessKeyId,
+      AWS_SECRET_ACCESS_KEY: secretAccessKey,
+      AWS_SESSION_TOKEN: sessionToken,
+      AWS_CREDENTIAL_EXPIRATION: expiry,
+    } = process.env;
     if (!accessKeyId || !secretAccessKey) throw new Error('Unable to find environment variable credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).');
     return { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }), ...(expiry && { expiration: new Date(expiry) }) };
   };

@@ -62,9 +62,7 @@ export function sessionState(session: Pick<AffiliateSession, 'created_at' | 'las
 
 /** When the session stops being usable unless used again: what the store's TTL is set from. */
 export function sessionEndsAt(session: Pick<AffiliateSession, 'created_at' | 'last_seen'>): Date {
-  return new Date(
-    Math.min(Date.parse(session.created_at) + portalLimits.sessionAbsoluteMs, Date.parse(session.last_seen) + portalLimits.sessionIdleMs),
-  );
+  return new Date(Math.min(Date.parse(session.created_at) + portalLimits.sessionAbsoluteMs, Date.parse(session.last_seen) + portalLimits.sessionIdleMs));
 }
 
 /** Whether a page view should move `last_seen` (at most once a minute). */
@@ -205,9 +203,4 @@ export function daysOf(period: Period): string[] {
 }
 
 /** The report the dashboard shows: lane C's affiliateReport, behind a port. */
-export type AffiliateReportSource = (
-  appId: string,
-  affiliateId: string,
-  from: string,
-  to: string,
-) => Promise<AffiliateReport>;
+export type AffiliateReportSource = (appId: string, affiliateId: string, from: string, to: string) => Promise<AffiliateReport>;

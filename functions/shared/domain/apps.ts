@@ -28,7 +28,9 @@ export interface AppStore {
   list(): Promise<App[]>;
   update(
     appId: string,
-    changes: Partial<Pick<App, 'name' | 'portal_origin' | 'site_origins' | 'vapid_public_key' | 'vapid_subject' | 'identity_verification' | keyof ProgrammeSettings>>,
+    changes: Partial<
+      Pick<App, 'name' | 'portal_origin' | 'site_origins' | 'vapid_public_key' | 'vapid_subject' | 'identity_verification' | keyof ProgrammeSettings>
+    >,
   ): Promise<App>;
 }
 

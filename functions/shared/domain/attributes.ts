@@ -26,11 +26,7 @@ export const directives = [
 ] as const;
 export type Directive = (typeof directives)[number];
 
-export const pushTokenAttributes = [
-  'urm_web_push_notification_token',
-  'urm_ios_push_notification_token',
-  'urm_android_push_notification_token',
-] as const;
+export const pushTokenAttributes = ['urm_web_push_notification_token', 'urm_ios_push_notification_token', 'urm_android_push_notification_token'] as const;
 
 /** System attributes a client may change through directives. */
 export const writableSystemAttributes = [...pushTokenAttributes, 'urm_receives_notifications'] as const;
@@ -43,8 +39,7 @@ const RESERVED_PREFIX = /^urm/i;
 /** Why a name cannot be a custom attribute, or undefined when it can. */
 export function customNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'attribute names must not be empty';
-  if ([...name].length > limits.attributeNameLength)
-    return `attribute names must be at most ${limits.attributeNameLength} characters`;
+  if ([...name].length > limits.attributeNameLength) return `attribute names must be at most ${limits.attributeNameLength} characters`;
   if (RESERVED_PREFIX.test(name)) return 'names starting with "urm" are reserved for system attributes and directives';
   if (name === '__proto__') return 'the name "__proto__" is reserved';
   return undefined;
@@ -86,4 +81,3 @@ export const commonRecordProperties = {
   urm_insert_id: { type: 'string', minLength: 1, maxLength: limits.insertIdLength, ...identifierText },
   urm_ip: { type: 'string', format: 'ip' },
 } as const;
-

@@ -112,11 +112,7 @@ function dayRevshares(plan: Plan | undefined, days: FunnelDayRow[]): Map<string,
 }
 
 /** Settles month by month, in order, starting from `carriedIn`. */
-export function settleMonths(
-  plan: Plan | undefined,
-  revshareByDay: { date: string; revshare: string }[],
-  carriedIn: string,
-): RevShareMonth[] {
+export function settleMonths(plan: Plan | undefined, revshareByDay: { date: string; revshare: string }[], carriedIn: string): RevShareMonth[] {
   if (!plan?.revshare) return [];
   const months = new Map<string, { from: string; to: string; revshare: Decimal }>();
   for (const { date, revshare } of [...revshareByDay].sort((a, b) => a.date.localeCompare(b.date))) {
@@ -186,7 +182,11 @@ export function affiliateReportOf(input: ReportInput): AffiliateReport {
     const name = input.linkNames?.get(linkId);
     return { link_id: linkId, ...(name === undefined ? {} : { name }), ...figures(byLink.get(linkId)!, plan) };
   });
-  const months = settleMonths(plan, dayRows.map(({ date, revshare }) => ({ date, revshare })), input.carriedIn);
+  const months = settleMonths(
+    plan,
+    dayRows.map(({ date, revshare }) => ({ date, revshare })),
+    input.carriedIn,
+  );
   const all = emptyGroup();
   for (const row of days) addRow(all, row);
   const cpa = sum(dayRows.map((row) => new Decimal(row.cpa)));

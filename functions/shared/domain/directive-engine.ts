@@ -111,7 +111,10 @@ export function applyProfileRecord(current: Attributes, record: ProfileChange, s
       const existing = arrayAttribute(attributes, name, 'urm_remove');
       if (existing === undefined) continue;
       const removed = new Set(items.map(valueKey));
-      set(name, existing.filter((item) => !removed.has(valueKey(item))));
+      set(
+        name,
+        existing.filter((item) => !removed.has(valueKey(item))),
+      );
     }
     for (const name of record.urm_unset ?? []) set(name, null);
     for (const name of record.urm_delete ?? []) delete attributes[name];

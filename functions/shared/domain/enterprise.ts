@@ -92,9 +92,7 @@ export interface StoredSignInToken {
   used_at?: string;
 }
 
-export type TokenConsumption =
-  | { outcome: 'consumed'; token: StoredSignInToken }
-  | { outcome: 'used' | 'expired' | 'unknown' };
+export type TokenConsumption = { outcome: 'consumed'; token: StoredSignInToken } | { outcome: 'used' | 'expired' | 'unknown' };
 
 export interface SignInTokenStore {
   put(token: StoredSignInToken): Promise<void>;

@@ -174,7 +174,17 @@ export function mainAmount(record: Record<string, unknown>, mainCurrency: string
 }
 
 export function emptyLedger(appId: string, profileId: string): StoredLedger {
-  return { pk: ledgerPk(appId, profileId), sk: ledgerSk, app_id: appId, profile_id: profileId, unattributed: {}, applied: {}, recent: {}, version: 0, updated_at: '' };
+  return {
+    pk: ledgerPk(appId, profileId),
+    sk: ledgerSk,
+    app_id: appId,
+    profile_id: profileId,
+    unattributed: {},
+    applied: {},
+    recent: {},
+    version: 0,
+    updated_at: '',
+  };
 }
 
 /**

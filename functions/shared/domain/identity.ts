@@ -14,7 +14,7 @@ export const PROOF_FIELD = 'urm_profile_id_hash';
 export const proofSchema = {
   type: 'string',
   pattern: '^[0-9a-fA-F]{64}$',
-  description: 'Hex HMAC-SHA256 of profile_id with the application\'s identity secret: what a browser key needs to write a known profile.',
+  description: "Hex HMAC-SHA256 of profile_id with the application's identity secret: what a browser key needs to write a known profile.",
 } as const;
 
 export function identitySecretName(appId: string): string {

@@ -25,7 +25,8 @@ const receiptEntrySchema = {
     },
     {
       type: 'object',
-      description: 'The record was not written: the stream refused it after retries (or, in /profiles, refused an earlier record of its profile); re-sending it with the same urm_insert_id is safe.',
+      description:
+        'The record was not written: the stream refused it after retries (or, in /profiles, refused an earlier record of its profile); re-sending it with the same urm_insert_id is safe.',
       required: ['ErrorCode', 'ErrorMessage'],
       additionalProperties: false,
       properties: { ErrorCode: { type: 'string' }, ErrorMessage: { type: 'string' } },
@@ -67,18 +68,16 @@ export interface IngestibleRecord {
 }
 
 /** Wraps valid records for the stream; every record must belong to `appId`. */
-export function toStreamEntries(
-  kind: StreamRecordKind,
-  records: IngestibleRecord[],
-  appId: string,
-  deps: Pick<IngestDeps, 'newId' | 'now'>,
-): StreamEntry[] {
+export function toStreamEntries(kind: StreamRecordKind, records: IngestibleRecord[], appId: string, deps: Pick<IngestDeps, 'newId' | 'now'>): StreamEntry[] {
   if (records.some((record) => record.app_id !== appId)) throw new Forbidden();
   const receivedAt = deps.now().toISOString();
   const head = envelopeHead(kind, receivedAt);
   const oversized: string[] = [];
   const entries = records.map((input, index) => {
-    const data = Buffer.from(envelopeText(head, input, () => `urm-${deps.newId()}`), 'utf8');
+    const data = Buffer.from(
+      envelopeText(head, input, () => `urm-${deps.newId()}`),
+      'utf8',
+    );
     const entry = { partitionKey: partitionKey(input.app_id, input.profile_id), data };
     if (entry.data.byteLength + Buffer.byteLength(entry.partitionKey) > limits.recordBytes) {
       oversized.push(`[${index}] is larger than the 1 MiB limit of one record`);
@@ -113,6 +112,5 @@ function envelopeText(head: string, record: IngestibleRecord, newInsertId: () =>
 }
 
 export function ingestRecords(kind: StreamRecordKind, deps: IngestDeps) {
-  return async (records: IngestibleRecord[], appId: string): Promise<WriteReceipt> =>
-    deps.writer.write(toStreamEntries(kind, records, appId, deps));
+  return async (records: IngestibleRecord[], appId: string): Promise<WriteReceipt> => deps.writer.write(toStreamEntries(kind, records, appId, deps));
 }

@@ -17,7 +17,8 @@ export const identifierPattern = '^[^\\u0000-\\u001F\\u007F\\uD800-\\uDFFF]*$';
 /** Spread into an identifier's schema: a pattern the OpenAPI document shows as is. */
 export const identifierText = {
   pattern: identifierPattern,
-  description: 'an opaque identifier: any characters but control characters (U+0000–U+001F, U+007F) and unpaired surrogates; compared as sent, never normalised',
+  description:
+    'an opaque identifier: any characters but control characters (U+0000–U+001F, U+007F) and unpaired surrogates; compared as sent, never normalised',
 } as const;
 
 export const identifierProblem = 'must not contain control characters or unpaired surrogates';

@@ -116,9 +116,7 @@ function describe(error: ErrorObject, root: string): string | undefined {
         ? `${root} must hold at least ${params.limit} record${params.limit === 1 ? '' : 's'}`
         : `${subject} must hold at least ${params.limit} item${params.limit === 1 ? '' : 's'}`;
     case 'maxItems':
-      return path === ''
-        ? `${root} must hold at most ${params.limit} records`
-        : `${subject} must hold at most ${params.limit} items`;
+      return path === '' ? `${root} must hold at most ${params.limit} records` : `${subject} must hold at most ${params.limit} items`;
     case 'maxProperties':
       return `${subject} must have at most ${params.limit} attributes`;
     case 'const':

@@ -51,7 +51,10 @@ export interface ConsoleIdentity {
 }
 
 /** `consoleSession`: the session itself, for the operations about it (who am I, sign out). */
-export type ConsoleEvent = ApiEvent & { console: ConsoleIdentity; consoleSession: Pick<PortalSession, 'session_hash' | 'created_at' | 'expires_at' | 'cookie_secure'> };
+export type ConsoleEvent = ApiEvent & {
+  console: ConsoleIdentity;
+  consoleSession: Pick<PortalSession, 'session_hash' | 'created_at' | 'expires_at' | 'cookie_secure'>;
+};
 
 export const CSRF_HEADER = 'x-csrf-token';
 

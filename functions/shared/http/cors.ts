@@ -83,11 +83,7 @@ export function browserCors(policy: OriginPolicy, method: 'GET' | 'POST') {
       const origin = headerOf(request.event, 'origin');
       const appId = request.event.queryStringParameters?.app_id;
       const allowed =
-        origin !== undefined &&
-        origin.length <= MAX_ORIGIN &&
-        appId !== undefined &&
-        appId.length <= MAX_APP_ID &&
-        (await policy.allows(appId, origin));
+        origin !== undefined && origin.length <= MAX_ORIGIN && appId !== undefined && appId.length <= MAX_APP_ID && (await policy.allows(appId, origin));
       if (allowed) allowedOrigin.set(request.event, origin);
       if (request.event.httpMethod !== 'OPTIONS') return undefined;
       if (!allowed) return json(403, { message: 'Forbidden' }, { Vary: 'Origin' });

@@ -55,7 +55,10 @@ function isClientError(error: unknown): error is MiddyHttpError {
 export function toErrorResponse(error: unknown, { style }: ErrorStyle = { style: 'message' }): ApiResult {
   // The bodies the OpenAPI document publishes (./error-bodies.ts), checked here at compile time.
   const answer = (statusCode: number, message: string, errors?: string[]) =>
-    json(statusCode, (style === 'errors' ? { errors: errors ?? [message] } : errors ? { message, errors } : { message }) satisfies ErrorListBody | InvalidRequestBody);
+    json(
+      statusCode,
+      (style === 'errors' ? { errors: errors ?? [message] } : errors ? { message, errors } : { message }) satisfies ErrorListBody | InvalidRequestBody,
+    );
 
   if (error instanceof ValidationError) return answer(400, error.message, error.errors);
   if (error instanceof Forbidden) return json(403, { message: 'Forbidden' } satisfies MessageBody);

@@ -12,8 +12,7 @@ import type { ApiEvent, ApiResult } from './types';
 
 /** Pages load nothing, run no script and cannot be framed; only their own inline style and same-origin forms. */
 export const htmlSecurityHeaders = {
-  'Content-Security-Policy':
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   // Pages are reached with a token in the address: it must not travel on in a Referer.
@@ -48,10 +47,7 @@ export function htmlErrors(errorPage: () => string): middy.MiddlewareObj<ApiEven
 
 /** The stack of a browser-facing route; a handler adds only its work. */
 export function htmlApi(options: { errorPage: () => string }) {
-  return middy<ApiEvent, ApiResult>()
-    .use(injectLambdaContext(logger))
-    .use(htmlErrors(options.errorPage))
-    .use(httpHeaderNormalizer());
+  return middy<ApiEvent, ApiResult>().use(injectLambdaContext(logger)).use(htmlErrors(options.errorPage)).use(httpHeaderNormalizer());
 }
 
 /** The named cookie of a request (headers normalised to lower case), if well under a sane size. */

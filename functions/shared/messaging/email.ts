@@ -8,7 +8,16 @@
  */
 import { createHash } from 'node:crypto';
 import { channelMaySendAs, channelSenderRule, type Channel, type ChannelStore } from '../domain/channels';
-import { canonicalAddress, displayNameSchema, emailAddressSchema, emailLimits, formatAddress, headerTextSchema, type Mailer, type OutgoingMail } from '../domain/email';
+import {
+  canonicalAddress,
+  displayNameSchema,
+  emailAddressSchema,
+  emailLimits,
+  formatAddress,
+  headerTextSchema,
+  type Mailer,
+  type OutgoingMail,
+} from '../domain/email';
 import { NotFound, ValidationError } from '../domain/errors';
 import { limits } from '../domain/limits';
 import { identifierText } from '../domain/text';
@@ -89,9 +98,7 @@ export function composeMail(message: EmailMessage, channel: Channel): OutgoingMa
 /** The same message id always gives the same insert id: a repeated write of the event is stored once. */
 export function emailSentInsertId(messageId: string): string {
   const readable = `urm-email-${messageId}`;
-  return readable.length <= limits.insertIdLength
-    ? readable
-    : `urm-email-${createHash('sha256').update(messageId, 'utf8').digest('hex')}`;
+  return readable.length <= limits.insertIdLength ? readable : `urm-email-${createHash('sha256').update(messageId, 'utf8').digest('hex')}`;
 }
 
 /**

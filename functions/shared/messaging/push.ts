@@ -106,9 +106,7 @@ export function pushPayload(request: PushMessage, notificationId: string): strin
   };
   const json = JSON.stringify(payload);
   if (Buffer.byteLength(json, 'utf8') > pushLimits.payloadBytes) {
-    throw new ValidationError([
-      `title, body, url and icon together must fit a push message (at most ${pushLimits.payloadBytes} bytes of JSON with the ids)`,
-    ]);
+    throw new ValidationError([`title, body, url and icon together must fit a push message (at most ${pushLimits.payloadBytes} bytes of JSON with the ids)`]);
   }
   return json;
 }

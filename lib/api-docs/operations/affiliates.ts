@@ -147,7 +147,7 @@ affiliateDocs.ListAffiliates = {
   tag: 'Affiliates',
   summary: "List the application's affiliates",
   description:
-    'The affiliates of the key\'s application, by `affiliate_id`, a page at a time: pass `next_cursor` as `cursor` for the next ' +
+    "The affiliates of the key's application, by `affiliate_id`, a page at a time: pass `next_cursor` as `cursor` for the next " +
     'page. Each with its status (`pending`, `approved`, `suspended`) and commission plan; never a password.',
   scopes: ['server'],
   query: {
@@ -192,8 +192,8 @@ affiliateDocs.GetAffiliateReport = {
   summary: "An affiliate's report and commission",
   description:
     'Per day of the range (at most 366 days, both ends included, UTC days), per tracking link, and in total: clicks, ' +
-    'registrations, first deposits (FTDs), deposits, NGR and commission under the affiliate\'s current plan, money as ' +
-    'decimal strings in the application\'s main currency. RevShare is settled per calendar month (`months`): a month pays ' +
+    "registrations, first deposits (FTDs), deposits, NGR and commission under the affiliate's current plan, money as " +
+    "decimal strings in the application's main currency. RevShare is settled per calendar month (`months`): a month pays " +
     'max(0, its days + what earlier months carried in); a month the range cuts is settled on its days within the range. ' +
     'An unknown affiliate, or one of another application, is a 404.',
   scopes: ['server'],
@@ -233,7 +233,10 @@ affiliateDocs.GetAffiliateReport = {
       summary: 'A range that ends before it starts',
       path: { affiliate_id: p.affiliateId },
       query: reversedRange,
-      answer: refusal(Object.assign(() => checkReportRange(reversedRange.from, reversedRange.to), { schema: {} }), reversedRange),
+      answer: refusal(
+        Object.assign(() => checkReportRange(reversedRange.from, reversedRange.to), { schema: {} }),
+        reversedRange,
+      ),
     },
   },
 };

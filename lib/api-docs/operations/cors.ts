@@ -32,8 +32,7 @@ export function preflightDoc(method: string): OperationDoc {
     tag: 'Web push',
     summary: 'CORS preflight',
     description:
-      "Answered for the application's site origins only; the application is named by `app_id` in the query string, as a " +
-      'preflight carries no key.',
+      "Answered for the application's site origins only; the application is named by `app_id` in the query string, as a " + 'preflight carries no key.',
     scopes: [],
     parameters: [
       { name: 'app_id', in: 'query', required: true, description: 'The application whose site origins apply.', schema: { type: 'string' } },

@@ -119,7 +119,10 @@ export const enterprisePortalDocs: Record<string, OperationDoc> = {
         headers: {
           ...pageHeaders,
           Location: { description: 'The portal home, relative: `portal`.', schema: { const: 'portal' } },
-          'Set-Cookie': { description: `The session: \`${SESSION_COOKIE}=…; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax; Secure\`.`, schema: { type: 'string' } },
+          'Set-Cookie': {
+            description: `The session: \`${SESSION_COOKIE}=…; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax; Secure\`.`,
+            schema: { type: 'string' },
+          },
         },
       },
       401: { description: 'The link was refused.', html: true, headers: pageHeaders },
@@ -156,7 +159,7 @@ export const enterprisePortalDocs: Record<string, OperationDoc> = {
   PortalSignOut: {
     tag: 'Enterprise',
     summary: 'Sign out of the portal',
-    description: "Ends the session and clears its cookie. A cross-site form cannot sign anyone out: the SameSite=Lax cookie is not sent with it.",
+    description: 'Ends the session and clears its cookie. A cross-site form cannot sign anyone out: the SameSite=Lax cookie is not sent with it.',
     scopes: [],
     page: true,
     parameters: [sessionCookieParameter],

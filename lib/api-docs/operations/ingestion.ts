@@ -38,7 +38,7 @@ export const ingestionDocs: Record<string, OperationDoc> = {
       'written in order and applied within seconds (docs/api.md, "Ingestion" and "Applying profile records"). All or nothing: one invalid ' +
       'record and nothing is written. Beside the schema: an attribute may be named in one place of a record only, ' +
       '`urm_delete_profile` goes with the required fields and `urm_insert_id` only, and `urm_merge` must not name the ' +
-      'profile itself (400). A browser key may write only the push SDK\'s records (push attributes of its own ' +
+      "profile itself (400). A browser key may write only the push SDK's records (push attributes of its own " +
       'subscription, `urm_merge` of `urm-anon-` profiles), a known profile only with its `urm_profile_id_hash`, and ' +
       'only with an `Origin`; anything else is a 403.',
     scopes: ['server', 'browser'],

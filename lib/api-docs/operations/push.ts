@@ -41,7 +41,7 @@ export const pushDocs: Record<string, OperationDoc> = {
     tag: 'Web push',
     summary: 'Send a web push notification',
     description:
-      "Sends the notification to every push subscription of the profile (none when it has `urm_receives_notifications: " +
+      'Sends the notification to every push subscription of the profile (none when it has `urm_receives_notifications: ' +
       'false`), removes subscriptions the push service no longer knows, and records an `urm_push_sent` event.',
     scopes: ['comms'],
     body: { validate: v.sendPush, description: 'The notification.' },

@@ -67,14 +67,22 @@ export class UrmDashboard extends Construct {
         graph('Records ingested', [...serviceMetrics(metricNames.recordsIngested), ...serviceMetrics(metricNames.recordsNotIngested)], THIRD),
         graph(
           'Records applied by the consumers',
-          [...serviceMetrics(metricNames.recordsApplied), ...serviceMetrics(metricNames.duplicatesSkipped), ...serviceMetrics(metricNames.recordsDroppedAfterDelete)],
+          [
+            ...serviceMetrics(metricNames.recordsApplied),
+            ...serviceMetrics(metricNames.duplicatesSkipped),
+            ...serviceMetrics(metricNames.recordsDroppedAfterDelete),
+          ],
           THIRD,
         ),
         graph('Records rejected (validation, apply time)', serviceMetrics(metricNames.recordsRejected), THIRD),
       ],
       [
         graph('Email', [...serviceMetrics(metricNames.emailsSent), ...serviceMetrics(metricNames.emailsFailed)]),
-        graph('Web push (per device)', [...serviceMetrics(metricNames.pushSent), ...serviceMetrics(metricNames.pushFailed), ...serviceMetrics(metricNames.pushExpired)]),
+        graph('Web push (per device)', [
+          ...serviceMetrics(metricNames.pushSent),
+          ...serviceMetrics(metricNames.pushFailed),
+          ...serviceMetrics(metricNames.pushExpired),
+        ]),
       ],
       [
         graph(
@@ -115,10 +123,15 @@ export class UrmDashboard extends Construct {
         graph('DynamoDB: throttled writes and reads per table', [...tableMetric('WriteThrottleEvents'), ...tableMetric('ReadThrottleEvents')], THIRD),
       ],
       [
-        graph('API: 4xx and 5xx answers', [
-          props.api.metricClientError({ statistic: Stats.SUM, period, label: '4xx' }),
-          props.api.metricServerError({ statistic: Stats.SUM, period, label: '5xx' }),
-        ], HALF, [props.api.metricCount({ statistic: Stats.SUM, period, label: 'requests' })]),
+        graph(
+          'API: 4xx and 5xx answers',
+          [
+            props.api.metricClientError({ statistic: Stats.SUM, period, label: '4xx' }),
+            props.api.metricServerError({ statistic: Stats.SUM, period, label: '5xx' }),
+          ],
+          HALF,
+          [props.api.metricCount({ statistic: Stats.SUM, period, label: 'requests' })],
+        ),
         graph('API: latency (ms)', [
           props.api.metricLatency({ statistic: Stats.p(50), period, label: 'p50' }),
           props.api.metricLatency({ statistic: Stats.p(99), period, label: 'p99' }),

@@ -5,7 +5,13 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { tables as definitions, type IndexDefinition, type KeyDefinition, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
+import {
+  tables as definitions,
+  type IndexDefinition,
+  type KeyDefinition,
+  type TableDefinition,
+  type TableName,
+} from '../../../functions/shared/manifest/resources';
 
 const attributeTypes: Record<KeyDefinition['type'], AttributeType> = {
   S: AttributeType.STRING,
@@ -26,9 +32,7 @@ export class DataTables extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     const entries = Object.entries(definitions) as [TableName, TableDefinition][];
-    this.tables = Object.fromEntries(
-      entries.map(([name, definition]) => [name, this.createTable(definition)]),
-    ) as Record<TableName, Table>;
+    this.tables = Object.fromEntries(entries.map(([name, definition]) => [name, this.createTable(definition)])) as Record<TableName, Table>;
   }
 
   private createTable(definition: TableDefinition): Table {

@@ -79,8 +79,18 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
  * so esbuild walks only the project's own files here (packages external), which takes milliseconds.
  */
 export function bundleInputHash(root: string, entry: string, options: BundleOptions): string {
-  const graph = buildSync({ ...sourceOptions(root, entry, options), packages: 'external', write: false, metafile: true, minify: false, sourcemap: false, logLevel: 'silent' });
-  const ownFiles = Object.keys(graph.metafile.inputs).filter((file) => !file.split('/').includes('node_modules')).sort();
+  const graph = buildSync({
+    ...sourceOptions(root, entry, options),
+    packages: 'external',
+    write: false,
+    metafile: true,
+    minify: false,
+    sourcemap: false,
+    logLevel: 'silent',
+  });
+  const ownFiles = Object.keys(graph.metafile.inputs)
+    .filter((file) => !file.split('/').includes('node_modules'))
+    .sort();
   const hash = createHash('sha256').update(JSON.stringify({ scheme: 2, esbuild: esbuildVersion, entry, options }));
   for (const file of [...ownFiles, 'package-lock.json', 'package.json', 'tsconfig.json']) {
     hash.update(`\0${file}\0${sha256(readFileSync(join(root, file)))}`);

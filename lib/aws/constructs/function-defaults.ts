@@ -14,7 +14,14 @@ import type { Construct } from 'constructs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpFunctionTimeoutSeconds, type Access, type FunctionDefinition } from '../../../functions/shared/manifest/operations';
-import { ingestStream, postbackSending, pushSending, tables as tableDefinitions, type TableDefinition, type TableName } from '../../../functions/shared/manifest/resources';
+import {
+  ingestStream,
+  postbackSending,
+  pushSending,
+  tables as tableDefinitions,
+  type TableDefinition,
+  type TableName,
+} from '../../../functions/shared/manifest/resources';
 import { secretsEnv, secretsPrefix } from '../../../functions/shared/manifest/secrets';
 import { bundledCode, bundleHandler, type BundleOptions } from './function-code';
 
@@ -151,9 +158,7 @@ export function definedFunction(
   }
   if (definition.stream === 'write') {
     // Not stream.grantWrite: producers need no ListShards, and the AWS-managed key needs no KMS grant.
-    policy.addStatements(
-      new PolicyStatement({ actions: ['kinesis:PutRecord', 'kinesis:PutRecords'], resources: [resources.stream.streamArn] }),
-    );
+    policy.addStatements(new PolicyStatement({ actions: ['kinesis:PutRecord', 'kinesis:PutRecords'], resources: [resources.stream.streamArn] }));
   }
   if (definition.secrets) {
     // SecureStrings under the stack's own path only; the AWS-managed aws/ssm key en- and decrypts for SSM callers without a KMS grant.
@@ -162,7 +167,11 @@ export function definedFunction(
   }
   if (definition.secretWrites) {
     // Writes only to the names the pattern allows (e.g. postback secrets), never to another kind of secret.
-    const writable = stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: `${secretsPrefix(stack.stackName).slice(1)}/${definition.secretWrites}` });
+    const writable = stack.formatArn({
+      service: 'ssm',
+      resource: 'parameter',
+      resourceName: `${secretsPrefix(stack.stackName).slice(1)}/${definition.secretWrites}`,
+    });
     policy.addStatements(new PolicyStatement({ actions: ['ssm:PutParameter'], resources: [writable] }));
   }
   return fn;

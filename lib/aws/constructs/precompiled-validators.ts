@@ -48,7 +48,9 @@ function ownModules(base: BuildOptions): string[] {
 
 /** The schemas the declaring modules compile, in the order they declare them, each once. */
 function declaredSchemas(root: string, modules: string[], target: BuildOptions['target']): object[] {
-  const entry = [...modules.map((file) => `import ${JSON.stringify(join(root, file))};`), `export { recordedSchemas } from ${JSON.stringify(recorder)};`].join('\n');
+  const entry = [...modules.map((file) => `import ${JSON.stringify(join(root, file))};`), `export { recordedSchemas } from ${JSON.stringify(recorder)};`].join(
+    '\n',
+  );
   const built = buildSync({
     stdin: { contents: entry, resolveDir: root, loader: 'ts', sourcefile: 'declared-schemas.ts' },
     absWorkingDir: root,
@@ -64,7 +66,9 @@ function declaredSchemas(root: string, modules: string[], target: BuildOptions['
   try {
     new Function('module', 'exports', 'require', built.outputFiles[0].text)(module, module.exports, createRequire(join(root, 'package.json')));
   } catch (error) {
-    throw new Error(`reading the schemas of ${modules.join(', ')} failed: modules that declare validators must have no side effects (${(error as Error).message})`);
+    throw new Error(
+      `reading the schemas of ${modules.join(', ')} failed: modules that declare validators must have no side effects (${(error as Error).message})`,
+    );
   }
   const unique = new Map<string, object>();
   for (const schema of module.exports.recordedSchemas!()) unique.set(schemaKey(schema), schema);
@@ -99,7 +103,8 @@ const schemaLists = ['anyOf', 'oneOf', 'allOf'];
 function mapSubschemas(schema: Schema, visit: (sub: Schema) => Schema): Schema {
   const out: Schema = { ...schema };
   for (const key of oneSchema) if (isSchema(out[key])) out[key] = visit(out[key] as Schema);
-  for (const key of schemaMaps) if (isSchema(out[key])) out[key] = Object.fromEntries(Object.entries(out[key] as Schema).map(([k, v]) => [k, isSchema(v) ? visit(v) : v]));
+  for (const key of schemaMaps)
+    if (isSchema(out[key])) out[key] = Object.fromEntries(Object.entries(out[key] as Schema).map(([k, v]) => [k, isSchema(v) ? visit(v) : v]));
   for (const key of schemaLists) if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).map((v) => (isSchema(v) ? visit(v) : v));
   return out;
 }
@@ -124,7 +129,8 @@ export function shareRepeatedSubschemas(schema: object, options: { messages: boo
   mapSubschemas(schema as Schema, count);
   const shared = new Map<string, string>();
   for (const [json, n] of counts) {
-    if (n > 1 && json.length > 80 && (!options.messages || !/"(propertyNames|pattern|urmAttributeName|description)"/.test(json))) shared.set(json, `s${shared.size}`);
+    if (n > 1 && json.length > 80 && (!options.messages || !/"(propertyNames|pattern|urmAttributeName|description)"/.test(json)))
+      shared.set(json, `s${shared.size}`);
   }
   if (shared.size === 0) return schema;
   const replace = (sub: Schema): Schema => {
@@ -166,7 +172,9 @@ export function precompiledValidatorsModule(root: string, base: BuildOptions): s
   const files: Record<string, string> = {};
   for (const pass of ['fast', 'full'] as const) {
     const ajv = createSchemaAjv({ allErrors: pass === 'full', standalone: true });
-    schemas.forEach((schema, i) => ajv.addSchema(pass === 'full' ? shareRepeatedSubschemas(schema) : shareRepeatedSubschemas(withoutAnnotations(schema), { messages: false }), keys[i]));
+    schemas.forEach((schema, i) =>
+      ajv.addSchema(pass === 'full' ? shareRepeatedSubschemas(schema) : shareRepeatedSubschemas(withoutAnnotations(schema), { messages: false }), keys[i]),
+    );
     files[`${pass}.mjs`] = asEsModule(standaloneCode(ajv, Object.fromEntries(keys.map((key) => [exportName(key), key]))), runtimeModule);
   }
   files['index.mjs'] = [

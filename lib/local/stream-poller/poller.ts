@@ -7,13 +7,7 @@
  * (on-failure.ts). Checkpoints (checkpoints.ts) are kept on disk, so a restart
  * resumes where the last run stopped.
  */
-import {
-  DescribeStreamCommand,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-  type _Record,
-  type KinesisClient,
-} from '@aws-sdk/client-kinesis';
+import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand, type _Record, type KinesisClient } from '@aws-sdk/client-kinesis';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import type { StreamConsumer } from '../../../functions/shared/manifest/operations';
 import { lambdaContext } from '../api-gateway';
@@ -95,9 +89,7 @@ export class StreamPoller {
       new GetShardIteratorCommand({
         StreamName: this.options.streamName,
         ShardId: shardId,
-        ...(checkpoint
-          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', StartingSequenceNumber: checkpoint }
-          : { ShardIteratorType: 'TRIM_HORIZON' }),
+        ...(checkpoint ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', StartingSequenceNumber: checkpoint } : { ShardIteratorType: 'TRIM_HORIZON' }),
       }),
     );
     return out.ShardIterator!;
@@ -137,7 +129,11 @@ export class StreamPoller {
         if (!this.running) return false;
         let reason: string;
         try {
-          const response = await invoke(handler, kinesisEvent(batch, { shardId, region: this.options.region, streamArn: this.streamArn }), lambdaContext(localFunctionName(consumer), 5 * 60_000));
+          const response = await invoke(
+            handler,
+            kinesisEvent(batch, { shardId, region: this.options.region, streamArn: this.streamArn }),
+            lambdaContext(localFunctionName(consumer), 5 * 60_000),
+          );
           const failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
           if (failed.size === 0) {
             await this.checkpoints.set(consumer.id, shardId, batch.at(-1)!.SequenceNumber!);
@@ -180,7 +176,16 @@ export class StreamPoller {
   ): Promise<void> {
     this.options.log(`consumer ${consumer.id}: ${batch.length} record(s) sent to the on-failure destination (${reason})`);
     await this.onFailure(
-      failureRecord({ functionName: localFunctionName(consumer), region: this.options.region, streamArn: this.streamArn, shardId, batch, invokeCount, tooOld, reason }),
+      failureRecord({
+        functionName: localFunctionName(consumer),
+        region: this.options.region,
+        streamArn: this.streamArn,
+        shardId,
+        batch,
+        invokeCount,
+        tooOld,
+        reason,
+      }),
     );
   }
 }

@@ -37,7 +37,10 @@ const report: AffiliateReport = {
     { ...figures({ clicks: 1200, registrations: 3, ftds: 1, deposits: '1500.00', ngr: '-20.50', commission: '60.00' }), date: '2026-11-01' },
     { ...figures(), date: '2026-11-02' },
   ],
-  links: [{ ...figures({ clicks: 1200 }), link_id: 'lnk_1', name: hostile }, { ...figures({ clicks: 1 }), link_id: 'lnk_2', name: '=HYPERLINK("http://evil")' }],
+  links: [
+    { ...figures({ clicks: 1200 }), link_id: 'lnk_1', name: hostile },
+    { ...figures({ clicks: 1 }), link_id: 'lnk_2', name: '=HYPERLINK("http://evil")' },
+  ],
   totals: figures({ clicks: 1200, registrations: 3, ftds: 1, deposits: '1500.00', ngr: '-20.50', commission: '60.00' }),
 };
 
@@ -45,7 +48,7 @@ const dashboard = (name: string, appName: string) =>
   renderPage(h(DashboardPage, { appName, name, csrf: 'tok', period: { from: '2026-11-01', to: '2026-11-02' }, adjusted: false, report }));
 
 describe('portal pages', () => {
-  test("hostile affiliate, application and link names are shown as text, never as markup", () => {
+  test('hostile affiliate, application and link names are shown as text, never as markup', () => {
     const html = dashboard(hostile, hostile);
 
     expect(html).not.toContain('<script>');

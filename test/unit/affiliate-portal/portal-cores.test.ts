@@ -267,7 +267,12 @@ describe('password reset', () => {
       mailer: { send: async (mail) => (sent.push(mail), `msg-${sent.length}`) },
       newToken: () => 'A'.repeat(43),
       now: clock.now,
-    })(app, email, (token) => `https://portal.example/affiliates/app_1/reset?token=${token}`, (link, name) => ({ subject: 'Reset', text: `${name} ${link}`, html: link }));
+    })(
+      app,
+      email,
+      (token) => `https://portal.example/affiliates/app_1/reset?token=${token}`,
+      (link, name) => ({ subject: 'Reset', text: `${name} ${link}`, html: link }),
+    );
   const complete = () => completePasswordReset({ tokens, affiliates: accounts, sessions, attempts, hashPassword: fakeHash, now: clock.now });
 
   test("a known email gets a link through the application's first enabled channel; the token is stored only hashed, for an hour", async () => {

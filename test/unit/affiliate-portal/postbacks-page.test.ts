@@ -53,9 +53,12 @@ describe('postbacks page', () => {
     });
 
     expect(html).toContain('<code class="address">https://tracker.example/pb?e={event}</code>');
-    for (const name of ['event', 'sub_id', 'link_id', 'affiliate_id', 'amount', 'currency', 'event_id', 'date']) expect(html).toContain(`<code>{${name}}</code>`);
+    for (const name of ['event', 'sub_id', 'link_id', 'affiliate_id', 'amount', 'currency', 'event_id', 'date'])
+      expect(html).toContain(`<code>{${name}}</code>`);
     expect(html.indexOf('pb_new')).toBeLessThan(html.indexOf('pb_old'));
-    expect(html).toMatch(/<th scope="row">FTD<\/th><td class="left wrap"><code>pb_new<\/code><\/td><td class="left outcome-retrying">Failed, will retry<\/td><td>2<\/td><td class="left wrap">503<\/td><td>23 Nov 2026, 10:00:00 UTC<\/td>/);
+    expect(html).toMatch(
+      /<th scope="row">FTD<\/th><td class="left wrap"><code>pb_new<\/code><\/td><td class="left outcome-retrying">Failed, will retry<\/td><td>2<\/td><td class="left wrap">503<\/td><td>23 Nov 2026, 10:00:00 UTC<\/td>/,
+    );
     expect(html).toContain('value="rotate"');
     expect(html).toContain('value="off"');
   });
@@ -86,8 +89,12 @@ describe('postbacks page', () => {
   test("the use case's refusals of a URL are one sentence per problem next to the field; an empty field asks for an address", () => {
     const refused = new ValidationError(['url must be https', 'url has an unknown placeholder {click}'], 'postback url is invalid');
 
-    expect(postbackFieldErrors(refused, 'http://x.example/{click}')).toEqual({ postback_url: 'The URL must be https. The URL has an unknown placeholder {click}.' });
-    expect(postbackFieldErrors(new ValidationError(['url is not a URL']), '  ')).toEqual({ postback_url: 'Enter the address your tracker receives postbacks at.' });
+    expect(postbackFieldErrors(refused, 'http://x.example/{click}')).toEqual({
+      postback_url: 'The URL must be https. The URL has an unknown placeholder {click}.',
+    });
+    expect(postbackFieldErrors(new ValidationError(['url is not a URL']), '  ')).toEqual({
+      postback_url: 'Enter the address your tracker receives postbacks at.',
+    });
   });
 });
 
@@ -117,8 +124,22 @@ beforeEach(() => {
   const now = new Date().toISOString();
   items = {
     'apps:app_1': { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' },
-    [`sessions:${hashSecret(sessionId)}`]: { session_hash: hashSecret(sessionId), app_id: 'app_1', affiliate_id: 'aff_1', created_at: now, last_seen: now, cookie_secure: false },
-    'affiliates:app_1,affiliate#aff_1': { app_id: 'app_1', sk: 'affiliate#aff_1', affiliate_id: 'aff_1', first_name: 'Ada', last_name: 'Lovelace', status: 'approved' },
+    [`sessions:${hashSecret(sessionId)}`]: {
+      session_hash: hashSecret(sessionId),
+      app_id: 'app_1',
+      affiliate_id: 'aff_1',
+      created_at: now,
+      last_seen: now,
+      cookie_secure: false,
+    },
+    'affiliates:app_1,affiliate#aff_1': {
+      app_id: 'app_1',
+      sk: 'affiliate#aff_1',
+      affiliate_id: 'aff_1',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      status: 'approved',
+    },
   };
   dynamo.on(GetCommand).callsFake((input: GetCommandInput) => ({ Item: items[itemKey(input)] }));
   dynamo.on(QueryCommand).resolves({ Items: [] });
@@ -152,13 +173,20 @@ describe('GET /affiliates/{app_id}/postbacks handler', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('https://tracker.example/pb?e={event}');
     expect(response.body).toContain('pb_42');
-    expect(dynamo.commandCalls(QueryCommand)[0].args[0].input).toMatchObject({ TableName: 'funnel', ExpressionAttributeValues: { ':pk': affiliatePk('app_1', 'aff_1') }, Limit: 50 });
+    expect(dynamo.commandCalls(QueryCommand)[0].args[0].input).toMatchObject({
+      TableName: 'funnel',
+      ExpressionAttributeValues: { ':pk': affiliatePk('app_1', 'aff_1') },
+      Limit: 50,
+    });
   });
 });
 
 describe('POST /affiliates/{app_id}/postbacks handler', () => {
   test('without its CSRF token it is refused 403 and changes nothing', async () => {
-    const attempts: Record<string, string>[] = [{ action: 'set', postback_url: 'https://tracker.example/pb' }, { action: 'rotate', csrf: 'x'.repeat(43) }];
+    const attempts: Record<string, string>[] = [
+      { action: 'set', postback_url: 'https://tracker.example/pb' },
+      { action: 'rotate', csrf: 'x'.repeat(43) },
+    ];
     for (const fields of attempts) {
       const response = await handlers['affiliate-update-postbacks'](portalEvent('POST', formHeaders(`urm_aff_session=${sessionId}`), form(fields)), context());
 
@@ -171,7 +199,11 @@ describe('POST /affiliates/{app_id}/postbacks handler', () => {
 
   test('the first URL is stored after its new secret, and the secret is shown in this answer only', async () => {
     const response = await handlers['affiliate-update-postbacks'](
-      portalEvent('POST', formHeaders(`urm_aff_session=${sessionId}`), form({ csrf: csrfTokenFor(sessionId), action: 'set', postback_url: ' https://tracker.example/pb?e={event} ' })),
+      portalEvent(
+        'POST',
+        formHeaders(`urm_aff_session=${sessionId}`),
+        form({ csrf: csrfTokenFor(sessionId), action: 'set', postback_url: ' https://tracker.example/pb?e={event} ' }),
+      ),
       context(),
     );
 
@@ -180,17 +212,26 @@ describe('POST /affiliates/{app_id}/postbacks handler', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain(String(secret.value));
     expect(response.body).toContain('Store it now: it is not shown again.');
-    expect(dynamo.commandCalls(UpdateCommand)[0].args[0].input).toMatchObject({ TableName: 'affiliates', ExpressionAttributeValues: { ':url': 'https://tracker.example/pb?e={event}' } });
+    expect(dynamo.commandCalls(UpdateCommand)[0].args[0].input).toMatchObject({
+      TableName: 'affiliates',
+      ExpressionAttributeValues: { ':url': 'https://tracker.example/pb?e={event}' },
+    });
   });
 
   test('a refused URL answers 400 with the reason next to the field and stores nothing', async () => {
     const response = await handlers['affiliate-update-postbacks'](
-      portalEvent('POST', formHeaders(`urm_aff_session=${sessionId}`), form({ csrf: csrfTokenFor(sessionId), action: 'set', postback_url: 'https://169.254.169.254/latest' })),
+      portalEvent(
+        'POST',
+        formHeaders(`urm_aff_session=${sessionId}`),
+        form({ csrf: csrfTokenFor(sessionId), action: 'set', postback_url: 'https://169.254.169.254/latest' }),
+      ),
       context(),
     );
 
     expect(response.statusCode).toBe(400);
-    expect(response.body).toMatch(/<p class="field-error" id="field-postback_url-error">The URL must not point at a private or reserved address \(169\.254\.169\.254\)\.<\/p>/);
+    expect(response.body).toMatch(
+      /<p class="field-error" id="field-postback_url-error">The URL must not point at a private or reserved address \(169\.254\.169\.254\)\.<\/p>/,
+    );
     expect(dynamo.commandCalls(UpdateCommand)).toEqual([]);
     expect(dynamo.commandCalls(PutCommand)).toEqual([]);
   });

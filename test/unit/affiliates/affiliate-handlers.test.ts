@@ -33,9 +33,11 @@ beforeAll(async () => {
 beforeEach(() => {
   kinesis.reset();
   dynamo.reset();
-  dynamo.on(GetCommand).callsFake((input: { TableName: string; Key: Record<string, string> }) =>
-    input.TableName === 'keys' ? { Item: byHash.get(input.Key.key_hash) } : { Item: apps.get(input.Key.app_id) },
-  );
+  dynamo
+    .on(GetCommand)
+    .callsFake((input: { TableName: string; Key: Record<string, string> }) =>
+      input.TableName === 'keys' ? { Item: byHash.get(input.Key.key_hash) } : { Item: apps.get(input.Key.app_id) },
+    );
   dynamo.on(TransactWriteCommand).resolves({});
   kinesis.on(PutRecordsCommand).callsFake(acceptedPutRecords);
 });
@@ -137,7 +139,10 @@ describe('POST /api/register_affiliate handler', () => {
   for (const [reasons, errors] of [
     [['None', 'ConditionalCheckFailed', 'None'], ['email is invalid']],
     [['None', 'None', 'ConditionalCheckFailed'], ['username is invalid']],
-    [['None', 'ConditionalCheckFailed', 'ConditionalCheckFailed'], ['email is invalid', 'username is invalid']],
+    [
+      ['None', 'ConditionalCheckFailed', 'ConditionalCheckFailed'],
+      ['email is invalid', 'username is invalid'],
+    ],
   ] as const) {
     test(`maps a transaction cancelled by ${reasons.join(', ')} to ${JSON.stringify(errors)}`, async () => {
       dynamo.on(TransactWriteCommand).rejects(cancelled(...reasons));
@@ -149,7 +154,10 @@ describe('POST /api/register_affiliate handler', () => {
   }
 
   test('retries a transaction that collided with another in flight', async () => {
-    dynamo.on(TransactWriteCommand).rejectsOnce(cancelled('None', 'TransactionConflict', 'None')).resolves({});
+    dynamo
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled('None', 'TransactionConflict', 'None'))
+      .resolves({});
 
     const response = answer(await post(registerAffiliate, '/api/register_affiliate', registration('app_1')));
 

@@ -45,19 +45,19 @@ describe('register_affiliate rules', () => {
 
     const messages = problems(validRegistration, body);
 
-    expect(new Set(messages)).toEqual(new Set([
-      'password must be at least 8 characters',
-      'email must be a valid email address',
-      'telegram must be 5 to 32 characters: letters, digits and underscores',
-      'first_name must not be empty',
-    ]));
+    expect(new Set(messages)).toEqual(
+      new Set([
+        'password must be at least 8 characters',
+        'email must be a valid email address',
+        'telegram must be 5 to 32 characters: letters, digits and underscores',
+        'first_name must not be empty',
+      ]),
+    );
     expect(messages!.length).toBe(4);
   });
 
   test('gives a field that breaks two rules only its first message', () => {
-    expect(problems(validRegistration, { ...registration(appId), phone_number: `+${'x'.repeat(70)}` })).toEqual([
-      'phone_number must be at most 64 characters',
-    ]);
+    expect(problems(validRegistration, { ...registration(appId), phone_number: `+${'x'.repeat(70)}` })).toEqual(['phone_number must be at most 64 characters']);
   });
 
   for (const body of [[], 'text', 42, null, true]) {

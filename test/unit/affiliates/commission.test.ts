@@ -3,7 +3,13 @@ import type { Plan } from '../../../functions/shared/domain/affiliate-program';
 import { affiliateReportOf, carriedInto, reportCsv, type ReportInput } from '../../../functions/shared/domain/commission';
 import { dayRow, ftdRow } from '../../support/affiliates';
 
-const plan = (terms: Pick<Plan, 'cpa' | 'revshare'>): Plan => ({ app_id: 'app_1', plan_id: 'plan_1', name: 'Plan', created_at: '2026-01-01T00:00:00Z', ...terms });
+const plan = (terms: Pick<Plan, 'cpa' | 'revshare'>): Plan => ({
+  app_id: 'app_1',
+  plan_id: 'plan_1',
+  name: 'Plan',
+  created_at: '2026-01-01T00:00:00Z',
+  ...terms,
+});
 const cpa = plan({ cpa: { amount: '50.00', min_deposit: '20.00' } });
 const revshare = (carry_over: boolean) => plan({ revshare: { percent: '25', carry_over } });
 const hybrid = plan({ cpa: { amount: '50.00', min_deposit: '20.00' }, revshare: { percent: '25', carry_over: true } });
@@ -64,9 +70,16 @@ describe('RevShare', () => {
   });
 
   test('a month pays at least nothing: a negative month makes no negative commission', () => {
-    const result = report({ from: '2026-03-01', to: '2026-03-02', plan: revshare(false), days: [dayRow('aff_1', '2026-03-01', { bets: '100' }), dayRow('aff_1', '2026-03-02', { wins: '300' })] });
+    const result = report({
+      from: '2026-03-01',
+      to: '2026-03-02',
+      plan: revshare(false),
+      days: [dayRow('aff_1', '2026-03-01', { bets: '100' }), dayRow('aff_1', '2026-03-02', { wins: '300' })],
+    });
 
-    expect(result.months).toEqual([{ month: '2026-03', from: '2026-03-01', to: '2026-03-02', revshare: '-50.00', carried_in: '0.00', payable: '0.00', carried_out: '0.00' }]);
+    expect(result.months).toEqual([
+      { month: '2026-03', from: '2026-03-01', to: '2026-03-02', revshare: '-50.00', carried_in: '0.00', payable: '0.00', carried_out: '0.00' },
+    ]);
     expect([result.totals.revshare, result.totals.commission]).toEqual(['-50.00', '0.00']);
   });
 
@@ -162,7 +175,11 @@ describe('hybrid plans and the report', () => {
       from: '2026-03-01',
       to: '2026-03-02',
       plan: hybrid,
-      days: [dayRow('aff_1', '2026-03-01', { link_id: 'lnk_b', clicks: 2, bets: '10' }), dayRow('aff_1', '2026-03-02', { link_id: 'lnk_a', clicks: 1 }), dayRow('aff_1', '2026-03-02', { link_id: 'lnk_b', clicks: 3 })],
+      days: [
+        dayRow('aff_1', '2026-03-01', { link_id: 'lnk_b', clicks: 2, bets: '10' }),
+        dayRow('aff_1', '2026-03-02', { link_id: 'lnk_a', clicks: 1 }),
+        dayRow('aff_1', '2026-03-02', { link_id: 'lnk_b', clicks: 3 }),
+      ],
       ftds: [ftdRow('aff_1', '2026-03-02', '30', 'p1', 'app_1', 'lnk_b')],
       linkNames: new Map([['lnk_b', 'Summer banner']]),
     });
@@ -174,13 +191,24 @@ describe('hybrid plans and the report', () => {
   });
 
   test('without a plan there is no commission, and the figures are still reported', () => {
-    const result = report({ from: '2026-03-01', to: '2026-03-01', days: [dayRow('aff_1', '2026-03-01', { ftds: 1, deposits: '99.999' })], ftds: [ftdRow('aff_1', '2026-03-01', '99.999')] });
+    const result = report({
+      from: '2026-03-01',
+      to: '2026-03-01',
+      days: [dayRow('aff_1', '2026-03-01', { ftds: 1, deposits: '99.999' })],
+      ftds: [ftdRow('aff_1', '2026-03-01', '99.999')],
+    });
 
     expect([result.totals.deposits, result.totals.commission, result.months, result.plan_id]).toEqual(['100.00', '0.00', [], undefined]);
   });
 
   test('as CSV: a header, one line per day and the totals', () => {
-    const result = report({ from: '2026-03-01', to: '2026-03-02', plan: cpa, days: [dayRow('aff_1', '2026-03-02', { ftds: 1, deposits: '20' })], ftds: [ftdRow('aff_1', '2026-03-02', '20')] });
+    const result = report({
+      from: '2026-03-01',
+      to: '2026-03-02',
+      plan: cpa,
+      days: [dayRow('aff_1', '2026-03-02', { ftds: 1, deposits: '20' })],
+      ftds: [ftdRow('aff_1', '2026-03-02', '20')],
+    });
 
     expect(reportCsv(result).split('\n')).toEqual([
       'date,clicks,registrations,ftds,qualified_ftds,deposits,withdrawals,ngr,cpa,revshare,commission',

@@ -40,12 +40,16 @@ beforeEach(() => {
   dynamo.reset();
   dynamo.on(GetCommand).callsFake((input: { TableName: string; Key: Record<string, string> }) => {
     if (input.TableName === 'keys') return { Item: byHash.get(input.Key.key_hash) };
-    if (input.TableName === 'apps') return { Item: input.Key.app_id === 'app_1' ? { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' } : undefined };
+    if (input.TableName === 'apps')
+      return { Item: input.Key.app_id === 'app_1' ? { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' } : undefined };
     return { Item: items.get(`${input.Key.app_id}#${input.Key.sk}`) };
   });
   dynamo.on(QueryCommand).callsFake((input: QueryCommandInput) => ({
     // The funnel holds nothing here (no player was attributed), and the affiliate has no links.
-    Items: input.TableName === 'funnel' || input.TableName === 'links' ? [] : [...items.values()].filter((item) => item.app_id === input.ExpressionAttributeValues![':app']),
+    Items:
+      input.TableName === 'funnel' || input.TableName === 'links'
+        ? []
+        : [...items.values()].filter((item) => item.app_id === input.ExpressionAttributeValues![':app']),
   }));
 });
 
@@ -106,7 +110,7 @@ describe('GET /api/affiliates handler', () => {
 });
 
 describe('GET /api/affiliates/{affiliate_id}/report handler', () => {
-  test('answers the report of one of the application\'s affiliates, a row per day', async () => {
+  test("answers the report of one of the application's affiliates, a row per day", async () => {
     const response = answer(await reportOf('aff_1', '?from=2026-03-01&to=2026-03-03'));
 
     expect(response.status).toBe(200);

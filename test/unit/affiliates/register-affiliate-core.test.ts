@@ -45,7 +45,7 @@ describe('register_affiliate', () => {
     expect(answer).toEqual({ login_url: 'https://portal.example.com/affiliates/app_1/login', affiliate_id: 'aff_1' });
   });
 
-  test("a new affiliate is approved and on the default plan when the application approves at once", async () => {
+  test('a new affiliate is approved and on the default plan when the application approves at once', async () => {
     const { affiliates, submit } = setUp();
 
     await submit(registration('app_3'));
@@ -119,10 +119,7 @@ describe('register_affiliate', () => {
     const first = registration('app_1');
     await submit(first);
 
-    await rejectsWith(submit({ ...registration('app_1'), email: first.email, username: first.username }), [
-      'email is invalid',
-      'username is invalid',
-    ]);
+    await rejectsWith(submit({ ...registration('app_1'), email: first.email, username: first.username }), ['email is invalid', 'username is invalid']);
   });
 
   test('the same email and username are free in another application', async () => {

@@ -7,7 +7,9 @@ const event = (headers: Record<string, string>, domainName?: string) =>
 
 describe('the origin a request was sent to', () => {
   test("is API Gateway's domain name, over HTTPS, in AWS", () => {
-    expect(requestOrigin(event({ host: 'other.example.com', 'x-forwarded-proto': 'https' }, 'abc.execute-api.eu-west-1.amazonaws.com'))).toBe('https://abc.execute-api.eu-west-1.amazonaws.com');
+    expect(requestOrigin(event({ host: 'other.example.com', 'x-forwarded-proto': 'https' }, 'abc.execute-api.eu-west-1.amazonaws.com'))).toBe(
+      'https://abc.execute-api.eu-west-1.amazonaws.com',
+    );
   });
 
   test('is the Host header, over plain HTTP, in the local stack', () => {

@@ -25,7 +25,13 @@ const link = {
 };
 const items: Record<string, Record<string, unknown>> = {
   'links:Qx7RmT2vLp9K': link,
-  'affiliates:app_1,affiliate#aff_1': { app_id: 'app_1', sk: 'affiliate#aff_1', affiliate_id: 'aff_1', password_hash: 'x', created_at: '2026-11-01T00:00:00.000Z' },
+  'affiliates:app_1,affiliate#aff_1': {
+    app_id: 'app_1',
+    sk: 'affiliate#aff_1',
+    affiliate_id: 'aff_1',
+    password_hash: 'x',
+    created_at: '2026-11-01T00:00:00.000Z',
+  },
 };
 const itemKey = (input: GetCommandInput) => `${input.TableName}:${Object.values(input.Key ?? {}).join()}`;
 
@@ -63,8 +69,7 @@ function clickEvent(path: string, options: { headers?: Record<string, string>; d
   };
 }
 const click = (path: string, options?: Parameters<typeof clickEvent>[1]) => handler(clickEvent(path, options), context('TrackClick'));
-const streamed = () =>
-  kinesis.commandCalls(PutRecordsCommand).flatMap((call) => call.args[0].input.Records!.map((record) => decodeEnvelope(record.Data!)));
+const streamed = () => kinesis.commandCalls(PutRecordsCommand).flatMap((call) => call.args[0].input.Records!.map((record) => decodeEnvelope(record.Data!)));
 
 describe('GET /t/{link_id} handler', () => {
   test("answers 302 to the landing URL with the affiliate's parameters, uncacheable, sending no Referer on", async () => {

@@ -8,7 +8,14 @@ test('the document the CDN publishes passes the synchronous validation synthesis
 
 test('an invalid document fails the synchronous validation with the validator naming the problem', () => {
   const document = buildOpenApiDocument();
-  const broken = { ...document, paths: { '/profiles': { post: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Nowhere' } } } } } } } } };
+  const broken = {
+    ...document,
+    paths: {
+      '/profiles': {
+        post: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Nowhere' } } } } } },
+      },
+    },
+  };
 
   const validate = () => validateOpenApiDocumentSync(broken);
 

@@ -10,7 +10,10 @@ function setUp() {
     { app_id: 'app_2', name: 'No sites', created_at: '2026-01-01T00:00:00Z' },
   ]);
   const affiliates = new MemoryAffiliateStore();
-  for (const [appId, affiliateId] of [['app_1', 'aff_1'], ['app_2', 'aff_2']]) {
+  for (const [appId, affiliateId] of [
+    ['app_1', 'aff_1'],
+    ['app_2', 'aff_2'],
+  ]) {
     affiliates.affiliates.set(`${appId}#${affiliateId}`, {
       app_id: appId,
       affiliate_id: affiliateId,
@@ -53,12 +56,17 @@ describe('createLink', () => {
   test('accepts any of the site origins, a port included', async () => {
     const { create } = setUp();
 
-    await expect(create('app_1', 'aff_1', { name: 'Local', landing_url: 'http://localhost:8080/' })).resolves.toMatchObject({ landing_url: 'http://localhost:8080/' });
+    await expect(create('app_1', 'aff_1', { name: 'Local', landing_url: 'http://localhost:8080/' })).resolves.toMatchObject({
+      landing_url: 'http://localhost:8080/',
+    });
   });
 
   for (const [landing_url, message] of [
     ['https://evil.example/welcome', "landing_url must be on one of the application's site origins: https://www.casino.example, http://localhost:8080"],
-    ['https://www.casino.example.evil.example/', "landing_url must be on one of the application's site origins: https://www.casino.example, http://localhost:8080"],
+    [
+      'https://www.casino.example.evil.example/',
+      "landing_url must be on one of the application's site origins: https://www.casino.example, http://localhost:8080",
+    ],
     ['http://www.casino.example/', "landing_url must be on one of the application's site origins: https://www.casino.example, http://localhost:8080"],
     ['http://localhost:8081/', "landing_url must be on one of the application's site origins: https://www.casino.example, http://localhost:8080"],
     ['javascript:alert(1)', 'landing_url must be an absolute URL starting with https:// or http://'],
@@ -77,7 +85,7 @@ describe('createLink', () => {
     });
   }
 
-  test("refuses every landing URL of an application that has no site origins, and says so", async () => {
+  test('refuses every landing URL of an application that has no site origins, and says so', async () => {
     const { create } = setUp();
 
     await refused(create('app_2', 'aff_2', { name: 'Spring', landing_url: 'https://www.casino.example/' }), [
@@ -103,7 +111,7 @@ describe('createLink', () => {
     ]);
   });
 
-  test("refuses an affiliate of another application, and an unknown application", async () => {
+  test('refuses an affiliate of another application, and an unknown application', async () => {
     const { create } = setUp();
 
     await expect(create('app_1', 'aff_2', { name: 'Spring', landing_url: 'https://www.casino.example/' })).rejects.toThrow(NotFound);

@@ -69,7 +69,13 @@ describe('affiliate report', () => {
 
     const result = await report('app_1', 'aff_1', '2026-03-01', '2026-03-01');
 
-    expect([result.currency, result.plan_id, result.totals.cpa, result.totals.revshare, result.totals.commission]).toEqual(['GBP', 'plan_h', '50.00', '6.88', '56.88']);
+    expect([result.currency, result.plan_id, result.totals.cpa, result.totals.revshare, result.totals.commission]).toEqual([
+      'GBP',
+      'plan_h',
+      '50.00',
+      '6.88',
+      '56.88',
+    ]);
   });
 
   test("names each link row after the affiliate's own link, and leaves unnamed a link id that is not the affiliate's", async () => {
@@ -97,7 +103,9 @@ describe('affiliate report', () => {
 
     const result = await report('app_1', 'aff_1', '2026-02-10', '2026-02-28');
 
-    expect(result.months).toEqual([{ month: '2026-02', from: '2026-02-10', to: '2026-02-28', revshare: '50.00', carried_in: '-25.00', payable: '25.00', carried_out: '0.00' }]);
+    expect(result.months).toEqual([
+      { month: '2026-02', from: '2026-02-10', to: '2026-02-28', revshare: '50.00', carried_in: '-25.00', payable: '25.00', carried_out: '0.00' },
+    ]);
     expect(result.totals.commission).toBe('25.00');
     expect(funnel.reads).toContainEqual({ rows: 'days', from: '1970-01-01', to: '2026-01-31' });
   });
@@ -138,13 +146,25 @@ describe('report range', () => {
 describe('affiliate trace', () => {
   test('lists the registrations and first deposits of the range, and the money events of each attributed player in it', async () => {
     const { funnel, timeline, trace } = await setUp();
-    const registration = (profileId: string, day: string) => ({ app_id: 'app_1', affiliate_id: 'aff_1', profile_id: profileId, link_id: 'lnk_1', sub_id: 'spring', day, urm_date_time: `${day}T08:00:00Z` });
+    const registration = (profileId: string, day: string) => ({
+      app_id: 'app_1',
+      affiliate_id: 'aff_1',
+      profile_id: profileId,
+      link_id: 'lnk_1',
+      sub_id: 'spring',
+      day,
+      urm_date_time: `${day}T08:00:00Z`,
+    });
     funnel.registrationRows.push(registration('p-old', '2026-02-20'), registration('p-new', '2026-03-02'));
     funnel.ftdRows.push(ftdRow('aff_1', '2026-03-02', '15', 'p-new'), ftdRow('aff_1', '2026-03-03', '30', 'p-old'));
     timeline.add('p-old', 'Bet', '2026-02-28T10:00:00Z', { amount: 5, currency: 'GBP' }); // before the range
     timeline.add('p-old', 'Deposit', '2026-03-03T10:00:00Z', { amount: 30, currency: 'GBP' });
     timeline.add('p-old', 'page_view', '2026-03-03T11:00:00Z', { path: '/' }); // not money
-    for (let i = 0; i < 120; i += 1) timeline.add('p-old', 'Bet', `2026-03-04T10:${String(i % 60).padStart(2, '0')}:${String(Math.floor(i / 60)).padStart(2, '0')}Z`, { amount: 1, currency: 'GBP' });
+    for (let i = 0; i < 120; i += 1)
+      timeline.add('p-old', 'Bet', `2026-03-04T10:${String(i % 60).padStart(2, '0')}:${String(Math.floor(i / 60)).padStart(2, '0')}Z`, {
+        amount: 1,
+        currency: 'GBP',
+      });
     timeline.add('p-new', 'Win', '2026-03-05T10:00:00Z', { amount: 2.5, currency: 'GBP' });
     timeline.add('p-new', 'Win', '2026-04-01T10:00:00Z', { amount: 9, currency: 'GBP' }); // after the range
 
@@ -157,7 +177,14 @@ describe('affiliate trace', () => {
     ]);
     const old = result.players.find((p) => p.profile_id === 'p-old')!;
     expect(old.events.length).toBe(121);
-    expect(old.events[0]).toEqual({ event: 'Deposit', kind: 'deposit', urm_date_time: '2026-03-03T10:00:00Z', urm_insert_id: 'Deposit-1', amount: 30, currency: 'GBP' });
+    expect(old.events[0]).toEqual({
+      event: 'Deposit',
+      kind: 'deposit',
+      urm_date_time: '2026-03-03T10:00:00Z',
+      urm_insert_id: 'Deposit-1',
+      amount: 30,
+      currency: 'GBP',
+    });
     expect(result.players.find((p) => p.profile_id === 'p-new')!.events.map((e) => [e.kind, e.amount])).toEqual([['win', 2.5]]);
   });
 
@@ -169,7 +196,14 @@ describe('affiliate trace', () => {
 });
 
 describe('affiliate trace, a page of players at a time', () => {
-  const registration = (profileId: string, day: string) => ({ app_id: 'app_1', affiliate_id: 'aff_1', profile_id: profileId, link_id: '-', day, urm_date_time: `${day}T08:00:00Z` });
+  const registration = (profileId: string, day: string) => ({
+    app_id: 'app_1',
+    affiliate_id: 'aff_1',
+    profile_id: profileId,
+    link_id: '-',
+    day,
+    urm_date_time: `${day}T08:00:00Z`,
+  });
 
   test('pages the players by registration day and id behind a cursor, the last page without one; registrations and first deposits come whole', async () => {
     const { funnel, timeline, trace } = await setUp();

@@ -24,7 +24,12 @@ class Apps implements Pick<AppStore, 'get' | 'update'> {
 
 async function setUp() {
   const affiliates = new MemoryAffiliateStore();
-  for (const [appId, affiliateId] of [['app_1', 'aff_c'], ['app_1', 'aff_a'], ['app_1', 'aff_b'], ['app_2', 'aff_z']]) {
+  for (const [appId, affiliateId] of [
+    ['app_1', 'aff_c'],
+    ['app_1', 'aff_a'],
+    ['app_1', 'aff_b'],
+    ['app_2', 'aff_z'],
+  ]) {
     await affiliates.register({
       app_id: appId,
       affiliate_id: affiliateId,
@@ -99,7 +104,12 @@ describe('plans', () => {
   test('creating a plan writes plan.created with who did it and the terms; a refused plan writes nothing', async () => {
     const { office } = await setUp();
 
-    const plan = await createPlan(office, 'app_1', { user_id: 'usr_1', email: 'ada@example.com' }, { name: 'Hybrid', cpa: { amount: '50', min_deposit: '20' }, revshare: { percent: '25' } });
+    const plan = await createPlan(
+      office,
+      'app_1',
+      { user_id: 'usr_1', email: 'ada@example.com' },
+      { name: 'Hybrid', cpa: { amount: '50', min_deposit: '20' }, revshare: { percent: '25' } },
+    );
     await expect(createPlan(office, 'app_1', commandLineActor, { name: 'Nothing' })).rejects.toThrow(ValidationError);
 
     expect(office.audit.entries.map(({ app_id, actor, action, target, details }) => ({ app_id, actor, action, target, details }))).toEqual([
@@ -158,7 +168,18 @@ describe('affiliates in the back office', () => {
 
     expect(first.affiliates.map((a) => a.affiliate_id)).toEqual(['aff_a', 'aff_b']);
     expect(second).toEqual({
-      affiliates: [{ affiliate_id: 'aff_c', username: 'aff_c', email: 'aff_c@example.com', first_name: 'F', last_name: 'L', status: 'approved', plan_id: null, created_at: '2026-01-01T00:00:00Z' }],
+      affiliates: [
+        {
+          affiliate_id: 'aff_c',
+          username: 'aff_c',
+          email: 'aff_c@example.com',
+          first_name: 'F',
+          last_name: 'L',
+          status: 'approved',
+          plan_id: null,
+          created_at: '2026-01-01T00:00:00Z',
+        },
+      ],
       next_cursor: null,
     });
     expect(JSON.stringify([first, second])).not.toContain('secret-hash');
@@ -229,10 +250,12 @@ describe('the console and the command line change affiliates through one audited
     await assignPlan(office, 'app_1', ada, 'aff_a', second.plan_id);
     await assignPlan(office, 'app_1', ada, 'aff_a', second.plan_id);
 
-    expect(office.audit.entries.filter((entry) => entry.action !== 'plan.created').map(({ action, target, details }) => ({ action, target, details }))).toEqual([
-      { action: 'affiliate.plan_assigned', target: 'affiliate:aff_a', details: { from: null, to: first.plan_id } },
-      { action: 'affiliate.plan_assigned', target: 'affiliate:aff_a', details: { from: first.plan_id, to: second.plan_id } },
-    ]);
+    expect(office.audit.entries.filter((entry) => entry.action !== 'plan.created').map(({ action, target, details }) => ({ action, target, details }))).toEqual(
+      [
+        { action: 'affiliate.plan_assigned', target: 'affiliate:aff_a', details: { from: null, to: first.plan_id } },
+        { action: 'affiliate.plan_assigned', target: 'affiliate:aff_a', details: { from: first.plan_id, to: second.plan_id } },
+      ],
+    );
   });
 
   test("another application's plan is not found: the affiliate keeps its plan and nothing is audited", async () => {
@@ -259,7 +282,7 @@ describe('the console reads affiliates', () => {
     expect(suspended.affiliates.map((a) => a.affiliate_id)).toEqual(['aff_b']);
   });
 
-  test("each listed affiliate names its plan, and one without a plan has none", async () => {
+  test('each listed affiliate names its plan, and one without a plan has none', async () => {
     const { office } = await setUp();
     const plan = await createPlan(office, 'app_1', commandLineActor, { name: 'Hybrid', cpa: { amount: '50' }, revshare: { percent: '25' } });
     await assignPlan(office, 'app_1', commandLineActor, 'aff_b', plan.plan_id);
@@ -278,8 +301,22 @@ describe('the console reads affiliates', () => {
     const { office } = await setUp();
     const links = new MemoryLinkStore();
     const settings = new MemoryPostbackSettings();
-    await links.create({ link_id: 'lnk_1', app_id: 'app_1', affiliate_id: 'aff_a', name: 'Spring', landing_url: 'https://casino.example/', created_at: '2026-02-01T00:00:00Z' });
-    await links.create({ link_id: 'lnk_2', app_id: 'app_1', affiliate_id: 'aff_b', name: 'Other', landing_url: 'https://casino.example/', created_at: '2026-02-01T00:00:00Z' });
+    await links.create({
+      link_id: 'lnk_1',
+      app_id: 'app_1',
+      affiliate_id: 'aff_a',
+      name: 'Spring',
+      landing_url: 'https://casino.example/',
+      created_at: '2026-02-01T00:00:00Z',
+    });
+    await links.create({
+      link_id: 'lnk_2',
+      app_id: 'app_1',
+      affiliate_id: 'aff_b',
+      name: 'Other',
+      landing_url: 'https://casino.example/',
+      created_at: '2026-02-01T00:00:00Z',
+    });
     settings.urls.set('app_1#aff_a', 'https://tracker.example/pb?e={event}');
     settings.urls.set('app_1#aff_b', undefined);
     const plan = await createPlan(office, 'app_1', commandLineActor, { name: 'CPA', cpa: { amount: '50' } });
@@ -304,7 +341,15 @@ describe('the console reads affiliates', () => {
       plan: { plan_id: plan.plan_id, name: 'CPA' },
       created_at: '2026-01-01T00:00:00Z',
       contacts: { skype: 'ada.lovelace' },
-      links: [{ link_id: 'lnk_1', name: 'Spring', landing_url: 'https://casino.example/', created_at: '2026-02-01T00:00:00Z', click_url: 'https://api.example/t/lnk_1' }],
+      links: [
+        {
+          link_id: 'lnk_1',
+          name: 'Spring',
+          landing_url: 'https://casino.example/',
+          created_at: '2026-02-01T00:00:00Z',
+          click_url: 'https://api.example/t/lnk_1',
+        },
+      ],
       postback_url_set: true,
     });
     expect(JSON.stringify(detail)).not.toMatch(/secret-hash|tracker\.example/);

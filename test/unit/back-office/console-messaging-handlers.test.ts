@@ -26,10 +26,29 @@ const ses = mockClient(SESv2Client);
 const sessionId = newSecret();
 const actionId = '7b0f8a52-3c1e-4d7a-9f0b-2a6c5e4d3b21';
 
-const profile = (id: string, attrs: Record<string, unknown>) => ({ pk: `app_1#${id}`, app_id: 'app_1', profile_id: id, attrs: JSON.stringify(attrs), exists: true, version: 1, updated_at: '2026-11-20T10:00:00.000Z', applied: {}, recent: {} });
+const profile = (id: string, attrs: Record<string, unknown>) => ({
+  pk: `app_1#${id}`,
+  app_id: 'app_1',
+  profile_id: id,
+  attrs: JSON.stringify(attrs),
+  exists: true,
+  version: 1,
+  updated_at: '2026-11-20T10:00:00.000Z',
+  applied: {},
+  recent: {},
+});
 let items: Record<string, Record<string, unknown>>;
 const asUser = (role: string) => {
-  items['users:user#app_1#usr_1'] = { pk: 'user#app_1#usr_1', app_id: 'app_1', user_id: 'usr_1', email: 'ada@example.com', first_name: 'Ada', last_name: 'L', created_at: '2026-11-01T00:00:00.000Z', role };
+  items['users:user#app_1#usr_1'] = {
+    pk: 'user#app_1#usr_1',
+    app_id: 'app_1',
+    user_id: 'usr_1',
+    email: 'ada@example.com',
+    first_name: 'Ada',
+    last_name: 'L',
+    created_at: '2026-11-01T00:00:00.000Z',
+    role,
+  };
 };
 
 const handlers: Record<string, ProxyHandler> = {};
@@ -44,10 +63,25 @@ beforeEach(() => {
   kinesis.reset();
   ses.reset();
   items = {
-    [`sessions:${hashSecret(sessionId)}`]: { session_hash: hashSecret(sessionId), app_id: 'app_1', user_id: 'usr_1', created_at: new Date().toISOString(), expires_at: new Date(Date.now() + 60_000).toISOString(), cookie_secure: false },
+    [`sessions:${hashSecret(sessionId)}`]: {
+      session_hash: hashSecret(sessionId),
+      app_id: 'app_1',
+      user_id: 'usr_1',
+      created_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+      cookie_secure: false,
+    },
     'profiles:app_1#p-1': profile('p-1', { email: 'ann@example.com', name: 'Ann Lee' }),
     'profiles:app_1#p-bare': profile('p-bare', { vip: true }),
-    'channels:app_1,ch_news': { app_id: 'app_1', channel_id: 'ch_news', name: 'News', from_email: 'news@example.com', from_name: 'Casino News', enabled: true, created_at: '2026-11-01T00:00:00.000Z' },
+    'channels:app_1,ch_news': {
+      app_id: 'app_1',
+      channel_id: 'ch_news',
+      name: 'News',
+      from_email: 'news@example.com',
+      from_name: 'Casino News',
+      enabled: true,
+      created_at: '2026-11-01T00:00:00.000Z',
+    },
   };
   asUser('marketer');
   dynamo.on(GetCommand).callsFake((input: GetCommandInput) => ({ Item: items[`${input.TableName}:${Object.values(input.Key ?? {}).join()}`] }));
@@ -77,7 +111,7 @@ const call = (name: string, profileId: string, body: unknown, options: { csrf?: 
 const email = { channel_id: 'ch_news', subject: 'Your bonus', html_body: '<p>Hello</p>', action_id: actionId };
 
 describe('emailing a player from the console', () => {
-  test('a marketer\'s mail goes through SES to the player\'s address, with the event on the stream and the audit entry', async () => {
+  test("a marketer's mail goes through SES to the player's address, with the event on the stream and the audit entry", async () => {
     const response = await call('console-email-player', 'p-1', email);
 
     expect(response.statusCode).toBe(200);
@@ -87,12 +121,18 @@ describe('emailing a player from the console', () => {
       FromEmailAddress: '"Casino News" <news@example.com>',
       Destination: { ToAddresses: ['"Ann Lee" <ann@example.com>'] },
     });
-    expect(dynamo).toHaveReceivedCommandWith(PutCommand, { TableName: 'deliveries', Item: expect.objectContaining({ pk: `app_1#bo#${actionId}`, subscription: 'action' }) });
+    expect(dynamo).toHaveReceivedCommandWith(PutCommand, {
+      TableName: 'deliveries',
+      Item: expect.objectContaining({ pk: `app_1#bo#${actionId}`, subscription: 'action' }),
+    });
     const records = kinesis.commandCalls(PutRecordsCommand).flatMap((c) => c.args[0].input.Records!);
     expect(records.map((r) => [r.PartitionKey, decodeEnvelope(r.Data!).record])).toEqual([
       ['app_1#p-1', expect.objectContaining({ event: 'urm_email_sent', message_id: 'ses-msg-1', user_id: 'usr_1', user_email: 'ada@example.com' })],
     ]);
-    expect(dynamo).toHaveReceivedCommandWith(PutCommand, { TableName: 'audit', Item: expect.objectContaining({ action: 'player.email_sent', target: 'player:p-1' }) });
+    expect(dynamo).toHaveReceivedCommandWith(PutCommand, {
+      TableName: 'audit',
+      Item: expect.objectContaining({ action: 'player.email_sent', target: 'player:p-1' }),
+    });
   });
 
   test('a retry with the same action_id answers the first message id and sends nothing', async () => {

@@ -12,7 +12,7 @@ const problems = (body: unknown) => {
   }
 };
 
-describe('the console\'s attribute change body', () => {
+describe("the console's attribute change body", () => {
   test('a set with a value, and an unset without one, are valid', () => {
     expect(problems({ action: 'set', attribute: 'tier', value: ['gold', 1] })).toEqual([]);
     expect(problems({ action: 'unset', attribute: 'tier', action_id: 'a-1' })).toEqual([]);

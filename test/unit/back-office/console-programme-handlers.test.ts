@@ -4,7 +4,15 @@
  */
 import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { GetParameterCommand, ParameterNotFound, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type GetCommandInput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type GetCommandInput,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
 import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
@@ -28,10 +36,25 @@ const csrf = consoleCsrfToken(sessionId);
 
 let items: Record<string, Record<string, unknown>>;
 const asUser = (role: string) => {
-  items['users:user#app_1#usr_1'] = { pk: 'user#app_1#usr_1', app_id: 'app_1', user_id: 'usr_1', email: 'ada@example.com', first_name: 'Ada', last_name: 'L', created_at: '2026-11-01T00:00:00.000Z', role };
+  items['users:user#app_1#usr_1'] = {
+    pk: 'user#app_1#usr_1',
+    app_id: 'app_1',
+    user_id: 'usr_1',
+    email: 'ada@example.com',
+    first_name: 'Ada',
+    last_name: 'L',
+    created_at: '2026-11-01T00:00:00.000Z',
+    role,
+  };
 };
 
-const names = ['console-create-plan', 'console-create-affiliate-link', 'console-affiliate-postbacks', 'console-update-affiliate-postbacks', 'console-list-rejections'] as const;
+const names = [
+  'console-create-plan',
+  'console-create-affiliate-link',
+  'console-affiliate-postbacks',
+  'console-update-affiliate-postbacks',
+  'console-list-rejections',
+] as const;
 type Name = (typeof names)[number];
 const handlers: Partial<Record<Name, ProxyHandler>> = {};
 beforeAll(async () => {
@@ -42,9 +65,25 @@ beforeEach(() => {
   dynamo.reset();
   ssm.reset();
   items = {
-    [`sessions:${hashSecret(sessionId)}`]: { session_hash: hashSecret(sessionId), app_id: 'app_1', user_id: 'usr_1', created_at: new Date().toISOString(), expires_at: new Date(Date.now() + 60_000).toISOString(), cookie_secure: false },
+    [`sessions:${hashSecret(sessionId)}`]: {
+      session_hash: hashSecret(sessionId),
+      app_id: 'app_1',
+      user_id: 'usr_1',
+      created_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+      cookie_secure: false,
+    },
     'apps:app_1': { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00.000Z', currency: 'EUR', site_origins: ['https://casino.example'] },
-    'affiliates:app_1,affiliate#aff_1': { app_id: 'app_1', sk: 'affiliate#aff_1', affiliate_id: 'aff_1', email: 'bo@example.com', username: 'bo', first_name: 'Bo', last_name: 'B', created_at: '2026-11-01T00:00:00.000Z' },
+    'affiliates:app_1,affiliate#aff_1': {
+      app_id: 'app_1',
+      sk: 'affiliate#aff_1',
+      affiliate_id: 'aff_1',
+      email: 'bo@example.com',
+      username: 'bo',
+      first_name: 'Bo',
+      last_name: 'B',
+      created_at: '2026-11-01T00:00:00.000Z',
+    },
   };
   asUser('marketer');
   dynamo.on(GetCommand).callsFake((input: GetCommandInput) => ({ Item: items[`${input.TableName}:${Object.values(input.Key ?? {}).join()}`] }));
@@ -54,7 +93,12 @@ beforeEach(() => {
   ssm.on(PutParameterCommand).resolves({});
 });
 
-const call = (name: Name, method: string, path: string, options: { body?: unknown; csrf?: string; affiliateId?: string; query?: Record<string, string> } = {}) => {
+const call = (
+  name: Name,
+  method: string,
+  path: string,
+  options: { body?: unknown; csrf?: string; affiliateId?: string; query?: Record<string, string> } = {},
+) => {
   const event = apiEvent({
     method,
     path,
@@ -74,19 +118,43 @@ const answer = async (response: Promise<{ statusCode: number; body: string }>) =
   const { statusCode, body } = await response;
   return [statusCode, JSON.parse(body)] as const;
 };
-const auditPuts = () => dynamo.commandCalls(PutCommand).filter((c) => c.args[0].input.TableName === 'audit').map((c) => c.args[0].input.Item);
-const writesTo = (table: string) => dynamo.commandCalls(PutCommand).filter((c) => c.args[0].input.TableName === table).length + dynamo.commandCalls(UpdateCommand).filter((c) => c.args[0].input.TableName === table).length;
+const auditPuts = () =>
+  dynamo
+    .commandCalls(PutCommand)
+    .filter((c) => c.args[0].input.TableName === 'audit')
+    .map((c) => c.args[0].input.Item);
+const writesTo = (table: string) =>
+  dynamo.commandCalls(PutCommand).filter((c) => c.args[0].input.TableName === table).length +
+  dynamo.commandCalls(UpdateCommand).filter((c) => c.args[0].input.TableName === table).length;
 
 describe('creating a plan from the console', () => {
   test('stores the plan in the application, answers 201 with its terms and writes plan.created naming who', async () => {
-    const [status, body] = await answer(call('console-create-plan', 'POST', '/console/api/plans', { body: { name: 'Hybrid', cpa: { amount: '50', min_deposit: '20' }, revshare: { percent: '25' } }, csrf }));
+    const [status, body] = await answer(
+      call('console-create-plan', 'POST', '/console/api/plans', {
+        body: { name: 'Hybrid', cpa: { amount: '50', min_deposit: '20' }, revshare: { percent: '25' } },
+        csrf,
+      }),
+    );
 
     expect(status).toBe(201);
-    expect(body.plan).toMatchObject({ name: 'Hybrid', cpa: { amount: '50.00', min_deposit: '20.00' }, revshare: { percent: '25' }, terms: expect.stringContaining('CPA') });
+    expect(body.plan).toMatchObject({
+      name: 'Hybrid',
+      cpa: { amount: '50.00', min_deposit: '20.00' },
+      revshare: { percent: '25' },
+      terms: expect.stringContaining('CPA'),
+    });
     expect(body.plan.app_id).toBeUndefined();
-    expect(dynamo).toHaveReceivedCommandWith(PutCommand, { TableName: 'affiliates', Item: expect.objectContaining({ app_id: 'app_1', plan_id: body.plan.plan_id }) });
+    expect(dynamo).toHaveReceivedCommandWith(PutCommand, {
+      TableName: 'affiliates',
+      Item: expect.objectContaining({ app_id: 'app_1', plan_id: body.plan.plan_id }),
+    });
     expect(auditPuts()).toEqual([
-      expect.objectContaining({ app_id: 'app_1', actor: { user_id: 'usr_1', email: 'ada@example.com' }, action: 'plan.created', target: `plan:${body.plan.plan_id}` }),
+      expect.objectContaining({
+        app_id: 'app_1',
+        actor: { user_id: 'usr_1', email: 'ada@example.com' },
+        action: 'plan.created',
+        target: `plan:${body.plan.plan_id}`,
+      }),
     ]);
   });
 
@@ -111,7 +179,11 @@ describe('creating a plan from the console', () => {
 describe("creating an affiliate's tracking link from the console", () => {
   test('answers 201 with the click address on the API origin and writes link.created', async () => {
     const [status, body] = await answer(
-      call('console-create-affiliate-link', 'POST', '/console/api/affiliates/aff_1/links', { body: { name: 'Spring', landing_url: 'https://casino.example/welcome' }, csrf, affiliateId: 'aff_1' }),
+      call('console-create-affiliate-link', 'POST', '/console/api/affiliates/aff_1/links', {
+        body: { name: 'Spring', landing_url: 'https://casino.example/welcome' },
+        csrf,
+        affiliateId: 'aff_1',
+      }),
     );
 
     expect(status).toBe(201);
@@ -122,15 +194,26 @@ describe("creating an affiliate's tracking link from the console", () => {
       created_at: expect.any(String),
       click_url: `http://api.example.test/t/${body.link.link_id}`,
     });
-    expect(dynamo).toHaveReceivedCommandWith(PutCommand, { TableName: 'links', Item: expect.objectContaining({ app_id: 'app_1', affiliate_id: 'aff_1', link_id: body.link.link_id }) });
+    expect(dynamo).toHaveReceivedCommandWith(PutCommand, {
+      TableName: 'links',
+      Item: expect.objectContaining({ app_id: 'app_1', affiliate_id: 'aff_1', link_id: body.link.link_id }),
+    });
     expect(auditPuts()).toEqual([
-      expect.objectContaining({ action: 'link.created', target: 'affiliate:aff_1', details: { link_id: body.link.link_id, name: 'Spring', landing_url: 'https://casino.example/welcome' } }),
+      expect.objectContaining({
+        action: 'link.created',
+        target: 'affiliate:aff_1',
+        details: { link_id: body.link.link_id, name: 'Spring', landing_url: 'https://casino.example/welcome' },
+      }),
     ]);
   });
 
   test("a landing URL off the application's site origins is 400 naming them", async () => {
     const [status, body] = await answer(
-      call('console-create-affiliate-link', 'POST', '/console/api/affiliates/aff_1/links', { body: { name: 'Away', landing_url: 'https://elsewhere.example/' }, csrf, affiliateId: 'aff_1' }),
+      call('console-create-affiliate-link', 'POST', '/console/api/affiliates/aff_1/links', {
+        body: { name: 'Away', landing_url: 'https://elsewhere.example/' },
+        csrf,
+        affiliateId: 'aff_1',
+      }),
     );
 
     expect([status, body.errors]).toEqual([400, ["landing_url must be on one of the application's site origins: https://casino.example"]]);
@@ -139,7 +222,11 @@ describe("creating an affiliate's tracking link from the console", () => {
 
   test("another application's affiliate is 404 and no link is made", async () => {
     const [status] = await answer(
-      call('console-create-affiliate-link', 'POST', '/console/api/affiliates/aff_theirs/links', { body: { name: 'Spring', landing_url: 'https://casino.example/' }, csrf, affiliateId: 'aff_theirs' }),
+      call('console-create-affiliate-link', 'POST', '/console/api/affiliates/aff_theirs/links', {
+        body: { name: 'Spring', landing_url: 'https://casino.example/' },
+        csrf,
+        affiliateId: 'aff_theirs',
+      }),
     );
 
     expect(status).toBe(404);
@@ -151,20 +238,36 @@ describe("creating an affiliate's tracking link from the console", () => {
 describe("an affiliate's postbacks from the console", () => {
   test('the first URL makes a signing secret, answered once; the audit entry names the host, never the secret or the template', async () => {
     const url = 'https://tracker.example/pb?e={event}&token=affiliates-own';
-    const [status, body] = await answer(call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_1/postbacks', { body: { action: 'set', postback_url: url }, csrf, affiliateId: 'aff_1' }));
+    const [status, body] = await answer(
+      call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_1/postbacks', {
+        body: { action: 'set', postback_url: url },
+        csrf,
+        affiliateId: 'aff_1',
+      }),
+    );
 
     expect(status).toBe(200);
     expect(body).toEqual({ postback_url_set: true, signing_secret: expect.any(String) });
     expect(ssm).toHaveReceivedCommandWith(PutParameterCommand, { Name: '/urm/test/apps/app_1/affiliates/aff_1/postback-secret', Value: body.signing_secret });
-    expect(dynamo).toHaveReceivedCommandWith(UpdateCommand, { TableName: 'affiliates', Key: { app_id: 'app_1', sk: 'affiliate#aff_1' }, ExpressionAttributeValues: { ':url': url } });
-    expect(auditPuts()).toEqual([expect.objectContaining({ action: 'affiliate.postback_url_set', target: 'affiliate:aff_1', details: { host: 'tracker.example', secret_made: true } })]);
+    expect(dynamo).toHaveReceivedCommandWith(UpdateCommand, {
+      TableName: 'affiliates',
+      Key: { app_id: 'app_1', sk: 'affiliate#aff_1' },
+      ExpressionAttributeValues: { ':url': url },
+    });
+    expect(auditPuts()).toEqual([
+      expect.objectContaining({ action: 'affiliate.postback_url_set', target: 'affiliate:aff_1', details: { host: 'tracker.example', secret_made: true } }),
+    ]);
     expect(JSON.stringify(auditPuts())).not.toContain(body.signing_secret);
     expect(JSON.stringify(auditPuts())).not.toContain('affiliates-own');
   });
 
   test('a URL that is not https to a public host is 400 and nothing is written', async () => {
     const [status, body] = await answer(
-      call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_1/postbacks', { body: { action: 'set', postback_url: 'http://10.0.0.1/pb' }, csrf, affiliateId: 'aff_1' }),
+      call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_1/postbacks', {
+        body: { action: 'set', postback_url: 'http://10.0.0.1/pb' },
+        csrf,
+        affiliateId: 'aff_1',
+      }),
     );
 
     expect(status).toBe(400);
@@ -174,10 +277,22 @@ describe("an affiliate's postbacks from the console", () => {
   });
 
   test('off and a new secret are audited; a URL with anything but set is 400', async () => {
-    const off = await answer(call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_1/postbacks', { body: { action: 'off' }, csrf, affiliateId: 'aff_1' }));
-    const rotated = await answer(call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_1/postbacks', { body: { action: 'rotate_secret' }, csrf, affiliateId: 'aff_1' }));
+    const off = await answer(
+      call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_1/postbacks', { body: { action: 'off' }, csrf, affiliateId: 'aff_1' }),
+    );
+    const rotated = await answer(
+      call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_1/postbacks', {
+        body: { action: 'rotate_secret' },
+        csrf,
+        affiliateId: 'aff_1',
+      }),
+    );
     const mixed = await answer(
-      call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_1/postbacks', { body: { action: 'off', postback_url: 'https://tracker.example/' }, csrf, affiliateId: 'aff_1' }),
+      call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_1/postbacks', {
+        body: { action: 'off', postback_url: 'https://tracker.example/' },
+        csrf,
+        affiliateId: 'aff_1',
+      }),
     );
 
     expect(off).toEqual([200, { postback_url_set: false }]);
@@ -187,9 +302,17 @@ describe("an affiliate's postbacks from the console", () => {
   });
 
   test("a viewer may not change them (403), and another application's affiliate is 404", async () => {
-    const theirs = await answer(call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_theirs/postbacks', { body: { action: 'off' }, csrf, affiliateId: 'aff_theirs' }));
+    const theirs = await answer(
+      call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_theirs/postbacks', {
+        body: { action: 'off' },
+        csrf,
+        affiliateId: 'aff_theirs',
+      }),
+    );
     asUser('viewer');
-    const viewer = await answer(call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_1/postbacks', { body: { action: 'off' }, csrf, affiliateId: 'aff_1' }));
+    const viewer = await answer(
+      call('console-update-affiliate-postbacks', 'POST', '/console/api/affiliates/aff_1/postbacks', { body: { action: 'off' }, csrf, affiliateId: 'aff_1' }),
+    );
 
     expect([theirs[0], viewer[0]]).toEqual([404, 403]);
     expect(writesTo('affiliates') + auditPuts().length).toBe(0);
@@ -202,7 +325,9 @@ describe("an affiliate's postbacks from the console", () => {
       Items: [{ pk: 'x', sk: 'pb#…', event_id: 'ev_1', event: 'ftd', at: '2026-11-02T00:00:00.000Z', attempts: 1, outcome: 'delivered', status_code: 200 }],
     });
 
-    const [status, body] = await answer(call('console-affiliate-postbacks', 'GET', '/console/api/affiliates/aff_1/postbacks', { affiliateId: 'aff_1', query: { limit: '20' } }));
+    const [status, body] = await answer(
+      call('console-affiliate-postbacks', 'GET', '/console/api/affiliates/aff_1/postbacks', { affiliateId: 'aff_1', query: { limit: '20' } }),
+    );
 
     expect(status).toBe(200);
     expect(body).toEqual({
@@ -232,11 +357,13 @@ describe("the application's rejections in the console", () => {
   });
 
   test('pages newest first with a cursor bound to the application; the next page starts after the last one shown', async () => {
-    dynamo.on(QueryCommand, { TableName: 'rejections' }).callsFake((input: QueryCommandInput) =>
-      input.ExclusiveStartKey
-        ? { Items: [rejection(1)] }
-        : { Items: [rejection(3), rejection(2)], LastEvaluatedKey: { app_id: 'app_1', rejection_id: rejection(2).rejection_id } },
-    );
+    dynamo
+      .on(QueryCommand, { TableName: 'rejections' })
+      .callsFake((input: QueryCommandInput) =>
+        input.ExclusiveStartKey
+          ? { Items: [rejection(1)] }
+          : { Items: [rejection(3), rejection(2)], LastEvaluatedKey: { app_id: 'app_1', rejection_id: rejection(2).rejection_id } },
+      );
     asUser('viewer');
 
     const [status, first] = await answer(call('console-list-rejections', 'GET', '/console/api/rejections', { query: { limit: '2' } }));

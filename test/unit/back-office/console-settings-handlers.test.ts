@@ -1,6 +1,14 @@
 import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type GetCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type GetCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { hashApiKey } from '../../../functions/shared/domain/api-keys';
 import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
@@ -21,7 +29,16 @@ const sessionId = newSecret();
 
 let items: Record<string, Record<string, unknown>>;
 const asUser = (role: string) => {
-  items['users:user#app_1#usr_1'] = { pk: 'user#app_1#usr_1', app_id: 'app_1', user_id: 'usr_1', email: 'ada@example.com', first_name: 'Ada', last_name: 'L', created_at: '2026-11-01T00:00:00.000Z', role };
+  items['users:user#app_1#usr_1'] = {
+    pk: 'user#app_1#usr_1',
+    app_id: 'app_1',
+    user_id: 'usr_1',
+    email: 'ada@example.com',
+    first_name: 'Ada',
+    last_name: 'L',
+    created_at: '2026-11-01T00:00:00.000Z',
+    role,
+  };
 };
 
 const handlers: Record<string, ProxyHandler> = {};
@@ -36,7 +53,14 @@ beforeEach(() => {
   dynamo.reset();
   ssm.reset();
   items = {
-    [`sessions:${hashSecret(sessionId)}`]: { session_hash: hashSecret(sessionId), app_id: 'app_1', user_id: 'usr_1', created_at: new Date().toISOString(), expires_at: new Date(Date.now() + 60_000).toISOString(), cookie_secure: false },
+    [`sessions:${hashSecret(sessionId)}`]: {
+      session_hash: hashSecret(sessionId),
+      app_id: 'app_1',
+      user_id: 'usr_1',
+      created_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+      cookie_secure: false,
+    },
     'apps:app_1': { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00.000Z', portal_origin: 'https://portal.example.com' },
   };
   asUser('admin');
@@ -47,7 +71,9 @@ beforeEach(() => {
 /** The application as DynamoAppStore's `SET #f0 = :v0, …` leaves it. */
 function updatedApp(input: UpdateCommandInput) {
   const names = Object.entries(input.ExpressionAttributeNames ?? {});
-  return { Attributes: { ...items['apps:app_1'], ...Object.fromEntries(names.map(([ref, name]) => [name, input.ExpressionAttributeValues?.[`:v${ref.slice(2)}`]])) } };
+  return {
+    Attributes: { ...items['apps:app_1'], ...Object.fromEntries(names.map(([ref, name]) => [name, input.ExpressionAttributeValues?.[`:v${ref.slice(2)}`]])) },
+  };
 }
 
 const call = (name: string, method: string, path: string, options: { body?: unknown; csrf?: boolean; keyId?: string } = {}) => {
@@ -65,7 +91,11 @@ const call = (name: string, method: string, path: string, options: { body?: unkn
   return handlers[name]!(event, context());
 };
 
-const putsTo = (table: string) => dynamo.commandCalls(PutCommand).filter((c) => c.args[0].input.TableName === table).map((c) => c.args[0].input.Item!);
+const putsTo = (table: string) =>
+  dynamo
+    .commandCalls(PutCommand)
+    .filter((c) => c.args[0].input.TableName === table)
+    .map((c) => c.args[0].input.Item!);
 
 describe('issuing a key from the console', () => {
   test('stores only the hash of the key it answers, and audits the key id and scope without the key', async () => {
@@ -75,7 +105,13 @@ describe('issuing a key from the console', () => {
     const { key, key_id: keyId } = JSON.parse(response.body) as { key: string; key_id: string };
     expect(putsTo('keys')).toEqual([{ key_hash: hashApiKey(key), key_id: keyId, app_id: 'app_1', scope: 'browser', created_at: expect.any(String) }]);
     const [entry] = putsTo('audit');
-    expect(entry).toMatchObject({ app_id: 'app_1', actor: { user_id: 'usr_1', email: 'ada@example.com' }, action: 'key.issued', target: `key:${keyId}`, details: { scope: 'browser' } });
+    expect(entry).toMatchObject({
+      app_id: 'app_1',
+      actor: { user_id: 'usr_1', email: 'ada@example.com' },
+      action: 'key.issued',
+      target: `key:${keyId}`,
+      details: { scope: 'browser' },
+    });
     expect(JSON.stringify(dynamo.calls().map((c) => c.args[0].input))).not.toContain(key);
   });
 
@@ -103,13 +139,19 @@ describe('revoking a key from the console', () => {
     const response = await call('console-revoke-key', 'POST', '/console/api/keys/key_theirs/revoke', { keyId: 'key_theirs' });
 
     expect(response.statusCode).toBe(404);
-    expect(dynamo).toHaveReceivedCommandWith(QueryCommand, { TableName: 'keys', IndexName: 'by-app', ExpressionAttributeValues: { ':app': 'app_1', ':key': 'key_theirs' } });
+    expect(dynamo).toHaveReceivedCommandWith(QueryCommand, {
+      TableName: 'keys',
+      IndexName: 'by-app',
+      ExpressionAttributeValues: { ':app': 'app_1', ':key': 'key_theirs' },
+    });
     expect(dynamo).not.toHaveReceivedCommand(UpdateCommand);
     expect(dynamo).not.toHaveReceivedCommand(PutCommand);
   });
 
   test('marks the key revoked and audits key.revoked', async () => {
-    dynamo.on(QueryCommand).resolves({ Items: [{ key_hash: 'h1', key_id: 'key_1', app_id: 'app_1', scope: 'server', created_at: '2026-01-01T00:00:00.000Z' }] });
+    dynamo
+      .on(QueryCommand)
+      .resolves({ Items: [{ key_hash: 'h1', key_id: 'key_1', app_id: 'app_1', scope: 'server', created_at: '2026-01-01T00:00:00.000Z' }] });
     dynamo.on(UpdateCommand, { TableName: 'keys' }).resolves({});
 
     const response = await call('console-revoke-key', 'POST', '/console/api/keys/key_1/revoke', { keyId: 'key_1' });
@@ -128,7 +170,9 @@ describe('revoking a key from the console', () => {
 });
 
 test('listing keys never answers a hash', async () => {
-  dynamo.on(QueryCommand).resolves({ Items: [{ key_hash: 'secret-hash', key_id: 'key_1', app_id: 'app_1', scope: 'server', created_at: '2026-01-01T00:00:00.000Z' }] });
+  dynamo
+    .on(QueryCommand)
+    .resolves({ Items: [{ key_hash: 'secret-hash', key_id: 'key_1', app_id: 'app_1', scope: 'server', created_at: '2026-01-01T00:00:00.000Z' }] });
 
   const response = await call('console-list-keys', 'GET', '/console/api/keys');
 
@@ -154,7 +198,12 @@ describe('secrets from the console', () => {
     expect(ssm).toHaveReceivedCommandWith(PutParameterCommand, { Name: '/urm/test/apps/app_1/vapid-private-key' });
     expect(JSON.parse(response.body)).toEqual({ vapid_public_key: expect.any(String), vapid_subject: 'mailto:push@example.com' });
     expect(response.body).not.toContain(privateKey);
-    expect(putsTo('audit')).toEqual([expect.objectContaining({ action: 'vapid.generated', details: { public_key: JSON.parse(response.body).vapid_public_key, subject: 'mailto:push@example.com' } })]);
+    expect(putsTo('audit')).toEqual([
+      expect.objectContaining({
+        action: 'vapid.generated',
+        details: { public_key: JSON.parse(response.body).vapid_public_key, subject: 'mailto:push@example.com' },
+      }),
+    ]);
     expect(JSON.stringify(putsTo('audit'))).not.toContain(privateKey);
   });
 });

@@ -33,7 +33,15 @@ const profile = (appId: string, profileId: string, attrs: Record<string, unknown
   recent: {},
 });
 
-const channel: Channel = { app_id: 'app_1', channel_id: 'ch_news', name: 'News', from_email: 'news@example.com', from_name: 'Casino News', enabled: true, created_at: '2026-11-01T00:00:00.000Z' };
+const channel: Channel = {
+  app_id: 'app_1',
+  channel_id: 'ch_news',
+  name: 'News',
+  from_email: 'news@example.com',
+  from_name: 'Casino News',
+  enabled: true,
+  created_at: '2026-11-01T00:00:00.000Z',
+};
 
 /** The action claims in memory, as the table keeps them. */
 class MemoryActions implements SentActions {
@@ -79,7 +87,10 @@ beforeEach(() => {
   let ids = 0;
   ports = {
     profiles: { get: async (pk) => profiles.get(pk) },
-    channels: { get: async (appId, channelId) => [channel, { ...channel, channel_id: 'ch_off', enabled: false }].find((c) => c.app_id === appId && c.channel_id === channelId) },
+    channels: {
+      get: async (appId, channelId) =>
+        [channel, { ...channel, channel_id: 'ch_off', enabled: false }].find((c) => c.app_id === appId && c.channel_id === channelId),
+    },
     mailer: {
       send: async (mail) => {
         if (failMail) throw new Error('MessageRejected');
@@ -89,7 +100,12 @@ beforeEach(() => {
     },
     writer: {
       write: async (entries: StreamEntry[]): Promise<WriteReceipt> => {
-        if (refuseWrites) return { EncryptionType: 'NONE', FailedRecordCount: entries.length, Records: entries.map(() => ({ ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'slow down' })) };
+        if (refuseWrites)
+          return {
+            EncryptionType: 'NONE',
+            FailedRecordCount: entries.length,
+            Records: entries.map(() => ({ ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'slow down' })),
+          };
         for (const entry of entries) {
           const { kind, record } = decodeEnvelope(Buffer.from(entry.data));
           written.push({ kind, record: record as Record<string, any> });
@@ -117,16 +133,23 @@ beforeEach(() => {
 const email = { channel_id: 'ch_news', subject: 'Your bonus', text_body: 'Hello Ann' };
 
 describe('emailing a player from the back office', () => {
-  test('sends one mail through the channel to the player\'s email attribute, with the player\'s name', async () => {
+  test("sends one mail through the channel to the player's email attribute, with the player's name", async () => {
     const answer = await emailPlayer(ports)(actor, 'p-1', { ...email, action_id: actionId });
 
     expect(answer).toEqual({ action_id: actionId, message_id: 'ses-1' });
     expect(mailed).toEqual([
-      { from: '"Casino News" <news@example.com>', to: ['"Ann Lee" <ann@example.com>'], replyTo: [], subject: 'Your bonus', text: 'Hello Ann', tags: { app_id: 'app_1', channel_id: 'ch_news' } },
+      {
+        from: '"Casino News" <news@example.com>',
+        to: ['"Ann Lee" <ann@example.com>'],
+        replyTo: [],
+        subject: 'Your bonus',
+        text: 'Hello Ann',
+        tags: { app_id: 'app_1', channel_id: 'ch_news' },
+      },
     ]);
   });
 
-  test('puts an urm_email_sent event naming the user on the player\'s timeline, and audits player.email_sent', async () => {
+  test("puts an urm_email_sent event naming the user on the player's timeline, and audits player.email_sent", async () => {
     await emailPlayer(ports)(actor, 'p-1', { ...email, action_id: actionId });
 
     expect(written).toEqual([
@@ -147,7 +170,12 @@ describe('emailing a player from the back office', () => {
       },
     ]);
     expect(audit.entries.map(({ action, target, actor: by, details }) => ({ action, target, by, details }))).toEqual([
-      { action: 'player.email_sent', target: 'player:p-1', by: { user_id: 'usr_1', email: 'ada@example.com' }, details: { channel_id: 'ch_news', subject: 'Your bonus', message_id: 'ses-1', action_id: actionId } },
+      {
+        action: 'player.email_sent',
+        target: 'player:p-1',
+        by: { user_id: 'usr_1', email: 'ada@example.com' },
+        details: { channel_id: 'ch_news', subject: 'Your bonus', message_id: 'ses-1', action_id: actionId },
+      },
     ]);
   });
 
@@ -214,7 +242,7 @@ describe('emailing a player from the back office', () => {
     expect(mailed).toEqual([]);
   });
 
-  test('an unknown player, another application\'s player, and an unknown or disabled channel are not found', async () => {
+  test("an unknown player, another application's player, and an unknown or disabled channel are not found", async () => {
     const send = emailPlayer(ports);
 
     await expect(send(actor, 'p-9', email)).rejects.toThrow(new NotFound('player not found'));
@@ -236,7 +264,15 @@ describe('pushing to a player from the back office', () => {
     expect(written).toEqual([
       {
         kind: 'event',
-        record: expect.objectContaining({ event: 'urm_push_sent', urm_insert_id: `${actionId}:sent`, notification_id: actionId, sent: 2, user_id: 'usr_1', user_email: 'ada@example.com', action_id: actionId }),
+        record: expect.objectContaining({
+          event: 'urm_push_sent',
+          urm_insert_id: `${actionId}:sent`,
+          notification_id: actionId,
+          sent: 2,
+          user_id: 'usr_1',
+          user_email: 'ada@example.com',
+          action_id: actionId,
+        }),
       },
     ]);
     expect(audit.entries.map((e) => [e.action, e.target, e.details?.notification_id])).toEqual([['player.push_sent', 'player:p-1', actionId]]);
@@ -262,7 +298,7 @@ describe('pushing to a player from the back office', () => {
     expect(pushed).toEqual([]);
   });
 
-  test('another application\'s player is not found', async () => {
+  test("another application's player is not found", async () => {
     await expect(pushPlayer(ports)(actor, 'p-2', push)).rejects.toThrow(new NotFound('player not found'));
     expect(pushed).toEqual([]);
   });

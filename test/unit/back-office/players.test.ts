@@ -51,7 +51,17 @@ class MemoryProfiles implements PlayerDirectory {
 
 const entry = (pk: string, n: number, event: string, attrs: Record<string, unknown> = {}): TimelineEntry => {
   const time = new Date(Date.UTC(2026, 10, 1, 0, 0, n)).toISOString();
-  return { pk, insert_id: `id-${n}`, ts: `${time}#id-${n}`, event, urm_date_time: time, received_at: time, shard: 's1', seq: String(n), attrs: JSON.stringify(attrs) };
+  return {
+    pk,
+    insert_id: `id-${n}`,
+    ts: `${time}#id-${n}`,
+    event,
+    urm_date_time: time,
+    received_at: time,
+    shard: 's1',
+    seq: String(n),
+    attrs: JSON.stringify(attrs),
+  };
 };
 
 /** The timeline's by-time index in memory: newest first, `limit` counting entries read before the event filter, as DynamoDB does. */
@@ -81,7 +91,7 @@ const noRejections = { listForProfile: async (): Promise<ProfileRejections> => (
 const ada = { appId: 'app_1', userId: 'usr_1', email: 'ada@example.com' };
 
 describe('listing players', () => {
-  test('lists only the application\'s players, in profile id order, paging with a cursor', async () => {
+  test("lists only the application's players, in profile id order, paging with a cursor", async () => {
     const profiles = new MemoryProfiles(profile('app_1', 'p-2'), profile('app_1', 'p-1'), profile('app_1', 'p-3'), profile('app_2', 'p-0'));
     const list = listPlayers({ directory: profiles, profiles });
 
@@ -118,14 +128,33 @@ describe('listing players', () => {
 
 describe('one player', () => {
   const rejection: Rejection = {
-    app_id: 'app_1', profile_id: 'p-1', urm_insert_id: 'r-1', kind: 'profile', shard: 's1', seq: '9', reason: 'urm_add needs a number',
-    record: '{}', record_truncated: false, received_at: '2026-11-20T09:00:00.000Z', rejected_at: '2026-11-20T09:00:01.000Z',
+    app_id: 'app_1',
+    profile_id: 'p-1',
+    urm_insert_id: 'r-1',
+    kind: 'profile',
+    shard: 's1',
+    seq: '9',
+    reason: 'urm_add needs a number',
+    record: '{}',
+    record_truncated: false,
+    received_at: '2026-11-20T09:00:00.000Z',
+    rejected_at: '2026-11-20T09:00:01.000Z',
   };
 
   test('shows attributes with their types, push devices, the affiliate attribution and rejections', async () => {
     const subscription = JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/abc', keys: { p256dh: 'k', auth: 'a' } });
     const profiles = new MemoryProfiles(
-      profile('app_1', 'p-1', { vip: true, level: 3, name: 'Ada', tags: ['a'], gone: null, urm_web_push_notification_token: [subscription], urm_receives_notifications: false, urm_aff_id: 'aff_1', urm_aff: 'spring' }),
+      profile('app_1', 'p-1', {
+        vip: true,
+        level: 3,
+        name: 'Ada',
+        tags: ['a'],
+        gone: null,
+        urm_web_push_notification_token: [subscription],
+        urm_receives_notifications: false,
+        urm_aff_id: 'aff_1',
+        urm_aff: 'spring',
+      }),
     );
     const asked: unknown[] = [];
     const rejections = { listForProfile: async (...args: unknown[]) => (asked.push(args), { rejections: [rejection], complete: false }) };
@@ -133,23 +162,29 @@ describe('one player', () => {
     const view = await getPlayer({ profiles, rejections })(ada, 'p-1');
 
     expect(view.attributes.filter((a) => !a.name.startsWith('urm')).map(({ name, type }) => [name, type])).toEqual([
-      ['gone', 'null'], ['level', 'number'], ['name', 'string'], ['tags', 'array'], ['vip', 'boolean'],
+      ['gone', 'null'],
+      ['level', 'number'],
+      ['name', 'string'],
+      ['tags', 'array'],
+      ['vip', 'boolean'],
     ]);
     expect(view.push).toEqual({ devices: [{ platform: 'web', service: 'fcm.googleapis.com' }], receives_notifications: false });
     expect(view.affiliate).toEqual({ urm_aff_id: 'aff_1', urm_aff_link_id: null, urm_aff: 'spring' });
-    expect(view.rejections).toEqual([{ urm_insert_id: 'r-1', kind: 'profile', reason: 'urm_add needs a number', received_at: rejection.received_at, rejected_at: rejection.rejected_at }]);
+    expect(view.rejections).toEqual([
+      { urm_insert_id: 'r-1', kind: 'profile', reason: 'urm_add needs a number', received_at: rejection.received_at, rejected_at: rejection.rejected_at },
+    ]);
     expect(view.rejections_complete).toBe(false);
     expect(asked).toEqual([['app_1', 'p-1', 500]]);
   });
 
-  test('another application\'s player is not found', async () => {
+  test("another application's player is not found", async () => {
     const profiles = new MemoryProfiles(profile('app_2', 'p-1'));
 
     await expect(getPlayer({ profiles, rejections: noRejections })(ada, 'p-1')).rejects.toBeInstanceOf(NotFound);
   });
 });
 
-describe('a player\'s timeline', () => {
+describe("a player's timeline", () => {
   const pk = partitionKey('app_1', 'p-1');
 
   test('pages newest first, system events included', async () => {
@@ -176,7 +211,7 @@ describe('a player\'s timeline', () => {
     expect(page.next_cursor).not.toBeNull();
   });
 
-  test('another application\'s player has no timeline here', async () => {
+  test("another application's player has no timeline here", async () => {
     const timeline = new MemoryTimeline([entry(partitionKey('app_2', 'p-1'), 1, 'deposit')]);
 
     await expect(playerTimeline({ profiles: new MemoryProfiles(profile('app_2', 'p-1')), timeline })(ada, 'p-1', {})).rejects.toBeInstanceOf(NotFound);
@@ -187,7 +222,13 @@ describe('changing an attribute', () => {
   let auditLog: MemoryAuditLog;
   const ports = (writer: RecordWriter) => {
     auditLog = new MemoryAuditLog();
-    return { profiles: new MemoryProfiles(profile('app_1', 'p-1')), writer, audit: auditLog, newId: () => 'gen-1', now: () => new Date('2026-11-23T12:00:00.000Z') };
+    return {
+      profiles: new MemoryProfiles(profile('app_1', 'p-1')),
+      writer,
+      audit: auditLog,
+      newId: () => 'gen-1',
+      now: () => new Date('2026-11-23T12:00:00.000Z'),
+    };
   };
 
   test('puts a set record and an urm_back_office_action event naming the user on the stream, with one insert id', async () => {
@@ -203,8 +244,16 @@ describe('changing an attribute', () => {
       [
         'event',
         {
-          app_id: 'app_1', profile_id: 'p-1', urm_date_time: '2026-11-23T12:00:00.000Z', urm_insert_id: 'urm-bo-act-7',
-          event: backOfficeActionEvent, action: 'set_attribute', attribute: 'vip', value: true, user_id: 'usr_1', user_email: 'ada@example.com',
+          app_id: 'app_1',
+          profile_id: 'p-1',
+          urm_date_time: '2026-11-23T12:00:00.000Z',
+          urm_insert_id: 'urm-bo-act-7',
+          event: backOfficeActionEvent,
+          action: 'set_attribute',
+          attribute: 'vip',
+          value: true,
+          user_id: 'usr_1',
+          user_email: 'ada@example.com',
         },
       ],
     ]);
@@ -238,7 +287,9 @@ describe('changing an attribute', () => {
   test('a player of another application is not found, and nothing is written', async () => {
     const writer = new CapturingWriter();
 
-    await expect(changePlayerAttribute(ports(writer))({ ...ada, appId: 'app_2' }, 'p-1', { action: 'unset', attribute: 'vip' })).rejects.toBeInstanceOf(NotFound);
+    await expect(changePlayerAttribute(ports(writer))({ ...ada, appId: 'app_2' }, 'p-1', { action: 'unset', attribute: 'vip' })).rejects.toBeInstanceOf(
+      NotFound,
+    );
     expect(writer.written).toEqual([]);
   });
 });

@@ -6,7 +6,9 @@ import { postbackSecretName } from '../../../functions/shared/domain/postbacks';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from '../../support/postbacks';
 
 function setUp(allowedHosts: string[] = []) {
-  const apps = { get: async (appId: string) => (appId === 'app_1' ? ({ app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' } as App) : undefined) };
+  const apps = {
+    get: async (appId: string) => (appId === 'app_1' ? ({ app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' } as App) : undefined),
+  };
   const settings = new MemoryPostbackSettings();
   settings.urls.set('app_1#aff_1', undefined);
   const secretValues = new Map<string, string>();
@@ -31,13 +33,16 @@ describe('postback settings', () => {
     expect((await settings.get('app_1', 'aff_1')).postback_url).toBe(`${URL_TEMPLATE}&x=1`);
   });
 
-  test.each(['https://169.254.169.254/latest', 'https://10.0.0.1/pb', 'http://tracker.example.com/pb'])('%s is refused when set, and nothing is stored', async (url) => {
-    const { office, settings, secretValues } = setUp();
+  test.each(['https://169.254.169.254/latest', 'https://10.0.0.1/pb', 'http://tracker.example.com/pb'])(
+    '%s is refused when set, and nothing is stored',
+    async (url) => {
+      const { office, settings, secretValues } = setUp();
 
-    await expect(setPostbackUrl(office, 'app_1', 'aff_1', url)).rejects.toThrow(ValidationError);
-    expect((await settings.get('app_1', 'aff_1')).postback_url).toBeUndefined();
-    expect(secretValues.size).toBe(0);
-  });
+      await expect(setPostbackUrl(office, 'app_1', 'aff_1', url)).rejects.toThrow(ValidationError);
+      expect((await settings.get('app_1', 'aff_1')).postback_url).toBeUndefined();
+      expect(secretValues.size).toBe(0);
+    },
+  );
 
   test('rotating makes a new secret; clearing turns postbacks off', async () => {
     const { office, settings, secretValues } = setUp();
@@ -61,11 +66,28 @@ describe('postback settings', () => {
 
   test('the delivery log is newest first', async () => {
     const { office, log } = setUp();
-    await log.append('app_1', 'aff_1', { event_id: 'e1', event: 'registration', at: '2026-11-23T10:00:00.000Z', attempts: 1, outcome: 'retrying', status_code: 500 });
-    await log.append('app_1', 'aff_1', { event_id: 'e1', event: 'registration', at: '2026-11-23T10:01:00.000Z', attempts: 2, outcome: 'delivered', status_code: 200 });
+    await log.append('app_1', 'aff_1', {
+      event_id: 'e1',
+      event: 'registration',
+      at: '2026-11-23T10:00:00.000Z',
+      attempts: 1,
+      outcome: 'retrying',
+      status_code: 500,
+    });
+    await log.append('app_1', 'aff_1', {
+      event_id: 'e1',
+      event: 'registration',
+      at: '2026-11-23T10:01:00.000Z',
+      attempts: 2,
+      outcome: 'delivered',
+      status_code: 200,
+    });
 
     const entries = await postbackDeliveries(office, 'app_1', 'aff_1');
 
-    expect(entries.map((entry) => [entry.attempts, entry.outcome])).toEqual([[2, 'delivered'], [1, 'retrying']]);
+    expect(entries.map((entry) => [entry.attempts, entry.outcome])).toEqual([
+      [2, 'delivered'],
+      [1, 'retrying'],
+    ]);
   });
 });

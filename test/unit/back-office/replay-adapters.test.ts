@@ -76,7 +76,12 @@ describe('SqsFailureList', () => {
   test("lists every message's on-failure record, hiding them while replay works, and gives back any other message", async () => {
     sqs
       .on(ReceiveMessageCommand)
-      .resolvesOnce({ Messages: [{ ReceiptHandle: 'h1', Body: JSON.stringify(failure('100')) }, { ReceiptHandle: 'h2', Body: 'not a failure' }] })
+      .resolvesOnce({
+        Messages: [
+          { ReceiptHandle: 'h1', Body: JSON.stringify(failure('100')) },
+          { ReceiptHandle: 'h2', Body: 'not a failure' },
+        ],
+      })
       .resolvesOnce({ Messages: [{ ReceiptHandle: 'h3', Body: JSON.stringify(failure('200')) }] })
       .resolves({ Messages: [] });
 
@@ -106,7 +111,7 @@ describe('LambdaConsumerInvoker', () => {
   const invoker = new LambdaConsumerInvoker(new LambdaClient({ region: 'eu-west-1' }));
   const event: KinesisStreamEvent = { Records: [] };
 
-  test("invokes the function synchronously with the event and answers its batch response", async () => {
+  test('invokes the function synchronously with the event and answers its batch response', async () => {
     lambda.on(InvokeCommand).resolves({ StatusCode: 200, Payload: Buffer.from('{"batchItemFailures":[{"itemIdentifier":"7"}]}') as never });
 
     const response = await invoker.invoke('urm-RecordEvents', event);
@@ -134,7 +139,10 @@ describe('FileFailureList (the local on-failure destination)', () => {
 
     await Promise.all([list.remove(first), sink(failure('300')), sink(failure('400'))]);
 
-    const left = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as FailureRecord).KinesisBatchInfo.startSequenceNumber);
+    const left = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as FailureRecord).KinesisBatchInfo.startSequenceNumber);
     expect(left.sort()).toEqual(['200', '300', '400']);
   });
 

@@ -98,7 +98,13 @@ describe('replayFailures', () => {
   test('reads the shard and range the entry names', async () => {
     const records = shard();
 
-    await replayFailures({ failures: new FakeList([failure('m1', events.functionName, '101', '101')]), records, invoker: new FakeInvoker(), targets, region: 'r' });
+    await replayFailures({
+      failures: new FakeList([failure('m1', events.functionName, '101', '101')]),
+      records,
+      invoker: new FakeInvoker(),
+      targets,
+      region: 'r',
+    });
 
     expect(records.reads).toEqual([{ shardId: 'shardId-000000000001', start: '101', end: '101' }]);
   });
@@ -152,7 +158,7 @@ describe('replayFailures', () => {
     expect(outcome).toMatchObject({ status: 'failed', error: 'no consumer of this stack is function someone-else' });
   });
 
-  test("hands a long range to the consumer in batches of its batch size", async () => {
+  test('hands a long range to the consumer in batches of its batch size', async () => {
     const many = new FakeShard(Array.from({ length: 250 }, (_, i) => record(String(1000 + i), 'event')));
     const invoker = new FakeInvoker();
 

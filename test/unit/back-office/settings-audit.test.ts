@@ -71,7 +71,8 @@ function setUp() {
   return { office, log, keys };
 }
 
-const actions = (log: MemoryAuditLog) => log.entries.map(({ actor, action, target, details }) => ({ actor: actor.user_id, action, target, ...(details ? { details } : {}) }));
+const actions = (log: MemoryAuditLog) =>
+  log.entries.map(({ actor, action, target, details }) => ({ actor: actor.user_id, action, target, ...(details ? { details } : {}) }));
 
 describe('keys', () => {
   test("the command line's issue and revoke are audited as cli, by key id, never with the key", async () => {
@@ -124,7 +125,12 @@ test('the money mapping is audited only when it changes, whatever order its even
   await setMoneySettings(office, 'app_1', commandLineActor, { currency: 'EUR', money_events: { Bet: 'bet', Deposit: 'deposit' } });
 
   expect(actions(log)).toEqual([
-    { actor: 'cli', action: 'money.updated', target: 'app:app_1', details: { changes: { money_events: { from: {}, to: { Deposit: 'deposit', Bet: 'bet' } } } } },
+    {
+      actor: 'cli',
+      action: 'money.updated',
+      target: 'app:app_1',
+      details: { changes: { money_events: { from: {}, to: { Deposit: 'deposit', Bet: 'bet' } } } },
+    },
   ]);
 });
 
@@ -135,7 +141,12 @@ test("a channel's domain change is audited with the domain before and after", as
   await setChannelDomain(office, 'app_1', commandLineActor, channel.channel_id, 'example.com');
 
   expect(actions(log)).toEqual([
-    { actor: 'cli', action: 'channel.created', target: `channel:${channel.channel_id}`, details: { name: 'News', from_email: 'news@example.com', from_name: 'News', from_domain: null } },
+    {
+      actor: 'cli',
+      action: 'channel.created',
+      target: `channel:${channel.channel_id}`,
+      details: { name: 'News', from_email: 'news@example.com', from_name: 'News', from_domain: null },
+    },
     { actor: 'cli', action: 'channel.domain_changed', target: `channel:${channel.channel_id}`, details: { from: null, to: 'example.com' } },
   ]);
 });

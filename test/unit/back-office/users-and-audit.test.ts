@@ -100,7 +100,10 @@ describe('listing users', () => {
     const first = await listUsers(office)('app_1', { limit: 2 });
     const second = await listUsers(office)('app_1', { limit: 2, cursor: first.cursor });
 
-    expect(first.users.map((user) => [user.user_id, user.role])).toEqual([['usr_1', 'admin'], ['usr_2', 'viewer']]);
+    expect(first.users.map((user) => [user.user_id, user.role])).toEqual([
+      ['usr_1', 'admin'],
+      ['usr_2', 'viewer'],
+    ]);
     expect(second).toEqual({ users: [expect.objectContaining({ user_id: 'usr_3', role: 'marketer' })] });
   });
 });

@@ -121,7 +121,12 @@ function fakeDynamo(): void {
         : input.ConditionExpression === 'version = :expected' && current?.version === input.ExpressionAttributeValues?.[':expected'];
     if (!holds) throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
     if (itemSize(item as unknown as Item) > MAX_ITEM_BYTES) {
-      throw new DynamoDBServiceException({ name: 'ValidationException', $fault: 'client', $metadata: {}, message: 'Item size has exceeded the maximum allowed size' });
+      throw new DynamoDBServiceException({
+        name: 'ValidationException',
+        $fault: 'client',
+        $metadata: {},
+        message: 'Item size has exceeded the maximum allowed size',
+      });
     }
     profiles.set(item.pk, clone(item));
     return {};
@@ -247,7 +252,11 @@ describe('apply-profiles handler', () => {
     const response = await handler(threeProfilesBatch(), context());
 
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(inputs<GetCommandInput>(GetCommand).map((input) => input.Key!.pk).sort()).toEqual(['app_1#p-a', 'app_1#p-b', 'app_1#p-c']);
+    expect(
+      inputs<GetCommandInput>(GetCommand)
+        .map((input) => input.Key!.pk)
+        .sort(),
+    ).toEqual(['app_1#p-a', 'app_1#p-b', 'app_1#p-c']);
     expect(['p-a', 'p-b', 'p-c'].map((id) => stored(id)?.version)).toEqual([1, 1, 1]);
   });
 
@@ -281,7 +290,10 @@ describe('apply-profiles handler', () => {
     };
 
     const response = await handler(
-      batch(streamRecord(seq(2), profileRecord('p-a', 'a-2', { urm_add: { visits: 1 } })), streamRecord(seq(3), profileRecord('p-a', 'a-3', { country: 'PT' }))),
+      batch(
+        streamRecord(seq(2), profileRecord('p-a', 'a-2', { urm_add: { visits: 1 } })),
+        streamRecord(seq(3), profileRecord('p-a', 'a-3', { country: 'PT' })),
+      ),
       context(),
     );
 
@@ -304,7 +316,11 @@ describe('apply-profiles handler', () => {
     expect(stored('p-b')).toBe(undefined);
     expect(attributesOf('p-a').city).toBe('Lisbon');
     expect(attributesOf('p-c').city).toBe('Lisbon');
-    expect(profileWrites().map((input) => (input.Item as StoredProfile).pk).sort()).toEqual(['app_1#p-a', 'app_1#p-b', 'app_1#p-c']);
+    expect(
+      profileWrites()
+        .map((input) => (input.Item as StoredProfile).pk)
+        .sort(),
+    ).toEqual(['app_1#p-a', 'app_1#p-b', 'app_1#p-c']);
     expect(logError).toHaveBeenCalledTimes(1);
     const details = logError.mock.calls[0][1] as { error: unknown; first_sequence_number: string; records: number };
     expect(details.first_sequence_number).toBe(seq(2));
@@ -366,9 +382,7 @@ describe('apply-profiles handler', () => {
     const second = await handler(failing(), context());
 
     expect([first, second]).toEqual([{ batchItemFailures: [{ itemIdentifier: seq(2) }] }, { batchItemFailures: [{ itemIdentifier: seq(2) }] }]);
-    expect(rejections.map((row) => [row.app_id, row.seq]).sort()).toEqual([
-      ['(undecodable)', seq(1)],
-    ]);
+    expect(rejections.map((row) => [row.app_id, row.seq]).sort()).toEqual([['(undecodable)', seq(1)]]);
   });
 
   test('a rejection written by an attempt whose profile write failed is taken back, and the retry that applies the record leaves no row', async () => {
@@ -414,7 +428,10 @@ describe('apply-profiles handler', () => {
     await handler(
       batch(
         streamRecord(seq(1), profileRecord('player-1', 't-1', { name: 'Ann', level: 4, urm_unset: ['nickname'], urm_web_push_notification_token: ['tok-b'] })),
-        streamRecord(seq(2), profileRecord('anon-1', 's-1', { name: 'Visitor', nickname: 'v', country: 'FR', level: 1, urm_web_push_notification_token: ['tok-a', 'tok-b'] })),
+        streamRecord(
+          seq(2),
+          profileRecord('anon-1', 's-1', { name: 'Visitor', nickname: 'v', country: 'FR', level: 1, urm_web_push_notification_token: ['tok-a', 'tok-b'] }),
+        ),
       ),
       context(),
     );
@@ -434,10 +451,7 @@ describe('apply-profiles handler', () => {
     addTimelineEntry(sourceEntry('e-2', 'signup_started'));
     dynamo.resetHistory();
 
-    const response = await handler(
-      batch(streamRecord(seq(3), profileRecord('player-1', 't-2', { urm_merge: ['anon-1', 'anon-missing'] }))),
-      context(),
-    );
+    const response = await handler(batch(streamRecord(seq(3), profileRecord('player-1', 't-2', { urm_merge: ['anon-1', 'anon-missing'] }))), context());
 
     expect(response).toEqual({ batchItemFailures: [] });
     const batchGets = inputs<BatchGetCommandInput>(BatchGetCommand);
@@ -460,14 +474,14 @@ describe('apply-profiles handler', () => {
       .filter((input) => input.TableName === TIMELINE)
       .flatMap((input) => entriesOf(input.Item as TimelinePageItem));
     expect(copies.sort((a, b) => a.insert_id.localeCompare(b.insert_id))).toEqual([
-        { ...sourceEntry('e-1', 'page_view'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
-        { ...sourceEntry('e-2', 'signup_started'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
-      ]);
+      { ...sourceEntry('e-1', 'page_view'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
+      { ...sourceEntry('e-2', 'signup_started'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
+    ]);
     expect(timelineOf('app_1#anon-1').length).toBe(2);
     expect(timelineOf('app_1#player-1').length).toBe(2);
   });
 
-  test('urm_merge keeps the target\'s own event where a source event has the same insert id: the first stored wins', async () => {
+  test("urm_merge keeps the target's own event where a source event has the same insert id: the first stored wins", async () => {
     await handler(batch(streamRecord(seq(1), profileRecord('anon-1', 's-1', { country: 'FR' }))), context());
     const shared = (pk: string, event: string): TimelineEntry => ({
       pk,
@@ -573,7 +587,9 @@ describe('apply-profiles handler', () => {
     const response = await handler(batch(garbage, streamRecord(seq(2), profileRecord('p-a', 'a-2', { name: 'Ann' }))), context());
 
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(rejectionWrites().map((input) => [input.Item!.app_id, input.Item!.seq, input.Item!.reason])).toEqual([['(undecodable)', seq(1), 'not a urm stream envelope (v1)']]);
+    expect(rejectionWrites().map((input) => [input.Item!.app_id, input.Item!.seq, input.Item!.reason])).toEqual([
+      ['(undecodable)', seq(1), 'not a urm stream envelope (v1)'],
+    ]);
     expect(attributesOf('p-a')).toEqual({ name: 'Ann' });
   });
 
@@ -607,7 +623,11 @@ describe('apply-profiles handler', () => {
     );
 
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: seq(1) }, { itemIdentifier: seq(2) }, { itemIdentifier: seq(4) }] });
-    expect(profileWrites().map((input) => (input.Item as StoredProfile).pk).sort()).toEqual(['app_1#anon-1', 'app_1#other-1']);
+    expect(
+      profileWrites()
+        .map((input) => (input.Item as StoredProfile).pk)
+        .sort(),
+    ).toEqual(['app_1#anon-1', 'app_1#other-1']);
     // The batch's first read only: no held-back profile read the sources of its merge.
     expect(inputs<BatchGetCommandInput>(BatchGetCommand).map((input) => input.RequestItems![PROFILES]!.ConsistentRead)).toEqual([false]);
     expect(stored('player-1')).toBe(undefined);
@@ -617,25 +637,21 @@ describe('apply-profiles handler', () => {
 
   test('a record that would grow the attributes beyond the limit is rejected and the later records apply', async () => {
     const response = await handler(
-      batch(
-        streamRecord(seq(1), profileRecord('p-a', 'a-1', { bio: 'x'.repeat(300_001) })),
-        streamRecord(seq(2), profileRecord('p-a', 'a-2', { level: 1 })),
-      ),
+      batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { bio: 'x'.repeat(300_001) })), streamRecord(seq(2), profileRecord('p-a', 'a-2', { level: 1 }))),
       context(),
     );
 
     expect(response).toEqual({ batchItemFailures: [] });
     expect(attributesOf('p-a')).toEqual({ level: 1 });
-    expect(rejectionWrites().map((input) => [input.Item!.urm_insert_id, input.Item!.reason])).toEqual([['a-1', "the profile's attributes would exceed 300000 bytes"]]);
+    expect(rejectionWrites().map((input) => [input.Item!.urm_insert_id, input.Item!.reason])).toEqual([
+      ['a-1', "the profile's attributes would exceed 300000 bytes"],
+    ]);
   });
 
   test('a record whose multi-byte text would not fit the 400 KB profile item is rejected, and the later records apply', async () => {
     // 150,000 characters, 450,000 bytes in UTF-8: a valid record (under 1 MiB) that no DynamoDB item can hold.
     const response = await handler(
-      batch(
-        streamRecord(seq(1), profileRecord('p-a', 'a-1', { bio: '€'.repeat(150_000) })),
-        streamRecord(seq(2), profileRecord('p-a', 'a-2', { level: 1 })),
-      ),
+      batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { bio: '€'.repeat(150_000) })), streamRecord(seq(2), profileRecord('p-a', 'a-2', { level: 1 }))),
       context(),
     );
 
@@ -717,7 +733,10 @@ describe('apply-profiles handler', () => {
       expect(timelineWork.written).toBeLessThanOrEqual(STEP);
       expect(stored('p-a')!.exists).toBe(false);
       expect(stored('p-a')!.deleted).toEqual({ shard: SHARD, seq: seq(4), at: RECEIVED_AT });
-      expect(kinesis).toHaveReceivedCommandWith(PutRecordsCommand, { StreamName: 'ingest-stream', Records: [expect.objectContaining({ PartitionKey: 'app_1#p-a' })] });
+      expect(kinesis).toHaveReceivedCommandWith(PutRecordsCommand, {
+        StreamName: 'ingest-stream',
+        Records: [expect.objectContaining({ PartitionKey: 'app_1#p-a' })],
+      });
       const invocations = await drainStream();
       // Pages of about five of these small entries: 20,000 entries take several steps of at most 2,000 items.
       expect(invocations.length).toBeGreaterThanOrEqual(5);

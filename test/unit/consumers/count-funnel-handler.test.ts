@@ -97,13 +97,32 @@ const attribution = (appId: string, profileId: string) =>
 const money = (appId: string, profileId: string, name: string, amount: number) => event(appId, profileId, name, { amount, currency: 'EUR' });
 const click = (appId: string): Omit<EventRecordInput, 'sequenceNumber'> => ({
   kind: 'click',
-  record: { app_id: appId, profile_id: 'urm-visitor-1', urm_insert_id: `click-${++insert}`, urm_date_time: '2026-11-21T09:00:00Z', affiliate_id: 'aff-1', link_id: 'link-1' },
+  record: {
+    app_id: appId,
+    profile_id: 'urm-visitor-1',
+    urm_insert_id: `click-${++insert}`,
+    urm_date_time: '2026-11-21T09:00:00Z',
+    affiliate_id: 'aff-1',
+    link_id: 'link-1',
+  },
 });
 
 const dayRow = (appId: string) => funnel.get(`a#${appId}#aff-1\u0000d#2026-11-21#link-1`);
 const figures = (row: Item | undefined) =>
-  row && { clicks: row.clicks, registrations: row.registrations, ftds: row.ftds, deposit_count: row.deposit_count, deposits: row.deposits, bets: row.bets, wins: row.wins };
-const funnelPuts = () => dynamo.commandCalls(PutCommand).map((call) => call.args[0].input).filter((input) => input.TableName === FUNNEL);
+  row && {
+    clicks: row.clicks,
+    registrations: row.registrations,
+    ftds: row.ftds,
+    deposit_count: row.deposit_count,
+    deposits: row.deposits,
+    bets: row.bets,
+    wins: row.wins,
+  };
+const funnelPuts = () =>
+  dynamo
+    .commandCalls(PutCommand)
+    .map((call) => call.args[0].input)
+    .filter((input) => input.TableName === FUNNEL);
 
 /** Two attributed players with a deposit, a bet and a win each, and two clicks: one affiliate, link and day. */
 const playersBatch = (appId: string) =>
@@ -147,14 +166,20 @@ describe('count-funnel handler', () => {
     expect(response).toEqual({ batchItemFailures: [] });
     expect(figures(dayRow(appId))).toEqual(expectedTotals);
     expect(dynamo.commandCalls(BatchGetCommand).map((call) => call.args[0].input.RequestItems![FUNNEL].Keys)).toEqual([
-      [{ pk: `p#${appId}#p-1`, sk: 'ledger' }, { pk: `p#${appId}#p-2`, sk: 'ledger' }],
+      [
+        { pk: `p#${appId}#p-1`, sk: 'ledger' },
+        { pk: `p#${appId}#p-2`, sk: 'ledger' },
+      ],
       [{ pk: `a#${appId}#aff-1`, sk: 'd#2026-11-21#link-1' }],
     ]);
     expect(funnelPuts().map((input) => input.Item!.sk)).toEqual(['d#2026-11-21#link-1', 'ledger', 'ledger']);
     // The registration and FTD rows of both players, in one BatchWriteItem.
-    expect([...funnel.keys()].filter((key) => /\u0000[rf]#/.test(key)).sort()).toEqual(
-      [`a#${appId}#aff-1\u0000f#2026-11-21#p-1`, `a#${appId}#aff-1\u0000f#2026-11-21#p-2`, `a#${appId}#aff-1\u0000r#2026-11-21#p-1`, `a#${appId}#aff-1\u0000r#2026-11-21#p-2`],
-    );
+    expect([...funnel.keys()].filter((key) => /\u0000[rf]#/.test(key)).sort()).toEqual([
+      `a#${appId}#aff-1\u0000f#2026-11-21#p-1`,
+      `a#${appId}#aff-1\u0000f#2026-11-21#p-2`,
+      `a#${appId}#aff-1\u0000r#2026-11-21#p-1`,
+      `a#${appId}#aff-1\u0000r#2026-11-21#p-2`,
+    ]);
     expect(dynamo).toHaveReceivedCommandTimes(BatchWriteCommand, 1);
   });
 
@@ -162,7 +187,10 @@ describe('count-funnel handler', () => {
     const appId = newApp();
 
     await handler(
-      batchOf([event(appId, 'p-1', 'urm_affiliate_attributed', { urm_aff_id: 'aff-1', urm_aff_link_id: 'link-1', urm_aff: 'spring' }), money(appId, 'p-1', 'Deposit', 100)]),
+      batchOf([
+        event(appId, 'p-1', 'urm_affiliate_attributed', { urm_aff_id: 'aff-1', urm_aff_link_id: 'link-1', urm_aff: 'spring' }),
+        money(appId, 'p-1', 'Deposit', 100),
+      ]),
       context(),
     );
 
@@ -224,7 +252,18 @@ describe('count-funnel handler', () => {
       if (raced || !(item.sk as string).startsWith('d#')) return;
       raced = true;
       // Another shard's click lands on the same row first.
-      const row = { ...item, clicks: 1, registrations: 0, ftds: 0, deposit_count: 0, deposits: '0', bets: '0', wins: '0', applied: { [OTHER_SHARD]: '1' }, version: 1 };
+      const row = {
+        ...item,
+        clicks: 1,
+        registrations: 0,
+        ftds: 0,
+        deposit_count: 0,
+        deposits: '0',
+        bets: '0',
+        wins: '0',
+        applied: { [OTHER_SHARD]: '1' },
+        version: 1,
+      };
       funnel.set(keyOf(row), row);
     };
 

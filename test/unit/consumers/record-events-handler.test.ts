@@ -118,10 +118,18 @@ function fakeDynamo(): void {
   });
 }
 
-const timelinePuts = () => dynamo.commandCalls(PutCommand).map((call) => call.args[0].input as PutCommandInput).filter((input) => input.TableName === TIMELINE);
+const timelinePuts = () =>
+  dynamo
+    .commandCalls(PutCommand)
+    .map((call) => call.args[0].input as PutCommandInput)
+    .filter((input) => input.TableName === TIMELINE);
 /** The entries the timeline puts carried, in the order put. */
 const written = () => timelinePuts().flatMap((input) => entriesOf(input.Item as TimelinePageItem));
-const storedIds = () => timeline.entries().map((entry) => entry.insert_id).sort();
+const storedIds = () =>
+  timeline
+    .entries()
+    .map((entry) => entry.insert_id)
+    .sort();
 
 let handler: Handler;
 beforeAll(async () => {
@@ -177,17 +185,19 @@ describe('record-events handler', () => {
   test('an event becomes a timeline entry of its profile, with its insert id, time key, custom attributes and stream position', async () => {
     await handler(batch(streamRecord(seq(7), eventRecord('p-0', 'e-1', { amount: 5, currency: 'EUR', urm_ip: '203.0.113.9' }))), context());
 
-    expect(timeline.entries()).toEqual([{
-      pk: 'app_1#p-0',
-      insert_id: 'e-1',
-      ts: '2026-11-21T08:00:00.000Z#e-1',
-      event: 'deposit',
-      urm_date_time: '2026-11-21T10:00:00+02:00',
-      received_at: RECEIVED_AT,
-      shard: SHARD,
-      seq: seq(7),
-      attrs: JSON.stringify({ amount: 5, currency: 'EUR' }),
-    }]);
+    expect(timeline.entries()).toEqual([
+      {
+        pk: 'app_1#p-0',
+        insert_id: 'e-1',
+        ts: '2026-11-21T08:00:00.000Z#e-1',
+        event: 'deposit',
+        urm_date_time: '2026-11-21T10:00:00+02:00',
+        received_at: RECEIVED_AT,
+        shard: SHARD,
+        seq: seq(7),
+        attrs: JSON.stringify({ amount: 5, currency: 'EUR' }),
+      },
+    ]);
   });
 
   test('the same event twice in one batch is written once, as first delivered', async () => {
@@ -202,9 +212,9 @@ describe('record-events handler', () => {
 
     expect(response).toEqual({ batchItemFailures: [] });
     expect(written().map((entry) => [entry.insert_id, entry.seq])).toEqual([
-        ['same', seq(1)],
-        ['other', seq(2)],
-      ]);
+      ['same', seq(1)],
+      ['other', seq(2)],
+    ]);
     expect(timeline.entries().length).toBe(2);
   });
 
@@ -249,7 +259,11 @@ describe('record-events handler', () => {
     );
 
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(written().map((entry) => entry.insert_id).sort()).toEqual(['after-delete', 'other-profile']);
+    expect(
+      written()
+        .map((entry) => entry.insert_id)
+        .sort(),
+    ).toEqual(['after-delete', 'other-profile']);
     expect(timeline.entry('app_1#p-0', 'redelivered-old')).toBeUndefined();
   });
 
@@ -277,7 +291,12 @@ describe('record-events handler', () => {
     expect(response).toEqual({ batchItemFailures: [] });
     expect(written().map((entry) => entry.insert_id)).toEqual(['fine']);
     expect(rejections.length).toBe(1);
-    expect([rejections[0].urm_insert_id, rejections[0].kind, rejections[0].seq, rejections[0].reason]).toEqual(['huge', 'event', seq(1), 'the event is larger than the 180000-byte limit of a timeline entry']);
+    expect([rejections[0].urm_insert_id, rejections[0].kind, rejections[0].seq, rejections[0].reason]).toEqual([
+      'huge',
+      'event',
+      seq(1),
+      'the event is larger than the 180000-byte limit of a timeline entry',
+    ]);
     expect(dynamo).toHaveReceivedNthSpecificCommandWith(1, PutCommand, { TableName: REJECTIONS });
   });
 

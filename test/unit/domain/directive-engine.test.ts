@@ -386,7 +386,13 @@ describe('directive engine: the directive table of docs/api.md', () => {
       ['urm_add rejects the record when the attribute is a boolean', { score: true }, { urm_add: { score: 1 } }, 'urm_add', 'score'],
       ['urm_add rejects the record when the attribute is an array', { score: [1] }, { urm_add: { score: 1 } }, 'urm_add', 'score'],
       ['urm_append rejects the record when the attribute is a boolean', { tags: false }, { urm_append: { tags: [1] } }, 'urm_append', 'tags'],
-      ['urm_unique_append rejects the record when the attribute is a string', { tags: 'a' }, { urm_unique_append: { tags: ['a'] } }, 'urm_unique_append', 'tags'],
+      [
+        'urm_unique_append rejects the record when the attribute is a string',
+        { tags: 'a' },
+        { urm_unique_append: { tags: ['a'] } },
+        'urm_unique_append',
+        'tags',
+      ],
       ['urm_remove rejects the record when the attribute is a number', { tags: 0 }, { urm_remove: { tags: [0] } }, 'urm_remove', 'tags'],
     ];
     for (const [name, current, record, directive, attribute] of cases) {
@@ -486,7 +492,7 @@ describe('directive engine: order within one record', () => {
     expect(applied({ plan: 'mine' }, { urm_merge: ['visitor'], urm_delete: ['plan'] }, sources)).toEqual({ plan: 'from visitor' });
   });
 
-  test('urm_unset of an attribute, then urm_merge leaves it null since a null is the target\'s own', () => {
+  test("urm_unset of an attribute, then urm_merge leaves it null since a null is the target's own", () => {
     const sources = sourcesOf({ visitor: { plan: 'from visitor' } });
 
     expect(applied({ plan: 'mine' }, { urm_merge: ['visitor'], urm_unset: ['plan'] }, sources)).toEqual({ plan: null });
@@ -577,7 +583,12 @@ describe('directive engine: urm_unique_append and urm_remove compare by deep equ
   });
 
   test('urm_unique_append adds a nested array that differs only deep inside', () => {
-    expect(applied({ v: [[1, [2]]] }, { urm_unique_append: { v: [[1, [3]]] } })).toEqual({ v: [[1, [2]], [1, [3]]] });
+    expect(applied({ v: [[1, [2]]] }, { urm_unique_append: { v: [[1, [3]]] } })).toEqual({
+      v: [
+        [1, [2]],
+        [1, [3]],
+      ],
+    });
   });
 
   test('urm_unique_append treats the number 1 and the string "1" as distinct', () => {
@@ -613,7 +624,17 @@ describe('directive engine: urm_unique_append and urm_remove compare by deep equ
   });
 
   test('urm_remove treats arrays with the same items in another order as distinct', () => {
-    expect(applied({ v: [[1, 2], [2, 1]] }, { urm_remove: { v: [[2, 1]] } })).toEqual({ v: [[1, 2]] });
+    expect(
+      applied(
+        {
+          v: [
+            [1, 2],
+            [2, 1],
+          ],
+        },
+        { urm_remove: { v: [[2, 1]] } },
+      ),
+    ).toEqual({ v: [[1, 2]] });
   });
 
   test('urm_remove of every value leaves an empty array', () => {
@@ -734,7 +755,7 @@ describe('directive engine: urm_merge', () => {
     expect(applied({ plan: 'mine' }, { urm_merge: ['s1'] }, sources)).toEqual({ plan: 'mine', city: 'Oslo' });
   });
 
-  test('urm_merge keeps a null the target holds, since it is the target\'s own', () => {
+  test("urm_merge keeps a null the target holds, since it is the target's own", () => {
     const sources = sourcesOf({ s1: { plan: 'theirs' } });
 
     expect(applied({ plan: null }, { urm_merge: ['s1'] }, sources)).toEqual({ plan: null });
@@ -746,7 +767,7 @@ describe('directive engine: urm_merge', () => {
     expect(applied({}, { urm_merge: ['s1'] }, sources)).toEqual({ plan: null });
   });
 
-  test('urm_merge keeps the target\'s value even when the source holds another type', () => {
+  test("urm_merge keeps the target's value even when the source holds another type", () => {
     const sources = sourcesOf({ s1: { score: 'high', tags: 'a' } });
 
     expect(applied({ score: 3, tags: ['b'] }, { urm_merge: ['s1'] }, sources)).toEqual({ score: 3, tags: ['b'] });
@@ -787,7 +808,7 @@ describe('directive engine: urm_merge', () => {
     });
   }
 
-  test('urm_merge gives the target the source\'s push tokens when it has none', () => {
+  test("urm_merge gives the target the source's push tokens when it has none", () => {
     const sources = sourcesOf({ s1: { urm_ios_push_notification_token: ['t1'] } });
 
     expect(applied({ a: 1 }, { urm_merge: ['s1'] }, sources)).toEqual({ a: 1, urm_ios_push_notification_token: ['t1'] });
@@ -830,7 +851,7 @@ describe('directive engine: urm_merge', () => {
 describe('directive engine: each directive with urm_merge', () => {
   const sources = () => sourcesOf({ visitor: { x: 'from visitor', tags: ['v'], score: 100, visits: 3 } });
 
-  test('a top-level attribute and urm_merge: the record\'s value wins and the rest is copied', () => {
+  test("a top-level attribute and urm_merge: the record's value wins and the rest is copied", () => {
     expect(applied({}, { x: 'mine', urm_merge: ['visitor'] }, sources())).toEqual({ x: 'mine', tags: ['v'], score: 100, visits: 3 });
   });
 
@@ -852,7 +873,7 @@ describe('directive engine: each directive with urm_merge', () => {
     });
   });
 
-  test('urm_add and urm_merge: the sum wins over the source\'s number and the rest is copied', () => {
+  test("urm_add and urm_merge: the sum wins over the source's number and the rest is copied", () => {
     expect(applied({}, { urm_add: { score: 5 }, urm_merge: ['visitor'] }, sources())).toEqual({
       score: 5,
       x: 'from visitor',
@@ -861,7 +882,7 @@ describe('directive engine: each directive with urm_merge', () => {
     });
   });
 
-  test('urm_append and urm_merge: the appended array wins over the source\'s array and the rest is copied', () => {
+  test("urm_append and urm_merge: the appended array wins over the source's array and the rest is copied", () => {
     expect(applied({ tags: ['a'] }, { urm_append: { tags: ['a'] }, urm_merge: ['visitor'] }, sources())).toEqual({
       tags: ['a', 'a'],
       x: 'from visitor',
@@ -870,7 +891,7 @@ describe('directive engine: each directive with urm_merge', () => {
     });
   });
 
-  test('urm_unique_append and urm_merge: the appended array wins over the source\'s array and the rest is copied', () => {
+  test("urm_unique_append and urm_merge: the appended array wins over the source's array and the rest is copied", () => {
     expect(applied({ tags: ['a'] }, { urm_unique_append: { tags: ['a', 'b'] }, urm_merge: ['visitor'] }, sources())).toEqual({
       tags: ['a', 'b'],
       x: 'from visitor',
@@ -906,7 +927,7 @@ describe('directive engine: each directive with urm_merge', () => {
     });
   });
 
-  test('urm_set of a push token and urm_merge: the set tokens and the source\'s tokens are unioned', () => {
+  test("urm_set of a push token and urm_merge: the set tokens and the source's tokens are unioned", () => {
     const tokens = sourcesOf({ visitor: { urm_web_push_notification_token: ['t2', 't1'] } });
 
     const attributes = applied({}, { urm_set: { urm_web_push_notification_token: ['t1'] }, urm_merge: ['visitor'] }, tokens);
@@ -1001,9 +1022,7 @@ const nullable = fc.option(value, { nil: null, freq: 4 });
 const attributesArb = fc.dictionary(names, nullable, { maxKeys: 6, noNullPrototype: true });
 const dictOf = <T>(arb: fc.Arbitrary<T>) => fc.dictionary(names, arb, { maxKeys: 3, noNullPrototype: true });
 const sourceIds = ['s0', 's1', 's2', 'ghost'];
-const sourcesArb = fc
-  .array(attributesArb, { maxLength: 3 })
-  .map((list): MergeSources => new Map(list.map((attributes, i) => [`s${i}`, attributes])));
+const sourcesArb = fc.array(attributesArb, { maxLength: 3 }).map((list): MergeSources => new Map(list.map((attributes, i) => [`s${i}`, attributes])));
 const recordArb: fc.Arbitrary<ProfileChange> = fc
   .tuple(
     dictOf(value),

@@ -38,8 +38,7 @@ const attributed = (n: number, fields: Record<string, unknown> = {}) =>
   item(n, { event: 'urm_affiliate_attributed', urm_aff_id: 'aff-1', urm_aff_link_id: 'link-1', ...fields });
 const money = (n: number, event: string, amount: unknown, fields: Record<string, unknown> = {}) => item(n, { event, amount, currency: 'EUR', ...fields });
 
-const count = (items: StreamItem[], stored?: StoredLedger) =>
-  countPlayer({ stored, appId: 'app_1', profileId: 'player-1', items, settings, now: NOW });
+const count = (items: StreamItem[], stored?: StoredLedger) => countPlayer({ stored, appId: 'app_1', profileId: 'player-1', items, settings, now: NOW });
 
 /** What the contributions add up to per affiliate/link/day, through the day rows that would store them. */
 function rows(contributions: Contribution[]): Record<string, Partial<DayFigures>> {
@@ -60,7 +59,15 @@ describe('the funnel of one player', () => {
 
     expect(rows(outcome.contributions)).toEqual({ 'aff-1/link-1/2026-11-22': { ...zero, registrations: 1 } });
     expect(outcome.registrations).toEqual([
-      { app_id: 'app_1', affiliate_id: 'aff-1', profile_id: 'player-1', link_id: 'link-1', sub_id: 'summer', day: '2026-11-22', urm_date_time: '2026-11-21T23:30:00-02:00' },
+      {
+        app_id: 'app_1',
+        affiliate_id: 'aff-1',
+        profile_id: 'player-1',
+        link_id: 'link-1',
+        sub_id: 'summer',
+        day: '2026-11-22',
+        urm_date_time: '2026-11-21T23:30:00-02:00',
+      },
     ]);
   });
 
@@ -74,7 +81,9 @@ describe('the funnel of one player', () => {
     const outcome = count([attributed(1), money(2, 'Deposit', 50, { urm_date_time: '2026-11-23T09:00:00Z' })]);
 
     expect(rows(outcome.contributions)['aff-1/link-1/2026-11-23']).toEqual({ ...zero, ftds: 1, deposit_count: 1, deposits: '50' });
-    expect(outcome.ftds).toEqual([expect.objectContaining({ affiliate_id: 'aff-1', link_id: 'link-1', day: '2026-11-23', amount: '50', profile_id: 'player-1' })]);
+    expect(outcome.ftds).toEqual([
+      expect.objectContaining({ affiliate_id: 'aff-1', link_id: 'link-1', day: '2026-11-23', amount: '50', profile_id: 'player-1' }),
+    ]);
   });
 
   test('only the first deposit ever is an FTD, whichever event name it came under', () => {
@@ -88,7 +97,14 @@ describe('the funnel of one player', () => {
   test('bets, wins, bonuses and withdrawals go to their own sums', () => {
     const outcome = count([attributed(1), money(2, 'Bet', 20), money(3, 'Win', 5.5), money(4, 'Bonus', 2), money(5, 'Withdrawal', 10)]);
 
-    expect(rows(outcome.contributions)['aff-1/link-1/2026-11-21']).toEqual({ ...zero, registrations: 1, bets: '20', wins: '5.5', bonuses: '2', withdrawals: '10' });
+    expect(rows(outcome.contributions)['aff-1/link-1/2026-11-21']).toEqual({
+      ...zero,
+      registrations: 1,
+      bets: '20',
+      wins: '5.5',
+      bonuses: '2',
+      withdrawals: '10',
+    });
   });
 
   test('sums are exact decimals: 0.1 and 0.2 make 0.3', () => {
@@ -98,7 +114,11 @@ describe('the funnel of one player', () => {
   });
 
   test('money in another currency counts as amount × exchange_rate, exactly', () => {
-    const outcome = count([attributed(1), money(2, 'Bet', 10.1, { currency: 'USD', exchange_rate: 1.1 }), money(3, 'Win', 3, { currency: 'USD', exchange_rate: 0.3333 })]);
+    const outcome = count([
+      attributed(1),
+      money(2, 'Bet', 10.1, { currency: 'USD', exchange_rate: 1.1 }),
+      money(3, 'Win', 3, { currency: 'USD', exchange_rate: 0.3333 }),
+    ]);
 
     const day = rows(outcome.contributions)['aff-1/link-1/2026-11-21'];
     expect([day.bets, day.wins]).toEqual(['11.11', '0.9999']);
@@ -155,7 +175,11 @@ describe('the funnel of one player', () => {
     ['a currency in lower case', { currency: 'eur' }, 'currency must be three upper-case letters (ISO 4217)'],
     ['no currency', { currency: undefined }, 'currency must be three upper-case letters (ISO 4217)'],
     ['another currency without a rate', { currency: 'USD' }, 'exchange_rate must be a number greater than 0 (USD to the main currency EUR)'],
-    ['another currency with a zero rate', { currency: 'USD', exchange_rate: 0 }, 'exchange_rate must be a number greater than 0 (USD to the main currency EUR)'],
+    [
+      'another currency with a zero rate',
+      { currency: 'USD', exchange_rate: 0 },
+      'exchange_rate must be a number greater than 0 (USD to the main currency EUR)',
+    ],
   ])('a money event with %s counts nowhere and says why', (_, fields, reason) => {
     const outcome = count([attributed(1), money(2, 'Deposit', 50, fields)]);
 

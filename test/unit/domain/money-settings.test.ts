@@ -11,7 +11,9 @@ describe('money settings', () => {
   });
 
   test('an unknown kind is refused, naming the event', () => {
-    expect(moneySettingsProblems({ money_events: { Deposit: 'cashback' } })).toEqual(['money_events.Deposit must be one of deposit, withdrawal, bet, win, bonus']);
+    expect(moneySettingsProblems({ money_events: { Deposit: 'cashback' } })).toEqual([
+      'money_events.Deposit must be one of deposit, withdrawal, bet, win, bonus',
+    ]);
   });
 
   test('names that are not event names are refused', () => {

@@ -137,7 +137,7 @@ describe('send_email core', () => {
     expect(mailed.length).toBe(0);
   });
 
-  test("takes any address at the domain a channel names, comparing the domain case-insensitively", async () => {
+  test('takes any address at the domain a channel names, comparing the domain case-insensitively', async () => {
     const { send, mailed } = fakes({ channels: [{ ...channel, from_domain: 'example.com' }] });
 
     await send({ ...request, from_email: 'vip@EXAMPLE.com' }, 'app_1');
@@ -166,9 +166,7 @@ describe('send_email core', () => {
   });
 
   test('reply-to carries its name when one is given', () => {
-    expect(composeMail({ ...request, reply_to: 'help@example.com', reply_to_name: 'Help' }, channel).replyTo).toEqual([
-      '"Help" <help@example.com>',
-    ]);
+    expect(composeMail({ ...request, reply_to: 'help@example.com', reply_to_name: 'Help' }, channel).replyTo).toEqual(['"Help" <help@example.com>']);
     expect(composeMail({ ...request, reply_to: 'help@example.com' }, channel).replyTo).toEqual(['help@example.com']);
   });
 

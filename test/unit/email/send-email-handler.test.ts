@@ -194,9 +194,17 @@ describe('POST /api/send_email handler', () => {
 
   const invalid: [string, Record<string, unknown>, string[]][] = [
     ['a CR/LF in the subject', { subject: 'Hi\r\nBcc: everyone@example.com' }, ['subject must be free of line breaks and control characters']],
-    ['a LF in a recipient name', { to_addresses: [{ email: 'ann@example.com', name: 'Ann\nBcc: x@example.com' }] }, ['to_addresses[0].name must be free of line breaks and control characters']],
+    [
+      'a LF in a recipient name',
+      { to_addresses: [{ email: 'ann@example.com', name: 'Ann\nBcc: x@example.com' }] },
+      ['to_addresses[0].name must be free of line breaks and control characters'],
+    ],
     ['a CR in from_name', { from_name: 'News\rBcc: x@example.com' }, ['from_name must be free of line breaks and control characters']],
-    ['a line separator in reply_to_name', { reply_to_name: 'Help\u2028Bcc: x@example.com' }, ['reply_to_name must be free of line breaks and control characters']],
+    [
+      'a line separator in reply_to_name',
+      { reply_to_name: 'Help\u2028Bcc: x@example.com' },
+      ['reply_to_name must be free of line breaks and control characters'],
+    ],
     ['a header smuggled into an address', { reply_to: 'help@example.com\r\nBcc: x@example.com' }, ['reply_to must be a valid email address']],
     ['an address with a display name of its own', { from_email: 'Evil <evil@example.com>' }, ['from_email must be a valid email address']],
     ['no recipient', { to_addresses: [] }, ['to_addresses must hold at least 1 item']],

@@ -82,9 +82,11 @@ describe('POST /console/api/users/{user_id}/role handler', () => {
   });
 
   test('answers 409 when the demotion would leave no admin, and writes no audit entry', async () => {
-    dynamo.on(TransactWriteCommand).rejects(
-      new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }] }),
-    );
+    dynamo
+      .on(TransactWriteCommand)
+      .rejects(
+        new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }] }),
+      );
 
     const response = await call('usr_admin', 'viewer');
 

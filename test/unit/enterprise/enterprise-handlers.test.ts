@@ -65,10 +65,7 @@ beforeEach(() => {
 });
 
 const json = (handler: string, body: unknown) =>
-  handlers[handler](
-    apiEvent({ path: '/', headers: { 'Content-Type': 'application/json', 'X-Api-Key': 'server-key' }, body: JSON.stringify(body) }),
-    context(),
-  );
+  handlers[handler](apiEvent({ path: '/', headers: { 'Content-Type': 'application/json', 'X-Api-Key': 'server-key' }, body: JSON.stringify(body) }), context());
 const browse = (handler: string, path: string, headers: Record<string, string> = {}, method = 'GET') =>
   handlers[handler](apiEvent({ method, path, headers: { Accept: 'text/html', ...headers } }), context());
 
@@ -147,7 +144,10 @@ describe('POST /enterprises/sign_up handler', () => {
   test('answers 400 naming each bad user and field, and writes nothing', async () => {
     const response = await json('enterprise-sign-up', {
       app_id: 'app_1',
-      users: [{ email: 'ok@example.com', first_name: 'A', last_name: 'B' }, { email: 'nope', first_name: '', last_name: 'B' }],
+      users: [
+        { email: 'ok@example.com', first_name: 'A', last_name: 'B' },
+        { email: 'nope', first_name: '', last_name: 'B' },
+      ],
     });
 
     expect(response.statusCode).toBe(400);

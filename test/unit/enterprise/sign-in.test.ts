@@ -19,7 +19,15 @@ async function setup() {
   const tokens = new MemoryTokenStore();
   const clock = new FakeClock(new Date('2026-11-21T10:00:00.250Z'));
   for (const appId of ['app_1', 'app_2', 'app_3']) {
-    await users.create({ app_id: appId, user_id: `usr_${appId}`, email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', created_at: '', role: 'admin' });
+    await users.create({
+      app_id: appId,
+      user_id: `usr_${appId}`,
+      email: 'ada@example.com',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      created_at: '',
+      role: 'admin',
+    });
   }
   const signIn = signInEnterpriseUser({ users, apps: memoryApps(apps), tokens, newToken: newSecret, now: clock.now });
   return { tokens, signIn };

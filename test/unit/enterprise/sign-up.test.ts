@@ -57,7 +57,10 @@ describe('signing up enterprise users', () => {
 
     const answer = await signUp('app_1', { app_id: 'app_1', users: [ada, { ...ada, email: 'Ada@example.com' }] });
 
-    expect(answer.users.map((u) => [u.user_id, u.created])).toEqual([['usr_1', true], ['usr_1', false]]);
+    expect(answer.users.map((u) => [u.user_id, u.created])).toEqual([
+      ['usr_1', true],
+      ['usr_1', false],
+    ]);
     expect(users.users.size).toBe(1);
   });
 
@@ -93,7 +96,13 @@ describe('signing up enterprise users', () => {
   test("gives each user the role it is signed up with, the application's first one included", async () => {
     const { signUp } = setup();
 
-    const answer = await signUp('app_1', { app_id: 'app_1', users: [{ ...ada, role: 'marketer' }, { ...alan, role: 'admin' }] });
+    const answer = await signUp('app_1', {
+      app_id: 'app_1',
+      users: [
+        { ...ada, role: 'marketer' },
+        { ...alan, role: 'admin' },
+      ],
+    });
 
     expect(answer.users.map((user) => user.role)).toEqual(['marketer', 'admin']);
   });
@@ -166,16 +175,44 @@ describe('a sign-up body', () => {
     ['with 101 users', { app_id: 'app_1', users: Array.from({ length: 101 }, () => ada) }, ['users must hold at most 100 items']],
     ['without app_id', { users: [ada] }, ['app_id is required']],
     ['that is not an object', [ada], ['request body must be an object']],
-    ['with a bad email at index 1', { app_id: 'app_1', users: [ada, { ...alan, email: 'alan at example.com' }] }, ['users[1].email must be a valid email address']],
-    ['with an email over 254 characters', { app_id: 'app_1', users: [{ ...ada, email: `${'a'.repeat(250)}@example.com` }] }, ['users[0].email must be at most 254 characters']],
-    ['with an empty first name', { app_id: 'app_1', users: [{ ...ada, first_name: '' }] }, ['users[0].first_name must be a non-blank name without control characters']],
-    ['with a blank last name', { app_id: 'app_1', users: [{ ...ada, last_name: '   ' }] }, ['users[0].last_name must be a non-blank name without control characters']],
-    ['with a control character in a name', { app_id: 'app_1', users: [{ ...ada, last_name: 'Love\nlace' }] }, ['users[0].last_name must be a non-blank name without control characters']],
-    ['with a name over 100 characters', { app_id: 'app_1', users: [{ ...ada, first_name: 'A'.repeat(101) }] }, ['users[0].first_name must be at most 100 characters']],
+    [
+      'with a bad email at index 1',
+      { app_id: 'app_1', users: [ada, { ...alan, email: 'alan at example.com' }] },
+      ['users[1].email must be a valid email address'],
+    ],
+    [
+      'with an email over 254 characters',
+      { app_id: 'app_1', users: [{ ...ada, email: `${'a'.repeat(250)}@example.com` }] },
+      ['users[0].email must be at most 254 characters'],
+    ],
+    [
+      'with an empty first name',
+      { app_id: 'app_1', users: [{ ...ada, first_name: '' }] },
+      ['users[0].first_name must be a non-blank name without control characters'],
+    ],
+    [
+      'with a blank last name',
+      { app_id: 'app_1', users: [{ ...ada, last_name: '   ' }] },
+      ['users[0].last_name must be a non-blank name without control characters'],
+    ],
+    [
+      'with a control character in a name',
+      { app_id: 'app_1', users: [{ ...ada, last_name: 'Love\nlace' }] },
+      ['users[0].last_name must be a non-blank name without control characters'],
+    ],
+    [
+      'with a name over 100 characters',
+      { app_id: 'app_1', users: [{ ...ada, first_name: 'A'.repeat(101) }] },
+      ['users[0].first_name must be at most 100 characters'],
+    ],
     ['with a missing last name', { app_id: 'app_1', users: [{ email: ada.email, first_name: 'Ada' }] }, ['users[0].last_name is required']],
     ['with a name that is not a string', { app_id: 'app_1', users: [{ ...ada, first_name: 7 }] }, ['users[0].first_name must be a string']],
     ['with an unknown field', { app_id: 'app_1', users: [{ ...ada, password: 'x' }] }, ['users[0].password is not allowed']],
-    ['with a role that is not one of the three', { app_id: 'app_1', users: [{ ...ada, role: 'owner' }] }, ['users[0].role must be one of "admin", "marketer", "viewer"']],
+    [
+      'with a role that is not one of the three',
+      { app_id: 'app_1', users: [{ ...ada, role: 'owner' }] },
+      ['users[0].role must be one of "admin", "marketer", "viewer"'],
+    ],
   ];
   for (const [name, body, expected] of refused) {
     test(`is refused ${name}, naming the user and the field`, () => {

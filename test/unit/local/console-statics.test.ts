@@ -33,17 +33,20 @@ afterAll(async () => {
 });
 
 describe('the console served locally', () => {
-  test.each(['/console', '/console/', '/console/players', '/console/players/player-42', '/console/users'])('%s answers the single page, not cached, with the CSP', async (path) => {
-    const answer = await fetch(`${base}${path}`);
+  test.each(['/console', '/console/', '/console/players', '/console/players/player-42', '/console/users'])(
+    '%s answers the single page, not cached, with the CSP',
+    async (path) => {
+      const answer = await fetch(`${base}${path}`);
 
-    expect(answer.status).toBe(200);
-    expect(await answer.text()).toBe('<!doctype html><title>console page</title>');
-    expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(answer.headers.get('cache-control')).toBe('no-cache');
-    expect(answer.headers.get('content-security-policy')).toBe(consoleContentSecurityPolicy);
-    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(answer.headers.get('referrer-policy')).toBe('same-origin');
-  });
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toBe('<!doctype html><title>console page</title>');
+      expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(answer.headers.get('cache-control')).toBe('no-cache');
+      expect(answer.headers.get('content-security-policy')).toBe(consoleContentSecurityPolicy);
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(answer.headers.get('referrer-policy')).toBe('same-origin');
+    },
+  );
 
   test('serves a hashed asset with its type, cached for a year', async () => {
     const script = await fetch(`${base}/console/assets/console-ABC123.js`);

@@ -44,9 +44,9 @@ test('two invocations at once each log with their own function and request id', 
   await running;
 
   expect(lines.map((line) => [line.function_name, line.function_request_id])).toEqual([
-      ['RecordEventsFunction', second.awsRequestId],
-      ['IngestProfilesFunction', first.awsRequestId],
-    ]);
+    ['RecordEventsFunction', second.awsRequestId],
+    ['IngestProfilesFunction', first.awsRequestId],
+  ]);
 });
 
 test('a handler without the logging context logs no request id, even while another invocation has one', async () => {

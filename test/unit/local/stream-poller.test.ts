@@ -56,8 +56,7 @@ async function put(values: { kind: string; n: number }[]): Promise<void> {
   );
 }
 
-const numbers = (event: KinesisStreamEvent) =>
-  event.Records.map((r) => (JSON.parse(Buffer.from(r.kinesis.data, 'base64').toString()) as { n: number }).n);
+const numbers = (event: KinesisStreamEvent) => event.Records.map((r) => (JSON.parse(Buffer.from(r.kinesis.data, 'base64').toString()) as { n: number }).n);
 
 async function run(handler: ConsumerHandler, options: { consumer?: StreamConsumer; until: () => boolean; checkpoints?: FileCheckpointStore }) {
   const failures: FailureRecord[] = [];
@@ -79,7 +78,11 @@ async function run(handler: ConsumerHandler, options: { consumer?: StreamConsume
 
 describe('local stream poller', () => {
   test('delivers only the records of the consumer’s kinds, in order', async () => {
-    await put([{ kind: 'event', n: 1 }, { kind: 'profile', n: 2 }, { kind: 'event', n: 3 }]);
+    await put([
+      { kind: 'event', n: 1 },
+      { kind: 'profile', n: 2 },
+      { kind: 'event', n: 3 },
+    ]);
     const seen: number[] = [];
 
     await run(async (event) => void seen.push(...numbers(event)), { until: () => seen.length >= 2 });
@@ -104,7 +107,10 @@ describe('local stream poller', () => {
       { until: () => batches.length >= 2 },
     );
 
-    expect(batches).toEqual([[1, 2, 3, 4], [3, 4]]);
+    expect(batches).toEqual([
+      [1, 2, 3, 4],
+      [3, 4],
+    ]);
   });
 
   test('bisects a batch whose invocation throws, and sends the poisoned record to the on-failure destination after the retries', async () => {

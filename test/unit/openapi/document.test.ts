@@ -60,10 +60,9 @@ describe('the OpenAPI document', () => {
   });
 
   test('has every operation of functions/shared/manifest/operations.ts under its path and method, and a preflight for each a browser may call', () => {
-    const expected = httpOperations.filter((op) => !op.portalPage).flatMap((op) => [
-      `${op.method} ${op.path} ${op.id}`,
-      ...(op.browser ? [`OPTIONS ${op.path} ${op.id}Preflight`] : []),
-    ]);
+    const expected = httpOperations
+      .filter((op) => !op.portalPage)
+      .flatMap((op) => [`${op.method} ${op.path} ${op.id}`, ...(op.browser ? [`OPTIONS ${op.path} ${op.id}Preflight`] : [])]);
 
     const documented = everyOperation().map(({ path, method, operation }) => `${method.toUpperCase()} ${path} ${operation.operationId}`);
 
@@ -93,7 +92,7 @@ describe('the OpenAPI document', () => {
 describe('request schemas of the document', () => {
   const bodies = Object.entries(operationDocs).filter(([, doc]) => doc.body);
 
-  test('are the functions\' schemas, translated', () => {
+  test("are the functions' schemas, translated", () => {
     for (const [id, doc] of bodies) {
       const { path, method } = httpOperations.find((op) => op.id === id)!;
       const documented = document.paths[path][method.toLowerCase()].requestBody.content['application/json'].schema;
@@ -103,26 +102,82 @@ describe('request schemas of the document', () => {
     }
   });
 
-  test('have query parameters that are the properties of the functions\' query schemas', () => {
+  test("have query parameters that are the properties of the functions' query schemas", () => {
     for (const [id, doc] of Object.entries(operationDocs).filter(([, d]) => d.query)) {
       const { path, method } = httpOperations.find((op) => op.id === id)!;
       const parameters = (document.paths[path][method.toLowerCase()].parameters as any[]).filter((p) => p.in === 'query');
       const schema = doc.query!.validate.schema as { properties: Record<string, object>; required: string[] };
-      expect(parameters.map((p) => [p.name, p.required, p.schema])).toEqual(Object.entries(schema.properties).map(([name, property]) => [name, schema.required.includes(name), JSON.parse(JSON.stringify(toSchemaObject(property, namedSchemas)))]));
+      expect(parameters.map((p) => [p.name, p.required, p.schema])).toEqual(
+        Object.entries(schema.properties).map(([name, property]) => [
+          name,
+          schema.required.includes(name),
+          JSON.parse(JSON.stringify(toSchemaObject(property, namedSchemas))),
+        ]),
+      );
     }
   });
 
   // Names at the edges of the rules the ajv-only keyword urmAttributeName checks.
   const names = fc.constantFrom(
-    'first_name', 'urm_set', 'urm_x', 'URM_vip', 'Urmson', 'urban', '__proto__', '', 'a'.repeat(255), 'a'.repeat(256),
-    '😀'.repeat(255), '😀'.repeat(256), 'app_id', 'event', 'urm_ip', 'urm_web_push_notification_token', 'urm_aff',
-    'urm_receives_notifications', 'urm_merge', 'urm_delete_profile', 'urm_add', 'nickname', 'email', 'users', 'ttl',
+    'first_name',
+    'urm_set',
+    'urm_x',
+    'URM_vip',
+    'Urmson',
+    'urban',
+    '__proto__',
+    '',
+    'a'.repeat(255),
+    'a'.repeat(256),
+    '😀'.repeat(255),
+    '😀'.repeat(256),
+    'app_id',
+    'event',
+    'urm_ip',
+    'urm_web_push_notification_token',
+    'urm_aff',
+    'urm_receives_notifications',
+    'urm_merge',
+    'urm_delete_profile',
+    'urm_add',
+    'nickname',
+    'email',
+    'users',
+    'ttl',
   );
   const values = fc.oneof(
     fc.jsonValue({ maxDepth: 3 }),
-    fc.constantFrom('', ' ', 'x', ' padded ', '2026-01-31T12:00:00Z', '2026-01-31 12:00', '10.0.0.1', '::1', 'not-an-ip', 'https://x.example', 'ftp://x.example', '@handle', 'a@b.example', 'profile_id', -1, 0, 1.5, 101, [], [[[]]], {}, null),
+    fc.constantFrom(
+      '',
+      ' ',
+      'x',
+      ' padded ',
+      '2026-01-31T12:00:00Z',
+      '2026-01-31 12:00',
+      '10.0.0.1',
+      '::1',
+      'not-an-ip',
+      'https://x.example',
+      'ftp://x.example',
+      '@handle',
+      'a@b.example',
+      'profile_id',
+      -1,
+      0,
+      1.5,
+      101,
+      [],
+      [[[]]],
+      {},
+      null,
+    ),
   );
-  const mutation = fc.record({ steps: fc.array(fc.nat(), { maxLength: 4 }), name: fc.oneof(names, fc.string({ maxLength: 8 })), value: values, remove: fc.boolean() });
+  const mutation = fc.record({
+    steps: fc.array(fc.nat(), { maxLength: 4 }),
+    name: fc.oneof(names, fc.string({ maxLength: 8 })),
+    value: values,
+    remove: fc.boolean(),
+  });
 
   /** The example with one change somewhere inside it: a field set, replaced or removed. */
   function mutate(example: unknown, { steps, name, value, remove }: { steps: number[]; name: string; value: unknown; remove: boolean }): unknown {

@@ -29,10 +29,25 @@ describe('the funnel reader and the postback outbox', () => {
     };
     dynamo.on(QueryCommand).resolves({ Items: [stored] });
 
-    const ftds = await new DynamoFunnelStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'funnel').ftds('app-1', 'aff-1', '2026-11-23', '2026-11-23');
+    const ftds = await new DynamoFunnelStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'funnel').ftds(
+      'app-1',
+      'aff-1',
+      '2026-11-23',
+      '2026-11-23',
+    );
 
     expect(ftds).toEqual([
-      { app_id: 'app-1', affiliate_id: 'aff-1', profile_id: 'p-1', link_id: 'link-1', sub_id: 'spring', day: '2026-11-23', amount: '50', insert_id: 'ev-1', urm_date_time: '2026-11-23T10:00:00Z' },
+      {
+        app_id: 'app-1',
+        affiliate_id: 'aff-1',
+        profile_id: 'p-1',
+        link_id: 'link-1',
+        sub_id: 'spring',
+        day: '2026-11-23',
+        amount: '50',
+        insert_id: 'ev-1',
+        urm_date_time: '2026-11-23T10:00:00Z',
+      },
     ]);
   });
 });

@@ -5,10 +5,15 @@ import { PostbackHttp, type Resolver } from '../../../functions/shared/adapters/
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  })));
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    ),
+  );
 });
 
 /** A receiver on 127.0.0.1 that records what it was asked. */
@@ -23,7 +28,9 @@ async function receiver(answer: (request: IncomingMessage, response: ServerRespo
   return { port: (server.address() as AddressInfo).port, requests };
 }
 
-const rebinding = (address: string): Resolver => async () => [{ address, family: 4 }];
+const rebinding =
+  (address: string): Resolver =>
+  async () => [{ address, family: 4 }];
 
 describe('postback HTTP', () => {
   test('a GET to an allowed development host returns its status and carries the headers', async () => {

@@ -32,7 +32,10 @@ describe('postback URL templates', () => {
   test('placeholders are replaced by URL-encoded values', () => {
     const values = postbackValues(ftdRow, 'EUR');
 
-    const url = expandPostbackUrl('https://t.example/pb?e={event}&s={sub_id}&l={link_id}&a={affiliate_id}&m={amount}&c={currency}&id={event_id}&d={date}', values);
+    const url = expandPostbackUrl(
+      'https://t.example/pb?e={event}&s={sub_id}&l={link_id}&a={affiliate_id}&m={amount}&c={currency}&id={event_id}&d={date}',
+      values,
+    );
 
     expect(url).toBe(
       `https://t.example/pb?e=ftd&s=camp%20a%26b%3Dc%2Fd&l=link-1&a=aff-1&m=50.5&c=EUR&id=${postbackEventId(ftdRow.pk, ftdRow.sk)}&d=2026-11-23T10%3A00%3A00Z`,
@@ -90,9 +93,29 @@ describe('postback URL templates', () => {
 
 describe('public addresses', () => {
   test.each([
-    '127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0',
-    '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '::ffff:127.0.0.1',
-    '::ffff:7f00:1', '::ffff:a9fe:a9fe', '64:ff9b::10.0.0.1', '2002:0a00:0001::1', '2001:db8::1', 'not an address',
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:a9fe:a9fe',
+    '64:ff9b::10.0.0.1',
+    '2002:0a00:0001::1',
+    '2001:db8::1',
+    'not an address',
   ])('%s is not public', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
@@ -121,7 +144,13 @@ describe('signature and retries', () => {
 
 describe('the postback secret names', () => {
   // The portal's function may write only names matching the pattern (its IAM grant in AWS): the names must match it.
-  const matches = (name: string) => new RegExp(`^${postbackSecretPattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`).test(name);
+  const matches = (name: string) =>
+    new RegExp(
+      `^${postbackSecretPattern
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*')}$`,
+    ).test(name);
 
   test('every postback secret name matches the pattern its writer is granted, and no other kind of secret does', () => {
     expect(matches(postbackSecretName('app_1a2b', 'aff_3c4d'))).toBe(true);

@@ -64,7 +64,10 @@ describe('listing a profile events', () => {
 
   test('a first page after a delete stops at the asked number and goes on from the last entry it shows', async () => {
     const entries = [entry(1, '2000'), entry(2, '500'), entry(3, '2000'), entry(4, '2000')];
-    const list = listProfileEvents({ timeline: timelineOf(entries), profiles: profilesWith({ shard: SHARD, seq: DELETE_SEQ, at: '2026-11-30T00:00:00.000Z' }) });
+    const list = listProfileEvents({
+      timeline: timelineOf(entries),
+      profiles: profilesWith({ shard: SHARD, seq: DELETE_SEQ, at: '2026-11-30T00:00:00.000Z' }),
+    });
 
     const first = await list('app_1', { app_id: 'app_1', limit: '2' }, 'p-a');
     const second = await list('app_1', { app_id: 'app_1', limit: '2', cursor: first.next_cursor! }, 'p-a');

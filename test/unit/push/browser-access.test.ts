@@ -14,10 +14,16 @@ const event = { ...base, event: 'urm_push_received', urm_insert_id: 'n-1:receive
 
 describe('a browser key may write the push SDK profile records', () => {
   const allowed: [string, Record<string, unknown>][] = [
-    ['creating the profile with its token', { urm_set_if_null: { urm_receives_notifications: true }, urm_unique_append: { urm_web_push_notification_token: [token] } }],
+    [
+      'creating the profile with its token',
+      { urm_set_if_null: { urm_receives_notifications: true }, urm_unique_append: { urm_web_push_notification_token: [token] } },
+    ],
     ['removing the tokens it presents whole', { urm_remove: { urm_web_push_notification_token: [token, token.replace('abc', 'old')] } }],
     ['pausing and resuming', { urm_set: { urm_receives_notifications: false } }],
-    ['emptying every device', { urm_set: { urm_web_push_notification_token: [], urm_ios_push_notification_token: [], urm_android_push_notification_token: [] } }],
+    [
+      'emptying every device',
+      { urm_set: { urm_web_push_notification_token: [], urm_ios_push_notification_token: [], urm_android_push_notification_token: [] } },
+    ],
     ['merging an anonymous visitor', { profile_id: 'player-42', urm_merge: ['urm-anon-1', 'urm-anon-2'] }],
     ['unsetting a push attribute', { urm_unset: ['urm_receives_notifications'] }],
     ['emptying the web tokens at the top level', { urm_web_push_notification_token: [], urm_insert_id: 'mine' }],
@@ -40,12 +46,20 @@ describe('a browser key may not write', () => {
     ['a merge of a known profile', { urm_merge: ['player-7'] }, /anonymous/],
     ['a custom name in urm_delete', { urm_delete: ['vip'] }, /urm_receives_notifications/],
     ['a web token that is not a push subscription', { urm_unique_append: { urm_web_push_notification_token: ['abc'] } }, /push subscriptions/],
-    ['a web token without keys', { urm_unique_append: { urm_web_push_notification_token: [JSON.stringify({ endpoint: 'https://push.example.com/x' })] } }, /push subscriptions/],
+    [
+      'a web token without keys',
+      { urm_unique_append: { urm_web_push_notification_token: [JSON.stringify({ endpoint: 'https://push.example.com/x' })] } },
+      /push subscriptions/,
+    ],
     ['an iOS token', { urm_unique_append: { urm_ios_push_notification_token: ['apns-token'] } }, /emptied/],
     // A browser changes its own subscription only: never the other devices' tokens.
     ["the profile's tokens replaced at the top level", { urm_web_push_notification_token: [token] }, /emptied/],
     ["the profile's tokens replaced in urm_set", { urm_set: { urm_web_push_notification_token: [token] } }, /emptied/],
-    ['a token removed that it does not present whole', { urm_remove: { urm_web_push_notification_token: ['https://push.example.com/send/abc'] } }, /push subscriptions/],
+    [
+      'a token removed that it does not present whole',
+      { urm_remove: { urm_web_push_notification_token: ['https://push.example.com/send/abc'] } },
+      /push subscriptions/,
+    ],
     ['an iOS token removed', { urm_remove: { urm_ios_push_notification_token: ['apns-token'] } }, /emptied/],
     ['the tokens unset', { urm_unset: ['urm_web_push_notification_token'] }, /urm_receives_notifications/],
     ['the tokens deleted', { urm_delete: ['urm_android_push_notification_token'] }, /urm_receives_notifications/],
@@ -129,7 +143,10 @@ describe('a browser key writes a known profile only with its proof', () => {
   });
 
   test('each known profile with the proof of exactly its id passes', async () => {
-    const records = [known('player-1', { urm_profile_id_hash: profileIdProof(secret, 'player-1') }), known('player-2', { urm_profile_id_hash: profileIdProof(secret, 'player-2') })];
+    const records = [
+      known('player-1', { urm_profile_id_hash: profileIdProof(secret, 'player-1') }),
+      known('player-2', { urm_profile_id_hash: profileIdProof(secret, 'player-2') }),
+    ];
 
     await expect(assertBrowserProvesIdentity(records, 'app_1', keyring(on).identity)).resolves.toBe(undefined);
   });
@@ -138,7 +155,11 @@ describe('a browser key writes a known profile only with its proof', () => {
     ['without a proof', [known('player-1')], on],
     ['with the proof of another profile', [known('player-1', { urm_profile_id_hash: profileIdProof(secret, 'player-2') })], on],
     ['with one record of the batch unproved', [known('player-1', { urm_profile_id_hash: profileIdProof(secret, 'player-1') }), known('player-2')], on],
-    ['when the application has no secret yet', [known('player-1', { urm_profile_id_hash: profileIdProof(secret, 'player-1') })], { required: true, secret: undefined }],
+    [
+      'when the application has no secret yet',
+      [known('player-1', { urm_profile_id_hash: profileIdProof(secret, 'player-1') })],
+      { required: true, secret: undefined },
+    ],
   ];
   for (const [name, records, verification] of refused) {
     test(`refused ${name}`, async () => {

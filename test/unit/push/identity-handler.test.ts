@@ -47,7 +47,12 @@ const record = (profileId: string, fields: Record<string, unknown> = {}) => ({
 });
 const post = (key: string, body: unknown) =>
   profiles(
-    apiEvent({ method: 'POST', path: '/profiles?app_id=app_1', headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'x-api-key': key, Origin: site }, body: JSON.stringify(body) }),
+    apiEvent({
+      method: 'POST',
+      path: '/profiles?app_id=app_1',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'x-api-key': key, Origin: site },
+      body: JSON.stringify(body),
+    }),
     context(),
   );
 const streamed = () =>
@@ -82,4 +87,3 @@ describe('POST /profiles with a browser key, for a known profile', () => {
     expect(streamed()[0].profile_id).toBe('player-42');
   });
 });
-

@@ -48,7 +48,8 @@ describe('the SSM secret store', () => {
 
 describe('the delivery claims', () => {
   const dynamo = mockClient(DynamoDBDocumentClient);
-  const claims = () => new DynamoDeliveryClaims(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), 'deliveries', () => new Date('2026-11-21T10:00:00Z'));
+  const claims = () =>
+    new DynamoDeliveryClaims(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), 'deliveries', () => new Date('2026-11-21T10:00:00Z'));
   beforeEach(() => void dynamo.reset());
 
   test('claim a delivery with a put that only succeeds when no call claimed it before, kept 48 hours', async () => {
@@ -63,7 +64,10 @@ describe('the delivery claims', () => {
   });
 
   test('say so when an earlier call claimed it, and pass other errors on', async () => {
-    dynamo.on(PutCommand).rejectsOnce(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} })).rejectsOnce(new Error('throttled'));
+    dynamo
+      .on(PutCommand)
+      .rejectsOnce(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }))
+      .rejectsOnce(new Error('throttled'));
 
     expect(await claims().claim('app_1', 'n-1', 'sub-hash')).toBe(false);
     await expect(claims().claim('app_1', 'n-1', 'sub-hash')).rejects.toThrow('throttled');
@@ -101,7 +105,9 @@ describe('the VAPID keyring', () => {
 
   test('has nothing for an application without keys, and fails loudly when the private key is missing', async () => {
     expect(await new AppVapidKeyring({ get: async () => ({ ...app, vapid_public_key: undefined }) }, { get: async () => 'x' }).forApp('app_1')).toBe(undefined);
-    await expect(new AppVapidKeyring({ get: async () => app }, { get: async () => undefined }).forApp('app_1')).rejects.toThrow(/private key of app_1 is missing/);
+    await expect(new AppVapidKeyring({ get: async () => app }, { get: async () => undefined }).forApp('app_1')).rejects.toThrow(
+      /private key of app_1 is missing/,
+    );
   });
 });
 

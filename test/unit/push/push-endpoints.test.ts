@@ -6,7 +6,13 @@ import { pushSending } from '../../../functions/shared/manifest/resources';
 import { acceptedPutRecords, apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 
 // The operator allows one host of its own besides the browsers' push services.
-setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream', SECRETS_PREFIX: '/urm/test', [pushSending.endpointHostsEnvVar]: 'push.example.com' });
+setFunctionEnv({
+  KEYS_TABLE: 'keys',
+  APPS_TABLE: 'apps',
+  STREAM_NAME: 'stream',
+  SECRETS_PREFIX: '/urm/test',
+  [pushSending.endpointHostsEnvVar]: 'push.example.com',
+});
 
 const kinesis = mockClient(KinesisClient);
 const dynamo = mockClient(DynamoDBDocumentClient);
@@ -26,10 +32,18 @@ beforeEach(() => {
   kinesis.on(PutRecordsCommand).callsFake(acceptedPutRecords);
 });
 
-const token = (endpoint: string) => JSON.stringify({ endpoint, keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQ', auth: 'tBHItJI5svbpez7KI4CCXg' } });
+const token = (endpoint: string) =>
+  JSON.stringify({ endpoint, keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQ', auth: 'tBHItJI5svbpez7KI4CCXg' } });
 const record = { app_id: 'app_1', profile_id: 'player-1', urm_date_time: '2026-11-21T10:00:00Z' };
 const post = (body: unknown) =>
-  profiles(apiEvent({ path: '/profiles', headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Api-Key': 'server-key' }, body: JSON.stringify(body) }), context());
+  profiles(
+    apiEvent({
+      path: '/profiles',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Api-Key': 'server-key' },
+      body: JSON.stringify(body),
+    }),
+    context(),
+  );
 
 describe('POST /profiles with a web push token', () => {
   test('refuses, even with a server key, an endpoint that is no push service, naming the field, and writes nothing', async () => {

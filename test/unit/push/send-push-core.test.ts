@@ -11,7 +11,17 @@ const vapid = { subject: 'mailto:ops@example.com', publicKey: 'BPublic', private
 const tokenFor = (name: string) => JSON.stringify({ endpoint: `https://fcm.googleapis.com/fcm/send/${name}`, keys: { p256dh: 'BPk', auth: 'au' } });
 
 function profile(attributes: Record<string, unknown>, exists = true): StoredProfile {
-  return { pk: 'app_1#player-1', app_id: 'app_1', profile_id: 'player-1', attrs: JSON.stringify(attributes), exists, version: 1, updated_at: '', applied: {}, recent: {} };
+  return {
+    pk: 'app_1#player-1',
+    app_id: 'app_1',
+    profile_id: 'player-1',
+    attrs: JSON.stringify(attributes),
+    exists,
+    version: 1,
+    updated_at: '',
+    applied: {},
+    recent: {},
+  };
 }
 
 interface Sent {
@@ -68,7 +78,13 @@ function harness(
   return { send: sendPush(deps), sent, written, claimed };
 }
 
-const request: SendPushRequest = { app_id: 'app_1', profile_id: 'player-1', title: 'Bonus', body: 'A free spin is waiting', url: 'https://casino.example/spin' };
+const request: SendPushRequest = {
+  app_id: 'app_1',
+  profile_id: 'player-1',
+  title: 'Bonus',
+  body: 'A free spin is waiting',
+  url: 'https://casino.example/spin',
+};
 
 describe('send_push', () => {
   test('sends one encrypted message per token, carrying the notification and its ids', async () => {
@@ -93,7 +109,10 @@ describe('send_push', () => {
     await send(request, 'app_1');
     await send({ ...request, ttl: 60, urgency: 'high' }, 'app_1');
 
-    expect(sent.map((s) => [s.options.ttl, s.options.urgency])).toEqual([[86400, 'normal'], [60, 'high']]);
+    expect(sent.map((s) => [s.options.ttl, s.options.urgency])).toEqual([
+      [86400, 'normal'],
+      [60, 'high'],
+    ]);
     expect(sent[0].options.vapid).toEqual(vapid);
   });
 
@@ -214,7 +233,11 @@ describe('send_push', () => {
       },
     };
     const tokens = ['a', 'b', 'c', 'd', 'e'].map(tokenFor);
-    const { send, written } = harness(profile({ urm_web_push_notification_token: tokens }), {}, undefined, { pusher, concurrency: 1, now: () => new Date(clock) });
+    const { send, written } = harness(profile({ urm_web_push_notification_token: tokens }), {}, undefined, {
+      pusher,
+      concurrency: 1,
+      now: () => new Date(clock),
+    });
 
     const answer = await send(request, 'app_1', { remainingMs: 10_000 });
 

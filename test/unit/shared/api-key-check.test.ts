@@ -34,10 +34,7 @@ const record = (key: string, fields: Partial<ApiKeyRecord>): ApiKeyRecord => ({
 class CountingKeyStore {
   reads = 0;
   readonly keys = new Map(
-    [record(serverKey, {}), record(revokedKey, { revoked_at: '2026-11-21T11:00:00Z' }), record(commsKey, { scope: 'comms' })].map((key) => [
-      key.key_hash,
-      key,
-    ]),
+    [record(serverKey, {}), record(revokedKey, { revoked_at: '2026-11-21T11:00:00Z' }), record(commsKey, { scope: 'comms' })].map((key) => [key.key_hash, key]),
   );
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {

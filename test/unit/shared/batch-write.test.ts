@@ -36,7 +36,9 @@ describe('batchWriteAll', () => {
   test('gives up after 12 attempts, saying how many writes are left', async () => {
     dynamo.on(BatchWriteCommand).resolves({ UnprocessedItems: { timeline: [put(1)] } });
 
-    await expect(batchWriteAll(db, 'timeline', [put(1), put(2)], retry)).rejects.toMatchObject({ message: '1 writes to timeline still unprocessed after 12 attempts' });
+    await expect(batchWriteAll(db, 'timeline', [put(1), put(2)], retry)).rejects.toMatchObject({
+      message: '1 writes to timeline still unprocessed after 12 attempts',
+    });
 
     expect(sent().length).toBe(12);
   });
@@ -50,9 +52,17 @@ describe('batchWriteAll', () => {
   });
 
   test('writes in chunks of 25, each with its own retries', async () => {
-    dynamo.on(BatchWriteCommand).resolvesOnce({ UnprocessedItems: { timeline: [put(24)] } }).resolves({});
+    dynamo
+      .on(BatchWriteCommand)
+      .resolvesOnce({ UnprocessedItems: { timeline: [put(24)] } })
+      .resolves({});
 
-    await batchWriteAll(db, 'timeline', Array.from({ length: 30 }, (_, i) => put(i)), retry);
+    await batchWriteAll(
+      db,
+      'timeline',
+      Array.from({ length: 30 }, (_, i) => put(i)),
+      retry,
+    );
 
     expect(sent().map((requests) => requests.length)).toEqual([25, 1, 5]);
   });

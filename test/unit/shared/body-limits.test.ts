@@ -23,7 +23,10 @@ describe('body bounds', () => {
 
   test("are asked for by each handler under its own operation's id, never another's or a misspelt one (which would get the default)", () => {
     const asked = httpOperations.flatMap((operation) =>
-      [...readFileSync(join(repoRoot, operation.entry), 'utf8').matchAll(/maxBodyBytesOf\('(\w+)'\)/g)].map((match) => ({ operation: operation.id, asks: match[1] })),
+      [...readFileSync(join(repoRoot, operation.entry), 'utf8').matchAll(/maxBodyBytesOf\('(\w+)'\)/g)].map((match) => ({
+        operation: operation.id,
+        asks: match[1],
+      })),
     );
 
     expect(asked.length).toBeGreaterThan(0);

@@ -66,7 +66,18 @@ describe('DynamoAffiliateStore.register', () => {
 });
 
 describe('DynamoAffiliateStore.page by status', () => {
-  const item = (id: string, status?: string) => ({ app_id: 'app_1', sk: `affiliate#${id}`, affiliate_id: id, email: `${id}@x.io`, username: id, first_name: 'A', last_name: 'B', created_at: '2026-01-01T00:00:00Z', password_hash: 'h', ...(status ? { status } : {}) });
+  const item = (id: string, status?: string) => ({
+    app_id: 'app_1',
+    sk: `affiliate#${id}`,
+    affiliate_id: id,
+    email: `${id}@x.io`,
+    username: id,
+    first_name: 'A',
+    last_name: 'B',
+    created_at: '2026-01-01T00:00:00Z',
+    password_hash: 'h',
+    ...(status ? { status } : {}),
+  });
 
   test('approved also matches affiliates stored without a status, and the reads go on until one more than the page is found', async () => {
     dynamo
@@ -76,7 +87,10 @@ describe('DynamoAffiliateStore.page by status', () => {
 
     const page = await store.page('app_1', 2, undefined, 'approved');
 
-    expect(page).toEqual({ affiliates: [expect.objectContaining({ affiliate_id: 'aff_1' }), expect.objectContaining({ affiliate_id: 'aff_4' })], next: 'aff_4' });
+    expect(page).toEqual({
+      affiliates: [expect.objectContaining({ affiliate_id: 'aff_1' }), expect.objectContaining({ affiliate_id: 'aff_4' })],
+      next: 'aff_4',
+    });
     expect(dynamo).toHaveReceivedCommandWith(QueryCommand, {
       FilterExpression: 'attribute_not_exists(#status) OR #status = :status',
       ExpressionAttributeNames: { '#status': 'status' },
@@ -94,7 +108,10 @@ describe('DynamoAffiliateStore.page by status', () => {
 
     expect(page).toEqual({ affiliates: [], next: `aff_${filteredPageReads}` });
     expect(dynamo).toHaveReceivedCommandTimes(QueryCommand, filteredPageReads);
-    expect(dynamo).toHaveReceivedCommandWith(QueryCommand, { FilterExpression: '#status = :status', ExclusiveStartKey: { app_id: 'app_1', sk: 'affiliate#aff_0' } });
+    expect(dynamo).toHaveReceivedCommandWith(QueryCommand, {
+      FilterExpression: '#status = :status',
+      ExclusiveStartKey: { app_id: 'app_1', sk: 'affiliate#aff_0' },
+    });
   });
 
   test('without a status, a query DynamoDB cut short (1 MB) still gives a page that goes on where it stopped', async () => {

@@ -64,7 +64,12 @@ describe('the timeline store packs the events of a profile into pages of one wri
     expect(items.length).toBe(4);
     expect(items.every((item) => pageItemBytes(item.pk, item.sk, item.ev) <= PAGE_BYTES)).toBe(true);
     expect(dynamo.commandCalls(PutCommand).length).toBe(4);
-    expect(table.entries(PK).map((e) => e.insert_id).sort()).toEqual(events.map((e) => e.insert_id).sort());
+    expect(
+      table
+        .entries(PK)
+        .map((e) => e.insert_id)
+        .sort(),
+    ).toEqual(events.map((e) => e.insert_id).sort());
   });
 
   test('a lone event is one item under 1 KB, and reads back as it was written', async () => {
@@ -125,7 +130,12 @@ describe('the timeline store packs the events of a profile into pages of one wri
     const stored = await store.writeNew([entry('console-action', 60, { attrs: '{"first":false}' })]);
 
     expect(stored).toBe(0);
-    expect(table.entries(PK).filter((e) => e.insert_id === 'console-action').map((e) => e.attrs)).toEqual(['{"first":true}']);
+    expect(
+      table
+        .entries(PK)
+        .filter((e) => e.insert_id === 'console-action')
+        .map((e) => e.attrs),
+    ).toEqual(['{"first":true}']);
   });
 
   test('a delivery cut short after some pages is completed by the next one, without a duplicate', async () => {
@@ -152,7 +162,17 @@ describe('the timeline store packs the events of a profile into pages of one wri
 
     // The newest of one page and the oldest of another: both pages keep events.
     await store.remove([events[9], events[1]]);
-    expect(table.entries(PK).map((e) => e.insert_id).sort()).toEqual(events.filter((_, i) => i !== 9 && i !== 1).map((e) => e.insert_id).sort());
+    expect(
+      table
+        .entries(PK)
+        .map((e) => e.insert_id)
+        .sort(),
+    ).toEqual(
+      events
+        .filter((_, i) => i !== 9 && i !== 1)
+        .map((e) => e.insert_id)
+        .sort(),
+    );
     expect(table.pages.size).toBe(pagesBefore);
 
     await store.remove(events);

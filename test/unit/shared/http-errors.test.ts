@@ -4,7 +4,12 @@ import { logger } from '../../../functions/shared/logger';
 
 /** Shaped as @middy/util's createError makes it (the real one reaches toErrorResponse in the handler tests). */
 const parserError = (status: number, message: string) =>
-  Object.assign(new Error(message), { status, statusCode: status, expose: status < 500, cause: { package: '@middy/http-json-body-parser', data: '{"app_id":' } });
+  Object.assign(new Error(message), {
+    status,
+    statusCode: status,
+    expose: status < 500,
+    cause: { package: '@middy/http-json-body-parser', data: '{"app_id":' },
+  });
 const answer = (error: unknown, style: 'message' | 'errors' = 'message') => {
   const response = toErrorResponse(error, { style });
   return { status: response.statusCode, body: JSON.parse(response.body) };

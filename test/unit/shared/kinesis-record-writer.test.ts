@@ -17,8 +17,7 @@ const keyed = (key: string, data: string): StreamEntry => ({ partitionKey: `app#
 const dataOf = (r: { Data?: Uint8Array }) => Buffer.from(r.Data!).toString();
 const ok = (n: number) => ({ SequenceNumber: `seq-${n}`, ShardId: 'shardId-000000000000' });
 const throttled = { ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'Rate exceeded' };
-const sentKeys = (call: number) =>
-  (kinesis.commandCalls(PutRecordsCommand)[call].args[0].input as PutRecordsCommandInput).Records!.map((r) => r.PartitionKey);
+const sentKeys = (call: number) => (kinesis.commandCalls(PutRecordsCommand)[call].args[0].input as PutRecordsCommandInput).Records!.map((r) => r.PartitionKey);
 
 /** Per call, the data of the records it carried. */
 const calls = () => kinesis.commandCalls(PutRecordsCommand).map((call) => (call.args[0].input as PutRecordsCommandInput).Records!.map(dataOf));
@@ -210,7 +209,10 @@ describe('chunkIndexes', () => {
   test('splits before a call would pass 5 MiB', () => {
     const MiB = 1024 * 1024;
     const chunks = chunkIndexes([entry(1, MiB), entry(2, MiB), entry(3, MiB), entry(4, MiB), entry(5, MiB), entry(6, 10)]);
-    expect(chunks).toEqual([[0, 1, 2, 3], [4, 5]]);
+    expect(chunks).toEqual([
+      [0, 1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   test('chunks only the indexes it is given, by their own sizes', () => {

@@ -32,10 +32,12 @@ describe('withRetry', () => {
     const sleeps: number[] = [];
     let attempts = 0;
 
-    await expect(withRetry(policy(sleeps), isRetryable, async (attempt) => {
+    await expect(
+      withRetry(policy(sleeps), isRetryable, async (attempt) => {
         attempts++;
         throw new Retryable(`attempt ${attempt}`);
-      })).rejects.toMatchObject({ message: 'attempt 4' });
+      }),
+    ).rejects.toMatchObject({ message: 'attempt 4' });
 
     expect(attempts).toBe(4);
     // Doubling from 100 ms, capped at 300 ms.
@@ -46,10 +48,12 @@ describe('withRetry', () => {
     const sleeps: number[] = [];
     let attempts = 0;
 
-    await expect(withRetry(policy(sleeps), isRetryable, async () => {
+    await expect(
+      withRetry(policy(sleeps), isRetryable, async () => {
         attempts++;
         throw new Error('not retryable');
-      })).rejects.toMatchObject({ message: 'not retryable' });
+      }),
+    ).rejects.toMatchObject({ message: 'not retryable' });
 
     expect(attempts).toBe(1);
     expect(sleeps).toEqual([]);

@@ -45,7 +45,11 @@ const record = { app_id: 'app_1', profile_id: 'player-1', event: 'deposit', urm_
 
 describe('a body that is not valid UTF-8', () => {
   test('an invalid byte inside a string is a 400, and nothing reaches the stream', async () => {
-    const body = Buffer.concat([Buffer.from('[{"app_id":"app_1","profile_id":"player-1","urm_date_time":"2026-11-21T10:00:00Z","city":"caf'), Buffer.from([0xe9]), Buffer.from('"}]')]);
+    const body = Buffer.concat([
+      Buffer.from('[{"app_id":"app_1","profile_id":"player-1","urm_date_time":"2026-11-21T10:00:00Z","city":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}]'),
+    ]);
 
     const response = await post(profiles, body);
 
@@ -119,7 +123,12 @@ describe('identifiers and event names hold no control character or unpaired surr
 
   test.each([
     ['set_affiliate urm_aff_id', setAffiliateSchema, { app_id: 'app_1', profile_id: 'p', urm_aff_id: 'aff\u0000' }, 'urm_aff_id'],
-    ['send_email channel_id', sendEmailSchema, { app_id: 'app_1', channel_id: 'ch\r\n', profile_id: 'p', to_addresses: [{ email: 'ada@example.com', name: 'Ada' }], subject: 's', text_body: 't' }, 'channel_id'],
+    [
+      'send_email channel_id',
+      sendEmailSchema,
+      { app_id: 'app_1', channel_id: 'ch\r\n', profile_id: 'p', to_addresses: [{ email: 'ada@example.com', name: 'Ada' }], subject: 's', text_body: 't' },
+      'channel_id',
+    ],
     ['sign_in user_id', signInBodySchema, { app_id: 'app_1', user_id: 'usr\uD800' }, 'user_id'],
   ])('%s is checked the same way', (_name, schema, body, field) => {
     const validate = compileValidator(schema);

@@ -77,9 +77,13 @@ describe('the log audit passes', () => {
       handlerLine('Push sent', { notification_id: 'n-1', sent: 1, failed: 0, removed: 0, reasons: { gone: 1 }, tokens: 2 }),
       handlerLine('Sign-in link refused', { outcome: 'used' }),
       handlerLine('Records refused by the stream after retries', { failed: 1, total: 2 }, 'WARN'),
-      handlerLine('Request failed', {
-        error: { name: 'Error', message: 'boom', stack: 'Error: boom\n    at x (/var/task/node_modules/@aws-sdk/client-dynamodb/dist-cjs/index.js:1:1)' },
-      }, 'ERROR'),
+      handlerLine(
+        'Request failed',
+        {
+          error: { name: 'Error', message: 'boom', stack: 'Error: boom\n    at x (/var/task/node_modules/@aws-sdk/client-dynamodb/dist-cjs/index.js:1:1)' },
+        },
+        'ERROR',
+      ),
       handlerLine('Push sent', { library: 'web-push@3.6.7' }),
       handlerLine('Keys', { key_id: 'key_0123456789abcdef', token: '', password: null }),
       '[stack] consumer ApplyProfiles threw (boom); bisecting a batch of 4',

@@ -2,7 +2,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { runInNewContext } from 'node:vm';
-import { budgets, buildSdk, distDir, PAGE_SCRIPT, SdkBudgetError, sdkIsStale, sdkVersion, versionedPageScript, WORKER_SCRIPT, type BuiltScript } from '../../../web-sdk/build';
+import {
+  budgets,
+  buildSdk,
+  distDir,
+  PAGE_SCRIPT,
+  SdkBudgetError,
+  sdkIsStale,
+  sdkVersion,
+  versionedPageScript,
+  WORKER_SCRIPT,
+  type BuiltScript,
+} from '../../../web-sdk/build';
 
 let printed: string[];
 let scripts: BuiltScript[];

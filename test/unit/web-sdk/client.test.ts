@@ -91,11 +91,15 @@ describe('initNotification rejects clearly', () => {
   }
 
   test('without service worker support', async () => {
-    await expect(new UrmNotification(fakeBrowser({ permission: 'granted', serviceWorker: false }).env).initNotification(settings)).rejects.toThrow(/no service workers/);
+    await expect(new UrmNotification(fakeBrowser({ permission: 'granted', serviceWorker: false }).env).initNotification(settings)).rejects.toThrow(
+      /no service workers/,
+    );
   });
 
   test('on an insecure origin', async () => {
-    await expect(new UrmNotification(fakeBrowser({ permission: 'granted', secureContext: false }).env).initNotification(settings)).rejects.toThrow(/secure origin/);
+    await expect(new UrmNotification(fakeBrowser({ permission: 'granted', secureContext: false }).env).initNotification(settings)).rejects.toThrow(
+      /secure origin/,
+    );
   });
 });
 
@@ -279,7 +283,12 @@ describe('the other methods', () => {
     await client.disablePushNotification();
     await client.enablePushNotification();
 
-    expect(browser.profileRecords().slice(1).map((r) => r.urm_set)).toEqual([{ urm_receives_notifications: false }, { urm_receives_notifications: true }]);
+    expect(
+      browser
+        .profileRecords()
+        .slice(1)
+        .map((r) => r.urm_set),
+    ).toEqual([{ urm_receives_notifications: false }, { urm_receives_notifications: true }]);
     expect(browser.state.subscription?.unsubscribed).toBe(false);
   });
 
@@ -368,7 +377,9 @@ test("a subscription the browser's push service refuses rejects with the browser
     register: async () => undefined,
   };
 
-  await expect(new UrmNotification(browser.env).initNotification(settings)).rejects.toThrow(/could not subscribe to push \(Registration failed - push service not available\)/);
+  await expect(new UrmNotification(browser.env).initNotification(settings)).rejects.toThrow(
+    /could not subscribe to push \(Registration failed - push service not available\)/,
+  );
   expect(browser.profileRecords().length).toBe(0);
 });
 

@@ -4,13 +4,21 @@ import { describeEvent, eventDetails } from '../../../web-sdk/console/events';
 
 describe('system events in words', () => {
   test('a back-office change says who set what to which value', () => {
-    const sentence = describeEvent('urm_back_office_action', { action: 'set_attribute', attribute: 'vip', value: true, user_id: 'usr_1', user_email: 'ada@op.example' });
+    const sentence = describeEvent('urm_back_office_action', {
+      action: 'set_attribute',
+      attribute: 'vip',
+      value: true,
+      user_id: 'usr_1',
+      user_email: 'ada@op.example',
+    });
 
     expect(sentence).toBe('ada@op.example set vip = true');
   });
 
   test('an unset says who unset which attribute', () => {
-    expect(describeEvent('urm_back_office_action', { action: 'unset_attribute', attribute: 'vip', user_email: 'ada@op.example' })).toBe('ada@op.example unset vip');
+    expect(describeEvent('urm_back_office_action', { action: 'unset_attribute', attribute: 'vip', user_email: 'ada@op.example' })).toBe(
+      'ada@op.example unset vip',
+    );
   });
 
   test('an email sent names its subject and channel', () => {

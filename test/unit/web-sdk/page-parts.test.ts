@@ -7,7 +7,9 @@ import { base64UrlToBytes, sameKey, tokenOf } from '../../../web-sdk/src/shared/
 describe('settings', () => {
   test('default apiUrl to the origin the script came from', () => {
     expect(readSettings({ appId: 'a', apiKey: 'k' }, 'https://cdn.example.com').apiUrl).toBe('https://cdn.example.com');
-    expect(readSettings({ appId: 'a', apiKey: 'k', apiUrl: 'https://api.example.com/v1' }, 'https://cdn.example.com').apiUrl).toBe('https://api.example.com/v1');
+    expect(readSettings({ appId: 'a', apiKey: 'k', apiUrl: 'https://api.example.com/v1' }, 'https://cdn.example.com').apiUrl).toBe(
+      'https://api.example.com/v1',
+    );
   });
 
   test('need an apiUrl when the script address is unknown', () => {
@@ -22,7 +24,12 @@ describe('settings', () => {
 describe('the identity of a browser', () => {
   const store = () => {
     const items = new Map<string, string>();
-    return { items, getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
+    return {
+      items,
+      getItem: (k: string) => items.get(k) ?? null,
+      setItem: (k: string, v: string) => void items.set(k, v),
+      removeItem: (k: string) => void items.delete(k),
+    };
   };
 
   test('is one anonymous id per application until a profile id is set', () => {

@@ -88,7 +88,10 @@ export function AffiliatePage({ id }: { id: string }) {
                 <>
                   <h3>Contacts</h3>
                   <dl>
-                    {Object.entries(a.contacts).flatMap(([name, value]) => [<dt key={`${name}-t`}>{name.replace(/_/g, ' ')}</dt>, <dd key={`${name}-d`}>{value}</dd>])}
+                    {Object.entries(a.contacts).flatMap(([name, value]) => [
+                      <dt key={`${name}-t`}>{name.replace(/_/g, ' ')}</dt>,
+                      <dd key={`${name}-d`}>{value}</dd>,
+                    ])}
                   </dl>
                 </>
               )}
@@ -107,7 +110,17 @@ export function AffiliatePage({ id }: { id: string }) {
   );
 }
 
-function Decisions({ affiliate, plans, path, onChanged }: { affiliate: AffiliateDetail; plans: Loaded<{ plans: PlanView[] }>; path: string; onChanged: () => void }) {
+function Decisions({
+  affiliate,
+  plans,
+  path,
+  onChanged,
+}: {
+  affiliate: AffiliateDetail;
+  plans: Loaded<{ plans: PlanView[] }>;
+  path: string;
+  onChanged: () => void;
+}) {
   const [planId, setPlanId] = useState(affiliate.plan_id ?? '');
   const { busy, outcome, run } = useAction(affiliateChange);
   const changed = (text: string) => () => {
@@ -221,7 +234,11 @@ function Postbacks({ path, canChange, onChanged }: { path: string; canChange: bo
   const change = async (name: string, body: Record<string, string>, done: string) => {
     setSecret(undefined);
     setConfirmRotate(false);
-    const answer = await run(name, () => postJson<{ postback_url_set: boolean; signing_secret?: string }>(`${path}/postbacks`, body), () => done);
+    const answer = await run(
+      name,
+      () => postJson<{ postback_url_set: boolean; signing_secret?: string }>(`${path}/postbacks`, body),
+      () => done,
+    );
     if (!answer) return;
     if (answer.signing_secret) setSecret(answer.signing_secret);
     if (name === 'set') setUrl('');
@@ -272,18 +289,31 @@ function Postbacks({ path, canChange, onChanged }: { path: string; canChange: bo
                   </button>
                 </fieldset>
                 <small id="postback-url-help">
-                  https only. Placeholders: {'{event} {sub_id} {link_id} {affiliate_id} {amount} {currency} {event_id} {date}'}. The first URL makes a signing secret, shown once.
+                  https only. Placeholders: {'{event} {sub_id} {link_id} {affiliate_id} {amount} {currency} {event_id} {date}'}. The first URL makes a signing
+                  secret, shown once.
                 </small>
               </form>
               {view.postback_url_set && (
                 <div class="button-row">
-                  <button type="button" class="secondary" onClick={() => void change('off', { action: 'off' }, 'Postbacks are off.')} aria-busy={busy === 'off'} disabled={busy !== undefined}>
+                  <button
+                    type="button"
+                    class="secondary"
+                    onClick={() => void change('off', { action: 'off' }, 'Postbacks are off.')}
+                    aria-busy={busy === 'off'}
+                    disabled={busy !== undefined}
+                  >
                     Turn postbacks off
                   </button>
                   {confirmRotate ? (
                     <span role="group" aria-label="Confirm a new signing secret">
                       Postbacks are signed with the new secret from the next minute.{' '}
-                      <button type="button" class="contrast" onClick={() => void change('rotate', { action: 'rotate_secret' }, 'A new signing secret was made.')} aria-busy={busy === 'rotate'} disabled={busy !== undefined}>
+                      <button
+                        type="button"
+                        class="contrast"
+                        onClick={() => void change('rotate', { action: 'rotate_secret' }, 'A new signing secret was made.')}
+                        aria-busy={busy === 'rotate'}
+                        disabled={busy !== undefined}
+                      >
                         Yes, make a new secret
                       </button>{' '}
                       <button type="button" class="secondary outline" onClick={() => setConfirmRotate(false)}>
@@ -386,8 +416,11 @@ function Report({ report, csv }: { report: AffiliateReport; csv: string }) {
   return (
     <>
       <p>
-        {formatDay(report.from)} – {formatDay(report.to)}: <strong>{formatMoney(t.commission, report.currency)}</strong> commission ({formatCount(t.clicks)} clicks,{' '}
-        {formatCount(t.registrations)} registrations, {formatCount(t.ftds)} FTDs, {formatCount(t.qualified_ftds)} qualified). <a href={csv} download>Download CSV</a>
+        {formatDay(report.from)} – {formatDay(report.to)}: <strong>{formatMoney(t.commission, report.currency)}</strong> commission ({formatCount(t.clicks)}{' '}
+        clicks, {formatCount(t.registrations)} registrations, {formatCount(t.ftds)} FTDs, {formatCount(t.qualified_ftds)} qualified).{' '}
+        <a href={csv} download>
+          Download CSV
+        </a>
       </p>
       <DayChart days={report.days} />
       <figure class="table-scroll">
@@ -504,8 +537,8 @@ function Trace({ path, range }: { path: string; range: { from: string; to: strin
                           <ul class="details">
                             {player.events.map((event) => (
                               <li key={event.urm_insert_id}>
-                                <When at={event.urm_date_time} />: <code>{event.event}</code> ({event.kind}) {event.amount === undefined ? '' : String(event.amount)}{' '}
-                                {event.currency === undefined ? '' : String(event.currency)}
+                                <When at={event.urm_date_time} />: <code>{event.event}</code> ({event.kind}){' '}
+                                {event.amount === undefined ? '' : String(event.amount)} {event.currency === undefined ? '' : String(event.currency)}
                               </li>
                             ))}
                           </ul>

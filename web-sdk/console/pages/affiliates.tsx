@@ -55,7 +55,10 @@ export function AffiliatesPage() {
       {page.data && (
         <>
           {page.data.affiliates.length === 0 ? (
-            <p>{status ? `No ${status} affiliates on this page.` : 'No affiliates yet.'}{page.data.next_cursor ? ' There may be more: see the next page.' : ''}</p>
+            <p>
+              {status ? `No ${status} affiliates on this page.` : 'No affiliates yet.'}
+              {page.data.next_cursor ? ' There may be more: see the next page.' : ''}
+            </p>
           ) : (
             <figure class="table-scroll">
               <table class="striped">
@@ -155,7 +158,11 @@ function NewPlan({ onCreated }: { onCreated: () => void }) {
       ...(form.cpa.trim() ? { cpa: { amount: form.cpa.trim(), ...(form.minDeposit.trim() ? { min_deposit: form.minDeposit.trim() } : {}) } } : {}),
       ...(form.revshare.trim() ? { revshare: { percent: form.revshare.trim(), carry_over: form.carryOver } } : {}),
     };
-    const answer = await run('plan', () => postJson<{ plan: PlanView }>('/plans', body), ({ plan }) => `Plan “${plan.name}” created: ${plan.terms}.`);
+    const answer = await run(
+      'plan',
+      () => postJson<{ plan: PlanView }>('/plans', body),
+      ({ plan }) => `Plan “${plan.name}” created: ${plan.terms}.`,
+    );
     if (answer) {
       setForm(empty);
       onCreated();
@@ -182,7 +189,14 @@ function NewPlan({ onCreated }: { onCreated: () => void }) {
         </label>
       </div>
       <label>
-        <input type="checkbox" role="switch" name="carry_over" checked={form.carryOver} disabled={!form.revshare.trim()} onChange={(e) => setForm({ ...form, carryOver: e.currentTarget.checked })} />
+        <input
+          type="checkbox"
+          role="switch"
+          name="carry_over"
+          checked={form.carryOver}
+          disabled={!form.revshare.trim()}
+          onChange={(e) => setForm({ ...form, carryOver: e.currentTarget.checked })}
+        />
         Carry a month's negative RevShare into the next month
       </label>
       <button type="submit" aria-busy={busy === 'plan'} disabled={busy !== undefined}>

@@ -43,7 +43,10 @@ export function SendEmail({ path, channels, onSent }: { path: string; channels: 
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const sent = await send<{ message_id: string }>({ channel_id: chosen, subject, text_body: text }, (answer) => `Email sent (message ${answer.message_id}). It shows on the timeline within seconds.`);
+    const sent = await send<{ message_id: string }>(
+      { channel_id: chosen, subject, text_body: text },
+      (answer) => `Email sent (message ${answer.message_id}). It shows on the timeline within seconds.`,
+    );
     if (sent) {
       setSubject('');
       setText('');

@@ -144,15 +144,15 @@ function Affiliate({ view }: { view: PlayerView }) {
     ['Link', view.affiliate.urm_aff_link_id],
     ['Sub-id', view.affiliate.urm_aff],
   ];
-  return (
-    <dl>
-      {rows.flatMap(([label, value]) => [<dt key={`${label}-t`}>{label}</dt>, <dd key={`${label}-d`}>{value ?? '—'}</dd>])}
-    </dl>
-  );
+  return <dl>{rows.flatMap(([label, value]) => [<dt key={`${label}-t`}>{label}</dt>, <dd key={`${label}-d`}>{value ?? '—'}</dd>])}</dl>;
 }
 
 function Rejections({ view }: { view: PlayerView }) {
-  const more = view.rejections_complete ? null : <p class="muted">Only the application's newest rejections were looked through; <a href="/console/rejections">Rejections</a> lists them all.</p>;
+  const more = view.rejections_complete ? null : (
+    <p class="muted">
+      Only the application's newest rejections were looked through; <a href="/console/rejections">Rejections</a> lists them all.
+    </p>
+  );
   if (view.rejections.length === 0)
     return (
       <>
@@ -278,7 +278,11 @@ function ChangeAttribute({ path, onChanged, refresh }: { path: string; onChanged
         aria-invalid={errors.attribute ? 'true' : undefined}
         aria-describedby={errors.attribute ? 'attribute-error' : undefined}
       />
-      {errors.attribute && <small id="attribute-error" class="error">{errors.attribute}</small>}
+      {errors.attribute && (
+        <small id="attribute-error" class="error">
+          {errors.attribute}
+        </small>
+      )}
       {action === 'set' && (
         <div class="grid value-row">
           <div>
@@ -293,7 +297,14 @@ function ChangeAttribute({ path, onChanged, refresh }: { path: string; onChanged
           <div>
             <label for="attribute-value">Value</label>
             {kind === 'boolean' ? (
-              <select id="attribute-value" name="value" value={raw} onChange={(e) => setRaw(e.currentTarget.value)} aria-invalid={errors.value ? 'true' : undefined} aria-describedby={errors.value ? 'value-error' : undefined}>
+              <select
+                id="attribute-value"
+                name="value"
+                value={raw}
+                onChange={(e) => setRaw(e.currentTarget.value)}
+                aria-invalid={errors.value ? 'true' : undefined}
+                aria-describedby={errors.value ? 'value-error' : undefined}
+              >
                 <option value="">choose…</option>
                 <option value="true">true</option>
                 <option value="false">false</option>
@@ -310,7 +321,11 @@ function ChangeAttribute({ path, onChanged, refresh }: { path: string; onChanged
                 aria-describedby={errors.value ? 'value-error' : undefined}
               />
             )}
-            {errors.value && <small id="value-error" class="error">{errors.value}</small>}
+            {errors.value && (
+              <small id="value-error" class="error">
+                {errors.value}
+              </small>
+            )}
           </div>
         </div>
       )}
@@ -351,7 +366,14 @@ function Timeline({ path, changes }: { path: string; changes: number }) {
       <form onSubmit={apply} aria-label="Filter the timeline">
         <label for="timeline-event">Event name (exact; empty for all)</label>
         <fieldset role="group">
-          <input id="timeline-event" name="event" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} placeholder="e.g. deposit or urm_back_office_action" autocomplete="off" />
+          <input
+            id="timeline-event"
+            name="event"
+            value={typed}
+            onInput={(e) => setTyped(e.currentTarget.value)}
+            placeholder="e.g. deposit or urm_back_office_action"
+            autocomplete="off"
+          />
           <button type="submit">Filter</button>
         </fieldset>
       </form>

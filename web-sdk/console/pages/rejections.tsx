@@ -27,8 +27,8 @@ export function RejectionsPage() {
     <>
       <h1>Rejections</h1>
       <p class="muted">
-        Records accepted by the API (<code>200</code>) that the service then could not apply, newest first, kept 14 days. Fix the cause and send the record again with a
-        new <code>urm_insert_id</code>.
+        Records accepted by the API (<code>200</code>) that the service then could not apply, newest first, kept 14 days. Fix the cause and send the record
+        again with a new <code>urm_insert_id</code>.
       </p>
       {page.error && <ErrorNote error={page.error} />}
       {!page.data && page.loading && <Loading what="rejections" />}

@@ -53,7 +53,11 @@ function ApiKeys() {
   const create = async (event: Event) => {
     event.preventDefault();
     setIssued(undefined);
-    const answer = await run('create', () => postJson<KeyView & { key: string }>('/keys', { scope }), () => undefined);
+    const answer = await run(
+      'create',
+      () => postJson<KeyView & { key: string }>('/keys', { scope }),
+      () => undefined,
+    );
     if (answer) {
       setIssued({ key: answer.key, key_id: answer.key_id });
       keys.reload();
@@ -61,7 +65,11 @@ function ApiKeys() {
   };
   const revoke = async (keyId: string) => {
     setConfirming(undefined);
-    await run('revoke', () => postJson(`/keys/${encodeURIComponent(keyId)}/revoke`), () => `Key ${keyId} revoked: it stops working within 30 seconds.`);
+    await run(
+      'revoke',
+      () => postJson(`/keys/${encodeURIComponent(keyId)}/revoke`),
+      () => `Key ${keyId} revoked: it stops working within 30 seconds.`,
+    );
     keys.reload();
   };
 
@@ -178,7 +186,14 @@ function ApplicationForm({ app, onSaved }: { app: AppView; onSaved: () => void }
     if (verification !== app.identity_verification) body.identity_verification = verification;
     if (approval !== app.affiliate_approval) body.affiliate_approval = approval;
     if (Object.keys(body).length === 0) return;
-    if ((await run('save', () => postJson('/app', body), () => 'Saved.')) !== undefined) onSaved();
+    if (
+      (await run(
+        'save',
+        () => postJson('/app', body),
+        () => 'Saved.',
+      )) !== undefined
+    )
+      onSaved();
   };
 
   return (
@@ -191,13 +206,21 @@ function ApplicationForm({ app, onSaved }: { app: AppView; onSaved: () => void }
       <label for="app-portal">Portal origin (sign-in links and the affiliate portal)</label>
       <input id="app-portal" name="portal_origin" value={portal} onInput={(e) => setPortal(e.currentTarget.value)} placeholder="https://portal.example.com" />
       <label for="app-sites">Site origins (one a line; pages there may use the browser key)</label>
-      <textarea id="app-sites" name="site_origins" rows={3} value={sites} onInput={(e) => setSites(e.currentTarget.value)} placeholder="https://shop.example.com" />
+      <textarea
+        id="app-sites"
+        name="site_origins"
+        rows={3}
+        value={sites}
+        onInput={(e) => setSites(e.currentTarget.value)}
+        placeholder="https://shop.example.com"
+      />
       <div class="grid">
         <fieldset>
           <legend>Identity verification</legend>
           {(['on', 'off'] as const).map((value) => (
             <label key={value}>
-              <input type="radio" name="identity_verification" value={value} checked={verification === value} onChange={() => setVerification(value)} /> {value === 'on' ? 'On: browsers prove profile ids' : 'Off'}
+              <input type="radio" name="identity_verification" value={value} checked={verification === value} onChange={() => setVerification(value)} />{' '}
+              {value === 'on' ? 'On: browsers prove profile ids' : 'Off'}
             </label>
           ))}
         </fieldset>
@@ -205,7 +228,8 @@ function ApplicationForm({ app, onSaved }: { app: AppView; onSaved: () => void }
           <legend>New affiliates</legend>
           {(['pending', 'approve'] as const).map((value) => (
             <label key={value}>
-              <input type="radio" name="affiliate_approval" value={value} checked={approval === value} onChange={() => setApproval(value)} /> {value === 'pending' ? 'Wait for approval' : 'Approved at once'}
+              <input type="radio" name="affiliate_approval" value={value} checked={approval === value} onChange={() => setApproval(value)} />{' '}
+              {value === 'pending' ? 'Wait for approval' : 'Approved at once'}
             </label>
           ))}
         </fieldset>
@@ -227,7 +251,11 @@ function Channels() {
 
   const create = async (event: Event) => {
     event.preventDefault();
-    const answer = await run('create', () => postJson<{ channel: Channel }>('/channels', { name, from_email: fromEmail, from_name: fromName }), (a) => `Channel “${a.channel.name}” created.`);
+    const answer = await run(
+      'create',
+      () => postJson<{ channel: Channel }>('/channels', { name, from_email: fromEmail, from_name: fromName }),
+      (a) => `Channel “${a.channel.name}” created.`,
+    );
     if (answer) {
       setName('');
       setFromEmail('');
@@ -236,7 +264,11 @@ function Channels() {
     }
   };
   const toggle = async (channel: Channel) => {
-    await run(channel.channel_id, () => postJson(`/channels/${encodeURIComponent(channel.channel_id)}`, { enabled: !channel.enabled }), () => `Channel “${channel.name}” ${channel.enabled ? 'disabled' : 'enabled'}.`);
+    await run(
+      channel.channel_id,
+      () => postJson(`/channels/${encodeURIComponent(channel.channel_id)}`, { enabled: !channel.enabled }),
+      () => `Channel “${channel.name}” ${channel.enabled ? 'disabled' : 'enabled'}.`,
+    );
     channels.reload();
   };
 
@@ -266,7 +298,13 @@ function Channels() {
                     </td>
                     <td>
                       {channel.enabled ? 'enabled' : 'disabled'}{' '}
-                      <button type="button" class="secondary outline small" onClick={() => toggle(channel)} aria-busy={busy === channel.channel_id} disabled={busy !== undefined}>
+                      <button
+                        type="button"
+                        class="secondary outline small"
+                        onClick={() => toggle(channel)}
+                        aria-busy={busy === channel.channel_id}
+                        disabled={busy !== undefined}
+                      >
                         {channel.enabled ? `Disable` : `Enable`}
                         <span class="visually-hidden"> {channel.name}</span>
                       </button>
@@ -313,8 +351,10 @@ function Vapid() {
     event.preventDefault();
     if (has && !confirming) return setConfirming(true);
     setConfirming(false);
-    const answer = await run('vapid', () => postJson('/vapid', { ...(subject.trim() ? { subject: subject.trim() } : {}), ...(has ? { rotate: true } : {}) }), () =>
-      has ? 'VAPID keys rotated.' : 'VAPID keys generated.',
+    const answer = await run(
+      'vapid',
+      () => postJson('/vapid', { ...(subject.trim() ? { subject: subject.trim() } : {}), ...(has ? { rotate: true } : {}) }),
+      () => (has ? 'VAPID keys rotated.' : 'VAPID keys generated.'),
     );
     if (answer) vapid.reload();
   };
@@ -332,7 +372,14 @@ function Vapid() {
       )}
       <form onSubmit={generate} aria-label="VAPID keys">
         <label for="vapid-subject">Subject (mailto: or https:, optional)</label>
-        <input id="vapid-subject" name="subject" value={subject} onInput={(e) => setSubject(e.currentTarget.value)} placeholder={vapid.data?.vapid_subject ?? 'mailto:ops@example.com'} autocomplete="off" />
+        <input
+          id="vapid-subject"
+          name="subject"
+          value={subject}
+          onInput={(e) => setSubject(e.currentTarget.value)}
+          placeholder={vapid.data?.vapid_subject ?? 'mailto:ops@example.com'}
+          autocomplete="off"
+        />
         {confirming && (
           <p role="alert" class="error">
             Rotating stops every existing subscription until its page subscribes again. Press “Rotate keys” again to go on.
@@ -353,7 +400,11 @@ function IdentitySecret() {
   const { busy, outcome, run } = useSettingsAction();
   const rotate = async () => {
     setConfirming(false);
-    const answer = await run('rotate', () => postJson<{ identity_secret: string }>('/identity_secret'), () => undefined);
+    const answer = await run(
+      'rotate',
+      () => postJson<{ identity_secret: string }>('/identity_secret'),
+      () => undefined,
+    );
     if (answer) setSecret(answer.identity_secret);
   };
   return (
@@ -404,11 +455,20 @@ function MoneyForm({ currency, events, onSaved }: { currency: string; events: Re
       return setInvalid('The mapping must be JSON, e.g. {"deposit": "deposit", "cashout": "withdrawal"}.');
     }
     setInvalid(undefined);
-    if ((await run('money', () => postJson('/money', { currency: main.trim(), money_events: parsed }), () => 'Saved.')) !== undefined) onSaved();
+    if (
+      (await run(
+        'money',
+        () => postJson('/money', { currency: main.trim(), money_events: parsed }),
+        () => 'Saved.',
+      )) !== undefined
+    )
+      onSaved();
   };
   return (
     <form onSubmit={save} aria-label="Money events" noValidate>
-      <p class="muted">Which of your events are money (deposits, withdrawals, bonuses…), in what main currency: the affiliate reports are computed from them.</p>
+      <p class="muted">
+        Which of your events are money (deposits, withdrawals, bonuses…), in what main currency: the affiliate reports are computed from them.
+      </p>
       <label for="money-currency">Main currency</label>
       <input id="money-currency" name="currency" value={main} onInput={(e) => setMain(e.currentTarget.value)} maxLength={3} autocomplete="off" />
       <label for="money-events">Mapping: event name → kind (JSON)</label>

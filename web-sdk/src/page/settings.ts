@@ -12,7 +12,8 @@ const PROOF = /^[0-9a-fA-F]{64}$/;
 /** A proof as the SDK takes it: 64 hex digits, or nothing. */
 export function readProof(value: unknown, name: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || !PROOF.test(value)) throw new Error(`urmNotification: ${name} must be the hex HMAC-SHA256 of the profile id (64 hex digits)`);
+  if (typeof value !== 'string' || !PROOF.test(value))
+    throw new Error(`urmNotification: ${name} must be the hex HMAC-SHA256 of the profile id (64 hex digits)`);
   return value;
 }
 

@@ -19,13 +19,7 @@ export class UrmApiError extends Error {
   }
 }
 
-export async function callApi<T>(
-  config: ApiConfig,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-  fetchImpl: typeof fetch = fetch,
-): Promise<T> {
+export async function callApi<T>(config: ApiConfig, method: 'GET' | 'POST', path: string, body?: unknown, fetchImpl: typeof fetch = fetch): Promise<T> {
   const url = `${config.apiUrl.replace(/\/+$/, '')}${path}?app_id=${encodeURIComponent(config.appId)}`;
   const headers: Record<string, string> = { Accept: 'application/json', 'x-api-key': config.apiKey };
   if (body !== undefined) headers['Content-Type'] = 'application/json';

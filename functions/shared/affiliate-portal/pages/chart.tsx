@@ -39,9 +39,7 @@ export function DayChart(props: { days: (Pick<FunnelFigures, 'clicks' | 'registr
   const every = Math.max(1, Math.ceil(props.days.length / 8));
   const last = props.days.length - 1;
   const labelled = (i: number) => i === last || (i % every === 0 && last - i >= every * 0.75);
-  const summary = series
-    .map((s) => `${s.label}: ${formatCount(props.days.reduce((sum, day) => sum + day[s.key], 0))}`)
-    .join(', ');
+  const summary = series.map((s) => `${s.label}: ${formatCount(props.days.reduce((sum, day) => sum + day[s.key], 0))}`).join(', ');
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">

@@ -83,7 +83,9 @@ export function DashboardPage(props: DashboardView) {
         </a>
       </form>
       {props.adjusted && (
-        <Notice kind="info">That period could not be shown as asked; showing {formatDay(props.period.from)} to {formatDay(props.period.to)}.</Notice>
+        <Notice kind="info">
+          That period could not be shown as asked; showing {formatDay(props.period.from)} to {formatDay(props.period.to)}.
+        </Notice>
       )}
       <ul class="tiles" aria-label="Period totals">
         {countColumns.map(([key, label]) => (
