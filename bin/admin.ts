@@ -21,7 +21,7 @@ import { changeUserRole, listUsers, type UserView } from '../functions/shared/ba
 import { commandLineActor } from '../functions/shared/domain/audit';
 import { roles, type Role } from '../functions/shared/domain/enterprise';
 import { listAffiliates, listRejections } from '../functions/shared/back-office/records';
-import { getMoneySettings, setMoneySettings } from '../functions/shared/back-office/money';
+import { getMoneySettings, setMoneySettings, type AppMoneySettings } from '../functions/shared/back-office/money';
 import { replayFailures } from '../functions/shared/back-office/replay';
 import { generateVapidKeys } from '../functions/shared/back-office/web-push';
 import { statusOf } from '../functions/shared/domain/affiliates';
@@ -160,7 +160,7 @@ export function adminProgram(): Command {
       (v: string, previous: string[] = []) => [...previous, v],
     )
     .action(async (opts: { app: string; currency?: string; map?: string[] }) => {
-      let settings;
+      let settings: AppMoneySettings;
       if (opts.currency === undefined && opts.map === undefined) {
         settings = await getMoneySettings(await office(), opts.app);
       } else {

@@ -134,7 +134,7 @@ export function mergeOrder(groups: Map<string, StreamItem[]>): [string, StreamIt
   while (pending.size > 0) {
     let wave = [...pending].filter(([pk, group]) => sourcesOf(pk, group).every((source) => !pending.has(source)));
     if (wave.length === 0) wave = [...pending];
-    wave.forEach(([pk]) => pending.delete(pk));
+    for (const [pk] of wave) pending.delete(pk);
     waves.push(wave);
   }
   return waves;

@@ -10,7 +10,7 @@ export function getProfile(profiles: Pick<ProfileStore, 'get'>) {
     if (appId !== callerAppId) throw new Forbidden();
     // Consistent: a read right after the consumer's write sees it.
     const stored = await profiles.get(partitionKey(appId, profileId), true);
-    if (!stored || !stored.exists) throw new NotFound('profile not found');
+    if (!stored?.exists) throw new NotFound('profile not found');
     return {
       app_id: appId,
       profile_id: profileId,

@@ -23,8 +23,8 @@ function placesOfNames(record: ProfileRecord): Map<string, string[]> {
   for (const [field, value] of Object.entries(record)) {
     if (recordFields.has(field) || field === 'urm_merge' || field === 'urm_delete_profile') continue;
     if (!directiveNames.has(field)) add(field, 'top level');
-    else if (Array.isArray(value)) new Set(value as string[]).forEach((name) => add(name, field));
-    else Object.keys(value as object).forEach((name) => add(name, field));
+    else if (Array.isArray(value)) for (const name of new Set(value as string[])) add(name, field);
+    else for (const name of Object.keys(value as object)) add(name, field);
   }
   return places;
 }

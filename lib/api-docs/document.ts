@@ -252,7 +252,8 @@ function pathItems(operations: HttpOperation[]): SchemaObject {
   for (const operation of operations.filter((candidate) => !candidate.portalPage)) {
     const doc = operationDocs[operation.id];
     if (!doc) throw new Error(`operation ${operation.id} has no documentation in lib/api-docs/operation-docs.ts`);
-    const item = (paths[operation.path] ??= {});
+    paths[operation.path] ??= {};
+    const item = paths[operation.path];
     item[operation.method.toLowerCase()] = operationObject(operation.id, doc, operation.method, operation.browser === true);
     if (operation.browser) {
       item.options = operationObject(`${operation.id}Preflight`, { ...preflightDoc(operation.method), tag: doc.tag }, 'OPTIONS', true);

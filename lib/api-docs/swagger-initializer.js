@@ -1,6 +1,6 @@
 // Starts Swagger UI on the page's #api-reference element. A file of its own, not an inline script,
 // so the page's Content-Security-Policy can allow scripts from its own origin only.
-(function () {
+(() => {
   var root = document.getElementById('api-reference');
   window.ui = SwaggerUIBundle({
     url: root.dataset.documentUrl,

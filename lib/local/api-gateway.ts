@@ -20,13 +20,15 @@ export function toProxyEvent(request: IncomingMessage, url: URL, body: Buffer, m
     const name = request.rawHeaders[i];
     const value = request.rawHeaders[i + 1];
     headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
+    multiValueHeaders[name] ??= [];
+    multiValueHeaders[name].push(value);
   }
   const query: Record<string, string> = {};
   const multiQuery: Record<string, string[]> = {};
   for (const [name, value] of url.searchParams) {
     query[name] = value;
-    (multiQuery[name] ??= []).push(value);
+    multiQuery[name] ??= [];
+    multiQuery[name].push(value);
   }
   const hasQuery = Object.keys(query).length > 0;
   const method = request.method ?? 'GET';

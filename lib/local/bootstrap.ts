@@ -52,7 +52,7 @@ export async function ensureTables(client: DynamoDBClient, definitions: TableDef
   let start: string | undefined;
   do {
     const out = await client.send(new ListTablesCommand({ ExclusiveStartTableName: start }));
-    out.TableNames?.forEach((name) => existing.add(name));
+    for (const name of out.TableNames ?? []) existing.add(name);
     start = out.LastEvaluatedTableName;
   } while (start);
   for (const definition of definitions) {

@@ -145,7 +145,7 @@ async function main(): Promise<FunnelResult> {
     const limit = pLimit(PARALLEL);
     while (naiveEvents < 5 * BATCH_SIZE || performance.now() - naiveStart < RUN_MS) {
       await Promise.all(
-        players.map((player, p) =>
+        players.map((_player, p) =>
           limit(async () => {
             for (let j = 0; j < PER_PLAYER; j++) {
               const key = { pk: `naive#${APP}#aff-${p % AFFILIATES}`, sk: 'd#2026-11-21#-' };

@@ -60,7 +60,7 @@ describe('the affiliate portal in Chromium', () => {
     expect(await page.textContent('#signed-in-as')).toBe("Zoë O'Hara <QA>");
     expect(await page.textContent('#total-commission .value')).toBe('0.00 EUR');
     expect(await page.locator('svg[role=img]').count()).toBe(1);
-    const cookie = (await page.context().cookies(stack.baseUrl + `/affiliates/${stack.dev.app_id}/`)).find((c) => c.name === 'urm_aff_session');
+    const cookie = (await page.context().cookies(`${stack.baseUrl}/affiliates/${stack.dev.app_id}/`)).find((c) => c.name === 'urm_aff_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: `/affiliates/${stack.dev.app_id}/` });
     await shoot(page, 'dashboard');
     await page.setViewportSize({ width: 600, height: 800 });

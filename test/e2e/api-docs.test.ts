@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { httpOperations } from '../../functions/shared/manifest/operations';
 import { validateOpenApiDocument } from '../../lib/api-docs/document';
 import { launchChromium } from '../support/chromium';

@@ -23,12 +23,12 @@
  *   notification from getNotifications().
  */
 import { commandLineActor } from '../../functions/shared/domain/audit';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import { type Browser, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Worker } from 'playwright-core';
 import { createApp } from '../../functions/shared/back-office/apps';
 import { issueKey } from '../../functions/shared/back-office/keys';
 import { generateVapidKeys } from '../../functions/shared/back-office/web-push';
@@ -409,7 +409,10 @@ describe('a report in Chromium', () => {
     await tokensOn(profileId, [tokenOf(subscription)]);
     // The service is unreachable for the worker's first report.
     let refused = 0;
-    await context.route(`${stackOrigin}/events?**`, (route) => (refused++, route.abort('connectionrefused')));
+    await context.route(`${stackOrigin}/events?**`, (route) => {
+      refused++;
+      return route.abort('connectionrefused');
+    });
     const first = await sendThroughPushService(profileId, subscription, 'Offline for a moment');
     await deliverToWorker(context, page, first.payload);
     await until(

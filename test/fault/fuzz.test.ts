@@ -342,7 +342,9 @@ async function post(path: string, key: string, text: string, attempt = 1): Promi
 async function tracesOfRun(): Promise<Set<string>> {
   const found = new Set<string>();
   const pattern = new RegExp(`fz${run}n\\d+o\\d+`, 'g');
-  const collect = (text: string) => text.match(pattern)?.forEach((m) => found.add(m));
+  const collect = (text: string) => {
+    for (const m of text.match(pattern) ?? []) found.add(m);
+  };
   for (const record of await readWholeStream(stack.endpoints)) collect(JSON.stringify(record.envelope));
   const { document, dynamo } = localClients(stack.endpoints);
   for (const table of Object.values(tables)) {
@@ -414,7 +416,12 @@ describe(`fuzzing every POST operation with ${BODIES} bodies each (seed ${seed})
           }),
         ),
       );
-      const kinds = Object.entries(cases.reduce<Record<string, number>>((acc, c) => ({ ...acc, [c.kind]: (acc[c.kind] ?? 0) + 1 }), {}))
+      const kinds = Object.entries(
+        cases.reduce<Record<string, number>>((acc, c) => {
+          acc[c.kind] = (acc[c.kind] ?? 0) + 1;
+          return acc;
+        }, {}),
+      )
         .map(([k, n]) => `${k} ${n}`)
         .join(', ');
       console.log(

@@ -143,7 +143,9 @@ describe('Kinesis throttling some entries of a request', () => {
     expect(receipt.FailedRecordCount).toBe(0);
     expect(receipt.Records.length).toBe(500);
     const bySequence = new Map(stream.stored.map((s) => [s.sequenceNumber, s.n]));
-    receipt.Records.forEach((entry: { SequenceNumber: string }, i: number) => expect(bySequence.get(entry.SequenceNumber)).toBe(i));
+    receipt.Records.forEach((entry: { SequenceNumber: string }, i: number) => {
+      expect(bySequence.get(entry.SequenceNumber)).toBe(i);
+    });
     expect(counts.refusals >= 300).toBeTruthy();
     expect(counts.putRecordsCalls).toBe(3);
     expect(counts.duplicated).toBe(0);
@@ -189,7 +191,9 @@ describe('Kinesis throttling some records of a /profiles request', () => {
     console.log(`kinesis throttling of /profiles, retried: ${JSON.stringify(counts)}`);
     expect(receipt.FailedRecordCount).toBe(0);
     const bySequence = new Map(stream.stored.map((s) => [s.sequenceNumber, s.n]));
-    receipt.Records.forEach((entry: { SequenceNumber: string }, i: number) => expect(bySequence.get(entry.SequenceNumber)).toBe(i));
+    receipt.Records.forEach((entry: { SequenceNumber: string }, i: number) => {
+      expect(bySequence.get(entry.SequenceNumber)).toBe(i);
+    });
     for (const [profile, order] of storedOrder(stream)) expect(order).toEqual([0, 1, 2, 3, 4].map((round) => round * PROFILES + profile));
     // Five rounds (one record of each profile), each taking its three attempts.
     expect(counts.putRecordsCalls).toBe(15);

@@ -56,7 +56,7 @@ describe('cdk-nag AwsSolutions checks of the stack', () => {
     const iam = suppressions().filter(([, rule]) => rule.id === 'AwsSolutions-IAM4' || rule.id === 'AwsSolutions-IAM5');
 
     expect(iam.length > 0).toBeTruthy();
-    for (const [logicalId, rule] of iam) expect((rule.applies_to ?? []).length > 0).toBeTruthy();
+    for (const [, rule] of iam) expect((rule.applies_to ?? []).length > 0).toBeTruthy();
   });
 
   test('no suppression accepts an SES wildcard: the send function names its identities, even without a sender domain', () => {
@@ -66,7 +66,7 @@ describe('cdk-nag AwsSolutions checks of the stack', () => {
   });
 
   test('every suppression gives a reason of a full sentence or more', () => {
-    for (const [logicalId, rule] of suppressions()) {
+    for (const [, rule] of suppressions()) {
       expect(rule.reason.split(/\s+/).length >= 12).toBeTruthy();
     }
   });

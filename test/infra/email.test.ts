@@ -51,7 +51,9 @@ const senders = httpOperations.filter((operation) => operation.email === 'send')
 describe('email, without a sender domain', () => {
   let stack: UrmStack;
   let template: Template;
-  beforeAll(() => void ({ stack, template } = synthesize()));
+  beforeAll(() => {
+    ({ stack, template } = synthesize());
+  });
 
   test("send_email, the affiliate portal's password reset and the back office's email to a player are the operations that send", () => {
     expect(senders.map((operation) => operation.id).sort()).toEqual(['AffiliateRequestReset', 'ConsoleEmailPlayer', 'SendEmail']);
@@ -109,7 +111,9 @@ describe('email, without a sender domain', () => {
 describe('email, with a sender domain', () => {
   let stack: UrmStack;
   let template: Template;
-  beforeAll(() => void ({ stack, template } = synthesize({ 'urm:emailDomain': 'mail.example.com' })));
+  beforeAll(() => {
+    ({ stack, template } = synthesize({ 'urm:emailDomain': 'mail.example.com' }));
+  });
 
   test('creates the domain identity with Easy DKIM, sending through the configuration set', () => {
     template.resourceCountIs('AWS::SES::EmailIdentity', 1);
@@ -167,7 +171,9 @@ describe('email, with a sender domain', () => {
 describe('email, with identities verified outside the stack', () => {
   let stack: UrmStack;
   let template: Template;
-  beforeAll(() => void ({ stack, template } = synthesize({ 'urm:emailIdentities': 'example.org, News@Example.NET' })));
+  beforeAll(() => {
+    ({ stack, template } = synthesize({ 'urm:emailIdentities': 'example.org, News@Example.NET' }));
+  });
 
   test('creates no identity', () => {
     template.resourceCountIs('AWS::SES::EmailIdentity', 0);

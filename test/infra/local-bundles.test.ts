@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { Function, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
@@ -34,7 +34,7 @@ afterEach(() => {
 function synthAssetPath(entry: string): string {
   const app = testApp({ outdir: join(project, cloudAssemblyDir), context: { 'aws:cdk:enable-asset-metadata': true } });
   const stack = new Stack(app, 'Synth');
-  new Function(stack, 'OwnFunction', { runtime: Runtime.NODEJS_24_X, handler: bundleHandler, code: bundledCode(stack, project, entry, bundleOptions) });
+  new LambdaFunction(stack, 'OwnFunction', { runtime: Runtime.NODEJS_24_X, handler: bundleHandler, code: bundledCode(stack, project, entry, bundleOptions) });
   const [fn] = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function'));
   return fn!.Metadata['aws:asset:path'] as string;
 }

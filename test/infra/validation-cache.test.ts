@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { CachedCloudFormationValidation } from '../../lib/aws/validation-cache';
 
 let assembly: string;
-beforeEach(() => void (assembly = mkdtempSync(join(tmpdir(), 'urm-validation-'))));
+beforeEach(() => {
+  assembly = mkdtempSync(join(tmpdir(), 'urm-validation-'));
+});
 afterEach(() => rmSync(assembly, { recursive: true, force: true }));
 
 describe('the CloudFormation validation of `cdk synth`', () => {

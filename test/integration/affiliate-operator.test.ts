@@ -12,7 +12,7 @@ import { issueKey } from '../../functions/shared/back-office/keys';
 import type { BackOffice } from '../../functions/shared/back-office/ports';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { commandLineActor } from '../../functions/shared/domain/audit';
-import { registerAffiliate, registration } from '../support/affiliates';
+import { registerAffiliate } from '../support/affiliates';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 

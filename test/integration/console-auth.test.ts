@@ -5,7 +5,6 @@
  */
 import { commandLineActor } from '../../functions/shared/domain/audit';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/shared/back-office/apps';
 import { issueKey } from '../../functions/shared/back-office/keys';

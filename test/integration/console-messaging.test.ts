@@ -43,7 +43,14 @@ const api = (method: 'GET' | 'POST', path: string, body?: unknown, as: ConsoleSe
 /** Reads until `check` holds (the stream applies within about a second), at most 15 s. */
 async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
   let last!: T;
-  await waitFor(async () => check((last = await read())), 'the console to show the send', 15_000);
+  await waitFor(
+    async () => {
+      last = await read();
+      return check(last);
+    },
+    'the console to show the send',
+    15_000,
+  );
   return last;
 }
 

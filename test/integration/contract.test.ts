@@ -185,7 +185,6 @@ describe('every request example of the OpenAPI document, sent to the local stack
     test(`${operationId}: each example gets its documented status and answer`, async () => {
       for (const example of requestExamples(documented)) {
         const answer = await send(documented, example, scope && keyOf(scope));
-        const where = `${operationId} "${example.name}"`;
 
         expect(answer.status).toBe(expectedStatus(example.name));
         expect(checker.problems(documented, answer.status, answer.headers.get('content-type'), answer.body)).toEqual([]);

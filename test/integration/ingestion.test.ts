@@ -81,7 +81,7 @@ describe('refusals through the local stack', () => {
         '[0].urm_delete_profile cannot be combined with a',
       ],
     ];
-    for (const [name, body, expected] of cases) {
+    for (const [, body, expected] of cases) {
       const response = await request(stack.baseUrl, 'POST', '/profiles', { key: stack.dev.server_key, ...body });
 
       expect(response.status).toBe(400);

@@ -8,7 +8,9 @@ import { endpointsOf, freePorts, killHard, portFree, startLocalProcess as startL
 import { readWholeStream } from '../support/stream';
 
 const dataDirs: string[] = [];
-afterAll(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('npm start', () => {
   test('keeps the demo application, its keys and the stream data across a SIGKILL and a restart', async () => {

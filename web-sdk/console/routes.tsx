@@ -21,7 +21,7 @@ export const CONSOLE_ROOT = '/console/';
 export interface ConsoleRoute {
   path: string;
   // Route params arrive as props (preact-iso): each page declares the ones it reads.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: each page takes its own route params as props.
   component: FunctionComponent<any>;
   /** The nav's label; a route without one (a player's page) is reached by links. */
   nav?: string;

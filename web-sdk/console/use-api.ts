@@ -27,7 +27,7 @@ export function useApi<T>(load: () => Promise<T>, key: string, enabled = true): 
     return () => {
       current = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` says what the load depends on
+    // Only `key` (not the loader, a new closure each render) says what the load depends on.
   }, [key, round, enabled]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { ...state, reload };

@@ -11,7 +11,7 @@
  * once round r - 1 and its retries are done. Keys with one entry all go in
  * round 1, so a request without repeated keys is still one call per chunk.
  */
-import { PutRecordsCommand, type KinesisClient } from '@aws-sdk/client-kinesis';
+import { PutRecordsCommand, type KinesisClient, type PutRecordsCommandOutput } from '@aws-sdk/client-kinesis';
 import type { ReceiptEntry, RecordWriter, StreamEntry, WriteReceipt } from '../domain/ingest';
 import { MiB } from '../domain/limits';
 import { logger } from '../logger';
@@ -74,7 +74,7 @@ export class KinesisRecordWriter implements RecordWriter {
     const { entries, receipt } = run;
     let pending = chunk;
     const attempt = async () => {
-      let output;
+      let output: PutRecordsCommandOutput;
       try {
         output = await this.client.send(
           new PutRecordsCommand({
@@ -128,7 +128,8 @@ export function keyRounds(entries: StreamEntry[]): number[][] {
   entries.forEach((entry, i) => {
     const r = seen.get(entry.partitionKey) ?? 0;
     seen.set(entry.partitionKey, r + 1);
-    (rounds[r] ??= []).push(i);
+    rounds[r] ??= [];
+    rounds[r].push(i);
   });
   return rounds;
 }

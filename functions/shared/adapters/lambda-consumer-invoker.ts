@@ -10,6 +10,7 @@ import type { ConsumerInvoker } from '../back-office/replay';
 export class LambdaConsumerInvoker implements ConsumerInvoker {
   constructor(private readonly client: LambdaClient) {}
 
+  // biome-ignore lint/suspicious/noConfusingVoidType: the port's type (replay.ts): a consumer may return nothing.
   async invoke(functionName: string, event: KinesisStreamEvent): Promise<KinesisStreamBatchResponse | void> {
     const out = await this.client.send(
       new InvokeCommand({ FunctionName: functionName, InvocationType: 'RequestResponse', Payload: Buffer.from(JSON.stringify(event)) }),

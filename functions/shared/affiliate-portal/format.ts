@@ -14,7 +14,7 @@ export function formatMoney(amount: string, currency: string): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(amount.trim());
   if (!match) return `${amount} ${currency}`;
   const [, sign, whole, fraction = ''] = match;
-  const cents = (fraction + '00').slice(0, 2);
+  const cents = `${fraction}00`.slice(0, 2);
   const negative = sign === '-' && /[1-9]/.test(whole + cents);
   return `${negative ? '\u2212' : ''}${groupDigits(whole.replace(/^0+(?=\d)/, ''))}.${cents} ${currency}`;
 }

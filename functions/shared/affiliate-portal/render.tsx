@@ -6,7 +6,7 @@
  */
 import type { VNode } from 'preact';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a page of any props; VNode's props are contravariant, so no narrower type takes them all.
 type AnyNode = VNode<any>;
 import { render } from 'preact-render-to-string';
 import type { ApiResult } from '../http/types';

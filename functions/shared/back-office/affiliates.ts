@@ -8,7 +8,7 @@
 import type { AffiliateStatus, Plan } from '../domain/affiliate-program';
 import { affiliateContactFields, statusOf, type AffiliateContactField, type AffiliateSummary } from '../domain/affiliates';
 import type { AuditActor } from '../domain/audit';
-import { NotFound, ValidationError } from '../domain/errors';
+import { NotFound } from '../domain/errors';
 import { clickAddress } from './affiliate-links';
 import { decodeCursor, encodeCursor } from './cursors';
 import { requireApp } from './apps';

@@ -80,7 +80,7 @@ export class SentNotRecorded extends Error {
 async function playerAttributes(profiles: Pick<ProfileStore, 'get'>, appId: string, profileId: string) {
   // Consistent: an address or device stored a moment ago is seen.
   const stored = await profiles.get(partitionKey(appId, profileId), true);
-  if (!stored || !stored.exists) throw new NotFound('player not found');
+  if (!stored?.exists) throw new NotFound('player not found');
   return JSON.parse(stored.attrs) as Record<string, AttributeValue | null>;
 }
 

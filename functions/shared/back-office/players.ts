@@ -173,7 +173,7 @@ function affiliateOf(attributes: Attributes): PlayerView['affiliate'] {
 async function existingPlayer(profiles: Pick<ProfileStore, 'get'>, appId: string, profileId: string) {
   // Consistent: a change made a moment ago through the stream is seen once applied.
   const stored = await profiles.get(partitionKey(appId, profileId), true);
-  if (!stored || !stored.exists) throw new NotFound('player not found');
+  if (!stored?.exists) throw new NotFound('player not found');
   return stored;
 }
 

@@ -50,6 +50,7 @@ export interface RecordReader {
 
 /** Invokes a deployed (or local) consumer with an event and returns what it answered; throws if it failed. */
 export interface ConsumerInvoker {
+  // biome-ignore lint/suspicious/noConfusingVoidType: as in Lambda, a consumer may return nothing (no partial failures).
   invoke(functionName: string, event: KinesisStreamEvent): Promise<KinesisStreamBatchResponse | void>;
 }
 

@@ -35,7 +35,7 @@ export function moneySettingsProblems(settings: { currency?: unknown; money_even
   const events = settings.money_events;
   if (events === undefined) return problems;
   if (events === null || typeof events !== 'object' || Array.isArray(events)) {
-    return [...problems, 'money_events must map event names to one of ' + moneyKinds.join(', ')];
+    return [...problems, `money_events must map event names to one of ${moneyKinds.join(', ')}`];
   }
   const entries = Object.entries(events);
   if (entries.length > MAX_MONEY_EVENTS) problems.push(`money_events may name at most ${MAX_MONEY_EVENTS} events`);

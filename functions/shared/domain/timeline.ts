@@ -1,6 +1,5 @@
 /** Timeline entries and the ports the consumers and the read API use. */
 import type { StreamRecordKind } from './stream-record';
-import type { AttributeValue } from './attributes';
 import { compareSequence, type StoredProfile } from './profile-state';
 
 export interface TimelineEntry {

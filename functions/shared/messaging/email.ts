@@ -111,7 +111,7 @@ export function emailChannel(ports: Pick<EmailPorts, 'channels'>) {
     const problems = sendEmailProblems(message);
     if (problems.length > 0) throw new ValidationError(problems);
     const channel = await ports.channels.get(appId, message.channel_id);
-    if (!channel || !channel.enabled) throw new NotFound('channel not found');
+    if (!channel?.enabled) throw new NotFound('channel not found');
     // One tenant never sends as another: the sender is the channel's, whatever the caller may reach.
     if (message.from_email !== undefined && !channelMaySendAs(channel, message.from_email)) {
       throw new ValidationError([channelSenderRule(channel)]);

@@ -141,7 +141,7 @@ export function pushToProfile(deps: PushPorts) {
     if (!vapid) throw new NotFound(PUSH_NOT_CONFIGURED);
     // Consistent: a token stored or removed just before is seen.
     const stored = await deps.profiles.get(partitionKey(appId, request.profile_id), true);
-    if (!stored || !stored.exists) throw new NotFound('profile not found');
+    if (!stored?.exists) throw new NotFound('profile not found');
     const attributes = JSON.parse(stored.attrs) as Record<string, AttributeValue | null>;
 
     const sent: PushSent = { notification_id: notificationId, sent: 0, failed: 0, removed: 0, unsent: 0, skipped: 0, reasons: {} };

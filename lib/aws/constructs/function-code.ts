@@ -95,7 +95,7 @@ export function bundleInputHash(root: string, entry: string, options: BundleOpti
   for (const file of [...ownFiles, 'package-lock.json', 'package.json', 'tsconfig.json']) {
     hash.update(`\0${file}\0${sha256(readFileSync(join(root, file)))}`);
   }
-  validatorBuildFiles.forEach((file, i) => hash.update(`\0validator build ${i}\0${sha256(readFileSync(file))}`));
+  for (const [i, file] of validatorBuildFiles.entries()) hash.update(`\0validator build ${i}\0${sha256(readFileSync(file))}`);
   return hash.digest('hex');
 }
 

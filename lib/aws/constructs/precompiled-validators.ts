@@ -172,9 +172,9 @@ export function precompiledValidatorsModule(root: string, base: BuildOptions): s
   const files: Record<string, string> = {};
   for (const pass of ['fast', 'full'] as const) {
     const ajv = createSchemaAjv({ allErrors: pass === 'full', standalone: true });
-    schemas.forEach((schema, i) =>
-      ajv.addSchema(pass === 'full' ? shareRepeatedSubschemas(schema) : shareRepeatedSubschemas(withoutAnnotations(schema), { messages: false }), keys[i]),
-    );
+    for (const [i, schema] of schemas.entries()) {
+      ajv.addSchema(pass === 'full' ? shareRepeatedSubschemas(schema) : shareRepeatedSubschemas(withoutAnnotations(schema), { messages: false }), keys[i]);
+    }
     files[`${pass}.mjs`] = asEsModule(standaloneCode(ajv, Object.fromEntries(keys.map((key) => [exportName(key), key]))), runtimeModule);
   }
   files['index.mjs'] = [

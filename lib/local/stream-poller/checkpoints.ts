@@ -26,7 +26,8 @@ export class FileCheckpointStore {
 
   /** Records the checkpoint and persists it atomically (write, then rename). */
   set(consumerId: string, shardId: string, sequenceNumber: string): Promise<void> {
-    (this.state[consumerId] ??= {})[shardId] = sequenceNumber;
+    this.state[consumerId] ??= {};
+    this.state[consumerId][shardId] = sequenceNumber;
     const snapshot = JSON.stringify(this.state);
     this.writing = this.writing.then(async () => {
       await writeFile(`${this.path}.tmp`, snapshot);

@@ -21,6 +21,7 @@ export function localFunctionName(consumer: StreamConsumer): string {
   return `${consumer.id}Function`;
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: as in Lambda, a consumer may return nothing (no partial failures).
 export type ConsumerHandler = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse | void>;
 
 export interface ConsumerBinding {
@@ -65,7 +66,7 @@ export class StreamPoller {
 
   async stop(): Promise<void> {
     this.running = false;
-    this.wake.forEach((wake) => wake());
+    for (const wake of this.wake) wake();
     await Promise.all(this.loops);
     this.loops = [];
   }

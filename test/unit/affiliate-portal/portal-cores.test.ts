@@ -264,7 +264,12 @@ describe('password reset', () => {
       tokens,
       channels: { listByApp: async (appId) => (appId === 'app_1' ? [{ ...channel, channel_id: 'ch_0', enabled: false }, channel] : []) },
       attempts,
-      mailer: { send: async (mail) => (sent.push(mail), `msg-${sent.length}`) },
+      mailer: {
+        send: async (mail) => {
+          sent.push(mail);
+          return `msg-${sent.length}`;
+        },
+      },
       newToken: () => 'A'.repeat(43),
       now: clock.now,
     })(

@@ -34,7 +34,12 @@ function setUp(options: { status?: AffiliateRecord['status'] | 'gone'; writer?: 
   const affiliates = new MemoryAffiliateStore();
   let affiliateReads = 0;
   if (options.status !== 'gone') affiliates.affiliates.set('app_1#aff_1', affiliate(options.status));
-  const countingAffiliates = { get: (appId: string, id: string) => (affiliateReads++, affiliates.get(appId, id)) };
+  const countingAffiliates = {
+    get: (appId: string, id: string) => {
+      affiliateReads++;
+      return affiliates.get(appId, id);
+    },
+  };
   const claims = options.claims ?? new MemoryClickClaims();
   const stream = new MemoryStream();
   let clock = new Date('2026-11-21T10:00:00.000Z');

@@ -157,7 +157,12 @@ describe('one player', () => {
       }),
     );
     const asked: unknown[] = [];
-    const rejections = { listForProfile: async (...args: unknown[]) => (asked.push(args), { rejections: [rejection], complete: false }) };
+    const rejections = {
+      listForProfile: async (...args: unknown[]) => {
+        asked.push(args);
+        return { rejections: [rejection], complete: false };
+      },
+    };
 
     const view = await getPlayer({ profiles, rejections })(ada, 'p-1');
 

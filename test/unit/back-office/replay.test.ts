@@ -63,7 +63,7 @@ class FakeShard implements RecordReader {
 
 class FakeInvoker implements ConsumerInvoker {
   calls: { functionName: string; event: KinesisStreamEvent }[] = [];
-  constructor(private readonly answer: (event: KinesisStreamEvent) => KinesisStreamBatchResponse | void = () => ({ batchItemFailures: [] })) {}
+  constructor(private readonly answer: (event: KinesisStreamEvent) => KinesisStreamBatchResponse | undefined = () => ({ batchItemFailures: [] })) {}
   async invoke(functionName: string, event: KinesisStreamEvent) {
     this.calls.push({ functionName, event });
     return this.answer(event);

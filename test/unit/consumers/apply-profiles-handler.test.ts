@@ -9,7 +9,6 @@ import {
   PutCommand,
   QueryCommand,
   type BatchGetCommandInput,
-  type BatchWriteCommandInput,
   type DeleteCommandInput,
   type GetCommandInput,
   type PutCommandInput,

@@ -3,7 +3,6 @@ import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@
 import { MessageRejected, SendEmailCommand, SESv2Client, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { DynamoDBDocumentClient, GetCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Channel } from '../../../functions/shared/domain/channels';
 import { apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 

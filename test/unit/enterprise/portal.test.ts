@@ -94,7 +94,7 @@ describe('the redirect into the portal', () => {
 
     expect(await redirect(newSecret())).toEqual({ outcome: 'unknown' });
     expect(lookups).toBe(1);
-    for (const malformed of [undefined, '', 'short', `${newSecret()}x`, 'a'.repeat(42) + '!']) {
+    for (const malformed of [undefined, '', 'short', `${newSecret()}x`, `${'a'.repeat(42)}!`]) {
       expect(await redirect(malformed)).toEqual({ outcome: 'unknown' });
     }
     expect(lookups).toBe(1);

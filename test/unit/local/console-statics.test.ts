@@ -60,10 +60,10 @@ describe('the console served locally', () => {
 
   test('answers 404 for an asset it does not have, and never a file outside the assets', async () => {
     const missing = await fetch(`${base}/console/assets/console-OLD.js`);
-    const escape = await fetch(`${base}/console/assets/..%2Findex.html`);
+    const escaped = await fetch(`${base}/console/assets/..%2Findex.html`);
 
     expect(missing.status).toBe(404);
-    expect(escape.status).not.toBe(200);
+    expect(escaped.status).not.toBe(200);
   });
 
   test('leaves the console API and other paths to the API routes (an unknown API path is never the page)', async () => {

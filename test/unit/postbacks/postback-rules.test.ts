@@ -64,7 +64,7 @@ describe('postback URL templates', () => {
     ['https://user:pw@tracker.example.com/pb', 'url must not carry a user name or password'],
     ['https://{sub_id}.example.com/pb', 'url must not have a placeholder in its host'],
     ['https://tracker.example.com/pb?x={profile_id}', 'url has an unknown placeholder {profile_id}'],
-    ['https://tracker.example.com/' + 'a'.repeat(1000), 'url must be at most 1000 characters'],
+    [`https://tracker.example.com/${'a'.repeat(1000)}`, 'url must be at most 1000 characters'],
     ['https://localhost/pb', 'url must name a public host (localhost)'],
     ['ftp://tracker.example.com/pb', 'url must be https'],
   ])('%s is refused', (url, problem) => {

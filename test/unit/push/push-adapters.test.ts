@@ -90,7 +90,12 @@ describe('the VAPID keyring', () => {
     let clock = 0;
     const keyring = new AppVapidKeyring(
       { get: async () => app },
-      { get: async (name) => (reads++, name === 'apps/app_1/vapid-private-key' ? 'priv' : undefined) },
+      {
+        get: async (name) => {
+          reads++;
+          return name === 'apps/app_1/vapid-private-key' ? 'priv' : undefined;
+        },
+      },
       { ttlMs: 1000, maxEntries: 10, now: () => clock },
     );
 

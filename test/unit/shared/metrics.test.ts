@@ -71,7 +71,12 @@ function metricsOf(documents: Emf[]): Record<string, unknown> {
   expect(directive.Namespace).toBe(metricsNamespace);
   expect(directive.Dimensions).toEqual([['service']]);
   expect(document.service).toBe('MetricsTest');
-  return Object.fromEntries(directive.Metrics.map(({ Name, Unit }) => (expect(Unit).toBe('Count'), [Name, document[Name]])));
+  return Object.fromEntries(
+    directive.Metrics.map(({ Name, Unit }) => {
+      expect(Unit).toBe('Count');
+      return [Name, document[Name]];
+    }),
+  );
 }
 
 const event = { app_id: 'app_1', profile_id: 'player-1', event: 'deposit', urm_date_time: '2026-11-21T10:00:00Z' };

@@ -17,7 +17,10 @@ test('the file gets everything written to stdout and stderr, in order; the conso
   const dir = mkdtempSync(join(tmpdir(), 'urm-capture-'));
   const offered: string[] = [];
   // Synchronous from start to stop, and nothing shown: the test runner's own output is never taken.
-  const capture = captureProcessOutput(join(dir, 'stack.log'), (text) => (offered.push(text), false));
+  const capture = captureProcessOutput(join(dir, 'stack.log'), (text) => {
+    offered.push(text);
+    return false;
+  });
   try {
     process.stdout.write(`${line('INFO')}\n{"level":"WA`);
     process.stdout.write('RN"}\n');

@@ -73,9 +73,13 @@ function memoryQueue(): ReportQueue & { items: Map<string, QueuedReport> } {
   const items = new Map<string, QueuedReport>();
   return {
     items,
-    put: async (reports) => reports.forEach((report) => items.set(report.id, report)),
+    put: async (reports) => {
+      for (const report of reports) items.set(report.id, report);
+    },
     all: async () => [...items.values()],
-    remove: async (ids) => ids.forEach((id) => items.delete(id)),
+    remove: async (ids) => {
+      for (const id of ids) items.delete(id);
+    },
   };
 }
 
@@ -87,7 +91,10 @@ describe('the report queue', () => {
     const sent: unknown[][] = [];
     await enqueue(queue, [report('received'), report('clicked')], 1);
 
-    await flush(queue, async (records) => (sent.push(records), []));
+    await flush(queue, async (records) => {
+      sent.push(records);
+      return [];
+    });
 
     expect(sent.length).toBe(1);
     expect(sent[0].length).toBe(2);
@@ -102,7 +109,10 @@ describe('the report queue', () => {
 
     await enqueue(queue, [report('clicked')], 2);
     const sent: string[] = [];
-    await flush(queue, async (records) => (sent.push(...records.map((r) => String(r.urm_insert_id))), []));
+    await flush(queue, async (records) => {
+      sent.push(...records.map((r) => String(r.urm_insert_id)));
+      return [];
+    });
 
     expect(sent.sort()).toEqual(['n-1:clicked', 'n-1:received']);
     expect(queue.items.size).toBe(0);
@@ -154,7 +164,7 @@ describe('sending reports', () => {
 
     expect(await sendReports(config, [report('received')], fetchImpl)).toEqual([]);
     expect(request?.url).toBe('https://api.example.com/v1/events?app_id=app_1');
-    expect((request?.init.headers as Record<string, string>)['x-api-key']).toBe('urm_browser_key');
+    expect((request!.init.headers as Record<string, string>)['x-api-key']).toBe('urm_browser_key');
   });
 
   test('keeps all to send again after a network failure, a 5xx, 429, 408 or 403; gives up on another 4xx', async () => {

@@ -26,7 +26,9 @@ export function PlayerPage({ id }: { id: string }) {
   const channels = useApi(() => getJson<{ channels: Channel[] }>('/channels'), 'channels', role !== 'viewer');
   const [changes, setChanges] = useState(0);
   // A message's event reaches the timeline through the stream: read it again a few times (bounded).
-  const timelineSoon = () => refreshDelaysMs.forEach((delay) => setTimeout(() => setChanges((n) => n + 1), delay));
+  const timelineSoon = () => {
+    for (const delay of refreshDelaysMs) setTimeout(() => setChanges((n) => n + 1), delay);
+  };
 
   if (player.error?.status === 404)
     return (
@@ -230,7 +232,7 @@ function ChangeAttribute({ path, onChanged, refresh }: { path: string; onChanged
       }, delay),
     );
     return () => timers.forEach(clearTimeout);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Runs per refresh request only: refresh and onChanged are new closures each render.
   }, [refreshes]);
 
   const submit = async (event: Event) => {
