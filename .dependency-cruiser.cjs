@@ -1,8 +1,9 @@
 /**
  * Which way imports may point (docs/architecture.md, "Layout"), checked by
  * `npm run deps`: bin → lib → functions, lib → web-sdk, test → anything;
- * nothing under functions/ or web-sdk/ reaches lib/ or bin/, and no
- * operation (a functions/* folder other than shared) imports another.
+ * nothing under functions/ or web-sdk/ reaches lib/ or bin/; no entry point
+ * (an integrator operation, a consumer, a scheduled function, a browser UI's
+ * routed function) imports another, and the code they share never imports one.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -25,7 +26,7 @@ module.exports = {
       name: 'functions-only-functions',
       severity: 'error',
       comment:
-        'A Lambda bundle is functions/ and packages only: what lib or bin need from the service (operations, tables, secrets) comes from functions/shared/manifest, never the other way.',
+        'A Lambda bundle is functions/ and packages only: what lib or bin need from the service (operations, tables, secrets) comes from functions/manifest, never the other way.',
       from: { path: '^functions/' },
       to: { path: '^(lib|bin|test)/' },
     },
@@ -39,24 +40,41 @@ module.exports = {
     {
       name: 'no-operation-to-operation',
       severity: 'error',
-      comment: 'An operation never imports another operation: code two of them share lives in functions/shared (domain, http, …).',
-      from: { path: '^functions/([^/]+)/', pathNot: '^functions/shared/' },
-      to: { path: '^functions/[^/]+/', pathNot: ['^functions/$1/', '^functions/shared/'] },
+      comment:
+        'An integrator operation, consumer or scheduled function never imports another entry point: code two of them share lives in the shared folders (domain, adapters, http, …).',
+      from: { path: '^functions/(api|consumers|scheduled)/([^/]+)/' },
+      to: { path: '^functions/(api|consumers|scheduled|console|affiliate-portal|enterprise-portal)/', pathNot: '^functions/$1/$2/' },
+    },
+    {
+      name: 'no-ui-to-other-entry',
+      severity: 'error',
+      comment:
+        'A browser UI (the console, the affiliate portal, the enterprise portal) never imports another UI or an operation: what they share lives in the shared folders (back-office, http, …).',
+      from: { path: '^functions/(console|affiliate-portal|enterprise-portal)/' },
+      to: { path: '^functions/(api|consumers|scheduled|console|affiliate-portal|enterprise-portal)/', pathNot: '^functions/$1/' },
+    },
+    {
+      name: 'shared-not-to-entry',
+      severity: 'error',
+      comment:
+        'The shared folders (domain, adapters, http, stream, manifest, messaging, back-office, runtime) are what entry points are made of: they never import an entry point, or every bundle would carry it.',
+      from: { path: '^functions/(domain|adapters|http|stream|manifest|messaging|back-office|runtime)/' },
+      to: { path: '^functions/(api|consumers|scheduled|console|affiliate-portal|enterprise-portal)/' },
     },
     {
       name: 'one-module-per-client',
       severity: 'error',
       comment:
-        'Each AWS SDK client has its own module in functions/shared/clients/, so a function bundles only the clients it imports: a client module (or a barrel there) that imported another client would put that client in every bundle that uses the first.',
-      from: { path: '^functions/shared/clients/' },
-      to: { path: '^functions/shared/clients/', pathNot: '^functions/shared/clients/keep-alive\\.ts$' },
+        'Each AWS SDK client has its own module in functions/adapters/clients/, so a function bundles only the clients it imports: a client module (or a barrel there) that imported another client would put that client in every bundle that uses the first.',
+      from: { path: '^functions/adapters/clients/' },
+      to: { path: '^functions/adapters/clients/', pathNot: '^functions/adapters/clients/keep-alive\\.ts$' },
     },
     {
       name: 'no-clients-barrel',
       severity: 'error',
-      comment: 'Import a client from its own module (functions/shared/clients/<service>.ts): an index there would bundle every client into every function.',
+      comment: 'Import a client from its own module (functions/adapters/clients/<service>.ts): an index there would bundle every client into every function.',
       from: {},
-      to: { path: '^functions/shared/clients(/index)?\\.ts$' },
+      to: { path: '^functions/adapters/clients(/index)?\\.ts$' },
     },
     {
       name: 'lib-not-to-bin-or-test',

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the API, built from functions/shared/manifest/operations.ts and the
+ * The OpenAPI 3.1 document of the API, built from functions/manifest/operations.ts and the
  * very schemas the functions validate with (./operations.ts says which belong
  * to which operation). Served at /openapi.json and rendered at /docs;
  * `npm run openapi` writes it to a file.
@@ -8,12 +8,12 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { errorListBodySchema, invalidRequestBodySchema, messageBodySchema } from '../../functions/shared/http/error-bodies';
-import { BodyTooLarge, HttpProblem, toErrorResponse } from '../../functions/shared/http/errors';
-import { describeBytes } from '../../functions/shared/http/json-body';
-import { errorPage } from '../../functions/shared/portal/pages';
-import { maxBodyBytesOf } from '../../functions/shared/manifest/body-limits';
-import { httpOperations, type HttpOperation } from '../../functions/shared/manifest/operations';
+import { errorListBodySchema, invalidRequestBodySchema, messageBodySchema } from '../../functions/http/error-bodies';
+import { BodyTooLarge, HttpProblem, toErrorResponse } from '../../functions/http/errors';
+import { describeBytes } from '../../functions/http/json-body';
+import { errorPage } from '../../functions/enterprise-portal/pages';
+import { maxBodyBytesOf } from '../../functions/manifest/body-limits';
+import { httpOperations, type HttpOperation } from '../../functions/manifest/operations';
 import { namedSchemas, operationDocs } from './operation-docs';
 import { corsAppIdParameter, corsHeaders, preflightDoc } from './operations/cors';
 import { tags, type OperationDoc, type ParameterDoc, type RequestExample, type ResponseDoc } from './operations/doc-types';

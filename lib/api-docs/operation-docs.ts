@@ -1,5 +1,5 @@
 /**
- * What the document says of each operation of functions/shared/manifest/operations.ts, beside what
+ * What the document says of each operation of functions/manifest/operations.ts, beside what
  * that file says (method, path, id): the function's own request and response
  * schemas, the API-key scopes its handler allows, and examples.
  *
@@ -11,13 +11,13 @@
  * request example has (a 500, a 415) only illustrates. Values standing for
  * what exists only in an installation are placeholders (placeholders.ts).
  */
-import { profileViewSchema } from '../../functions/get-profile/schema';
-import { eventRecordSchema } from '../../functions/ingest-events/schema';
-import { profileRecordSchema } from '../../functions/ingest-profiles/schema';
-import { timelineEventViewSchema, timelineViewSchema } from '../../functions/list-profile-events/schema';
-import { pushTokensSchema, valueSchema } from '../../functions/shared/domain/attributes';
-import { writeReceiptSchema } from '../../functions/shared/domain/ingest';
-import { errorListBodySchema, invalidRequestBodySchema, messageBodySchema } from '../../functions/shared/http/error-bodies';
+import { profileViewSchema } from '../../functions/api/get-profile/schema';
+import { eventRecordSchema } from '../../functions/api/ingest-events/schema';
+import { profileRecordSchema } from '../../functions/api/ingest-profiles/schema';
+import { timelineEventViewSchema, timelineViewSchema } from '../../functions/api/list-profile-events/schema';
+import { pushTokensSchema, valueSchema } from '../../functions/domain/attributes';
+import { writeReceiptSchema } from '../../functions/domain/ingest';
+import { errorListBodySchema, invalidRequestBodySchema, messageBodySchema } from '../../functions/http/error-bodies';
 import { affiliateDocs } from './operations/affiliates';
 import type { OperationDoc } from './operations/doc-types';
 import { emailDocs } from './operations/email';

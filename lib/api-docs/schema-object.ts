@@ -4,11 +4,11 @@
  * never edited for the document: what ajv alone understands is translated here
  * into plain JSON Schema that accepts and refuses exactly the same values.
  */
-import { limits } from '../../functions/shared/domain/limits';
+import { limits } from '../../functions/domain/limits';
 
 export type SchemaObject = Record<string, unknown>;
 
-/** Formats the functions add to ajv (functions/shared/domain/validation.ts), worded for readers. */
+/** Formats the functions add to ajv (functions/domain/validation.ts), worded for readers. */
 export const customFormats: Record<string, string> = {
   ip: 'an IPv4 or IPv6 address',
   'http-url': 'an absolute http:// or https:// URL with a host',

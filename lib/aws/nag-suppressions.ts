@@ -11,8 +11,8 @@ import type { Method } from 'aws-cdk-lib/aws-apigateway';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { httpOperations, scheduledFunctions, type HttpOperation, keyAuthenticated } from '../../functions/shared/manifest/operations';
-import { secretsPrefix } from '../../functions/shared/manifest/secrets';
+import { httpOperations, scheduledFunctions, type HttpOperation, keyAuthenticated } from '../../functions/manifest/operations';
+import { secretsPrefix } from '../../functions/manifest/secrets';
 import type { EventPipeline } from './constructs/event-pipeline';
 import type { IngestionApi } from './constructs/ingestion-api';
 import type { ScheduledWork } from './constructs/scheduled-work';
@@ -47,7 +47,7 @@ export function suppressAcceptedFindings(stack: UrmStackParts): void {
 function authorization(operation: HttpOperation): string {
   if (keyAuthenticated(operation)) {
     return (
-      'It checks the x-api-key itself before parsing anything (functions/shared/http/auth.ts): the key is hashed and ' +
+      'It checks the x-api-key itself before parsing anything (functions/http/auth.ts): the key is hashed and ' +
       "looked up in the keys table, must be live and of the operation's scope, and an app_id in the request must be " +
       "the key's application; every refusal is the same 403. Keys are per application and scope and revocable."
     );
@@ -89,7 +89,7 @@ function authorization(operation: HttpOperation): string {
       "with the link (on one of the application's own site origins), reads nothing back to the caller, and writes at " +
       'most one click claim and one stream record per visitor and link per day; an unknown link id writes nothing.',
   };
-  // The back-office console's API (functions/shared/http/console-auth.ts): one rule for all of it.
+  // The back-office console's API (functions/http/console-auth.ts): one rule for all of it.
   if (operation.path.startsWith('/console/api/')) {
     return (
       'Its credential is the enterprise portal session cookie (random, stored as a SHA-256, idle and absolute expiry, ' +
@@ -162,7 +162,7 @@ function operationOf(method: Method): HttpOperation {
       // A path ending in / (the affiliate portal's home) is the resource without it: API Gateway resources have no trailing slash.
       candidate.path.replace(/(.)\/$/, '$1') === path && (candidate.method === method.httpMethod || (method.httpMethod === 'OPTIONS' && candidate.browser)),
   );
-  if (!operation) throw new Error(`API method ${method.httpMethod} ${path} is no operation of functions/shared/manifest/operations.ts`);
+  if (!operation) throw new Error(`API method ${method.httpMethod} ${path} is no operation of functions/manifest/operations.ts`);
   return operation;
 }
 

@@ -2,7 +2,7 @@
  * The stack outputs replay and alarm subscribers read, apart from the stack so
  * the admin command line can name them without loading the CDK.
  */
-import { streamConsumers } from '../../functions/shared/manifest/operations';
+import { streamConsumers } from '../../functions/manifest/operations';
 
 export const failureOutputs = {
   /** The ingestion stream, which replay reads the failed batches from. */

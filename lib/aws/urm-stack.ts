@@ -5,13 +5,13 @@
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
-import { tableOutputName, tables as tableDefinitions, type TableName } from '../../functions/shared/manifest/resources';
-import { secretsPrefix, secretsPrefixOutput } from '../../functions/shared/manifest/secrets';
+import { httpOperations, streamConsumers } from '../../functions/manifest/operations';
+import { tableOutputName, tables as tableDefinitions, type TableName } from '../../functions/manifest/resources';
+import { secretsPrefix, secretsPrefixOutput } from '../../functions/manifest/secrets';
 import { Alarms } from './constructs/alarms';
 import { UrmDashboard } from './constructs/dashboard';
-import { pushEndpointPolicy } from '../../functions/shared/domain/push';
-import { postbackHostList } from '../../functions/shared/domain/postbacks';
+import { pushEndpointPolicy } from '../../functions/domain/push';
+import { postbackHostList } from '../../functions/domain/postbacks';
 import { DataTables } from './constructs/data-tables';
 import { Email } from './constructs/email';
 import { EventPipeline } from './constructs/event-pipeline';

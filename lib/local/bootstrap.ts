@@ -1,5 +1,5 @@
 /**
- * Creates the local tables and stream from functions/shared/manifest/resources.ts, the definitions
+ * Creates the local tables and stream from functions/manifest/resources.ts, the definitions
  * the CDK stack deploys, when they do not exist yet.
  */
 import {
@@ -13,7 +13,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { CreateStreamCommand, DescribeStreamSummaryCommand, ListStreamsCommand, type KinesisClient } from '@aws-sdk/client-kinesis';
-import { tables, type StreamDefinition, type TableDefinition } from '../../functions/shared/manifest/resources';
+import { tables, type StreamDefinition, type TableDefinition } from '../../functions/manifest/resources';
 
 export function createTableInput(definition: TableDefinition): CreateTableCommandInput {
   const attributes = new Map<string, 'S' | 'N' | 'B'>();

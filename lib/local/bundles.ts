@@ -12,7 +12,7 @@ import { App, AssetStaging, Stack } from 'aws-cdk-lib';
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { FunctionDefinition } from '../../functions/shared/manifest/operations';
+import type { FunctionDefinition } from '../../functions/manifest/operations';
 import { bundleAssetOptions, bundleFile, bundleHandler } from '../aws/constructs/function-code';
 import { bundleOptions } from '../aws/constructs/function-defaults';
 import { importHandler, type HandlerLoader } from './handlers';

@@ -3,16 +3,16 @@
  * its id and keys are kept for the developer (keys are stored hashed, so this
  * file is the only place they can be read again).
  */
-import { localStackActor } from '../../functions/shared/domain/audit';
+import { localStackActor } from '../../functions/domain/audit';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
-import { hashApiKey, type Scope } from '../../functions/shared/domain/api-keys';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { createChannel } from '../../functions/shared/back-office/channels';
-import { issueKey } from '../../functions/shared/back-office/keys';
-import { createPlan } from '../../functions/shared/back-office/plans';
-import { setMoneySettings } from '../../functions/shared/back-office/money';
-import type { BackOffice } from '../../functions/shared/back-office/ports';
-import { newUserId } from '../../functions/shared/domain/enterprise';
+import { hashApiKey, type Scope } from '../../functions/domain/api-keys';
+import { createApp } from '../../functions/back-office/apps';
+import { createChannel } from '../../functions/back-office/channels';
+import { issueKey } from '../../functions/back-office/keys';
+import { createPlan } from '../../functions/back-office/plans';
+import { setMoneySettings } from '../../functions/back-office/money';
+import type { BackOffice } from '../../functions/back-office/ports';
+import { newUserId } from '../../functions/domain/enterprise';
 
 export interface DevConfig {
   base_url: string;

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FunctionDefinition } from '../../functions/shared/manifest/operations';
+import type { FunctionDefinition } from '../../functions/manifest/operations';
 
 /** Loads the handler a function definition names. */
 export type HandlerLoader = (definition: FunctionDefinition) => Promise<unknown>;

@@ -6,10 +6,10 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { KinesisStreamEvent } from 'aws-lambda';
-import { KinesisRecordReader } from '../../functions/shared/adapters/kinesis-record-reader';
-import type { ConsumerInvoker, ReplayPorts } from '../../functions/shared/back-office/replay';
-import { streamConsumers } from '../../functions/shared/manifest/operations';
-import { ingestStream } from '../../functions/shared/manifest/resources';
+import { KinesisRecordReader } from '../../functions/adapters/kinesis-record-reader';
+import type { ConsumerInvoker, ReplayPorts } from '../../functions/back-office/replay';
+import { streamConsumers } from '../../functions/manifest/operations';
+import { ingestStream } from '../../functions/manifest/resources';
 import { lambdaContext } from './api-gateway';
 import { invoke, scopeInvocations } from './invocation';
 import { functionEnvironment, localClients, type LocalEndpoints } from './stack';

@@ -1,5 +1,5 @@
 /**
- * The scheduled functions of functions/shared/manifest/operations.ts in the
+ * The scheduled functions of functions/manifest/operations.ts in the
  * local stack: each handler invoked on a timer, as EventBridge would, but
  * every `intervalMs` (a second by default) instead of every minute, so a
  * postback arrives within seconds. One run of a function at a time; a failed
@@ -7,7 +7,7 @@
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import type { ScheduledFunction } from '../../functions/shared/manifest/operations';
+import type { ScheduledFunction } from '../../functions/manifest/operations';
 import { lambdaContext } from './api-gateway';
 import { invoke } from './invocation';
 

@@ -1,5 +1,5 @@
 /**
- * The local API: one HTTP server answering every route of functions/shared/manifest/operations.ts
+ * The local API: one HTTP server answering every route of functions/manifest/operations.ts
  * with the same handler Lambda runs (its module, or with --bundled its bundle), behind API Gateway's limits
  * (10 MiB payload, 29 s integration timeout) and error answers. Of a body it
  * keeps no more than the operation's own bound (plus one byte), so an
@@ -7,8 +7,8 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { maxBodyBytesOf } from '../../functions/shared/manifest/body-limits';
-import { httpFunctionTimeoutSeconds, type HttpOperation } from '../../functions/shared/manifest/operations';
+import { maxBodyBytesOf } from '../../functions/manifest/body-limits';
+import { httpFunctionTimeoutSeconds, type HttpOperation } from '../../functions/manifest/operations';
 import { lambdaContext, sendProxyResult, toProxyEvent, type RouteMatch } from './api-gateway';
 import type { HandlerLoader } from './handlers';
 import { invoke } from './invocation';

@@ -1,12 +1,12 @@
 /**
  * The whole service on one machine: DynamoDB Local and kinesalite under the
- * data directory, tables and stream from functions/shared/manifest/resources.ts, the HTTP routes and
- * stream consumers of functions/shared/manifest/operations.ts running their real handler modules
+ * data directory, tables and stream from functions/manifest/resources.ts, the HTTP routes and
+ * stream consumers of functions/manifest/operations.ts running their real handler modules
  * (or, with `bundled`, the very bundles `cdk synth` stages: bundles.ts), and the demo application. Only endpoints and credentials differ from AWS.
  */
-import { DynamoAuditLog } from '../../functions/shared/adapters/dynamo-audit-log';
-import { DynamoEnterpriseUserStore } from '../../functions/shared/adapters/dynamo-enterprise-user-store';
-import { DynamoSignInTokenStore } from '../../functions/shared/adapters/dynamo-sign-in-token-store';
+import { DynamoAuditLog } from '../../functions/adapters/dynamo-audit-log';
+import { DynamoEnterpriseUserStore } from '../../functions/adapters/dynamo-enterprise-user-store';
+import { DynamoSignInTokenStore } from '../../functions/adapters/dynamo-sign-in-token-store';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KinesisClient } from '@aws-sdk/client-kinesis';
@@ -14,24 +14,24 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { DynamoAffiliateStore } from '../../functions/shared/adapters/dynamo-affiliate-store';
-import { DynamoAppStore } from '../../functions/shared/adapters/dynamo-app-store';
-import { DynamoChannelStore } from '../../functions/shared/adapters/dynamo-channel-store';
-import { DynamoKeyStore } from '../../functions/shared/adapters/dynamo-key-store';
-import { DynamoLinkStore } from '../../functions/shared/adapters/dynamo-link-store';
-import { DynamoPlanStore } from '../../functions/shared/adapters/dynamo-plan-store';
-import { DynamoTimelineStore } from '../../functions/shared/adapters/dynamo-timeline-store';
-import { DynamoFunnelStore } from '../../functions/shared/adapters/dynamo-funnel-store';
-import { DynamoRejectionLog } from '../../functions/shared/adapters/dynamo-rejection-log';
-import { DynamoSecretStore } from '../../functions/shared/adapters/dynamo-secret-store';
-import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/shared/adapters/dynamo-postback-store';
+import { DynamoAffiliateStore } from '../../functions/adapters/dynamo-affiliate-store';
+import { DynamoAppStore } from '../../functions/adapters/dynamo-app-store';
+import { DynamoChannelStore } from '../../functions/adapters/dynamo-channel-store';
+import { DynamoKeyStore } from '../../functions/adapters/dynamo-key-store';
+import { DynamoLinkStore } from '../../functions/adapters/dynamo-link-store';
+import { DynamoPlanStore } from '../../functions/adapters/dynamo-plan-store';
+import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-store';
+import { DynamoFunnelStore } from '../../functions/adapters/dynamo-funnel-store';
+import { DynamoRejectionLog } from '../../functions/adapters/dynamo-rejection-log';
+import { DynamoSecretStore } from '../../functions/adapters/dynamo-secret-store';
+import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/adapters/dynamo-postback-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { ensureConsoleBuilt } from '../../web-sdk/build-console';
-import { httpOperations, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/shared/manifest/operations';
-import { ingestStream, postbackSending, pushSending, tables } from '../../functions/shared/manifest/resources';
-import { postbackHostList } from '../../functions/shared/domain/postbacks';
-import type { BackOffice } from '../../functions/shared/back-office/ports';
-import { localSecretsTable, secretsEnv } from '../../functions/shared/manifest/secrets';
+import { httpOperations, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/manifest/operations';
+import { ingestStream, postbackSending, pushSending, tables } from '../../functions/manifest/resources';
+import { postbackHostList } from '../../functions/domain/postbacks';
+import type { BackOffice } from '../../functions/back-office/ports';
+import { localSecretsTable, secretsEnv } from '../../functions/manifest/secrets';
 import { consoleStatics } from './console';
 import { apiDocsStatics, loadApiDocs } from './api-docs';
 import { ensureStream, ensureTables } from './bootstrap';
@@ -146,7 +146,7 @@ export function functionEnvironment(endpoints: LocalEndpoints, sesEndpoint = end
     AWS_ENDPOINT_URL_SESV2: sesEndpoint,
     ...Object.fromEntries(Object.values(tables).map((table) => [table.envVar, table.localName])),
     [ingestStream.envVar]: ingestStream.localName,
-    // No SSM locally: secrets come from a DynamoDB table (functions/shared/manifest/secrets.ts).
+    // No SSM locally: secrets come from a DynamoDB table (functions/manifest/secrets.ts).
     [secretsEnv.backend]: 'dynamodb',
     [secretsEnv.table]: localSecretsTable.localName,
     // The local push service (web-push-testing, for npm start and the tests) is plain HTTP on this machine.

@@ -14,18 +14,18 @@
  * none), `Sec-Fetch-Site: same-origin`. A request that says neither (curl) is
  * refused.
  */
-import { localStackActor } from '../../functions/shared/domain/audit';
+import { localStackActor } from '../../functions/domain/audit';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { identitySecretName, profileIdProof } from '../../functions/shared/domain/identity';
-import { vapidPrivateKeySecret } from '../../functions/shared/domain/push';
-import type { SecretStore } from '../../functions/shared/domain/secrets';
+import { identitySecretName, profileIdProof } from '../../functions/domain/identity';
+import { vapidPrivateKeySecret } from '../../functions/domain/push';
+import type { SecretStore } from '../../functions/domain/secrets';
 import { distDir, sdkFiles, sdkVersion, WORKER_SCRIPT } from '../../web-sdk/build';
-import { requireApp } from '../../functions/shared/back-office/apps';
-import type { BackOffice } from '../../functions/shared/back-office/ports';
-import { hasIdentitySecret, rotateIdentitySecret } from '../../functions/shared/back-office/identity';
-import { generateVapidKeys } from '../../functions/shared/back-office/web-push';
+import { requireApp } from '../../functions/back-office/apps';
+import type { BackOffice } from '../../functions/back-office/ports';
+import { hasIdentitySecret, rotateIdentitySecret } from '../../functions/back-office/identity';
+import { generateVapidKeys } from '../../functions/back-office/web-push';
 import { demoPage } from './web-push-demo-page';
 import type { DevConfig } from './demo-app';
 import type { StaticHandler } from './server';

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, expect, test } from '@jest/globals';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { localClients } from '../../lib/local/stack';
-import { localSecretsTable } from '../../functions/shared/manifest/secrets';
+import { localSecretsTable } from '../../functions/manifest/secrets';
 import { describeFindings, findSecrets, findUnstructured, MIN_SECRET_LENGTH, type UsedSecret } from '../support/log-audit';
 import type { TestStack } from '../support/local-stack';
 

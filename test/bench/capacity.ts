@@ -8,7 +8,7 @@
  * issue's target of sharing them (0.3: the bench's ten ~300-byte events of a
  * profile per batch in one 3 KB write, 3 units; a lone event stays at 1).
  */
-import { streamConsumers } from '../../functions/shared/manifest/operations';
+import { streamConsumers } from '../../functions/manifest/operations';
 import { awsPrices, type AwsPrices } from './aws-prices';
 import { costPerMillion, streamFeePerMonth } from './cost';
 

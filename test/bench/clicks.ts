@@ -19,8 +19,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import autocannon from 'autocannon';
 import { pathToFileURL } from 'node:url';
 import { localBackOffice, localClients, type LocalEndpoints } from '../../lib/local/stack';
-import { createLink } from '../../functions/shared/back-office/affiliate-links';
-import type { LinkRecord } from '../../functions/shared/domain/affiliate-program';
+import { createLink } from '../../functions/back-office/affiliate-links';
+import type { LinkRecord } from '../../functions/domain/affiliate-program';
 import { apiEvent, context } from '../support/lambda';
 import { readWholeStream } from '../support/stream';
 import { costPerMillion, type CostBreakdown } from './cost';
@@ -123,11 +123,11 @@ const perClick = (byCommand: Record<string, number>, clicks: number) =>
  */
 async function countCalls(endpoints: LocalEndpoints, link: LinkRecord): Promise<ClickResult['calls']> {
   Object.assign(process.env, functionEnvironment({ dynamodb: endpoints.dynamodb_endpoint, kinesis: endpoints.kinesis_endpoint }));
-  const { dynamo } = await import('../../functions/shared/clients/dynamo');
-  const { kinesis } = await import('../../functions/shared/clients/kinesis');
+  const { dynamo } = await import('../../functions/adapters/clients/dynamo');
+  const { kinesis } = await import('../../functions/adapters/clients/kinesis');
   const dynamoCounter = countDynamoCalls(dynamo);
   const kinesisCounter = countKinesisCalls(kinesis);
-  const handler = (await import('../../functions/track-click/handler')).handler as unknown as Handler;
+  const handler = (await import('../../functions/api/track-click/handler')).handler as unknown as Handler;
 
   const click = async (userAgent: string, cookie?: string) => {
     const event = apiEvent({ method: 'GET', path: `/t/${link.link_id}`, headers: { 'User-Agent': userAgent, ...(cookie ? { Cookie: cookie } : {}) } });

@@ -1,5 +1,5 @@
 /**
- * Figure 4: per function of functions/shared/manifest/operations.ts, the bundle CDK would deploy
+ * Figure 4: per function of functions/manifest/operations.ts, the bundle CDK would deploy
  * (esbuild with the options of lib/aws/constructs/function-code.ts and the bundleOptions of function-defaults.ts:
  * ESM, minified, targeting the runtime's Node.js, the AWS SDK bundled) and the time a fresh Node
  * process takes to load it, minus the time of a process that loads nothing.
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { esbuildOptions } from '../../lib/aws/constructs/function-code';
 import { bundleOptions, functionDefaults } from '../../lib/aws/constructs/function-defaults';
-import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
+import { httpOperations, streamConsumers } from '../../functions/manifest/operations';
 import { repoRoot } from '../support/local-stack';
 import { functionEnvironment, median, report, round } from './support';
 

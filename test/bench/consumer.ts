@@ -1,5 +1,5 @@
 /**
- * Figure 3: records/s the profile consumer (functions/apply-profiles/handler.ts)
+ * Figure 3: records/s the profile consumer (functions/consumers/apply-profiles/handler.ts)
  * applies against DynamoDB Local, and DynamoDB calls and capacity units per
  * record, for Kinesis batches where each profile has 1, 10 and 100 records.
  * Baseline: a naive GetItem + PutItem per record on the same table, with the
@@ -14,8 +14,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { streamConsumers } from '../../functions/shared/manifest/operations';
-import { tables } from '../../functions/shared/manifest/resources';
+import { streamConsumers } from '../../functions/manifest/operations';
+import { tables } from '../../functions/manifest/resources';
 import { ensureTables } from '../../lib/local/bootstrap';
 import { startDynamoLocal } from '../../lib/local/emulators';
 import { kinesisEvent, sequenceNumbers } from '../support/kinesis-event';
@@ -27,7 +27,7 @@ type Consumer = (event: KinesisStreamEvent, context: Context) => Promise<Kinesis
 
 const RUN_MS = Number(process.env.URM_BENCH_RUN_MS ?? 3000);
 const BATCH_SIZE = streamConsumers.find((c) => c.id === 'ApplyProfiles')!.batchSize;
-/** The consumer's own parallelism across profiles (functions/apply-profiles/core.ts), given to the baseline too. */
+/** The consumer's own parallelism across profiles (functions/consumers/apply-profiles/core.ts), given to the baseline too. */
 const PARALLEL = 10;
 const APP = 'app_bench';
 
@@ -90,9 +90,9 @@ async function main(): Promise<ConsumerResult> {
     admin.destroy();
 
     Object.assign(process.env, functionEnvironment({ dynamodb: endpoint }));
-    const { dynamo } = await import('../../functions/shared/clients/dynamo');
-    const applyProfiles = (await import('../../functions/apply-profiles/handler')).handler as unknown as Consumer;
-    const recordEvents = (await import('../../functions/record-events/handler')).handler as unknown as Consumer;
+    const { dynamo } = await import('../../functions/adapters/clients/dynamo');
+    const applyProfiles = (await import('../../functions/consumers/apply-profiles/handler')).handler as unknown as Consumer;
+    const recordEvents = (await import('../../functions/consumers/record-events/handler')).handler as unknown as Consumer;
     const { GetCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
     const counter = countDynamoCalls(dynamo);
 

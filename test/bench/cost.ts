@@ -6,7 +6,7 @@
  * same records), the floor any design that goes through this stream pays.
  */
 import { functionDefaults } from '../../lib/aws/constructs/function-defaults';
-import { streamConsumers } from '../../functions/shared/manifest/operations';
+import { streamConsumers } from '../../functions/manifest/operations';
 import { awsPrices, type AwsPrices } from './aws-prices';
 
 const MILLION = 1_000_000;

@@ -16,8 +16,8 @@ import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { Agent } from 'node:http';
 import type { DevConfig } from '../../lib/local/demo-app';
-import { ingestStream } from '../../functions/shared/manifest/resources';
-import { toStreamEntries } from '../../functions/shared/domain/ingest';
+import { ingestStream } from '../../functions/manifest/resources';
+import { toStreamEntries } from '../../functions/domain/ingest';
 import { combineRounds, percentile, report, round, withLocalStack } from './support';
 import { BATCH, eventBatch } from './workloads';
 

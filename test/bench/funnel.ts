@@ -1,5 +1,5 @@
 /**
- * The funnel consumer (functions/count-funnel/handler.ts) against DynamoDB
+ * The funnel consumer (functions/consumers/count-funnel/handler.ts) against DynamoDB
  * Local: money events of attributed players per second, and DynamoDB calls
  * per event, in batches of 100 records (10 players × 10 events, players
  * spread over 5 affiliates). Baseline, in the same run: the naive way, a
@@ -14,8 +14,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { streamConsumers } from '../../functions/shared/manifest/operations';
-import { tables } from '../../functions/shared/manifest/resources';
+import { streamConsumers } from '../../functions/manifest/operations';
+import { tables } from '../../functions/manifest/resources';
 import { ensureTables } from '../../lib/local/bootstrap';
 import { startDynamoLocal } from '../../lib/local/emulators';
 import { kinesisEvent, sequenceNumbers } from '../support/kinesis-event';
@@ -70,7 +70,7 @@ async function main(): Promise<FunnelResult> {
     admin.destroy();
 
     Object.assign(process.env, functionEnvironment({ dynamodb: endpoint }));
-    const { dynamo } = await import('../../functions/shared/clients/dynamo');
+    const { dynamo } = await import('../../functions/adapters/clients/dynamo');
     const { GetCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
     await dynamo.send(
       new PutCommand({
@@ -84,7 +84,7 @@ async function main(): Promise<FunnelResult> {
         },
       }),
     );
-    const countFunnel = (await import('../../functions/count-funnel/handler')).handler as unknown as Consumer;
+    const countFunnel = (await import('../../functions/consumers/count-funnel/handler')).handler as unknown as Consumer;
     const counter = countDynamoCalls(dynamo);
 
     let sequence = 1n;

@@ -10,8 +10,8 @@ import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { hashApiKey } from '../../functions/shared/domain/api-keys';
-import { tables } from '../../functions/shared/manifest/resources';
+import { hashApiKey } from '../../functions/domain/api-keys';
+import { tables } from '../../functions/manifest/resources';
 import { apiEvent, context } from '../support/lambda';
 import { functionEnvironment, median, report, round, timeRuns } from './support';
 import { BATCH, eventBatch, profileBatch } from './workloads';
@@ -50,8 +50,8 @@ async function main(): Promise<IngestHandlerResult> {
     };
   });
 
-  const events = (await import('../../functions/ingest-events/handler')).handler as unknown as Handler;
-  const profiles = (await import('../../functions/ingest-profiles/handler')).handler as unknown as Handler;
+  const events = (await import('../../functions/api/ingest-events/handler')).handler as unknown as Handler;
+  const profiles = (await import('../../functions/api/ingest-profiles/handler')).handler as unknown as Handler;
   const headers = { 'Content-Type': 'application/json', Accept: 'application/json', 'x-api-key': key };
   const eventsBody = JSON.stringify(eventBatch('app_bench'));
   const profilesBody = JSON.stringify(profileBatch('app_bench'));

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DevConfig } from '../../lib/local/demo-app';
 import type { LocalEndpoints } from '../../lib/local/stack';
-import { tables, ingestStream } from '../../functions/shared/manifest/resources';
-import { secretsEnv } from '../../functions/shared/manifest/secrets';
+import { tables, ingestStream } from '../../functions/manifest/resources';
+import { secretsEnv } from '../../functions/manifest/secrets';
 import { endpointsOf, freePorts, startLocalProcess, waitFor } from '../support/local-process';
 
 export const median = (values: number[]): number => percentile(values, 50);

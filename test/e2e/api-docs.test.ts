@@ -1,14 +1,14 @@
 /**
  * The API reference as a reader meets it: Debian's Chromium opens /docs on
  * the local stack, Swagger UI renders /openapi.json, every operation of
- * functions/shared/manifest/operations.ts is listed, and a screenshot of the page is taken (written
+ * functions/manifest/operations.ts is listed, and a screenshot of the page is taken (written
  * under .urm/screenshots/, never committed).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { httpOperations } from '../../functions/shared/manifest/operations';
+import { httpOperations } from '../../functions/manifest/operations';
 import { validateOpenApiDocument } from '../../lib/api-docs/document';
 import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';

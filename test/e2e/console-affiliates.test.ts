@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { createPlan } from '../../functions/shared/back-office/plans';
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { createPlan } from '../../functions/back-office/plans';
+import { commandLineActor } from '../../functions/domain/audit';
 import { registerAffiliate } from '../support/affiliates';
 import { launchChromium } from '../support/chromium';
 import { consoleApp, forgedPost, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { createChannel } from '../../functions/shared/back-office/channels';
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { createChannel } from '../../functions/back-office/channels';
+import { commandLineActor } from '../../functions/domain/audit';
 import { launchChromium } from '../support/chromium';
 import { consoleApp, forgedPost, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';
 import { request } from '../support/http';

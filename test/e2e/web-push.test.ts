@@ -22,16 +22,16 @@
  *   close is the worker's own NotificationEvent, dispatched on the real
  *   notification from getNotifications().
  */
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { commandLineActor } from '../../functions/domain/audit';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, BrowserContext, Page, Worker } from 'playwright-core';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { issueKey } from '../../functions/shared/back-office/keys';
-import { generateVapidKeys } from '../../functions/shared/back-office/web-push';
+import { createApp } from '../../functions/back-office/apps';
+import { issueKey } from '../../functions/back-office/keys';
+import { generateVapidKeys } from '../../functions/back-office/web-push';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { launchChromium } from '../support/chromium';
 import { proofOf } from '../support/identity';

@@ -1,5 +1,5 @@
 /**
- * Fuzz: every POST operation of functions/shared/manifest/operations.ts gets 2,000 generated
+ * Fuzz: every POST operation of functions/manifest/operations.ts gets 2,000 generated
  * bodies over HTTP (keep-alive, 4 in flight, each with a timeout) to a local
  * stack of this file's own (so the valid bodies among them, some of them
  * large, do not queue up before the shared stack's consumers and slow the
@@ -23,8 +23,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import pLimit from 'p-limit';
 import { localClients } from '../../lib/local/stack';
-import { httpOperations } from '../../functions/shared/manifest/operations';
-import { tables } from '../../functions/shared/manifest/resources';
+import { httpOperations } from '../../functions/manifest/operations';
+import { tables } from '../../functions/manifest/resources';
 import type { DevConfig } from '../../lib/local/demo-app';
 import { endpointsOf, freePorts, startLocalProcess, waitFor, type LocalProcess } from '../support/local-process';
 import type { TestStack } from '../support/local-stack';

@@ -12,9 +12,9 @@ import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput, type Put
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { tables } from '../../functions/shared/manifest/resources';
-import { hashApiKey } from '../../functions/shared/domain/api-keys';
-import { decodeEnvelope } from '../../functions/shared/domain/stream-record';
+import { tables } from '../../functions/manifest/resources';
+import { hashApiKey } from '../../functions/domain/api-keys';
+import { decodeEnvelope } from '../../functions/domain/stream-record';
 import { apiEvent, context } from '../support/lambda';
 
 // Every table the stack knows, so the handler composes whatever its middlewares read.
@@ -62,8 +62,8 @@ class ThrottlingStream {
 let events: Handler;
 let profiles: Handler;
 beforeAll(async () => {
-  events = (await import('../../functions/ingest-events/handler')).handler as unknown as Handler;
-  profiles = (await import('../../functions/ingest-profiles/handler')).handler as unknown as Handler;
+  events = (await import('../../functions/api/ingest-events/handler')).handler as unknown as Handler;
+  profiles = (await import('../../functions/api/ingest-profiles/handler')).handler as unknown as Handler;
 });
 
 beforeEach(() => {

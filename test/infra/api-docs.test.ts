@@ -6,7 +6,7 @@ import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { DOCS_PAGE, docsAssets, docsContentSecurityPolicy } from '../../lib/api-docs/site';
 import { PushCdn } from '../../lib/aws/constructs/push-cdn';
-import { httpOperations } from '../../functions/shared/manifest/operations';
+import { httpOperations } from '../../functions/manifest/operations';
 import { validateOpenApiDocument } from '../../lib/api-docs/document';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { testApp } from '../support/cdk';

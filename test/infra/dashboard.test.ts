@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { metricsByService, metricsNamespace } from '../../functions/shared/manifest/metrics';
-import { streamConsumers } from '../../functions/shared/manifest/operations';
-import { tables, type TableName } from '../../functions/shared/manifest/resources';
+import { metricsByService, metricsNamespace } from '../../functions/manifest/metrics';
+import { streamConsumers } from '../../functions/manifest/operations';
+import { tables, type TableName } from '../../functions/manifest/resources';
 import { UrmStack } from '../../lib/aws/urm-stack';
 import { testApp } from '../support/cdk';
 

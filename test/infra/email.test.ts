@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
-import { emailSending } from '../../functions/shared/manifest/resources';
+import { httpOperations, streamConsumers } from '../../functions/manifest/operations';
+import { emailSending } from '../../functions/manifest/resources';
 import { UrmStack } from '../../lib/aws/urm-stack';
 import { roleStatements, testApp } from '../support/cdk';
 

@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { streamConsumers } from '../../functions/shared/manifest/operations';
-import { ingestStream } from '../../functions/shared/manifest/resources';
+import { streamConsumers } from '../../functions/manifest/operations';
+import { ingestStream } from '../../functions/manifest/resources';
 import { stackOutputs, UrmStack } from '../../lib/aws/urm-stack';
 import { testApp } from '../support/cdk';
 

@@ -5,7 +5,7 @@ import { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
-import type { FunctionDefinition } from '../../functions/shared/manifest/operations';
+import type { FunctionDefinition } from '../../functions/manifest/operations';
 import { bundledCode, bundleFile, bundleHandler } from '../../lib/aws/constructs/function-code';
 import { bundleOptions } from '../../lib/aws/constructs/function-defaults';
 import { bundledHandlers, cloudAssemblyDir, stageBundles, taskDir } from '../../lib/local/bundles';

@@ -9,13 +9,13 @@ import type { ErrorObject } from 'ajv';
 import { build } from 'esbuild';
 import fc from 'fast-check';
 import { pathToFileURL } from 'node:url';
-import { eventsBodySchema } from '../../functions/ingest-events/schema';
-import { profilesBodySchema } from '../../functions/ingest-profiles/schema';
-import { registerAffiliateSchema } from '../../functions/register-affiliate/schema';
-import { httpOperations, streamConsumers } from '../../functions/shared/manifest/operations';
-import type { SchemaValidators } from '../../functions/shared/domain/schema-compiler';
-import { schemaValidators as compiledInProcess } from '../../functions/shared/domain/schema-compiler';
-import { formatErrors } from '../../functions/shared/domain/validation';
+import { eventsBodySchema } from '../../functions/api/ingest-events/schema';
+import { profilesBodySchema } from '../../functions/api/ingest-profiles/schema';
+import { registerAffiliateSchema } from '../../functions/api/register-affiliate/schema';
+import { httpOperations, streamConsumers } from '../../functions/manifest/operations';
+import type { SchemaValidators } from '../../functions/domain/schema-compiler';
+import { schemaValidators as compiledInProcess } from '../../functions/domain/schema-compiler';
+import { formatErrors } from '../../functions/domain/validation';
 import { esbuildOptions } from '../../lib/aws/constructs/function-code';
 import { bundleOptions, repoRoot } from '../../lib/aws/constructs/function-defaults';
 import { validatorsSpecifier } from '../../lib/aws/constructs/precompiled-validators';
@@ -113,10 +113,10 @@ describe("a bundle's precompiled validators", () => {
   test.each(samples)('agree with the validators compiled in the process on %s', async (_name, schema, inputs) => {
     const entry =
       _name === 'POST /events'
-        ? 'functions/ingest-events/handler.ts'
+        ? 'functions/api/ingest-events/handler.ts'
         : _name === 'POST /profiles'
-          ? 'functions/ingest-profiles/handler.ts'
-          : 'functions/register-affiliate/handler.ts';
+          ? 'functions/api/ingest-profiles/handler.ts'
+          : 'functions/api/register-affiliate/handler.ts';
     const precompiled = (await import(pathToFileURL(precompiledModule(entry)).href)) as { schemaValidators: (schema: object) => SchemaValidators };
     const inBundle = precompiled.schemaValidators(schema);
     const inProcess = compiledInProcess(schema);
@@ -131,7 +131,7 @@ describe("a bundle's precompiled validators", () => {
 
   test('agree with the validators compiled in the process on generated profile records', async () => {
     // The bundle's code shares repeated subschemas (one function each); the process compiles them in place.
-    const precompiled = (await import(pathToFileURL(precompiledModule('functions/ingest-profiles/handler.ts')).href)) as {
+    const precompiled = (await import(pathToFileURL(precompiledModule('functions/api/ingest-profiles/handler.ts')).href)) as {
       schemaValidators: (schema: object) => SchemaValidators;
     };
     const inBundle = precompiled.schemaValidators(profilesBodySchema);
@@ -175,7 +175,7 @@ describe("a bundle's precompiled validators", () => {
   });
 
   test('refuse a schema the build did not see, rather than answer for it', async () => {
-    const precompiled = (await import(pathToFileURL(precompiledModule('functions/ingest-events/handler.ts')).href)) as {
+    const precompiled = (await import(pathToFileURL(precompiledModule('functions/api/ingest-events/handler.ts')).href)) as {
       schemaValidators: (schema: object) => SchemaValidators;
     };
 

@@ -2,17 +2,9 @@ import { beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { AssetStaging, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { httpOperations, scheduledFunctions, streamConsumers } from '../../functions/shared/manifest/operations';
-import {
-  emailSending,
-  ingestStream,
-  postbackSending,
-  pushSending,
-  tables,
-  type TableDefinition,
-  type TableName,
-} from '../../functions/shared/manifest/resources';
-import { secretsEnv, secretsPrefix } from '../../functions/shared/manifest/secrets';
+import { httpOperations, scheduledFunctions, streamConsumers } from '../../functions/manifest/operations';
+import { emailSending, ingestStream, postbackSending, pushSending, tables, type TableDefinition, type TableName } from '../../functions/manifest/resources';
+import { secretsEnv, secretsPrefix } from '../../functions/manifest/secrets';
 import { stackOutputs, UrmStack } from '../../lib/aws/urm-stack';
 import { apiThrottling } from '../../lib/aws/constructs/ingestion-api';
 import { logGroupArea } from '../../lib/aws/constructs/function-defaults';
@@ -110,7 +102,7 @@ describe('each stream consumer', () => {
 });
 
 describe('the tables', () => {
-  test('are exactly those of functions/shared/manifest/resources.ts', () => {
+  test('are exactly those of functions/manifest/resources.ts', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', tableEntries().length);
   });
 

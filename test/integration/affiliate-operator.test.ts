@@ -6,12 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { adminProgram } from '../../bin/admin';
-import { setAffiliateStatus } from '../../functions/shared/back-office/affiliates';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { issueKey } from '../../functions/shared/back-office/keys';
-import type { BackOffice } from '../../functions/shared/back-office/ports';
+import { setAffiliateStatus } from '../../functions/back-office/affiliates';
+import { createApp } from '../../functions/back-office/apps';
+import { issueKey } from '../../functions/back-office/keys';
+import type { BackOffice } from '../../functions/back-office/ports';
 import { localBackOffice, localClients } from '../../lib/local/stack';
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { commandLineActor } from '../../functions/domain/audit';
 import { registerAffiliate } from '../support/affiliates';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';

@@ -1,10 +1,10 @@
 /** The affiliate portal over HTTP on the local stack, as a browser drives it. */
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { issueKey } from '../../functions/shared/back-office/keys';
-import { portalLimits } from '../../functions/shared/domain/affiliate-portal';
+import { createApp } from '../../functions/back-office/apps';
+import { issueKey } from '../../functions/back-office/keys';
+import { portalLimits } from '../../functions/domain/affiliate-portal';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { testStack, type TestStack } from '../support/local-stack';
 import { sentMail } from '../support/mail';

@@ -6,13 +6,13 @@
  * register → tracking link → click → set_affiliate with what the landing page
  * received → a qualifying Deposit and a Bet/Win pair → the report, to the cent.
  */
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { createLink } from '../../functions/shared/back-office/affiliate-links';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { issueKey } from '../../functions/shared/back-office/keys';
-import type { BackOffice } from '../../functions/shared/back-office/ports';
+import { createLink } from '../../functions/back-office/affiliate-links';
+import { createApp } from '../../functions/back-office/apps';
+import { issueKey } from '../../functions/back-office/keys';
+import type { BackOffice } from '../../functions/back-office/ports';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { registration } from '../support/affiliates';
 import { moneyEvent, setAffiliate } from '../support/funnel';

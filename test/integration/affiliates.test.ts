@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { issueKey } from '../../functions/shared/back-office/keys';
+import { createApp } from '../../functions/back-office/apps';
+import { issueKey } from '../../functions/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { attributionRules, attributionWith, describeValue, missingTracking, registration, registrationRules, withField } from '../support/affiliates';
 import { request } from '../support/http';

@@ -1,7 +1,7 @@
 /**
  * Request bodies are bounded before anything is parsed (issue 9,
  * "Throttling and abuse"), over HTTP against the local stack: each operation's
- * bound is declared once (`maxBodyBytes` in functions/shared/manifest/body-limits.ts), its handler
+ * bound is declared once (`maxBodyBytes` in functions/manifest/body-limits.ts), its handler
  * refuses a body one byte over it with a 413 that names the bound, a body of
  * exactly the bound passes the size check, the key is checked first, and the
  * local server answers as API Gateway and the handler would. Every POST
@@ -9,8 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { maxBodyBytesOf } from '../../functions/shared/manifest/body-limits';
-import { httpOperations, type HttpOperation, keyAuthenticated } from '../../functions/shared/manifest/operations';
+import { maxBodyBytesOf } from '../../functions/manifest/body-limits';
+import { httpOperations, type HttpOperation, keyAuthenticated } from '../../functions/manifest/operations';
 import { request, type JsonResponse } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, at, readTimeline, send, until } from '../support/profiles';

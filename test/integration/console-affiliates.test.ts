@@ -6,15 +6,15 @@
  * deposit behind its commission; a viewer may read but not change; another
  * application's affiliate is not found by guessing its id.
  */
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { issueKey } from '../../functions/shared/back-office/keys';
-import { setMoneySettings } from '../../functions/shared/back-office/money';
-import { createPlan } from '../../functions/shared/back-office/plans';
-import type { BackOffice } from '../../functions/shared/back-office/ports';
-import type { Plan } from '../../functions/shared/domain/affiliate-program';
+import { createApp } from '../../functions/back-office/apps';
+import { issueKey } from '../../functions/back-office/keys';
+import { setMoneySettings } from '../../functions/back-office/money';
+import { createPlan } from '../../functions/back-office/plans';
+import type { BackOffice } from '../../functions/back-office/ports';
+import type { Plan } from '../../functions/domain/affiliate-program';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { registerAffiliate } from '../support/affiliates';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';

@@ -3,11 +3,11 @@
  * will call it: signed in through /enterprises/sign_in and /redirect, with the
  * session cookie and the X-CSRF-Token the session endpoint gives.
  */
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { issueKey } from '../../functions/shared/back-office/keys';
+import { createApp } from '../../functions/back-office/apps';
+import { issueKey } from '../../functions/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request, type JsonResponse } from '../support/http';
 import { adminCli, testStack, type TestStack } from '../support/local-stack';

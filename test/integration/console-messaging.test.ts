@@ -3,12 +3,12 @@
  * the mail reaches the local SES store and the player's timeline names who
  * sent it; roles, CSRF and other applications are refused by the server.
  */
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { createChannel } from '../../functions/shared/back-office/channels';
-import { issueKey } from '../../functions/shared/back-office/keys';
+import { createApp } from '../../functions/back-office/apps';
+import { createChannel } from '../../functions/back-office/channels';
+import { issueKey } from '../../functions/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';
 import { request } from '../support/http';

@@ -2,11 +2,11 @@
  * The back office's player operations over HTTP on the local stack, signed in
  * through /enterprises/sign_in and /redirect as a browser is.
  */
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { issueKey } from '../../functions/shared/back-office/keys';
+import { createApp } from '../../functions/back-office/apps';
+import { issueKey } from '../../functions/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';
 import { request } from '../support/http';

@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { createApp, updateApp } from '../../functions/shared/back-office/apps';
-import { issueKey } from '../../functions/shared/back-office/keys';
-import type { BackOffice } from '../../functions/shared/back-office/ports';
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { createApp, updateApp } from '../../functions/back-office/apps';
+import { issueKey } from '../../functions/back-office/keys';
+import type { BackOffice } from '../../functions/back-office/ports';
+import { commandLineActor } from '../../functions/domain/audit';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { registerAffiliate } from '../support/affiliates';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';

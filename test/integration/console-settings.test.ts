@@ -5,11 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { issueKey } from '../../functions/shared/back-office/keys';
-import { commandLineActor } from '../../functions/shared/domain/audit';
-import { identitySecretName } from '../../functions/shared/domain/identity';
-import { vapidPrivateKeySecret } from '../../functions/shared/domain/push';
+import { createApp } from '../../functions/back-office/apps';
+import { issueKey } from '../../functions/back-office/keys';
+import { commandLineActor } from '../../functions/domain/audit';
+import { identitySecretName } from '../../functions/domain/identity';
+import { vapidPrivateKeySecret } from '../../functions/domain/push';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';
 import { request } from '../support/http';

@@ -10,12 +10,12 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Scope } from '../../functions/shared/domain/api-keys';
-import { SESSION_COOKIE } from '../../functions/shared/portal/session-cookie';
+import type { Scope } from '../../functions/domain/api-keys';
+import { SESSION_COOKIE } from '../../functions/http/session-cookie';
 import { expectedStatus } from '../../lib/api-docs/document';
 import { placeholders, type Placeholder } from '../../lib/api-docs/placeholders';
-import { httpOperations } from '../../functions/shared/manifest/operations';
-import { createLink } from '../../functions/shared/back-office/affiliate-links';
+import { httpOperations } from '../../functions/manifest/operations';
+import { createLink } from '../../functions/back-office/affiliate-links';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
@@ -212,7 +212,7 @@ describe('every request example of the OpenAPI document, sent to the local stack
   }
 });
 
-test('the contract covers every operation of functions/shared/manifest/operations.ts and its preflight', () => {
+test('the contract covers every operation of functions/manifest/operations.ts and its preflight', () => {
   const expected = httpOperations.filter((op) => !op.portalPage).flatMap((op) => [op.id, ...(op.browser ? [`${op.id}Preflight`] : [])]);
 
   expect([...exercised].sort()).toEqual(expected.sort());

@@ -1,9 +1,9 @@
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { createChannel } from '../../functions/shared/back-office/channels';
-import { issueKey } from '../../functions/shared/back-office/keys';
+import { createApp } from '../../functions/back-office/apps';
+import { createChannel } from '../../functions/back-office/channels';
+import { issueKey } from '../../functions/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { adminCli, testStack, type TestStack } from '../support/local-stack';

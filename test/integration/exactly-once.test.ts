@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ingestStream, tables } from '../../functions/shared/manifest/resources';
+import { ingestStream, tables } from '../../functions/manifest/resources';
 import { deliveryCounts, formatCounts } from '../support/delivery-counts';
 import { funnelOf, totalsOf } from '../support/funnel';
 import { context } from '../support/lambda';
@@ -29,9 +29,9 @@ beforeAll(async () => {
     [ingestStream.envVar]: ingestStream.localName,
     ...Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.localName])),
   });
-  applyProfiles = (await import('../../functions/apply-profiles/handler')).handler as unknown as Consumer;
-  recordEvents = (await import('../../functions/record-events/handler')).handler as unknown as Consumer;
-  countFunnel = (await import('../../functions/count-funnel/handler')).handler as unknown as Consumer;
+  applyProfiles = (await import('../../functions/consumers/apply-profiles/handler')).handler as unknown as Consumer;
+  recordEvents = (await import('../../functions/consumers/record-events/handler')).handler as unknown as Consumer;
+  countFunnel = (await import('../../functions/consumers/count-funnel/handler')).handler as unknown as Consumer;
 });
 
 describe('delivering the same Kinesis batch twice', () => {

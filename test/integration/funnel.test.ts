@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { listRejections } from '../../functions/shared/back-office/records';
+import { createApp } from '../../functions/back-office/apps';
+import { listRejections } from '../../functions/back-office/records';
 import { aroundToday, funnelOf, moneyEvent, noTotals, setAffiliate, totalsOf, type Totals } from '../support/funnel';
 import { adminCli, testStack, type TestStack } from '../support/local-stack';
 import { send, until } from '../support/profiles';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, test } from '@jest/globals';
 import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import type { TableDefinition } from '../../functions/shared/manifest/resources';
+import type { TableDefinition } from '../../functions/manifest/resources';
 import { ensureTables } from '../../lib/local/bootstrap';
 import { localClients } from '../../lib/local/stack';
 import { testStack, type TestStack } from '../support/local-stack';

@@ -11,11 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchWriteAll } from '../../functions/shared/adapters/batch-write';
-import { partitionKey } from '../../functions/shared/domain/stream-record';
-import { timeKey, type TimelineEntry } from '../../functions/shared/domain/timeline';
-import { entriesOf, packPages, type TimelinePageItem } from '../../functions/shared/domain/timeline-pages';
-import { tables } from '../../functions/shared/manifest/resources';
+import { batchWriteAll } from '../../functions/adapters/batch-write';
+import { partitionKey } from '../../functions/domain/stream-record';
+import { timeKey, type TimelineEntry } from '../../functions/domain/timeline';
+import { entriesOf, packPages, type TimelinePageItem } from '../../functions/domain/timeline-pages';
+import { tables } from '../../functions/manifest/resources';
 import { localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';

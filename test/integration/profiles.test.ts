@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { listRejections } from '../../functions/shared/back-office/records';
+import { listRejections } from '../../functions/back-office/records';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';

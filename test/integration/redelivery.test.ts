@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
-import { ingestStream, tables } from '../../functions/shared/manifest/resources';
+import { ingestStream, tables } from '../../functions/manifest/resources';
 import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
 import { funnelOf, totalsOf } from '../support/funnel';
 import { kinesisEvent, sequenceNumbers, type EventRecordInput } from '../support/kinesis-event';
@@ -42,7 +42,7 @@ beforeAll(async () => {
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     ...Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.localName])),
   });
-  const { dynamo } = await import('../../functions/shared/clients/dynamo');
+  const { dynamo } = await import('../../functions/adapters/clients/dynamo');
   dynamo.middlewareStack.add(
     (next, ctx) => async (args) => {
       if (fault?.(ctx.commandName ?? '', args.input as Record<string, any>)) {
@@ -53,9 +53,9 @@ beforeAll(async () => {
     },
     { step: 'initialize', name: 'injectedFault' },
   );
-  applyProfiles = (await import('../../functions/apply-profiles/handler')).handler as unknown as Consumer;
-  recordEvents = (await import('../../functions/record-events/handler')).handler as unknown as Consumer;
-  countFunnel = (await import('../../functions/count-funnel/handler')).handler as unknown as Consumer;
+  applyProfiles = (await import('../../functions/consumers/apply-profiles/handler')).handler as unknown as Consumer;
+  recordEvents = (await import('../../functions/consumers/record-events/handler')).handler as unknown as Consumer;
+  countFunnel = (await import('../../functions/consumers/count-funnel/handler')).handler as unknown as Consumer;
 });
 afterAll(() => {
   fault = undefined;

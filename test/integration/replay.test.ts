@@ -12,8 +12,8 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { ReplayOutcome } from '../../functions/shared/back-office/replay';
-import { tables } from '../../functions/shared/manifest/resources';
+import type { ReplayOutcome } from '../../functions/back-office/replay';
+import { tables } from '../../functions/manifest/resources';
 import { ensureTables } from '../../lib/local/bootstrap';
 import type { DevConfig } from '../../lib/local/demo-app';
 import { localCredentials } from '../../lib/local/stack';

@@ -4,14 +4,14 @@
  * subscription is removed from the profile after one send, and a profile
  * that said no receives nothing.
  */
-import { commandLineActor } from '../../functions/shared/domain/audit';
+import { commandLineActor } from '../../functions/domain/audit';
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { ValidationError } from '../../functions/shared/domain/errors';
-import { createApp } from '../../functions/shared/back-office/apps';
-import { issueKey } from '../../functions/shared/back-office/keys';
-import { generateVapidKeys } from '../../functions/shared/back-office/web-push';
+import { ValidationError } from '../../functions/domain/errors';
+import { createApp } from '../../functions/back-office/apps';
+import { issueKey } from '../../functions/back-office/keys';
+import { generateVapidKeys } from '../../functions/back-office/web-push';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { adminCli, testStack, type TestStack } from '../support/local-stack';

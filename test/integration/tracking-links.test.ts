@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { createLink, listLinks } from '../../functions/shared/back-office/affiliate-links';
-import type { LinkRecord } from '../../functions/shared/domain/affiliate-program';
+import { createLink, listLinks } from '../../functions/back-office/affiliate-links';
+import type { LinkRecord } from '../../functions/domain/affiliate-program';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';

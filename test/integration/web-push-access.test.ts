@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { directives } from '../../functions/shared/domain/attributes';
-import { pushLimits } from '../../functions/shared/domain/push';
-import { httpOperations, type HttpOperation, keyAuthenticated } from '../../functions/shared/manifest/operations';
+import { directives } from '../../functions/domain/attributes';
+import { pushLimits } from '../../functions/domain/push';
+import { httpOperations, type HttpOperation, keyAuthenticated } from '../../functions/manifest/operations';
 import { request } from '../support/http';
 import { identitySecretOf, proofOf as proofWith } from '../support/identity';
 import { adminCli, testStack, type TestStack } from '../support/local-stack';
@@ -354,7 +354,7 @@ describe('a browser key is refused (403) and nothing is written', () => {
     });
   }
 
-  // Every other operation that takes a key, from functions/shared/manifest/operations.ts: one added later is covered too.
+  // Every other operation that takes a key, from functions/manifest/operations.ts: one added later is covered too.
   // (The portal pages take no key at all: a browser key opens nothing there either.)
   for (const operation of keyedOperations) {
     test(`${operation.method} ${operation.path}`, async () => {
@@ -449,7 +449,7 @@ describe('CORS', () => {
     });
   }
 
-  // Everything else, keyed or not (the portal pages), from functions/shared/manifest/operations.ts.
+  // Everything else, keyed or not (the portal pages), from functions/manifest/operations.ts.
   for (const operation of httpOperations.filter((candidate) => !candidate.browser)) {
     test(`${operation.method} ${operation.path} answers no CORS at all: no preflight, no header for any key, even from a site origin`, async () => {
       const path = `${concretePath(operation)}?app_id=${stack.dev.app_id}`;

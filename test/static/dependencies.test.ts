@@ -73,7 +73,7 @@ describe('the import rules catch', () => {
 
   test('a handler that imports lib/', async () => {
     const found = await ruleNames({
-      'functions/get-profile/handler.ts': "import { stack } from '../../lib/aws/stack';\nexport const handler = stack;\n",
+      'functions/api/get-profile/handler.ts': "import { stack } from '../../../lib/aws/stack';\nexport const handler = stack;\n",
       'lib/aws/stack.ts': 'export const stack = 1;\n',
     });
 
@@ -82,17 +82,35 @@ describe('the import rules catch', () => {
 
   test('an operation that imports another operation', async () => {
     const found = await ruleNames({
-      'functions/list-profile-events/handler.ts': "import { profileIdOf } from '../get-profile/core';\nexport const handler = profileIdOf;\n",
-      'functions/get-profile/core.ts': 'export const profileIdOf = 1;\n',
+      'functions/api/list-profile-events/handler.ts': "import { profileIdOf } from '../get-profile/core';\nexport const handler = profileIdOf;\n",
+      'functions/api/get-profile/core.ts': 'export const profileIdOf = 1;\n',
     });
 
     expect(found).toEqual(['no-operation-to-operation']);
   });
 
+  test('a console route that imports an integrator operation', async () => {
+    const found = await ruleNames({
+      'functions/console/routes/players.ts': "import { profileIdOf } from '../../api/get-profile/core';\nexport const routes = profileIdOf;\n",
+      'functions/api/get-profile/core.ts': 'export const profileIdOf = 1;\n',
+    });
+
+    expect(found).toEqual(['no-ui-to-other-entry']);
+  });
+
+  test('shared code that imports an entry point', async () => {
+    const found = await ruleNames({
+      'functions/back-office/players.ts': "import { routes } from '../console/routes/players';\nexport const players = routes;\n",
+      'functions/console/routes/players.ts': 'export const routes = 1;\n',
+    });
+
+    expect(found).toEqual(['shared-not-to-entry']);
+  });
+
   test('a cycle', async () => {
     const found = await ruleNames({
-      'functions/shared/domain/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
-      'functions/shared/domain/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+      'functions/domain/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+      'functions/domain/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
     });
 
     expect(found).toEqual(['no-circular']);
@@ -101,9 +119,9 @@ describe('the import rules catch', () => {
   test('browser SDK code taken from the service, while a type is allowed', async () => {
     const found = await ruleNames({
       'web-sdk/src/page/index.ts':
-        "import type { Payload } from '../../../functions/shared/domain/push';\nimport { limit } from '../../../functions/shared/domain/limits';\nexport const page = (p: Payload) => [p, limit];\n",
-      'functions/shared/domain/push.ts': 'export interface Payload { title: string }\n',
-      'functions/shared/domain/limits.ts': 'export const limit = 1;\n',
+        "import type { Payload } from '../../../functions/domain/push';\nimport { limit } from '../../../functions/domain/limits';\nexport const page = (p: Payload) => [p, limit];\n",
+      'functions/domain/push.ts': 'export interface Payload { title: string }\n',
+      'functions/domain/limits.ts': 'export const limit = 1;\n',
     });
 
     expect(found).toEqual(['web-sdk-only-types-from-service']);

@@ -13,7 +13,7 @@ import {
   type AffiliateStore,
   type RegistrationOutcome,
   type UniqueAffiliateField,
-} from '../../functions/shared/domain/affiliates';
+} from '../../functions/domain/affiliates';
 import type {
   AffiliateStatus,
   FtdRow,
@@ -23,13 +23,13 @@ import type {
   LinkStore,
   Plan,
   RegistrationRow,
-} from '../../functions/shared/domain/affiliate-program';
-import type { App, AppStore } from '../../functions/shared/domain/apps';
-import { Conflict } from '../../functions/shared/domain/errors';
-import type { ClickClaims } from '../../functions/shared/domain/tracking-links';
-import type { PlanStore } from '../../functions/shared/domain/plans';
-import type { RegisterAffiliateInput } from '../../functions/register-affiliate/schema';
-import { noTrackingParameter } from '../../functions/set-affiliate/schema';
+} from '../../functions/domain/affiliate-program';
+import type { App, AppStore } from '../../functions/domain/apps';
+import { Conflict } from '../../functions/domain/errors';
+import type { ClickClaims } from '../../functions/domain/tracking-links';
+import type { PlanStore } from '../../functions/domain/plans';
+import type { RegisterAffiliateInput } from '../../functions/api/register-affiliate/schema';
+import { noTrackingParameter } from '../../functions/api/set-affiliate/schema';
 import { request } from './http';
 
 /** Marks a field left out of the body. */

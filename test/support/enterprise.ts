@@ -3,8 +3,8 @@
  * as the DynamoDB adapters (one email per application, a token consumed once
  * and only before it expires), so cores are tested without a mock library.
  */
-import type { AuditEntry, AuditLog } from '../../functions/shared/domain/audit';
-import type { App, AppStore } from '../../functions/shared/domain/apps';
+import type { AuditEntry, AuditLog } from '../../functions/domain/audit';
+import type { App, AppStore } from '../../functions/domain/apps';
 import {
   defaultRole,
   emailKey,
@@ -18,7 +18,7 @@ import {
   type SignInTokenStore,
   type StoredSignInToken,
   type TokenConsumption,
-} from '../../functions/shared/domain/enterprise';
+} from '../../functions/domain/enterprise';
 
 export class MemoryUserStore implements EnterpriseUserStore {
   readonly users = new Map<string, EnterpriseUser>();

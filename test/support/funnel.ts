@@ -5,9 +5,9 @@
  */
 import { expect } from '@jest/globals';
 import DecimalJs from 'decimal.js';
-import { DynamoFunnelStore } from '../../functions/shared/adapters/dynamo-funnel-store';
-import type { FunnelDayRow } from '../../functions/shared/domain/affiliate-program';
-import { tables } from '../../functions/shared/manifest/resources';
+import { DynamoFunnelStore } from '../../functions/adapters/dynamo-funnel-store';
+import type { FunnelDayRow } from '../../functions/domain/affiliate-program';
+import { tables } from '../../functions/manifest/resources';
 import { localBackOffice, localClients, type LocalEndpoints } from '../../lib/local/stack';
 import { request } from './http';
 import type { TestStack } from './local-stack';

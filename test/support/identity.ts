@@ -1,6 +1,6 @@
 /** What an integrator's server does for its pages: prove a profile id with the application's identity secret (docs/api.md, "The browser key"). */
 import { createHmac } from 'node:crypto';
-import { identitySecretName } from '../../functions/shared/domain/identity';
+import { identitySecretName } from '../../functions/domain/identity';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import type { TestStack } from './local-stack';
 

@@ -1,6 +1,6 @@
 /** Kinesis events as Lambda's event source mapping delivers them, for invoking consumers directly. */
 import type { KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
-import type { StreamRecordKind } from '../../functions/shared/domain/stream-record';
+import type { StreamRecordKind } from '../../functions/domain/stream-record';
 
 export interface EventRecordInput {
   kind: StreamRecordKind;

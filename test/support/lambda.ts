@@ -1,6 +1,6 @@
 /** Builders for the events and contexts Lambda hands a handler, for handler tests. */
 import type { PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
-import { hashApiKey } from '../../functions/shared/domain/api-keys';
+import { hashApiKey } from '../../functions/domain/api-keys';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { lambdaContext, toProxyEvent } from '../../lib/local/api-gateway';
 import type { IncomingMessage } from 'node:http';

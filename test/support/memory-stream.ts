@@ -1,5 +1,5 @@
 /** A RecordWriter for core tests: keeps what it is given and refuses the entries at the given indexes. */
-import type { RecordWriter, StreamEntry, WriteReceipt } from '../../functions/shared/domain/ingest';
+import type { RecordWriter, StreamEntry, WriteReceipt } from '../../functions/domain/ingest';
 
 export class MemoryStream implements RecordWriter {
   readonly writes: StreamEntry[][] = [];

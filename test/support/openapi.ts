@@ -5,7 +5,7 @@
  * (test/support/http.ts) on every answer, and by the contract test.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
-import { addSchemaFormats } from '../../functions/shared/domain/schema-compiler';
+import { addSchemaFormats } from '../../functions/domain/schema-compiler';
 import { buildOpenApiDocument } from '../../lib/api-docs/document';
 
 const DOCUMENT_ID = 'urm-openapi.json';

@@ -7,7 +7,7 @@ import type {
   PostbackResponse,
   PostbackSettingsStore,
   PostbackTransport,
-} from '../../functions/shared/domain/postbacks';
+} from '../../functions/domain/postbacks';
 
 type Row = DuePostback & { postback_queue?: string };
 

@@ -1,6 +1,6 @@
 /** For adapter tests: retry policies that wait for nothing, and DynamoDB's refusals to retry on. */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { RetryPolicy } from '../../functions/shared/adapters/retry';
+import type { RetryPolicy } from '../../functions/adapters/retry';
 
 /** `policy` with its jitter fixed at half and its waits noted in `waits` instead of waited. */
 export function noWaiting(policy: RetryPolicy): RetryPolicy & { waits: number[] } {

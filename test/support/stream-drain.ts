@@ -6,7 +6,7 @@
  * moment, knows that nothing still on the stream could change what it reads.
  */
 import { readFileSync } from 'node:fs';
-import { streamConsumers } from '../../functions/shared/manifest/operations';
+import { streamConsumers } from '../../functions/manifest/operations';
 import { waitFor } from './local-process';
 
 export interface ReceiptEntry {

@@ -1,8 +1,8 @@
 /** Reading the local stream directly, to prove what did or did not reach it. */
 import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-kinesis';
 import { localClients, type LocalEndpoints } from '../../lib/local/stack';
-import { ingestStream } from '../../functions/shared/manifest/resources';
-import { decodeEnvelope, type StreamEnvelope } from '../../functions/shared/domain/stream-record';
+import { ingestStream } from '../../functions/manifest/resources';
+import { decodeEnvelope, type StreamEnvelope } from '../../functions/domain/stream-record';
 
 export interface StoredRecord {
   shardId: string;

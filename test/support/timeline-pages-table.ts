@@ -1,14 +1,14 @@
 /**
  * The timeline table in memory, as DynamoDB answers the commands the timeline
- * store sends it (functions/shared/adapters/dynamo-timeline-store.ts): page
+ * store sends it (functions/adapters/dynamo-timeline-store.ts): page
  * items keyed by pk + sk, sk compared as DynamoDB does (UTF-8 bytes), the
  * store's conditions, and Query's key conditions, order, Limit and paging.
  * Handler tests route the timeline table's commands here.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DeleteCommandInput, GetCommandInput, PutCommandInput, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { entriesOf, packPages, type TimelinePageItem } from '../../functions/shared/domain/timeline-pages';
-import type { TimelineEntry } from '../../functions/shared/domain/timeline';
+import { entriesOf, packPages, type TimelinePageItem } from '../../functions/domain/timeline-pages';
+import type { TimelineEntry } from '../../functions/domain/timeline';
 
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 const failedCondition = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });

@@ -1,6 +1,6 @@
-/** What a request validator (functions/shared/domain/validation.ts) says of an input, for tests of the rules. */
+/** What a request validator (functions/domain/validation.ts) says of an input, for tests of the rules. */
 import { expect } from '@jest/globals';
-import { ValidationError } from '../../functions/shared/domain/errors';
+import { ValidationError } from '../../functions/domain/errors';
 
 /**
  * The messages of a rejected input, or [] when it is accepted. A rejection

@@ -1,12 +1,12 @@
 /** Affiliates: attribution of a profile, registration, the operator's listing and reports. */
-import { checkReportRange } from '../../../functions/shared/back-office/affiliate-report';
-import { encodeAffiliateCursor } from '../../../functions/shared/back-office/affiliates';
-import { affiliateReportOf } from '../../../functions/shared/domain/commission';
-import { messageBodySchema } from '../../../functions/shared/http/error-bodies';
-import { affiliatePathSchema, affiliateReportSchema } from '../../../functions/get-affiliate-report/schema';
-import { affiliatePageSchema } from '../../../functions/list-affiliates/schema';
-import { registrationSchema } from '../../../functions/register-affiliate/schema';
-import { affiliateSetSchema, trackingParameters } from '../../../functions/set-affiliate/schema';
+import { checkReportRange } from '../../../functions/back-office/affiliate-report';
+import { encodeAffiliateCursor } from '../../../functions/back-office/affiliates';
+import { affiliateReportOf } from '../../../functions/domain/commission';
+import { messageBodySchema } from '../../../functions/http/error-bodies';
+import { affiliatePathSchema, affiliateReportSchema } from '../../../functions/api/get-affiliate-report/schema';
+import { affiliatePageSchema } from '../../../functions/api/list-affiliates/schema';
+import { registrationSchema } from '../../../functions/api/register-affiliate/schema';
+import { affiliateSetSchema, trackingParameters } from '../../../functions/api/set-affiliate/schema';
 import { placeholders as p } from '../placeholders';
 import { notFound, refusal, v } from './common';
 import type { OperationDoc, ParameterDoc } from './doc-types';

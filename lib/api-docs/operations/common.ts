@@ -1,19 +1,19 @@
 /** What the operations' docs share: the validators the examples are checked with, example values, common parameters. */
-import { signInBodySchema } from '../../../functions/enterprise-sign-in/schema';
-import { signUpBodySchema } from '../../../functions/enterprise-sign-up/schema';
-import { profileQuerySchema } from '../../../functions/get-profile/schema';
-import { pushConfigQuerySchema } from '../../../functions/get-push-config/schema';
-import { eventsBodySchema } from '../../../functions/ingest-events/schema';
-import { profilesBodySchema } from '../../../functions/ingest-profiles/schema';
-import { reportQuerySchema } from '../../../functions/get-affiliate-report/schema';
-import { affiliatesQuerySchema } from '../../../functions/list-affiliates/schema';
-import { eventsQuerySchema } from '../../../functions/list-profile-events/schema';
-import { validRegistration } from '../../../functions/register-affiliate/schema';
-import { sendEmailSchema } from '../../../functions/send-email/schema';
-import { sendPushSchema } from '../../../functions/send-push/schema';
-import { validSetAffiliate } from '../../../functions/set-affiliate/schema';
-import { compileValidator, type Validator } from '../../../functions/shared/domain/validation';
-import { toErrorResponse } from '../../../functions/shared/http/errors';
+import { signInBodySchema } from '../../../functions/api/enterprise-sign-in/schema';
+import { signUpBodySchema } from '../../../functions/api/enterprise-sign-up/schema';
+import { profileQuerySchema } from '../../../functions/api/get-profile/schema';
+import { pushConfigQuerySchema } from '../../../functions/api/get-push-config/schema';
+import { eventsBodySchema } from '../../../functions/api/ingest-events/schema';
+import { profilesBodySchema } from '../../../functions/api/ingest-profiles/schema';
+import { reportQuerySchema } from '../../../functions/api/get-affiliate-report/schema';
+import { affiliatesQuerySchema } from '../../../functions/api/list-affiliates/schema';
+import { eventsQuerySchema } from '../../../functions/api/list-profile-events/schema';
+import { validRegistration } from '../../../functions/api/register-affiliate/schema';
+import { sendEmailSchema } from '../../../functions/api/send-email/schema';
+import { sendPushSchema } from '../../../functions/api/send-push/schema';
+import { validSetAffiliate } from '../../../functions/api/set-affiliate/schema';
+import { compileValidator, type Validator } from '../../../functions/domain/validation';
+import { toErrorResponse } from '../../../functions/http/errors';
 
 /** The body the function answers when `validate` refuses `input`: examples of refusals are the function's own words. */
 export function refusal(validate: Validator<unknown>, input: unknown, style: 'message' | 'errors' = 'message'): unknown {

@@ -1,10 +1,10 @@
 /** CORS in the document: what a browser key's call carries and gets, and the preflight of each such operation. */
-import { corsAllowedHeaders, corsMaxAgeSeconds } from '../../../functions/shared/http/cors';
-import { messageBodySchema } from '../../../functions/shared/http/error-bodies';
+import { corsAllowedHeaders, corsMaxAgeSeconds } from '../../../functions/http/cors';
+import { messageBodySchema } from '../../../functions/http/error-bodies';
 import { placeholders as p } from '../placeholders';
 import type { OperationDoc, ParameterDoc } from './doc-types';
 
-/** What a browser key's POST names its application with, for CORS (functions/shared/http/cors.ts). */
+/** What a browser key's POST names its application with, for CORS (functions/http/cors.ts). */
 export const corsAppIdParameter: ParameterDoc = {
   name: 'app_id',
   in: 'query',
@@ -22,7 +22,7 @@ export const corsHeaders = {
   Vary: { description: 'Origin', schema: { type: 'string' } },
 };
 
-/** The preflight of an operation a browser key may call (functions/shared/http/cors.ts). */
+/** The preflight of an operation a browser key may call (functions/http/cors.ts). */
 export function preflightDoc(method: string): OperationDoc {
   const preflight = (origin: string) => ({
     query: { app_id: p.appId },

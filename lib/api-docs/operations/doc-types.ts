@@ -1,6 +1,6 @@
-/** The shape of what lib/api-docs says of an operation beside the manifest (functions/shared/manifest/operations.ts): see operation-docs.ts. */
-import type { Scope } from '../../../functions/shared/domain/api-keys';
-import type { Validator } from '../../../functions/shared/domain/validation';
+/** The shape of what lib/api-docs says of an operation beside the manifest (functions/manifest/operations.ts): see operation-docs.ts. */
+import type { Scope } from '../../../functions/domain/api-keys';
+import type { Validator } from '../../../functions/domain/validation';
 
 export const tags = [
   { name: 'Ingestion', description: 'Profile records and events, written to the stream and applied within seconds.' },
@@ -48,7 +48,7 @@ export interface OperationDoc {
   description: string;
   /** The scopes of API key the handler allows (its jsonApi/queryApi `scopes`); empty: no key. */
   scopes: readonly Scope[];
-  /** A portal page (htmlApi, functions/shared/http/html.ts): HTML answers, an error page. */
+  /** A portal page (htmlApi, functions/http/html.ts): HTML answers, an error page. */
   page?: true;
   parameters?: ParameterDoc[];
   /** The function's query-string validator: each property of its schema becomes a query parameter. */

@@ -1,8 +1,8 @@
 /** Transactional email through an application's channels. */
-import { sendEmailResponseSchema } from '../../../functions/send-email/schema';
-import { emailLimits } from '../../../functions/shared/domain/email';
-import { messageBodySchema } from '../../../functions/shared/http/error-bodies';
-import { describeBytes } from '../../../functions/shared/http/json-body';
+import { sendEmailResponseSchema } from '../../../functions/api/send-email/schema';
+import { emailLimits } from '../../../functions/domain/email';
+import { messageBodySchema } from '../../../functions/http/error-bodies';
+import { describeBytes } from '../../../functions/http/json-body';
 import { placeholders as p } from '../placeholders';
 import { notFound, refusal, v } from './common';
 import type { OperationDoc } from './doc-types';

@@ -1,10 +1,10 @@
 /** Enterprise users, their sign-in, and the application's portal pages. */
-import { signInAnswerSchema } from '../../../functions/enterprise-sign-in/schema';
-import { signUpAnswerSchema } from '../../../functions/enterprise-sign-up/schema';
-import { messageBodySchema } from '../../../functions/shared/http/error-bodies';
-import { htmlSecurityHeaders } from '../../../functions/shared/http/html';
-import { linkRefusedPage, notSignedInPage, portalHomePage, signedInRedirectPage, signedOutPage } from '../../../functions/shared/portal/pages';
-import { SESSION_COOKIE } from '../../../functions/shared/portal/session-cookie';
+import { signInAnswerSchema } from '../../../functions/api/enterprise-sign-in/schema';
+import { signUpAnswerSchema } from '../../../functions/api/enterprise-sign-up/schema';
+import { messageBodySchema } from '../../../functions/http/error-bodies';
+import { htmlSecurityHeaders } from '../../../functions/http/html';
+import { linkRefusedPage, notSignedInPage, portalHomePage, signedInRedirectPage, signedOutPage } from '../../../functions/enterprise-portal/pages';
+import { SESSION_COOKIE } from '../../../functions/http/session-cookie';
 import { placeholders as p } from '../placeholders';
 import { notFound, refusal, v, when } from './common';
 import type { OperationDoc, ParameterDoc } from './doc-types';

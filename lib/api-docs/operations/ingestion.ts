@@ -1,6 +1,6 @@
 /** Ingestion: profile records and events onto the stream. */
-import { writeReceiptSchema } from '../../../functions/shared/domain/ingest';
-import { limits } from '../../../functions/shared/domain/limits';
+import { writeReceiptSchema } from '../../../functions/domain/ingest';
+import { limits } from '../../../functions/domain/limits';
 import { placeholders as p } from '../placeholders';
 import { receipt, refusal, v, when } from './common';
 import type { OperationDoc } from './doc-types';

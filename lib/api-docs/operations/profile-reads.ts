@@ -1,9 +1,9 @@
 /** Reading a profile's state and its timeline back. */
-import { profilePathSchema, profileViewSchema } from '../../../functions/get-profile/schema';
-import { decodeCursor } from '../../../functions/list-profile-events/core';
-import { timelineViewSchema } from '../../../functions/list-profile-events/schema';
-import { partitionKey } from '../../../functions/shared/domain/stream-record';
-import { messageBodySchema } from '../../../functions/shared/http/error-bodies';
+import { profilePathSchema, profileViewSchema } from '../../../functions/api/get-profile/schema';
+import { decodeCursor } from '../../../functions/api/list-profile-events/core';
+import { timelineViewSchema } from '../../../functions/api/list-profile-events/schema';
+import { partitionKey } from '../../../functions/domain/stream-record';
+import { messageBodySchema } from '../../../functions/http/error-bodies';
 import { placeholders as p } from '../placeholders';
 import { appQuery, notFound, refusal, v, when } from './common';
 import type { OperationDoc, ParameterDoc } from './doc-types';

@@ -1,8 +1,8 @@
 /** Web push: what the browser SDK reads, and sending a notification. */
-import { pushConfigSchema } from '../../../functions/get-push-config/schema';
-import { sendPushResponseSchema } from '../../../functions/send-push/schema';
-import { PUSH_NOT_CONFIGURED } from '../../../functions/shared/domain/push';
-import { messageBodySchema } from '../../../functions/shared/http/error-bodies';
+import { pushConfigSchema } from '../../../functions/api/get-push-config/schema';
+import { sendPushResponseSchema } from '../../../functions/api/send-push/schema';
+import { PUSH_NOT_CONFIGURED } from '../../../functions/domain/push';
+import { messageBodySchema } from '../../../functions/http/error-bodies';
 import { placeholders as p } from '../placeholders';
 import { appQuery, notFound, refusal, v } from './common';
 import type { OperationDoc } from './doc-types';

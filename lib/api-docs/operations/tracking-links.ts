@@ -1,7 +1,7 @@
 /** The click address of affiliates' tracking links. */
-import { htmlSecurityHeaders } from '../../../functions/shared/http/html';
-import { unknownLinkPage } from '../../../functions/track-click/pages';
-import { VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE_SECONDS } from '../../../functions/shared/domain/tracking-links';
+import { htmlSecurityHeaders } from '../../../functions/http/html';
+import { unknownLinkPage } from '../../../functions/api/track-click/pages';
+import { VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE_SECONDS } from '../../../functions/domain/tracking-links';
 import { placeholders as p } from '../placeholders';
 import type { OperationDoc } from './doc-types';
 

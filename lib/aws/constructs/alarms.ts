@@ -16,7 +16,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 export interface AlarmsProps {
-  /** Stream consumers by their id in functions/shared/manifest/operations.ts. */
+  /** Stream consumers by their id in functions/manifest/operations.ts. */
   consumers: Record<string, IFunction>;
   failureQueue: IQueue;
   api: RestApi;

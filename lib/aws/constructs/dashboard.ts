@@ -1,7 +1,7 @@
 /**
  * The one CloudWatch dashboard: the flow of records (ingested, applied,
  * rejected) and of sends from the service's own metrics
- * (functions/shared/manifest/metrics.ts), then what carries them: the stream,
+ * (functions/manifest/metrics.ts), then what carries them: the stream,
  * the consumers, the tables, the API. Read with docs/performance.md's capacity
  * table: each row there names the graph here that shows the limit coming.
  */
@@ -12,12 +12,12 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { metricNames, metricsByService, metricsNamespace, type MetricName } from '../../../functions/shared/manifest/metrics';
-import { tables as tableDefinitions, type TableName } from '../../../functions/shared/manifest/resources';
+import { metricNames, metricsByService, metricsNamespace, type MetricName } from '../../../functions/manifest/metrics';
+import { tables as tableDefinitions, type TableName } from '../../../functions/manifest/resources';
 
 export interface DashboardProps {
   stream: IStream;
-  /** Stream consumers by their id in functions/shared/manifest/operations.ts. */
+  /** Stream consumers by their id in functions/manifest/operations.ts. */
   consumers: Record<string, IFunction>;
   tables: Record<TableName, ITable>;
   api: RestApi;

@@ -1,17 +1,11 @@
 /**
- * Every table of functions/shared/manifest/resources.ts, created from its definition alone, so the
+ * Every table of functions/manifest/resources.ts, created from its definition alone, so the
  * stack and the local stack hold the same keys and indexes.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import {
-  tables as definitions,
-  type IndexDefinition,
-  type KeyDefinition,
-  type TableDefinition,
-  type TableName,
-} from '../../../functions/shared/manifest/resources';
+import { tables as definitions, type IndexDefinition, type KeyDefinition, type TableDefinition, type TableName } from '../../../functions/manifest/resources';
 
 const attributeTypes: Record<KeyDefinition['type'], AttributeType> = {
   S: AttributeType.STRING,

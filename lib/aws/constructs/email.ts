@@ -10,8 +10,8 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { ConfigurationSet, ConfigurationSetTlsPolicy, EmailIdentity, Identity, SuppressionReasons } from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
-import { canonicalAddress } from '../../../functions/shared/domain/email';
-import { emailSending } from '../../../functions/shared/manifest/resources';
+import { canonicalAddress } from '../../../functions/domain/email';
+import { emailSending } from '../../../functions/manifest/resources';
 
 export interface EmailProps {
   /**

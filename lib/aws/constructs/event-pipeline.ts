@@ -12,16 +12,16 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { StreamRecordKind } from '../../../functions/shared/domain/stream-record';
-import { streamConsumers } from '../../../functions/shared/manifest/operations';
-import { ingestStream, type TableName } from '../../../functions/shared/manifest/resources';
+import type { StreamRecordKind } from '../../../functions/domain/stream-record';
+import { streamConsumers } from '../../../functions/manifest/operations';
+import { ingestStream, type TableName } from '../../../functions/manifest/resources';
 import { consumerTimeout, definedFunction } from './function-defaults';
 
 export interface EventPipelineProps {
   tables: Record<TableName, ITable>;
 }
 
-/** Matches the `kind` of the JSON envelope (functions/shared/domain/stream-record.ts). */
+/** Matches the `kind` of the JSON envelope (functions/domain/stream-record.ts). */
 function kindFilter(kinds: StreamRecordKind[]) {
   const kind = kinds.length === 1 ? FilterRule.isEqual(kinds[0]) : FilterRule.or(...kinds);
   return FilterCriteria.filter({ data: { kind } });
@@ -30,7 +30,7 @@ function kindFilter(kinds: StreamRecordKind[]) {
 export class EventPipeline extends Construct {
   readonly stream: Stream;
   readonly failureQueue: Queue;
-  /** Consumer functions by their id in functions/shared/manifest/operations.ts. */
+  /** Consumer functions by their id in functions/manifest/operations.ts. */
   readonly consumers: Record<string, NodejsFunction> = {};
 
   constructor(scope: Construct, id: string, props: EventPipelineProps) {

@@ -28,7 +28,7 @@ import { precompiledValidatorsModule, validatorBuildFiles, validatorsSpecifier }
 export type BundleOptions = Required<Pick<BundlingOptions, 'format' | 'minify' | 'sourceMap' | 'target' | 'mainFields' | 'externalModules' | 'banner'>>;
 
 /** What a bundle takes for the SDK's default credential chain. */
-export const lambdaCredentials = 'functions/shared/clients/lambda-credentials.ts';
+export const lambdaCredentials = 'functions/adapters/clients/lambda-credentials.ts';
 
 /** The file the bundle is written to, and the Lambda handler in it. */
 export const bundleFile = 'index.mjs';

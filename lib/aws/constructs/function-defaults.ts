@@ -1,6 +1,6 @@
 /**
  * What every Lambda function of the service shares, and the one way to build a
- * function from its definition in functions/shared/manifest/operations.ts: its log group, its
+ * function from its definition in functions/manifest/operations.ts: its log group, its
  * environment and its grants all follow from that definition.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
@@ -13,7 +13,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { httpFunctionTimeoutSeconds, type Access, type FunctionDefinition } from '../../../functions/shared/manifest/operations';
+import { httpFunctionTimeoutSeconds, type Access, type FunctionDefinition } from '../../../functions/manifest/operations';
 import {
   ingestStream,
   postbackSending,
@@ -21,11 +21,11 @@ import {
   tables as tableDefinitions,
   type TableDefinition,
   type TableName,
-} from '../../../functions/shared/manifest/resources';
-import { secretsEnv, secretsPrefix } from '../../../functions/shared/manifest/secrets';
+} from '../../../functions/manifest/resources';
+import { secretsEnv, secretsPrefix } from '../../../functions/manifest/secrets';
 import { bundledCode, bundleHandler, type BundleOptions } from './function-code';
 
-/** Function entries in functions/shared/manifest/operations.ts are relative to this. */
+/** Function entries in functions/manifest/operations.ts are relative to this. */
 export const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
 export const httpTimeout = Duration.seconds(httpFunctionTimeoutSeconds);
@@ -121,8 +121,8 @@ export function definedFunction(
   overrides: Partial<NodejsFunctionProps> = {},
 ): NodejsFunction {
   const access = Object.entries(definition.tables) as [TableName, Access][];
-  // Powertools' `service`: the metrics' one dimension is the function (functions/shared/manifest/metrics.ts). Log lines keep
-  // `urm`, which functions/shared/logger.ts names itself.
+  // Powertools' `service`: the metrics' one dimension is the function (functions/manifest/metrics.ts). Log lines keep
+  // `urm`, which functions/runtime/logger.ts names itself.
   const environment: Record<string, string> = { ...functionDefaults.environment, POWERTOOLS_SERVICE_NAME: definition.id };
   for (const [name] of access) environment[tableDefinitions[name].envVar] = resources.tables[name].tableName;
   if (definition.stream === 'write') environment[ingestStream.envVar] = resources.stream.streamName;

@@ -17,8 +17,8 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { httpOperations } from '../../../functions/shared/manifest/operations';
-import type { TableName } from '../../../functions/shared/manifest/resources';
+import { httpOperations } from '../../../functions/manifest/operations';
+import type { TableName } from '../../../functions/manifest/resources';
 import { definedFunction, httpTimeout } from './function-defaults';
 
 export interface IngestionApiProps {
@@ -59,7 +59,7 @@ function operationThrottling(): Record<string, MethodDeploymentOptions> {
   return Object.fromEntries(
     Object.entries(apiThrottling.operations).map(([id, limits]) => {
       const operation = httpOperations.find((candidate) => candidate.id === id);
-      if (!operation) throw new Error(`apiThrottling names ${id}, which is no operation of functions/shared/manifest/operations.ts`);
+      if (!operation) throw new Error(`apiThrottling names ${id}, which is no operation of functions/manifest/operations.ts`);
       const settings = { ...executionLogging, throttlingRateLimit: limits.rateLimit, throttlingBurstLimit: limits.burstLimit };
       return [`${operation.path}/${operation.method}`, settings];
     }),
@@ -68,7 +68,7 @@ function operationThrottling(): Record<string, MethodDeploymentOptions> {
 
 export class IngestionApi extends Construct {
   readonly api: RestApi;
-  /** Operation functions by their id in functions/shared/manifest/operations.ts. */
+  /** Operation functions by their id in functions/manifest/operations.ts. */
   readonly operations: Record<string, NodejsFunction> = {};
 
   constructor(scope: Construct, id: string, props: IngestionApiProps) {
@@ -107,7 +107,7 @@ export class IngestionApi extends Construct {
       // stack must stay under CloudFormation's 500 resources with one function per operation.
       const integration = new LambdaIntegration(fn, { allowTestInvoke: false });
       resource.addMethod(operation.method, integration);
-      // The function answers its own CORS preflight: allowed origins are per application (functions/shared/http/cors.ts).
+      // The function answers its own CORS preflight: allowed origins are per application (functions/http/cors.ts).
       if (operation.browser) resource.addMethod('OPTIONS', integration);
       this.operations[operation.id] = fn;
     }

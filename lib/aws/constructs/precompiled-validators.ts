@@ -11,7 +11,7 @@
  * and the describing one, as in tests) into ES modules under
  * node_modules/.cache/urm-validators/<hash>/, whose index then stands for
  * `#schema-validators` in the bundle (esbuild `alias`), finding each validator
- * by the schema's content (functions/shared/domain/precompiled-validators.ts).
+ * by the schema's content (functions/domain/precompiled-validators.ts).
  */
 import standaloneCode from 'ajv/dist/standalone';
 import { buildSync, type BuildOptions } from 'esbuild';
@@ -20,8 +20,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { schemaKey } from '../../../functions/shared/domain/precompiled-validators';
-import { createSchemaAjv, schemaRuntimeName } from '../../../functions/shared/domain/schema-compiler';
+import { schemaKey } from '../../../functions/domain/precompiled-validators';
+import { createSchemaAjv, schemaRuntimeName } from '../../../functions/domain/schema-compiler';
 
 /** The specifier validation.ts imports its validators from (package.json `imports`). */
 export const validatorsSpecifier = '#schema-validators';
@@ -33,7 +33,7 @@ const repo = join(here, '..', '..', '..');
 export const validatorBuildFiles = [
   'lib/aws/constructs/precompiled-validators.ts',
   'lib/aws/constructs/schema-recorder.ts',
-  'functions/shared/domain/schema-compiler.ts',
+  'functions/domain/schema-compiler.ts',
   'node_modules/ajv/package.json',
 ].map((file) => join(repo, file));
 
@@ -167,8 +167,8 @@ export function precompiledValidatorsModule(root: string, base: BuildOptions): s
   const index = join(dir, 'index.mjs');
   if (existsSync(index)) return index;
 
-  const runtimeModule = relative(dir, join(root, 'functions/shared/domain/schema-runtime.ts'));
-  const tableModule = relative(dir, join(root, 'functions/shared/domain/precompiled-validators.ts'));
+  const runtimeModule = relative(dir, join(root, 'functions/domain/schema-runtime.ts'));
+  const tableModule = relative(dir, join(root, 'functions/domain/precompiled-validators.ts'));
   const files: Record<string, string> = {};
   for (const pass of ['fast', 'full'] as const) {
     const ajv = createSchemaAjv({ allErrors: pass === 'full', standalone: true });

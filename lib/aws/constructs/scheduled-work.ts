@@ -1,6 +1,6 @@
 /**
  * The functions that run on a schedule (scheduledFunctions in
- * functions/shared/manifest/operations.ts): one EventBridge rule each,
+ * functions/manifest/operations.ts): one EventBridge rule each,
  * targeting the function, which is granted exactly what its definition lists.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -10,8 +10,8 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
-import { scheduledFunctions } from '../../../functions/shared/manifest/operations';
-import type { TableName } from '../../../functions/shared/manifest/resources';
+import { scheduledFunctions } from '../../../functions/manifest/operations';
+import type { TableName } from '../../../functions/manifest/resources';
 import { definedFunction } from './function-defaults';
 
 export interface ScheduledWorkProps {

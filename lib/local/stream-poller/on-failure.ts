@@ -7,7 +7,7 @@
  */
 import type { _Record } from '@aws-sdk/client-kinesis';
 import { appendFile, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import type { FailureEntry, FailureList } from '../../../functions/shared/back-office/replay';
+import type { FailureEntry, FailureList } from '../../../functions/back-office/replay';
 
 /** Lambda's on-failure record for Kinesis, plus the reason, appended as one JSON line. */
 export interface FailureRecord {

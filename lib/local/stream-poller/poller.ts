@@ -9,11 +9,11 @@
  */
 import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand, type _Record, type KinesisClient } from '@aws-sdk/client-kinesis';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
-import type { StreamConsumer } from '../../../functions/shared/manifest/operations';
+import type { StreamConsumer } from '../../../functions/manifest/operations';
 import { lambdaContext } from '../api-gateway';
 import { invoke } from '../invocation';
 import type { FileCheckpointStore } from './checkpoints';
-import { kindOf, kinesisEvent } from '../../../functions/shared/stream/kinesis-event';
+import { kindOf, kinesisEvent } from '../../../functions/stream/kinesis-event';
 import { failureRecord, type FailureRecord } from './on-failure';
 
 /** A consumer's function name in the local stack: its on-failure records name it, and replay finds the consumer by it. */

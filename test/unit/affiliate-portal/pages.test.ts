@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from '@jest/globals';
 import { h } from 'preact';
-import type { AffiliateReport, FunnelFigures } from '../../../functions/shared/domain/affiliate-program';
-import { ValidationError } from '../../../functions/shared/domain/errors';
-import { linkFieldErrors } from '../../../functions/shared/affiliate-portal/links';
-import { LinksPage } from '../../../functions/shared/affiliate-portal/pages/links';
-import { reportCsv } from '../../../functions/shared/affiliate-portal/csv';
-import { formatMoney } from '../../../functions/shared/affiliate-portal/format';
-import { LoginPage } from '../../../functions/shared/affiliate-portal/pages/access';
-import { DashboardPage } from '../../../functions/shared/affiliate-portal/pages/dashboard';
-import { portalCss } from '../../../functions/shared/affiliate-portal/pages/style';
-import { page, portalSecurityHeaders, renderPage } from '../../../functions/shared/affiliate-portal/render';
+import type { AffiliateReport, FunnelFigures } from '../../../functions/domain/affiliate-program';
+import { ValidationError } from '../../../functions/domain/errors';
+import { linkFieldErrors } from '../../../functions/affiliate-portal/links';
+import { LinksPage } from '../../../functions/affiliate-portal/pages/links';
+import { reportCsv } from '../../../functions/back-office/affiliate-report-csv';
+import { formatMoney } from '../../../functions/affiliate-portal/format';
+import { LoginPage } from '../../../functions/affiliate-portal/pages/access';
+import { DashboardPage } from '../../../functions/affiliate-portal/pages/dashboard';
+import { portalCss } from '../../../functions/affiliate-portal/pages/style';
+import { page, portalSecurityHeaders, renderPage } from '../../../functions/affiliate-portal/render';
 
 const hostile = `<script>alert("x")</script><img src=x onerror=alert(1)>&amp;`;
 

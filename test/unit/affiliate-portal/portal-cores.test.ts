@@ -10,14 +10,14 @@ import {
   type ResetToken,
   type ResetTokenStore,
   type SignInAttempts,
-} from '../../../functions/shared/domain/affiliate-portal';
-import type { AffiliateRecord } from '../../../functions/shared/domain/affiliates';
-import type { Channel } from '../../../functions/shared/domain/channels';
-import type { OutgoingMail } from '../../../functions/shared/domain/email';
-import { hashSecret } from '../../../functions/shared/domain/enterprise';
-import { checkResetToken, completePasswordReset, requestPasswordReset } from '../../../functions/shared/affiliate-portal/reset';
-import { currentAffiliate } from '../../../functions/shared/affiliate-portal/session';
-import { signInToPortal } from '../../../functions/shared/affiliate-portal/sign-in';
+} from '../../../functions/domain/affiliate-portal';
+import type { AffiliateRecord } from '../../../functions/domain/affiliates';
+import type { Channel } from '../../../functions/domain/channels';
+import type { OutgoingMail } from '../../../functions/domain/email';
+import { hashSecret } from '../../../functions/domain/enterprise';
+import { checkResetToken, completePasswordReset, requestPasswordReset } from '../../../functions/affiliate-portal/reset';
+import { currentAffiliate } from '../../../functions/affiliate-portal/session';
+import { signInToPortal } from '../../../functions/affiliate-portal/sign-in';
 import { FakeClock } from '../../support/enterprise';
 
 class MemoryAccounts implements AffiliateAccounts {

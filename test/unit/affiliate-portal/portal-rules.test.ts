@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { csrfTokenFor, csrfTokenMatches, lockedUntil, periodOf, portalLimits, sessionState } from '../../../functions/shared/domain/affiliate-portal';
+import { csrfTokenFor, csrfTokenMatches, lockedUntil, periodOf, portalLimits, sessionState } from '../../../functions/domain/affiliate-portal';
 
 const at = (iso: string) => new Date(iso);
 const minutes = (n: number) => n * 60_000;

@@ -3,14 +3,14 @@ import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { h } from 'preact';
-import { csrfTokenFor } from '../../../functions/shared/domain/affiliate-portal';
-import { affiliatePk } from '../../../functions/shared/domain/funnel';
-import { hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
-import { ValidationError } from '../../../functions/shared/domain/errors';
-import type { PostbackLogEntry } from '../../../functions/shared/domain/postbacks';
-import { postbackFieldErrors } from '../../../functions/shared/affiliate-portal/postbacks';
-import { PostbacksPage, type PostbacksView } from '../../../functions/shared/affiliate-portal/pages/postbacks';
-import { renderPage } from '../../../functions/shared/affiliate-portal/render';
+import { csrfTokenFor } from '../../../functions/domain/affiliate-portal';
+import { affiliatePk } from '../../../functions/domain/funnel';
+import { hashSecret, newSecret } from '../../../functions/domain/enterprise';
+import { ValidationError } from '../../../functions/domain/errors';
+import type { PostbackLogEntry } from '../../../functions/domain/postbacks';
+import { postbackFieldErrors } from '../../../functions/affiliate-portal/postbacks';
+import { PostbacksPage, type PostbacksView } from '../../../functions/affiliate-portal/pages/postbacks';
+import { renderPage } from '../../../functions/affiliate-portal/render';
 import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 const hostile = `<script>alert("x")</script><img src=x onerror=alert(1)>&amp;`;
@@ -111,7 +111,7 @@ const dynamo = mockClient(DynamoDBDocumentClient);
 const handlers: Record<string, ProxyHandler> = {};
 beforeAll(async () => {
   for (const name of ['affiliate-postbacks-page', 'affiliate-update-postbacks']) {
-    handlers[name] = (await import(`../../../functions/${name}/handler`)).handler as unknown as ProxyHandler;
+    handlers[name] = (await import(`../../../functions/affiliate-portal/${name}/handler`)).handler as unknown as ProxyHandler;
   }
 });
 

@@ -4,7 +4,7 @@ import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { backoffTimer } from '../../../functions/shared/adapters/retry';
+import { backoffTimer } from '../../../functions/adapters/retry';
 import { acceptedPutRecords, apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 import { attribution, registration } from '../../support/affiliates';
 
@@ -26,8 +26,8 @@ let registerAffiliate: Handler;
 beforeAll(async () => {
   // The handler's adapters back off by the default timer: no real waiting in a unit test.
   jest.spyOn(backoffTimer, 'sleep').mockImplementation(async () => {});
-  setAffiliate = (await import('../../../functions/set-affiliate/handler')).handler as unknown as Handler;
-  registerAffiliate = (await import('../../../functions/register-affiliate/handler')).handler as unknown as Handler;
+  setAffiliate = (await import('../../../functions/api/set-affiliate/handler')).handler as unknown as Handler;
+  registerAffiliate = (await import('../../../functions/api/register-affiliate/handler')).handler as unknown as Handler;
 });
 
 beforeEach(() => {

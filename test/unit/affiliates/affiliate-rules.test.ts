@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
-import { validRegistration } from '../../../functions/register-affiliate/schema';
-import { validSetAffiliate } from '../../../functions/set-affiliate/schema';
-import { ValidationError } from '../../../functions/shared/domain/errors';
+import { validRegistration } from '../../../functions/api/register-affiliate/schema';
+import { validSetAffiliate } from '../../../functions/api/set-affiliate/schema';
+import { ValidationError } from '../../../functions/domain/errors';
 import {
   attribution,
   attributionRules,

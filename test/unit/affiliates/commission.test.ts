@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import type { Plan } from '../../../functions/shared/domain/affiliate-program';
-import { affiliateReportOf, carriedInto, reportCsv, type ReportInput } from '../../../functions/shared/domain/commission';
+import type { Plan } from '../../../functions/domain/affiliate-program';
+import { affiliateReportOf, carriedInto, reportCsv, type ReportInput } from '../../../functions/domain/commission';
 import { dayRow, ftdRow } from '../../support/affiliates';
 
 const plan = (terms: Pick<Plan, 'cpa' | 'revshare'>): Plan => ({

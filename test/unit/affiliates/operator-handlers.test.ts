@@ -32,8 +32,8 @@ const items = new Map<string, Record<string, unknown>>([
 let listAffiliates: ProxyHandler;
 let report: ProxyHandler;
 beforeAll(async () => {
-  listAffiliates = (await import('../../../functions/list-affiliates/handler')).handler as unknown as ProxyHandler;
-  report = (await import('../../../functions/get-affiliate-report/handler')).handler as unknown as ProxyHandler;
+  listAffiliates = (await import('../../../functions/api/list-affiliates/handler')).handler as unknown as ProxyHandler;
+  report = (await import('../../../functions/api/get-affiliate-report/handler')).handler as unknown as ProxyHandler;
 });
 
 beforeEach(() => {

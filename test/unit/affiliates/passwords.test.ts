@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { defaultScryptParams, hashPassword, verifyPassword } from '../../../functions/shared/domain/passwords';
+import { defaultScryptParams, hashPassword, verifyPassword } from '../../../functions/domain/passwords';
 
 describe('password hashes', () => {
   test('are scrypt with N=2^15, r=8, p=1, a 16-byte salt and a 32-byte key by default', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
-import { loginUrl, registerAffiliate } from '../../../functions/register-affiliate/core';
-import { validRegistration } from '../../../functions/register-affiliate/schema';
-import { uniquenessKey } from '../../../functions/shared/domain/affiliates';
-import { Forbidden, ValidationError } from '../../../functions/shared/domain/errors';
-import { hashPassword, verifyPassword } from '../../../functions/shared/domain/passwords';
+import { loginUrl, registerAffiliate } from '../../../functions/api/register-affiliate/core';
+import { validRegistration } from '../../../functions/api/register-affiliate/schema';
+import { uniquenessKey } from '../../../functions/domain/affiliates';
+import { Forbidden, ValidationError } from '../../../functions/domain/errors';
+import { hashPassword, verifyPassword } from '../../../functions/domain/passwords';
 import { MemoryAffiliateStore, MemoryAppStore, registration } from '../../support/affiliates';
 
 const apps = new MemoryAppStore([

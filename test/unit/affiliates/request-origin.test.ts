@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { requestOrigin } from '../../../functions/shared/http/request-origin';
+import { requestOrigin } from '../../../functions/http/request-origin';
 
 const event = (headers: Record<string, string>, domainName?: string) =>
   ({ headers, requestContext: { domainName } }) as unknown as Pick<APIGatewayProxyEvent, 'headers' | 'requestContext'>;

@@ -1,8 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
-import { AttributionNotWritten, affiliateAttributedEvent, setAffiliate } from '../../../functions/set-affiliate/core';
-import { Forbidden } from '../../../functions/shared/domain/errors';
-import type { RecordWriter } from '../../../functions/shared/domain/ingest';
-import { decodeEnvelope } from '../../../functions/shared/domain/stream-record';
+import { AttributionNotWritten, affiliateAttributedEvent, setAffiliate } from '../../../functions/api/set-affiliate/core';
+import { Forbidden } from '../../../functions/domain/errors';
+import type { RecordWriter } from '../../../functions/domain/ingest';
+import { decodeEnvelope } from '../../../functions/domain/stream-record';
 import { MemoryStream } from '../../support/memory-stream';
 
 const messageId = '1b4e28ba-2fa1-41d2-883f-0016d3cca427';

@@ -1,10 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
-import { trackClick, type ClickRequest } from '../../../functions/track-click/core';
-import type { LinkRecord } from '../../../functions/shared/domain/affiliate-program';
-import type { AffiliateRecord } from '../../../functions/shared/domain/affiliates';
-import type { RecordWriter } from '../../../functions/shared/domain/ingest';
-import { decodeEnvelope, partitionKey } from '../../../functions/shared/domain/stream-record';
-import { visitorOf, visitorProfileId } from '../../../functions/shared/domain/tracking-links';
+import { trackClick, type ClickRequest } from '../../../functions/api/track-click/core';
+import type { LinkRecord } from '../../../functions/domain/affiliate-program';
+import type { AffiliateRecord } from '../../../functions/domain/affiliates';
+import type { RecordWriter } from '../../../functions/domain/ingest';
+import { decodeEnvelope, partitionKey } from '../../../functions/domain/stream-record';
+import { visitorOf, visitorProfileId } from '../../../functions/domain/tracking-links';
 import { MemoryAffiliateStore, MemoryClickClaims, MemoryLinkStore } from '../../support/affiliates';
 import { MemoryStream } from '../../support/memory-stream';
 

@@ -4,9 +4,9 @@ import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { backoffTimer } from '../../../functions/shared/adapters/retry';
-import { decodeEnvelope } from '../../../functions/shared/domain/stream-record';
-import { logger } from '../../../functions/shared/logger';
+import { backoffTimer } from '../../../functions/adapters/retry';
+import { decodeEnvelope } from '../../../functions/domain/stream-record';
+import { logger } from '../../../functions/runtime/logger';
 import { acceptedPutRecords, apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 setFunctionEnv({ LINKS_TABLE: 'links', AFFILIATES_TABLE: 'affiliates', CLICK_CLAIMS_TABLE: 'claims', STREAM_NAME: 'stream' });
@@ -38,7 +38,7 @@ const itemKey = (input: GetCommandInput) => `${input.TableName}:${Object.values(
 let handler: ProxyHandler;
 beforeAll(async () => {
   jest.spyOn(backoffTimer, 'sleep').mockImplementation(async () => {});
-  handler = (await import('../../../functions/track-click/handler')).handler as unknown as ProxyHandler;
+  handler = (await import('../../../functions/api/track-click/handler')).handler as unknown as ProxyHandler;
 });
 
 beforeEach(() => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
-import { clickAddress, createLink, listLinks } from '../../../functions/shared/back-office/affiliate-links';
-import { NotFound, ValidationError } from '../../../functions/shared/domain/errors';
-import { LINK_ID_PATTERN, newLinkId } from '../../../functions/shared/domain/tracking-links';
+import { clickAddress, createLink, listLinks } from '../../../functions/back-office/affiliate-links';
+import { NotFound, ValidationError } from '../../../functions/domain/errors';
+import { LINK_ID_PATTERN, newLinkId } from '../../../functions/domain/tracking-links';
 import { MemoryAffiliateStore, MemoryAppStore, MemoryLinkStore } from '../../support/affiliates';
 
 function setUp() {

@@ -1,10 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
-import { affiliateReport, affiliateTrace, checkReportRange } from '../../../functions/shared/back-office/affiliate-report';
-import type { Plan } from '../../../functions/shared/domain/affiliate-program';
-import type { App } from '../../../functions/shared/domain/apps';
-import { NotFound, ValidationError } from '../../../functions/shared/domain/errors';
-import { partitionKey } from '../../../functions/shared/domain/stream-record';
-import { timeKey, type TimelineEntry, type TimelinePage } from '../../../functions/shared/domain/timeline';
+import { affiliateReport, affiliateTrace, checkReportRange } from '../../../functions/back-office/affiliate-report';
+import type { Plan } from '../../../functions/domain/affiliate-program';
+import type { App } from '../../../functions/domain/apps';
+import { NotFound, ValidationError } from '../../../functions/domain/errors';
+import { partitionKey } from '../../../functions/domain/stream-record';
+import { timeKey, type TimelineEntry, type TimelinePage } from '../../../functions/domain/timeline';
 import { dayRow, ftdRow, MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from '../../support/affiliates';
 
 const hybrid: Plan = {

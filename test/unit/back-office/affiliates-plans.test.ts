@@ -1,11 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
-import { commandLineActor } from '../../../functions/shared/domain/audit';
-import { updateApp } from '../../../functions/shared/back-office/apps';
-import { affiliateDetail, assignPlan, listAffiliatePage, listAffiliatesWithPlans, setAffiliateStatus } from '../../../functions/shared/back-office/affiliates';
-import { createPlan } from '../../../functions/shared/back-office/plans';
-import type { App, AppStore } from '../../../functions/shared/domain/apps';
-import { NotFound, ValidationError } from '../../../functions/shared/domain/errors';
-import { describePlan, validPlan, type PlanInput } from '../../../functions/shared/domain/plans';
+import { commandLineActor } from '../../../functions/domain/audit';
+import { updateApp } from '../../../functions/back-office/apps';
+import { affiliateDetail, assignPlan, listAffiliatePage, listAffiliatesWithPlans, setAffiliateStatus } from '../../../functions/back-office/affiliates';
+import { createPlan } from '../../../functions/back-office/plans';
+import type { App, AppStore } from '../../../functions/domain/apps';
+import { NotFound, ValidationError } from '../../../functions/domain/errors';
+import { describePlan, validPlan, type PlanInput } from '../../../functions/domain/plans';
 import { MemoryAffiliateStore, MemoryLinkStore, MemoryPlanStore } from '../../support/affiliates';
 import { MemoryAuditLog } from '../../support/enterprise';
 import { MemoryPostbackSettings } from '../../support/postbacks';

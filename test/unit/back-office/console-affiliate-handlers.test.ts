@@ -9,7 +9,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
+import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/domain/enterprise';
 import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 setFunctionEnv({
@@ -61,7 +61,7 @@ const names = [
 ] as const;
 const handlers: Partial<Record<(typeof names)[number], ProxyHandler>> = {};
 beforeAll(async () => {
-  for (const name of names) handlers[name] = (await import(`../../../functions/${name}/handler`)).handler as unknown as ProxyHandler;
+  for (const name of names) handlers[name] = (await import(`../../../functions/console/${name}/handler`)).handler as unknown as ProxyHandler;
 });
 
 beforeEach(() => {

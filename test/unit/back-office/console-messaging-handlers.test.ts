@@ -4,8 +4,8 @@ import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand, type GetCommandInput, type PutCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
-import { decodeEnvelope } from '../../../functions/shared/domain/stream-record';
+import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/domain/enterprise';
+import { decodeEnvelope } from '../../../functions/domain/stream-record';
 import { acceptedPutRecords, apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 setFunctionEnv({
@@ -54,7 +54,7 @@ const asUser = (role: string) => {
 const handlers: Record<string, ProxyHandler> = {};
 beforeAll(async () => {
   for (const name of ['console-email-player', 'console-push-player']) {
-    handlers[name] = (await import(`../../../functions/${name}/handler`)).handler as unknown as ProxyHandler;
+    handlers[name] = (await import(`../../../functions/console/${name}/handler`)).handler as unknown as ProxyHandler;
   }
 });
 

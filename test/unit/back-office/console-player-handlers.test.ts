@@ -2,8 +2,8 @@ import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
-import { decodeEnvelope } from '../../../functions/shared/domain/stream-record';
+import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/domain/enterprise';
+import { decodeEnvelope } from '../../../functions/domain/stream-record';
 import { acceptedPutRecords, apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 setFunctionEnv({
@@ -48,7 +48,7 @@ const asUser = (role: string) => {
 const handlers: Record<string, ProxyHandler> = {};
 beforeAll(async () => {
   for (const name of ['console-list-players', 'console-change-player-attribute']) {
-    handlers[name] = (await import(`../../../functions/${name}/handler`)).handler as unknown as ProxyHandler;
+    handlers[name] = (await import(`../../../functions/console/${name}/handler`)).handler as unknown as ProxyHandler;
   }
 });
 

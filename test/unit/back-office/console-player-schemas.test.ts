@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { validChangeAttribute } from '../../../functions/console-change-player-attribute/schema';
-import { ValidationError } from '../../../functions/shared/domain/errors';
+import { validChangeAttribute } from '../../../functions/console/console-change-player-attribute/schema';
+import { ValidationError } from '../../../functions/domain/errors';
 
 const problems = (body: unknown) => {
   try {

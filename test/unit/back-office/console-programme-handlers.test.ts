@@ -14,7 +14,7 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
+import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/domain/enterprise';
 import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 setFunctionEnv({
@@ -58,7 +58,7 @@ const names = [
 type Name = (typeof names)[number];
 const handlers: Partial<Record<Name, ProxyHandler>> = {};
 beforeAll(async () => {
-  for (const name of names) handlers[name] = (await import(`../../../functions/${name}/handler`)).handler as unknown as ProxyHandler;
+  for (const name of names) handlers[name] = (await import(`../../../functions/console/${name}/handler`)).handler as unknown as ProxyHandler;
 });
 
 beforeEach(() => {

@@ -10,8 +10,8 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { hashApiKey } from '../../../functions/shared/domain/api-keys';
-import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
+import { hashApiKey } from '../../../functions/domain/api-keys';
+import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/domain/enterprise';
 import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 setFunctionEnv({
@@ -45,7 +45,7 @@ const handlers: Record<string, ProxyHandler> = {};
 beforeAll(async () => {
   // One at a time: jest's ESM loader must not import modules concurrently.
   for (const name of ['console-issue-key', 'console-revoke-key', 'console-list-keys', 'console-rotate-identity-secret', 'console-generate-vapid']) {
-    handlers[name] = (await import(`../../../functions/${name}/handler`)).handler as unknown as ProxyHandler;
+    handlers[name] = (await import(`../../../functions/console/${name}/handler`)).handler as unknown as ProxyHandler;
   }
 });
 

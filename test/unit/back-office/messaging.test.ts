@@ -7,14 +7,14 @@ import {
   type ClaimedAction,
   type MessagingPorts,
   type SentActions,
-} from '../../../functions/shared/back-office/messaging';
-import type { Channel } from '../../../functions/shared/domain/channels';
-import type { OutgoingMail } from '../../../functions/shared/domain/email';
-import { Conflict, NotFound } from '../../../functions/shared/domain/errors';
-import type { StreamEntry, WriteReceipt } from '../../../functions/shared/domain/ingest';
-import { pushEndpointPolicy } from '../../../functions/shared/domain/push';
-import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
-import { decodeEnvelope, partitionKey } from '../../../functions/shared/domain/stream-record';
+} from '../../../functions/back-office/messaging';
+import type { Channel } from '../../../functions/domain/channels';
+import type { OutgoingMail } from '../../../functions/domain/email';
+import { Conflict, NotFound } from '../../../functions/domain/errors';
+import type { StreamEntry, WriteReceipt } from '../../../functions/domain/ingest';
+import { pushEndpointPolicy } from '../../../functions/domain/push';
+import type { StoredProfile } from '../../../functions/domain/profile-state';
+import { decodeEnvelope, partitionKey } from '../../../functions/domain/stream-record';
 import { MemoryAuditLog } from '../../support/enterprise';
 
 const actor = { appId: 'app_1', userId: 'usr_1', email: 'ada@example.com' };

@@ -6,12 +6,12 @@ import {
   listPlayers,
   playerTimeline,
   type PlayerDirectory,
-} from '../../../functions/shared/back-office/players';
-import { NotFound, ValidationError } from '../../../functions/shared/domain/errors';
-import type { RecordWriter, StreamEntry } from '../../../functions/shared/domain/ingest';
-import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
-import { decodeEnvelope, partitionKey } from '../../../functions/shared/domain/stream-record';
-import type { ProfileRejections, Rejection, TimelineEntry, TimelinePage } from '../../../functions/shared/domain/timeline';
+} from '../../../functions/back-office/players';
+import { NotFound, ValidationError } from '../../../functions/domain/errors';
+import type { RecordWriter, StreamEntry } from '../../../functions/domain/ingest';
+import type { StoredProfile } from '../../../functions/domain/profile-state';
+import { decodeEnvelope, partitionKey } from '../../../functions/domain/stream-record';
+import type { ProfileRejections, Rejection, TimelineEntry, TimelinePage } from '../../../functions/domain/timeline';
 import { MemoryAuditLog } from '../../support/enterprise';
 
 const profile = (appId: string, profileId: string, attrs: Record<string, unknown> = {}, extra: Partial<StoredProfile> = {}): StoredProfile => ({

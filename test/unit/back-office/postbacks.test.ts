@@ -1,8 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
-import { clearPostbackUrl, postbackDeliveries, rotatePostbackSecret, setPostbackUrl } from '../../../functions/shared/back-office/postbacks';
-import type { App, AppStore } from '../../../functions/shared/domain/apps';
-import { NotFound, ValidationError } from '../../../functions/shared/domain/errors';
-import { postbackSecretName } from '../../../functions/shared/domain/postbacks';
+import { clearPostbackUrl, postbackDeliveries, rotatePostbackSecret, setPostbackUrl } from '../../../functions/back-office/postbacks';
+import type { App, AppStore } from '../../../functions/domain/apps';
+import { NotFound, ValidationError } from '../../../functions/domain/errors';
+import { postbackSecretName } from '../../../functions/domain/postbacks';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from '../../support/postbacks';
 
 function setUp(allowedHosts: string[] = []) {

@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KinesisStreamEvent } from 'aws-lambda';
-import { KinesisRecordReader } from '../../../functions/shared/adapters/kinesis-record-reader';
-import { LambdaConsumerInvoker } from '../../../functions/shared/adapters/lambda-consumer-invoker';
-import { SqsFailureList } from '../../../functions/shared/adapters/sqs-failure-list';
+import { KinesisRecordReader } from '../../../functions/adapters/kinesis-record-reader';
+import { LambdaConsumerInvoker } from '../../../functions/adapters/lambda-consumer-invoker';
+import { SqsFailureList } from '../../../functions/adapters/sqs-failure-list';
 import { FileFailureList, fileFailureSink, type FailureRecord } from '../../../lib/local/stream-poller/on-failure';
 
 const kinesis = mockClient(KinesisClient);

@@ -8,8 +8,8 @@ import {
   type FailureList,
   type RecordReader,
   type ReplayTarget,
-} from '../../../functions/shared/back-office/replay';
-import { streamConsumers } from '../../../functions/shared/manifest/operations';
+} from '../../../functions/back-office/replay';
+import { streamConsumers } from '../../../functions/manifest/operations';
 
 const profiles = { consumer: streamConsumers.find((c) => c.id === 'ApplyProfiles')!, functionName: 'urm-ApplyProfiles-abc' };
 const events = { consumer: streamConsumers.find((c) => c.id === 'RecordEvents')!, functionName: 'urm-RecordEvents-def' };

@@ -3,15 +3,15 @@
  * line (as `cli`) and the console (as the signed-in user) get the same entries.
  */
 import { describe, expect, test } from '@jest/globals';
-import { updateApp } from '../../../functions/shared/back-office/apps';
-import { createChannel, setChannelDomain } from '../../../functions/shared/back-office/channels';
-import { setIdentityVerification } from '../../../functions/shared/back-office/identity';
-import { issueKey, revokeKey } from '../../../functions/shared/back-office/keys';
-import { setMoneySettings } from '../../../functions/shared/back-office/money';
-import type { ApiKeyRecord } from '../../../functions/shared/domain/api-keys';
-import type { App, AppStore, KeyStore } from '../../../functions/shared/domain/apps';
-import { commandLineActor } from '../../../functions/shared/domain/audit';
-import type { Channel, ChannelStore } from '../../../functions/shared/domain/channels';
+import { updateApp } from '../../../functions/back-office/apps';
+import { createChannel, setChannelDomain } from '../../../functions/back-office/channels';
+import { setIdentityVerification } from '../../../functions/back-office/identity';
+import { issueKey, revokeKey } from '../../../functions/back-office/keys';
+import { setMoneySettings } from '../../../functions/back-office/money';
+import type { ApiKeyRecord } from '../../../functions/domain/api-keys';
+import type { App, AppStore, KeyStore } from '../../../functions/domain/apps';
+import { commandLineActor } from '../../../functions/domain/audit';
+import type { Channel, ChannelStore } from '../../../functions/domain/channels';
 import { MemoryPlanStore } from '../../support/affiliates';
 import { MemoryAuditLog } from '../../support/enterprise';
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
-import { audit, readAudit } from '../../../functions/shared/back-office/audit';
-import { portalSignInLink } from '../../../functions/shared/back-office/portal-link';
-import { changeUserRole, listUsers } from '../../../functions/shared/back-office/users';
-import type { App } from '../../../functions/shared/domain/apps';
-import { hashSecret, type Role } from '../../../functions/shared/domain/enterprise';
-import { Conflict, NotFound } from '../../../functions/shared/domain/errors';
+import { audit, readAudit } from '../../../functions/back-office/audit';
+import { portalSignInLink } from '../../../functions/back-office/portal-link';
+import { changeUserRole, listUsers } from '../../../functions/back-office/users';
+import type { App } from '../../../functions/domain/apps';
+import { hashSecret, type Role } from '../../../functions/domain/enterprise';
+import { Conflict, NotFound } from '../../../functions/domain/errors';
 import { FakeClock, MemoryAuditLog, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
 
 const admin = { user_id: 'usr_1', email: 'ada@example.com' };

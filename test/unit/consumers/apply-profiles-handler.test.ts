@@ -17,12 +17,12 @@ import {
 import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
-import { insertIdHash, type StoredProfile } from '../../../functions/shared/domain/profile-state';
-import type { TimelineEntry } from '../../../functions/shared/domain/timeline';
+import { insertIdHash, type StoredProfile } from '../../../functions/domain/profile-state';
+import type { TimelineEntry } from '../../../functions/domain/timeline';
 import { streamRecord as supportStreamRecord } from '../../support/kinesis-event';
 import { context, setFunctionEnv } from '../../support/lambda';
 import { TimelinePagesTable } from '../../support/timeline-pages-table';
-import { entriesOf, type TimelinePageItem } from '../../../functions/shared/domain/timeline-pages';
+import { entriesOf, type TimelinePageItem } from '../../../functions/domain/timeline-pages';
 
 const PROFILES = 'profiles-table';
 const TIMELINE = 'timeline-table';
@@ -157,9 +157,9 @@ const hourOf = (iso: string) => String(Math.floor(Date.parse(iso) / 3_600_000));
 let handler: Handler;
 let logError: jest.Spied<(message: string, ...details: unknown[]) => void>;
 beforeAll(async () => {
-  handler = (await import('../../../functions/apply-profiles/handler')).handler as unknown as Handler;
+  handler = (await import('../../../functions/consumers/apply-profiles/handler')).handler as unknown as Handler;
   // The logger is the consumer's one shared instance: silence it, and let tests see what it reported.
-  const { logger } = await import('../../../functions/shared/logger');
+  const { logger } = await import('../../../functions/runtime/logger');
   logError = jest.spyOn(logger, 'error').mockImplementation(() => {}) as unknown as typeof logError;
   jest.spyOn(logger, 'warn').mockImplementation(() => {});
 });

@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
-import { backoffTimer } from '../../../functions/shared/adapters/retry';
+import { backoffTimer } from '../../../functions/adapters/retry';
 import { kinesisEvent, sequenceNumbers, type EventRecordInput } from '../../support/kinesis-event';
 import { context, setFunctionEnv } from '../../support/lambda';
 
@@ -142,9 +142,9 @@ const expectedTotals = { clicks: 2, registrations: 2, ftds: 2, deposit_count: 2,
 
 let handler: Handler;
 beforeAll(async () => {
-  handler = (await import('../../../functions/count-funnel/handler')).handler as unknown as Handler;
+  handler = (await import('../../../functions/consumers/count-funnel/handler')).handler as unknown as Handler;
   jest.spyOn(backoffTimer, 'sleep').mockImplementation(async () => {});
-  const { logger } = await import('../../../functions/shared/logger');
+  const { logger } = await import('../../../functions/runtime/logger');
   jest.spyOn(logger, 'info').mockImplementation(() => {});
   jest.spyOn(logger, 'error').mockImplementation(() => {});
 });

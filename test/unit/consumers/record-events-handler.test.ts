@@ -14,10 +14,10 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
-import { PUTS_IN_FLIGHT } from '../../../functions/shared/adapters/dynamo-timeline-store';
-import { backoffTimer } from '../../../functions/shared/adapters/retry';
-import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
-import { entriesOf, PAGE_BYTES, pageItemBytes, type TimelinePageItem } from '../../../functions/shared/domain/timeline-pages';
+import { PUTS_IN_FLIGHT } from '../../../functions/adapters/dynamo-timeline-store';
+import { backoffTimer } from '../../../functions/adapters/retry';
+import type { StoredProfile } from '../../../functions/domain/profile-state';
+import { entriesOf, PAGE_BYTES, pageItemBytes, type TimelinePageItem } from '../../../functions/domain/timeline-pages';
 import { streamRecord as supportStreamRecord } from '../../support/kinesis-event';
 import { context, setFunctionEnv } from '../../support/lambda';
 import { TimelinePagesTable } from '../../support/timeline-pages-table';
@@ -133,10 +133,10 @@ const storedIds = () =>
 
 let handler: Handler;
 beforeAll(async () => {
-  handler = (await import('../../../functions/record-events/handler')).handler as unknown as Handler;
+  handler = (await import('../../../functions/consumers/record-events/handler')).handler as unknown as Handler;
   // The handler's adapters back off by the default timer: no real waiting in a unit test.
   jest.spyOn(backoffTimer, 'sleep').mockImplementation(async () => {});
-  const { logger } = await import('../../../functions/shared/logger');
+  const { logger } = await import('../../../functions/runtime/logger');
   jest.spyOn(logger, 'error').mockImplementation(() => {});
   jest.spyOn(logger, 'info').mockImplementation(() => {});
 });

@@ -1,9 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
-import type { AttributeValue, Attributes } from '../../../functions/shared/domain/attributes';
-import { pushTokenAttributes } from '../../../functions/shared/domain/attributes';
-import { applyProfileRecord, type MergeSources, type ProfileChange } from '../../../functions/shared/domain/directive-engine';
+import type { AttributeValue, Attributes } from '../../../functions/domain/attributes';
+import { pushTokenAttributes } from '../../../functions/domain/attributes';
+import { applyProfileRecord, type MergeSources, type ProfileChange } from '../../../functions/domain/directive-engine';
 
 // ---- helpers ---------------------------------------------------------------
 

@@ -8,9 +8,9 @@ import {
   type Contribution,
   type DayFigures,
   type StoredLedger,
-} from '../../../functions/shared/domain/funnel';
-import type { MoneySettings } from '../../../functions/shared/domain/money-settings';
-import type { StreamItem } from '../../../functions/shared/stream/kinesis-batch';
+} from '../../../functions/domain/funnel';
+import type { MoneySettings } from '../../../functions/domain/money-settings';
+import type { StreamItem } from '../../../functions/stream/kinesis-batch';
 
 const SHARD = 'shardId-000000000000';
 const BASE = 49_680_000_000_000_000_000_000_000_000_000_000_000_000_000_000_000n;

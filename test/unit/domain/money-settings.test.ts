@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { moneySettingsOf, moneySettingsProblems, parseMoneyEventPairs } from '../../../functions/shared/domain/money-settings';
+import { moneySettingsOf, moneySettingsProblems, parseMoneyEventPairs } from '../../../functions/domain/money-settings';
 
 describe('money settings', () => {
   test('a currency of three upper-case letters and known kinds are fine', () => {

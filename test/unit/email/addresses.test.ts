@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { displayName, encodedWords, formatAddress } from '../../../functions/shared/domain/email';
+import { displayName, encodedWords, formatAddress } from '../../../functions/domain/email';
 
 const WORD = /^=\?UTF-8\?B\?([A-Za-z0-9+/]*={0,2})\?=$/;
 

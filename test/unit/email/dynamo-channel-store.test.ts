@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoChannelStore } from '../../../functions/shared/adapters/dynamo-channel-store';
+import { DynamoChannelStore } from '../../../functions/adapters/dynamo-channel-store';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const store = new DynamoChannelStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'channels');

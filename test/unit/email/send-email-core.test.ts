@@ -1,12 +1,12 @@
 import { describe, expect, test } from '@jest/globals';
-import { sendEmail } from '../../../functions/send-email/core';
-import { composeMail, emailSentInsertId, sendEmailProblems } from '../../../functions/shared/messaging/email';
-import type { SendEmailRequest } from '../../../functions/send-email/schema';
-import type { Channel } from '../../../functions/shared/domain/channels';
-import type { Mailer, OutgoingMail } from '../../../functions/shared/domain/email';
-import { Forbidden, NotFound, ValidationError } from '../../../functions/shared/domain/errors';
-import type { RecordWriter, StreamEntry, WriteReceipt } from '../../../functions/shared/domain/ingest';
-import { decodeEnvelope } from '../../../functions/shared/domain/stream-record';
+import { sendEmail } from '../../../functions/api/send-email/core';
+import { composeMail, emailSentInsertId, sendEmailProblems } from '../../../functions/messaging/email';
+import type { SendEmailRequest } from '../../../functions/api/send-email/schema';
+import type { Channel } from '../../../functions/domain/channels';
+import type { Mailer, OutgoingMail } from '../../../functions/domain/email';
+import { Forbidden, NotFound, ValidationError } from '../../../functions/domain/errors';
+import type { RecordWriter, StreamEntry, WriteReceipt } from '../../../functions/domain/ingest';
+import { decodeEnvelope } from '../../../functions/domain/stream-record';
 
 const channel: Channel = {
   app_id: 'app_1',

@@ -3,7 +3,7 @@ import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@
 import { MessageRejected, SendEmailCommand, SESv2Client, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { DynamoDBDocumentClient, GetCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { Channel } from '../../../functions/shared/domain/channels';
+import type { Channel } from '../../../functions/domain/channels';
 import { apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 
 setFunctionEnv({ KEYS_TABLE: 'keys', CHANNELS_TABLE: 'channels', STREAM_NAME: 'stream', SES_CONFIGURATION_SET: 'urm-sending' });
@@ -35,7 +35,7 @@ let channels: Channel[];
 
 let handler: Handler;
 beforeAll(async () => {
-  handler = (await import('../../../functions/send-email/handler')).handler as unknown as Handler;
+  handler = (await import('../../../functions/api/send-email/handler')).handler as unknown as Handler;
 });
 
 beforeEach(() => {

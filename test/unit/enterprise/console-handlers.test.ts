@@ -2,7 +2,7 @@ import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
+import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/domain/enterprise';
 import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 setFunctionEnv({ APPS_TABLE: 'apps', ENTERPRISE_USERS_TABLE: 'users', PORTAL_SESSIONS_TABLE: 'sessions', AUDIT_LOG_TABLE: 'audit' });
@@ -24,7 +24,7 @@ const itemKey = (input: GetCommandInput) => `${input.TableName}:${Object.values(
 
 let changeRole: ProxyHandler;
 beforeAll(async () => {
-  changeRole = (await import('../../../functions/console-change-role/handler')).handler as unknown as ProxyHandler;
+  changeRole = (await import('../../../functions/console/console-change-role/handler')).handler as unknown as ProxyHandler;
 });
 
 beforeEach(() => {

@@ -12,8 +12,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { hashApiKey } from '../../../functions/shared/domain/api-keys';
-import { hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
+import { hashApiKey } from '../../../functions/domain/api-keys';
+import { hashSecret, newSecret } from '../../../functions/domain/enterprise';
 import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', ENTERPRISE_USERS_TABLE: 'users', SIGN_IN_TOKENS_TABLE: 'tokens', PORTAL_SESSIONS_TABLE: 'sessions' });
@@ -48,8 +48,8 @@ const itemKey = (input: GetCommandInput) => `${input.TableName}:${Object.values(
 
 const handlers: Record<string, Handler> = {};
 beforeAll(async () => {
-  for (const name of ['enterprise-sign-up', 'enterprise-sign-in', 'enterprise-redirect', 'portal-home', 'portal-sign-out']) {
-    handlers[name] = (await import(`../../../functions/${name}/handler`)).handler as unknown as Handler;
+  for (const name of ['api/enterprise-sign-up', 'api/enterprise-sign-in', 'enterprise-portal/enterprise-redirect', 'enterprise-portal/portal-home', 'enterprise-portal/portal-sign-out']) {
+    handlers[name.split('/')[1]] = (await import(`../../../functions/${name}/handler`)).handler as unknown as Handler;
   }
 });
 

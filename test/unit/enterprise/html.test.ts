@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { cookieOf, escapeHtml } from '../../../functions/shared/http/html';
+import { cookieOf, escapeHtml } from '../../../functions/http/html';
 
 describe('escapeHtml', () => {
   test('escapes what could open markup or leave a quoted attribute', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
-import { redirectIntoPortal } from '../../../functions/enterprise-redirect/core';
-import { signInEnterpriseUser } from '../../../functions/enterprise-sign-in/core';
-import { showPortalHome } from '../../../functions/portal-home/core';
-import { signOutOfPortal } from '../../../functions/portal-sign-out/core';
-import type { App } from '../../../functions/shared/domain/apps';
-import { cookieSecureFor, hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
-import { clearedSessionCookie, sessionCookie } from '../../../functions/shared/portal/session-cookie';
+import { redirectIntoPortal } from '../../../functions/enterprise-portal/enterprise-redirect/core';
+import { signInEnterpriseUser } from '../../../functions/api/enterprise-sign-in/core';
+import { showPortalHome } from '../../../functions/enterprise-portal/portal-home/core';
+import { signOutOfPortal } from '../../../functions/enterprise-portal/portal-sign-out/core';
+import type { App } from '../../../functions/domain/apps';
+import { cookieSecureFor, hashSecret, newSecret } from '../../../functions/domain/enterprise';
+import { clearedSessionCookie, sessionCookie } from '../../../functions/http/session-cookie';
 import { FakeClock, memoryApps, MemorySessionStore, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
 
 const MINUTE = 60_000;

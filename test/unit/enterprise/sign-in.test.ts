@@ -1,10 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
-import { signInEnterpriseUser } from '../../../functions/enterprise-sign-in/core';
-import { signInBodySchema, type SignInBody } from '../../../functions/enterprise-sign-in/schema';
-import type { App } from '../../../functions/shared/domain/apps';
-import { hashSecret, newSecret } from '../../../functions/shared/domain/enterprise';
-import { Conflict, Forbidden, NotFound } from '../../../functions/shared/domain/errors';
-import { compileValidator } from '../../../functions/shared/domain/validation';
+import { signInEnterpriseUser } from '../../../functions/api/enterprise-sign-in/core';
+import { signInBodySchema, type SignInBody } from '../../../functions/api/enterprise-sign-in/schema';
+import type { App } from '../../../functions/domain/apps';
+import { hashSecret, newSecret } from '../../../functions/domain/enterprise';
+import { Conflict, Forbidden, NotFound } from '../../../functions/domain/errors';
+import { compileValidator } from '../../../functions/domain/validation';
 import { FakeClock, memoryApps, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
 import { validationProblems } from '../../support/validation';
 

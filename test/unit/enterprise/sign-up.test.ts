@@ -1,9 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
-import { signUpEnterpriseUsers } from '../../../functions/enterprise-sign-up/core';
-import { signUpBodySchema, type SignUpBody } from '../../../functions/enterprise-sign-up/schema';
-import type { EnterpriseUser, NewEnterpriseUser } from '../../../functions/shared/domain/enterprise';
-import { Forbidden } from '../../../functions/shared/domain/errors';
-import { compileValidator } from '../../../functions/shared/domain/validation';
+import { signUpEnterpriseUsers } from '../../../functions/api/enterprise-sign-up/core';
+import { signUpBodySchema, type SignUpBody } from '../../../functions/api/enterprise-sign-up/schema';
+import type { EnterpriseUser, NewEnterpriseUser } from '../../../functions/domain/enterprise';
+import { Forbidden } from '../../../functions/domain/errors';
+import { compileValidator } from '../../../functions/domain/validation';
 import { FakeClock, MemoryUserStore, sequentialIds } from '../../support/enterprise';
 import { validationProblems } from '../../support/validation';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { eventsBodySchema, type EventRecord } from '../../../functions/ingest-events/schema';
-import { compileValidator } from '../../../functions/shared/domain/validation';
+import { eventsBodySchema, type EventRecord } from '../../../functions/api/ingest-events/schema';
+import { compileValidator } from '../../../functions/domain/validation';
 import { validationProblems } from '../../support/validation';
 
 const validate = compileValidator<EventRecord[]>(eventsBodySchema);

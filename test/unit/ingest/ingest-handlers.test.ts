@@ -21,8 +21,8 @@ const byHash = keysByHash(keys);
 let events: Handler;
 let profiles: Handler;
 beforeAll(async () => {
-  events = (await import('../../../functions/ingest-events/handler')).handler as unknown as Handler;
-  profiles = (await import('../../../functions/ingest-profiles/handler')).handler as unknown as Handler;
+  events = (await import('../../../functions/api/ingest-events/handler')).handler as unknown as Handler;
+  profiles = (await import('../../../functions/api/ingest-profiles/handler')).handler as unknown as Handler;
 });
 
 beforeEach(() => {

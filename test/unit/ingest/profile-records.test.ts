@@ -1,8 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
-import { profileRecordProblems } from '../../../functions/ingest-profiles/core';
-import { profilesBodySchema, type ProfileRecord } from '../../../functions/ingest-profiles/schema';
-import { ValidationError } from '../../../functions/shared/domain/errors';
-import { compileValidator } from '../../../functions/shared/domain/validation';
+import { profileRecordProblems } from '../../../functions/api/ingest-profiles/core';
+import { profilesBodySchema, type ProfileRecord } from '../../../functions/api/ingest-profiles/schema';
+import { ValidationError } from '../../../functions/domain/errors';
+import { compileValidator } from '../../../functions/domain/validation';
 
 const validate = compileValidator<ProfileRecord[]>(profilesBodySchema);
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { tables } from '../../../functions/shared/manifest/resources';
+import { tables } from '../../../functions/manifest/resources';
 import { createTableInput } from '../../../lib/local/bootstrap';
 
 describe('the local tables', () => {

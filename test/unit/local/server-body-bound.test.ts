@@ -1,14 +1,14 @@
 /**
  * The local server keeps no more of a body than the operation's bound plus
- * one byte (functions/shared/manifest/body-limits.ts `maxBodyBytes`), which is all the handler needs
+ * one byte (functions/manifest/body-limits.ts `maxBodyBytes`), which is all the handler needs
  * to refuse it, and still answers a body over API Gateway's 10 MiB itself.
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { createApiServer, type LocalRoute } from '../../../lib/local/server';
-import { maxBodyBytesOf } from '../../../functions/shared/manifest/body-limits';
-import { httpOperations } from '../../../functions/shared/manifest/operations';
+import { maxBodyBytesOf } from '../../../functions/manifest/body-limits';
+import { httpOperations } from '../../../functions/manifest/operations';
 
 const operation = httpOperations.find((candidate) => candidate.id === 'SetAffiliate')!;
 const bound = maxBodyBytesOf(operation.id);

@@ -9,7 +9,7 @@ import { localClients } from '../../../lib/local/stack';
 import { FileCheckpointStore } from '../../../lib/local/stream-poller/checkpoints';
 import type { FailureRecord } from '../../../lib/local/stream-poller/on-failure';
 import { StreamPoller, type ConsumerHandler } from '../../../lib/local/stream-poller/poller';
-import type { StreamConsumer } from '../../../functions/shared/manifest/operations';
+import type { StreamConsumer } from '../../../functions/manifest/operations';
 import { freePort } from '../../support/ports';
 
 let dir: string;

@@ -1,18 +1,18 @@
 /**
  * The OpenAPI document (lib/api-docs): valid OpenAPI 3.1, one operation per
- * entry of functions/shared/manifest/operations.ts, request schemas that accept and refuse what the
+ * entry of functions/manifest/operations.ts, request schemas that accept and refuse what the
  * functions' validators do, and examples that say what the schemas say.
  */
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { normaliseRegistration } from '../../../functions/register-affiliate/schema';
-import { ValidationError } from '../../../functions/shared/domain/errors';
-import type { Validator } from '../../../functions/shared/domain/validation';
+import { normaliseRegistration } from '../../../functions/api/register-affiliate/schema';
+import { ValidationError } from '../../../functions/domain/errors';
+import type { Validator } from '../../../functions/domain/validation';
 import { buildOpenApiDocument, expectedStatus, validateOpenApiDocument } from '../../../lib/api-docs/document';
 import { namedSchemas, operationDocs } from '../../../lib/api-docs/operation-docs';
 import { validators } from '../../../lib/api-docs/operations/common';
 import { toSchemaObject } from '../../../lib/api-docs/schema-object';
-import { httpOperations } from '../../../functions/shared/manifest/operations';
+import { httpOperations } from '../../../functions/manifest/operations';
 import { OpenApiChecker } from '../../support/openapi';
 
 const document = buildOpenApiDocument() as Record<string, any>;
@@ -59,7 +59,7 @@ describe('the OpenAPI document', () => {
     expect(document.servers).toEqual([{ url: 'http://127.0.0.1:3000' }]);
   });
 
-  test('has every operation of functions/shared/manifest/operations.ts under its path and method, and a preflight for each a browser may call', () => {
+  test('has every operation of functions/manifest/operations.ts under its path and method, and a preflight for each a browser may call', () => {
     const expected = httpOperations
       .filter((op) => !op.portalPage)
       .flatMap((op) => [`${op.method} ${op.path} ${op.id}`, ...(op.browser ? [`OPTIONS ${op.path} ${op.id}Preflight`] : [])]);

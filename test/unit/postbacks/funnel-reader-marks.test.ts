@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoFunnelStore } from '../../../functions/shared/adapters/dynamo-funnel-store';
+import { DynamoFunnelStore } from '../../../functions/adapters/dynamo-funnel-store';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 beforeEach(() => {

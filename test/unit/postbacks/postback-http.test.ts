@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PostbackHttp, type Resolver } from '../../../functions/shared/adapters/postback-http';
+import { PostbackHttp, type Resolver } from '../../../functions/adapters/postback-http';
 
 const servers: Server[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { createHmac } from 'node:crypto';
-import { identitySecretName } from '../../../functions/shared/domain/identity';
+import { identitySecretName } from '../../../functions/domain/identity';
 import {
   expandPostbackUrl,
   isPublicAddress,
@@ -12,7 +12,7 @@ import {
   postbackValues,
   retryDelayMs,
   type DuePostback,
-} from '../../../functions/shared/domain/postbacks';
+} from '../../../functions/domain/postbacks';
 
 const ftdRow: DuePostback = {
   pk: 'a#app-1#aff-1',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { sendPostbacks } from '../../../functions/send-postbacks/core';
-import { postbackEventId, postbackSecretName, postbackSignature, type DuePostback, type PostbackResponse } from '../../../functions/shared/domain/postbacks';
+import { sendPostbacks } from '../../../functions/scheduled/send-postbacks/core';
+import { postbackEventId, postbackSecretName, postbackSignature, type DuePostback, type PostbackResponse } from '../../../functions/domain/postbacks';
 import { MemoryPostbackOutbox, MemoryPostbackSettings, ScriptedReceiver } from '../../support/postbacks';
 
 const T0 = new Date('2026-11-23T10:00:00Z');

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
-import { listProfileEvents } from '../../../functions/list-profile-events/core';
-import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
-import { timeKey, type TimelineEntry, type TimelinePage } from '../../../functions/shared/domain/timeline';
+import { listProfileEvents } from '../../../functions/api/list-profile-events/core';
+import type { StoredProfile } from '../../../functions/domain/profile-state';
+import { timeKey, type TimelineEntry, type TimelinePage } from '../../../functions/domain/timeline';
 
 const SHARD = 'shardId-000000000000';
 const PK = 'app_1#p-a';

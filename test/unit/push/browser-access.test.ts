@@ -1,12 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
-import {
-  assertBrowserMayWrite,
-  assertBrowserProvesIdentity,
-  browserEventRefusal,
-  browserProfileRefusal,
-} from '../../../functions/shared/domain/browser-access';
-import { Forbidden } from '../../../functions/shared/domain/errors';
-import { profileIdProof, proofMatches, type IdentityKeyring, type IdentityVerification } from '../../../functions/shared/domain/identity';
+import { assertBrowserMayWrite, assertBrowserProvesIdentity, browserEventRefusal, browserProfileRefusal } from '../../../functions/domain/browser-access';
+import { Forbidden } from '../../../functions/domain/errors';
+import { profileIdProof, proofMatches, type IdentityKeyring, type IdentityVerification } from '../../../functions/domain/identity';
 
 const token = JSON.stringify({ endpoint: 'https://push.example.com/send/abc', keys: { p256dh: 'BPk9', auth: 'c2VjcmV0' } });
 const base = { app_id: 'app_1', profile_id: 'urm-anon-1', urm_date_time: '2026-11-21T10:00:00Z' };

@@ -20,7 +20,7 @@ const apps: Record<string, object> = { app_1: { app_id: 'app_1', name: 'a', crea
 
 let events: Handler;
 beforeAll(async () => {
-  events = (await import('../../../functions/ingest-events/handler')).handler as unknown as Handler;
+  events = (await import('../../../functions/api/ingest-events/handler')).handler as unknown as Handler;
 });
 
 beforeEach(() => {

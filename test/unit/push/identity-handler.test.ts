@@ -3,7 +3,7 @@ import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { profileIdProof } from '../../../functions/shared/domain/identity';
+import { profileIdProof } from '../../../functions/domain/identity';
 import { apiEvent, context, keysByHash, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream', SECRETS_PREFIX: '/urm/Urm' });
@@ -21,7 +21,7 @@ const keys = keysByHash({
 
 let profiles: ProxyHandler;
 beforeAll(async () => {
-  profiles = (await import('../../../functions/ingest-profiles/handler')).handler as unknown as ProxyHandler;
+  profiles = (await import('../../../functions/api/ingest-profiles/handler')).handler as unknown as ProxyHandler;
 });
 
 beforeEach(() => {

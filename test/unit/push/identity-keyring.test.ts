@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
-import { AppIdentityKeyring } from '../../../functions/shared/adapters/identity-keyring';
-import type { App } from '../../../functions/shared/domain/apps';
-import { identitySecretName } from '../../../functions/shared/domain/identity';
+import { AppIdentityKeyring } from '../../../functions/adapters/identity-keyring';
+import type { App } from '../../../functions/domain/apps';
+import { identitySecretName } from '../../../functions/domain/identity';
 
 function stores(app: Partial<App> | undefined, secret: string | undefined) {
   const reads = { apps: 0, secrets: [] as string[] };

@@ -3,14 +3,14 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { GetParameterCommand, ParameterNotFound, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { mockClient } from 'aws-sdk-client-mock';
 import webpush from 'web-push';
-import { SsmSecretStore } from '../../../functions/shared/adapters/ssm-secret-store';
-import { AppVapidKeyring } from '../../../functions/shared/adapters/vapid-keyring';
-import { WebPushSender } from '../../../functions/shared/adapters/web-push-sender';
-import type { App } from '../../../functions/shared/domain/apps';
-import { pushEndpointPolicy } from '../../../functions/shared/domain/push';
+import { SsmSecretStore } from '../../../functions/adapters/ssm-secret-store';
+import { AppVapidKeyring } from '../../../functions/adapters/vapid-keyring';
+import { WebPushSender } from '../../../functions/adapters/web-push-sender';
+import type { App } from '../../../functions/domain/apps';
+import { pushEndpointPolicy } from '../../../functions/domain/push';
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { DynamoDeliveryClaims } from '../../../functions/shared/adapters/dynamo-delivery-claims';
+import { DynamoDeliveryClaims } from '../../../functions/adapters/dynamo-delivery-claims';
 
 const ssm = mockClient(SSMClient);
 

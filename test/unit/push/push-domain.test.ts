@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { addedWebTokenProblems, endpointProblem, parseSubscription, pushEndpointPolicy } from '../../../functions/shared/domain/push';
+import { addedWebTokenProblems, endpointProblem, parseSubscription, pushEndpointPolicy } from '../../../functions/domain/push';
 
 describe('a stored token', () => {
   test('holds a subscription: endpoint and the two keys, nothing else kept', () => {

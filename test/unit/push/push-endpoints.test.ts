@@ -2,7 +2,7 @@ import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { pushSending } from '../../../functions/shared/manifest/resources';
+import { pushSending } from '../../../functions/manifest/resources';
 import { acceptedPutRecords, apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 
 // The operator allows one host of its own besides the browsers' push services.
@@ -23,7 +23,7 @@ const byHash = keysByHash(keys);
 
 let profiles: ProxyHandler;
 beforeAll(async () => {
-  profiles = (await import('../../../functions/ingest-profiles/handler')).handler as unknown as ProxyHandler;
+  profiles = (await import('../../../functions/api/ingest-profiles/handler')).handler as unknown as ProxyHandler;
 });
 beforeEach(() => {
   kinesis.reset();

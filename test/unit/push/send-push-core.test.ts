@@ -1,11 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
-import { sendPush, type SendPushDeps } from '../../../functions/send-push/core';
-import type { SendPushRequest } from '../../../functions/send-push/schema';
-import { Forbidden, NotFound, ValidationError } from '../../../functions/shared/domain/errors';
-import type { StreamEntry, WriteReceipt } from '../../../functions/shared/domain/ingest';
-import { pushEndpointPolicy, type PushOptions, type PushOutcome, type PushSubscriptionJson } from '../../../functions/shared/domain/push';
-import { subscriptionKey } from '../../../functions/shared/domain/push';
-import type { StoredProfile } from '../../../functions/shared/domain/profile-state';
+import { sendPush, type SendPushDeps } from '../../../functions/api/send-push/core';
+import type { SendPushRequest } from '../../../functions/api/send-push/schema';
+import { Forbidden, NotFound, ValidationError } from '../../../functions/domain/errors';
+import type { StreamEntry, WriteReceipt } from '../../../functions/domain/ingest';
+import { pushEndpointPolicy, type PushOptions, type PushOutcome, type PushSubscriptionJson } from '../../../functions/domain/push';
+import { subscriptionKey } from '../../../functions/domain/push';
+import type { StoredProfile } from '../../../functions/domain/profile-state';
 
 const vapid = { subject: 'mailto:ops@example.com', publicKey: 'BPublic', privateKey: 'private' };
 const tokenFor = (name: string) => JSON.stringify({ endpoint: `https://fcm.googleapis.com/fcm/send/${name}`, keys: { p256dh: 'BPk', auth: 'au' } });

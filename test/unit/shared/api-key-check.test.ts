@@ -7,13 +7,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
-import { hashApiKey, newApiKey, type ApiKeyRecord } from '../../../functions/shared/domain/api-keys';
-import type { Validator } from '../../../functions/shared/domain/validation';
-import { KeyResolver } from '../../../functions/shared/http/auth';
-import { AppOrigins } from '../../../functions/shared/http/cors';
-import { jsonApi } from '../../../functions/shared/http/json-api';
-import type { LookupCacheOptions } from '../../../functions/shared/http/lookup-cache';
-import { json } from '../../../functions/shared/http/response';
+import { hashApiKey, newApiKey, type ApiKeyRecord } from '../../../functions/domain/api-keys';
+import type { Validator } from '../../../functions/domain/validation';
+import { KeyResolver } from '../../../functions/http/auth';
+import { AppOrigins } from '../../../functions/http/cors';
+import { jsonApi } from '../../../functions/http/json-api';
+import type { LookupCacheOptions } from '../../../functions/http/lookup-cache';
+import { json } from '../../../functions/http/response';
 import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
 setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps' });

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { batchWriteAll, unprocessedRetry } from '../../../functions/shared/adapters/batch-write';
+import { batchWriteAll, unprocessedRetry } from '../../../functions/adapters/batch-write';
 import { noWaiting } from '../../support/retry';
 
 const dynamo = mockClient(DynamoDBDocumentClient);

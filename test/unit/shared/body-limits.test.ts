@@ -1,5 +1,5 @@
 /**
- * The body bounds (functions/shared/manifest/body-limits.ts) sit apart from
+ * The body bounds (functions/manifest/body-limits.ts) sit apart from
  * the manifest so that bundles carry only them; they must still name the
  * manifest's operations, and fit in what Lambda accepts once base64 has made
  * a body a third larger (docs/api.md, "Why 4 MiB for ingestion").
@@ -7,8 +7,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultMaxBodyBytes, maxBodyBytes, maxBodyBytesOf } from '../../../functions/shared/manifest/body-limits';
-import { httpOperations } from '../../../functions/shared/manifest/operations';
+import { defaultMaxBodyBytes, maxBodyBytes, maxBodyBytesOf } from '../../../functions/manifest/body-limits';
+import { httpOperations } from '../../../functions/manifest/operations';
 import { repoRoot } from '../../../lib/aws/constructs/function-defaults';
 
 const lambdaEventBytes = 6_291_456;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
-import { consoleCsrfToken, hashSecret, newSecret, type EnterpriseUser } from '../../../functions/shared/domain/enterprise';
-import { consoleApi, type ConsoleEvent } from '../../../functions/shared/http/console-auth';
-import { json } from '../../../functions/shared/http/response';
+import { consoleCsrfToken, hashSecret, newSecret, type EnterpriseUser } from '../../../functions/domain/enterprise';
+import { consoleApi, type ConsoleEvent } from '../../../functions/http/console-auth';
+import { json } from '../../../functions/http/response';
 import { FakeClock, MemorySessionStore, MemoryUserStore } from '../../support/enterprise';
 import { apiEvent, context } from '../../support/lambda';
 

@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { conflictRetry, DynamoAffiliateStore, filteredPageReads } from '../../../functions/shared/adapters/dynamo-affiliate-store';
-import type { AffiliateRecord } from '../../../functions/shared/domain/affiliates';
+import { conflictRetry, DynamoAffiliateStore, filteredPageReads } from '../../../functions/adapters/dynamo-affiliate-store';
+import type { AffiliateRecord } from '../../../functions/domain/affiliates';
 import { noWaiting, transactionCancelled } from '../../support/retry';
 
 const dynamo = mockClient(DynamoDBDocumentClient);

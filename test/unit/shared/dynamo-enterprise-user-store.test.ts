@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { conflictRetry, DynamoEnterpriseUserStore } from '../../../functions/shared/adapters/dynamo-enterprise-user-store';
-import type { EnterpriseUser } from '../../../functions/shared/domain/enterprise';
+import { conflictRetry, DynamoEnterpriseUserStore } from '../../../functions/adapters/dynamo-enterprise-user-store';
+import type { EnterpriseUser } from '../../../functions/domain/enterprise';
 import { noWaiting, transactionCancelled } from '../../support/retry';
 
 const dynamo = mockClient(DynamoDBDocumentClient);

@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { unprocessedRetry } from '../../../functions/shared/adapters/batch-write';
-import { DynamoProfileStore } from '../../../functions/shared/adapters/dynamo-profile-store';
+import { unprocessedRetry } from '../../../functions/adapters/batch-write';
+import { DynamoProfileStore } from '../../../functions/adapters/dynamo-profile-store';
 import { noWaiting } from '../../support/retry';
 
 const dynamo = mockClient(DynamoDBDocumentClient);

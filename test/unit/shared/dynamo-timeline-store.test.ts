@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoTimelineStore } from '../../../functions/shared/adapters/dynamo-timeline-store';
-import { timeKey, type TimelineEntry } from '../../../functions/shared/domain/timeline';
-import { PAGE_BYTES, pageItemBytes } from '../../../functions/shared/domain/timeline-pages';
+import { DynamoTimelineStore } from '../../../functions/adapters/dynamo-timeline-store';
+import { timeKey, type TimelineEntry } from '../../../functions/domain/timeline';
+import { PAGE_BYTES, pageItemBytes } from '../../../functions/domain/timeline-pages';
 import { TimelinePagesTable } from '../../support/timeline-pages-table';
 
 const TABLE = 'timeline-table';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { toErrorResponse } from '../../../functions/shared/http/errors';
-import { logger } from '../../../functions/shared/logger';
+import { toErrorResponse } from '../../../functions/http/errors';
+import { logger } from '../../../functions/runtime/logger';
 
 /** Shaped as @middy/util's createError makes it (the real one reaches toErrorResponse in the handler tests). */
 const parserError = (status: number, message: string) =>

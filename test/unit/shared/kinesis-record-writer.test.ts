@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import { mockClient } from 'aws-sdk-client-mock';
-import { chunkIndexes, heldBackMessage, KinesisRecordWriter, keyRounds } from '../../../functions/shared/adapters/kinesis-record-writer';
-import type { StreamEntry } from '../../../functions/shared/domain/ingest';
+import { chunkIndexes, heldBackMessage, KinesisRecordWriter, keyRounds } from '../../../functions/adapters/kinesis-record-writer';
+import type { StreamEntry } from '../../../functions/domain/ingest';
 import { noWaiting } from '../../support/retry';
 
 const kinesis = mockClient(KinesisClient);

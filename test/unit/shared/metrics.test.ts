@@ -3,7 +3,7 @@ import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
-import { metricsNamespace } from '../../../functions/shared/manifest/metrics';
+import { metricsNamespace } from '../../../functions/manifest/metrics';
 import { kinesisEvent, sequenceNumbers } from '../../support/kinesis-event';
 import { acceptedPutRecords, apiEvent, context, keysByHash, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
 
@@ -33,8 +33,8 @@ const byHash = keysByHash({ 'server-key': { app_id: 'app_1', scope: 'server', ke
 let ingestEvents: ProxyHandler;
 let applyProfiles: Consumer;
 beforeAll(async () => {
-  ingestEvents = (await import('../../../functions/ingest-events/handler')).handler as unknown as ProxyHandler;
-  applyProfiles = (await import('../../../functions/apply-profiles/handler')).handler as unknown as Consumer;
+  ingestEvents = (await import('../../../functions/api/ingest-events/handler')).handler as unknown as ProxyHandler;
+  applyProfiles = (await import('../../../functions/consumers/apply-profiles/handler')).handler as unknown as Consumer;
 });
 
 let written: string[];

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { backoffDelay, withRetry, type RetryPolicy } from '../../../functions/shared/adapters/retry';
+import { backoffDelay, withRetry, type RetryPolicy } from '../../../functions/adapters/retry';
 
 class Retryable extends Error {}
 

@@ -9,12 +9,12 @@ import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { hashApiKey } from '../../../functions/shared/domain/api-keys';
-import { profileIdOf } from '../../../functions/shared/domain/profile-id';
-import { compileValidator } from '../../../functions/shared/domain/validation';
-import { signInBodySchema } from '../../../functions/enterprise-sign-in/schema';
-import { sendEmailSchema } from '../../../functions/send-email/schema';
-import { setAffiliateSchema } from '../../../functions/set-affiliate/schema';
+import { hashApiKey } from '../../../functions/domain/api-keys';
+import { profileIdOf } from '../../../functions/domain/profile-id';
+import { compileValidator } from '../../../functions/domain/validation';
+import { signInBodySchema } from '../../../functions/api/enterprise-sign-in/schema';
+import { sendEmailSchema } from '../../../functions/api/send-email/schema';
+import { setAffiliateSchema } from '../../../functions/api/set-affiliate/schema';
 import { acceptedPutRecords, apiEvent, context, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 
 setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream', SECRETS_PREFIX: '/urm/test' });
@@ -26,8 +26,8 @@ const serverKey = { key_hash: hashApiKey('server-key'), app_id: 'app_1', scope: 
 let events: ProxyHandler;
 let profiles: ProxyHandler;
 beforeAll(async () => {
-  events = (await import('../../../functions/ingest-events/handler')).handler as unknown as ProxyHandler;
-  profiles = (await import('../../../functions/ingest-profiles/handler')).handler as unknown as ProxyHandler;
+  events = (await import('../../../functions/api/ingest-events/handler')).handler as unknown as ProxyHandler;
+  profiles = (await import('../../../functions/api/ingest-profiles/handler')).handler as unknown as ProxyHandler;
 });
 
 beforeEach(() => {

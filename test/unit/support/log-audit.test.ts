@@ -4,7 +4,7 @@
  * really write pass.
  */
 import { describe, expect, test } from '@jest/globals';
-import { newApiKey } from '../../../functions/shared/domain/api-keys';
+import { newApiKey } from '../../../functions/domain/api-keys';
 import { describeFindings, findSecrets, findUnstructured, secretFieldsOf, type UsedSecret } from '../../support/log-audit';
 
 /** A line as the Powertools logger writes it inside an invocation. */

@@ -114,12 +114,12 @@ describe('window.urmChat.setProfileId', () => {
 
 test('the SDK and the service agree on the names they share', async () => {
   const sdk = await import('../../../web-sdk/src/shared/records');
-  const service = await import('../../../functions/shared/domain/push');
-  const attributes = await import('../../../functions/shared/domain/attributes');
+  const service = await import('../../../functions/domain/push');
+  const attributes = await import('../../../functions/domain/attributes');
 
   expect(sdk.lifecycleEvents).toEqual(service.lifecycleEvents);
   expect(sdk.ANONYMOUS_PREFIX).toBe(service.ANONYMOUS_PROFILE_PREFIX);
-  expect(sdk.PROOF).toBe((await import('../../../functions/shared/domain/identity')).PROOF_FIELD);
+  expect(sdk.PROOF).toBe((await import('../../../functions/domain/identity')).PROOF_FIELD);
   expect([sdk.TOKENS, sdk.IOS_TOKENS, sdk.ANDROID_TOKENS].sort()).toEqual([...attributes.pushTokenAttributes].sort());
   expect((attributes.writableSystemAttributes as readonly string[]).includes(sdk.RECEIVES)).toBeTruthy();
 });

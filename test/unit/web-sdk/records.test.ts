@@ -1,5 +1,5 @@
 import { expect, test } from '@jest/globals';
-import { ANONYMOUS_PROFILE_PREFIX, lifecycleEvents as serviceLifecycleEvents } from '../../../functions/shared/domain/push';
+import { ANONYMOUS_PROFILE_PREFIX, lifecycleEvents as serviceLifecycleEvents } from '../../../functions/domain/push';
 import { ANONYMOUS_PREFIX, lifecycleEvents } from '../../../web-sdk/src/shared/records';
 
 test('the SDK reports the lifecycle events under the names the service records', () => {

@@ -6,10 +6,10 @@
  * commission (players linking to their page, money events).
  */
 import { useState } from 'preact/hooks';
-import type { AffiliateDetail } from '../../../functions/shared/back-office/affiliates';
-import type { AffiliateTrace } from '../../../functions/shared/back-office/affiliate-report';
-import type { AffiliateReport } from '../../../functions/shared/domain/affiliate-program';
-import type { PostbackLogEntry } from '../../../functions/shared/domain/postbacks';
+import type { AffiliateDetail } from '../../../functions/back-office/affiliates';
+import type { AffiliateTrace } from '../../../functions/back-office/affiliate-report';
+import type { AffiliateReport } from '../../../functions/domain/affiliate-program';
+import type { PostbackLogEntry } from '../../../functions/domain/postbacks';
 import { Result, ShownOnce, useAction } from '../actions';
 import { apiPath, getJson, postJson } from '../api';
 import { DayChart } from '../chart';

@@ -1,10 +1,10 @@
 /**
  * The records the SDK writes: profile records with the push attributes, and
- * lifecycle events. The strings are the service's (functions/shared/domain/push.ts),
+ * lifecycle events. The strings are the service's (functions/domain/push.ts),
  * written again here because importing that module's values would bundle its
  * other constants too; test/unit/web-sdk/records.test.ts keeps them equal.
  */
-import type { PushPayload } from '../../../functions/shared/domain/push';
+import type { PushPayload } from '../../../functions/domain/push';
 export const TOKENS = 'urm_web_push_notification_token';
 export const RECEIVES = 'urm_receives_notifications';
 export const IOS_TOKENS = 'urm_ios_push_notification_token';

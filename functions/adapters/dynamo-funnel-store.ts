@@ -1,0 +1,106 @@
+/**
+ * The `funnel` table (functions/manifest/resources.ts): what the
+ * funnel consumer writes (FunnelStore) and what reports read (FunnelReader).
+ *
+ *   a#<app_id>#<affiliate_id>  d#<day>#<link_id>     day rows
+ *                              r#<day>#<profile_id>  registrations
+ *                              f#<day>#<profile_id>  first deposits
+ *   p#<app_id>#<profile_id>    ledger                the player's ledger
+ *
+ * Days are YYYY-MM-DD, so a period is one sort-key range per kind.
+ */
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { FtdRow, FunnelDayRow, FunnelReader, RegistrationRow } from '../domain/affiliate-program';
+import { affiliatePk, ledgerSk, rowKeyString, type FunnelStore, type StoredDayRow, type StoredLedger, type TraceRow } from '../domain/funnel';
+import { batchGetAll, batchWriteAll, putVersioned, unprocessedRetry } from './batch-write';
+import type { RetryPolicy } from './retry';
+
+type Item = Record<string, unknown>;
+type Key = { pk: string; sk: string };
+
+/** The row as the port promises it: without keys and bookkeeping (the postback outbox's marks included). */
+function withoutStorage<T>(item: Item): T {
+  const { pk: _pk, sk: _sk, applied: _applied, version: _version, postback_queue: _queue, postback_due: _due, postback_attempts: _attempts, ...row } = item;
+  return row as T;
+}
+
+export class DynamoFunnelStore implements FunnelStore, FunnelReader {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly retry: RetryPolicy = unprocessedRetry,
+  ) {}
+
+  async ledgers(pks: string[]): Promise<Map<string, StoredLedger>> {
+    const found = await this.getMany([...new Set(pks)].map((pk) => ({ pk, sk: ledgerSk })));
+    return new Map([...found.values()].map((item) => [item.pk as string, item as unknown as StoredLedger]));
+  }
+
+  async dayRows(keys: Key[]): Promise<Map<string, StoredDayRow>> {
+    return (await this.getMany(keys)) as unknown as Map<string, StoredDayRow>;
+  }
+
+  async putTraceRows(rows: TraceRow[]): Promise<void> {
+    // Two puts of one key in a BatchWriteItem fail it; the rows of one key are the same row.
+    const unique = new Map(rows.map((row) => [rowKeyString(row), row]));
+    await batchWriteAll(
+      this.db,
+      this.tableName,
+      [...unique.values()].map((Item) => ({ PutRequest: { Item } })),
+      this.retry,
+    );
+  }
+
+  putDayRow(row: StoredDayRow, expectedVersion: number | undefined): Promise<boolean> {
+    return this.putVersioned(row as unknown as Item, expectedVersion);
+  }
+
+  putLedger(ledger: StoredLedger, expectedVersion: number | undefined): Promise<boolean> {
+    return this.putVersioned(ledger as unknown as Item, expectedVersion);
+  }
+
+  async days(appId: string, affiliateId: string, from: string, to: string): Promise<FunnelDayRow[]> {
+    return (await this.range(appId, affiliateId, 'd', from, to)).map((item) => withoutStorage<FunnelDayRow>(item));
+  }
+
+  async ftds(appId: string, affiliateId: string, from: string, to: string): Promise<FtdRow[]> {
+    return (await this.range(appId, affiliateId, 'f', from, to)).map((item) => withoutStorage<FtdRow>(item));
+  }
+
+  async registrations(appId: string, affiliateId: string, from: string, to: string): Promise<RegistrationRow[]> {
+    return (await this.range(appId, affiliateId, 'r', from, to)).map((item) => withoutStorage<RegistrationRow>(item));
+  }
+
+  private async range(appId: string, affiliateId: string, prefix: 'd' | 'r' | 'f', from: string, to: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          // `#` sorts before every character a link or profile id may start with after the day; U+FFFF after all of them.
+          ExpressionAttributeValues: { ':pk': affiliatePk(appId, affiliateId), ':from': `${prefix}#${from}#`, ':to': `${prefix}#${to}#\uffff` },
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+
+  private async getMany(keys: Key[]): Promise<Map<string, Item>> {
+    const items = await batchGetAll(
+      this.db,
+      this.tableName,
+      keys.map(({ pk, sk }) => ({ pk, sk })),
+      { consistent: true, what: 'funnel', retry: this.retry },
+    );
+    return new Map(items.map((item) => [rowKeyString(item as Key), item]));
+  }
+
+  private putVersioned(item: Item, expectedVersion: number | undefined): Promise<boolean> {
+    return putVersioned(this.db, this.tableName, item, expectedVersion);
+  }
+}

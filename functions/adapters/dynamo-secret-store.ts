@@ -1,0 +1,19 @@
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SecretStore } from '../domain/secrets';
+
+/** Secrets in a DynamoDB table: the local stack's stand-in for SSM Parameter Store (functions/manifest/secrets.ts). */
+export class DynamoSecretStore implements SecretStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(name: string): Promise<string | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { name }, ConsistentRead: true }));
+    return typeof out.Item?.value === 'string' ? out.Item.value : undefined;
+  }
+
+  async put(name: string, value: string): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: { name, value } }));
+  }
+}

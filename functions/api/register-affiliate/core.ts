@@ -1,0 +1,55 @@
+/**
+ * Registers an affiliate of an application: approved or pending and on the
+ * default plan by the application's settings, the password hashed, email and
+ * username claimed atomically (a used one is answered "email is invalid" or
+ * "username is invalid": docs/api.md, "register_affiliate"), and the address
+ * where the affiliate logs in.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { affiliateContactFields, initialStanding, type AffiliateRecord, type AffiliateStore } from '../../domain/affiliates';
+import type { AppStore } from '../../domain/apps';
+import { Forbidden, ValidationError } from '../../domain/errors';
+import type { RegisterAffiliateInput, Registration } from './schema';
+
+export interface RegisterAffiliateDeps {
+  affiliates: Pick<AffiliateStore, 'register'>;
+  apps: Pick<AppStore, 'get'>;
+  hashPassword: (password: string) => Promise<string>;
+  newId: () => string;
+  now: () => Date;
+  log: Pick<Logger, 'warn'>;
+}
+
+/** The application's affiliate-portal sign-in page. */
+export function loginUrl(portalOrigin: string, appId: string): string {
+  return new URL(`/affiliates/${encodeURIComponent(appId)}/login`, portalOrigin).href;
+}
+
+/**
+ * `fallbackOrigin` is the origin the request came in on: the login address
+ * when the application has no portal origin configured (docs/api.md).
+ */
+export function registerAffiliate(deps: RegisterAffiliateDeps) {
+  return async (input: RegisterAffiliateInput, callerAppId: string, fallbackOrigin: string): Promise<Registration> => {
+    if (input.app_id !== callerAppId) throw new Forbidden();
+    const [app, passwordHash] = await Promise.all([deps.apps.get(input.app_id), deps.hashPassword(input.password)]);
+    const affiliate: AffiliateRecord = {
+      app_id: input.app_id,
+      affiliate_id: deps.newId(),
+      email: input.email,
+      username: input.username,
+      first_name: input.first_name,
+      last_name: input.last_name,
+      ...Object.fromEntries(affiliateContactFields.filter((field) => input[field] !== undefined).map((field) => [field, input[field]])),
+      password_hash: passwordHash,
+      created_at: deps.now().toISOString(),
+      ...initialStanding(app),
+    };
+    const outcome = await deps.affiliates.register(affiliate);
+    if (!outcome.registered) throw new ValidationError(outcome.taken.map((field) => `${field} is invalid`));
+    if (!app?.portal_origin) {
+      deps.log.warn('Application has no portal origin; login_url falls back to the API origin', { app_id: input.app_id });
+    }
+    return { login_url: loginUrl(app?.portal_origin ?? fallbackOrigin, input.app_id), affiliate_id: affiliate.affiliate_id };
+  };
+}

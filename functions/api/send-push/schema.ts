@@ -1,0 +1,68 @@
+/** POST /api/send_push (comms key; docs/api.md, "Web push", "Operations"). */
+import { appIdSchema, profileIdSchema } from '../../domain/attributes';
+import type { Urgency } from '../../domain/push';
+import { pushMessageProperties } from '../../messaging/push';
+import type { SchemaType } from '../../domain/schema-type';
+import { compileValidator } from '../../domain/validation';
+
+export const sendPushSchema = {
+  type: 'object',
+  required: ['app_id', 'profile_id', 'title', 'body'],
+  // A misspelt field (image, ttl_seconds) is refused rather than silently dropped.
+  additionalProperties: false,
+  properties: {
+    app_id: appIdSchema,
+    profile_id: profileIdSchema,
+    ...pushMessageProperties,
+    notification_id: {
+      type: 'string',
+      format: 'uuid',
+      description: 'A UUID of the caller, to send again safely: a retry with the same id never delivers to a subscription twice.',
+    },
+  },
+} as const;
+
+export interface SendPushRequest {
+  app_id: string;
+  profile_id: string;
+  title: string;
+  body: string;
+  url?: string;
+  icon?: string;
+  /** Seconds the push service keeps the message for an offline device; default one day. */
+  ttl?: number;
+  urgency?: Urgency;
+  /** The caller's id for the notification (a UUID); default a new one. */
+  notification_id?: string;
+}
+
+const count = { type: 'integer', minimum: 0 } as const;
+
+export const sendPushResponseSchema = {
+  type: 'object',
+  required: ['notification_id', 'sent', 'failed', 'removed', 'unsent', 'skipped'],
+  additionalProperties: false,
+  properties: {
+    notification_id: { type: 'string', format: 'uuid', description: 'Carried in the payload; lifecycle events name it.' },
+    sent: { ...count, description: 'Subscriptions the push service accepted the message for.' },
+    failed: { ...count, description: 'Subscriptions that could not be sent to this time, and stay on the profile.' },
+    removed: {
+      ...count,
+      description: 'Subscriptions the push service no longer knows (404, 410), removed from the profile.',
+    },
+    unsent: {
+      ...count,
+      description: 'Subscriptions not sent to because the invocation ran out of time first (slow push services); they stay on the profile.',
+    },
+    skipped: {
+      ...count,
+      description:
+        'Subscriptions an earlier call with this notification_id sent to (or may have), not sent again. sent + failed + removed + unsent + skipped = tokens.',
+    },
+  },
+} as const;
+
+export type SendPushResponse = SchemaType<typeof sendPushResponseSchema>;
+
+/** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
+export const validSendPush = compileValidator<SendPushRequest>(sendPushSchema);

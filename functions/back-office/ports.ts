@@ -1,0 +1,49 @@
+/**
+ * The back office: what an operator does to the service (applications, keys,
+ * email channels, VAPID keys; reading rejections; affiliates, plans and reports;
+ * enterprise users, their roles and the audit log). Plain use
+ * cases over the store ports, called by the admin command line (bin/admin.ts),
+ * by the local stack's demo application, and by the web back office's
+ * operations, so the same code serves the local stack and a deployed one.
+ */
+import type { FunnelReader, LinkStore } from '../domain/affiliate-program';
+import type { AffiliateStore } from '../domain/affiliates';
+import type { AppStore, KeyStore } from '../domain/apps';
+import type { AuditLog } from '../domain/audit';
+import type { EnterpriseUserStore, SignInTokenStore } from '../domain/enterprise';
+import type { ChannelStore } from '../domain/channels';
+import type { SecretStore } from '../domain/secrets';
+import type { PlanStore } from '../domain/plans';
+import type { PostbackLog, PostbackSettingsStore } from '../domain/postbacks';
+import type { RejectionLog, TimelineStore } from '../domain/timeline';
+
+export interface BackOffice {
+  apps: AppStore;
+  keys: KeyStore;
+  rejections: RejectionLog;
+  affiliates: AffiliateStore;
+  plans: PlanStore;
+  /** What the funnel consumer keeps: the figures behind reports and commission. */
+  funnel: FunnelReader;
+  /** Players' timelines: the money events behind a commission line (affiliate trace). */
+  timeline: Pick<TimelineStore, 'page'>;
+  /** Affiliates' tracking links (back-office/affiliate-links.ts; their names in reports). */
+  links: LinkStore;
+  channels: ChannelStore;
+  /** VAPID private keys and identity secrets: SSM Parameter Store in AWS, a DynamoDB table locally (functions/manifest/secrets.ts). */
+  secrets: SecretStore;
+  /** Affiliates' postback URLs (on the affiliate item) and delivery logs (funnel table); `allowedHosts`: the operator's development hosts. */
+  postbacks: { settings: PostbackSettingsStore; log: Pick<PostbackLog, 'recent'>; allowedHosts?: readonly string[] };
+  /** Enterprise users and their roles (back-office/users.ts). */
+  users: EnterpriseUserStore;
+  /** One-time sign-in tokens: the command line's sign-in links (back-office/portal-link.ts). */
+  signInTokens: Pick<SignInTokenStore, 'put'>;
+  /** What every state-changing back-office action writes (back-office/audit.ts). */
+  audit: AuditLog;
+  now?: () => Date;
+}
+
+/** The time a use case stamps on what it writes. */
+export function nowOf(office: Pick<BackOffice, 'now'>): Date {
+  return office.now?.() ?? new Date();
+}

@@ -1,0 +1,20 @@
+/** GET /console/api/affiliates/{affiliate_id}/trace?from=…&to=…&limit=…&cursor=… (docs/api.md, "Back office API"). */
+import { reportRangeQuerySchema, type ReportRangeQuery } from '../../domain/report-range';
+import { compileValidator } from '../../domain/validation';
+
+export const traceQuerySchema = {
+  ...reportRangeQuerySchema,
+  properties: {
+    ...reportRangeQuerySchema.properties,
+    limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', description: 'players per page, an integer from 1 to 100 (25 by default)' },
+    cursor: { type: 'string', minLength: 1, maxLength: 2048, description: 'the next_cursor of the previous page' },
+  },
+} as const;
+
+export interface TraceQuery extends ReportRangeQuery {
+  limit?: string;
+  cursor?: string;
+}
+
+/** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
+export const validTraceQuery = compileValidator<TraceQuery>(traceQuerySchema, 'query string');

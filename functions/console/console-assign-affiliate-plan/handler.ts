@@ -1,0 +1,31 @@
+import { tables } from '../../manifest/resources';
+import { maxBodyBytesOf } from '../../manifest/body-limits';
+import { DynamoAffiliateStore } from '../../adapters/dynamo-affiliate-store';
+import { DynamoAppStore } from '../../adapters/dynamo-app-store';
+import { DynamoAuditLog } from '../../adapters/dynamo-audit-log';
+import { DynamoPlanStore } from '../../adapters/dynamo-plan-store';
+import { assignPlan } from '../../back-office/affiliates';
+import { dynamo } from '../../adapters/clients/dynamo';
+import { requireEnv } from '../../runtime/config';
+import { affiliateIdOf } from '../../domain/affiliates';
+import { consoleApi, type ConsoleEvent } from '../../http/console-auth';
+import { jsonBody, validBody } from '../../http/json-body';
+import { json } from '../../http/response';
+import { validAssignPlanBody, type AssignPlanBody } from './schema';
+
+const affiliatesTable = requireEnv(tables.affiliates.envVar);
+const office = {
+  apps: new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)),
+  affiliates: new DynamoAffiliateStore(dynamo, affiliatesTable),
+  plans: new DynamoPlanStore(dynamo, affiliatesTable),
+  audit: new DynamoAuditLog(dynamo, requireEnv(tables.auditLog.envVar)),
+};
+
+export const handler = consoleApi({ roles: ['admin', 'marketer'], mutates: true })
+  .use(jsonBody({ maxBytes: maxBodyBytesOf('ConsoleAssignAffiliatePlan') }))
+  .use(validBody(validAssignPlanBody))
+  .handler(async (event: ConsoleEvent) => {
+    const { plan_id: planId } = event.body as unknown as AssignPlanBody;
+    const actor = { user_id: event.console.userId, email: event.console.email };
+    return json(200, { affiliate: await assignPlan(office, event.console.appId, actor, affiliateIdOf(event.pathParameters), planId) });
+  });

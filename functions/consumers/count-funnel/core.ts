@@ -1,0 +1,151 @@
+/**
+ * The funnel consumer: counts clicks, registrations, first deposits and money
+ * per affiliate, link and UTC day, exactly once (functions/domain/funnel.ts).
+ *
+ * Per batch: the application's money settings (cached), then only for the
+ * players with something to count (money events, the attribution event) one
+ * BatchGet of their ledgers; the contributions; rejection rows and trace rows
+ * (idempotent puts, marked due for a postback); one BatchGet of the day rows they touch and one
+ * conditional write per day row (read again and re-applied on a conflict);
+ * ledgers last. A batch with nothing to count makes no DynamoDB call at all.
+ */
+import pLimit from 'p-limit';
+import { backoffDelay, backoffTimer, type RetryPolicy } from '../../adapters/retry';
+import {
+  applyContributions,
+  clickContribution,
+  countPlayer,
+  countsEvent,
+  dayRowKey,
+  ledgerPk,
+  rowKeyString,
+  traceRowOf,
+  type Contribution,
+  type FunnelStore,
+  type StoredLedger,
+  type TraceRow,
+} from '../../domain/funnel';
+import type { MoneySettings } from '../../domain/money-settings';
+import { postbackDueMark } from '../../domain/postbacks';
+import { rejectionOf } from '../../domain/rejections';
+import type { RejectionSink } from '../../domain/timeline';
+import type { StreamItem } from '../../stream/kinesis-batch';
+
+export interface CountFunnelDeps {
+  store: FunnelStore;
+  /** The application's money settings (a short-lived cache in front of the apps table); undefined for an unknown application. */
+  settings: (appId: string) => Promise<MoneySettings | undefined>;
+  rejections: RejectionSink;
+  now: () => Date;
+  /** Between attempts at a day row another shard's consumer changed meanwhile. */
+  conflictRetry?: RetryPolicy;
+}
+
+export interface FunnelBatchCounts {
+  players: number;
+  contributions: number;
+  day_rows_written: number;
+  rejected: number;
+}
+
+const ROWS_IN_PARALLEL = 10;
+// Every shard's consumer may write the busiest affiliate's day row in the same moment: room for many rounds.
+const defaultConflictRetry: RetryPolicy = { maxAttempts: 12, baseDelayMs: 20, maxDelayMs: 1000 };
+
+export function countFunnel(deps: CountFunnelDeps) {
+  return async (items: StreamItem[]): Promise<FunnelBatchCounts> => {
+    const contributions: Contribution[] = [];
+    const rejected: { item: StreamItem; reason: string }[] = [];
+    const players = new Map<string, { appId: string; profileId: string; settings: MoneySettings; items: StreamItem[] }>();
+    for (const item of items) {
+      const { kind, record } = item.envelope;
+      if (kind === 'click') {
+        const click = clickContribution(item);
+        if ('reason' in click) rejected.push({ item, reason: click.reason });
+        else contributions.push(click);
+        continue;
+      }
+      if (kind !== 'event') continue;
+      const settings = await deps.settings(record.app_id);
+      if (!settings || !countsEvent(settings, record)) continue;
+      const pk = ledgerPk(record.app_id, record.profile_id);
+      const player = players.get(pk) ?? { appId: record.app_id, profileId: record.profile_id, settings, items: [] };
+      player.items.push(item);
+      players.set(pk, player);
+    }
+
+    const now = deps.now();
+    const stored = players.size > 0 ? await deps.store.ledgers([...players.keys()]) : new Map<string, StoredLedger>();
+    const ledgers: { ledger: StoredLedger; expected: number | undefined }[] = [];
+    const trace: TraceRow[] = [];
+    for (const [pk, player] of players) {
+      const before = stored.get(pk);
+      const outcome = countPlayer({ stored: before, appId: player.appId, profileId: player.profileId, items: player.items, settings: player.settings, now });
+      contributions.push(...outcome.contributions);
+      // Each new registration and FTD row is also due for its affiliate's postback (the outbox: functions/scheduled/send-postbacks).
+      trace.push(...[...outcome.registrations, ...outcome.ftds].map((row) => ({ ...traceRowOf(row), ...postbackDueMark(now) })));
+      rejected.push(...outcome.rejections);
+      if (outcome.ledger) ledgers.push({ ledger: outcome.ledger, expected: before?.version });
+    }
+
+    // Idempotent, and before the ledgers: a crash in between makes the redelivery write them again, the same.
+    for (const { item, reason } of rejected) await deps.rejections.put(rejectionOf(item, reason, now));
+    if (trace.length > 0) await deps.store.putTraceRows(trace);
+    const written = await writeDayRows(deps, contributions);
+    const limit = pLimit(ROWS_IN_PARALLEL);
+    await settleAll(
+      ledgers.map(({ ledger, expected }) =>
+        limit(async () => {
+          // One consumer per shard, and a player's records share a shard: a conflict means the stream was resharded
+          // or a replay ran at the same time. The batch fails and comes again; the day rows skip what they have.
+          if (!(await deps.store.putLedger(ledger, expected))) throw new Error('a player ledger changed while the batch was counted');
+        }),
+      ),
+    );
+    return { players: players.size, contributions: contributions.length, day_rows_written: written, rejected: rejected.length };
+  };
+}
+
+/** One conditional write per day row, whatever the number of contributions; returns how many rows were written. */
+async function writeDayRows(deps: CountFunnelDeps, contributions: Contribution[]): Promise<number> {
+  if (contributions.length === 0) return 0;
+  const byRow = new Map<string, Contribution[]>();
+  for (const contribution of contributions) {
+    const key = rowKeyString(dayRowKey(contribution));
+    byRow.set(key, [...(byRow.get(key) ?? []), contribution]);
+  }
+  const stored = await deps.store.dayRows([...byRow.values()].map((group) => dayRowKey(group[0])));
+  const policy = deps.conflictRetry ?? defaultConflictRetry;
+  const limit = pLimit(ROWS_IN_PARALLEL);
+  let written = 0;
+  await settleAll(
+    [...byRow].map(([key, group]) =>
+      limit(async () => {
+        let current = stored.get(key);
+        for (let attempt = 1; ; attempt++) {
+          const row = applyContributions(current, group);
+          if (!row) return;
+          if (await deps.store.putDayRow(row, current?.version)) {
+            written++;
+            return;
+          }
+          if (attempt >= policy.maxAttempts) throw new Error(`a funnel day row changed concurrently ${attempt} times in a row`);
+          await (policy.sleep ?? backoffTimer.sleep)(backoffDelay(policy, attempt));
+          current = (await deps.store.dayRows([dayRowKey(group[0])])).get(key);
+        }
+      }),
+    ),
+  );
+  return written;
+}
+
+/**
+ * Like Promise.all, but waits for every write to finish before throwing the
+ * first error: a write still in flight when the invocation ends could land
+ * after the redelivery has read the rows, and make it fail again.
+ */
+async function settleAll(writes: Promise<unknown>[]): Promise<void> {
+  const outcomes = await Promise.allSettled(writes);
+  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+}

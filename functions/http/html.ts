@@ -1,0 +1,63 @@
+/**
+ * Browser-facing routes (the portal): HTML answers with the security headers
+ * every page carries, user data escaped, and the one middleware stack these
+ * routes share: logging context → error page → header normalising. No API
+ * key: such a route authenticates with what it is given (a token, a cookie).
+ */
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logger } from '../runtime/logger';
+import type { ApiEvent, ApiResult } from './types';
+
+/** Pages load nothing, run no script and cannot be framed; only their own inline style and same-origin forms. */
+export const htmlSecurityHeaders = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  // Pages are reached with a token in the address: it must not travel on in a Referer.
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+} as const;
+
+const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text safe inside an element or a quoted attribute. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => escapes[char]);
+}
+
+export function html(statusCode: number, body: string, headers: Record<string, string> = {}): ApiResult {
+  return {
+    statusCode,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', ...htmlSecurityHeaders, ...headers },
+    body,
+  };
+}
+
+/** Anything thrown becomes this page; what went wrong goes to the log only. */
+export function htmlErrors(errorPage: () => string): middy.MiddlewareObj<ApiEvent, ApiResult> {
+  return {
+    onError: async (request) => {
+      logger.error('Request failed', { error: request.error as Error });
+      request.response = html(500, errorPage());
+    },
+  };
+}
+
+/** The stack of a browser-facing route; a handler adds only its work. */
+export function htmlApi(options: { errorPage: () => string }) {
+  return middy<ApiEvent, ApiResult>().use(injectLambdaContext(logger)).use(htmlErrors(options.errorPage)).use(httpHeaderNormalizer());
+}
+
+/** The named cookie of a request (headers normalised to lower case), if well under a sane size. */
+export function cookieOf(event: Pick<ApiEvent, 'headers'>, name: string): string | undefined {
+  const header = event.headers?.cookie;
+  if (!header || header.length > 8192) return undefined;
+  for (const part of header.split(';')) {
+    const separator = part.indexOf('=');
+    if (separator < 0) continue;
+    if (part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
+  }
+  return undefined;
+}

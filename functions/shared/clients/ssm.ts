@@ -1,8 +1,0 @@
-/**
- * The SSM client, created once per container (one module per client: see dynamo.ts).
- * Secrets (VAPID private keys) in AWS; the local stack reads them from DynamoDB instead (functions/shared/manifest/secrets.ts).
- */
-import { SSMClient } from '@aws-sdk/client-ssm';
-import { keepAlive } from './keep-alive';
-
-export const ssm = new SSMClient({ requestHandler: keepAlive() });
