@@ -1,0 +1,60 @@
+/**
+ * The DynamoDB stores a function composes its ports from, each on the table
+ * its environment names (the variable of functions/manifest/resources.ts; a
+ * missing one fails the cold start with its name). One place for the wiring
+ * every handler, router and consumer repeats: `makeHandler({ apps: appStore() })`.
+ * Plain functions, so a bundle keeps only the stores it calls.
+ */
+import { tables } from '../manifest/resources';
+import { requireEnv } from '../runtime/config';
+import { dynamo } from './clients/dynamo';
+import { DynamoAffiliateAccounts } from './dynamo-affiliate-accounts';
+import { DynamoAffiliateSessionStore } from './dynamo-affiliate-session-store';
+import { DynamoAffiliateStore } from './dynamo-affiliate-store';
+import { DynamoAppStore } from './dynamo-app-store';
+import { DynamoAuditLog } from './dynamo-audit-log';
+import { DynamoChannelStore } from './dynamo-channel-store';
+import { DynamoClickClaims } from './dynamo-click-claims';
+import { DynamoDeliveryClaims } from './dynamo-delivery-claims';
+import { DynamoEnterpriseUserStore } from './dynamo-enterprise-user-store';
+import { DynamoFunnelStore } from './dynamo-funnel-store';
+import { DynamoKeyStore } from './dynamo-key-store';
+import { DynamoLinkStore } from './dynamo-link-store';
+import { DynamoPlanStore } from './dynamo-plan-store';
+import { DynamoPlayerDirectory } from './dynamo-player-directory';
+import { DynamoPostbackOutbox, DynamoPostbackSettings } from './dynamo-postback-store';
+import { DynamoProfileStore } from './dynamo-profile-store';
+import { DynamoRejectionLog } from './dynamo-rejection-log';
+import { DynamoResetTokenStore } from './dynamo-reset-token-store';
+import { DynamoSentActions } from './dynamo-sent-actions';
+import { DynamoSessionStore } from './dynamo-session-store';
+import { DynamoSignInAttempts } from './dynamo-sign-in-attempts';
+import { DynamoSignInTokenStore } from './dynamo-sign-in-token-store';
+import { DynamoTimelineStore } from './dynamo-timeline-store';
+
+const table = (name: keyof typeof tables) => requireEnv(tables[name].envVar);
+
+export const appStore = () => new DynamoAppStore(dynamo, table('apps'));
+export const keyStore = () => new DynamoKeyStore(dynamo, table('keys'));
+export const auditLog = () => new DynamoAuditLog(dynamo, table('auditLog'));
+export const profileStore = () => new DynamoProfileStore(dynamo, table('profiles'));
+export const playerDirectory = () => new DynamoPlayerDirectory(dynamo, table('profiles'));
+export const timelineStore = () => new DynamoTimelineStore(dynamo, table('timeline'));
+export const rejectionLog = () => new DynamoRejectionLog(dynamo, table('rejections'));
+export const channelStore = () => new DynamoChannelStore(dynamo, table('channels'));
+export const linkStore = () => new DynamoLinkStore(dynamo, table('links'));
+export const funnelStore = () => new DynamoFunnelStore(dynamo, table('funnel'));
+export const postbackOutbox = () => new DynamoPostbackOutbox(dynamo, table('funnel'));
+export const affiliateStore = () => new DynamoAffiliateStore(dynamo, table('affiliates'));
+export const affiliateAccounts = () => new DynamoAffiliateAccounts(dynamo, table('affiliates'));
+export const planStore = () => new DynamoPlanStore(dynamo, table('affiliates'));
+export const postbackSettings = () => new DynamoPostbackSettings(dynamo, table('affiliates'));
+export const affiliateSessionStore = () => new DynamoAffiliateSessionStore(dynamo, table('affiliateSessions'));
+export const signInAttempts = () => new DynamoSignInAttempts(dynamo, table('signInAttempts'));
+export const resetTokenStore = () => new DynamoResetTokenStore(dynamo, table('resetTokens'));
+export const enterpriseUserStore = () => new DynamoEnterpriseUserStore(dynamo, table('enterpriseUsers'));
+export const portalSessionStore = () => new DynamoSessionStore(dynamo, table('portalSessions'));
+export const signInTokenStore = () => new DynamoSignInTokenStore(dynamo, table('signInTokens'));
+export const sentActions = () => new DynamoSentActions(dynamo, table('pushDeliveries'));
+export const deliveryClaims = () => new DynamoDeliveryClaims(dynamo, table('pushDeliveries'));
+export const clickClaims = () => new DynamoClickClaims(dynamo, table('clickClaims'));
