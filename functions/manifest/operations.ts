@@ -1,47 +1,20 @@
 /**
- * Every operation of the service: the HTTP routes and the stream consumers.
+ * What the service is made of, as pure data: every HTTP operation, the
+ * browser UIs' routed functions, the stream consumers and the scheduled work.
  * The CDK stack builds one Lambda function per entry, granting exactly the
- * access listed here; the local stack routes to the same handler modules.
- * Each operation's request-body bound is in body-limits.ts, which the
- * functions import without this whole table.
+ * access listed here (a routed function: the union of its routes' grants);
+ * the local stack routes to the same handler modules. Each integrator
+ * operation's request-body bound is in body-limits.ts, which the functions
+ * import without this whole table; a route declares its own.
  */
+import { routes as enterprisePortalRoutes } from '../enterprise-portal/routes';
 import { identitySecretPattern } from '../domain/identity';
 import { postbackSecretPattern } from '../domain/postbacks';
 import { vapidPrivateKeyPattern } from '../domain/push';
 import type { StreamRecordKind } from '../domain/stream-record';
-import type { TableName } from './resources';
+import { routedFunction, type FunctionDefinition, type RoutedFunction } from './routes';
 
-export type Access = 'read' | 'write' | 'readwrite';
-
-export interface FunctionDefinition {
-  /** PascalCase id of the function in CDK (`<id>Function`). */
-  id: string;
-  /** Handler module, relative to the repository root; it exports `handler`. */
-  entry: string;
-  /** The tables the function touches, and how: this is its IAM grant. */
-  tables: Partial<Record<TableName, Access>>;
-  /** The indexes the function queries, by table (which it must read): granted dynamodb:Query on exactly these. */
-  indexes?: Partial<Record<TableName, string[]>>;
-  /** How the function touches the ingestion stream, if at all. */
-  stream?: 'write';
-  /** The function sends email through SES (lib/aws/constructs/email.ts grants it). */
-  email?: 'send';
-  /**
-   * The function reads (or also writes) secrets (functions/manifest/secrets.ts): SSM parameters
-   * under the stack's path in AWS.
-   */
-  secrets?: 'read';
-  /**
-   * Secrets the function may create or replace: a name pattern under the
-   * stack's secrets path, `*` matching within it (an SSM ARN wildcard in AWS).
-   * Without `secrets: 'read'` it may write them and read none.
-   */
-  secretWrites?: string;
-  /** The function stores or sends to web push tokens: it learns the operator's push endpoint hosts (pushSending in resources.ts). */
-  pushEndpoints?: true;
-  /** The function calls affiliates' postback URLs: it learns the operator's development hosts (postbackSending in resources.ts). */
-  postbackHosts?: true;
-}
+export type { Access, FunctionDefinition, Grants, RoutedFunction, RouteDefinition } from './routes';
 
 export interface HttpOperation extends FunctionDefinition {
   method: 'GET' | 'POST';
@@ -185,29 +158,6 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/api/enterprise-sign-in/handler.ts',
     tables: { keys: 'read', apps: 'read', enterpriseUsers: 'read', signInTokens: 'write' },
   },
-  {
-    // Browser-facing, no API key: the one-time token is the credential.
-    id: 'EnterpriseRedirect',
-    method: 'GET',
-    path: '/redirect',
-    entry: 'functions/enterprise-portal/enterprise-redirect/handler.ts',
-    tables: { apps: 'read', signInTokens: 'write', portalSessions: 'write' },
-  },
-  {
-    id: 'PortalHome',
-    method: 'GET',
-    path: '/portal',
-    entry: 'functions/enterprise-portal/portal-home/handler.ts',
-    // portalSessions written: a page view moves the session's last_seen (idle expiry).
-    tables: { apps: 'read', enterpriseUsers: 'read', portalSessions: 'readwrite' },
-  },
-  {
-    id: 'PortalSignOut',
-    method: 'POST',
-    path: '/portal/sign_out',
-    entry: 'functions/enterprise-portal/portal-sign-out/handler.ts',
-    tables: { portalSessions: 'write' },
-  },
   // The back-office console's API (docs/api.md, "Back office API"): JSON for the console in a person's browser, not an
   // integrator API, so out of the OpenAPI reference (portalPage). Every one authorises with the portal session cookie and the
   // user's role (functions/http/console-auth.ts): it reads the session and moves its last_seen, and reads the user.
@@ -299,7 +249,7 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/console/console-generate-vapid/handler.ts',
     tables: { ...consoleAuthTables, apps: 'readwrite', auditLog: 'write' },
     // The private key: written, never read back here.
-    secretWrites: vapidPrivateKeyPattern,
+    secretWrites: [vapidPrivateKeyPattern],
   },
   {
     id: 'ConsoleRotateIdentitySecret',
@@ -308,7 +258,7 @@ export const httpOperations: HttpOperation[] = [
     path: '/console/api/identity_secret',
     entry: 'functions/console/console-rotate-identity-secret/handler.ts',
     tables: { ...consoleAuthTables, apps: 'read', auditLog: 'write' },
-    secretWrites: identitySecretPattern,
+    secretWrites: [identitySecretPattern],
   },
   {
     id: 'ConsoleGetMoney',
@@ -482,7 +432,7 @@ export const httpOperations: HttpOperation[] = [
     tables: { ...consoleAuthTables, apps: 'read', affiliates: 'readwrite', auditLog: 'write' },
     // As AffiliateUpdatePostbacks: whether a signing secret exists, a new one made; only postback secrets may be written.
     secrets: 'read',
-    secretWrites: postbackSecretPattern,
+    secretWrites: [postbackSecretPattern],
     postbackHosts: true,
   },
   // The affiliate portal (docs/api.md, "The affiliate portal"): browser-facing, no API key; a session cookie or a form's CSRF token.
@@ -608,7 +558,7 @@ export const httpOperations: HttpOperation[] = [
     tables: { apps: 'read', affiliates: 'readwrite', affiliateSessions: 'readwrite', funnel: 'read' },
     // The signing secret: made with the first URL, replaced on rotation; only postback secrets may be written.
     secrets: 'read',
-    secretWrites: postbackSecretPattern,
+    secretWrites: [postbackSecretPattern],
     postbackHosts: true,
   },
   {
@@ -688,6 +638,51 @@ export const httpOperations: HttpOperation[] = [
     pushEndpoints: true,
   },
 ];
+
+/** The browser UIs: one routed function each. */
+export const routedFunctions: RoutedFunction[] = [
+  // GET /redirect (the one-time sign-in link into the console) and GET /portal (kept for old links: to the console);
+  // what was under /portal (its sign-out) gets the router's 404.
+  routedFunction({ id: 'EnterprisePortal', entry: 'functions/enterprise-portal/handler.ts', proxies: ['/portal/{proxy+}'], routes: enterprisePortalRoutes }),
+];
+
+/** An HTTP address of the service and the function that answers it: an integrator operation, or a route of a routed function. */
+export interface HttpRoute {
+  id: string;
+  method: 'GET' | 'POST';
+  path: string;
+  /** The id of the function that answers it. */
+  functionId: string;
+  /** For a person's browser (a UI's route, or a portal page): left out of the OpenAPI reference. */
+  portalPage: boolean;
+  /** Its request-body bound, if it declares one (body-limits.ts for an operation, the route's own otherwise). */
+  maxBodyBytes?: number;
+  browser?: true;
+}
+
+/** Every HTTP address the service answers, operations first. */
+export function httpRoutes(): HttpRoute[] {
+  return [
+    ...httpOperations.map((operation) => ({
+      id: operation.id,
+      method: operation.method,
+      path: operation.path,
+      functionId: operation.id,
+      portalPage: operation.portalPage === true,
+      ...(operation.browser ? { browser: true as const } : {}),
+    })),
+    ...routedFunctions.flatMap((fn) =>
+      fn.routes.map((route) => ({
+        id: route.id,
+        method: route.method,
+        path: route.path,
+        functionId: fn.id,
+        portalPage: route.documented !== true,
+        ...(route.maxBodyBytes !== undefined ? { maxBodyBytes: route.maxBodyBytes } : {}),
+      })),
+    ),
+  ];
+}
 
 export const streamConsumers: StreamConsumer[] = [
   {

@@ -11,7 +11,15 @@ import type { Method } from 'aws-cdk-lib/aws-apigateway';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { httpOperations, scheduledFunctions, type HttpOperation, keyAuthenticated } from '../../functions/manifest/operations';
+import {
+  httpOperations,
+  routedFunctions,
+  scheduledFunctions,
+  type FunctionDefinition,
+  type HttpOperation,
+  keyAuthenticated,
+} from '../../functions/manifest/operations';
+import { gatewayResources, resourcePath, } from '../../functions/manifest/routes';
 import { secretsPrefix } from '../../functions/manifest/secrets';
 import type { EventPipeline } from './constructs/event-pipeline';
 import type { IngestionApi } from './constructs/ingestion-api';
@@ -43,6 +51,14 @@ export function suppressAcceptedFindings(stack: UrmStackParts): void {
   ]);
 }
 
+/** How each browser UI's routed function authenticates its callers, route by route. */
+const routedAuthorization: Record<string, string> = {
+  EnterprisePortal:
+    'GET /redirect is opened by a browser with a one-time sign-in token (from POST /enterprises/sign_in, stored as a ' +
+    'SHA-256, expiring, spent on first use) as its credential, and a session is made only for a valid token; GET /portal ' +
+    "only redirects to the console and reads nothing; any other address or method gets the router's 404.",
+};
+
 /** How an operation authenticates its caller: API Gateway does not, every function does it first. */
 function authorization(operation: HttpOperation): string {
   if (keyAuthenticated(operation)) {
@@ -53,14 +69,6 @@ function authorization(operation: HttpOperation): string {
     );
   }
   const keyless: Record<string, string> = {
-    EnterpriseRedirect:
-      'It is opened by a browser with a one-time sign-in token (from POST /enterprises/sign_in, stored as a SHA-256, ' +
-      'expiring, spent on first use) as its credential; a session is made only for a valid token.',
-    PortalHome:
-      'Its credential is the portal session cookie (random, stored as a SHA-256, expiring, HttpOnly, SameSite=Lax); ' +
-      'without a live session it shows nothing.',
-    PortalSignOut:
-      'It ends the session of the portal session cookie it is sent (SameSite=Lax, so no cross-site form sends it); ' + 'without one it ends nothing.',
     AffiliateLoginPage: 'It shows the affiliate sign-in form of a public page and returns no data.',
     AffiliateSignIn:
       "Its credential is the affiliate's username or email and password (scrypt), behind a CSRF token and a lockout per " +
@@ -109,14 +117,13 @@ const preflight =
 function suppressApiFindings(stack: UrmStackParts): void {
   const api = stack.ingestion.api;
   for (const method of api.methods) {
-    const operation = operationOf(method);
-    const how = method.httpMethod === 'OPTIONS' ? preflight : authorization(operation);
+    const { path, how } = ownerOf(method);
     suppress(method, [
-      { id: 'AwsSolutions-APIG4', reason: `No API Gateway authorizer on ${method.httpMethod} ${operation.path}. ${how}` },
+      { id: 'AwsSolutions-APIG4', reason: `No API Gateway authorizer on ${method.httpMethod} ${path}. ${how}` },
       {
         id: 'AwsSolutions-COG4',
         reason:
-          `No Cognito user pool on ${method.httpMethod} ${operation.path}: its callers are integrators' servers and ` +
+          `No Cognito user pool on ${method.httpMethod} ${path}: its callers are integrators' servers and ` +
           `browsers with an application's API key, or portal users with a token or session, none a Cognito user. ${how}`,
       },
     ]);
@@ -155,20 +162,30 @@ function suppressApiFindings(stack: UrmStackParts): void {
   }
 }
 
-function operationOf(method: Method): HttpOperation {
+/** The operation or routed function a method of the API reaches, and how it authenticates its caller. */
+function ownerOf(method: Method): { path: string; how: string } {
   const path = method.resource.path;
+  const routed = routedFunctions.find(
+    (candidate) => gatewayResources(candidate).includes(path) || candidate.routes.some((route) => resourcePath(route.path) === path),
+  );
+  if (routed) {
+    const how = routedAuthorization[routed.id];
+    if (!how) throw new Error(`${routed.id} takes no API key: say in lib/aws/nag-suppressions.ts how it authenticates its callers`);
+    return { path, how };
+  }
   const operation = httpOperations.find(
     (candidate) =>
       // A path ending in / (the affiliate portal's home) is the resource without it: API Gateway resources have no trailing slash.
-      candidate.path.replace(/(.)\/$/, '$1') === path && (candidate.method === method.httpMethod || (method.httpMethod === 'OPTIONS' && candidate.browser)),
+      resourcePath(candidate.path) === path && (candidate.method === method.httpMethod || (method.httpMethod === 'OPTIONS' && candidate.browser)),
   );
   if (!operation) throw new Error(`API method ${method.httpMethod} ${path} is no operation of functions/manifest/operations.ts`);
-  return operation;
+  return { path: operation.path, how: method.httpMethod === 'OPTIONS' ? preflight : authorization(operation) };
 }
 
 function suppressFunctionFindings(stack: UrmStackParts): void {
   // No SES finding to accept: send_email's grant names its identities, never identity/* (lib/aws/constructs/email.ts).
-  for (const operation of httpOperations.filter((candidate) => candidate.secrets === 'read')) {
+  const httpFunctions: FunctionDefinition[] = [...httpOperations, ...routedFunctions];
+  for (const operation of httpFunctions.filter((candidate) => candidate.secrets === 'read')) {
     suppress(
       roleOf(stack, operation),
       [
@@ -184,21 +201,24 @@ function suppressFunctionFindings(stack: UrmStackParts): void {
       true,
     );
   }
-  for (const operation of httpOperations.filter((candidate) => candidate.secretWrites !== undefined)) {
+  for (const operation of httpFunctions.filter((candidate) => candidate.secretWrites !== undefined)) {
     const readsToo = operation.secrets === 'read';
+    const writable = operation.secretWrites ?? [];
     suppress(
       roleOf(stack, operation),
       [
         {
           id: 'AwsSolutions-IAM5',
           reason:
-            `${readsToo ? "ssm:GetParameter under the stack's own secrets path, and " : ''}ssm:PutParameter only on the names of one ` +
-            `kind of secret there (${operation.secretWrites}): one parameter per application or affiliate (a postback signing ` +
+            `${readsToo ? "ssm:GetParameter under the stack's own secrets path, and " : ''}ssm:PutParameter only on the names of ` +
+            `the kinds of secret there it makes (${writable.join(', ')}): one parameter per application or affiliate (a postback signing ` +
             'secret, a VAPID private key, an identity secret), named by the session, not the request, so the names are not ' +
             'known at deployment.',
           appliesTo: [
             ...(readsToo ? [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`] : []),
-            `Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/${operation.secretWrites}`,
+            ...writable.map(
+              (pattern) => `Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/${pattern}`,
+            ),
           ],
         },
       ],
@@ -226,7 +246,7 @@ function suppressFunctionFindings(stack: UrmStackParts): void {
 }
 
 /** The role of an operation's function: its policies carry the grants. */
-function roleOf(stack: UrmStackParts, operation: HttpOperation): IConstruct {
+function roleOf(stack: UrmStackParts, operation: FunctionDefinition): IConstruct {
   const role = stack.ingestion.operations[operation.id].role;
   if (!role) throw new Error(`${operation.id} has no role`);
   return role;

@@ -27,7 +27,7 @@ import { DynamoSecretStore } from '../../functions/adapters/dynamo-secret-store'
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/adapters/dynamo-postback-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { ensureConsoleBuilt } from '../../web-sdk/build-console';
-import { httpOperations, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/manifest/operations';
+import { httpOperations, routedFunctions, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/manifest/operations';
 import { ingestStream, postbackSending, pushSending, tables } from '../../functions/manifest/resources';
 import { postbackHostList } from '../../functions/domain/postbacks';
 import type { BackOffice } from '../../functions/back-office/ports';
@@ -230,11 +230,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The back-office console, served below under /console/, likewise.
     ensureConsoleBuilt(options.log);
 
-    const functions = [...httpOperations, ...streamConsumers, ...scheduledFunctions];
+    const functions = [...httpOperations, ...routedFunctions, ...streamConsumers, ...scheduledFunctions];
     const load = options.bundled ? await bundledLoader(options, functions) : sourceHandlers(options.root);
     // The handlers read their environment when first imported, as at a cold start.
     Object.assign(process.env, functionEnvironment(endpoints, ses.url));
-    const routes = await loadRoutes(httpOperations, load);
+    const routes = await loadRoutes(httpOperations, routedFunctions, load);
     const server: Server = createApiServer(routes, {
       log: options.log,
       statics: [

@@ -166,13 +166,11 @@ export function definedFunction(
     policy.addStatements(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameters] }));
   }
   if (definition.secretWrites) {
-    // Writes only to the names the pattern allows (e.g. postback secrets), never to another kind of secret.
-    const writable = stack.formatArn({
-      service: 'ssm',
-      resource: 'parameter',
-      resourceName: `${secretsPrefix(stack.stackName).slice(1)}/${definition.secretWrites}`,
-    });
-    policy.addStatements(new PolicyStatement({ actions: ['ssm:PutParameter'], resources: [writable] }));
+    // Writes only to the names the patterns allow (e.g. postback secrets), never to another kind of secret.
+    const writable = definition.secretWrites.map((pattern) =>
+      stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: `${secretsPrefix(stack.stackName).slice(1)}/${pattern}` }),
+    );
+    policy.addStatements(new PolicyStatement({ actions: ['ssm:PutParameter'], resources: writable }));
   }
   return fn;
 }

@@ -3,7 +3,7 @@
  * conditional write (of two concurrent uses, one wins) and, if it was good,
  * a portal session starts.
  */
-import type { AppStore } from '../../domain/apps';
+import type { AppStore } from '../domain/apps';
 import {
   cookieSecureFor,
   enterpriseLimits,
@@ -13,7 +13,7 @@ import {
   type PortalSession,
   type SessionStore,
   type SignInTokenStore,
-} from '../../domain/enterprise';
+} from '../domain/enterprise';
 
 export interface RedirectPorts {
   tokens: Pick<SignInTokenStore, 'consume'>;
