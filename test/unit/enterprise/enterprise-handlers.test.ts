@@ -48,7 +48,13 @@ const itemKey = (input: GetCommandInput) => `${input.TableName}:${Object.values(
 
 const handlers: Record<string, Handler> = {};
 beforeAll(async () => {
-  for (const name of ['api/enterprise-sign-up', 'api/enterprise-sign-in', 'enterprise-portal/enterprise-redirect', 'enterprise-portal/portal-home', 'enterprise-portal/portal-sign-out']) {
+  for (const name of [
+    'api/enterprise-sign-up',
+    'api/enterprise-sign-in',
+    'enterprise-portal/enterprise-redirect',
+    'enterprise-portal/portal-home',
+    'enterprise-portal/portal-sign-out',
+  ]) {
     handlers[name.split('/')[1]] = (await import(`../../../functions/${name}/handler`)).handler as unknown as Handler;
   }
 });
