@@ -44,13 +44,18 @@ export type FromRequestSchema<S extends JSONSchema> = FromSchema<S, RequestSchem
  * stops at the first error; only a refused one gets the describing pass
  * (allErrors).
  */
-export function compileValidator<const S extends RequestSchema>(schema: S, describeRoot = 'request body'): Validator<FromRequestSchema<S>> {
+export function compileValidator<const S extends RequestSchema>(
+  schema: S,
+  describeRoot = 'request body',
+  /** Which of ajv's errors to describe: by default all of them. */
+  select: (errors: ErrorObject[]) => ErrorObject[] = (errors) => errors,
+): Validator<FromRequestSchema<S>> {
   const { fast, full } = schemaValidators(schema);
   const check = (input: unknown): FromRequestSchema<S> => {
     // What ajv accepted has the schema's type: the one cast from input to a type, here.
     if (fast(input)) return input as FromRequestSchema<S>;
     full(input);
-    throw new ValidationError(formatErrors(full.errors ?? [], describeRoot), `${describeRoot} is invalid`);
+    throw new ValidationError(formatErrors(select(full.errors ?? []), describeRoot), `${describeRoot} is invalid`);
   };
   return Object.assign(check, { schema });
 }
