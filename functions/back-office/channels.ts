@@ -9,8 +9,8 @@ import { audit } from './audit';
 import { nowOf, type BackOffice } from './ports';
 
 // The same rules as send_email's own sender fields: a channel's defaults always make a valid sender.
-const checkFromEmail = compileValidator<string>(emailAddressSchema, 'from email');
-const checkFromName = compileValidator<string>(displayNameSchema, 'from name');
+const checkFromEmail = compileValidator(emailAddressSchema, 'from email');
+const checkFromName = compileValidator(displayNameSchema, 'from name');
 
 /** The domain a channel may send from: its own address's, or a 400 naming the one it could be. */
 function checkDomain(fromEmail: string, domain: string): string {

@@ -84,8 +84,8 @@ async function playerAttributes(profiles: Pick<ProfileStore, 'get'>, appId: stri
   return JSON.parse(stored.attrs) as Record<string, AttributeValue | null>;
 }
 
-const checkAddress = compileValidator<string>(emailAddressSchema, 'email');
-const checkName = compileValidator<string>(displayNameSchema, 'name');
+const checkAddress = compileValidator(emailAddressSchema, 'email');
+const checkName = compileValidator(displayNameSchema, 'name');
 const passes = (check: Validator<string>, value: unknown): boolean => {
   try {
     check(value);

@@ -61,7 +61,17 @@ const scalar = { type: ['string', 'number', 'boolean'] } as const;
 function valueAt(depth: number): object {
   return depth === 0 ? scalar : { type: ['string', 'number', 'boolean', 'array'], items: valueAt(depth - 1) };
 }
-export const valueSchema = valueAt(limits.valueDepth);
+/**
+ * Its outer level spelt out: FromSchema reads a schema of these four types as
+ * an AttributeValue (attributeValuePattern), a type no finite schema spells.
+ */
+export const valueSchema = { type: ['string', 'number', 'boolean', 'array'], items: valueAt(limits.valueDepth - 1) } as const;
+
+/** The FromSchema deserialization pattern of valueSchema (functions/domain/validation.ts). */
+export interface AttributeValuePattern {
+  pattern: { type: typeof valueSchema.type };
+  output: AttributeValue;
+}
 export const arrayValueSchema = { type: 'array', items: valueAt(limits.valueDepth - 1) } as const;
 
 export const pushTokensSchema = {

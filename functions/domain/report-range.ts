@@ -1,4 +1,4 @@
-import { compileValidator } from './validation';
+import { compileValidator, type FromRequestSchema } from './validation';
 /** The query of an affiliate report's range of days (the console's report, its CSV and the trace). */
 
 export const reportDateSchema = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'a date YYYY-MM-DD' } as const;
@@ -10,10 +10,7 @@ export const reportRangeQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface ReportRangeQuery {
-  from: string;
-  to: string;
-}
+export type ReportRangeQuery = FromRequestSchema<typeof reportRangeQuerySchema>;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validReportRangeQuery = compileValidator<ReportRangeQuery>(reportRangeQuerySchema, 'query string');
+export const validReportRangeQuery = compileValidator(reportRangeQuerySchema, 'query string');

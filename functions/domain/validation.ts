@@ -8,9 +8,10 @@
  * without side effects (a schema.ts): the build evaluates it to find them.
  */
 import type { ErrorObject } from 'ajv';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { schemaValidators } from '#schema-validators';
 import { ValidationError } from './errors';
-import { customNameProblem } from './attributes';
+import { customNameProblem, type AttributeValuePattern } from './attributes';
 import { identifierPattern, identifierProblem } from './text';
 
 /** At most this many messages in one answer; the rest are counted. */
@@ -21,17 +22,40 @@ export interface Validator<T> {
   schema: object;
 }
 
+/** A request schema, written `as const` so that its type can be derived from it. */
+export type RequestSchema = Exclude<JSONSchema, boolean>;
+
 /**
- * The validator of a schema: returns the input typed, or throws ValidationError
- * with every problem. A valid input costs one pass that stops at the first
- * error; only a refused one gets the describing pass (allErrors).
+ * How the request schemas read as types: their if/then say which fields go
+ * together, and an attribute value is an AttributeValue. Formats, patterns and
+ * the urmAttributeName keyword narrow no type: they stay the validator's.
  */
-export function compileValidator<T>(schema: object, describeRoot = 'request body'): Validator<T> {
+interface RequestSchemaOptions {
+  parseIfThenElseKeywords: true;
+  deserialize: [AttributeValuePattern];
+}
+
+/** The type of what a request schema accepts: `type Body = FromRequestSchema<typeof bodySchema>`. */
+export type FromRequestSchema<S extends JSONSchema> = FromSchema<S, RequestSchemaOptions>;
+
+/**
+ * The validator of a schema: returns the input with the schema's type, or
+ * throws ValidationError with every problem. A valid input costs one pass that
+ * stops at the first error; only a refused one gets the describing pass
+ * (allErrors).
+ */
+export function compileValidator<const S extends RequestSchema>(
+  schema: S,
+  describeRoot = 'request body',
+  /** Which of ajv's errors to describe: by default all of them. */
+  select: (errors: ErrorObject[]) => ErrorObject[] = (errors) => errors,
+): Validator<FromRequestSchema<S>> {
   const { fast, full } = schemaValidators(schema);
-  const check = (input: unknown): T => {
-    if (fast(input)) return input as T;
+  const check = (input: unknown): FromRequestSchema<S> => {
+    // What ajv accepted has the schema's type: the one cast from input to a type, here.
+    if (fast(input)) return input as FromRequestSchema<S>;
     full(input);
-    throw new ValidationError(formatErrors(full.errors ?? [], describeRoot), `${describeRoot} is invalid`);
+    throw new ValidationError(formatErrors(select(full.errors ?? []), describeRoot), `${describeRoot} is invalid`);
   };
   return Object.assign(check, { schema });
 }

@@ -3,7 +3,7 @@ import { appIdSchema } from '../../domain/attributes';
 import { enterpriseLimits, SECRET_PATTERN } from '../../domain/enterprise';
 import type { SchemaType } from '../../domain/schema-type';
 import { identifierText } from '../../domain/text';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const signInBodySchema = {
   type: 'object',
@@ -15,10 +15,7 @@ export const signInBodySchema = {
   additionalProperties: false,
 } as const;
 
-export interface SignInBody {
-  app_id: string;
-  user_id: string;
-}
+export type SignInBody = FromRequestSchema<typeof signInBodySchema>;
 
 export const signInAnswerSchema = {
   type: 'object',
@@ -34,4 +31,4 @@ export const signInAnswerSchema = {
 export type SignInAnswer = SchemaType<typeof signInAnswerSchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validSignInBody = compileValidator<SignInBody>(signInBodySchema);
+export const validSignInBody = compileValidator(signInBodySchema);

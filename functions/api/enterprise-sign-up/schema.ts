@@ -1,8 +1,8 @@
 /** POST /enterprises/sign_up (docs/api.md, "Sign-up"). */
 import { appIdSchema } from '../../domain/attributes';
-import { enterpriseLimits, roles, type Role } from '../../domain/enterprise';
+import { enterpriseLimits, roles } from '../../domain/enterprise';
 import type { SchemaType } from '../../domain/schema-type';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 /** A name a person can read: not blank, no control characters. */
 export const personNameSchema = {
@@ -38,17 +38,8 @@ export const signUpBodySchema = {
   additionalProperties: false,
 } as const;
 
-export interface SignUpUser {
-  email: string;
-  first_name: string;
-  last_name: string;
-  role?: Role;
-}
-
-export interface SignUpBody {
-  app_id: string;
-  users: SignUpUser[];
-}
+export type SignUpUser = FromRequestSchema<typeof enterpriseUserSchema>;
+export type SignUpBody = FromRequestSchema<typeof signUpBodySchema>;
 
 export const signedUpUserSchema = {
   type: 'object',
@@ -78,4 +69,4 @@ export type SignedUpUser = SchemaType<typeof signedUpUserSchema>;
 export type SignUpAnswer = SchemaType<typeof signUpAnswerSchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validSignUpBody = compileValidator<SignUpBody>(signUpBodySchema);
+export const validSignUpBody = compileValidator(signUpBodySchema);

@@ -1,6 +1,6 @@
 /** GET /api/affiliates/{affiliate_id}/report?from=YYYY-MM-DD&to=YYYY-MM-DD (docs/api.md, "Affiliate reports"). */
 import { appIdSchema } from '../../domain/attributes';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 const date = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'a date YYYY-MM-DD' } as const;
 
@@ -15,11 +15,7 @@ export const reportQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface ReportQuery {
-  app_id?: string;
-  from: string;
-  to: string;
-}
+export type ReportQuery = FromRequestSchema<typeof reportQuerySchema>;
 
 export const affiliatePathSchema = { type: 'string', minLength: 1, maxLength: 128 } as const;
 
@@ -95,4 +91,4 @@ export const affiliateReportSchema = {
 } as const;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validReportQuery = compileValidator<ReportQuery>(reportQuerySchema, 'query string');
+export const validReportQuery = compileValidator(reportQuerySchema, 'query string');

@@ -1,7 +1,7 @@
 /** GET /profiles/{profile_id}?app_id=… */
 import { appIdSchema, profileIdSchema } from '../../domain/attributes';
 import type { SchemaType } from '../../domain/schema-type';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const profileQuerySchema = {
   type: 'object',
@@ -10,9 +10,7 @@ export const profileQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface ProfileQuery {
-  app_id: string;
-}
+export type ProfileQuery = FromRequestSchema<typeof profileQuerySchema>;
 
 export const profilePathSchema = profileIdSchema;
 
@@ -35,4 +33,4 @@ export const profileViewSchema = {
 export type ProfileView = SchemaType<typeof profileViewSchema>;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validProfileQuery = compileValidator<ProfileQuery>(profileQuerySchema, 'query string');
+export const validProfileQuery = compileValidator(profileQuerySchema, 'query string');

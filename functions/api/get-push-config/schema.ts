@@ -1,7 +1,7 @@
 /** GET /push/config?app_id=… (browser key): what the push SDK needs to subscribe. */
 import { appIdSchema } from '../../domain/attributes';
 import type { SchemaType } from '../../domain/schema-type';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const pushConfigQuerySchema = {
   type: 'object',
@@ -10,9 +10,7 @@ export const pushConfigQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface PushConfigQuery {
-  app_id: string;
-}
+export type PushConfigQuery = FromRequestSchema<typeof pushConfigQuerySchema>;
 
 export const pushConfigSchema = {
   type: 'object',
@@ -30,4 +28,4 @@ export const pushConfigSchema = {
 export type PushConfig = SchemaType<typeof pushConfigSchema>;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validPushConfigQuery = compileValidator<PushConfigQuery>(pushConfigQuerySchema, 'query string');
+export const validPushConfigQuery = compileValidator(pushConfigQuerySchema, 'query string');

@@ -1,8 +1,8 @@
 /** POST /events: an array of 1 to 500 event records (docs/api.md, "Ingestion"). */
-import { commonRecordProperties, nameSchema, valueSchema, type AttributeValue } from '../../domain/attributes';
+import { commonRecordProperties, nameSchema, valueSchema } from '../../domain/attributes';
 import { limits } from '../../domain/limits';
 import { identifierText } from '../../domain/text';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const eventRecordFields = ['app_id', 'profile_id', 'event', 'urm_date_time', 'urm_insert_id', 'urm_ip'] as const;
 
@@ -31,15 +31,8 @@ export const eventsBodySchema = {
   items: eventRecordSchema,
 } as const;
 
-export interface EventRecord {
-  app_id: string;
-  profile_id: string;
-  event: string;
-  urm_date_time: string;
-  urm_insert_id?: string;
-  urm_ip?: string;
-  [name: string]: AttributeValue | undefined;
-}
+/** Custom attributes come as `unknown`: FromSchema types the names outside `properties` so. */
+export type EventRecord = FromRequestSchema<typeof eventRecordSchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validEventsBody = compileValidator<EventRecord[]>(eventsBodySchema);
+export const validEventsBody = compileValidator(eventsBodySchema);

@@ -64,12 +64,12 @@ export function ingestProfiles(deps: IngestProfilesDeps) {
   return async (records: ProfileRecord[], appId: string, scope: Scope): Promise<WriteReceipt> => {
     const problems = records.flatMap((record, index) => [
       ...profileRecordProblems(record, index),
-      ...addedWebTokenProblems(record as unknown as Record<string, unknown>, index, deps.pushEndpoints),
+      ...addedWebTokenProblems(record, index, deps.pushEndpoints),
     ]);
     if (problems.length > 0) throw new ValidationError(capMessages(problems));
     if (scope === 'browser') {
       // A browser key writes the push SDK's records only, and a known profile only with its proof.
-      assertBrowserMayWrite('profile', records as unknown as Record<string, unknown>[]);
+      assertBrowserMayWrite('profile', records);
       await assertBrowserProvesIdentity(records, appId, deps.identity);
     }
     // The proof is a credential: it stops here, never on the stream or the profile.

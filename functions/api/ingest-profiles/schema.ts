@@ -13,10 +13,9 @@ import {
   valueSchema,
   writableSystemAttributes,
 } from '../../domain/attributes';
-import type { ProfileChange } from '../../domain/directive-engine';
 import { PROOF_FIELD, proofSchema } from '../../domain/identity';
 import { limits } from '../../domain/limits';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 const MAX_NAMES = 1000;
 
@@ -101,16 +100,12 @@ export const profilesBodySchema = {
   items: profileRecordSchema,
 } as const;
 
-export interface ProfileRecord extends ProfileChange {
-  app_id: string;
-  profile_id: string;
-  urm_date_time: string;
-  urm_insert_id?: string;
-  urm_ip?: string;
-  urm_delete_profile?: 'profile_id';
-  /** The browser key's proof of profile_id (functions/domain/identity.ts); never stored. */
-  urm_profile_id_hash?: string;
-}
+/**
+ * Custom attributes come as `unknown`, at the top level and in the directives
+ * that also name system attributes: FromSchema types the names outside
+ * `properties` so.
+ */
+export type ProfileRecord = FromRequestSchema<typeof profileRecordSchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validProfilesBody = compileValidator<ProfileRecord[]>(profilesBodySchema);
+export const validProfilesBody = compileValidator(profilesBodySchema);

@@ -1,7 +1,7 @@
 /** GET /api/affiliates?limit=…&cursor=… (docs/api.md, "Listing affiliates"). */
 import { affiliateStatuses } from '../../domain/affiliate-program';
 import { appIdSchema } from '../../domain/attributes';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const affiliatesQuerySchema = {
   type: 'object',
@@ -14,11 +14,7 @@ export const affiliatesQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface AffiliatesQuery {
-  app_id?: string;
-  limit?: string;
-  cursor?: string;
-}
+export type AffiliatesQuery = FromRequestSchema<typeof affiliatesQuerySchema>;
 
 export const affiliateListItemSchema = {
   type: 'object',
@@ -47,4 +43,4 @@ export const affiliatePageSchema = {
 } as const;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validAffiliatesQuery = compileValidator<AffiliatesQuery>(affiliatesQuerySchema, 'query string');
+export const validAffiliatesQuery = compileValidator(affiliatesQuerySchema, 'query string');

@@ -1,7 +1,7 @@
 /** GET /profiles/{profile_id}/events?app_id=…&limit=…&cursor=… */
 import { appIdSchema, profileIdSchema } from '../../domain/attributes';
 import type { SchemaType } from '../../domain/schema-type';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const eventsQuerySchema = {
   type: 'object',
@@ -14,11 +14,7 @@ export const eventsQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface EventsQuery {
-  app_id: string;
-  limit?: string;
-  cursor?: string;
-}
+export type EventsQuery = FromRequestSchema<typeof eventsQuerySchema>;
 
 export const timelineEventViewSchema = {
   type: 'object',
@@ -50,4 +46,4 @@ export type TimelineEventView = SchemaType<typeof timelineEventViewSchema>;
 export type TimelineView = SchemaType<typeof timelineViewSchema>;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validEventsQuery = compileValidator<EventsQuery>(eventsQuerySchema, 'query string');
+export const validEventsQuery = compileValidator(eventsQuerySchema, 'query string');

@@ -8,12 +8,11 @@
  * breaks, naming the field.
  */
 import type { ErrorObject } from 'ajv';
-import { affiliateContactFields, type AffiliateContactField } from '../../domain/affiliates';
+import { affiliateContactFields } from '../../domain/affiliates';
 import { appIdSchema } from '../../domain/attributes';
 import { ValidationError } from '../../domain/errors';
 import type { SchemaType } from '../../domain/schema-type';
-import { schemaValidators } from '#schema-validators';
-import { formatErrors, type Validator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema, type Validator } from '../../domain/validation';
 
 /** Upper bounds of the fields, urm's choice (docs/api.md, "register_affiliate"). */
 export const affiliateLimits = {
@@ -69,14 +68,7 @@ export const registerAffiliateSchema = {
   },
 } as const;
 
-export interface RegisterAffiliateInput extends Partial<Record<AffiliateContactField, string>> {
-  app_id: string;
-  password: string;
-  email: string;
-  username: string;
-  first_name: string;
-  last_name: string;
-}
+export type RegisterAffiliateInput = FromRequestSchema<typeof registerAffiliateSchema>;
 
 export const registrationSchema = {
   type: 'object',
@@ -125,15 +117,9 @@ function firstPerField(errors: ErrorObject[]): ErrorObject[] {
   });
 }
 
-const { fast, full } = schemaValidators(registerAffiliateSchema);
+const shape = compileValidator(registerAffiliateSchema, 'request body', firstPerField);
 
 /** Returns the normalised registration, or throws one message per field that breaks a rule. */
-export const validRegistration: Validator<RegisterAffiliateInput> = Object.assign(
-  (input: unknown): RegisterAffiliateInput => {
-    const normalised = normaliseRegistration(input);
-    if (fast(normalised)) return normalised as unknown as RegisterAffiliateInput;
-    full(normalised);
-    throw new ValidationError(formatErrors(firstPerField(full.errors ?? []), 'request body'));
-  },
-  { schema: registerAffiliateSchema },
-);
+export const validRegistration: Validator<RegisterAffiliateInput> = Object.assign((input: unknown) => shape(normaliseRegistration(input)), {
+  schema: registerAffiliateSchema,
+});

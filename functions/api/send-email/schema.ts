@@ -2,8 +2,8 @@
 import { appIdSchema, profileIdSchema } from '../../domain/attributes';
 import { displayNameSchema, emailAddressSchema, emailLimits } from '../../domain/email';
 import type { SchemaType } from '../../domain/schema-type';
-import { emailMessageProperties, type EmailMessage } from '../../messaging/email';
-import { compileValidator } from '../../domain/validation';
+import { emailMessageProperties } from '../../messaging/email';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 const { channel_id, ...otherMessageProperties } = emailMessageProperties;
 
@@ -33,10 +33,7 @@ export const sendEmailSchema = {
 } as const;
 
 /** The message fields are send_email's and the back office's alike (functions/messaging/email.ts). */
-export interface SendEmailRequest extends EmailMessage {
-  app_id: string;
-  profile_id: string;
-}
+export type SendEmailRequest = FromRequestSchema<typeof sendEmailSchema>;
 
 export const sendEmailResponseSchema = {
   type: 'object',
@@ -48,4 +45,4 @@ export const sendEmailResponseSchema = {
 export type SendEmailResponse = SchemaType<typeof sendEmailResponseSchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validSendEmail = compileValidator<SendEmailRequest>(sendEmailSchema);
+export const validSendEmail = compileValidator(sendEmailSchema);

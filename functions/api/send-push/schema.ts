@@ -1,9 +1,8 @@
 /** POST /api/send_push (comms key; docs/api.md, "Web push", "Operations"). */
 import { appIdSchema, profileIdSchema } from '../../domain/attributes';
-import type { Urgency } from '../../domain/push';
 import { pushMessageProperties } from '../../messaging/push';
 import type { SchemaType } from '../../domain/schema-type';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const sendPushSchema = {
   type: 'object',
@@ -22,19 +21,7 @@ export const sendPushSchema = {
   },
 } as const;
 
-export interface SendPushRequest {
-  app_id: string;
-  profile_id: string;
-  title: string;
-  body: string;
-  url?: string;
-  icon?: string;
-  /** Seconds the push service keeps the message for an offline device; default one day. */
-  ttl?: number;
-  urgency?: Urgency;
-  /** The caller's id for the notification (a UUID); default a new one. */
-  notification_id?: string;
-}
+export type SendPushRequest = FromRequestSchema<typeof sendPushSchema>;
 
 const count = { type: 'integer', minimum: 0 } as const;
 
@@ -65,4 +52,4 @@ export const sendPushResponseSchema = {
 export type SendPushResponse = SchemaType<typeof sendPushResponseSchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validSendPush = compileValidator<SendPushRequest>(sendPushSchema);
+export const validSendPush = compileValidator(sendPushSchema);

@@ -6,7 +6,7 @@ import { affiliateAttributes, appIdSchema, profileIdSchema } from '../../domain/
 import { ValidationError } from '../../domain/errors';
 import type { SchemaType } from '../../domain/schema-type';
 import { identifierText } from '../../domain/text';
-import { compileValidator, type Validator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema, type Validator } from '../../domain/validation';
 
 export const trackingParameters = affiliateAttributes;
 export type TrackingParameter = (typeof trackingParameters)[number];
@@ -28,14 +28,11 @@ export const setAffiliateSchema = {
   },
 } as const;
 
-export interface SetAffiliateInput extends Partial<Record<TrackingParameter, string>> {
-  app_id: string;
-  profile_id: string;
-}
+export type SetAffiliateInput = FromRequestSchema<typeof setAffiliateSchema>;
 
 export const noTrackingParameter = `one of ${trackingParameters.join(', ')} is required`;
 
-const shape = compileValidator<SetAffiliateInput>(setAffiliateSchema);
+const shape = compileValidator(setAffiliateSchema);
 
 /**
  * The schema, plus the rule it cannot word well (an `anyOf` of three

@@ -1,5 +1,5 @@
 /** GET /console/api/affiliates/{affiliate_id}/postbacks?limit=… (docs/api.md, "Back office API"). */
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const affiliatePostbacksQuerySchema = {
   type: 'object',
@@ -13,9 +13,7 @@ export const affiliatePostbacksQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface AffiliatePostbacksQuery {
-  limit?: string;
-}
+export type AffiliatePostbacksQuery = FromRequestSchema<typeof affiliatePostbacksQuerySchema>;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validAffiliatePostbacksQuery = compileValidator<AffiliatePostbacksQuery>(affiliatePostbacksQuerySchema, 'query string');
+export const validAffiliatePostbacksQuery = compileValidator(affiliatePostbacksQuerySchema, 'query string');

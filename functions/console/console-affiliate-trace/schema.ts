@@ -1,6 +1,6 @@
 /** GET /console/api/affiliates/{affiliate_id}/trace?from=…&to=…&limit=…&cursor=… (docs/api.md, "Back office API"). */
-import { reportRangeQuerySchema, type ReportRangeQuery } from '../../domain/report-range';
-import { compileValidator } from '../../domain/validation';
+import { reportRangeQuerySchema } from '../../domain/report-range';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const traceQuerySchema = {
   ...reportRangeQuerySchema,
@@ -11,10 +11,7 @@ export const traceQuerySchema = {
   },
 } as const;
 
-export interface TraceQuery extends ReportRangeQuery {
-  limit?: string;
-  cursor?: string;
-}
+export type TraceQuery = FromRequestSchema<typeof traceQuerySchema>;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validTraceQuery = compileValidator<TraceQuery>(traceQuerySchema, 'query string');
+export const validTraceQuery = compileValidator(traceQuerySchema, 'query string');

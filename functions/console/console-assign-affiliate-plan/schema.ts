@@ -1,6 +1,6 @@
 /** POST /console/api/affiliates/{affiliate_id}/plan (docs/api.md, "Back office API"). */
 import { identifierText } from '../../domain/text';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const assignPlanBodySchema = {
   type: 'object',
@@ -11,9 +11,7 @@ export const assignPlanBodySchema = {
   additionalProperties: false,
 } as const;
 
-export interface AssignPlanBody {
-  plan_id: string;
-}
+export type AssignPlanBody = FromRequestSchema<typeof assignPlanBodySchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validAssignPlanBody = compileValidator<AssignPlanBody>(assignPlanBodySchema);
+export const validAssignPlanBody = compileValidator(assignPlanBodySchema);

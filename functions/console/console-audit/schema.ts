@@ -1,6 +1,6 @@
 /** GET /console/api/audit?limit=…&cursor=… (docs/api.md, "Back office API"). */
 import { AUDIT_CURSOR_PATTERN } from '../../back-office/audit';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const auditQuerySchema = {
   type: 'object',
@@ -12,10 +12,7 @@ export const auditQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface AuditQuery {
-  limit?: string;
-  cursor?: string;
-}
+export type AuditQuery = FromRequestSchema<typeof auditQuerySchema>;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validAuditQuery = compileValidator<AuditQuery>(auditQuerySchema, 'query string');
+export const validAuditQuery = compileValidator(auditQuerySchema, 'query string');

@@ -1,5 +1,4 @@
 /** POST /console/api/players/{profile_id}/attributes */
-import type { AttributeChange } from '../../back-office/players';
 import { nameSchema, valueSchema } from '../../domain/attributes';
 import { limits } from '../../domain/limits';
 import { identifierText } from '../../domain/text';
@@ -30,4 +29,4 @@ export const changeAttributeSchema = {
   additionalProperties: false,
 } as const;
 
-export const validChangeAttribute = compileValidator<AttributeChange>(changeAttributeSchema);
+export const validChangeAttribute = compileValidator(changeAttributeSchema);

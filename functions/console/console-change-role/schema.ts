@@ -1,6 +1,6 @@
 /** POST /console/api/users/{user_id}/role (docs/api.md, "Back office API"). */
-import { roles, type Role } from '../../domain/enterprise';
-import { compileValidator } from '../../domain/validation';
+import { roles } from '../../domain/enterprise';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const changeRoleBodySchema = {
   type: 'object',
@@ -9,9 +9,7 @@ export const changeRoleBodySchema = {
   additionalProperties: false,
 } as const;
 
-export interface ChangeRoleBody {
-  role: Role;
-}
+export type ChangeRoleBody = FromRequestSchema<typeof changeRoleBodySchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validChangeRoleBody = compileValidator<ChangeRoleBody>(changeRoleBodySchema);
+export const validChangeRoleBody = compileValidator(changeRoleBodySchema);

@@ -1,7 +1,6 @@
 /** POST /console/api/affiliates/{affiliate_id}/links (docs/api.md, "Back office API"): the admin command line's `link create`. */
-import type { LinkInput } from '../../back-office/affiliate-links';
 import { linkLimits } from '../../domain/tracking-links';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const createAffiliateLinkBodySchema = {
   type: 'object',
@@ -18,7 +17,7 @@ export const createAffiliateLinkBodySchema = {
   additionalProperties: false,
 } as const;
 
-export type CreateAffiliateLinkBody = LinkInput;
+export type CreateAffiliateLinkBody = FromRequestSchema<typeof createAffiliateLinkBodySchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validCreateAffiliateLinkBody = compileValidator<CreateAffiliateLinkBody>(createAffiliateLinkBodySchema);
+export const validCreateAffiliateLinkBody = compileValidator(createAffiliateLinkBodySchema);

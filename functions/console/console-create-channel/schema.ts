@@ -1,6 +1,6 @@
 /** POST /console/api/channels (docs/api.md, "Back office API", "Settings"): the rules are createChannel's, as for the command line. */
 import { emailLimits } from '../../domain/email';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const createChannelBodySchema = {
   type: 'object',
@@ -14,12 +14,7 @@ export const createChannelBodySchema = {
   additionalProperties: false,
 } as const;
 
-export interface CreateChannelBody {
-  name: string;
-  from_email: string;
-  from_name: string;
-  from_domain?: string;
-}
+export type CreateChannelBody = FromRequestSchema<typeof createChannelBodySchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validCreateChannelBody = compileValidator<CreateChannelBody>(createChannelBodySchema);
+export const validCreateChannelBody = compileValidator(createChannelBodySchema);

@@ -1,6 +1,6 @@
 /** POST /console/api/plans (docs/api.md, "Back office API"): the admin command line's `plan create`, as JSON. */
-import { planLimits, type PlanInput } from '../../domain/plans';
-import { compileValidator } from '../../domain/validation';
+import { planLimits } from '../../domain/plans';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 /** A decimal as text, as money is everywhere in urm: the use case checks its form and range and names the field. */
 const decimalText = { type: 'string', minLength: 1, maxLength: 32 } as const;
@@ -32,7 +32,7 @@ export const createPlanBodySchema = {
   additionalProperties: false,
 } as const;
 
-export type CreatePlanBody = PlanInput;
+export type CreatePlanBody = FromRequestSchema<typeof createPlanBodySchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validCreatePlanBody = compileValidator<CreatePlanBody>(createPlanBodySchema);
+export const validCreatePlanBody = compileValidator(createPlanBodySchema);

@@ -1,5 +1,5 @@
 /** POST /console/api/players/{profile_id}/email */
-import { actionIdSchema, type PlayerEmail } from '../../back-office/messaging';
+import { actionIdSchema } from '../../back-office/messaging';
 import { compileValidator } from '../../domain/validation';
 import { emailMessageProperties } from '../../messaging/email';
 
@@ -11,4 +11,4 @@ export const playerEmailSchema = {
   properties: { ...emailMessageProperties, action_id: actionIdSchema },
 } as const;
 
-export const validPlayerEmail = compileValidator<PlayerEmail>(playerEmailSchema);
+export const validPlayerEmail = compileValidator(playerEmailSchema);

@@ -1,4 +1,4 @@
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 /** POST /console/api/vapid (docs/api.md, "Back office API", "Settings"). */
 export const generateVapidBodySchema = {
   type: 'object',
@@ -14,10 +14,7 @@ export const generateVapidBodySchema = {
   additionalProperties: false,
 } as const;
 
-export interface GenerateVapidBody {
-  subject?: string;
-  rotate?: boolean;
-}
+export type GenerateVapidBody = FromRequestSchema<typeof generateVapidBodySchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validGenerateVapidBody = compileValidator<GenerateVapidBody>(generateVapidBodySchema);
+export const validGenerateVapidBody = compileValidator(generateVapidBodySchema);

@@ -1,6 +1,6 @@
 /** POST /console/api/keys (docs/api.md, "Back office API", "Settings"). */
-import { scopes, type Scope } from '../../domain/api-keys';
-import { compileValidator } from '../../domain/validation';
+import { scopes } from '../../domain/api-keys';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const issueKeyBodySchema = {
   type: 'object',
@@ -9,9 +9,7 @@ export const issueKeyBodySchema = {
   additionalProperties: false,
 } as const;
 
-export interface IssueKeyBody {
-  scope: Scope;
-}
+export type IssueKeyBody = FromRequestSchema<typeof issueKeyBodySchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validIssueKeyBody = compileValidator<IssueKeyBody>(issueKeyBodySchema);
+export const validIssueKeyBody = compileValidator(issueKeyBodySchema);

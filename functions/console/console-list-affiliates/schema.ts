@@ -1,6 +1,6 @@
 /** GET /console/api/affiliates?status=…&limit=…&cursor=… (docs/api.md, "Back office API"). */
-import { affiliateStatuses, type AffiliateStatus } from '../../domain/affiliate-program';
-import { compileValidator } from '../../domain/validation';
+import { affiliateStatuses } from '../../domain/affiliate-program';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const consoleAffiliatesQuerySchema = {
   type: 'object',
@@ -12,11 +12,7 @@ export const consoleAffiliatesQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface ConsoleAffiliatesQuery {
-  status?: AffiliateStatus;
-  limit?: string;
-  cursor?: string;
-}
+export type ConsoleAffiliatesQuery = FromRequestSchema<typeof consoleAffiliatesQuerySchema>;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validConsoleAffiliatesQuery = compileValidator<ConsoleAffiliatesQuery>(consoleAffiliatesQuerySchema, 'query string');
+export const validConsoleAffiliatesQuery = compileValidator(consoleAffiliatesQuerySchema, 'query string');

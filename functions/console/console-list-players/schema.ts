@@ -1,6 +1,6 @@
 /** GET /console/api/players?prefix=…&cursor=…&limit=… */
 import { profileIdSchema } from '../../domain/attributes';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const listPlayersQuerySchema = {
   type: 'object',
@@ -12,11 +12,7 @@ export const listPlayersQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface ListPlayersQuery {
-  prefix?: string;
-  limit?: string;
-  cursor?: string;
-}
+export type ListPlayersQuery = FromRequestSchema<typeof listPlayersQuerySchema>;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validListPlayersQuery = compileValidator<ListPlayersQuery>(listPlayersQuerySchema, 'query string');
+export const validListPlayersQuery = compileValidator(listPlayersQuerySchema, 'query string');

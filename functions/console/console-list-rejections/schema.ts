@@ -1,5 +1,5 @@
 /** GET /console/api/rejections?limit=…&cursor=… (docs/api.md, "Back office API"): the admin command line's `rejections`, paged. */
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const rejectionsQuerySchema = {
   type: 'object',
@@ -10,10 +10,7 @@ export const rejectionsQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface RejectionsQuery {
-  limit?: string;
-  cursor?: string;
-}
+export type RejectionsQuery = FromRequestSchema<typeof rejectionsQuerySchema>;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validRejectionsQuery = compileValidator<RejectionsQuery>(rejectionsQuerySchema, 'query string');
+export const validRejectionsQuery = compileValidator(rejectionsQuerySchema, 'query string');

@@ -1,6 +1,6 @@
 /** GET /console/api/users?limit=…&cursor=… (docs/api.md, "Back office API"). */
 import { roles } from '../../domain/enterprise';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const usersQuerySchema = {
   type: 'object',
@@ -12,10 +12,7 @@ export const usersQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface UsersQuery {
-  limit?: string;
-  cursor?: string;
-}
+export type UsersQuery = FromRequestSchema<typeof usersQuerySchema>;
 
 export const consoleUserSchema = {
   type: 'object',
@@ -32,4 +29,4 @@ export const consoleUserSchema = {
 } as const;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validUsersQuery = compileValidator<UsersQuery>(usersQuerySchema, 'query string');
+export const validUsersQuery = compileValidator(usersQuerySchema, 'query string');

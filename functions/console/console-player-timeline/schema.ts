@@ -1,5 +1,5 @@
 /** GET /console/api/players/{profile_id}/timeline?event=…&cursor=…&limit=… */
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const playerTimelineQuerySchema = {
   type: 'object',
@@ -17,11 +17,7 @@ export const playerTimelineQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export interface PlayerTimelineQuery {
-  event?: string;
-  limit?: string;
-  cursor?: string;
-}
+export type PlayerTimelineQuery = FromRequestSchema<typeof playerTimelineQuerySchema>;
 
 /** Checks the query string (functions/domain/validation.ts); precompiled in the bundle. */
-export const validPlayerTimelineQuery = compileValidator<PlayerTimelineQuery>(playerTimelineQuerySchema, 'query string');
+export const validPlayerTimelineQuery = compileValidator(playerTimelineQuerySchema, 'query string');

@@ -1,5 +1,5 @@
 /** POST /console/api/players/{profile_id}/push */
-import { actionIdSchema, type PlayerPush } from '../../back-office/messaging';
+import { actionIdSchema } from '../../back-office/messaging';
 import { compileValidator } from '../../domain/validation';
 import { pushMessageProperties } from '../../messaging/push';
 
@@ -10,4 +10,4 @@ export const playerPushSchema = {
   properties: { ...pushMessageProperties, action_id: actionIdSchema },
 } as const;
 
-export const validPlayerPush = compileValidator<PlayerPush>(playerPushSchema);
+export const validPlayerPush = compileValidator(playerPushSchema);

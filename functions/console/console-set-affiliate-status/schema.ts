@@ -1,6 +1,6 @@
 /** POST /console/api/affiliates/{affiliate_id}/status (docs/api.md, "Back office API"). */
-import { affiliateDecisions, type AffiliateDecision } from '../../back-office/affiliates';
-import { compileValidator } from '../../domain/validation';
+import { affiliateDecisions } from '../../back-office/affiliates';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 export const setAffiliateStatusBodySchema = {
   type: 'object',
@@ -11,9 +11,7 @@ export const setAffiliateStatusBodySchema = {
   additionalProperties: false,
 } as const;
 
-export interface SetAffiliateStatusBody {
-  status: AffiliateDecision;
-}
+export type SetAffiliateStatusBody = FromRequestSchema<typeof setAffiliateStatusBodySchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validSetAffiliateStatusBody = compileValidator<SetAffiliateStatusBody>(setAffiliateStatusBodySchema);
+export const validSetAffiliateStatusBody = compileValidator(setAffiliateStatusBodySchema);

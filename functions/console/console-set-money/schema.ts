@@ -1,4 +1,4 @@
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 /** POST /console/api/money (docs/api.md, "Back office API", "Settings"): the rules are setMoneySettings', as for the command line. */
 export const setMoneyBodySchema = {
   type: 'object',
@@ -14,10 +14,7 @@ export const setMoneyBodySchema = {
   additionalProperties: false,
 } as const;
 
-export interface SetMoneyBody {
-  currency?: string;
-  money_events?: Record<string, string>;
-}
+export type SetMoneyBody = FromRequestSchema<typeof setMoneyBodySchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validSetMoneyBody = compileValidator<SetMoneyBody>(setMoneyBodySchema);
+export const validSetMoneyBody = compileValidator(setMoneyBodySchema);

@@ -1,7 +1,7 @@
 /** POST /console/api/app (docs/api.md, "Back office API", "Settings"): what is given changes; the rest stays. */
 import { affiliateApprovals } from '../../back-office/apps';
 import { identifierText } from '../../domain/text';
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 const origin = {
   type: 'string',
@@ -24,14 +24,7 @@ export const updateAppBodySchema = {
   additionalProperties: false,
 } as const;
 
-export interface UpdateAppBody {
-  name?: string;
-  portal_origin?: string;
-  site_origins?: string[];
-  affiliate_approval?: (typeof affiliateApprovals)[number];
-  default_plan_id?: string;
-  identity_verification?: 'on' | 'off';
-}
+export type UpdateAppBody = FromRequestSchema<typeof updateAppBodySchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validUpdateAppBody = compileValidator<UpdateAppBody>(updateAppBodySchema);
+export const validUpdateAppBody = compileValidator(updateAppBodySchema);

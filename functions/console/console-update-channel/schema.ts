@@ -1,4 +1,4 @@
-import { compileValidator } from '../../domain/validation';
+import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 /** POST /console/api/channels/{channel_id} (docs/api.md, "Back office API", "Settings"). */
 export const updateChannelBodySchema = {
   type: 'object',
@@ -13,10 +13,7 @@ export const updateChannelBodySchema = {
   additionalProperties: false,
 } as const;
 
-export interface UpdateChannelBody {
-  enabled?: boolean;
-  from_domain?: string | null;
-}
+export type UpdateChannelBody = FromRequestSchema<typeof updateChannelBodySchema>;
 
 /** Checks the request body (functions/domain/validation.ts); precompiled in the bundle. */
-export const validUpdateChannelBody = compileValidator<UpdateChannelBody>(updateChannelBodySchema);
+export const validUpdateChannelBody = compileValidator(updateChannelBodySchema);

@@ -1,18 +1,18 @@
 /** What the operations' docs share: the validators the examples are checked with, example values, common parameters. */
-import { signInBodySchema } from '../../../functions/api/enterprise-sign-in/schema';
-import { signUpBodySchema } from '../../../functions/api/enterprise-sign-up/schema';
-import { profileQuerySchema } from '../../../functions/api/get-profile/schema';
-import { pushConfigQuerySchema } from '../../../functions/api/get-push-config/schema';
-import { eventsBodySchema } from '../../../functions/api/ingest-events/schema';
-import { profilesBodySchema } from '../../../functions/api/ingest-profiles/schema';
-import { reportQuerySchema } from '../../../functions/api/get-affiliate-report/schema';
-import { affiliatesQuerySchema } from '../../../functions/api/list-affiliates/schema';
-import { eventsQuerySchema } from '../../../functions/api/list-profile-events/schema';
+import { validSignInBody } from '../../../functions/api/enterprise-sign-in/schema';
+import { validSignUpBody } from '../../../functions/api/enterprise-sign-up/schema';
+import { validProfileQuery } from '../../../functions/api/get-profile/schema';
+import { validPushConfigQuery } from '../../../functions/api/get-push-config/schema';
+import { validEventsBody } from '../../../functions/api/ingest-events/schema';
+import { validProfilesBody } from '../../../functions/api/ingest-profiles/schema';
+import { validReportQuery } from '../../../functions/api/get-affiliate-report/schema';
+import { validAffiliatesQuery } from '../../../functions/api/list-affiliates/schema';
+import { validEventsQuery } from '../../../functions/api/list-profile-events/schema';
 import { validRegistration } from '../../../functions/api/register-affiliate/schema';
-import { sendEmailSchema } from '../../../functions/api/send-email/schema';
-import { sendPushSchema } from '../../../functions/api/send-push/schema';
+import { validSendEmail } from '../../../functions/api/send-email/schema';
+import { validSendPush } from '../../../functions/api/send-push/schema';
 import { validSetAffiliate } from '../../../functions/api/set-affiliate/schema';
-import { compileValidator, type Validator } from '../../../functions/domain/validation';
+import type { Validator } from '../../../functions/domain/validation';
 import { toErrorResponse } from '../../../functions/http/errors';
 
 /** The body the function answers when `validate` refuses `input`: examples of refusals are the function's own words. */
@@ -25,21 +25,21 @@ export function refusal(validate: Validator<unknown>, input: unknown, style: 'me
   throw new Error(`example meant to be refused passes: ${JSON.stringify(input)}`);
 }
 
-/** The validators the handlers use, or ones compiled from the same schemas. */
+/** The validators the handlers use: the examples are checked by the functions' own. */
 export const validators = {
-  profiles: compileValidator(profilesBodySchema),
-  events: compileValidator(eventsBodySchema),
-  profileQuery: compileValidator(profileQuerySchema, 'query string'),
-  eventsQuery: compileValidator(eventsQuerySchema, 'query string'),
+  profiles: validProfilesBody,
+  events: validEventsBody,
+  profileQuery: validProfileQuery,
+  eventsQuery: validEventsQuery,
   setAffiliate: validSetAffiliate,
   registerAffiliate: validRegistration,
-  affiliatesQuery: compileValidator(affiliatesQuerySchema, 'query string'),
-  reportQuery: compileValidator(reportQuerySchema, 'query string'),
-  sendEmail: compileValidator(sendEmailSchema),
-  signUp: compileValidator(signUpBodySchema),
-  signIn: compileValidator(signInBodySchema),
-  pushConfigQuery: compileValidator(pushConfigQuerySchema, 'query string'),
-  sendPush: compileValidator(sendPushSchema),
+  affiliatesQuery: validAffiliatesQuery,
+  reportQuery: validReportQuery,
+  sendEmail: validSendEmail,
+  signUp: validSignUpBody,
+  signIn: validSignInBody,
+  pushConfigQuery: validPushConfigQuery,
+  sendPush: validSendPush,
 } satisfies Record<string, Validator<unknown>>;
 export const v = validators;
 

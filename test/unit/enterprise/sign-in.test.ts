@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { signInEnterpriseUser } from '../../../functions/api/enterprise-sign-in/core';
-import { signInBodySchema, type SignInBody } from '../../../functions/api/enterprise-sign-in/schema';
+import { signInBodySchema } from '../../../functions/api/enterprise-sign-in/schema';
 import type { App } from '../../../functions/domain/apps';
 import { hashSecret, newSecret } from '../../../functions/domain/enterprise';
 import { Conflict, Forbidden, NotFound } from '../../../functions/domain/errors';
@@ -104,7 +104,7 @@ describe('signing in an enterprise user', () => {
 });
 
 describe('a sign-in body', () => {
-  const validate = compileValidator<SignInBody>(signInBodySchema);
+  const validate = compileValidator(signInBodySchema);
   const problems = (body: unknown) => validationProblems(validate, body);
 
   test('needs app_id and user_id, and nothing else', () => {

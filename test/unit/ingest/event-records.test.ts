@@ -1,9 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
-import { eventsBodySchema, type EventRecord } from '../../../functions/api/ingest-events/schema';
+import { eventsBodySchema } from '../../../functions/api/ingest-events/schema';
 import { compileValidator } from '../../../functions/domain/validation';
 import { validationProblems } from '../../support/validation';
 
-const validate = compileValidator<EventRecord[]>(eventsBodySchema);
+const validate = compileValidator(eventsBodySchema);
 const base = { app_id: 'app_1', profile_id: 'player-1', event: 'deposit', urm_date_time: '2026-11-21T10:00:00Z' };
 
 const problems = (body: unknown) => validationProblems(validate, body);

@@ -1,10 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
 import { profileRecordProblems } from '../../../functions/api/ingest-profiles/core';
-import { profilesBodySchema, type ProfileRecord } from '../../../functions/api/ingest-profiles/schema';
+import { profilesBodySchema } from '../../../functions/api/ingest-profiles/schema';
 import { ValidationError } from '../../../functions/domain/errors';
 import { compileValidator } from '../../../functions/domain/validation';
 
-const validate = compileValidator<ProfileRecord[]>(profilesBodySchema);
+const validate = compileValidator(profilesBodySchema);
 
 const base = { app_id: 'app_1', profile_id: 'player-1', urm_date_time: '2026-11-21T10:00:00Z' };
 
