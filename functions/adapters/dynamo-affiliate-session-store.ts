@@ -3,7 +3,7 @@
  * moved with `last_seen`, so DynamoDB sweeps a session soon after it can no
  * longer be used; until then `sessionState` is what refuses it.
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, paginateQuery, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { sessionEndsAt, type AffiliateSession, type AffiliateSessionStore } from '../domain/affiliate-portal';
 import { ttlOf } from '../domain/enterprise';
@@ -62,22 +62,18 @@ export class DynamoAffiliateSessionStore implements AffiliateSessionStore {
 
   async deleteAllOf(appId: string, affiliateId: string): Promise<number> {
     const hashes: string[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: BY_AFFILIATE,
-          KeyConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': ownerOf(appId, affiliateId) },
-          ProjectionExpression: 'session_hash',
-          ExclusiveStartKey: start,
-        }),
-      );
-      hashes.push(...(out.Items ?? []).map((item) => item.session_hash as string));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        IndexName: BY_AFFILIATE,
+        KeyConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': ownerOf(appId, affiliateId) },
+        ProjectionExpression: 'session_hash',
+      },
+    );
+    for await (const page of pages) hashes.push(...(page.Items ?? []).map((item) => item.session_hash as string));
     await batchWriteAll(
       this.db,
       this.tableName,

@@ -9,7 +9,7 @@
  *
  * Days are YYYY-MM-DD, so a period is one sort-key range per kind.
  */
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { FtdRow, FunnelDayRow, FunnelReader, RegistrationRow } from '../domain/affiliate-program';
 import { affiliatePk, ledgerSk, rowKeyString, type FunnelStore, type StoredDayRow, type StoredLedger, type TraceRow } from '../domain/funnel';
 import { batchGetAll, batchWriteAll, putVersioned, unprocessedRetry } from './batch-write';
@@ -73,20 +73,16 @@ export class DynamoFunnelStore implements FunnelStore, FunnelReader {
 
   private async range(appId: string, affiliateId: string, prefix: 'd' | 'r' | 'f', from: string, to: string): Promise<Item[]> {
     const items: Item[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          // `#` sorts before every character a link or profile id may start with after the day; U+FFFF after all of them.
-          ExpressionAttributeValues: { ':pk': affiliatePk(appId, affiliateId), ':from': `${prefix}#${from}#`, ':to': `${prefix}#${to}#\uffff` },
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        // `#` sorts before every character a link or profile id may start with after the day; U+FFFF after all of them.
+        ExpressionAttributeValues: { ':pk': affiliatePk(appId, affiliateId), ':from': `${prefix}#${from}#`, ':to': `${prefix}#${to}#\uffff` },
+      },
+    );
+    for await (const page of pages) items.push(...(page.Items ?? []));
     return items;
   }
 

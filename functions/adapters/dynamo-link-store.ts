@@ -5,7 +5,7 @@
  * A link's keys never change after it is created.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LinkRecord, LinkStore } from '../domain/affiliate-program';
 import { Conflict } from '../domain/errors';
 
@@ -45,21 +45,17 @@ export class DynamoLinkStore implements LinkStore {
 
   async listByAffiliate(appId: string, affiliateId: string): Promise<LinkRecord[]> {
     const links: LinkRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'by-affiliate',
-          KeyConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': linkOwner(appId, affiliateId) },
-          ExclusiveStartKey: start,
-        }),
-      );
-      links.push(...(out.Items ?? []).map(toLink));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        IndexName: 'by-affiliate',
+        KeyConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': linkOwner(appId, affiliateId) },
+      },
+    );
+    for await (const page of pages) links.push(...(page.Items ?? []).map(toLink));
     return links;
   }
 }

@@ -3,7 +3,7 @@
  * application's partition, under `plan#<plan_id>` (beside the affiliates,
  * `affiliate#…`, which listings of affiliates select by prefix).
  */
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Plan } from '../domain/affiliate-program';
 import type { PlanStore } from '../domain/plans';
 
@@ -36,19 +36,15 @@ export class DynamoPlanStore implements PlanStore {
 
   async list(appId: string): Promise<Plan[]> {
     const plans: Plan[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'app_id = :app AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':app': appId, ':prefix': PLAN_PREFIX },
-          ExclusiveStartKey: start,
-        }),
-      );
-      plans.push(...(out.Items ?? []).map(planOf));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'app_id = :app AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':app': appId, ':prefix': PLAN_PREFIX },
+      },
+    );
+    for await (const page of pages) plans.push(...(page.Items ?? []).map(planOf));
     return plans.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 }
