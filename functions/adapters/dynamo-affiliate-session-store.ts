@@ -3,7 +3,15 @@
  * moved with `last_seen`, so DynamoDB sweeps a session soon after it can no
  * longer be used; until then `sessionState` is what refuses it.
  */
-import { DeleteCommand, GetCommand, paginateQuery, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  paginateQuery,
+  PutCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type NativeAttributeValue,
+} from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { sessionEndsAt, type AffiliateSession, type AffiliateSessionStore } from '../domain/affiliate-portal';
 import { ttlOf } from '../domain/enterprise';
@@ -83,7 +91,8 @@ export class DynamoAffiliateSessionStore implements AffiliateSessionStore {
   }
 }
 
-function toSession(item: Record<string, unknown>): AffiliateSession {
-  const { ttl: _ttl, owner: _owner, ...session } = item;
-  return session as unknown as AffiliateSession;
+function toSession(item: Record<string, NativeAttributeValue>): AffiliateSession {
+  // An item put() wrote: the session, its owner (for the index) and its TTL.
+  const { ttl: _ttl, owner: _owner, ...session } = item as AffiliateSession & { owner: string; ttl: number };
+  return session;
 }
