@@ -60,7 +60,10 @@ module.exports = {
         'The shared folders (domain, adapters, http, stream, manifest, messaging, back-office, runtime) are what entry points are made of: they never import an entry point, or every bundle would carry it.',
       from: { path: '^functions/(domain|adapters|http|stream|manifest|messaging|back-office|runtime)/' },
       // But the manifest gathers each browser UI's route declarations (pure data: paths, grants, schemas).
-      to: { path: '^functions/(api|consumers|scheduled|console|affiliate-portal|enterprise-portal)/', pathNot: '^functions/(console|affiliate-portal|enterprise-portal)/routes\\.ts$' },
+      to: {
+        path: '^functions/(api|consumers|scheduled|console|affiliate-portal|enterprise-portal)/',
+        pathNot: '^functions/(console|affiliate-portal|enterprise-portal)/routes\\.ts$',
+      },
     },
     {
       name: 'one-module-per-client',

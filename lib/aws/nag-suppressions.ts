@@ -19,7 +19,7 @@ import {
   type HttpOperation,
   keyAuthenticated,
 } from '../../functions/manifest/operations';
-import { gatewayResources, resourcePath, } from '../../functions/manifest/routes';
+import { gatewayResources, resourcePath } from '../../functions/manifest/routes';
 import { secretsPrefix } from '../../functions/manifest/secrets';
 import type { EventPipeline } from './constructs/event-pipeline';
 import type { IngestionApi } from './constructs/ingestion-api';

@@ -213,7 +213,9 @@ describe('every request example of the OpenAPI document, sent to the local stack
 });
 
 test('the contract covers every operation of functions/manifest/operations.ts and its preflight', () => {
-  const expected = httpRoutes().filter((op) => !op.portalPage).flatMap((op) => [op.id, ...(op.browser ? [`${op.id}Preflight`] : [])]);
+  const expected = httpRoutes()
+    .filter((op) => !op.portalPage)
+    .flatMap((op) => [op.id, ...(op.browser ? [`${op.id}Preflight`] : [])]);
 
   expect([...exercised].sort()).toEqual(expected.sort());
 });

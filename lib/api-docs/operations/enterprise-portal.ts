@@ -6,7 +6,7 @@ import { htmlSecurityHeaders } from '../../../functions/http/html';
 import { CONSOLE_LANDING, linkRefusedPage, portalMovedPage, signedInRedirectPage } from '../../../functions/enterprise-portal/pages';
 import { SESSION_COOKIE } from '../../../functions/http/session-cookie';
 import { placeholders as p } from '../placeholders';
-import { notFound, refusal, v, } from './common';
+import { notFound, refusal, v } from './common';
 import type { OperationDoc, ParameterDoc } from './doc-types';
 
 const sessionCookieParameter: ParameterDoc = {
