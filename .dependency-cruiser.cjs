@@ -71,7 +71,7 @@ module.exports = {
       comment:
         'Each AWS SDK client has its own module in functions/adapters/clients/, so a function bundles only the clients it imports: a client module (or a barrel there) that imported another client would put that client in every bundle that uses the first.',
       from: { path: '^functions/adapters/clients/' },
-      to: { path: '^functions/adapters/clients/', pathNot: '^functions/adapters/clients/keep-alive\\.ts$' },
+      to: { path: '^functions/adapters/clients/' },
     },
     {
       name: 'no-clients-barrel',
