@@ -42,6 +42,7 @@ import { scopeInvocations } from './invocation';
 import { startSchedules, type ScheduleBinding, type ScheduledHandler } from './schedules';
 import { createApiServer, loadRoutes } from './server';
 import { startSesLocal } from './ses-local';
+import { reportRequests, type AnsweredRequest } from './terminal-log';
 import { ensureDemoWebPush, webPushStatics } from './web-push';
 import { FileCheckpointStore } from './stream-poller/checkpoints';
 import { fileFailureSink } from './stream-poller/on-failure';
@@ -64,6 +65,8 @@ export interface LocalStackOptions {
   scheduleIntervalMs?: number;
   /** Run each function's bundle as `cdk synth` stages it (bundles.ts) instead of its TypeScript source. */
   bundled?: boolean;
+  /** Told of each request the API answers: `npm start` prints one line per request. */
+  onRequest?: (request: AnsweredRequest) => void;
 }
 
 export interface LocalStack {
@@ -243,6 +246,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         consoleStatics(options.log),
       ],
     });
+    if (options.onRequest) reportRequests(server, options.onRequest);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host, () => resolve());
