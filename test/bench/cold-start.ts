@@ -1,5 +1,5 @@
 /**
- * Figure 4: per function that deploys (every entry of functions/manifest/operations.ts: HTTP operations,
+ * Figure 4: per function that deploys (every entry of functions/manifest/operations.ts: HTTP operations, routed functions,
  * stream consumers, scheduled functions; one per handler module), the bundle CDK would deploy (esbuild with
  * the options of lib/aws/constructs/function-code.ts and the bundleOptions of function-defaults.ts: ESM,
  * minified, targeting the runtime's Node.js, the AWS SDK bundled) and the time a fresh Node process takes to
