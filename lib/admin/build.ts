@@ -72,6 +72,8 @@ function asUnderTsx(root: string, loaded: Map<string, string>): Plugin {
         if (pkg.subpath === '') return { path: args.path, external: true };
         const resolved = await builder.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: inner });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
+        // A Node.js built-in without its `node:` prefix (`fs/promises`).
+        if (resolved.external) return { path: args.path, external: true };
         const dir = packageDirOf(resolved.path, pkg.name);
         const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { exports?: unknown };
         return { path: manifest.exports === undefined ? `${pkg.name}/${relative(dir, resolved.path)}` : args.path, external: true };
