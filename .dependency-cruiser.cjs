@@ -66,6 +66,14 @@ module.exports = {
       },
     },
     {
+      name: 'ui-runs-in-the-browser-too',
+      severity: 'error',
+      comment:
+        'functions/ui/ (the chart, the number formats) is imported by the server-rendered portal and by the console in the browser: it imports only itself and Preact, and of the service only types (no Node module, no AWS client, no store).',
+      from: { path: '^functions/ui/' },
+      to: { pathNot: '^(functions/ui/|node_modules/preact/)', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'one-module-per-client',
       severity: 'error',
       comment:

@@ -12,9 +12,6 @@
 import { emailLimits } from '../domain/email';
 import { limits } from '../domain/limits';
 
-/** Forms are small: anything larger is not one of ours (functions/affiliate-portal/request.ts formOf). */
-export const maxFormBytes = 8 * 1024;
-
 /** The body bound of an operation that declares none. */
 export const defaultMaxBodyBytes = 256 * 1024;
 
@@ -38,12 +35,6 @@ export const maxBodyBytes: Readonly<Record<string, number>> = {
   ConsoleCreatePlan: 4 * 1024,
   ConsoleCreateAffiliateLink: 8 * 1024,
   ConsoleUpdateAffiliatePostbacks: 8 * 1024,
-  AffiliateSignIn: maxFormBytes,
-  AffiliateSignOut: maxFormBytes,
-  AffiliateRequestReset: maxFormBytes,
-  AffiliateResetPassword: maxFormBytes,
-  AffiliateCreateLink: maxFormBytes,
-  AffiliateUpdatePostbacks: maxFormBytes,
   ConsoleChangePlayerAttribute: 64 * 1024,
   ConsoleEmailPlayer: emailLimits.requestBytes,
   ConsolePushPlayer: 64 * 1024,

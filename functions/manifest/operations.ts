@@ -7,6 +7,7 @@
  * operation's request-body bound is in body-limits.ts, which the functions
  * import without this whole table; a route declares its own.
  */
+import { routes as affiliatePortalRoutes } from '../affiliate-portal/routes';
 import { routes as enterprisePortalRoutes } from '../enterprise-portal/routes';
 import { identitySecretPattern } from '../domain/identity';
 import { postbackSecretPattern } from '../domain/postbacks';
@@ -435,83 +436,6 @@ export const httpOperations: HttpOperation[] = [
     secretWrites: [postbackSecretPattern],
     postbackHosts: true,
   },
-  // The affiliate portal (docs/api.md, "The affiliate portal"): browser-facing, no API key; a session cookie or a form's CSRF token.
-  {
-    id: 'AffiliateLoginPage',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/login',
-    entry: 'functions/affiliate-portal/affiliate-login-page/handler.ts',
-    tables: { apps: 'read' },
-  },
-  {
-    id: 'AffiliateSignIn',
-    portalPage: true,
-    method: 'POST',
-    path: '/affiliates/{app_id}/login',
-    entry: 'functions/affiliate-portal/affiliate-sign-in/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'write', signInAttempts: 'readwrite' },
-  },
-  {
-    id: 'AffiliateSignOut',
-    portalPage: true,
-    method: 'POST',
-    path: '/affiliates/{app_id}/sign_out',
-    entry: 'functions/affiliate-portal/affiliate-sign-out/handler.ts',
-    tables: { affiliateSessions: 'write' },
-  },
-  {
-    id: 'AffiliateForgotPage',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/forgot',
-    entry: 'functions/affiliate-portal/affiliate-forgot-page/handler.ts',
-    tables: { apps: 'read' },
-  },
-  {
-    id: 'AffiliateRequestReset',
-    portalPage: true,
-    method: 'POST',
-    path: '/affiliates/{app_id}/forgot',
-    entry: 'functions/affiliate-portal/affiliate-request-reset/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', channels: 'read', resetTokens: 'write', signInAttempts: 'readwrite' },
-    email: 'send',
-  },
-  {
-    id: 'AffiliateResetPage',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/reset',
-    entry: 'functions/affiliate-portal/affiliate-reset-page/handler.ts',
-    tables: { apps: 'read', resetTokens: 'read' },
-  },
-  {
-    id: 'AffiliateResetPassword',
-    portalPage: true,
-    method: 'POST',
-    path: '/affiliates/{app_id}/reset',
-    entry: 'functions/affiliate-portal/affiliate-reset-password/handler.ts',
-    tables: { apps: 'read', affiliates: 'readwrite', resetTokens: 'readwrite', affiliateSessions: 'readwrite', signInAttempts: 'write' },
-    indexes: { affiliateSessions: ['by-affiliate'] },
-  },
-  {
-    id: 'AffiliateDashboard',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/',
-    entry: 'functions/affiliate-portal/affiliate-dashboard/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', funnel: 'read', links: 'read' },
-    indexes: { links: ['by-affiliate'] },
-  },
-  {
-    id: 'AffiliateReportCsv',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/report.csv',
-    entry: 'functions/affiliate-portal/affiliate-report-csv/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', funnel: 'read', links: 'read' },
-    indexes: { links: ['by-affiliate'] },
-  },
   {
     // Public, no key: the link id is all a click carries. The hottest public address, so links and
     // affiliates come from a per-container cache: a new click costs one conditional put and one record.
@@ -521,45 +445,6 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/api/track-click/handler.ts',
     tables: { links: 'read', affiliates: 'read', clickClaims: 'write' },
     stream: 'write',
-  },
-  {
-    id: 'AffiliateLinksPage',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/links',
-    entry: 'functions/affiliate-portal/affiliate-links-page/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', links: 'read' },
-    indexes: { links: ['by-affiliate'] },
-  },
-  {
-    id: 'AffiliateCreateLink',
-    portalPage: true,
-    method: 'POST',
-    path: '/affiliates/{app_id}/links',
-    entry: 'functions/affiliate-portal/affiliate-create-link/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', links: 'readwrite' },
-    indexes: { links: ['by-affiliate'] },
-  },
-  {
-    id: 'AffiliatePostbacksPage',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/postbacks',
-    entry: 'functions/affiliate-portal/affiliate-postbacks-page/handler.ts',
-    // The URL is on the affiliate item; the delivery log in the affiliate's funnel partition.
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', funnel: 'read' },
-  },
-  {
-    id: 'AffiliateUpdatePostbacks',
-    portalPage: true,
-    method: 'POST',
-    path: '/affiliates/{app_id}/postbacks',
-    entry: 'functions/affiliate-portal/affiliate-update-postbacks/handler.ts',
-    tables: { apps: 'read', affiliates: 'readwrite', affiliateSessions: 'readwrite', funnel: 'read' },
-    // The signing secret: made with the first URL, replaced on rotation; only postback secrets may be written.
-    secrets: 'read',
-    secretWrites: [postbackSecretPattern],
-    postbackHosts: true,
   },
   {
     id: 'ConsoleListPlayers',
@@ -644,6 +529,13 @@ export const routedFunctions: RoutedFunction[] = [
   // GET /redirect (the one-time sign-in link into the console) and GET /portal (kept for old links: to the console);
   // what was under /portal (its sign-out) gets the router's 404.
   routedFunction({ id: 'EnterprisePortal', entry: 'functions/enterprise-portal/handler.ts', proxies: ['/portal/{proxy+}'], routes: enterprisePortalRoutes }),
+  // The affiliate portal (docs/api.md, "The affiliate portal"): browser-facing, no API key; a session cookie or a form's CSRF token.
+  routedFunction({
+    id: 'AffiliatePortal',
+    entry: 'functions/affiliate-portal/handler.ts',
+    proxies: ['/affiliates/{app_id}/{proxy+}'],
+    routes: affiliatePortalRoutes,
+  }),
 ];
 
 /** An HTTP address of the service and the function that answers it: an integrator operation, or a route of a routed function. */

@@ -57,6 +57,17 @@ const routedAuthorization: Record<string, string> = {
     'GET /redirect is opened by a browser with a one-time sign-in token (from POST /enterprises/sign_in, stored as a ' +
     'SHA-256, expiring, spent on first use) as its credential, and a session is made only for a valid token; GET /portal ' +
     "only redirects to the console and reads nothing; any other address or method gets the router's 404.",
+  AffiliatePortal:
+    'Its pages are for affiliates in a browser. The sign-in, password-reset and reset-request pages are public forms ' +
+    'that return no data. Signing in takes the username or email and password (scrypt) behind a CSRF token bound to a ' +
+    'pre-session cookie and a lockout per account and per client address; only then is a session made (random, stored ' +
+    "as a SHA-256, idle and absolute expiry, HttpOnly, SameSite=Lax cookie scoped to the application's portal). A reset " +
+    'request mails a single-use link to the address of an affiliate who has it and answers the same page either way ' +
+    '(mails per address limited); the reset token (stored as a SHA-256, expiring in an hour, spent on use) is the ' +
+    "credential of the new-password form. Every other page needs that session and shows or changes only its affiliate's " +
+    "own figures, links (landing URLs on the application's own site origins only) and postback settings (https to a " +
+    "public host); every form post needs the session's CSRF token, and sign-out ends only the session of its cookie. " +
+    "Any other address or method gets the router's 404.",
 };
 
 /** How an operation authenticates its caller: API Gateway does not, every function does it first. */
@@ -69,29 +80,6 @@ function authorization(operation: HttpOperation): string {
     );
   }
   const keyless: Record<string, string> = {
-    AffiliateLoginPage: 'It shows the affiliate sign-in form of a public page and returns no data.',
-    AffiliateSignIn:
-      "Its credential is the affiliate's username or email and password (scrypt), behind a CSRF token and a lockout per " +
-      'account and per client address; only then is a session (random, stored as a SHA-256, expiring) made.',
-    AffiliateSignOut: "It ends the affiliate session of the cookie it is sent, and only with that session's CSRF token.",
-    AffiliateForgotPage: 'It shows the password-reset form of a public page and returns no data.',
-    AffiliateRequestReset:
-      'It mails a single-use reset link to the address of an affiliate who has it, answering the same page whether or ' +
-      'not the address is known (CSRF token required, mails per address limited).',
-    AffiliateResetPage: 'Its credential is the single-use reset token (stored as a SHA-256, expiring in an hour); it shows only a form.',
-    AffiliateResetPassword: 'Its credential is the single-use reset token (stored as a SHA-256, expiring, spent on use), with a CSRF token.',
-    AffiliateDashboard:
-      'Its credential is the affiliate portal session cookie (random, stored as a SHA-256, idle and absolute expiry, ' +
-      "HttpOnly, SameSite=Lax); it shows only that affiliate's figures.",
-    AffiliateLinksPage: "Its credential is the affiliate portal session cookie; it lists only that affiliate's links.",
-    AffiliateCreateLink:
-      "Its credential is the affiliate portal session cookie with that session's CSRF token; it creates a link of that " +
-      "affiliate only, to a landing URL on one of the application's own site origins.",
-    AffiliatePostbacksPage: "Its credential is the affiliate portal session cookie; it shows only that affiliate's postback URL and delivery log.",
-    AffiliateUpdatePostbacks:
-      "Its credential is the affiliate portal session cookie with that session's CSRF token; it changes only that " +
-      "affiliate's postback URL (https to a public host) and signing secret.",
-    AffiliateReportCsv: "Its credential is the affiliate portal session cookie; it returns only that affiliate's figures.",
     TrackClick:
       'It is a public tracking link that anyone may follow, by design: it only redirects to the landing URL stored ' +
       "with the link (on one of the application's own site origins), reads nothing back to the caller, and writes at " +

@@ -1,5 +1,6 @@
 /**
- * Fuzz: every POST operation of functions/manifest/operations.ts gets 2,000 generated
+ * Fuzz: every POST address of functions/manifest/operations.ts (httpRoutes: the integrator
+ * operations and the routes of the routed functions) gets 2,000 generated
  * bodies over HTTP (keep-alive, 4 in flight, each with a timeout) to a local
  * stack of this file's own (so the valid bodies among them, some of them
  * large, do not queue up before the shared stack's consumers and slow the
@@ -23,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import pLimit from 'p-limit';
 import { localClients } from '../../lib/local/stack';
-import { httpOperations } from '../../functions/manifest/operations';
+import { httpRoutes } from '../../functions/manifest/operations';
 import { tables } from '../../functions/manifest/resources';
 import type { DevConfig } from '../../lib/local/demo-app';
 import { endpointsOf, freePorts, startLocalProcess, waitFor, type LocalProcess } from '../support/local-process';
@@ -381,7 +382,7 @@ async function tracesOfRun(): Promise<Set<string>> {
   return found;
 }
 
-const postOperations = httpOperations.filter((operation) => operation.method === 'POST');
+const postOperations = httpRoutes().filter((operation) => operation.method === 'POST');
 
 describe(`fuzzing every POST operation with ${BODIES} bodies each (seed ${seed})`, () => {
   const accepted = new Set<string>();

@@ -127,6 +127,17 @@ describe('the import rules catch', () => {
     expect(found).toEqual(['web-sdk-only-types-from-service']);
   });
 
+  test('shared UI code that takes Node or server code, while a type is allowed', async () => {
+    const found = await ruleNames({
+      'functions/ui/chart.ts':
+        "import { createHash } from 'node:crypto';\nimport type { Report } from '../domain/report';\nimport { limit } from '../domain/limits';\nexport const chart = (r: Report) => [createHash, r, limit];\n",
+      'functions/domain/report.ts': 'export interface Report { days: number }\n',
+      'functions/domain/limits.ts': 'export const limit = 1;\n',
+    });
+
+    expect(found).toEqual(['ui-runs-in-the-browser-too']);
+  });
+
   test('lib or shipped code importing test support', async () => {
     const found = await ruleNames({
       'lib/local/stack.ts': "import { helper } from '../../test/support/helper';\nexport const stack = helper;\n",
