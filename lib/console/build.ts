@@ -1,6 +1,7 @@
 /**
- * Builds the back-office console (web-sdk/console, Preact + preact-iso + Pico)
- * into web-sdk/dist/console with esbuild:
+ * Builds the back-office console's front end (functions/console/ui, Preact +
+ * preact-iso + Pico; its API is beside it in functions/console) into
+ * dist/console with esbuild:
  *
  *   index.html                      the single page; every /console/<route> answers it
  *   assets/console-<hash>.js|.css   content-hashed, so they can be cached for ever
@@ -17,11 +18,12 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const sdkRoot = dirname(fileURLToPath(import.meta.url));
-export const consoleSourceDir = join(sdkRoot, 'console');
-export const consoleDistDir = join(sdkRoot, 'dist', 'console');
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const consoleSourceDir = join(repoRoot, 'functions', 'console', 'ui');
+/** Built output, not source (gitignored): beside the repository's other build output, not in web-sdk/, which is the push SDK's. */
+export const consoleDistDir = join(repoRoot, 'dist', 'console');
 export const consoleAssetsDir = join(consoleDistDir, 'assets');
-const packageJson = resolve(sdkRoot, '..', 'package.json');
+const packageJson = join(repoRoot, 'package.json');
 
 /** Where the console is served, in the local stack and on the CDN alike. */
 export const CONSOLE_PREFIX = '/console/';

@@ -1,6 +1,6 @@
-/** The console's timeline sentences for system events (web-sdk/console/events.ts). */
+/** The console's timeline sentences for system events (functions/console/ui/events.ts). */
 import { describe, expect, test } from '@jest/globals';
-import { describeEvent, eventDetails } from '../../../web-sdk/console/events';
+import { describeEvent, eventDetails } from '../../../functions/console/ui/events';
 
 describe('system events in words', () => {
   test('a back-office change says who set what to which value', () => {

@@ -5,7 +5,7 @@
  * 403 to a role that may not, whatever the page does.
  */
 import type { FunctionComponent } from 'preact';
-import type { Role } from '../../functions/domain/enterprise';
+import type { Role } from '../../domain/enterprise';
 import { AffiliatePage } from './pages/affiliate';
 import { AffiliatesPage } from './pages/affiliates';
 import { AuditPage } from './pages/audit';

@@ -4,7 +4,7 @@
  * an integrator's mistake can be found and the record sent again, fixed.
  */
 import { useState } from 'preact/hooks';
-import type { RejectionList } from '../../../functions/back-office/records';
+import type { RejectionList } from '../../../back-office/records';
 import { getJson } from '../api';
 import { ErrorNote, Loading, Pager, When } from '../components';
 import { useApi } from '../use-api';

@@ -5,7 +5,7 @@
  * send shows on the timeline (urm_email_sent / urm_push_sent) within seconds.
  */
 import { useState } from 'preact/hooks';
-import type { Channel } from '../../../functions/domain/channels';
+import type { Channel } from '../../../domain/channels';
 import { refusal, Result, type Outcome } from '../actions';
 import { postJson } from '../api';
 import { ErrorNote } from '../components';

@@ -1,7 +1,7 @@
 /** Users (admins): the application's enterprise users and their roles; change a role (the server keeps an admin). */
 import { useState } from 'preact/hooks';
-import type { UserView } from '../../../functions/back-office/users';
-import type { Role } from '../../../functions/domain/enterprise';
+import type { UserView } from '../../../back-office/users';
+import type { Role } from '../../../domain/enterprise';
 import { ApiError, getJson, postJson } from '../api';
 import { ErrorNote, Loading, Pager, When } from '../components';
 import { useSession } from '../session';

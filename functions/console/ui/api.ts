@@ -4,7 +4,7 @@
  * token (GET /console/api/session) in `X-CSRF-Token`; the server checks it,
  * and the role, on every call (docs/api.md, "Back office API").
  */
-import type { SessionAnswer } from '../../functions/console/console-session/schema';
+import type { SessionAnswer } from '../console-session/schema';
 
 export type Session = SessionAnswer;
 

@@ -1,6 +1,6 @@
 /** The audit log (admins): who did what, to what, when; newest first, paged. */
 import { useState } from 'preact/hooks';
-import type { AuditEntry } from '../../../functions/domain/audit';
+import type { AuditEntry } from '../../../domain/audit';
 import { getJson } from '../api';
 import { ErrorNote, Loading, Pager, Value, When } from '../components';
 import { useApi } from '../use-api';

@@ -4,7 +4,7 @@
  * secrets are shown once, when made; the server never shows them again.
  */
 import { useState } from 'preact/hooks';
-import type { Channel } from '../../../functions/domain/channels';
+import type { Channel } from '../../../domain/channels';
 import { useAction, Result, ShownOnce } from '../actions';
 import { getJson, postJson } from '../api';
 import { ErrorNote, Forbidden, Loading, Section, When } from '../components';

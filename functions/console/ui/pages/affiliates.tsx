@@ -3,13 +3,13 @@
  * status, paged; and the commission plans, which admins and marketers create here.
  */
 import { useState } from 'preact/hooks';
-import type { AffiliateWithPlan } from '../../../functions/back-office/affiliates';
+import type { AffiliateWithPlan } from '../../../back-office/affiliates';
 import { Result, useAction } from '../actions';
 import { getJson, postJson } from '../api';
 import { ErrorNote, Loading, Pager, Section, When } from '../components';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
-import type { Plan } from '../../../functions/domain/affiliate-program';
+import type { Plan } from '../../../domain/affiliate-program';
 
 export const AFFILIATE_PAGE_SIZE = 25;
 

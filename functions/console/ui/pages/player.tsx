@@ -5,8 +5,8 @@
  * change goes through the stream and shows here once the consumer applied it.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { PlayerTimeline, PlayerView } from '../../../functions/back-office/players';
-import type { Channel } from '../../../functions/domain/channels';
+import type { PlayerTimeline, PlayerView } from '../../../back-office/players';
+import type { Channel } from '../../../domain/channels';
 import { ApiError, getJson, postJson } from '../api';
 import { ErrorNote, Loading, Pager, Section, Value, When } from '../components';
 import { describeEvent, eventDetails } from '../events';

@@ -1,7 +1,7 @@
 /** Players: find one by profile id (exact or prefix), page through the application's players. */
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import type { PlayerList } from '../../../functions/back-office/players';
+import type { PlayerList } from '../../../back-office/players';
 import { getJson } from '../api';
 import { ErrorNote, Loading, Pager, When } from '../components';
 import { useApi } from '../use-api';

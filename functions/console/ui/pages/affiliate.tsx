@@ -6,10 +6,10 @@
  * commission (players linking to their page, money events).
  */
 import { useState } from 'preact/hooks';
-import type { AffiliateDetail } from '../../../functions/back-office/affiliates';
-import type { AffiliateTrace } from '../../../functions/back-office/affiliate-report';
-import type { AffiliateReport } from '../../../functions/domain/affiliate-program';
-import type { PostbackLogEntry } from '../../../functions/domain/postbacks';
+import type { AffiliateDetail } from '../../../back-office/affiliates';
+import type { AffiliateTrace } from '../../../back-office/affiliate-report';
+import type { AffiliateReport } from '../../../domain/affiliate-program';
+import type { PostbackLogEntry } from '../../../domain/postbacks';
 import { Result, ShownOnce, useAction } from '../actions';
 import { apiPath, getJson, postJson } from '../api';
 import { DayChart } from '../chart';
