@@ -4,9 +4,9 @@
  * token (GET /console/api/session) in `X-CSRF-Token`; the server checks it,
  * and the role, on every call (docs/api.md, "Back office API").
  */
-import type { SessionAnswer } from '../console-session/schema';
+import type { ConsoleAnswer } from '../answers';
 
-export type Session = SessionAnswer;
+export type Session = ConsoleAnswer<'ConsoleSession'>;
 
 export const API_ROOT = '/console/api';
 

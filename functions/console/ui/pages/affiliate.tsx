@@ -6,10 +6,7 @@
  * commission (players linking to their page, money events).
  */
 import { useState } from 'preact/hooks';
-import type { AffiliateDetail } from '../../../back-office/affiliates';
-import type { AffiliateTrace } from '../../../back-office/affiliate-report';
-import type { AffiliateReport } from '../../../domain/affiliate-program';
-import type { PostbackLogEntry } from '../../../domain/postbacks';
+import type { ConsoleAnswer } from '../../answers';
 import { Result, ShownOnce, useAction } from '../actions';
 import { apiPath, getJson, postJson } from '../api';
 import { DayChart } from '../chart';
@@ -17,7 +14,7 @@ import { ErrorNote, Loading, Pager, Section, When } from '../components';
 import { formatCount, formatDay, formatMoney, isoDay } from '../format';
 import { useSession } from '../session';
 import { useApi, type Loaded } from '../use-api';
-import { StatusBadge, type PlanView } from './affiliates';
+import { StatusBadge } from './affiliates';
 
 /** How a refused change to an affiliate reads. */
 const affiliateChange = { forbidden: 'Your role may not change affiliates.' };
@@ -25,9 +22,9 @@ const affiliateChange = { forbidden: 'Your role may not change affiliates.' };
 export function AffiliatePage({ id }: { id: string }) {
   const { role } = useSession();
   const path = `/affiliates/${encodeURIComponent(id)}`;
-  const affiliate = useApi(() => getJson<{ affiliate: AffiliateDetail }>(path), id);
+  const affiliate = useApi(() => getJson<ConsoleAnswer<'ConsoleGetAffiliate'>>(path), id);
   // The plans to assign, read in parallel with the affiliate rather than once it is shown; a viewer assigns none.
-  const plans = useApi(() => getJson<{ plans: PlanView[] }>('/plans'), 'plans', role !== 'viewer');
+  const plans = useApi(() => getJson<ConsoleAnswer<'ConsoleListPlans'>>('/plans'), 'plans', role !== 'viewer');
   const back = (
     <p>
       <a href="/console/affiliates">← Affiliates</a>
@@ -116,8 +113,8 @@ function Decisions({
   path,
   onChanged,
 }: {
-  affiliate: AffiliateDetail;
-  plans: Loaded<{ plans: PlanView[] }>;
+  affiliate: ConsoleAnswer<'ConsoleGetAffiliate'>['affiliate'];
+  plans: Loaded<ConsoleAnswer<'ConsoleListPlans'>>;
   path: string;
   onChanged: () => void;
 }) {
@@ -182,7 +179,7 @@ function NewLink({ path, onCreated }: { path: string; onCreated: () => void }) {
     event.preventDefault();
     const answer = await run(
       'link',
-      () => postJson<{ link: { name: string; click_url: string } }>(`${path}/links`, { name, landing_url: landing }),
+      () => postJson<ConsoleAnswer<'ConsoleCreateAffiliateLink'>>(`${path}/links`, { name, landing_url: landing }),
       ({ link }) => `Link “${link.name}” created: ${link.click_url}`,
     );
     if (answer) {
@@ -215,18 +212,12 @@ function NewLink({ path, onCreated }: { path: string; onCreated: () => void }) {
   );
 }
 
-interface PostbacksView {
-  postback_url_set: boolean;
-  postback_host: string | null;
-  deliveries: PostbackLogEntry[];
-}
-
 /**
  * The affiliate's postbacks: on or off and to which host (the URL's template is the affiliate's), the delivery log,
  * and for admins and marketers a new URL, off, or a new signing secret (shown once).
  */
 function Postbacks({ path, canChange, onChanged }: { path: string; canChange: boolean; onChanged: () => void }) {
-  const postbacks = useApi(() => getJson<PostbacksView>(`${path}/postbacks`), path);
+  const postbacks = useApi(() => getJson<ConsoleAnswer<'ConsoleAffiliatePostbacks'>>(`${path}/postbacks`), path);
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState<string | undefined>();
   const [confirmRotate, setConfirmRotate] = useState(false);
@@ -236,7 +227,7 @@ function Postbacks({ path, canChange, onChanged }: { path: string; canChange: bo
     setConfirmRotate(false);
     const answer = await run(
       name,
-      () => postJson<{ postback_url_set: boolean; signing_secret?: string }>(`${path}/postbacks`, body),
+      () => postJson<ConsoleAnswer<'ConsoleUpdateAffiliatePostbacks'>>(`${path}/postbacks`, body),
       () => done,
     );
     if (!answer) return;
@@ -377,7 +368,7 @@ function defaultRange(): { from: string; to: string } {
 function ReportAndTrace({ path }: { path: string }) {
   const [typed, setTyped] = useState(defaultRange);
   const [range, setRange] = useState(typed);
-  const report = useApi(() => getJson<AffiliateReport>(`${path}/report`, range), `${range.from}\n${range.to}`);
+  const report = useApi(() => getJson<ConsoleAnswer<'ConsoleAffiliateReport'>>(`${path}/report`, range), `${range.from}\n${range.to}`);
   const apply = (event: Event) => {
     event.preventDefault();
     setRange(typed);
@@ -411,7 +402,7 @@ function ReportAndTrace({ path }: { path: string }) {
 
 const money = ['deposits', 'withdrawals', 'ngr', 'cpa', 'revshare', 'commission'] as const;
 
-function Report({ report, csv }: { report: AffiliateReport; csv: string }) {
+function Report({ report, csv }: { report: ConsoleAnswer<'ConsoleAffiliateReport'>; csv: string }) {
   const t = report.totals;
   return (
     <>
@@ -482,7 +473,7 @@ function Trace({ path, range }: { path: string; range: { from: string; to: strin
     setForKey(key);
     setCursor(undefined);
   }
-  const trace = useApi(() => getJson<AffiliateTrace>(`${path}/trace`, { ...range, cursor }), `${key}\n${cursor ?? ''}`);
+  const trace = useApi(() => getJson<ConsoleAnswer<'ConsoleAffiliateTrace'>>(`${path}/trace`, { ...range, cursor }), `${key}\n${cursor ?? ''}`);
   return (
     <Section title="Behind the commission">
       {trace.error && <ErrorNote error={trace.error} />}

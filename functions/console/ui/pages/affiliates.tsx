@@ -3,18 +3,17 @@
  * status, paged; and the commission plans, which admins and marketers create here.
  */
 import { useState } from 'preact/hooks';
-import type { AffiliateWithPlan } from '../../../back-office/affiliates';
+import type { ConsoleAnswer } from '../../answers';
 import { Result, useAction } from '../actions';
 import { getJson, postJson } from '../api';
 import { ErrorNote, Loading, Pager, Section, When } from '../components';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
-import type { Plan } from '../../../domain/affiliate-program';
 
 export const AFFILIATE_PAGE_SIZE = 25;
 
 /** A plan as GET /console/api/plans answers it: its terms in words. */
-export type PlanView = Omit<Plan, 'app_id'> & { terms: string };
+export type PlanView = ConsoleAnswer<'ConsoleListPlans'>['plans'][number];
 const statuses = ['pending', 'approved', 'suspended'] as const;
 
 export function StatusBadge({ status }: { status: string }) {
@@ -25,7 +24,7 @@ export function AffiliatesPage() {
   const [status, setStatus] = useState('');
   const [cursor, setCursor] = useState<string | undefined>();
   const page = useApi(
-    () => getJson<{ affiliates: AffiliateWithPlan[]; next_cursor: string | null }>('/affiliates', { status, cursor, limit: AFFILIATE_PAGE_SIZE }),
+    () => getJson<ConsoleAnswer<'ConsoleListAffiliates'>>('/affiliates', { status, cursor, limit: AFFILIATE_PAGE_SIZE }),
     `${status}\n${cursor ?? ''}`,
   );
   return (
@@ -104,7 +103,7 @@ export function AffiliatesPage() {
 /** The application's plans, and (admins, marketers) a new one: CPA, RevShare or both. */
 function Plans() {
   const { role } = useSession();
-  const plans = useApi(() => getJson<{ plans: PlanView[] }>('/plans'), 'plans');
+  const plans = useApi(() => getJson<ConsoleAnswer<'ConsoleListPlans'>>('/plans'), 'plans');
   return (
     <Section title="Plans">
       {plans.error && <ErrorNote error={plans.error} />}
@@ -160,7 +159,7 @@ function NewPlan({ onCreated }: { onCreated: () => void }) {
     };
     const answer = await run(
       'plan',
-      () => postJson<{ plan: PlanView }>('/plans', body),
+      () => postJson<ConsoleAnswer<'ConsoleCreatePlan'>>('/plans', body),
       ({ plan }) => `Plan “${plan.name}” created: ${plan.terms}.`,
     );
     if (answer) {

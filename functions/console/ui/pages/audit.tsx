@@ -1,17 +1,15 @@
 /** The audit log (admins): who did what, to what, when; newest first, paged. */
 import { useState } from 'preact/hooks';
-import type { AuditEntry } from '../../../domain/audit';
+import type { ConsoleAnswer } from '../../answers';
 import { getJson } from '../api';
 import { ErrorNote, Loading, Pager, Value, When } from '../components';
 import { useApi } from '../use-api';
 
 export const AUDIT_PAGE_SIZE = 50;
 
-type Answer = { entries: AuditEntry[]; next_cursor: string | null };
-
 export function AuditPage() {
   const [cursor, setCursor] = useState<string | undefined>();
-  const audit = useApi(() => getJson<Answer>('/audit', { cursor, limit: AUDIT_PAGE_SIZE }), cursor ?? '');
+  const audit = useApi(() => getJson<ConsoleAnswer<'ConsoleAudit'>>('/audit', { cursor, limit: AUDIT_PAGE_SIZE }), cursor ?? '');
   return (
     <>
       <h1>Audit log</h1>

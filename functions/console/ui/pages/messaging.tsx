@@ -5,7 +5,7 @@
  * send shows on the timeline (urm_email_sent / urm_push_sent) within seconds.
  */
 import { useState } from 'preact/hooks';
-import type { Channel } from '../../../domain/channels';
+import type { ConsoleAnswer } from '../../answers';
 import { refusal, Result, type Outcome } from '../actions';
 import { postJson } from '../api';
 import { ErrorNote } from '../components';
@@ -33,7 +33,7 @@ function useSend(url: string, onSent: () => void) {
   return { busy, outcome, send };
 }
 
-export function SendEmail({ path, channels, onSent }: { path: string; channels: Loaded<{ channels: Channel[] }>; onSent: () => void }) {
+export function SendEmail({ path, channels, onSent }: { path: string; channels: Loaded<ConsoleAnswer<'ConsoleListChannels'>>; onSent: () => void }) {
   const [channelId, setChannelId] = useState('');
   const [subject, setSubject] = useState('');
   const [text, setText] = useState('');
@@ -43,7 +43,7 @@ export function SendEmail({ path, channels, onSent }: { path: string; channels: 
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const sent = await send<{ message_id: string }>(
+    const sent = await send<ConsoleAnswer<'ConsoleEmailPlayer'>>(
       { channel_id: chosen, subject, text_body: text },
       (answer) => `Email sent (message ${answer.message_id}). It shows on the timeline within seconds.`,
     );
@@ -87,7 +87,7 @@ export function SendPush({ path, onSent }: { path: string; onSent: () => void })
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const sent = await send<{ sent: number; failed: number; removed: number; unsent: number; skipped: number }>(
+    const sent = await send<ConsoleAnswer<'ConsolePushPlayer'>>(
       { title, body, ...(url.trim() ? { url: url.trim() } : {}) },
       (answer) =>
         `Push sent to ${answer.sent} device${answer.sent === 1 ? '' : 's'}${answer.failed ? `, ${answer.failed} failed` : ''}${answer.removed ? `, ${answer.removed} expired and removed` : ''}${answer.skipped ? `, ${answer.skipped} skipped` : ''}.`,

@@ -5,8 +5,7 @@
  * change goes through the stream and shows here once the consumer applied it.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { PlayerTimeline, PlayerView } from '../../../back-office/players';
-import type { Channel } from '../../../domain/channels';
+import type { ConsoleAnswer } from '../../answers';
 import { ApiError, getJson, postJson } from '../api';
 import { ErrorNote, Loading, Pager, Section, Value, When } from '../components';
 import { describeEvent, eventDetails } from '../events';
@@ -15,6 +14,8 @@ import { useApi } from '../use-api';
 import { SendEmail, SendPush } from './messaging';
 
 export const TIMELINE_PAGE_SIZE = 25;
+
+type PlayerView = ConsoleAnswer<'ConsoleGetPlayer'>;
 /** After a change, how often and how long the page reads the player again to show it applied (bounded). */
 const refreshDelaysMs = [400, 800, 1500, 3000, 5000];
 
@@ -23,7 +24,7 @@ export function PlayerPage({ id }: { id: string }) {
   const path = `/players/${encodeURIComponent(id)}`;
   const player = useApi(() => getJson<PlayerView>(path), id);
   // The application's channels, for Send email, read in parallel with the player (a viewer sends nothing).
-  const channels = useApi(() => getJson<{ channels: Channel[] }>('/channels'), 'channels', role !== 'viewer');
+  const channels = useApi(() => getJson<ConsoleAnswer<'ConsoleListChannels'>>('/channels'), 'channels', role !== 'viewer');
   const [changes, setChanges] = useState(0);
   // A message's event reaches the timeline through the stream: read it again a few times (bounded).
   const timelineSoon = () => {
@@ -353,7 +354,7 @@ function Timeline({ path, changes }: { path: string; changes: number }) {
   const [filter, setFilter] = useState('');
   const [cursor, setCursor] = useState<string | undefined>();
   const timeline = useApi(
-    () => getJson<PlayerTimeline>(`${path}/timeline`, { event: filter || undefined, cursor, limit: TIMELINE_PAGE_SIZE }),
+    () => getJson<ConsoleAnswer<'ConsolePlayerTimeline'>>(`${path}/timeline`, { event: filter || undefined, cursor, limit: TIMELINE_PAGE_SIZE }),
     `${filter}\n${cursor ?? ''}\n${changes}`,
   );
 

@@ -1,7 +1,7 @@
 /** Players: find one by profile id (exact or prefix), page through the application's players. */
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import type { PlayerList } from '../../../back-office/players';
+import type { ConsoleAnswer } from '../../answers';
 import { getJson } from '../api';
 import { ErrorNote, Loading, Pager, When } from '../components';
 import { useApi } from '../use-api';
@@ -15,7 +15,7 @@ export function PlayersPage() {
   const prefix = query.prefix ?? '';
   const [typed, setTyped] = useState(prefix);
   const [cursor, setCursor] = useState<string | undefined>();
-  const list = useApi(() => getJson<PlayerList>('/players', { prefix, cursor, limit: PAGE_SIZE }), `${prefix}\n${cursor ?? ''}`);
+  const list = useApi(() => getJson<ConsoleAnswer<'ConsoleListPlayers'>>('/players', { prefix, cursor, limit: PAGE_SIZE }), `${prefix}\n${cursor ?? ''}`);
 
   const search = (event: Event) => {
     event.preventDefault();

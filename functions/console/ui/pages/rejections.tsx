@@ -4,7 +4,7 @@
  * an integrator's mistake can be found and the record sent again, fixed.
  */
 import { useState } from 'preact/hooks';
-import type { RejectionList } from '../../../back-office/records';
+import type { ConsoleAnswer } from '../../answers';
 import { getJson } from '../api';
 import { ErrorNote, Loading, Pager, When } from '../components';
 import { useApi } from '../use-api';
@@ -22,7 +22,7 @@ function recordText(record: string): string {
 
 export function RejectionsPage() {
   const [cursor, setCursor] = useState<string | undefined>();
-  const page = useApi(() => getJson<RejectionList>('/rejections', { cursor, limit: REJECTION_PAGE_SIZE }), cursor ?? '');
+  const page = useApi(() => getJson<ConsoleAnswer<'ConsoleListRejections'>>('/rejections', { cursor, limit: REJECTION_PAGE_SIZE }), cursor ?? '');
   return (
     <>
       <h1>Rejections</h1>

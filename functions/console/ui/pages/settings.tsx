@@ -4,7 +4,7 @@
  * secrets are shown once, when made; the server never shows them again.
  */
 import { useState } from 'preact/hooks';
-import type { Channel } from '../../../domain/channels';
+import type { ConsoleAnswer } from '../../answers';
 import { useAction, Result, ShownOnce } from '../actions';
 import { getJson, postJson } from '../api';
 import { ErrorNote, Forbidden, Loading, Section, When } from '../components';
@@ -36,15 +36,10 @@ export function SettingsPage() {
   );
 }
 
-interface KeyView {
-  key_id: string;
-  scope: 'server' | 'comms' | 'browser';
-  created_at: string;
-  revoked_at: string | null;
-}
+type KeyView = ConsoleAnswer<'ConsoleListKeys'>['keys'][number];
 
 function ApiKeys() {
-  const keys = useApi(() => getJson<{ keys: KeyView[] }>('/keys'), 'keys');
+  const keys = useApi(() => getJson<ConsoleAnswer<'ConsoleListKeys'>>('/keys'), 'keys');
   const [scope, setScope] = useState<KeyView['scope']>('server');
   const [issued, setIssued] = useState<{ key: string; key_id: string } | undefined>();
   const [confirming, setConfirming] = useState<string | undefined>();
@@ -55,7 +50,7 @@ function ApiKeys() {
     setIssued(undefined);
     const answer = await run(
       'create',
-      () => postJson<KeyView & { key: string }>('/keys', { scope }),
+      () => postJson<ConsoleAnswer<'ConsoleIssueKey'>>('/keys', { scope }),
       () => undefined,
     );
     if (answer) {
@@ -147,18 +142,10 @@ function ApiKeys() {
   );
 }
 
-interface AppView {
-  app_id: string;
-  name: string;
-  portal_origin: string | null;
-  site_origins: string[];
-  identity_verification: 'on' | 'off';
-  affiliate_approval: 'approve' | 'pending';
-  identity_secret_set?: boolean;
-}
+type AppView = ConsoleAnswer<'ConsoleGetApp'>['app'];
 
 function Application() {
-  const app = useApi(() => getJson<{ app: AppView }>('/app'), 'app');
+  const app = useApi(() => getJson<ConsoleAnswer<'ConsoleGetApp'>>('/app'), 'app');
   return (
     <Section title="Application">
       {app.error && <ErrorNote error={app.error} />}
@@ -243,7 +230,7 @@ function ApplicationForm({ app, onSaved }: { app: AppView; onSaved: () => void }
 }
 
 function Channels() {
-  const channels = useApi(() => getJson<{ channels: Channel[] }>('/channels'), 'channels');
+  const channels = useApi(() => getJson<ConsoleAnswer<'ConsoleListChannels'>>('/channels'), 'channels');
   const [name, setName] = useState('');
   const [fromEmail, setFromEmail] = useState('');
   const [fromName, setFromName] = useState('');
@@ -253,7 +240,7 @@ function Channels() {
     event.preventDefault();
     const answer = await run(
       'create',
-      () => postJson<{ channel: Channel }>('/channels', { name, from_email: fromEmail, from_name: fromName }),
+      () => postJson<ConsoleAnswer<'ConsoleCreateChannel'>>('/channels', { name, from_email: fromEmail, from_name: fromName }),
       (a) => `Channel “${a.channel.name}” created.`,
     );
     if (answer) {
@@ -263,7 +250,7 @@ function Channels() {
       channels.reload();
     }
   };
-  const toggle = async (channel: Channel) => {
+  const toggle = async (channel: ConsoleAnswer<'ConsoleListChannels'>['channels'][number]) => {
     await run(
       channel.channel_id,
       () => postJson(`/channels/${encodeURIComponent(channel.channel_id)}`, { enabled: !channel.enabled }),
@@ -341,7 +328,7 @@ function Channels() {
 }
 
 function Vapid() {
-  const vapid = useApi(() => getJson<{ vapid_public_key: string | null; vapid_subject: string | null }>('/vapid'), 'vapid');
+  const vapid = useApi(() => getJson<ConsoleAnswer<'ConsoleGetVapid'>>('/vapid'), 'vapid');
   const [subject, setSubject] = useState('');
   const [confirming, setConfirming] = useState(false);
   const { busy, outcome, run } = useSettingsAction();
@@ -402,7 +389,7 @@ function IdentitySecret() {
     setConfirming(false);
     const answer = await run(
       'rotate',
-      () => postJson<{ identity_secret: string }>('/identity_secret'),
+      () => postJson<ConsoleAnswer<'ConsoleRotateIdentitySecret'>>('/identity_secret'),
       () => undefined,
     );
     if (answer) setSecret(answer.identity_secret);
@@ -432,7 +419,7 @@ function IdentitySecret() {
 }
 
 function Money() {
-  const money = useApi(() => getJson<{ currency: string; money_events: Record<string, string> }>('/money'), 'money');
+  const money = useApi(() => getJson<ConsoleAnswer<'ConsoleGetMoney'>>('/money'), 'money');
   return (
     <Section title="Money events">
       {money.error && <ErrorNote error={money.error} />}

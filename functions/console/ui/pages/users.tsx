@@ -1,6 +1,6 @@
 /** Users (admins): the application's enterprise users and their roles; change a role (the server keeps an admin). */
 import { useState } from 'preact/hooks';
-import type { UserView } from '../../../back-office/users';
+import type { ConsoleAnswer } from '../../answers';
 import type { Role } from '../../../domain/enterprise';
 import { ApiError, getJson, postJson } from '../api';
 import { ErrorNote, Loading, Pager, When } from '../components';
@@ -11,7 +11,7 @@ const roleChoices: readonly Role[] = ['admin', 'marketer', 'viewer'];
 
 export function UsersPage() {
   const [cursor, setCursor] = useState<string | undefined>();
-  const users = useApi(() => getJson<{ users: UserView[]; next_cursor: string | null }>('/users', { cursor }), cursor ?? '');
+  const users = useApi(() => getJson<ConsoleAnswer<'ConsoleListUsers'>>('/users', { cursor }), cursor ?? '');
   return (
     <>
       <h1>Users</h1>
@@ -46,7 +46,7 @@ export function UsersPage() {
   );
 }
 
-function UserRow({ user, onChanged }: { user: UserView; onChanged: () => void }) {
+function UserRow({ user, onChanged }: { user: ConsoleAnswer<'ConsoleListUsers'>['users'][number]; onChanged: () => void }) {
   const session = useSession();
   const [role, setRole] = useState<Role>(user.role);
   const [busy, setBusy] = useState(false);
