@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import pLimit from 'p-limit';
 import { localClients } from '../../lib/local/stack';
-import { httpOperations } from '../../functions/manifest/operations';
+import { httpRoutes } from '../../functions/manifest/operations';
 import { tables } from '../../functions/manifest/resources';
 import type { DevConfig } from '../../lib/local/demo-app';
 import { endpointsOf, freePorts, startLocalProcess, waitFor, type LocalProcess } from '../support/local-process';
@@ -359,7 +359,7 @@ async function tracesOfRun(): Promise<Set<string>> {
   return found;
 }
 
-const postOperations = httpOperations.filter((operation) => operation.method === 'POST');
+const postOperations = httpRoutes().filter((operation) => operation.method === 'POST');
 
 describe(`fuzzing every POST operation with ${BODIES} bodies each (seed ${seed})`, () => {
   const accepted = new Set<string>();

@@ -224,7 +224,7 @@ describe('the functions', () => {
     }
   });
 
-  test('share a log group only within an area of many small functions: the console API, the affiliate portal', () => {
+  test('share a log group only within an area of many small functions: the affiliate portal (the console is one function now)', () => {
     const byGroup = new Map<string, string[]>();
     for (const { definition, fn } of allFunctions()) {
       const group = JSON.stringify(template.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.LoggingConfig.LogGroup);
@@ -232,7 +232,7 @@ describe('the functions', () => {
     }
     const shared = [...byGroup.values()].filter((ids) => ids.length > 1).map((ids) => ids.sort());
 
-    expect(shared).toHaveLength(2);
+    expect(shared).toHaveLength(1);
     for (const ids of shared) {
       const areas = new Set(ids.map((id) => logGroupArea(allFunctions().find((f) => f.definition.id === id)!.definition)));
       expect([...areas].length).toBe(1);
@@ -632,21 +632,21 @@ describe('web push in the stack', () => {
     const functions = Template.fromStack(configured).findResources('AWS::Lambda::Function');
     const variablesOf = (fn: IConstruct) => functions[configured.getLogicalId(fn.node.defaultChild as CfnElement)].Properties.Environment.Variables as Json;
 
-    for (const operation of httpOperations) {
+    for (const operation of [...httpOperations, ...routedFunctions]) {
       const hosts = variablesOf(configured.ingestion.operations[operation.id])[pushSending.endpointHostsEnvVar];
       expect([operation.id, hosts]).toEqual([operation.id, operation.pushEndpoints ? 'push.example.com,*.push.example.net' : undefined]);
     }
     expect(
-      httpOperations
+      [...httpOperations, ...routedFunctions]
         .filter((operation) => operation.pushEndpoints)
         .map((operation) => operation.id)
         .sort(),
-    ).toEqual(['ConsolePushPlayer', 'IngestProfiles', 'SendPush']);
+    ).toEqual(['Console', 'IngestProfiles', 'SendPush']);
   });
 
-  test("only the push senders may touch the push deliveries table: SendPush to put and delete claims, the console's messaging also to read its action claims", () => {
+  test('only the push senders may touch the push deliveries table: SendPush to put and delete claims, the console (its messaging) also to read its action claims', () => {
     const table = JSON.stringify(arn(stack.data.tables.pushDeliveries));
-    const consoleMessaging = ['ConsoleEmailPlayer', 'ConsolePushPlayer'];
+    const consoleMessaging = ['Console'];
     for (const { definition, fn } of allFunctions()) {
       // A grant names the table alone, or in a list with its indexes.
       const onTable = allowedStatements(fn).filter((statement) => JSON.stringify(statement.Resource).includes(table.slice(1, -1)));
@@ -702,7 +702,7 @@ describe('web push in the stack', () => {
     }
   });
 
-  test('four functions write secrets, each one kind only', () => {
+  test('three functions write secrets, each only the kinds its routes make', () => {
     const writers = Object.fromEntries(
       allFunctions()
         .filter(({ definition }) => definition.secretWrites)
@@ -711,9 +711,8 @@ describe('web push in the stack', () => {
 
     expect(writers).toEqual({
       AffiliateUpdatePostbacks: ['apps/*/affiliates/*/postback-secret'],
-      ConsoleUpdateAffiliatePostbacks: ['apps/*/affiliates/*/postback-secret'],
-      ConsoleGenerateVapid: ['apps/*/vapid-private-key'],
-      ConsoleRotateIdentitySecret: ['apps/*/identity-secret'],
+      // Its affiliates' postbacks, the VAPID keys and the identity secret of its settings.
+      Console: ['apps/*/affiliates/*/postback-secret', 'apps/*/identity-secret', 'apps/*/vapid-private-key'],
     });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { validChangeAttribute } from '../../../functions/console/console-change-player-attribute/schema';
+import { validChangeAttribute } from '../../../functions/console/players/schemas';
 import { ValidationError } from '../../../functions/domain/errors';
 
 const problems = (body: unknown) => {
