@@ -33,6 +33,14 @@ describe("the console API's router", () => {
     expect([read.status, read.body]).toEqual([404, { message: 'Not Found' }]);
   });
 
+  test('answers a path parameter that does not percent-decode as an address that does not exist', async () => {
+    const api = consoleRouter();
+
+    const response = await api.call('GET', '/console/api/players/%E0%A4%A');
+
+    expect([response.status, response.body]).toEqual([404, { message: 'Not Found' }]);
+  });
+
   test('reaches every declared route: without a session each is 401, not 404', async () => {
     const api = consoleRouter();
     const answers: Record<string, number> = {};
