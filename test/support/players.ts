@@ -2,7 +2,16 @@
 import type { PlayerDirectory } from '../../functions/back-office/players';
 import type { StoredProfile } from '../../functions/domain/profile-state';
 import { partitionKey } from '../../functions/domain/stream-record';
-import type { ProfileRejections, ProfileStore, Rejection, RejectionLog, RejectionPage, TimelineEntry, TimelinePage } from '../../functions/domain/timeline';
+import {
+  timeKey,
+  type ProfileRejections,
+  type ProfileStore,
+  type Rejection,
+  type RejectionLog,
+  type RejectionPage,
+  type TimelineEntry,
+  type TimelinePage,
+} from '../../functions/domain/timeline';
 
 /** A stored profile of `attrs`, as the consumer leaves one. */
 export function storedProfile(appId: string, profileId: string, attrs: Record<string, unknown> = {}, extra: Partial<StoredProfile> = {}): StoredProfile {
@@ -49,6 +58,23 @@ export class MemoryProfiles implements PlayerDirectory, Pick<ProfileStore, 'get'
 export class MemoryTimeline {
   reads = 0;
   constructor(readonly entries: TimelineEntry[] = []) {}
+
+  /** An event of a player of `app_1` (unless `appId`), as the consumer stores it. */
+  add(profileId: string, event: string, urmDateTime: string, attributes: Record<string, unknown>, appId = 'app_1'): void {
+    const insertId = `${event}-${this.entries.length}`;
+    this.entries.push({
+      pk: partitionKey(appId, profileId),
+      insert_id: insertId,
+      ts: timeKey(urmDateTime, insertId),
+      event,
+      urm_date_time: urmDateTime,
+      received_at: urmDateTime,
+      shard: 'shardId-0',
+      seq: '1',
+      attrs: JSON.stringify(attributes),
+    });
+  }
+
   async page(pk: string, limit: number, start?: Record<string, string>, only?: { event: string }): Promise<TimelinePage> {
     this.reads++;
     const all = this.entries.filter((e) => e.pk === pk).sort((a, b) => (a.ts < b.ts ? 1 : -1));
