@@ -35,7 +35,7 @@ import { makeConsoleHandler } from './make-handler';
 
 const apps = appStore();
 const secrets = secretStoreFromEnv();
-// The operator's hosts besides the browsers' push services, and their development postback hosts, as the senders allow them.
+// Push endpoints: the browsers' push services and the hosts the operator adds, as send_push allows them.
 const endpoints = pushEndpointPolicy(optionalEnv(pushSending.endpointHostsEnvVar, ''));
 
 export const handler = makeConsoleHandler({

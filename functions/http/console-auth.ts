@@ -35,9 +35,9 @@ import type { Validator } from '../domain/validation';
 import { defaultMaxBodyBytes } from '../manifest/body-limits';
 import { logger } from '../runtime/logger';
 import { SESSION_COOKIE } from './session-cookie';
-import { HttpProblem, httpErrors } from './errors';
+import { BodyTooLarge, HttpProblem, httpErrors } from './errors';
 import { cookieOf } from './html';
-import { jsonBody, validBody, validQuery } from './json-body';
+import { describeBytes, jsonBody, validBody, validQuery } from './json-body';
 import type { ApiEvent, ApiResult } from './types';
 
 export type { Role } from '../domain/enterprise';
@@ -108,10 +108,11 @@ export interface ConsoleChecks {
   roles: readonly Role[];
   /** It changes state: it needs the session's `X-CSRF-Token`. */
   mutates: boolean;
-  /** Its JSON body's validator: a route that declares one takes a JSON body, bounded by maxBodyBytes. */
+  /** Its JSON body's validator: a route that declares one takes a JSON body. */
   body?: Validator<unknown>;
   /** Its query string's validator. */
   query?: Validator<unknown>;
+  /** The largest body it is sent (413 beyond): a JSON body's bound by default defaultMaxBodyBytes; without a body validator, unbounded unless given. */
   maxBodyBytes?: number;
 }
 
@@ -145,17 +146,32 @@ export function consoleAuth(checks: Pick<ConsoleChecks, 'id' | 'roles' | 'mutate
   };
 }
 
+/** A route that takes no body still bounds what it is sent (413 beyond, as a JSON route's); what fits is not read. */
+function bodyBound(maxBytes: number): middy.MiddlewareObj<ApiEvent> {
+  return {
+    before: async ({ event }) => {
+      const body = event.body ?? '';
+      const size = event.isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
+      if (size > maxBytes) throw new BodyTooLarge(`request body must be at most ${describeBytes(maxBytes)}`);
+    },
+  };
+}
+
 /**
  * The middleware of one console route, from its declaration: the caller's
  * session, role and CSRF token first, so a refused call reads no body; then
- * its body (bound, Accept, Content-Type, JSON, schema: 413, 406, 415, 400) and
- * its query string (400).
+ * its body (bound, Accept, Content-Type, JSON, schema: 413, 406, 415, 400), or
+ * only the bound of one that takes none, and its query string (400).
  */
 // biome-ignore lint/suspicious/noExplicitAny: a route's chain is typed by its own event (ConsoleEvent<its declaration>); these run before that type holds.
 export function consoleRouteChecks(route: ConsoleChecks, ports: ConsoleAuthPorts): middy.MiddlewareObj<any>[] {
   return [
     consoleAuth(route, ports),
-    ...(route.body ? [...jsonBody({ maxBytes: route.maxBodyBytes ?? defaultMaxBodyBytes }), validBody(route.body)] : []),
+    ...(route.body
+      ? [...jsonBody({ maxBytes: route.maxBodyBytes ?? defaultMaxBodyBytes }), validBody(route.body)]
+      : route.maxBodyBytes !== undefined
+        ? [bodyBound(route.maxBodyBytes)]
+        : []),
     ...(route.query ? [validQuery(route.query)] : []),
   ];
 }

@@ -59,8 +59,8 @@ describe("the console API's router", () => {
     expect(routes.filter((route) => route.mutates !== (route.method === 'POST')).map((route) => route.id)).toEqual([]);
   });
 
-  for (const route of routes.filter((candidate) => 'body' in candidate)) {
-    const bound = route.maxBodyBytes ?? defaultMaxBodyBytes;
+  for (const route of routes.filter((candidate) => 'body' in candidate || 'maxBodyBytes' in candidate)) {
+    const bound = ('maxBodyBytes' in route ? route.maxBodyBytes : undefined) ?? defaultMaxBodyBytes;
     test(`${route.id} refuses a body over its own bound (${describeBytes(bound)}) with 413, once the caller is allowed`, async () => {
       const api = consoleRouter();
       const over = `"${'x'.repeat(bound - 1)}"`;
