@@ -38,6 +38,21 @@ module.exports = {
       to: { path: '^(functions|lib|bin)/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'console-ui-only-types-from-server',
+      severity: 'error',
+      comment:
+        "The console's front end (functions/console/ui, bundled for the browser) takes its answer types from the server's route modules (erased at build) but no server code: a server module in the browser bundle would carry Node and AWS code, and secrets' handling, to every visitor.",
+      from: { path: '^functions/console/ui/' },
+      to: { path: '^(functions|lib|bin|web-sdk)/', pathNot: '^functions/console/ui/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-server-to-console-ui',
+      severity: 'error',
+      comment: "Server code never imports the console's front end: it is browser code, built on its own (lib/console/build.ts), never in a Lambda bundle.",
+      from: { path: '^functions/', pathNot: '^functions/console/ui/' },
+      to: { path: '^functions/console/ui/' },
+    },
+    {
       name: 'no-operation-to-operation',
       severity: 'error',
       comment:
@@ -105,7 +120,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['^cdk\\.out/', '^web-sdk/dist/', '^\\.urm/'] },
+    exclude: { path: ['^cdk\\.out/', '^web-sdk/dist/', '^dist/', '^\\.urm/'] },
     // Type-only imports count too: the web-sdk rule tells them apart, and a cycle of types is still a cycle.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

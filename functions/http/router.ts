@@ -34,7 +34,7 @@ function withDecodedParameters(route: RouteDefinition, handler: RouteHandler): R
       try {
         parameters[name] = decodeURIComponent(raw);
       } catch {
-        throw new NotFound();
+        throw new NotFound('Not Found');
       }
     }
     event.pathParameters = parameters;

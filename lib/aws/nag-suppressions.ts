@@ -68,6 +68,12 @@ const routedAuthorization: Record<string, string> = {
     "own figures, links (landing URLs on the application's own site origins only) and postback settings (https to a " +
     "public host); every form post needs the session's CSRF token, and sign-out ends only the session of its cookie. " +
     "Any other address or method gets the router's 404.",
+  // The back-office console's API (functions/console, its checks functions/http/console-auth.ts).
+  Console:
+    'Its credential is the enterprise portal session cookie (random, stored as a SHA-256, idle and absolute expiry, ' +
+    "HttpOnly, SameSite=Lax) and the user's role in the session's application, checked on every call; state-changing " +
+    "calls also need the session's X-CSRF-Token. It reaches only the session's application; any other address or method " +
+    "gets the router's 404.",
 };
 
 /** How an operation authenticates its caller: API Gateway does not, every function does it first. */
@@ -85,14 +91,6 @@ function authorization(operation: HttpOperation): string {
       "with the link (on one of the application's own site origins), reads nothing back to the caller, and writes at " +
       'most one click claim and one stream record per visitor and link per day; an unknown link id writes nothing.',
   };
-  // The back-office console's API (functions/http/console-auth.ts): one rule for all of it.
-  if (operation.path.startsWith('/console/api/')) {
-    return (
-      'Its credential is the enterprise portal session cookie (random, stored as a SHA-256, idle and absolute expiry, ' +
-      "HttpOnly, SameSite=Lax) and the user's role in the session's application, checked on every call; state-changing " +
-      "calls also need the session's X-CSRF-Token. It reaches only the session's application."
-    );
-  }
   const reason = keyless[operation.id];
   if (!reason) throw new Error(`${operation.id} takes no API key: say in lib/aws/nag-suppressions.ts how it authenticates its caller`);
   return reason;

@@ -26,7 +26,7 @@ import { DynamoRejectionLog } from '../../functions/adapters/dynamo-rejection-lo
 import { DynamoSecretStore } from '../../functions/adapters/dynamo-secret-store';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/adapters/dynamo-postback-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
-import { ensureConsoleBuilt } from '../../web-sdk/build-console';
+import { ensureConsoleBuilt } from '../console/build';
 import { httpOperations, routedFunctions, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/manifest/operations';
 import { ingestStream, postbackSending, pushSending, tables } from '../../functions/manifest/resources';
 import { postbackHostList } from '../../functions/domain/postbacks';

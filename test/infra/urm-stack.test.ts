@@ -8,7 +8,6 @@ import { emailSending, ingestStream, postbackSending, pushSending, tables, type 
 import { secretsEnv, secretsPrefix } from '../../functions/manifest/secrets';
 import { stackOutputs, UrmStack } from '../../lib/aws/urm-stack';
 import { apiThrottling } from '../../lib/aws/constructs/ingestion-api';
-import { logGroupArea } from '../../lib/aws/constructs/function-defaults';
 import { roleStatements, testApp } from '../support/cdk';
 
 type Json = Record<string, unknown>;
@@ -206,7 +205,7 @@ describe('the functions', () => {
         Environment: {
           Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_SERVICE_NAME: definition.id }),
         },
-        LoggingConfig: { LogGroup: { Ref: Match.stringLikeRegexp(`${logGroupArea(definition) ?? definition.id}Logs`) } },
+        LoggingConfig: { LogGroup: { Ref: Match.stringLikeRegexp(`${definition.id}Logs`) } },
         Role: { 'Fn::GetAtt': [logicalId(fn.role!), 'Arn'] },
       });
     }
@@ -216,7 +215,7 @@ describe('the functions', () => {
   test("each have a role of their own, with no managed policy, that may write only their own log group (or their area's)", () => {
     for (const { definition, fn } of allFunctions()) {
       const role = template.findResources('AWS::IAM::Role')[logicalId(fn.role!)];
-      const logGroup = fn.node.scope!.node.findChild(`${logGroupArea(definition) ?? definition.id}Logs`);
+      const logGroup = fn.node.scope!.node.findChild(`${definition.id}Logs`);
       const logs = allowedStatements(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('logs:')));
 
       expect(role.Properties.ManagedPolicyArns).toBe(undefined);
@@ -224,20 +223,12 @@ describe('the functions', () => {
     }
   });
 
-  test('share a log group only within an area of many small functions: the console API (the affiliate portal is one function)', () => {
-    const byGroup = new Map<string, string[]>();
-    for (const { definition, fn } of allFunctions()) {
-      const group = JSON.stringify(template.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.LoggingConfig.LogGroup);
-      byGroup.set(group, [...(byGroup.get(group) ?? []), definition.id]);
-    }
-    const shared = [...byGroup.values()].filter((ids) => ids.length > 1).map((ids) => ids.sort());
+  test('have a log group each, a browser UI included (one routed function each)', () => {
+    const groups = allFunctions().map(({ fn }) =>
+      JSON.stringify(template.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.LoggingConfig.LogGroup),
+    );
 
-    expect(shared).toHaveLength(1);
-    for (const ids of shared) {
-      const areas = new Set(ids.map((id) => logGroupArea(allFunctions().find((f) => f.definition.id === id)!.definition)));
-      expect([...areas].length).toBe(1);
-      expect([...areas][0]).toBeDefined();
-    }
+    expect(new Set(groups).size).toBe(groups.length);
   });
 
   test('may query exactly the indexes their definition lists, and no index wildcard', () => {
@@ -632,21 +623,21 @@ describe('web push in the stack', () => {
     const functions = Template.fromStack(configured).findResources('AWS::Lambda::Function');
     const variablesOf = (fn: IConstruct) => functions[configured.getLogicalId(fn.node.defaultChild as CfnElement)].Properties.Environment.Variables as Json;
 
-    for (const operation of httpOperations) {
+    for (const operation of [...httpOperations, ...routedFunctions]) {
       const hosts = variablesOf(configured.ingestion.operations[operation.id])[pushSending.endpointHostsEnvVar];
       expect([operation.id, hosts]).toEqual([operation.id, operation.pushEndpoints ? 'push.example.com,*.push.example.net' : undefined]);
     }
     expect(
-      httpOperations
+      [...httpOperations, ...routedFunctions]
         .filter((operation) => operation.pushEndpoints)
         .map((operation) => operation.id)
         .sort(),
-    ).toEqual(['ConsolePushPlayer', 'IngestProfiles', 'SendPush']);
+    ).toEqual(['Console', 'IngestProfiles', 'SendPush']);
   });
 
-  test("only the push senders may touch the push deliveries table: SendPush to put and delete claims, the console's messaging also to read its action claims", () => {
+  test('only the push senders may touch the push deliveries table: SendPush to put and delete claims, the console (its messaging) also to read its action claims', () => {
     const table = JSON.stringify(arn(stack.data.tables.pushDeliveries));
-    const consoleMessaging = ['ConsoleEmailPlayer', 'ConsolePushPlayer'];
+    const consoleMessaging = ['Console'];
     for (const { definition, fn } of allFunctions()) {
       // A grant names the table alone, or in a list with its indexes.
       const onTable = allowedStatements(fn).filter((statement) => JSON.stringify(statement.Resource).includes(table.slice(1, -1)));
@@ -702,7 +693,7 @@ describe('web push in the stack', () => {
     }
   });
 
-  test('four functions write secrets, each one kind only', () => {
+  test('three functions write secrets, each only the kinds its routes make', () => {
     const writers = Object.fromEntries(
       allFunctions()
         .filter(({ definition }) => definition.secretWrites)
@@ -711,9 +702,8 @@ describe('web push in the stack', () => {
 
     expect(writers).toEqual({
       AffiliatePortal: ['apps/*/affiliates/*/postback-secret'],
-      ConsoleUpdateAffiliatePostbacks: ['apps/*/affiliates/*/postback-secret'],
-      ConsoleGenerateVapid: ['apps/*/vapid-private-key'],
-      ConsoleRotateIdentitySecret: ['apps/*/identity-secret'],
+      // Its affiliates' postbacks, the VAPID keys and the identity secret of its settings.
+      Console: ['apps/*/affiliates/*/postback-secret', 'apps/*/identity-secret', 'apps/*/vapid-private-key'],
     });
   });
 });
