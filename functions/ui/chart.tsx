@@ -95,7 +95,7 @@ export function DayChart({ days }: { days: ChartDay[] }) {
       <ul class="legend">
         {chartSeries.map((s) => (
           <li key={s.key}>
-            <svg class="swatch" viewBox="0 0 10 10" aria-hidden="true" focusable="false">
+            <svg class="swatch" viewBox="0 0 10 10" width="12" height="12" aria-hidden="true" focusable="false">
               <rect width="10" height="10" rx="2" fill={s.color} />
             </svg>
             {s.label}

@@ -61,6 +61,9 @@ describe('affiliates in the console, as an admin', () => {
     const download = await page.evaluate((href) => fetch(href).then(async (r) => ({ status: r.status, type: r.headers.get('content-type') })), csv!);
     expect(download).toEqual({ status: 200, type: 'text/csv; charset=utf-8' });
     await page.getByRole('heading', { name: 'Behind the commission' }).waitFor();
+    // The chart shared with the portal (functions/ui/chart.tsx): its legend's swatches stay swatches, not the plot's width.
+    const swatch = await page.locator('.legend .swatch').first().boundingBox();
+    expect(swatch!.width).toBeLessThan(24);
     await screenshot(page, 'affiliate');
     await page.context().close();
   }, 90_000);
