@@ -7,16 +7,22 @@ import type { AuditActor } from '../domain/audit';
 import { audit } from './audit';
 import { nowOf, type BackOffice } from './ports';
 
-/** An origin: scheme, host and optional port, nothing more (`https://play.example.com`). */
+/** The hosts where plain http is allowed: the loopback names the local stack and a developer's site are served on. */
+const loopbackHosts: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * An origin: scheme, host and optional port, nothing more
+ * (`https://play.example.com`). https only: tracking links on urm's shared
+ * domain redirect to a site origin, and mailed links point at the portal
+ * origin; plain http only on a loopback host (the local stack).
+ */
 export function checkOrigin(value: string, field: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ValidationError([`${field} must be an origin such as https://portal.example.com`], `${field} is invalid`);
-  }
-  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== value.replace(/\/$/, '')) {
-    throw new ValidationError([`${field} must be an origin such as https://portal.example.com`], `${field} is invalid`);
+  const refused = () => new ValidationError([`${field} must be an origin such as https://portal.example.com`], `${field} is invalid`);
+  if (!URL.canParse(value)) throw refused();
+  const url = new URL(value);
+  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== value.replace(/\/$/, '')) throw refused();
+  if (url.protocol === 'http:' && !loopbackHosts.includes(url.hostname)) {
+    throw new ValidationError([`${field} must be https (plain http only for localhost, 127.0.0.1 or [::1])`], `${field} is invalid`);
   }
   return url.origin;
 }

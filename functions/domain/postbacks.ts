@@ -60,10 +60,51 @@ export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
 }
 
+/** The parts of a URL that decide where, and as whom, urm connects: no placeholder may stand in them. */
+const fixedParts: readonly (readonly [string, (url: URL) => string])[] = [
+  ['scheme', (url) => url.protocol],
+  ['user name or password', (url) => `${url.username}:${url.password}`],
+  ['host', (url) => url.hostname],
+  ['port', (url) => url.port],
+];
+
+function parsed(text: string): URL | undefined {
+  return URL.canParse(text) ? new URL(text) : undefined;
+}
+
+/**
+ * The template parsed as WHATWG parses it, each placeholder replaced by a
+ * distinct sentinel of letters, and the fixed parts a sentinel landed in
+ * (`https:{sub_id}.x/pb` has no `//`, yet its placeholder is the host). A
+ * port holds only digits, so a placeholder there is found by parsing with two
+ * different digits. Undefined when the template is not a URL.
+ */
+function placeholderPlacement(template: string): { url?: URL; misplaced: string[] } {
+  let stem = 'urmslot';
+  while (template.toLowerCase().includes(stem)) stem += 'x';
+  let count = 0;
+  const url = parsed(template.replace(PLACEHOLDER, () => `${stem}${count++}z`));
+  if (url) return { url, misplaced: fixedParts.filter(([, part]) => part(url).toLowerCase().includes(stem)).map(([name]) => name) };
+  const [one, two] = ['1', '2'].map((digit) => parsed(template.replace(PLACEHOLDER, digit)));
+  return { misplaced: one && two && one.port !== two.port ? ['port'] : [] };
+}
+
+const misplacedProblem = (part: string) => `url must not have a placeholder in its ${part}`;
+
+/**
+ * The refusals for placeholders standing where they would choose where, or as
+ * whom, urm connects; [] when none does. The sender checks a stored template
+ * with this too: one saved before a rule was added is never expanded.
+ */
+export function misplacedPlaceholderProblems(template: string): string[] {
+  return placeholderPlacement(template).misplaced.map(misplacedProblem);
+}
+
 /**
  * Why a template may not be a postback URL, or [] when it may. https on port
  * 443 to a host name or a public IP address; a host on the operator's
- * development allow-list may also be plain http on any port.
+ * development allow-list may also be plain http on any port. No placeholder
+ * in the scheme, user name, password, host or port.
  */
 export function postbackUrlProblems(template: string, allowedHosts: readonly string[]): string[] {
   const problems: string[] = [];
@@ -72,16 +113,11 @@ export function postbackUrlProblems(template: string, allowedHosts: readonly str
     if (!(postbackPlaceholders as readonly string[]).includes(name)) problems.push(`url has an unknown placeholder {${name}}`);
   }
   if (/[\u0000-\u0020\u007f]/.test(template)) problems.push('url must not contain spaces or control characters');
-  // The host is fixed when the URL is set: a sub-id comes from whoever clicks, and must never choose where urm connects.
-  if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\{/i.test(template)) problems.push('url must not have a placeholder in its host');
   if (problems.length > 0) return problems;
-  let url: URL;
-  try {
-    // Placeholders stand for URL-encoded values: any plain letters do for parsing.
-    url = new URL(template.replace(PLACEHOLDER, 'x'));
-  } catch {
-    return ['url is not a URL'];
-  }
+  // The host is fixed when the URL is set: a sub-id comes from whoever clicks, and must never choose where urm connects.
+  const { url, misplaced } = placeholderPlacement(template);
+  if (misplaced.length > 0) return misplaced.map(misplacedProblem);
+  if (url === undefined) return ['url is not a URL'];
   if (url.username || url.password) problems.push('url must not carry a user name or password');
   const host = hostOf(url);
   if (allowedHosts.includes(host)) {

@@ -1,27 +1,35 @@
 /**
  * Text the service refuses rather than stores (docs/api.md, "Records" and
  * "Security: key checks, body bounds, logs"): a body that is not UTF-8, and
- * identifiers or event names with control characters or unpaired surrogates.
+ * identifiers or event names with control characters, unpaired surrogates,
+ * or characters that change how an identifier reads without being seen.
  * Identifiers are opaque otherwise: never trimmed or normalised.
  */
 
 import { isUtf8 } from 'node:buffer';
 
 /**
- * Not C0 controls, DEL, or a surrogate code point. Under ajv's `u` flag (and
- * any Unicode-aware ECMA-262 engine) a surrogate pair is one code point above
- * U+FFFF, so only an unpaired surrogate falls in U+D800–U+DFFF.
+ * What an identifier may not hold, as Unicode-aware regular expression
+ * classes: controls (Cc: C0, DEL, C1), format characters (Cf: the bidi
+ * controls U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069; the
+ * zero-width U+200B–U+200D, U+2060, U+FEFF; the soft hyphen; tag characters),
+ * the line and paragraph separators (Zl, Zp), the Hangul fillers that render
+ * as nothing (U+115F, U+1160, U+3164, U+FFA0), and a surrogate code point.
+ * Under ajv's `u` flag (and any Unicode-aware ECMA-262 engine) a surrogate
+ * pair is one code point above U+FFFF, so only an unpaired surrogate falls in
+ * U+D800–U+DFFF. Compile it only with the `u` flag: without it `\p{Cc}` is
+ * read as plain letters.
  */
-export const identifierPattern = '^[^\\u0000-\\u001F\\u007F\\uD800-\\uDFFF]*$';
+export const identifierPattern = '^[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\u115F\\u1160\\u3164\\uFFA0\\uD800-\\uDFFF]*$';
 
 /** Spread into an identifier's schema: a pattern the OpenAPI document shows as is. */
 export const identifierText = {
   pattern: identifierPattern,
   description:
-    'an opaque identifier: any characters but control characters (U+0000–U+001F, U+007F) and unpaired surrogates; compared as sent, never normalised',
+    'an opaque identifier: any characters but controls (Unicode Cc), format characters (Cf: bidi controls such as U+202E and U+2066–U+2069, zero-width characters such as U+200B and U+FEFF), line and paragraph separators (U+2028, U+2029), the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, and unpaired surrogates; compared as sent, never normalised',
 } as const;
 
-export const identifierProblem = 'must not contain control characters or unpaired surrogates';
+export const identifierProblem = 'must not contain control characters, bidi controls, invisible characters or unpaired surrogates';
 
 /**
  * The bytes as a string, or undefined when they are not well-formed UTF-8 (no replacement characters, no surrogates).

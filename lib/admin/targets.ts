@@ -141,7 +141,13 @@ async function runningLocalStack(dataDir: string): Promise<LocalEndpoints> {
   const clients = localClients(endpoints);
   try {
     await clients.dynamo.send(new ListTablesCommand({ Limit: 1 }));
-  } catch {
+  } catch (error) {
+    // The emulators answer only the access key id of the start that wrote stack.json.
+    if ((error as Error).name === 'UnrecognizedClientException') {
+      throw new TargetError(
+        `The local stack at ${endpoints.dynamodb_endpoint} does not take the access key in ${file}: was it started from another data directory?`,
+      );
+    }
     throw new TargetError(`The local stack is not running (nothing answers at ${endpoints.dynamodb_endpoint}). Start it with npm start.`);
   }
   return endpoints;

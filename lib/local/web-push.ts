@@ -10,11 +10,15 @@
  * (`POST /demo/identity`, `POST /demo/send-push`, `GET /demo/profile`,
  * `GET /demo/timeline`) that play the integrator's server, for the demo
  * application only, and only for requests a browser says come from the page's
- * own origin: its Origin header, or, for a same-origin GET (which carries
- * none), `Sec-Fetch-Site: same-origin`. A request that says neither (curl) is
- * refused.
+ * own origin (its Origin header, or, for a same-origin GET, which carries
+ * none, `Sec-Fetch-Site: same-origin`) that also carry the page's token
+ * (`X-Urm-Demo-Token`), new at each start and written only into the served
+ * page. A request that says neither (curl), or forges the Origin without the
+ * token, is refused; the custom header also makes any cross-origin call need
+ * a preflight, which is never answered.
  */
 import { localStackActor } from '../../functions/domain/audit';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -103,9 +107,21 @@ export function fromOwnPage(headers: IncomingMessage['headers'], origins: Readon
   return headers['sec-fetch-site'] === 'same-origin';
 }
 
+/** The header the demo page sends its token in. */
+export const DEMO_TOKEN_HEADER = 'x-urm-demo-token';
+
+/** Whether the request carries the page's token (compared in constant time). */
+export function carriesDemoToken(headers: IncomingMessage['headers'], token: string): boolean {
+  const given = Buffer.from(String(headers[DEMO_TOKEN_HEADER] ?? ''));
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 export function webPushStatics(options: WebPushStaticsOptions): StaticHandler {
   const routes = sdkRoutes();
   const origins = new Set(localOrigins(options.baseUrl));
+  // One per start: only the page served by this process carries it.
+  const demoToken = randomBytes(32).toString('base64url');
   const api = (path: string, key: string, init: RequestInit = {}) =>
     fetch(`${options.baseUrl}${path}`, {
       ...init,
@@ -128,12 +144,12 @@ export function webPushStatics(options: WebPushStaticsOptions): StaticHandler {
       return send(response, 200, method === 'HEAD' ? '' : contents, { 'Content-Type': type });
     }
     if (url.pathname === '/' && (method === 'GET' || method === 'HEAD')) {
-      const page = demoPage({ appId: options.dev.app_id, browserKey: options.dev.browser_key, version: sdkVersion() });
+      const page = demoPage({ appId: options.dev.app_id, browserKey: options.dev.browser_key, version: sdkVersion(), demoToken });
       return send(response, 200, method === 'HEAD' ? '' : page, { 'Content-Type': 'text/html; charset=utf-8' });
     }
 
-    // The demo endpoints: the page's own origin only, always (a cross-origin page cannot read their answers, nor post JSON without a preflight they never answer).
-    if (!fromOwnPage(request.headers, origins)) return sendJson(response, 403, { message: 'Forbidden' });
+    // The demo endpoints: the page's own origin, with the page's token, always (a cross-origin page cannot read their answers, nor send the header without a preflight they never answer).
+    if (!fromOwnPage(request.headers, origins) || !carriesDemoToken(request.headers, demoToken)) return sendJson(response, 403, { message: 'Forbidden' });
     const appId = encodeURIComponent(options.dev.app_id);
     const jsonInput = async (): Promise<Record<string, unknown> | number> => {
       if (!request.headers['content-type']?.startsWith('application/json')) return 415;

@@ -122,7 +122,10 @@ const perClick = (byCommand: Record<string, number>, clicks: number) =>
  * kinesalite, with counters on the shared clients it uses.
  */
 async function countCalls(endpoints: LocalEndpoints, link: LinkRecord): Promise<ClickResult['calls']> {
-  Object.assign(process.env, functionEnvironment({ dynamodb: endpoints.dynamodb_endpoint, kinesis: endpoints.kinesis_endpoint }));
+  Object.assign(
+    process.env,
+    functionEnvironment({ dynamodb: endpoints.dynamodb_endpoint, kinesis: endpoints.kinesis_endpoint, accessKeyId: endpoints.access_key_id }),
+  );
   const { dynamo } = await import('../../functions/adapters/clients/dynamo');
   const { kinesis } = await import('../../functions/adapters/clients/kinesis');
   const dynamoCounter = countDynamoCalls(dynamo);

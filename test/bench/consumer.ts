@@ -68,7 +68,7 @@ function profileUpdate(profileId: string, n: number): Record<string, unknown> {
 async function main(): Promise<ConsumerResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'urm-bench-dynamo-'));
   const port = await freePort();
-  const dynamoProcess = await startDynamoLocal({ port, dataDir });
+  const dynamoProcess = await startDynamoLocal({ port, dataDir, accessKeyId: 'local' });
   try {
     const endpoint = `http://127.0.0.1:${port}`;
     const admin = new DynamoDBClient({

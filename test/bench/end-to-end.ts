@@ -43,11 +43,11 @@ export interface EndToEndResult {
   ratio: number;
 }
 
-async function rawPutRecords(kinesisEndpoint: string, appId: string): Promise<EndToEndSide> {
+async function rawPutRecords(kinesisEndpoint: string, accessKeyId: string, appId: string): Promise<EndToEndSide> {
   const client = new KinesisClient({
     endpoint: kinesisEndpoint,
     region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: { accessKeyId, secretAccessKey: 'local' },
     requestHandler: new NodeHttpHandler({ httpAgent: new Agent({ keepAlive: true }) }),
   });
   const records = eventBatch(appId);
@@ -109,7 +109,7 @@ async function main(): Promise<EndToEndResult> {
     const raws: EndToEndSide[] = [];
     const https: EndToEndSide[] = [];
     for (let round = 0; round < 2; round++) {
-      raws.push(await rawPutRecords(endpoints.kinesis_endpoint, dev.app_id));
+      raws.push(await rawPutRecords(endpoints.kinesis_endpoint, endpoints.access_key_id, dev.app_id));
       https.push(await overHttp(endpoints.base_url, dev));
     }
     const raw = combineRounds(raws, 'recordsPerSecond');

@@ -48,7 +48,7 @@ const kinds = ['Deposit', 'Bet', 'Win', 'Bet', 'Bonus'];
 async function main(): Promise<FunnelResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'urm-bench-funnel-'));
   const port = await freePort();
-  const dynamoProcess = await startDynamoLocal({ port, dataDir });
+  const dynamoProcess = await startDynamoLocal({ port, dataDir, accessKeyId: 'local' });
   try {
     const endpoint = `http://127.0.0.1:${port}`;
     const admin = new DynamoDBClient({

@@ -69,11 +69,11 @@ export async function timeRuns(work: () => Promise<unknown> | unknown, ms: numbe
   return durations;
 }
 
-/** Table and stream variables as the stacks set them (local names), plus dummy AWS credentials. */
-export function functionEnvironment(endpoints: { dynamodb?: string; kinesis?: string } = {}): Record<string, string> {
+/** Table and stream variables as the stacks set them (local names), plus AWS credentials (a started stack's emulators answer its access key id only). */
+export function functionEnvironment(endpoints: { dynamodb?: string; kinesis?: string; accessKeyId?: string } = {}): Record<string, string> {
   return {
     AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
+    AWS_ACCESS_KEY_ID: endpoints.accessKeyId ?? 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     POWERTOOLS_LOG_LEVEL: 'ERROR',

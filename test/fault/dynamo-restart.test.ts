@@ -61,9 +61,9 @@ describe('DynamoDB stopped and restarted while the consumers run', () => {
     const [dynamoPort, kinesisPort] = [await freePort(), await freePort()];
     const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
     const dynamoDir = join(dataDir, 'dynamodb');
-    let dynamoProcess = await startDynamoLocal({ port: dynamoPort, dataDir: dynamoDir });
+    let dynamoProcess = await startDynamoLocal({ port: dynamoPort, dataDir: dynamoDir, accessKeyId: credentials.accessKeyId });
     cleanups.push(() => dynamoProcess.stop());
-    const kinesalite = await startKinesalite({ port: kinesisPort, host: '127.0.0.1', dataDir: join(dataDir, 'kinesis') });
+    const kinesalite = await startKinesalite({ port: kinesisPort, host: '127.0.0.1', dataDir: join(dataDir, 'kinesis'), accessKeyId: credentials.accessKeyId });
     cleanups.push(() => kinesalite.stop());
     const handler = () => new NodeHttpHandler({ connectionTimeout: 2000, requestTimeout: 10_000 });
     const admin = new DynamoDBClient({ endpoint: dynamoEndpoint, region: 'us-east-1', credentials, requestHandler: handler() });
@@ -186,7 +186,7 @@ describe('DynamoDB stopped and restarted while the consumers run', () => {
     await dynamoProcess.stop();
     const outageStarted = Date.now();
     await produce(20, 150);
-    dynamoProcess = await startDynamoLocal({ port: dynamoPort, dataDir: dynamoDir });
+    dynamoProcess = await startDynamoLocal({ port: dynamoPort, dataDir: dynamoDir, accessKeyId: credentials.accessKeyId });
     await dynamoUp(admin, dynamoProcess);
     const outageMs = Date.now() - outageStarted;
     phase('restarted');

@@ -43,8 +43,8 @@ test('a NUL in profile_id and an unpaired surrogate in an event name are refused
   expect(response.body).toEqual({
     message: 'request body is invalid',
     errors: [
-      '[0].profile_id must not contain control characters or unpaired surrogates',
-      '[1].event must not contain control characters or unpaired surrogates',
+      '[0].profile_id must not contain control characters, bidi controls, invisible characters or unpaired surrogates',
+      '[1].event must not contain control characters, bidi controls, invisible characters or unpaired surrogates',
     ],
   });
   // Anything written before the marker (same profile, same shard) would be on the timeline with it.

@@ -21,7 +21,7 @@ beforeAll(async () => {
   // The consumers as Lambda runs them, against the stack's DynamoDB Local.
   Object.assign(process.env, {
     AWS_REGION: stack.endpoints.region,
-    AWS_ACCESS_KEY_ID: 'local',
+    AWS_ACCESS_KEY_ID: stack.endpoints.access_key_id,
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: stack.endpoints.dynamodb_endpoint,
     // Where the profile consumer puts the continuation of a long delete or merge.

@@ -37,7 +37,7 @@ beforeAll(async () => {
   const dev = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as DevConfig;
   stack = { baseUrl: `http://127.0.0.1:${env.PORT}`, dev } as TestStack;
   const endpoints = endpointsOf(env);
-  dynamo = new DynamoDBClient({ endpoint: endpoints.dynamodb_endpoint, region: endpoints.region, credentials: localCredentials });
+  dynamo = new DynamoDBClient({ endpoint: endpoints.dynamodb_endpoint, region: endpoints.region, credentials: localCredentials(endpoints) });
 });
 
 afterAll(async () => {

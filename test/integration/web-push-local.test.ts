@@ -39,6 +39,13 @@ describe('the SDK files', () => {
 });
 
 describe('the demo page', () => {
+  /** The per-start token the served page carries and its helpers require, as the page's script reads it. */
+  const demoToken = async () => {
+    const page = await (await fetch(`${stack.baseUrl}/`)).text();
+    const config = /<script id="urm-demo-config" type="application\/json">(.*?)<\/script>/s.exec(page)![1];
+    return { 'X-Urm-Demo-Token': (JSON.parse(config) as { demoToken: string }).demoToken };
+  };
+
   test("loads the page script with a date and configures the demo application's browser key, never another key", async () => {
     const response = await fetch(`${stack.baseUrl}/`);
     const html = await response.text();
@@ -60,8 +67,12 @@ describe('the demo page', () => {
     ]);
 
     // A same-origin GET carries no Origin; the browser says where it comes from in Sec-Fetch-Site.
-    const profile = await fetch(`${stack.baseUrl}/demo/profile?profile_id=${profileId}`, { headers: { 'Sec-Fetch-Site': 'same-origin' } });
-    const foreign = await fetch(`${stack.baseUrl}/demo/timeline?profile_id=${profileId}`, { headers: { Origin: 'https://evil.example' } });
+    const profile = await fetch(`${stack.baseUrl}/demo/profile?profile_id=${profileId}`, {
+      headers: { 'Sec-Fetch-Site': 'same-origin', ...(await demoToken()) },
+    });
+    const foreign = await fetch(`${stack.baseUrl}/demo/timeline?profile_id=${profileId}`, {
+      headers: { Origin: 'https://evil.example', ...(await demoToken()) },
+    });
 
     expect(profile.status).toBe(200);
     expect((await profile.json()).attributes.urm_receives_notifications).toBe(true);
@@ -71,7 +82,7 @@ describe('the demo page', () => {
   test('sends a push through the local helper, which answers as send_push does', async () => {
     const response = await fetch(`${stack.baseUrl}/demo/send-push`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: new URL(stack.baseUrl).origin },
+      headers: { 'Content-Type': 'application/json', Origin: new URL(stack.baseUrl).origin, ...(await demoToken()) },
       body: JSON.stringify({ profile_id: `nobody-${randomUUID()}`, title: 'Hi', body: 'there' }),
     });
 
@@ -82,7 +93,7 @@ describe('the demo page', () => {
   test("proves a profile id with the demo application's identity secret, as an integrator's server does", async () => {
     const response = await fetch(`${stack.baseUrl}/demo/identity`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: new URL(stack.baseUrl).origin },
+      headers: { 'Content-Type': 'application/json', Origin: new URL(stack.baseUrl).origin, ...(await demoToken()) },
       body: JSON.stringify({ profile_id: 'player-42' }),
     });
 
@@ -110,8 +121,9 @@ describe('the demo page', () => {
   });
 
   test('refuses a cross-origin or non-JSON send', async () => {
+    const token = await demoToken();
     const post = (headers: Record<string, string>) =>
-      fetch(`${stack.baseUrl}/demo/send-push`, { method: 'POST', headers, body: JSON.stringify({ profile_id: 'p', title: 't' }) });
+      fetch(`${stack.baseUrl}/demo/send-push`, { method: 'POST', headers: { ...token, ...headers }, body: JSON.stringify({ profile_id: 'p', title: 't' }) });
 
     expect((await post({ 'Content-Type': 'application/json', Origin: 'https://evil.example' })).status).toBe(403);
     expect((await post({ 'Content-Type': 'text/plain', Origin: new URL(stack.baseUrl).origin })).status).toBe(415);

@@ -12,7 +12,7 @@ import { localBackOffice, localClients, type LocalEndpoints } from '../../lib/lo
 import { request } from './http';
 import type { TestStack } from './local-stack';
 
-export function funnelOf(endpoints: Pick<LocalEndpoints, 'dynamodb_endpoint' | 'kinesis_endpoint' | 'region'>) {
+export function funnelOf(endpoints: Pick<LocalEndpoints, 'dynamodb_endpoint' | 'kinesis_endpoint' | 'region' | 'access_key_id'>) {
   const { document } = localClients(endpoints);
   return { reader: new DynamoFunnelStore(document, tables.funnel.localName), office: localBackOffice(document), document };
 }

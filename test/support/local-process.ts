@@ -1,6 +1,8 @@
 /** `npm start` as a separate process, for tests that kill and restart it. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
 import type { LocalEndpoints } from '../../lib/local/stack';
 import { repoRoot } from './local-stack';
 import { freePort } from './ports';
@@ -58,13 +60,9 @@ export async function freePorts(): Promise<LocalProcessEnv> {
   };
 }
 
+/** Where the started stack's emulators are and the access key id they answer, as `npm run admin` finds them: its data directory's stack.json. */
 export function endpointsOf(env: LocalProcessEnv): LocalEndpoints {
-  return {
-    base_url: `http://127.0.0.1:${env.PORT}`,
-    dynamodb_endpoint: `http://127.0.0.1:${env.DYNAMODB_PORT}`,
-    kinesis_endpoint: `http://127.0.0.1:${env.KINESIS_PORT}`,
-    region: 'us-east-1',
-  };
+  return JSON.parse(readFileSync(join(resolve(repoRoot, env.URM_DATA_DIR || '.urm'), 'stack.json'), 'utf8')) as LocalEndpoints;
 }
 
 /** Kills the stack with SIGKILL and waits until its ports are free again (DynamoDB Local follows it down). */

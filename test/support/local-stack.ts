@@ -68,12 +68,7 @@ export async function startTestStack(options: { log?: (line: string) => void } =
     dev: stack.dev,
     dataDir,
     onFailureFile: stack.onFailureFile,
-    endpoints: {
-      base_url: stack.baseUrl,
-      dynamodb_endpoint: `http://${host}:${dynamoPort}`,
-      kinesis_endpoint: `http://${host}:${kinesisPort}`,
-      region: 'us-east-1',
-    },
+    endpoints: stack.endpoints,
     async stop() {
       await stack.stop();
       rmSync(dataDir, { recursive: true, force: true });

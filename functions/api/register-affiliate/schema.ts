@@ -12,6 +12,7 @@ import { affiliateContactFields } from '../../domain/affiliates';
 import { appIdSchema } from '../../domain/attributes';
 import { ValidationError } from '../../domain/errors';
 import type { SchemaType } from '../../domain/schema-type';
+import { identifierText } from '../../domain/text';
 import { compileValidator, type FromRequestSchema, type Validator } from '../../domain/validation';
 
 /** Upper bounds of the fields, urm's choice (docs/api.md, "register_affiliate"). */
@@ -43,7 +44,7 @@ export const registerAffiliateSchema = {
     app_id: appIdSchema,
     password: { type: 'string', minLength: affiliateLimits.passwordMin, maxLength: affiliateLimits.passwordMax },
     email: { type: 'string', minLength: 1, maxLength: affiliateLimits.emailMax, format: 'email' },
-    username: { type: 'string', minLength: 1, maxLength: affiliateLimits.usernameMax, ...noControlCharacters },
+    username: { type: 'string', minLength: 1, maxLength: affiliateLimits.usernameMax, ...identifierText },
     first_name: name,
     last_name: name,
     website_url: { type: 'string', maxLength: affiliateLimits.urlMax, format: 'http-url' },

@@ -11,6 +11,7 @@
 import pLimit from 'p-limit';
 import {
   expandPostbackUrl,
+  misplacedPlaceholderProblems,
   postbackEventId,
   postbackEventOf,
   postbackSecretName,
@@ -115,8 +116,11 @@ async function deliver(
   }
   const eventId = postbackEventId(row.pk, row.sk);
   let response: PostbackResponse;
+  const misplaced = misplacedPlaceholderProblems(template);
   if (secret === undefined) {
     response = { error: 'the affiliate has no signing secret: rotate it' };
+  } else if (misplaced.length > 0) {
+    response = { error: `${misplaced.join('; ')}: set the URL again` };
   } else {
     const url = expandPostbackUrl(template, postbackValues(row, (await deps.currency(row.app_id)) ?? ''));
     const timestamp = String(Math.floor(now.getTime() / 1000));

@@ -21,8 +21,13 @@ let streamName: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'urm-poller-'));
   const port = await freePort();
-  emulator = await startKinesalite({ port, host: '127.0.0.1', dataDir: join(dir, 'kinesis') });
-  kinesis = localClients({ dynamodb_endpoint: 'http://127.0.0.1:1', kinesis_endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1' }).kinesis;
+  emulator = await startKinesalite({ port, host: '127.0.0.1', dataDir: join(dir, 'kinesis'), accessKeyId: 'test' });
+  kinesis = localClients({
+    dynamodb_endpoint: 'http://127.0.0.1:1',
+    kinesis_endpoint: `http://127.0.0.1:${port}`,
+    region: 'us-east-1',
+    access_key_id: 'test',
+  }).kinesis;
 });
 afterAll(async () => {
   kinesis.destroy();

@@ -86,6 +86,31 @@ describe('postback URL templates', () => {
     expect(postbackUrlProblems(url, []).some((problem) => problem.startsWith('url must not point at a private or reserved address'))).toBe(true);
   });
 
+  test.each([
+    ['https:{sub_id}.{amount}/pb', 'url must not have a placeholder in its host'],
+    ['https:/{sub_id}.example.com/pb', 'url must not have a placeholder in its host'],
+    ['https:\\\\{sub_id}.example.com/pb', 'url must not have a placeholder in its host'],
+    ['HTTPS:{affiliate_id}/pb', 'url must not have a placeholder in its host'],
+    ['https://tracker.example.com{sub_id}/pb', 'url must not have a placeholder in its host'],
+    ['https:@{sub_id}/pb', 'url must not have a placeholder in its host'],
+    ['{event}://tracker.example.com/pb', 'url must not have a placeholder in its scheme'],
+    ['http{sub_id}://tracker.example.com/pb', 'url must not have a placeholder in its scheme'],
+    ['https://tracker.example.com:{amount}/pb', 'url must not have a placeholder in its port'],
+    ['https://tracker.example.com:44{amount}/pb', 'url must not have a placeholder in its port'],
+    ['https://{sub_id}@tracker.example.com/pb', 'url must not have a placeholder in its user name or password'],
+    ['https:{sub_id}:x@tracker.example.com/pb', 'url must not have a placeholder in its user name or password'],
+  ])('%s lets a placeholder decide where urm connects, and is refused', (url, problem) => {
+    expect(postbackUrlProblems(url, [])).toContain(problem);
+  });
+
+  test('a placeholder in the path, query or fragment is accepted, however the scheme is written', () => {
+    expect(postbackUrlProblems('https://tracker.example.com/{sub_id}/pb?a={amount}#{event}', [])).toEqual([]);
+  });
+
+  test("a placeholder may not choose the host of a development host's template either", () => {
+    expect(postbackUrlProblems('http:{sub_id}:4567/pb', ['127.0.0.1'])).toContain('url must not have a placeholder in its host');
+  });
+
   test("a host on the operator's development list may be plain http on any port", () => {
     expect(postbackUrlProblems('http://127.0.0.1:4567/pb?e={event}', ['127.0.0.1'])).toEqual([]);
   });

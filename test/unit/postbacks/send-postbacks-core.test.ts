@@ -104,6 +104,17 @@ describe('send-postbacks', () => {
     expect(await outbox.due(minutesAfter(60), 10)).toEqual([]);
   });
 
+  test('a template stored before its placeholder was refused in the host is never expanded and called: the attempt fails and is logged', async () => {
+    const { outbox, receiver, run } = setup([{ status: 200 }], 'https:{sub_id}.{amount}/pb');
+    outbox.add(row('f#2026-11-23#player-1', { sub_id: 'attacker', amount: 'example' }));
+
+    const counts = await run();
+
+    expect(receiver.calls).toHaveLength(0);
+    expect(counts).toMatchObject({ due: 1, retrying: 1 });
+    expect(outbox.log[0].error).toMatch(/placeholder in its host/);
+  });
+
   test('a row another sender took meanwhile is not sent twice', async () => {
     const { outbox, receiver, run } = setup([{ status: 200 }]);
     outbox.add(row('r#2026-11-23#player-1'));
