@@ -111,7 +111,7 @@ export const enterprisePortalDocs: Record<string, OperationDoc> = {
           ...pageHeaders,
           Location: { description: 'The back-office console, relative: `console/`.', schema: { const: CONSOLE_LANDING } },
           'Set-Cookie': {
-            description: `The session: \`${SESSION_COOKIE}=…; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax; Secure\`.`,
+            description: `The session: \`${SESSION_COOKIE}=…; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax; Secure\`.`,
             schema: { type: 'string' },
           },
         },
