@@ -62,10 +62,7 @@ export interface IngestProfilesDeps extends IngestDeps {
 export function ingestProfiles(deps: IngestProfilesDeps) {
   const ingest = ingestRecords('profile', deps);
   return async (records: ProfileRecord[], appId: string, scope: Scope): Promise<WriteReceipt> => {
-    const problems = records.flatMap((record, index) => [
-      ...profileRecordProblems(record, index),
-      ...addedWebTokenProblems(record, index, deps.pushEndpoints),
-    ]);
+    const problems = records.flatMap((record, index) => [...profileRecordProblems(record, index), ...addedWebTokenProblems(record, index, deps.pushEndpoints)]);
     if (problems.length > 0) throw new ValidationError(capMessages(problems));
     if (scope === 'browser') {
       // A browser key writes the push SDK's records only, and a known profile only with its proof.
