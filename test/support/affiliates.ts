@@ -350,9 +350,13 @@ export class MemoryAffiliateStore implements AffiliateStore {
 }
 
 export class MemoryAppStore implements Pick<AppStore, 'get'> {
+  /** How often an application was looked up: what a cache in front of the store saves. */
+  reads = 0;
+
   constructor(private readonly apps: App[]) {}
 
   async get(appId: string) {
+    this.reads++;
     return this.apps.find((app) => app.app_id === appId);
   }
 }

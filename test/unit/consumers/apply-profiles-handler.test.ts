@@ -62,7 +62,11 @@ const hashes = (...insertIds: string[]) => insertIds.map(insertIdHash).join('');
 const hourOf = (iso: string) => String(Math.floor(Date.parse(iso) / 3_600_000));
 
 /** The profile store, timeline and rejections as they are: what a second delivery must leave alone. */
-const snapshot = () => ({ profiles: [...profiles.profiles.values()].map((profile) => structuredClone(profile)), timeline: timeline.entries(), rejections: rejections.kept() });
+const snapshot = () => ({
+  profiles: [...profiles.profiles.values()].map((profile) => structuredClone(profile)),
+  timeline: timeline.entries(),
+  rejections: rejections.kept(),
+});
 
 // Continuations the consumer put on the stream, each under the sequence number the stream gave it, delivered later.
 const onStream: KinesisStreamRecord[] = [];
