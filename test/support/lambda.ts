@@ -26,6 +26,15 @@ export function context(name = 'TestFunction'): Context {
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<import('aws-lambda').APIGatewayProxyResult>;
 
 /**
+ * A handler a factory made, as API Gateway calls it: with the raw event and a
+ * plain context (its middlewares parse the body and add the principal, which
+ * its typed event and context already promise).
+ */
+export function asProxyHandler(handler: object): ProxyHandler {
+  return handler as ProxyHandler;
+}
+
+/**
  * The environment a function gets from the stack, with test credentials: set
  * it before importing a handler, which reads it at module scope (cold start).
  */
