@@ -18,8 +18,9 @@ export function apiEvent(options: { method?: string; path: string; headers?: Rec
   return toProxyEvent(request, url, Buffer.from(options.body ?? ''), { resource: url.pathname, pathParameters: null });
 }
 
-export function context(name = 'TestFunction'): Context {
-  return lambdaContext(name, 10_000);
+/** A function's context with `remainingMs` left of its time. */
+export function context(name = 'TestFunction', remainingMs = 10_000): Context {
+  return lambdaContext(name, remainingMs);
 }
 
 /** What an API handler is, for tests that call one directly. */
