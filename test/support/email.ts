@@ -4,12 +4,15 @@ import type { Mailer, OutgoingMail } from '../../functions/domain/email';
 
 export class MemoryChannelStore implements Pick<ChannelStore, 'get'> {
   readonly channels: Channel[];
+  /** Each look-up, as [app_id, channel_id]. */
+  readonly lookups: [string, string][] = [];
 
   constructor(channels: Channel[] = []) {
     this.channels = [...channels];
   }
 
   async get(appId: string, channelId: string): Promise<Channel | undefined> {
+    this.lookups.push([appId, channelId]);
     return this.channels.find((channel) => channel.app_id === appId && channel.channel_id === channelId);
   }
 }

@@ -3,10 +3,10 @@ import { sendEmail } from '../../../functions/api/send-email/core';
 import { composeMail, emailSentInsertId, sendEmailProblems } from '../../../functions/messaging/email';
 import type { SendEmailRequest } from '../../../functions/api/send-email/schema';
 import type { Channel } from '../../../functions/domain/channels';
-import type { Mailer, OutgoingMail } from '../../../functions/domain/email';
 import { Forbidden, NotFound, ValidationError } from '../../../functions/domain/errors';
-import type { RecordWriter, StreamEntry, WriteReceipt } from '../../../functions/domain/ingest';
 import { decodeEnvelope } from '../../../functions/domain/stream-record';
+import { MemoryChannelStore, MemoryMailer } from '../../support/email';
+import { MemoryStream } from '../../support/memory-stream';
 
 const channel: Channel = {
   app_id: 'app_1',
@@ -31,29 +31,11 @@ const request: SendEmailRequest = {
 const sentAt = new Date('2026-11-21T10:00:00.000Z');
 
 /** In-memory ports: what was mailed and written is kept for the assertions. */
-function fakes(options: { channels?: Channel[]; writer?: RecordWriter } = {}) {
-  const mailed: OutgoingMail[] = [];
-  const written: StreamEntry[][] = [];
-  const lookups: [string, string][] = [];
-  const mailer: Mailer = {
-    async send(mail) {
-      mailed.push(mail);
-      return `0100019a-${mailed.length}`;
-    },
-  };
-  const writer: RecordWriter = options.writer ?? {
-    async write(entries): Promise<WriteReceipt> {
-      written.push(entries);
-      return { EncryptionType: 'NONE', FailedRecordCount: 0, Records: entries.map(() => ({ SequenceNumber: '1', ShardId: 'shardId-000000000000' })) };
-    },
-  };
-  const channels = {
-    async get(appId: string, channelId: string) {
-      lookups.push([appId, channelId]);
-      return (options.channels ?? [channel]).find((c) => c.app_id === appId && c.channel_id === channelId);
-    },
-  };
-  return { mailed, written, lookups, send: sendEmail({ channels, mailer, writer, now: () => sentAt }) };
+function fakes(options: { channels?: Channel[]; stream?: MemoryStream } = {}) {
+  const mailer = new MemoryMailer(['0100019a-1', '0100019a-2']);
+  const stream = options.stream ?? new MemoryStream();
+  const channels = new MemoryChannelStore(options.channels ?? [channel]);
+  return { mailed: mailer.sent, written: stream.writes, lookups: channels.lookups, send: sendEmail({ channels, mailer, writer: stream, now: () => sentAt }) };
 }
 
 describe('send_email core', () => {
@@ -225,12 +207,9 @@ describe('send_email core', () => {
   });
 
   test('a mail that went out is answered even when its event cannot be written, with the failure kept for the log', async () => {
-    const failing: RecordWriter = {
-      async write() {
-        throw new Error('stream unreachable');
-      },
-    };
-    const { send, mailed } = fakes({ writer: failing });
+    const failing = new MemoryStream();
+    failing.failure = new Error('stream unreachable');
+    const { send, mailed } = fakes({ stream: failing });
 
     const sent = await send(request, 'app_1');
 
@@ -240,12 +219,7 @@ describe('send_email core', () => {
   });
 
   test('an event the stream refuses after its retries is reported the same way', async () => {
-    const refusing: RecordWriter = {
-      async write() {
-        return { EncryptionType: 'NONE', FailedRecordCount: 1, Records: [{ ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'slow down' }] };
-      },
-    };
-    const { send } = fakes({ writer: refusing });
+    const { send } = fakes({ stream: new MemoryStream([0]) });
 
     const sent = await send(request, 'app_1');
 
