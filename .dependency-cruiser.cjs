@@ -38,6 +38,21 @@ module.exports = {
       to: { path: '^(functions|lib|bin)/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'console-ui-only-types-from-server',
+      severity: 'error',
+      comment:
+        "The console's front end (functions/console/ui, bundled for the browser) takes its answer types from the server's route modules (erased at build) but no server code: a server module in the browser bundle would carry Node and AWS code, and secrets' handling, to every visitor.",
+      from: { path: '^functions/console/ui/' },
+      to: { path: '^(functions|lib|bin|web-sdk)/', pathNot: '^functions/console/ui/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-server-to-console-ui',
+      severity: 'error',
+      comment: "Server code never imports the console's front end: it is browser code, built on its own (lib/console/build.ts), never in a Lambda bundle.",
+      from: { path: '^functions/', pathNot: '^functions/console/ui/' },
+      to: { path: '^functions/console/ui/' },
+    },
+    {
       name: 'no-operation-to-operation',
       severity: 'error',
       comment:
@@ -59,7 +74,19 @@ module.exports = {
       comment:
         'The shared folders (domain, adapters, http, stream, manifest, messaging, back-office, runtime) are what entry points are made of: they never import an entry point, or every bundle would carry it.',
       from: { path: '^functions/(domain|adapters|http|stream|manifest|messaging|back-office|runtime)/' },
-      to: { path: '^functions/(api|consumers|scheduled|console|affiliate-portal|enterprise-portal)/' },
+      // But the manifest gathers each browser UI's route declarations (pure data: paths, grants, schemas).
+      to: {
+        path: '^functions/(api|consumers|scheduled|console|affiliate-portal|enterprise-portal)/',
+        pathNot: '^functions/(console|affiliate-portal|enterprise-portal)/routes\\.ts$',
+      },
+    },
+    {
+      name: 'ui-runs-in-the-browser-too',
+      severity: 'error',
+      comment:
+        'functions/ui/ (the chart, the number formats) is imported by the server-rendered portal and by the console in the browser: it imports only itself and Preact, and of the service only types (no Node module, no AWS client, no store).',
+      from: { path: '^functions/ui/' },
+      to: { pathNot: '^(functions/ui/|node_modules/preact/)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'one-module-per-client',
@@ -67,7 +94,7 @@ module.exports = {
       comment:
         'Each AWS SDK client has its own module in functions/adapters/clients/, so a function bundles only the clients it imports: a client module (or a barrel there) that imported another client would put that client in every bundle that uses the first.',
       from: { path: '^functions/adapters/clients/' },
-      to: { path: '^functions/adapters/clients/', pathNot: '^functions/adapters/clients/keep-alive\\.ts$' },
+      to: { path: '^functions/adapters/clients/' },
     },
     {
       name: 'no-clients-barrel',
@@ -93,7 +120,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['^cdk\\.out/', '^web-sdk/dist/', '^\\.urm/'] },
+    exclude: { path: ['^cdk\\.out/', '^web-sdk/dist/', '^dist/', '^\\.urm/'] },
     // Type-only imports count too: the web-sdk rule tells them apart, and a cycle of types is still a cycle.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

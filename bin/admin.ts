@@ -62,7 +62,15 @@ const collect =
   (parse: (v: string) => string) =>
   (value: string, previous: string[] = []) => [...previous, parse(value)];
 
-export function adminProgram(): Command {
+export interface AdminOptions {
+  /**
+   * Lets `import()` load TypeScript: replay runs the consumers' handler modules. The compiled command line
+   * (bin/admin.mjs) runs on plain Node and passes one; under tsx or jest there is nothing to do.
+   */
+  loadTypeScript?: () => Promise<void>;
+}
+
+export function adminProgram(options: AdminOptions = {}): Command {
   const program = new Command('admin')
     .description('urm back office: applications, keys, email channels, affiliates and plans')
     .option('--stack <name>', 'a deployed stack (default: the local stack)')
@@ -516,6 +524,7 @@ export function adminProgram(): Command {
         'fix the cause first. Each replayed entry is removed; one that fails again stays listed',
     )
     .action(async () => {
+      await options.loadTypeScript?.();
       const outcomes = await replayFailures(await replayPortsOf({ ...target(), dataDir: resolve(root, target().dataDir) }, root));
       const failed = outcomes.filter((outcome) => outcome.status === 'failed');
       print(outcomes, () =>
@@ -558,16 +567,19 @@ export function adminProgram(): Command {
   return program;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  adminProgram()
-    .parseAsync(process.argv)
-    .catch((error) => {
-      if (error instanceof TargetError || error instanceof DomainError) {
-        const details = error instanceof ValidationError ? `: ${error.errors.join('; ')}` : '';
-        console.error(`${error.message}${details}`);
-      } else {
-        console.error('admin failed:', (error as Error).message);
-      }
-      process.exit(1);
-    });
+/** Runs the command line on `argv` (process.argv's shape); a refusal is told in one line and exits 1. */
+export async function runAdmin(argv: string[], options: AdminOptions = {}): Promise<void> {
+  try {
+    await adminProgram(options).parseAsync(argv);
+  } catch (error) {
+    if (error instanceof TargetError || error instanceof DomainError) {
+      const details = error instanceof ValidationError ? `: ${error.errors.join('; ')}` : '';
+      console.error(`${error.message}${details}`);
+    } else {
+      console.error('admin failed:', (error as Error).message);
+    }
+    process.exit(1);
+  }
 }
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await runAdmin(process.argv);

@@ -2,25 +2,35 @@
  * `npm start`: the whole service on this machine (see lib/local/stack.ts).
  *   --bundled       run each function's bundle as `cdk synth` stages it in cdk.out (lib/local/bundles.ts),
  *                   not its TypeScript source: what deploys is what runs
+ *   --verbose       the functions' log lines in the terminal too (they always go to <data dir>/logs/<start time>.log;
+ *                   the terminal otherwise gets warnings and errors in short, and one line per request)
  *   PORT            the API, default 3000 (DynamoDB Local, Kinesis and SES use PORT+1, PORT+2, PORT+3)
  *   DYNAMODB_PORT, KINESIS_PORT, SES_PORT   override those three
  *   URM_DATA_DIR    where data is kept, default .urm
  */
 import '../lib/local/quiet-sdk-warning';
 import { Command } from 'commander';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoConsoleUser } from '../lib/local/demo-app';
 import { LocalStackError } from '../lib/local/emulators';
 import { startLocalStack } from '../lib/local/stack';
+import { captureProcessOutput, quietTerminal, requestLine } from '../lib/local/terminal-log';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const flags = new Command('start')
   .description('The whole urm service on this machine: API, stream consumers, emulators, demo application')
   .option('--bundled', 'run the bundles `cdk synth` stages (cdk.out) instead of the TypeScript sources')
+  .option('--verbose', "show the functions' log lines in the terminal too, not only in the log file")
   .parse()
-  .opts<{ bundled?: boolean }>();
+  .opts<{ bundled?: boolean; verbose?: boolean }>();
+
+const dataDir = resolve(root, process.env.URM_DATA_DIR || '.urm');
+// One file per run, named by its start (UTC); the handlers' JSON lines stay out of the terminal unless --verbose.
+const logFile = join(dataDir, 'logs', `${new Date().toISOString().slice(0, 19).replaceAll(':', '-')}Z.log`);
+captureProcessOutput(logFile, flags.verbose ? () => true : quietTerminal);
+const shownPath = (file: string) => (relative(process.cwd(), file).startsWith('..') ? file : relative(process.cwd(), file));
 
 function port(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -38,7 +48,7 @@ async function main(): Promise<void> {
   const log = (line: string) => console.error(`[urm local] ${line}`);
   const stack = await startLocalStack({
     root,
-    dataDir: resolve(root, process.env.URM_DATA_DIR || '.urm'),
+    dataDir,
     host: '127.0.0.1',
     port: apiPort,
     dynamoPort: port('DYNAMODB_PORT', apiPort + 1),
@@ -47,6 +57,7 @@ async function main(): Promise<void> {
     region: process.env.AWS_REGION || 'us-east-1',
     log,
     bundled: flags.bundled === true,
+    onRequest: (request) => console.log(requestLine(request)),
   });
   const { dev } = stack;
   console.log(
@@ -61,7 +72,8 @@ async function main(): Promise<void> {
       `Web push demo: ${stack.baseUrl}/ (SDK at ${stack.baseUrl}/js/urm-notification.js, worker at ${stack.baseUrl}/urmSDKWorker.js)`,
       `API reference: ${stack.baseUrl}/docs (OpenAPI document at ${stack.baseUrl}/openapi.json)`,
       `Back office sign-in link: npm run admin -- portal link --app ${dev.app_id} --email ${demoConsoleUser.email}`,
-      `(also in ${resolve(root, process.env.URM_DATA_DIR || '.urm', 'dev.json')}; Ctrl-C stops)`,
+      `(also in ${join(dataDir, 'dev.json')}; Ctrl-C stops)`,
+      `Functions' logs: ${shownPath(logFile)}${flags.verbose ? '' : ' (here: warnings, errors, one line per request; --verbose shows all)'}`,
     ].join('\n'),
   );
 

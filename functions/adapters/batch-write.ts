@@ -6,10 +6,12 @@
  * optimistic put of an item that carries a `version`.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, PutCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { isUnfinished, Unfinished, withRetry, type RetryPolicy } from './retry';
 
 type WriteRequest = NonNullable<ConstructorParameters<typeof BatchWriteCommand>[0]['RequestItems']>[string][number];
+/** An item as the document client reads and writes it. */
+type Item = Record<string, NativeAttributeValue>;
 
 /** For UnprocessedItems and UnprocessedKeys: up to 12 attempts, waits of at most 100 ms, 200 ms, … 2 s. */
 export const unprocessedRetry: RetryPolicy = { maxAttempts: 12, baseDelayMs: 100, maxDelayMs: 2000 };
@@ -41,12 +43,7 @@ export interface BatchGetOptions {
 }
 
 /** Every item of `keys` that exists (keys given twice are read once), in chunks of 100. */
-export async function batchGetAll(
-  db: DynamoDBDocumentClient,
-  tableName: string,
-  keys: Record<string, unknown>[],
-  options: BatchGetOptions,
-): Promise<Record<string, unknown>[]> {
+export async function batchGetAll(db: DynamoDBDocumentClient, tableName: string, keys: Record<string, unknown>[], options: BatchGetOptions): Promise<Item[]> {
   const projection = options.fields?.length
     ? {
         ProjectionExpression: options.fields.map((_, i) => `#f${i}`).join(', '),
@@ -54,7 +51,7 @@ export async function batchGetAll(
       }
     : {};
   const unique = [...new Map(keys.map((key) => [JSON.stringify(key), key])).values()];
-  const found: Record<string, unknown>[] = [];
+  const found: Item[] = [];
   for (let start = 0; start < unique.length; start += 100) {
     let pending = unique.slice(start, start + 100);
     // p-retry, not the SDK's retry strategy: UnprocessedKeys come in a successful response, which the SDK never retries.
@@ -74,12 +71,7 @@ export async function batchGetAll(
  * Puts `item` if nobody changed it since it was read at `expectedVersion`
  * (undefined: it did not exist); false when somebody did.
  */
-export async function putVersioned(
-  db: DynamoDBDocumentClient,
-  tableName: string,
-  item: Record<string, unknown>,
-  expectedVersion: number | undefined,
-): Promise<boolean> {
+export async function putVersioned(db: DynamoDBDocumentClient, tableName: string, item: Item, expectedVersion: number | undefined): Promise<boolean> {
   try {
     await db.send(
       new PutCommand({

@@ -3,7 +3,7 @@
  * (dynamo-affiliate-store.ts has its layout): a login is looked up through
  * the username claim, then the email claim, then the affiliate item.
  */
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { AffiliateAccounts } from '../domain/affiliate-portal';
 import type { AffiliateRecord } from '../domain/affiliates';
 import { affiliateSortKey, claimSortKey } from './dynamo-affiliate-store';
@@ -14,7 +14,7 @@ export class DynamoAffiliateAccounts implements AffiliateAccounts {
     private readonly tableName: string,
   ) {}
 
-  private async item(appId: string, sk: string): Promise<Record<string, unknown> | undefined> {
+  private async item(appId: string, sk: string): Promise<Record<string, NativeAttributeValue> | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { app_id: appId, sk }, ConsistentRead: true }));
     return out.Item;
   }
@@ -22,8 +22,9 @@ export class DynamoAffiliateAccounts implements AffiliateAccounts {
   async get(appId: string, affiliateId: string): Promise<AffiliateRecord | undefined> {
     const item = await this.item(appId, affiliateSortKey(affiliateId));
     if (!item) return undefined;
-    const { sk: _sk, ...affiliate } = item;
-    return affiliate as unknown as AffiliateRecord;
+    // An affiliate item as DynamoAffiliateStore.register writes it: the record and its sort key.
+    const { sk: _sk, ...affiliate } = item as AffiliateRecord & { sk: string };
+    return affiliate;
   }
 
   private async byClaim(appId: string, field: 'username' | 'email', value: string): Promise<AffiliateRecord | undefined> {

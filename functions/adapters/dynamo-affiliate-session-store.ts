@@ -3,7 +3,15 @@
  * moved with `last_seen`, so DynamoDB sweeps a session soon after it can no
  * longer be used; until then `sessionState` is what refuses it.
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  paginateQuery,
+  PutCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type NativeAttributeValue,
+} from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { sessionEndsAt, type AffiliateSession, type AffiliateSessionStore } from '../domain/affiliate-portal';
 import { ttlOf } from '../domain/enterprise';
@@ -62,22 +70,18 @@ export class DynamoAffiliateSessionStore implements AffiliateSessionStore {
 
   async deleteAllOf(appId: string, affiliateId: string): Promise<number> {
     const hashes: string[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: BY_AFFILIATE,
-          KeyConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': ownerOf(appId, affiliateId) },
-          ProjectionExpression: 'session_hash',
-          ExclusiveStartKey: start,
-        }),
-      );
-      hashes.push(...(out.Items ?? []).map((item) => item.session_hash as string));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        IndexName: BY_AFFILIATE,
+        KeyConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': ownerOf(appId, affiliateId) },
+        ProjectionExpression: 'session_hash',
+      },
+    );
+    for await (const page of pages) hashes.push(...(page.Items ?? []).map((item) => item.session_hash as string));
     await batchWriteAll(
       this.db,
       this.tableName,
@@ -87,7 +91,8 @@ export class DynamoAffiliateSessionStore implements AffiliateSessionStore {
   }
 }
 
-function toSession(item: Record<string, unknown>): AffiliateSession {
-  const { ttl: _ttl, owner: _owner, ...session } = item;
-  return session as unknown as AffiliateSession;
+function toSession(item: Record<string, NativeAttributeValue>): AffiliateSession {
+  // An item put() wrote: the session, its owner (for the index) and its TTL.
+  const { ttl: _ttl, owner: _owner, ...session } = item as AffiliateSession & { owner: string; ttl: number };
+  return session;
 }

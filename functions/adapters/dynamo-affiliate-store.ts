@@ -14,7 +14,7 @@
  * of times; by then the winner has committed and the loser's condition fails.
  */
 import { ConditionalCheckFailedException, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   uniquenessKey,
   type AffiliateRecord,
@@ -96,19 +96,15 @@ export class DynamoAffiliateStore implements AffiliateStore {
 
   async list(appId: string): Promise<AffiliateSummary[]> {
     const affiliates: AffiliateSummary[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'app_id = :app AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':app': appId, ':prefix': AFFILIATE_PREFIX },
-          ExclusiveStartKey: start,
-        }),
-      );
-      affiliates.push(...(out.Items ?? []).map(summaryOf));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'app_id = :app AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':app': appId, ':prefix': AFFILIATE_PREFIX },
+      },
+    );
+    for await (const page of pages) affiliates.push(...(page.Items ?? []).map(summaryOf));
     return affiliates.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 
@@ -142,6 +138,7 @@ export class DynamoAffiliateStore implements AffiliateStore {
       );
     let exclusiveStart: Record<string, unknown> | undefined = start === undefined ? undefined : { app_id: appId, sk: affiliateSortKey(start) };
     const found: AffiliateSummary[] = [];
+    // Not paginateQuery: the loop starts at the caller's cursor, stops at limit + 1 or the read budget, and answers where it stopped.
     for (let reads = 0; reads < (status ? filteredPageReads : 1); reads++) {
       const out = await query(exclusiveStart, status ? Math.max(limit + 1, filteredReadItems) : limit + 1);
       found.push(...(out.Items ?? []).map(summaryOf));

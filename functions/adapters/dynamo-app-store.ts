@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateScan, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { App, AppStore } from '../domain/apps';
 import { NotFound } from '../domain/errors';
 
@@ -20,12 +20,7 @@ export class DynamoAppStore implements AppStore {
 
   async list(): Promise<App[]> {
     const apps: App[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: start }));
-      apps.push(...((out.Items ?? []) as App[]));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    for await (const page of paginateScan({ client: this.db }, { TableName: this.tableName })) apps.push(...((page.Items ?? []) as App[]));
     return apps.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 

@@ -1,5 +1,5 @@
 /** The back office's audit log: one partition per application, entries by `<time>#<random>`, read newest first; swept by TTL. */
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { auditLimits, type AuditEntry, type AuditLog, type AuditPage } from '../domain/audit';
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -40,7 +40,8 @@ export class DynamoAuditLog implements AuditLog {
   }
 }
 
-function toEntry(item: Record<string, unknown>): AuditEntry {
-  const { sk: _sk, ttl: _ttl, ...entry } = item;
-  return entry as unknown as AuditEntry;
+function toEntry(item: Record<string, NativeAttributeValue>): AuditEntry {
+  // An item append() wrote: the entry, its sort key and its TTL.
+  const { sk: _sk, ttl: _ttl, ...entry } = item as AuditEntry & { sk: string; ttl: number };
+  return entry;
 }

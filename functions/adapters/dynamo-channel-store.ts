@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Channel, ChannelStore } from '../domain/channels';
 
 /** Channels keyed by app_id and channel_id: a channel id is only ever looked up within its application. */
@@ -20,19 +20,11 @@ export class DynamoChannelStore implements ChannelStore {
 
   async listByApp(appId: string): Promise<Channel[]> {
     const channels: Channel[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'app_id = :app',
-          ExpressionAttributeValues: { ':app': appId },
-          ExclusiveStartKey: start,
-        }),
-      );
-      channels.push(...((out.Items ?? []) as Channel[]));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      { TableName: this.tableName, KeyConditionExpression: 'app_id = :app', ExpressionAttributeValues: { ':app': appId } },
+    );
+    for await (const page of pages) channels.push(...((page.Items ?? []) as Channel[]));
     return channels.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 

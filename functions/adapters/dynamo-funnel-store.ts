@@ -9,13 +9,13 @@
  *
  * Days are YYYY-MM-DD, so a period is one sort-key range per kind.
  */
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { FtdRow, FunnelDayRow, FunnelReader, RegistrationRow } from '../domain/affiliate-program';
 import { affiliatePk, ledgerSk, rowKeyString, type FunnelStore, type StoredDayRow, type StoredLedger, type TraceRow } from '../domain/funnel';
 import { batchGetAll, batchWriteAll, putVersioned, unprocessedRetry } from './batch-write';
 import type { RetryPolicy } from './retry';
 
-type Item = Record<string, unknown>;
+type Item = Record<string, NativeAttributeValue>;
 type Key = { pk: string; sk: string };
 
 /** The row as the port promises it: without keys and bookkeeping (the postback outbox's marks included). */
@@ -32,12 +32,12 @@ export class DynamoFunnelStore implements FunnelStore, FunnelReader {
   ) {}
 
   async ledgers(pks: string[]): Promise<Map<string, StoredLedger>> {
-    const found = await this.getMany([...new Set(pks)].map((pk) => ({ pk, sk: ledgerSk })));
-    return new Map([...found.values()].map((item) => [item.pk as string, item as unknown as StoredLedger]));
+    const found = await this.getMany<StoredLedger>([...new Set(pks)].map((pk) => ({ pk, sk: ledgerSk })));
+    return new Map([...found.values()].map((ledger) => [ledger.pk, ledger]));
   }
 
   async dayRows(keys: Key[]): Promise<Map<string, StoredDayRow>> {
-    return (await this.getMany(keys)) as unknown as Map<string, StoredDayRow>;
+    return this.getMany<StoredDayRow>(keys);
   }
 
   async putTraceRows(rows: TraceRow[]): Promise<void> {
@@ -52,11 +52,11 @@ export class DynamoFunnelStore implements FunnelStore, FunnelReader {
   }
 
   putDayRow(row: StoredDayRow, expectedVersion: number | undefined): Promise<boolean> {
-    return this.putVersioned(row as unknown as Item, expectedVersion);
+    return this.putVersioned(row, expectedVersion);
   }
 
   putLedger(ledger: StoredLedger, expectedVersion: number | undefined): Promise<boolean> {
-    return this.putVersioned(ledger as unknown as Item, expectedVersion);
+    return this.putVersioned(ledger, expectedVersion);
   }
 
   async days(appId: string, affiliateId: string, from: string, to: string): Promise<FunnelDayRow[]> {
@@ -73,31 +73,28 @@ export class DynamoFunnelStore implements FunnelStore, FunnelReader {
 
   private async range(appId: string, affiliateId: string, prefix: 'd' | 'r' | 'f', from: string, to: string): Promise<Item[]> {
     const items: Item[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          // `#` sorts before every character a link or profile id may start with after the day; U+FFFF after all of them.
-          ExpressionAttributeValues: { ':pk': affiliatePk(appId, affiliateId), ':from': `${prefix}#${from}#`, ':to': `${prefix}#${to}#\uffff` },
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        // `#` sorts before every character a link or profile id may start with after the day; U+FFFF after all of them.
+        ExpressionAttributeValues: { ':pk': affiliatePk(appId, affiliateId), ':from': `${prefix}#${from}#`, ':to': `${prefix}#${to}#\uffff` },
+      },
+    );
+    for await (const page of pages) items.push(...(page.Items ?? []));
     return items;
   }
 
-  private async getMany(keys: Key[]): Promise<Map<string, Item>> {
+  /** Rows of one kind (ledgers or day rows, which this store wrote) by key string: the keys say which kind. */
+  private async getMany<Row extends Key>(keys: Key[]): Promise<Map<string, Row>> {
     const items = await batchGetAll(
       this.db,
       this.tableName,
       keys.map(({ pk, sk }) => ({ pk, sk })),
       { consistent: true, what: 'funnel', retry: this.retry },
     );
-    return new Map(items.map((item) => [rowKeyString(item as Key), item]));
+    return new Map(items.map((item) => item as Row).map((row) => [rowKeyString(row), row]));
   }
 
   private putVersioned(item: Item, expectedVersion: number | undefined): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../domain/api-keys';
 import type { KeyStore } from '../domain/apps';
 
@@ -21,20 +21,11 @@ export class DynamoKeyStore implements KeyStore {
 
   async listByApp(appId: string): Promise<ApiKeyRecord[]> {
     const keys: ApiKeyRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: this.byAppIndex,
-          KeyConditionExpression: 'app_id = :app',
-          ExpressionAttributeValues: { ':app': appId },
-          ExclusiveStartKey: start,
-        }),
-      );
-      keys.push(...((out.Items ?? []) as ApiKeyRecord[]));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      { TableName: this.tableName, IndexName: this.byAppIndex, KeyConditionExpression: 'app_id = :app', ExpressionAttributeValues: { ':app': appId } },
+    );
+    for await (const page of pages) keys.push(...((page.Items ?? []) as ApiKeyRecord[]));
     return keys;
   }
 

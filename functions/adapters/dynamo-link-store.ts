@@ -5,16 +5,18 @@
  * A link's keys never change after it is created.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, PutCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { LinkRecord, LinkStore } from '../domain/affiliate-program';
 import { Conflict } from '../domain/errors';
 
 export const linkOwner = (appId: string, affiliateId: string) => `${appId}#${affiliateId}`;
 
-const linkFields = ['link_id', 'app_id', 'affiliate_id', 'name', 'landing_url', 'created_at'] as const satisfies readonly (keyof LinkRecord)[];
-
 /** The link without the table's own attributes. */
-const toLink = (item: Record<string, unknown>): LinkRecord => Object.fromEntries(linkFields.map((field) => [field, item[field]])) as unknown as LinkRecord;
+function toLink(item: Record<string, NativeAttributeValue>): LinkRecord {
+  // An item create() wrote: the link and its owner.
+  const { link_id, app_id, affiliate_id, name, landing_url, created_at } = item as LinkRecord;
+  return { link_id, app_id, affiliate_id, name, landing_url, created_at };
+}
 
 export class DynamoLinkStore implements LinkStore {
   constructor(
@@ -45,21 +47,17 @@ export class DynamoLinkStore implements LinkStore {
 
   async listByAffiliate(appId: string, affiliateId: string): Promise<LinkRecord[]> {
     const links: LinkRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'by-affiliate',
-          KeyConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': linkOwner(appId, affiliateId) },
-          ExclusiveStartKey: start,
-        }),
-      );
-      links.push(...(out.Items ?? []).map(toLink));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        IndexName: 'by-affiliate',
+        KeyConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': linkOwner(appId, affiliateId) },
+      },
+    );
+    for await (const page of pages) links.push(...(page.Items ?? []).map(toLink));
     return links;
   }
 }

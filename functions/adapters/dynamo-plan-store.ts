@@ -3,7 +3,7 @@
  * application's partition, under `plan#<plan_id>` (beside the affiliates,
  * `affiliate#…`, which listings of affiliates select by prefix).
  */
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, PutCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { Plan } from '../domain/affiliate-program';
 import type { PlanStore } from '../domain/plans';
 
@@ -11,7 +11,11 @@ const PLAN_PREFIX = 'plan#';
 
 export const planSortKey = (planId: string) => `${PLAN_PREFIX}${planId}`;
 
-const planOf = ({ sk: _sk, ...plan }: Record<string, unknown>) => plan as unknown as Plan;
+function planOf(item: Record<string, NativeAttributeValue>): Plan {
+  // An item create() wrote: the plan and its sort key.
+  const { sk: _sk, ...plan } = item as Plan & { sk: string };
+  return plan;
+}
 
 export class DynamoPlanStore implements PlanStore {
   constructor(
@@ -36,19 +40,15 @@ export class DynamoPlanStore implements PlanStore {
 
   async list(appId: string): Promise<Plan[]> {
     const plans: Plan[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'app_id = :app AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':app': appId, ':prefix': PLAN_PREFIX },
-          ExclusiveStartKey: start,
-        }),
-      );
-      plans.push(...(out.Items ?? []).map(planOf));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'app_id = :app AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':app': appId, ':prefix': PLAN_PREFIX },
+      },
+    );
+    for await (const page of pages) plans.push(...(page.Items ?? []).map(planOf));
     return plans.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 }

@@ -1,8 +1,11 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { StoredProfile } from '../domain/profile-state';
 import type { ProfileStore } from '../domain/timeline';
 import { batchGetAll, putVersioned, unprocessedRetry } from './batch-write';
 import type { RetryPolicy } from './retry';
+
+/** An item put() wrote: the stored profile itself, keys and version included. */
+const storedProfile = (item: Record<string, NativeAttributeValue>) => item as StoredProfile;
 
 export class DynamoProfileStore implements ProfileStore {
   constructor(
@@ -13,7 +16,7 @@ export class DynamoProfileStore implements ProfileStore {
 
   async get(pk: string, consistent: boolean): Promise<StoredProfile | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: consistent }));
-    return out.Item as StoredProfile | undefined;
+    return out.Item && storedProfile(out.Item);
   }
 
   async getMany(pks: string[], fields?: (keyof StoredProfile)[], consistent = false): Promise<Map<string, StoredProfile>> {
@@ -23,10 +26,10 @@ export class DynamoProfileStore implements ProfileStore {
       pks.map((pk) => ({ pk })),
       { consistent, fields, what: 'profile', retry: this.retry },
     );
-    return new Map(items.map((item) => [item.pk as string, item as unknown as StoredProfile]));
+    return new Map(items.map(storedProfile).map((profile) => [profile.pk, profile]));
   }
 
   async put(profile: StoredProfile, expectedVersion: number | undefined): Promise<boolean> {
-    return putVersioned(this.db, this.tableName, profile as unknown as Record<string, unknown>, expectedVersion);
+    return putVersioned(this.db, this.tableName, profile, expectedVersion);
   }
 }

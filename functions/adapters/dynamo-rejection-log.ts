@@ -62,6 +62,7 @@ export class DynamoRejectionLog implements RejectionLog {
     const found: Rejection[] = [];
     let start: Record<string, unknown> | undefined;
     let read = 0;
+    // Not paginateQuery: each query asks only for what is left of the budget, and the loop stops when it is spent.
     do {
       const out = await this.db.send(
         new QueryCommand({

@@ -4,7 +4,7 @@
  * uses exactly one wins; a refused update says, from the item as it was, why.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { ResetConsumption, ResetToken, ResetTokenStore } from '../domain/affiliate-portal';
 import { ttlOf } from '../domain/enterprise';
 
@@ -55,7 +55,8 @@ export class DynamoResetTokenStore implements ResetTokenStore {
   }
 }
 
-function withoutTtl(item: Record<string, unknown>): ResetToken {
-  const { ttl: _ttl, ...token } = item;
-  return token as unknown as ResetToken;
+function withoutTtl(item: Record<string, NativeAttributeValue>): ResetToken {
+  // An item put() wrote: the token and its TTL.
+  const { ttl: _ttl, ...token } = item as ResetToken & { ttl: number };
+  return token;
 }

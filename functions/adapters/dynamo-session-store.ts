@@ -4,7 +4,7 @@
  * used (idle or past its absolute end); until then `sessionIsLive` refuses it.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { sessionEndsAt, ttlOf, type PortalSession, type SessionStore } from '../domain/enterprise';
 
 export class DynamoSessionStore implements SessionStore {
@@ -56,7 +56,8 @@ export class DynamoSessionStore implements SessionStore {
   }
 }
 
-function withoutTtl(item: Record<string, unknown>): PortalSession {
-  const { ttl: _ttl, ...session } = item;
-  return session as unknown as PortalSession;
+function withoutTtl(item: Record<string, NativeAttributeValue>): PortalSession {
+  // An item put() wrote: the session and its TTL.
+  const { ttl: _ttl, ...session } = item as PortalSession & { ttl: number };
+  return session;
 }

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, paginateQuery, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import pLimit from 'p-limit';
 import type { TimelineEntry, TimelinePage, TimelineStore } from '../domain/timeline';
 import {
@@ -116,20 +116,16 @@ export class DynamoTimelineStore implements TimelineStore {
   private async pagesAround(pk: string, entries: Pick<TimelineEntry, 'ts'>[]): Promise<TimelinePageItem[]> {
     const pages: TimelinePageItem[] = [];
     for (const { from, to } of lookupRanges(entries)) {
-      let start: Record<string, unknown> | undefined;
-      do {
-        const out = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-            ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        pages.push(...((out.Items ?? []) as TimelinePageItem[]));
-        start = out.LastEvaluatedKey;
-      } while (start);
+      const results = paginateQuery(
+        { client: this.db },
+        {
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
+          ConsistentRead: true,
+        },
+      );
+      for await (const result of results) pages.push(...((result.Items ?? []) as TimelinePageItem[]));
     }
     return pages;
   }
@@ -146,23 +142,21 @@ export class DynamoTimelineStore implements TimelineStore {
     return { entries };
   }
 
-  /** Pages newest first by key; from the first that may hold an entry older than `before`. */
+  /**
+   * Pages newest first by key; from the first that may hold an entry older than `before`.
+   * Lazy: the next query is sent only when the reader wants past the pages read so far.
+   */
   private async *pagesNewestFirst(pk: string, pagesPerQuery: number, before?: string): AsyncGenerator<TimelinePageItem> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: before === undefined ? 'pk = :pk' : 'pk = :pk AND sk < :upper',
-          ExpressionAttributeValues: { ':pk': pk, ...(before === undefined ? {} : { ':upper': keyAfterTime(timeOfKey(before) + PAGE_SPAN_MS) }) },
-          ScanIndexForward: false,
-          Limit: pagesPerQuery,
-          ExclusiveStartKey: start,
-        }),
-      );
-      yield* (out.Items ?? []) as TimelinePageItem[];
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const results = paginateQuery(
+      { client: this.db, pageSize: pagesPerQuery },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: before === undefined ? 'pk = :pk' : 'pk = :pk AND sk < :upper',
+        ExpressionAttributeValues: { ':pk': pk, ...(before === undefined ? {} : { ':upper': keyAfterTime(timeOfKey(before) + PAGE_SPAN_MS) }) },
+        ScanIndexForward: false,
+      },
+    );
+    for await (const result of results) yield* (result.Items ?? []) as TimelinePageItem[];
   }
 
   async walk(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage> {

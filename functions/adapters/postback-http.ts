@@ -64,7 +64,7 @@ export class PostbackHttp implements PostbackTransport {
   private send(url: URL, host: string, pinned: ResolvedAddress, headers: Record<string, string>): Promise<PostbackResponse> {
     // The socket connects to the checked address whatever it asks for.
     const pinnedLookup: LookupFunction = (_hostname, options, callback) => {
-      if (options.all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
+      if (options.all) callback(null, [pinned]);
       else callback(null, pinned.address, pinned.family);
     };
     const client = url.protocol === 'https:' ? https : http;

@@ -14,6 +14,7 @@ export const PRE_SESSION_COOKIE = 'urm_aff_pre';
 
 export const portalPath = (appId: string) => `/affiliates/${appId}/`;
 
+// By hand, in the order of the console's session cookie (functions/http/session-cookie.ts says why not stringifySetCookie).
 function cookie(name: string, value: string, appId: string, secure: boolean, maxAgeSeconds: number): string {
   return `${name}=${value}; Path=${portalPath(appId)}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }

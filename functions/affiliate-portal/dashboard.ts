@@ -3,27 +3,59 @@
  * the CSV holds. Only ever the session's own affiliate in the session's own
  * application: nothing in the request names whose figures they are.
  */
-import { csrfTokenFor, periodOf, type AffiliateReportSource, type Period } from '../domain/affiliate-portal';
-import type { AffiliateReport } from '../domain/affiliate-program';
-import type { AffiliateRecord } from '../domain/affiliates';
-import type { CurrentAffiliate } from './session';
+import { h } from 'preact';
+import { csrfTokenFor, periodOf, type AffiliateReportSource } from '../domain/affiliate-portal';
+import { csvFileName, reportCsv } from '../back-office/affiliate-report-csv';
+import type { SignedInVisit, PortalWork } from './checks';
+import { DashboardPage } from './pages/dashboard';
+import { page, portalSecurityHeaders } from './render';
 
 export interface DashboardPorts {
-  current: (appId: string, sessionId: string | undefined) => Promise<CurrentAffiliate>;
+  /** The operator's report (GET /api/affiliates/{affiliate_id}/report): one computation behind both. */
   report: AffiliateReportSource;
   now: () => Date;
 }
 
-export type Dashboard =
-  | { signedIn: false; hadSession: boolean }
-  | { signedIn: true; affiliate: AffiliateRecord; csrf: string; period: Period; adjusted: boolean; report: AffiliateReport };
-
+/** The period the query asks for (default: this month; a longer or invalid one is changed, and `adjusted` says so) and its report. */
 export function affiliateDashboard(ports: DashboardPorts) {
-  return async (appId: string, sessionId: string | undefined, query: { from?: string; to?: string }): Promise<Dashboard> => {
-    const current = await ports.current(appId, sessionId);
-    if (!current.signedIn) return { signedIn: false, hadSession: sessionId !== undefined };
-    const { period, adjusted } = periodOf(query, ports.now());
-    const report = await ports.report(appId, current.affiliate.affiliate_id, period.from, period.to);
-    return { signedIn: true, affiliate: current.affiliate, csrf: csrfTokenFor(current.sessionId), period, adjusted, report };
+  return async ({ event, appId, affiliate }: Pick<SignedInVisit, 'event' | 'appId' | 'affiliate'>) => {
+    const query = event.queryStringParameters ?? {};
+    const { period, adjusted } = periodOf({ from: query.from, to: query.to }, ports.now());
+    return { period, adjusted, report: await ports.report(appId, affiliate.affiliate_id, period.from, period.to) };
+  };
+}
+
+export function dashboardWork(ports: DashboardPorts): Pick<PortalWork, 'AffiliateDashboard' | 'AffiliateReportCsv'> {
+  const dashboard = affiliateDashboard(ports);
+  return {
+    AffiliateDashboard: async (visit) => {
+      const { period, adjusted, report } = await dashboard(visit);
+      const { affiliate } = visit;
+      return page(
+        200,
+        h(DashboardPage, {
+          appName: visit.app.name,
+          name: `${affiliate.first_name} ${affiliate.last_name}`,
+          csrf: csrfTokenFor(visit.sessionId),
+          period,
+          adjusted,
+          report,
+        }),
+      );
+    },
+
+    // The dashboard's report as a CSV download.
+    AffiliateReportCsv: async (visit) => {
+      const { report } = await dashboard(visit);
+      return {
+        statusCode: 200,
+        headers: {
+          ...portalSecurityHeaders,
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': `attachment; filename="${csvFileName(report)}"`,
+        },
+        body: reportCsv(report),
+      };
+    },
   };
 }

@@ -3,8 +3,16 @@
  * through the programme's link use cases (back-office/affiliate-links.ts), so
  * the portal and `npm run admin -- link …` apply the same rules.
  */
+import { h } from 'preact';
+import { clickAddress, createLink, listLinks, type LinkOffice } from '../back-office/affiliate-links';
 import type { LinkRecord } from '../domain/affiliate-program';
+import { csrfTokenFor } from '../domain/affiliate-portal';
 import { ValidationError } from '../domain/errors';
+import { requestOrigin } from '../http/request-origin';
+import { logger } from '../runtime/logger';
+import type { PortalWork, SignedInVisit } from './checks';
+import { LinksPage, type LinksView } from './pages/links';
+import { page, seeOther } from './render';
 
 export interface LinkFieldErrors {
   name?: string;
@@ -35,4 +43,34 @@ export async function createLinkFor(
     if (!(error instanceof ValidationError)) throw error;
     return { created: false, errors: linkFieldErrors(error) };
   }
+}
+
+export function linksWork(office: LinkOffice): Pick<PortalWork, 'AffiliateLinksPage' | 'AffiliateCreateLink'> {
+  const create = createLink(office);
+  const list = listLinks(office);
+
+  /** The page for the visit: the affiliate's links, each with its click address. */
+  const linksPage = async (visit: SignedInVisit, status: number, view: Pick<LinksView, 'csrf' | 'created' | 'form'>) => {
+    const { app, appId, affiliate } = visit;
+    // The click address is on the API's own origin, which serves /t/{link_id} as it serves this page.
+    const base = requestOrigin(visit.event);
+    const links = (await list(appId, affiliate.affiliate_id)).map((link) => ({ ...link, click_address: clickAddress(base, link.link_id) }));
+    return page(
+      status,
+      h(LinksPage, { appName: app.name, name: `${affiliate.first_name} ${affiliate.last_name}`, links, siteOrigins: app.site_origins ?? [], ...view }),
+    );
+  };
+
+  return {
+    AffiliateLinksPage: async (visit) => linksPage(visit, 200, { csrf: csrfTokenFor(visit.sessionId), created: visit.event.queryStringParameters?.created }),
+
+    AffiliateCreateLink: async (visit) => {
+      const { appId, affiliate, form } = visit;
+      const input = { name: form.name ?? '', landing_url: form.landing_url ?? '' };
+      const outcome = await createLinkFor(create, appId, affiliate.affiliate_id, input);
+      if (!outcome.created) return linksPage(visit, 400, { csrf: form.csrf, form: { ...input, errors: outcome.errors } });
+      logger.info('Affiliate link created', { app_id: appId, affiliate_id: affiliate.affiliate_id, link_id: outcome.link.link_id });
+      return seeOther(`links?created=${encodeURIComponent(outcome.link.link_id)}`);
+    },
+  };
 }

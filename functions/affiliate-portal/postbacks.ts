@@ -4,11 +4,23 @@
  * cases (back-office/postbacks.ts), so the portal and
  * `npm run admin -- affiliate postback` apply the same rules.
  */
-import { ValidationError } from '../domain/errors';
-import { clearPostbackUrl, rotatePostbackSecret, setPostbackUrl } from '../back-office/postbacks';
+import { h } from 'preact';
+import { clearPostbackUrl, postbackDeliveries, postbackLogLimits, postbackUrlOf, rotatePostbackSecret, setPostbackUrl } from '../back-office/postbacks';
 import type { BackOffice } from '../back-office/ports';
+import { csrfTokenFor } from '../domain/affiliate-portal';
+import type { AppStore } from '../domain/apps';
+import { ValidationError } from '../domain/errors';
+import { logger } from '../runtime/logger';
+import type { PortalWork, SignedInVisit } from './checks';
+import { PostbacksPage, type PostbacksView } from './pages/postbacks';
+import { page, seeOther } from './render';
 
 export type PostbackAction = 'set' | 'off' | 'rotate';
+
+/** The programme's postback use cases' stores: the settings on the affiliate item, the delivery log, the signing secrets. */
+export interface PostbackOffice extends Pick<BackOffice, 'secrets' | 'postbacks'> {
+  apps: Pick<AppStore, 'get'>;
+}
 
 export interface PostbackFieldErrors {
   postback_url?: string;
@@ -29,7 +41,7 @@ export type PostbackChange =
 
 /** Applies one posted form of the page for the signed-in affiliate; a refused URL comes back with its error. */
 export async function changePostbacks(
-  office: Pick<BackOffice, 'apps' | 'secrets' | 'postbacks'>,
+  office: PostbackOffice,
   appId: string,
   affiliateId: string,
   form: { action?: string; postback_url?: string },
@@ -50,4 +62,45 @@ export async function changePostbacks(
     if (!(error instanceof ValidationError)) throw error;
     return { changed: false, errors: postbackFieldErrors(error, typed), postback_url: typed };
   }
+}
+
+export function postbacksWork(office: PostbackOffice): Pick<PortalWork, 'AffiliatePostbacksPage' | 'AffiliateUpdatePostbacks'> {
+  /** The page for the visit: the affiliate's URL and delivery log as they are now. */
+  const postbacksPage = async (visit: SignedInVisit, status: number, view: Pick<PostbacksView, 'csrf' | 'done' | 'form' | 'secret'>) => {
+    const { app, appId, affiliate } = visit;
+    return page(
+      status,
+      h(PostbacksPage, {
+        appName: app.name,
+        name: `${affiliate.first_name} ${affiliate.last_name}`,
+        postbackUrl: await postbackUrlOf(office, appId, affiliate.affiliate_id),
+        log: await postbackDeliveries(office, appId, affiliate.affiliate_id),
+        logLimit: postbackLogLimits.default,
+        ...view,
+      }),
+    );
+  };
+
+  return {
+    AffiliatePostbacksPage: async (visit) => {
+      const done = visit.event.queryStringParameters?.done;
+      return postbacksPage(visit, 200, { csrf: csrfTokenFor(visit.sessionId), done: done === 'saved' || done === 'off' ? done : undefined });
+    },
+
+    // A refused URL is shown next to its field; a secret just made is shown in this answer only (never in an address, a log or a later page).
+    AffiliateUpdatePostbacks: async (visit) => {
+      const { appId, affiliate, form } = visit;
+      const change = await changePostbacks(office, appId, affiliate.affiliate_id, form);
+      if (!change.changed) return postbacksPage(visit, 400, { csrf: form.csrf, form: { postback_url: change.postback_url, errors: change.errors } });
+      const ids = { app_id: appId, affiliate_id: affiliate.affiliate_id };
+      logger.info('Affiliate postbacks changed', { ...ids, action: change.action, new_secret: change.signing_secret !== undefined });
+      // Without a secret to show, the answer is a redirect, so a reload does not post again.
+      if (!change.signing_secret) return seeOther(`postbacks?done=${change.action === 'off' ? 'off' : 'saved'}`);
+      return postbacksPage(visit, 200, {
+        csrf: form.csrf,
+        secret: { value: change.signing_secret, rotated: change.action === 'rotate' },
+        done: change.action === 'set' ? 'saved' : undefined,
+      });
+    },
+  };
 }

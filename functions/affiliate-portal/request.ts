@@ -1,9 +1,7 @@
 /** What a portal route reads from its request: the application in the path, form fields, the client address. */
 import { decodeUtf8 } from '../domain/text';
 import type { ApiEvent } from '../http/types';
-import { maxFormBytes } from '../manifest/body-limits';
-
-export { maxFormBytes };
+import { maxFormBytes } from './routes';
 
 /** The shape of application ids (`app_` + hex); anything else is no portal. */
 const APP_ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -5,8 +5,10 @@
  * The answer is the same either way. Setting the new password uses the
  * token, stores a new scrypt hash and ends every session of the affiliate.
  */
+import { h } from 'preact';
 import {
   attemptKey,
+  csrfTokenFor,
   portalLimits,
   type AffiliateAccounts,
   type AffiliateSessionStore,
@@ -18,6 +20,12 @@ import type { App } from '../domain/apps';
 import type { Channel, ChannelStore } from '../domain/channels';
 import { canonicalAddress, formatAddress, type Mailer } from '../domain/email';
 import { hashSecret, SECRET_PATTERN, type Clock } from '../domain/enterprise';
+import { logger } from '../runtime/logger';
+import { preSession, type PortalWork } from './checks';
+import { portalPath } from './cookies';
+import { ForgotPage, ResetLinkRefusedPage, ResetPage, ResetSentPage } from './pages/access';
+import { resetMail, type ResetMail } from './pages/reset-mail';
+import { page, seeOther } from './render';
 
 /** Reset mails one address may be sent per attempt window: a form cannot be used to flood a mailbox. */
 export const resetMailsPerWindow = 3;
@@ -33,13 +41,6 @@ export interface RequestResetPorts {
 }
 
 export type ResetRequestOutcome = 'sent' | 'no-affiliate' | 'no-channel' | 'throttled' | 'invalid';
-
-/** The mail a reset link goes out in; built by the caller (a page component), so its HTML is escaped by construction. */
-export interface ResetMail {
-  subject: string;
-  text: string;
-  html: string;
-}
 
 export function requestPasswordReset(ports: RequestResetPorts) {
   return async (
@@ -136,5 +137,62 @@ export function completePasswordReset(ports: CompleteResetPorts) {
     // The account was proven: lift a lockout on either of its logins.
     await Promise.all([affiliate.username, affiliate.email].map((login) => ports.attempts.clear(attemptKey({ kind: 'account', appId, login }))));
     return { outcome: 'reset', affiliateId: affiliate.affiliate_id, sessionsEnded };
+  };
+}
+
+export type ResetRoutePorts = RequestResetPorts & ShowResetPorts & CompleteResetPorts;
+
+/** The two forms of a forgotten password: the email to mail a link to, and the new password the link leads to. */
+export function resetWork(
+  ports: ResetRoutePorts,
+): Pick<PortalWork, 'AffiliateForgotPage' | 'AffiliateRequestReset' | 'AffiliateResetPage' | 'AffiliateResetPassword'> {
+  const requestReset = requestPasswordReset(ports);
+  const check = checkResetToken(ports);
+  const complete = completePasswordReset(ports);
+  return {
+    AffiliateForgotPage: async (visit) => {
+      const pre = preSession(visit);
+      return page(200, h(ForgotPage, { appName: visit.app.name, csrf: csrfTokenFor(pre.id) }), { cookies: pre.cookies });
+    },
+
+    // Mails a reset link if the email is an affiliate's; the page says the same either way.
+    AffiliateRequestReset: async ({ app, appId, origin, form }) => {
+      const outcome = await requestReset(
+        app,
+        form.email ?? '',
+        (token) => `${origin}${portalPath(appId)}reset?token=${token}`,
+        (link, firstName) => resetMail(link, firstName, app.name),
+      );
+      // Only the log tells the outcomes apart; the person sees the same page.
+      if (outcome === 'no-channel') logger.warn('Password reset not sent: the application has no enabled email channel', { app_id: appId });
+      else logger.info('Password reset requested', { app_id: appId, outcome });
+      if (outcome === 'invalid') {
+        return page(400, h(ForgotPage, { appName: app.name, csrf: form.csrf, email: form.email, error: 'Enter the email address of your account.' }));
+      }
+      return page(200, h(ResetSentPage, { appName: app.name }));
+    },
+
+    // The new-password form, if the link can still be used.
+    AffiliateResetPage: async (visit) => {
+      const token = visit.event.queryStringParameters?.token;
+      const state = await check(visit.appId, token);
+      if (state !== 'consumed') return page(state === 'unknown' ? 404 : 410, h(ResetLinkRefusedPage, { appName: visit.app.name, reason: state }));
+      const pre = preSession(visit);
+      return page(200, h(ResetPage, { appName: visit.app.name, csrf: csrfTokenFor(pre.id), token: token ?? '' }), { cookies: pre.cookies });
+    },
+
+    // Uses the token once, stores the new password, ends every session of the affiliate.
+    AffiliateResetPassword: async ({ app, appId, form }) => {
+      const result = await complete(appId, form.token, form.password ?? '', form.confirm ?? '');
+      switch (result.outcome) {
+        case 'reset':
+          logger.info('Affiliate password reset', { app_id: appId, affiliate_id: result.affiliateId, sessions_ended: result.sessionsEnded });
+          return seeOther('login?notice=reset');
+        case 'problems':
+          return page(400, h(ResetPage, { appName: app.name, csrf: form.csrf, token: form.token ?? '', errors: result.errors }));
+        default:
+          return page(result.outcome === 'unknown' ? 404 : 410, h(ResetLinkRefusedPage, { appName: app.name, reason: result.outcome }));
+      }
+    },
   };
 }

@@ -4,7 +4,9 @@
  * A link leads to a landing URL on one of the application's site origins,
  * so a link can only ever send visitors to the operator's own sites.
  */
-import type { LinkRecord } from '../domain/affiliate-program';
+import type { LinkRecord, LinkStore } from '../domain/affiliate-program';
+import type { AffiliateStore } from '../domain/affiliates';
+import type { AppStore } from '../domain/apps';
 import type { AuditActor } from '../domain/audit';
 import { Conflict, NotFound, ValidationError } from '../domain/errors';
 import { isHttpUrl } from '../domain/links';
@@ -13,7 +15,12 @@ import { requireApp } from './apps';
 import { audit } from './audit';
 import { nowOf, type BackOffice } from './ports';
 
-export type LinkOffice = Pick<BackOffice, 'apps' | 'affiliates' | 'links' | 'now'>;
+/** What the link use cases read and write: no more than they call, so a portal or a test passes only those. */
+export interface LinkOffice extends Pick<BackOffice, 'now'> {
+  apps: Pick<AppStore, 'get'>;
+  affiliates: Pick<AffiliateStore, 'get'>;
+  links: Pick<LinkStore, 'create' | 'listByAffiliate'>;
+}
 
 export interface LinkInput {
   name: string;

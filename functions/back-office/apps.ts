@@ -1,5 +1,5 @@
 /** Applications: the integrators' tenants, and the origins their portal and site pages are served from. */
-import type { App } from '../domain/apps';
+import type { App, AppStore } from '../domain/apps';
 import { newAppId } from '../domain/api-keys';
 import { NotFound, ValidationError } from '../domain/errors';
 import { identitySecretName, newIdentitySecret } from '../domain/identity';
@@ -51,7 +51,7 @@ function checkAppName(value: string): string {
   return name;
 }
 
-export async function requireApp(office: Pick<BackOffice, 'apps'>, appId: string): Promise<App> {
+export async function requireApp(office: { apps: Pick<AppStore, 'get'> }, appId: string): Promise<App> {
   const app = await office.apps.get(appId);
   if (!app) throw new NotFound(`no application ${appId}`);
   return app;

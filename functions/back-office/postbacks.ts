@@ -4,6 +4,7 @@
  * the delivery log. The secret is shown when it is made (the URL's first
  * setting, or a rotation) and never again.
  */
+import type { AppStore } from '../domain/apps';
 import type { AuditActor } from '../domain/audit';
 import { NotFound, ValidationError } from '../domain/errors';
 import { newPostbackSecret, postbackSecretName, postbackUrlProblems, type PostbackLogEntry } from '../domain/postbacks';
@@ -20,9 +21,9 @@ export interface PostbackSettings {
 }
 
 /** What changing the URL or the secret needs: no delivery log. */
-type Office = Pick<BackOffice, 'apps' | 'secrets'> & { postbacks: Pick<BackOffice['postbacks'], 'settings' | 'allowedHosts'> };
+type Office = Settings & Pick<BackOffice, 'secrets'> & { postbacks: Pick<BackOffice['postbacks'], 'allowedHosts'> };
 /** What reading the URL, or turning postbacks off, needs: no secret store. */
-type Settings = Pick<BackOffice, 'apps'> & { postbacks: Pick<BackOffice['postbacks'], 'settings'> };
+type Settings = { apps: Pick<AppStore, 'get'>; postbacks: Pick<BackOffice['postbacks'], 'settings'> };
 
 async function requireAffiliate(office: Settings, appId: string, affiliateId: string): Promise<string | undefined> {
   await requireApp(office, appId);
@@ -75,7 +76,7 @@ export const postbackLogLimits = { default: 50, max: 500 } as const;
 
 /** The affiliate's delivery log, newest attempt first (90 days at most). */
 export async function postbackDeliveries(
-  office: Pick<BackOffice, 'apps' | 'postbacks'>,
+  office: { apps: Pick<AppStore, 'get'>; postbacks: BackOffice['postbacks'] },
   appId: string,
   affiliateId: string,
   limit: number = postbackLogLimits.default,

@@ -1,36 +1,12 @@
 /**
- * The portal's pages. Every piece of user data goes through `escapeHtml`;
- * links and forms are relative, so the pages work under any base path the
- * portal origin maps to (`/redirect` → `portal` → `portal/sign_out`).
+ * The enterprise portal's pages: a refused sign-in link, and the short pages
+ * of a redirect. Links are relative, so the pages work under any base path
+ * the portal origin maps to (`/redirect` → `console/`).
  */
-import type { EnterpriseUser, TokenConsumption } from '../domain/enterprise';
-import { escapeHtml } from '../http/html';
+import type { TokenConsumption } from '../domain/enterprise';
 import { layout } from '../http/pages';
 
 export { errorPage } from '../http/pages';
-
-export function portalHomePage(view: { appName?: string; user: EnterpriseUser }): string {
-  const fullName = `${view.user.first_name} ${view.user.last_name}`;
-  const heading = view.appName ? `${view.appName} portal` : 'Portal';
-  return layout(
-    heading,
-    `<h1>${escapeHtml(heading)}</h1>
-<p id="signed-in-as">Signed in as <strong id="user-name">${escapeHtml(fullName)}</strong></p>
-<p class="muted" id="user-email">${escapeHtml(view.user.email)}</p>
-<p><a id="open-console" href="console/">Open the back-office console</a></p>
-<form method="post" action="portal/sign_out">
-<button type="submit">Sign out</button>
-</form>`,
-  );
-}
-
-export function notSignedInPage(): string {
-  return layout(
-    'Not signed in',
-    `<h1>You are not signed in</h1>
-<p>Your session has ended or was never started. Sign in again from your application to get a new link.</p>`,
-  );
-}
 
 const refusals: Record<Exclude<TokenConsumption['outcome'], 'consumed'>, string> = {
   used: 'This sign-in link has already been used',
@@ -46,14 +22,15 @@ export function linkRefusedPage(reason: keyof typeof refusals): string {
   );
 }
 
-/** The body of the redirect into the portal, for a client that does not follow it. */
 /** Where /redirect sends a signed-in user: the back-office console, relative to the portal origin's root. */
 export const CONSOLE_LANDING = 'console/';
 
+/** The body of the redirect into the console, for a client that does not follow it. */
 export function signedInRedirectPage(): string {
   return layout('Signed in', `<h1>Signed in</h1>\n<p><a href="${CONSOLE_LANDING}">Continue to the console</a></p>`);
 }
 
-export function signedOutPage(): string {
-  return layout('Signed out', `<h1>You have signed out</h1>\n<p>Sign in again from your application to come back.</p>`);
+/** `/portal`, the landing page before the console: old links and bookmarks are sent on to the console. */
+export function portalMovedPage(): string {
+  return layout('The portal is the console', `<h1>The portal is now the console</h1>\n<p><a href="${CONSOLE_LANDING}">Continue to the console</a></p>`);
 }

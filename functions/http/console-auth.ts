@@ -1,12 +1,14 @@
 /**
  * The back-office console's API (`/console/api/…`, docs/api.md, "Back office
- * API"): JSON operations authorised by the enterprise portal session cookie
- * and the user's role, not by an API key.
+ * API"): JSON routes of one function (functions/console), authorised by the
+ * enterprise portal session cookie and the user's role, not by an API key.
  *
- * `consoleApi({ roles, mutates })` is the middleware chain of every such
- * operation: logging context → no-store → error mapping → header normalising
- * → session → role → (CSRF, when it mutates). Its handler gets
- * `event.console = { appId, userId, role, email }`. Refusals are answered
+ * `consoleApi()` wraps the console's router once: logging context → no-store
+ * → error mapping → header normalising. `consoleRouteChecks(route, ports)` is
+ * the middleware of one route, in its one order: session → role → (CSRF, when
+ * it mutates) → (body bound, media types and schema, when it takes a body) →
+ * (query schema). Its handler gets `event.console`: the identity
+ * `{ appId, userId, role, email }` and the session. Refusals are answered
  * here: 401 `{"message": "not signed in"}` without a live session (none,
  * unknown, idle for 30 minutes, or 12 hours after sign-in); 403
  * `{"message": "Forbidden"}` when the role may not; 403
@@ -16,10 +18,6 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { DynamoEnterpriseUserStore } from '../adapters/dynamo-enterprise-user-store';
-import { DynamoSessionStore } from '../adapters/dynamo-session-store';
-import { dynamo } from '../adapters/clients/dynamo';
-import { requireEnv } from '../runtime/config';
 import {
   consoleCsrfTokenMatches,
   hashSecret,
@@ -33,11 +31,13 @@ import {
   type SessionStore,
 } from '../domain/enterprise';
 import { Forbidden } from '../domain/errors';
-import { tables } from '../manifest/resources';
+import type { Validator } from '../domain/validation';
+import { defaultMaxBodyBytes } from '../manifest/body-limits';
 import { logger } from '../runtime/logger';
 import { SESSION_COOKIE } from './session-cookie';
-import { HttpProblem, httpErrors } from './errors';
+import { BodyTooLarge, HttpProblem, httpErrors } from './errors';
 import { cookieOf } from './html';
+import { describeBytes, jsonBody, validBody, validQuery } from './json-body';
 import type { ApiEvent, ApiResult } from './types';
 
 export type { Role } from '../domain/enterprise';
@@ -49,12 +49,6 @@ export interface ConsoleIdentity {
   role: Role;
   email: string;
 }
-
-/** `consoleSession`: the session itself, for the operations about it (who am I, sign out). */
-export type ConsoleEvent = ApiEvent & {
-  console: ConsoleIdentity;
-  consoleSession: Pick<PortalSession, 'session_hash' | 'created_at' | 'expires_at' | 'cookie_secure'>;
-};
 
 export const CSRF_HEADER = 'x-csrf-token';
 
@@ -78,6 +72,7 @@ export interface ConsoleAuthPorts {
   now: Clock;
 }
 
+/** The caller, and the session it calls with (its id: the operations about the session itself need it). */
 export type ConsoleSession = { identity: ConsoleIdentity; sessionId: string; session: PortalSession };
 
 /**
@@ -105,35 +100,84 @@ export function consoleSessionId(event: Pick<ApiEvent, 'headers'>): string | und
   return cookieOf(event, SESSION_COOKIE);
 }
 
-export interface ConsoleApiOptions {
-  /** The roles that may call the operation. */
+/** What a console route declares that its middleware checks (functions/console/route.ts). */
+export interface ConsoleChecks {
+  /** PascalCase id of the route: named in the refusals logged. */
+  id: string;
+  /** The roles that may call it. */
   roles: readonly Role[];
-  /** The operation changes state: it needs the session's `X-CSRF-Token`. */
+  /** It changes state: it needs the session's `X-CSRF-Token`. */
   mutates: boolean;
-  /** Where sessions and users are read; by default the container's DynamoDB stores. */
-  ports?: ConsoleAuthPorts;
+  /** Its JSON body's validator: a route that declares one takes a JSON body. */
+  body?: Validator<unknown>;
+  /** Its query string's validator. */
+  query?: Validator<unknown>;
+  /** The largest body it is sent (413 beyond): a JSON body's bound by default defaultMaxBodyBytes; without a body validator, unbounded unless given. */
+  maxBodyBytes?: number;
 }
 
+/** The body a route's validator gives, or whatever was sent (unread) to a route that takes none. */
+export type CheckedBody<C> = C extends { body: Validator<infer B> } ? B : unknown;
+/** The query a route's validator gives, or the raw query string of a route that declares none. */
+export type CheckedQuery<C> = C extends { query: Validator<infer Q> } ? Q : ApiEvent['queryStringParameters'];
+
+/** An API Gateway event once a route's checks have run: its caller, and its body and query as their validators typed them. */
+export type ConsoleEvent<C = ConsoleChecks> = Omit<ApiEvent, 'body' | 'queryStringParameters'> & {
+  console: ConsoleSession;
+  body: CheckedBody<C>;
+  queryStringParameters: CheckedQuery<C>;
+};
+
 /** Session → role → CSRF, in that order. */
-export function consoleAuth(options: ConsoleApiOptions): middy.MiddlewareObj<ConsoleEvent, ApiResult> {
+export function consoleAuth(checks: Pick<ConsoleChecks, 'id' | 'roles' | 'mutates'>, ports: ConsoleAuthPorts): middy.MiddlewareObj<ConsoleEvent> {
+  const current = consoleSession(ports);
   return {
     before: async ({ event }) => {
-      const sessionId = consoleSessionId(event);
-      const current = await consoleSession(options.ports ?? defaultPorts())(sessionId);
-      if (!current) throw new NotSignedIn();
-      if (!options.roles.includes(current.identity.role)) {
-        logger.info('Console call refused for the role', { app_id: current.identity.appId, user_id: current.identity.userId, role: current.identity.role });
+      const called = await current(consoleSessionId(event));
+      if (!called) throw new NotSignedIn();
+      const { identity } = called;
+      if (!checks.roles.includes(identity.role)) {
+        logger.info('Console call refused for the role', { route: checks.id, app_id: identity.appId, user_id: identity.userId, role: identity.role });
         throw new Forbidden();
       }
-      if (options.mutates && !consoleCsrfTokenMatches(current.sessionId, event.headers?.[CSRF_HEADER])) throw new CsrfRefused();
-      event.console = current.identity;
-      event.consoleSession = current.session;
+      if (checks.mutates && !consoleCsrfTokenMatches(called.sessionId, event.headers?.[CSRF_HEADER])) throw new CsrfRefused();
+      event.console = called;
     },
   };
 }
 
+/** A route that takes no body still bounds what it is sent (413 beyond, as a JSON route's); what fits is not read. */
+function bodyBound(maxBytes: number): middy.MiddlewareObj<ApiEvent> {
+  return {
+    before: async ({ event }) => {
+      const body = event.body ?? '';
+      const size = event.isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
+      if (size > maxBytes) throw new BodyTooLarge(`request body must be at most ${describeBytes(maxBytes)}`);
+    },
+  };
+}
+
+/**
+ * The middleware of one console route, from its declaration: the caller's
+ * session, role and CSRF token first, so a refused call reads no body; then
+ * its body (bound, Accept, Content-Type, JSON, schema: 413, 406, 415, 400), or
+ * only the bound of one that takes none, and its query string (400).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a route's chain is typed by its own event (ConsoleEvent<its declaration>); these run before that type holds.
+export function consoleRouteChecks(route: ConsoleChecks, ports: ConsoleAuthPorts): middy.MiddlewareObj<any>[] {
+  return [
+    consoleAuth(route, ports),
+    ...(route.body
+      ? [...jsonBody({ maxBytes: route.maxBodyBytes ?? defaultMaxBodyBytes }), validBody(route.body)]
+      : route.maxBodyBytes !== undefined
+        ? [bodyBound(route.maxBodyBytes)]
+        : []),
+    ...(route.query ? [validQuery(route.query)] : []),
+  ];
+}
+
 /** Console answers are per user and may carry a CSRF token: never cached, by the browser or on the way. */
-const noStore: middy.MiddlewareObj<ConsoleEvent, ApiResult> = {
+const noStore: middy.MiddlewareObj<ApiEvent, ApiResult> = {
   after: async (request) => {
     if (request.response) request.response.headers = { ...request.response.headers, 'Cache-Control': 'no-store' };
   },
@@ -142,28 +186,16 @@ const noStore: middy.MiddlewareObj<ConsoleEvent, ApiResult> = {
   },
 };
 
-/** The chain of a console operation; a handler adds only its core (and, with a body, jsonBody and validBody). */
-export function consoleApi(options: ConsoleApiOptions) {
-  return middy<ConsoleEvent, ApiResult>()
+/** The chain around the console's router: what every route and the not-found answer share. */
+export function consoleApi() {
+  return middy<ApiEvent, ApiResult>()
     .use(injectLambdaContext(logger))
     .use(noStore)
-    .use(httpErrors() as middy.MiddlewareObj<ConsoleEvent, ApiResult>)
-    .use(httpHeaderNormalizer())
-    .use(consoleAuth(options));
-}
-
-let sharedPorts: ConsoleAuthPorts | undefined;
-/** The container's session and user stores, made on first use. */
-function defaultPorts(): ConsoleAuthPorts {
-  sharedPorts ??= {
-    sessions: new DynamoSessionStore(dynamo, requireEnv(tables.portalSessions.envVar)),
-    users: new DynamoEnterpriseUserStore(dynamo, requireEnv(tables.enterpriseUsers.envVar)),
-    now: () => new Date(),
-  };
-  return sharedPorts;
+    .use(httpErrors() as middy.MiddlewareObj<ApiEvent, ApiResult>)
+    .use(httpHeaderNormalizer());
 }
 
 /** Who the audit log names for a console call: the signed-in user, by id and email. */
-export function consoleActor(event: Pick<ConsoleEvent, 'console'>): { user_id: string; email: string } {
-  return { user_id: event.console.userId, email: event.console.email };
+export function consoleActor(identity: Pick<ConsoleIdentity, 'userId' | 'email'>): { user_id: string; email: string } {
+  return { user_id: identity.userId, email: identity.email };
 }

@@ -6,6 +6,7 @@
  */
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import { parseCookie } from 'cookie';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logger } from '../runtime/logger';
 import type { ApiEvent, ApiResult } from './types';
@@ -50,14 +51,10 @@ export function htmlApi(options: { errorPage: () => string }) {
   return middy<ApiEvent, ApiResult>().use(injectLambdaContext(logger)).use(htmlErrors(options.errorPage)).use(httpHeaderNormalizer());
 }
 
-/** The named cookie of a request (headers normalised to lower case), if well under a sane size. */
+/** The named cookie of a request (headers normalised to lower case), if well under a sane size; of one sent twice, the first. */
 export function cookieOf(event: Pick<ApiEvent, 'headers'>, name: string): string | undefined {
   const header = event.headers?.cookie;
   if (!header || header.length > 8192) return undefined;
-  for (const part of header.split(';')) {
-    const separator = part.indexOf('=');
-    if (separator < 0) continue;
-    if (part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
-  }
-  return undefined;
+  // Taken as sent, not percent-decoded: the service's cookie values (random ids) are never encoded.
+  return parseCookie(header, { decode: (value) => value })[name];
 }

@@ -36,3 +36,8 @@ ${content}
 export function errorPage(): string {
   return layout('Something went wrong', `<h1>Something went wrong</h1>\n<p>Please try again in a moment.</p>`);
 }
+
+/** An address nothing answers (a browser-facing function's router found no route). */
+export function notFoundPage(): string {
+  return layout('Not found', `<h1>There is no such page</h1>\n<p>Check the address, or start again from your application.</p>`);
+}

@@ -8,6 +8,8 @@ import { enterpriseLimits } from '../domain/enterprise';
 
 export const SESSION_COOKIE = 'urm_portal_session';
 
+// Not cookie's stringifySetCookie: it orders the attributes otherwise (Max-Age before Path, Secure before SameSite),
+// and docs/api.md gives this order. The values are random ids, which need no encoding.
 function attributes(secure: boolean, maxAgeSeconds: number): string {
   return `Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }

@@ -12,9 +12,6 @@
 import { emailLimits } from '../domain/email';
 import { limits } from '../domain/limits';
 
-/** Forms are small: anything larger is not one of ours (functions/affiliate-portal/request.ts formOf). */
-export const maxFormBytes = 8 * 1024;
-
 /** The body bound of an operation that declares none. */
 export const defaultMaxBodyBytes = 256 * 1024;
 
@@ -23,30 +20,6 @@ export const maxBodyBytes: Readonly<Record<string, number>> = {
   IngestProfiles: limits.bodyBytes,
   IngestEvents: limits.bodyBytes,
   SendEmail: emailLimits.requestBytes,
-  ConsoleIssueKey: 1024,
-  ConsoleRevokeKey: 1024,
-  ConsoleUpdateApp: 16 * 1024,
-  ConsoleCreateChannel: 4 * 1024,
-  ConsoleUpdateChannel: 1024,
-  ConsoleGenerateVapid: 1024,
-  ConsoleRotateIdentitySecret: 1024,
-  ConsoleSetMoney: 16 * 1024,
-  ConsoleSignOut: 1024,
-  ConsoleChangeRole: 1024,
-  ConsoleSetAffiliateStatus: 1024,
-  ConsoleAssignAffiliatePlan: 1024,
-  ConsoleCreatePlan: 4 * 1024,
-  ConsoleCreateAffiliateLink: 8 * 1024,
-  ConsoleUpdateAffiliatePostbacks: 8 * 1024,
-  AffiliateSignIn: maxFormBytes,
-  AffiliateSignOut: maxFormBytes,
-  AffiliateRequestReset: maxFormBytes,
-  AffiliateResetPassword: maxFormBytes,
-  AffiliateCreateLink: maxFormBytes,
-  AffiliateUpdatePostbacks: maxFormBytes,
-  ConsoleChangePlayerAttribute: 64 * 1024,
-  ConsoleEmailPlayer: emailLimits.requestBytes,
-  ConsolePushPlayer: 64 * 1024,
 };
 
 /** The body bound of the operation `id`, for its handler and the local server alike. */

@@ -1,47 +1,19 @@
 /**
- * Every operation of the service: the HTTP routes and the stream consumers.
+ * What the service is made of, as pure data: every HTTP operation, the
+ * browser UIs' routed functions, the stream consumers and the scheduled work.
  * The CDK stack builds one Lambda function per entry, granting exactly the
- * access listed here; the local stack routes to the same handler modules.
- * Each operation's request-body bound is in body-limits.ts, which the
- * functions import without this whole table.
+ * access listed here (a routed function: the union of its routes' grants);
+ * the local stack routes to the same handler modules. Each integrator
+ * operation's request-body bound is in body-limits.ts, which the functions
+ * import without this whole table; a route declares its own.
  */
-import { identitySecretPattern } from '../domain/identity';
-import { postbackSecretPattern } from '../domain/postbacks';
-import { vapidPrivateKeyPattern } from '../domain/push';
+import { routes as affiliatePortalRoutes } from '../affiliate-portal/routes';
+import { routes as consoleRoutes } from '../console/routes';
+import { routes as enterprisePortalRoutes } from '../enterprise-portal/routes';
 import type { StreamRecordKind } from '../domain/stream-record';
-import type { TableName } from './resources';
+import { routedFunction, type FunctionDefinition, type RoutedFunction } from './routes';
 
-export type Access = 'read' | 'write' | 'readwrite';
-
-export interface FunctionDefinition {
-  /** PascalCase id of the function in CDK (`<id>Function`). */
-  id: string;
-  /** Handler module, relative to the repository root; it exports `handler`. */
-  entry: string;
-  /** The tables the function touches, and how: this is its IAM grant. */
-  tables: Partial<Record<TableName, Access>>;
-  /** The indexes the function queries, by table (which it must read): granted dynamodb:Query on exactly these. */
-  indexes?: Partial<Record<TableName, string[]>>;
-  /** How the function touches the ingestion stream, if at all. */
-  stream?: 'write';
-  /** The function sends email through SES (lib/aws/constructs/email.ts grants it). */
-  email?: 'send';
-  /**
-   * The function reads (or also writes) secrets (functions/manifest/secrets.ts): SSM parameters
-   * under the stack's path in AWS.
-   */
-  secrets?: 'read';
-  /**
-   * Secrets the function may create or replace: a name pattern under the
-   * stack's secrets path, `*` matching within it (an SSM ARN wildcard in AWS).
-   * Without `secrets: 'read'` it may write them and read none.
-   */
-  secretWrites?: string;
-  /** The function stores or sends to web push tokens: it learns the operator's push endpoint hosts (pushSending in resources.ts). */
-  pushEndpoints?: true;
-  /** The function calls affiliates' postback URLs: it learns the operator's development hosts (postbackSending in resources.ts). */
-  postbackHosts?: true;
-}
+export type { Access, FunctionDefinition, Grants, RoutedFunction, RouteDefinition } from './routes';
 
 export interface HttpOperation extends FunctionDefinition {
   method: 'GET' | 'POST';
@@ -82,15 +54,12 @@ export interface StreamConsumer extends FunctionDefinition {
 
 /**
  * Whether an operation's caller proves itself with an x-api-key (functions/http/auth.ts): it reads the keys
- * table to do so. The console's operations may read or write keys (its Settings) but are authorised by the portal
- * session (`/console/api/…`, console-auth.ts), never by a key.
+ * table to do so. (The console reads and writes keys too, in its Settings, but it is a routed function,
+ * authorised by the portal session: functions/http/console-auth.ts.)
  */
 export function keyAuthenticated(operation: HttpOperation): boolean {
-  return operation.tables.keys !== undefined && !operation.path.startsWith('/console/api/');
+  return operation.tables.keys !== undefined;
 }
-
-/** What every console operation's authorisation touches (functions/http/console-auth.ts): spread into its `tables`. */
-export const consoleAuthTables = { portalSessions: 'readwrite', enterpriseUsers: 'read' } as const satisfies FunctionDefinition['tables'];
 
 export const httpOperations: HttpOperation[] = [
   {
@@ -186,383 +155,6 @@ export const httpOperations: HttpOperation[] = [
     tables: { keys: 'read', apps: 'read', enterpriseUsers: 'read', signInTokens: 'write' },
   },
   {
-    // Browser-facing, no API key: the one-time token is the credential.
-    id: 'EnterpriseRedirect',
-    method: 'GET',
-    path: '/redirect',
-    entry: 'functions/enterprise-portal/enterprise-redirect/handler.ts',
-    tables: { apps: 'read', signInTokens: 'write', portalSessions: 'write' },
-  },
-  {
-    id: 'PortalHome',
-    method: 'GET',
-    path: '/portal',
-    entry: 'functions/enterprise-portal/portal-home/handler.ts',
-    // portalSessions written: a page view moves the session's last_seen (idle expiry).
-    tables: { apps: 'read', enterpriseUsers: 'read', portalSessions: 'readwrite' },
-  },
-  {
-    id: 'PortalSignOut',
-    method: 'POST',
-    path: '/portal/sign_out',
-    entry: 'functions/enterprise-portal/portal-sign-out/handler.ts',
-    tables: { portalSessions: 'write' },
-  },
-  // The back-office console's API (docs/api.md, "Back office API"): JSON for the console in a person's browser, not an
-  // integrator API, so out of the OpenAPI reference (portalPage). Every one authorises with the portal session cookie and the
-  // user's role (functions/http/console-auth.ts): it reads the session and moves its last_seen, and reads the user.
-  // Settings (admin only; channels are read by marketers too, who send email): the same use cases as the admin command
-  // line (functions/back-office/), each state-changing one audited.
-  {
-    id: 'ConsoleListKeys',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/keys',
-    entry: 'functions/console/console-list-keys/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read', keys: 'read' },
-    indexes: { keys: ['by-app'] },
-  },
-  {
-    id: 'ConsoleIssueKey',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/keys',
-    entry: 'functions/console/console-issue-key/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read', keys: 'write', auditLog: 'write' },
-  },
-  {
-    id: 'ConsoleRevokeKey',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/keys/{key_id}/revoke',
-    entry: 'functions/console/console-revoke-key/handler.ts',
-    // keys: the application's key by id through by-app, then its revoked_at.
-    tables: { ...consoleAuthTables, apps: 'read', keys: 'readwrite', auditLog: 'write' },
-    indexes: { keys: ['by-app'] },
-  },
-  {
-    id: 'ConsoleGetApp',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/app',
-    entry: 'functions/console/console-get-app/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read' },
-    // Whether the application has an identity secret (never what it is).
-    secrets: 'read',
-  },
-  {
-    id: 'ConsoleUpdateApp',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/app',
-    entry: 'functions/console/console-update-app/handler.ts',
-    // affiliates: that a default plan is one of the application's plans.
-    tables: { ...consoleAuthTables, apps: 'readwrite', affiliates: 'read', auditLog: 'write' },
-  },
-  {
-    id: 'ConsoleListChannels',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/channels',
-    entry: 'functions/console/console-list-channels/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read', channels: 'read' },
-  },
-  {
-    id: 'ConsoleCreateChannel',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/channels',
-    entry: 'functions/console/console-create-channel/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read', channels: 'write', auditLog: 'write' },
-  },
-  {
-    id: 'ConsoleUpdateChannel',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/channels/{channel_id}',
-    entry: 'functions/console/console-update-channel/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read', channels: 'readwrite', auditLog: 'write' },
-  },
-  {
-    id: 'ConsoleGetVapid',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/vapid',
-    entry: 'functions/console/console-get-vapid/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read' },
-  },
-  {
-    id: 'ConsoleGenerateVapid',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/vapid',
-    entry: 'functions/console/console-generate-vapid/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'readwrite', auditLog: 'write' },
-    // The private key: written, never read back here.
-    secretWrites: vapidPrivateKeyPattern,
-  },
-  {
-    id: 'ConsoleRotateIdentitySecret',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/identity_secret',
-    entry: 'functions/console/console-rotate-identity-secret/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read', auditLog: 'write' },
-    secretWrites: identitySecretPattern,
-  },
-  {
-    id: 'ConsoleGetMoney',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/money',
-    entry: 'functions/console/console-get-money/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read' },
-  },
-  {
-    id: 'ConsoleSetMoney',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/money',
-    entry: 'functions/console/console-set-money/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'readwrite', auditLog: 'write' },
-  },
-  {
-    id: 'ConsoleSession',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/session',
-    entry: 'functions/console/console-session/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read' },
-  },
-  {
-    id: 'ConsoleSignOut',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/sign_out',
-    entry: 'functions/console/console-sign-out/handler.ts',
-    tables: { ...consoleAuthTables },
-  },
-  {
-    id: 'ConsoleListUsers',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/users',
-    entry: 'functions/console/console-list-users/handler.ts',
-    tables: { ...consoleAuthTables },
-    indexes: { enterpriseUsers: ['by-app'] },
-  },
-  {
-    id: 'ConsoleChangeRole',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/users/{user_id}/role',
-    entry: 'functions/console/console-change-role/handler.ts',
-    tables: { ...consoleAuthTables, enterpriseUsers: 'readwrite', auditLog: 'write' },
-  },
-  {
-    id: 'ConsoleAudit',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/audit',
-    entry: 'functions/console/console-audit/handler.ts',
-    tables: { ...consoleAuthTables, auditLog: 'read' },
-  },
-  {
-    id: 'ConsoleListRejections',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/rejections',
-    entry: 'functions/console/console-list-rejections/handler.ts',
-    tables: { ...consoleAuthTables, rejections: 'read' },
-  },
-  // Affiliates in the console: the use cases of GET /api/affiliates, its report and the admin command line (back-office/affiliates.ts,
-  // plans.ts, affiliate-report.ts). Plans and postback URLs live in the affiliates table.
-  {
-    id: 'ConsoleListAffiliates',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/affiliates',
-    entry: 'functions/console/console-list-affiliates/handler.ts',
-    tables: { ...consoleAuthTables, affiliates: 'read' },
-  },
-  {
-    id: 'ConsoleGetAffiliate',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/affiliates/{affiliate_id}',
-    entry: 'functions/console/console-get-affiliate/handler.ts',
-    tables: { ...consoleAuthTables, affiliates: 'read', links: 'read' },
-    indexes: { links: ['by-affiliate'] },
-  },
-  {
-    id: 'ConsoleSetAffiliateStatus',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/affiliates/{affiliate_id}/status',
-    entry: 'functions/console/console-set-affiliate-status/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'readwrite', auditLog: 'write' },
-  },
-  {
-    id: 'ConsoleAssignAffiliatePlan',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/affiliates/{affiliate_id}/plan',
-    entry: 'functions/console/console-assign-affiliate-plan/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'readwrite', auditLog: 'write' },
-  },
-  {
-    id: 'ConsoleListPlans',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/plans',
-    entry: 'functions/console/console-list-plans/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'read' },
-  },
-  {
-    id: 'ConsoleAffiliateReport',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/affiliates/{affiliate_id}/report',
-    entry: 'functions/console/console-affiliate-report/handler.ts',
-    // As GetAffiliateReport: the affiliate and its plan, the currency, the figures, link names.
-    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'read', funnel: 'read', links: 'read' },
-    indexes: { links: ['by-affiliate'] },
-  },
-  {
-    id: 'ConsoleAffiliateReportCsv',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/affiliates/{affiliate_id}/report.csv',
-    entry: 'functions/console/console-affiliate-report-csv/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'read', funnel: 'read', links: 'read' },
-    indexes: { links: ['by-affiliate'] },
-  },
-  {
-    id: 'ConsoleAffiliateTrace',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/affiliates/{affiliate_id}/trace',
-    entry: 'functions/console/console-affiliate-trace/handler.ts',
-    // The attributed players (funnel) and their money events (timeline, newest first by its page keys).
-    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'read', funnel: 'read', timeline: 'read' },
-  },
-  {
-    id: 'ConsoleCreatePlan',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/plans',
-    entry: 'functions/console/console-create-plan/handler.ts',
-    // Plans live in the affiliates table (a new item, never an update).
-    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'write', auditLog: 'write' },
-  },
-  {
-    id: 'ConsoleCreateAffiliateLink',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/affiliates/{affiliate_id}/links',
-    entry: 'functions/console/console-create-affiliate-link/handler.ts',
-    // apps: the site origins a landing URL must be on; affiliates: that the affiliate is the application's.
-    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'read', links: 'write', auditLog: 'write' },
-  },
-  {
-    id: 'ConsoleAffiliatePostbacks',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/affiliates/{affiliate_id}/postbacks',
-    entry: 'functions/console/console-affiliate-postbacks/handler.ts',
-    // Whether a URL is set (affiliates), and the delivery log in the affiliate's funnel partition.
-    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'read', funnel: 'read' },
-  },
-  {
-    id: 'ConsoleUpdateAffiliatePostbacks',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/affiliates/{affiliate_id}/postbacks',
-    entry: 'functions/console/console-update-affiliate-postbacks/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read', affiliates: 'readwrite', auditLog: 'write' },
-    // As AffiliateUpdatePostbacks: whether a signing secret exists, a new one made; only postback secrets may be written.
-    secrets: 'read',
-    secretWrites: postbackSecretPattern,
-    postbackHosts: true,
-  },
-  // The affiliate portal (docs/api.md, "The affiliate portal"): browser-facing, no API key; a session cookie or a form's CSRF token.
-  {
-    id: 'AffiliateLoginPage',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/login',
-    entry: 'functions/affiliate-portal/affiliate-login-page/handler.ts',
-    tables: { apps: 'read' },
-  },
-  {
-    id: 'AffiliateSignIn',
-    portalPage: true,
-    method: 'POST',
-    path: '/affiliates/{app_id}/login',
-    entry: 'functions/affiliate-portal/affiliate-sign-in/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'write', signInAttempts: 'readwrite' },
-  },
-  {
-    id: 'AffiliateSignOut',
-    portalPage: true,
-    method: 'POST',
-    path: '/affiliates/{app_id}/sign_out',
-    entry: 'functions/affiliate-portal/affiliate-sign-out/handler.ts',
-    tables: { affiliateSessions: 'write' },
-  },
-  {
-    id: 'AffiliateForgotPage',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/forgot',
-    entry: 'functions/affiliate-portal/affiliate-forgot-page/handler.ts',
-    tables: { apps: 'read' },
-  },
-  {
-    id: 'AffiliateRequestReset',
-    portalPage: true,
-    method: 'POST',
-    path: '/affiliates/{app_id}/forgot',
-    entry: 'functions/affiliate-portal/affiliate-request-reset/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', channels: 'read', resetTokens: 'write', signInAttempts: 'readwrite' },
-    email: 'send',
-  },
-  {
-    id: 'AffiliateResetPage',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/reset',
-    entry: 'functions/affiliate-portal/affiliate-reset-page/handler.ts',
-    tables: { apps: 'read', resetTokens: 'read' },
-  },
-  {
-    id: 'AffiliateResetPassword',
-    portalPage: true,
-    method: 'POST',
-    path: '/affiliates/{app_id}/reset',
-    entry: 'functions/affiliate-portal/affiliate-reset-password/handler.ts',
-    tables: { apps: 'read', affiliates: 'readwrite', resetTokens: 'readwrite', affiliateSessions: 'readwrite', signInAttempts: 'write' },
-    indexes: { affiliateSessions: ['by-affiliate'] },
-  },
-  {
-    id: 'AffiliateDashboard',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/',
-    entry: 'functions/affiliate-portal/affiliate-dashboard/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', funnel: 'read', links: 'read' },
-    indexes: { links: ['by-affiliate'] },
-  },
-  {
-    id: 'AffiliateReportCsv',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/report.csv',
-    entry: 'functions/affiliate-portal/affiliate-report-csv/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', funnel: 'read', links: 'read' },
-    indexes: { links: ['by-affiliate'] },
-  },
-  {
     // Public, no key: the link id is all a click carries. The hottest public address, so links and
     // affiliates come from a per-container cache: a new click costs one conditional put and one record.
     id: 'TrackClick',
@@ -571,103 +163,6 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/api/track-click/handler.ts',
     tables: { links: 'read', affiliates: 'read', clickClaims: 'write' },
     stream: 'write',
-  },
-  {
-    id: 'AffiliateLinksPage',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/links',
-    entry: 'functions/affiliate-portal/affiliate-links-page/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', links: 'read' },
-    indexes: { links: ['by-affiliate'] },
-  },
-  {
-    id: 'AffiliateCreateLink',
-    portalPage: true,
-    method: 'POST',
-    path: '/affiliates/{app_id}/links',
-    entry: 'functions/affiliate-portal/affiliate-create-link/handler.ts',
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', links: 'readwrite' },
-    indexes: { links: ['by-affiliate'] },
-  },
-  {
-    id: 'AffiliatePostbacksPage',
-    portalPage: true,
-    method: 'GET',
-    path: '/affiliates/{app_id}/postbacks',
-    entry: 'functions/affiliate-portal/affiliate-postbacks-page/handler.ts',
-    // The URL is on the affiliate item; the delivery log in the affiliate's funnel partition.
-    tables: { apps: 'read', affiliates: 'read', affiliateSessions: 'readwrite', funnel: 'read' },
-  },
-  {
-    id: 'AffiliateUpdatePostbacks',
-    portalPage: true,
-    method: 'POST',
-    path: '/affiliates/{app_id}/postbacks',
-    entry: 'functions/affiliate-portal/affiliate-update-postbacks/handler.ts',
-    tables: { apps: 'read', affiliates: 'readwrite', affiliateSessions: 'readwrite', funnel: 'read' },
-    // The signing secret: made with the first URL, replaced on rotation; only postback secrets may be written.
-    secrets: 'read',
-    secretWrites: postbackSecretPattern,
-    postbackHosts: true,
-  },
-  {
-    id: 'ConsoleListPlayers',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/players',
-    entry: 'functions/console/console-list-players/handler.ts',
-    // profiles: whether each listed player still exists, and when it last changed.
-    tables: { ...consoleAuthTables, profiles: 'read' },
-    indexes: { profiles: ['by-app'] },
-  },
-  {
-    id: 'ConsoleGetPlayer',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/players/{profile_id}',
-    entry: 'functions/console/console-get-player/handler.ts',
-    tables: { ...consoleAuthTables, profiles: 'read', rejections: 'read' },
-  },
-  {
-    id: 'ConsolePlayerTimeline',
-    portalPage: true,
-    method: 'GET',
-    path: '/console/api/players/{profile_id}/timeline',
-    entry: 'functions/console/console-player-timeline/handler.ts',
-    tables: { ...consoleAuthTables, profiles: 'read', timeline: 'read' },
-  },
-  {
-    id: 'ConsoleChangePlayerAttribute',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/players/{profile_id}/attributes',
-    entry: 'functions/console/console-change-player-attribute/handler.ts',
-    // profiles: only that the player exists; the change itself goes through the stream, and into the audit log.
-    tables: { ...consoleAuthTables, profiles: 'read', auditLog: 'write' },
-    stream: 'write',
-  },
-  {
-    id: 'ConsoleEmailPlayer',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/players/{profile_id}/email',
-    entry: 'functions/console/console-email-player/handler.ts',
-    // pushDeliveries: the action ids (claimed before sending, so a retry sends once) live beside the push claims.
-    tables: { ...consoleAuthTables, profiles: 'read', channels: 'read', pushDeliveries: 'readwrite', auditLog: 'write' },
-    stream: 'write',
-    email: 'send',
-  },
-  {
-    id: 'ConsolePushPlayer',
-    portalPage: true,
-    method: 'POST',
-    path: '/console/api/players/{profile_id}/push',
-    entry: 'functions/console/console-push-player/handler.ts',
-    tables: { ...consoleAuthTables, apps: 'read', profiles: 'read', pushDeliveries: 'readwrite', auditLog: 'write' },
-    stream: 'write',
-    secrets: 'read',
-    pushEndpoints: true,
   },
   {
     id: 'GetPushConfig',
@@ -688,6 +183,61 @@ export const httpOperations: HttpOperation[] = [
     pushEndpoints: true,
   },
 ];
+
+/** The browser UIs: one routed function each. */
+export const routedFunctions: RoutedFunction[] = [
+  // GET /redirect (the one-time sign-in link into the console) and GET /portal (kept for old links: to the console);
+  // what was under /portal (its sign-out) gets the router's 404.
+  routedFunction({ id: 'EnterprisePortal', entry: 'functions/enterprise-portal/handler.ts', proxies: ['/portal/{proxy+}'], routes: enterprisePortalRoutes }),
+  // The back-office console's API (docs/api.md, "Back office API"): JSON for the console in a person's browser, authorised
+  // by the portal session cookie and the user's role (functions/http/console-auth.ts), not an integrator API.
+  routedFunction({ id: 'Console', entry: 'functions/console/handler.ts', proxies: ['/console/api/{proxy+}'], routes: consoleRoutes }),
+  // The affiliate portal (docs/api.md, "The affiliate portal"): browser-facing, no API key; a session cookie or a form's CSRF token.
+  routedFunction({
+    id: 'AffiliatePortal',
+    entry: 'functions/affiliate-portal/handler.ts',
+    proxies: ['/affiliates/{app_id}/{proxy+}'],
+    routes: affiliatePortalRoutes,
+  }),
+];
+
+/** An HTTP address of the service and the function that answers it: an integrator operation, or a route of a routed function. */
+export interface HttpRoute {
+  id: string;
+  method: 'GET' | 'POST';
+  path: string;
+  /** The id of the function that answers it. */
+  functionId: string;
+  /** For a person's browser (a UI's route, or a portal page): left out of the OpenAPI reference. */
+  portalPage: boolean;
+  /** Its request-body bound, if it declares one (body-limits.ts for an operation, the route's own otherwise). */
+  maxBodyBytes?: number;
+  browser?: true;
+}
+
+/** Every HTTP address the service answers, operations first. */
+export function httpRoutes(): HttpRoute[] {
+  return [
+    ...httpOperations.map((operation) => ({
+      id: operation.id,
+      method: operation.method,
+      path: operation.path,
+      functionId: operation.id,
+      portalPage: operation.portalPage === true,
+      ...(operation.browser ? { browser: true as const } : {}),
+    })),
+    ...routedFunctions.flatMap((fn) =>
+      fn.routes.map((route) => ({
+        id: route.id,
+        method: route.method,
+        path: route.path,
+        functionId: fn.id,
+        portalPage: route.documented !== true,
+        ...(route.maxBodyBytes !== undefined ? { maxBodyBytes: route.maxBodyBytes } : {}),
+      })),
+    ),
+  ];
+}
 
 export const streamConsumers: StreamConsumer[] = [
   {

@@ -13,7 +13,7 @@ import { BodyTooLarge, HttpProblem, toErrorResponse } from '../../functions/http
 import { describeBytes } from '../../functions/http/json-body';
 import { errorPage } from '../../functions/enterprise-portal/pages';
 import { maxBodyBytesOf } from '../../functions/manifest/body-limits';
-import { httpOperations, type HttpOperation } from '../../functions/manifest/operations';
+import { httpRoutes, type HttpRoute } from '../../functions/manifest/operations';
 import { namedSchemas, operationDocs } from './operation-docs';
 import { corsAppIdParameter, corsHeaders, preflightDoc } from './operations/cors';
 import { tags, type OperationDoc, type ParameterDoc, type RequestExample, type ResponseDoc } from './operations/doc-types';
@@ -246,9 +246,9 @@ function operationObject(operationId: string, doc: OperationDoc, method: string,
   };
 }
 
-function pathItems(operations: HttpOperation[]): SchemaObject {
+function pathItems(operations: HttpRoute[]): SchemaObject {
   const paths: Record<string, Record<string, SchemaObject>> = {};
-  // The affiliate portal's pages are for people, not integrators: docs/api.md describes them.
+  // The console's and the affiliate portal's routes are for people, not integrators: docs/api.md describes them.
   for (const operation of operations.filter((candidate) => !candidate.portalPage)) {
     const doc = operationDocs[operation.id];
     if (!doc) throw new Error(`operation ${operation.id} has no documentation in lib/api-docs/operation-docs.ts`);
@@ -281,7 +281,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Reco
     },
     servers: [{ url: options.serverUrl ?? defaultServerUrl }],
     tags,
-    paths: pathItems(httpOperations),
+    paths: pathItems(httpRoutes()),
     components: {
       securitySchemes: {
         serverKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key of scope `server` (`urm_server_…`).' },

@@ -11,7 +11,15 @@ import type { Method } from 'aws-cdk-lib/aws-apigateway';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { httpOperations, scheduledFunctions, type HttpOperation, keyAuthenticated } from '../../functions/manifest/operations';
+import {
+  httpOperations,
+  routedFunctions,
+  scheduledFunctions,
+  type FunctionDefinition,
+  type HttpOperation,
+  keyAuthenticated,
+} from '../../functions/manifest/operations';
+import { gatewayResources, resourcePath } from '../../functions/manifest/routes';
 import { secretsPrefix } from '../../functions/manifest/secrets';
 import type { EventPipeline } from './constructs/event-pipeline';
 import type { IngestionApi } from './constructs/ingestion-api';
@@ -43,6 +51,31 @@ export function suppressAcceptedFindings(stack: UrmStackParts): void {
   ]);
 }
 
+/** How each browser UI's routed function authenticates its callers, route by route. */
+const routedAuthorization: Record<string, string> = {
+  EnterprisePortal:
+    'GET /redirect is opened by a browser with a one-time sign-in token (from POST /enterprises/sign_in, stored as a ' +
+    'SHA-256, expiring, spent on first use) as its credential, and a session is made only for a valid token; GET /portal ' +
+    "only redirects to the console and reads nothing; any other address or method gets the router's 404.",
+  AffiliatePortal:
+    'Its pages are for affiliates in a browser. The sign-in, password-reset and reset-request pages are public forms ' +
+    'that return no data. Signing in takes the username or email and password (scrypt) behind a CSRF token bound to a ' +
+    'pre-session cookie and a lockout per account and per client address; only then is a session made (random, stored ' +
+    "as a SHA-256, idle and absolute expiry, HttpOnly, SameSite=Lax cookie scoped to the application's portal). A reset " +
+    'request mails a single-use link to the address of an affiliate who has it and answers the same page either way ' +
+    '(mails per address limited); the reset token (stored as a SHA-256, expiring in an hour, spent on use) is the ' +
+    "credential of the new-password form. Every other page needs that session and shows or changes only its affiliate's " +
+    "own figures, links (landing URLs on the application's own site origins only) and postback settings (https to a " +
+    "public host); every form post needs the session's CSRF token, and sign-out ends only the session of its cookie. " +
+    "Any other address or method gets the router's 404.",
+  // The back-office console's API (functions/console, its checks functions/http/console-auth.ts).
+  Console:
+    'Its credential is the enterprise portal session cookie (random, stored as a SHA-256, idle and absolute expiry, ' +
+    "HttpOnly, SameSite=Lax) and the user's role in the session's application, checked on every call; state-changing " +
+    "calls also need the session's X-CSRF-Token. It reaches only the session's application; any other address or method " +
+    "gets the router's 404.",
+};
+
 /** How an operation authenticates its caller: API Gateway does not, every function does it first. */
 function authorization(operation: HttpOperation): string {
   if (keyAuthenticated(operation)) {
@@ -53,50 +86,11 @@ function authorization(operation: HttpOperation): string {
     );
   }
   const keyless: Record<string, string> = {
-    EnterpriseRedirect:
-      'It is opened by a browser with a one-time sign-in token (from POST /enterprises/sign_in, stored as a SHA-256, ' +
-      'expiring, spent on first use) as its credential; a session is made only for a valid token.',
-    PortalHome:
-      'Its credential is the portal session cookie (random, stored as a SHA-256, expiring, HttpOnly, SameSite=Lax); ' +
-      'without a live session it shows nothing.',
-    PortalSignOut:
-      'It ends the session of the portal session cookie it is sent (SameSite=Lax, so no cross-site form sends it); ' + 'without one it ends nothing.',
-    AffiliateLoginPage: 'It shows the affiliate sign-in form of a public page and returns no data.',
-    AffiliateSignIn:
-      "Its credential is the affiliate's username or email and password (scrypt), behind a CSRF token and a lockout per " +
-      'account and per client address; only then is a session (random, stored as a SHA-256, expiring) made.',
-    AffiliateSignOut: "It ends the affiliate session of the cookie it is sent, and only with that session's CSRF token.",
-    AffiliateForgotPage: 'It shows the password-reset form of a public page and returns no data.',
-    AffiliateRequestReset:
-      'It mails a single-use reset link to the address of an affiliate who has it, answering the same page whether or ' +
-      'not the address is known (CSRF token required, mails per address limited).',
-    AffiliateResetPage: 'Its credential is the single-use reset token (stored as a SHA-256, expiring in an hour); it shows only a form.',
-    AffiliateResetPassword: 'Its credential is the single-use reset token (stored as a SHA-256, expiring, spent on use), with a CSRF token.',
-    AffiliateDashboard:
-      'Its credential is the affiliate portal session cookie (random, stored as a SHA-256, idle and absolute expiry, ' +
-      "HttpOnly, SameSite=Lax); it shows only that affiliate's figures.",
-    AffiliateLinksPage: "Its credential is the affiliate portal session cookie; it lists only that affiliate's links.",
-    AffiliateCreateLink:
-      "Its credential is the affiliate portal session cookie with that session's CSRF token; it creates a link of that " +
-      "affiliate only, to a landing URL on one of the application's own site origins.",
-    AffiliatePostbacksPage: "Its credential is the affiliate portal session cookie; it shows only that affiliate's postback URL and delivery log.",
-    AffiliateUpdatePostbacks:
-      "Its credential is the affiliate portal session cookie with that session's CSRF token; it changes only that " +
-      "affiliate's postback URL (https to a public host) and signing secret.",
-    AffiliateReportCsv: "Its credential is the affiliate portal session cookie; it returns only that affiliate's figures.",
     TrackClick:
       'It is a public tracking link that anyone may follow, by design: it only redirects to the landing URL stored ' +
       "with the link (on one of the application's own site origins), reads nothing back to the caller, and writes at " +
       'most one click claim and one stream record per visitor and link per day; an unknown link id writes nothing.',
   };
-  // The back-office console's API (functions/http/console-auth.ts): one rule for all of it.
-  if (operation.path.startsWith('/console/api/')) {
-    return (
-      'Its credential is the enterprise portal session cookie (random, stored as a SHA-256, idle and absolute expiry, ' +
-      "HttpOnly, SameSite=Lax) and the user's role in the session's application, checked on every call; state-changing " +
-      "calls also need the session's X-CSRF-Token. It reaches only the session's application."
-    );
-  }
   const reason = keyless[operation.id];
   if (!reason) throw new Error(`${operation.id} takes no API key: say in lib/aws/nag-suppressions.ts how it authenticates its caller`);
   return reason;
@@ -109,14 +103,13 @@ const preflight =
 function suppressApiFindings(stack: UrmStackParts): void {
   const api = stack.ingestion.api;
   for (const method of api.methods) {
-    const operation = operationOf(method);
-    const how = method.httpMethod === 'OPTIONS' ? preflight : authorization(operation);
+    const { path, how } = ownerOf(method);
     suppress(method, [
-      { id: 'AwsSolutions-APIG4', reason: `No API Gateway authorizer on ${method.httpMethod} ${operation.path}. ${how}` },
+      { id: 'AwsSolutions-APIG4', reason: `No API Gateway authorizer on ${method.httpMethod} ${path}. ${how}` },
       {
         id: 'AwsSolutions-COG4',
         reason:
-          `No Cognito user pool on ${method.httpMethod} ${operation.path}: its callers are integrators' servers and ` +
+          `No Cognito user pool on ${method.httpMethod} ${path}: its callers are integrators' servers and ` +
           `browsers with an application's API key, or portal users with a token or session, none a Cognito user. ${how}`,
       },
     ]);
@@ -155,20 +148,30 @@ function suppressApiFindings(stack: UrmStackParts): void {
   }
 }
 
-function operationOf(method: Method): HttpOperation {
+/** The operation or routed function a method of the API reaches, and how it authenticates its caller. */
+function ownerOf(method: Method): { path: string; how: string } {
   const path = method.resource.path;
+  const routed = routedFunctions.find(
+    (candidate) => gatewayResources(candidate).includes(path) || candidate.routes.some((route) => resourcePath(route.path) === path),
+  );
+  if (routed) {
+    const how = routedAuthorization[routed.id];
+    if (!how) throw new Error(`${routed.id} takes no API key: say in lib/aws/nag-suppressions.ts how it authenticates its callers`);
+    return { path, how };
+  }
   const operation = httpOperations.find(
     (candidate) =>
       // A path ending in / (the affiliate portal's home) is the resource without it: API Gateway resources have no trailing slash.
-      candidate.path.replace(/(.)\/$/, '$1') === path && (candidate.method === method.httpMethod || (method.httpMethod === 'OPTIONS' && candidate.browser)),
+      resourcePath(candidate.path) === path && (candidate.method === method.httpMethod || (method.httpMethod === 'OPTIONS' && candidate.browser)),
   );
   if (!operation) throw new Error(`API method ${method.httpMethod} ${path} is no operation of functions/manifest/operations.ts`);
-  return operation;
+  return { path: operation.path, how: method.httpMethod === 'OPTIONS' ? preflight : authorization(operation) };
 }
 
 function suppressFunctionFindings(stack: UrmStackParts): void {
   // No SES finding to accept: send_email's grant names its identities, never identity/* (lib/aws/constructs/email.ts).
-  for (const operation of httpOperations.filter((candidate) => candidate.secrets === 'read')) {
+  const httpFunctions: FunctionDefinition[] = [...httpOperations, ...routedFunctions];
+  for (const operation of httpFunctions.filter((candidate) => candidate.secrets === 'read')) {
     suppress(
       roleOf(stack, operation),
       [
@@ -184,21 +187,24 @@ function suppressFunctionFindings(stack: UrmStackParts): void {
       true,
     );
   }
-  for (const operation of httpOperations.filter((candidate) => candidate.secretWrites !== undefined)) {
+  for (const operation of httpFunctions.filter((candidate) => candidate.secretWrites !== undefined)) {
     const readsToo = operation.secrets === 'read';
+    const writable = operation.secretWrites ?? [];
     suppress(
       roleOf(stack, operation),
       [
         {
           id: 'AwsSolutions-IAM5',
           reason:
-            `${readsToo ? "ssm:GetParameter under the stack's own secrets path, and " : ''}ssm:PutParameter only on the names of one ` +
-            `kind of secret there (${operation.secretWrites}): one parameter per application or affiliate (a postback signing ` +
+            `${readsToo ? "ssm:GetParameter under the stack's own secrets path, and " : ''}ssm:PutParameter only on the names of ` +
+            `the kinds of secret there it makes (${writable.join(', ')}): one parameter per application or affiliate (a postback signing ` +
             'secret, a VAPID private key, an identity secret), named by the session, not the request, so the names are not ' +
             'known at deployment.',
           appliesTo: [
             ...(readsToo ? [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`] : []),
-            `Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/${operation.secretWrites}`,
+            ...writable.map(
+              (pattern) => `Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/${pattern}`,
+            ),
           ],
         },
       ],
@@ -226,7 +232,7 @@ function suppressFunctionFindings(stack: UrmStackParts): void {
 }
 
 /** The role of an operation's function: its policies carry the grants. */
-function roleOf(stack: UrmStackParts, operation: HttpOperation): IConstruct {
+function roleOf(stack: UrmStackParts, operation: FunctionDefinition): IConstruct {
   const role = stack.ingestion.operations[operation.id].role;
   if (!role) throw new Error(`${operation.id} has no role`);
   return role;

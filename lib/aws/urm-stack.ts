@@ -5,7 +5,7 @@
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { httpOperations, streamConsumers } from '../../functions/manifest/operations';
+import { httpOperations, routedFunctions, streamConsumers } from '../../functions/manifest/operations';
 import { tableOutputName, tables as tableDefinitions, type TableName } from '../../functions/manifest/resources';
 import { secretsPrefix, secretsPrefixOutput } from '../../functions/manifest/secrets';
 import { Alarms } from './constructs/alarms';
@@ -98,7 +98,9 @@ export class UrmStack extends Stack {
     this.email = new Email(this, 'Email', {
       domain: this.node.tryGetContext('urm:emailDomain') ?? process.env.URM_EMAIL_DOMAIN,
       identities: listSetting(this.node.tryGetContext('urm:emailIdentities') ?? process.env.URM_EMAIL_IDENTITIES),
-      senders: httpOperations.filter((operation) => operation.email === 'send').map((operation) => this.ingestion.operations[operation.id]),
+      senders: [...httpOperations, ...routedFunctions]
+        .filter((definition) => definition.email === 'send')
+        .map((definition) => this.ingestion.operations[definition.id]),
     });
 
     // One API serves every surface (ingestion, CRM reads, enterprise, comms) for now; each keeps its own output so they can split later.

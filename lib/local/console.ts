@@ -9,14 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, join } from 'node:path';
-import {
-  CONSOLE_ASSETS_PREFIX,
-  CONSOLE_INDEX,
-  CONSOLE_PREFIX,
-  consoleAssetsDir,
-  consoleContentSecurityPolicy,
-  consoleDistDir,
-} from '../../web-sdk/build-console';
+import { CONSOLE_ASSETS_PREFIX, CONSOLE_INDEX, CONSOLE_PREFIX, consoleAssetsDir, consoleContentSecurityPolicy, consoleDistDir } from '../console/build';
 import type { StaticHandler } from './server';
 
 /** The headers of every console file, here and on the CDN (lib/aws/constructs/push-cdn.ts). */

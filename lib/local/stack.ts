@@ -26,8 +26,8 @@ import { DynamoRejectionLog } from '../../functions/adapters/dynamo-rejection-lo
 import { DynamoSecretStore } from '../../functions/adapters/dynamo-secret-store';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/adapters/dynamo-postback-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
-import { ensureConsoleBuilt } from '../../web-sdk/build-console';
-import { httpOperations, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/manifest/operations';
+import { ensureConsoleBuilt } from '../console/build';
+import { httpOperations, routedFunctions, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/manifest/operations';
 import { ingestStream, postbackSending, pushSending, tables } from '../../functions/manifest/resources';
 import { postbackHostList } from '../../functions/domain/postbacks';
 import type { BackOffice } from '../../functions/back-office/ports';
@@ -42,6 +42,7 @@ import { scopeInvocations } from './invocation';
 import { startSchedules, type ScheduleBinding, type ScheduledHandler } from './schedules';
 import { createApiServer, loadRoutes } from './server';
 import { startSesLocal } from './ses-local';
+import { reportRequests, type AnsweredRequest } from './terminal-log';
 import { ensureDemoWebPush, webPushStatics } from './web-push';
 import { FileCheckpointStore } from './stream-poller/checkpoints';
 import { fileFailureSink } from './stream-poller/on-failure';
@@ -64,6 +65,8 @@ export interface LocalStackOptions {
   scheduleIntervalMs?: number;
   /** Run each function's bundle as `cdk synth` stages it (bundles.ts) instead of its TypeScript source. */
   bundled?: boolean;
+  /** Told of each request the API answers: `npm start` prints one line per request. */
+  onRequest?: (request: AnsweredRequest) => void;
 }
 
 export interface LocalStack {
@@ -230,11 +233,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The back-office console, served below under /console/, likewise.
     ensureConsoleBuilt(options.log);
 
-    const functions = [...httpOperations, ...streamConsumers, ...scheduledFunctions];
+    const functions = [...httpOperations, ...routedFunctions, ...streamConsumers, ...scheduledFunctions];
     const load = options.bundled ? await bundledLoader(options, functions) : sourceHandlers(options.root);
     // The handlers read their environment when first imported, as at a cold start.
     Object.assign(process.env, functionEnvironment(endpoints, ses.url));
-    const routes = await loadRoutes(httpOperations, load);
+    const routes = await loadRoutes(httpOperations, routedFunctions, load);
     const server: Server = createApiServer(routes, {
       log: options.log,
       statics: [
@@ -243,6 +246,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         consoleStatics(options.log),
       ],
     });
+    if (options.onRequest) reportRequests(server, options.onRequest);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host, () => resolve());

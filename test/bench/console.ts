@@ -33,7 +33,7 @@ import { partitionKey } from '../../functions/domain/stream-record';
 import type { StoredProfile } from '../../functions/domain/profile-state';
 import type { TimelineEntry } from '../../functions/domain/timeline';
 import { localBackOffice, localClients } from '../../lib/local/stack';
-import { consoleDistDir } from '../../web-sdk/build-console';
+import { consoleDistDir } from '../../lib/console/build';
 import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';
 import { median, report, round, withLocalStack, type BenchRow } from './support';

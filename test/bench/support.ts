@@ -13,9 +13,19 @@ import type { DevConfig } from '../../lib/local/demo-app';
 import type { LocalEndpoints } from '../../lib/local/stack';
 import { tables, ingestStream } from '../../functions/manifest/resources';
 import { secretsEnv } from '../../functions/manifest/secrets';
+import { httpOperations, routedFunctions, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/manifest/operations';
 import { endpointsOf, freePorts, startLocalProcess, waitFor } from '../support/local-process';
 
 export const median = (values: number[]): number => percentile(values, 50);
+
+/** Every function that deploys, once: the manifest's HTTP operations, browser UIs' routed functions, stream consumers and scheduled functions, one per handler module. */
+export function deployedFunctions(): FunctionDefinition[] {
+  const byEntry = new Map<string, FunctionDefinition>();
+  for (const definition of [...httpOperations, ...routedFunctions, ...streamConsumers, ...scheduledFunctions]) {
+    if (!byEntry.has(definition.entry)) byEntry.set(definition.entry, definition);
+  }
+  return [...byEntry.values()];
+}
 
 /** Nearest-rank percentile. */
 export function percentile(values: number[], p: number): number {

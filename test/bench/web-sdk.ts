@@ -29,13 +29,13 @@ export interface WebSdkResult {
   console?: { gzipBytes: number; budgetBytes: number };
 }
 
-/** Builds the console (web-sdk/build-console.ts) and measures the files its page loads first. */
+/** Builds the console (lib/console/build.ts) and measures the files its page loads first. */
 function consoleFirstLoad(): WebSdkResult['console'] {
-  const buildScript = join(repoRoot, 'web-sdk', 'build-console.ts');
+  const buildScript = join(repoRoot, 'lib', 'console', 'build.ts');
   if (!existsSync(buildScript)) return undefined;
   const build = spawnSync(process.execPath, ['--import', 'tsx', buildScript], { cwd: repoRoot, encoding: 'utf8' });
   if (build.status !== 0) return undefined;
-  const dist = join(repoRoot, 'web-sdk', 'dist', 'console');
+  const dist = join(repoRoot, 'dist', 'console');
   const page = readFileSync(join(dist, 'index.html'), 'utf8');
   const files = [...page.matchAll(/\/console\/(assets\/[\w.-]+)/g)].map((match) => join(dist, match[1]!));
   const gzipBytes = files.reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0);

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { httpOperations } from '../../functions/manifest/operations';
+import { httpRoutes } from '../../functions/manifest/operations';
 import { validateOpenApiDocument } from '../../lib/api-docs/document';
 import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';
@@ -74,7 +74,7 @@ describe('/docs in Chromium', () => {
     await page.screenshot({ path: screenshot, fullPage: true });
 
     const rendered = new Set(listed.map((operation) => `${operation.method} ${operation.path}`));
-    for (const operation of httpOperations.filter((candidate) => !candidate.portalPage)) {
+    for (const operation of httpRoutes().filter((candidate) => !candidate.portalPage)) {
       expect(rendered.has(`${operation.method} ${operation.path}`)).toBeTruthy();
     }
     expect((await page.textContent('.info .title')) ?? '').toMatch(/urm/);
@@ -92,7 +92,7 @@ describe('/docs in Chromium', () => {
 
   test('an operation expands to its parameters and responses', async () => {
     const { page } = await openDocs();
-    const operation = httpOperations.find((candidate) => candidate.path.includes('{')) ?? httpOperations[0];
+    const operation = httpRoutes().find((candidate) => candidate.path.includes('{')) ?? httpRoutes()[0];
 
     await page.click(`.opblock-summary-path[data-path="${operation.path}"]`);
     const body = page.locator('.opblock.is-open .opblock-body');

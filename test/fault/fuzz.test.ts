@@ -1,5 +1,6 @@
 /**
- * Fuzz: every POST operation of functions/manifest/operations.ts gets 2,000 generated
+ * Fuzz: every POST address of functions/manifest/operations.ts (httpRoutes: the integrator
+ * operations and the routes of the routed functions) gets 2,000 generated
  * bodies over HTTP (keep-alive, 4 in flight, each with a timeout) to a local
  * stack of this file's own (so the valid bodies among them, some of them
  * large, do not queue up before the shared stack's consumers and slow the
@@ -23,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import pLimit from 'p-limit';
 import { localClients } from '../../lib/local/stack';
-import { httpOperations } from '../../functions/manifest/operations';
+import { httpRoutes } from '../../functions/manifest/operations';
 import { tables } from '../../functions/manifest/resources';
 import type { DevConfig } from '../../lib/local/demo-app';
 import { endpointsOf, freePorts, startLocalProcess, waitFor, type LocalProcess } from '../support/local-process';
@@ -316,9 +317,30 @@ interface Outcome {
   ms: number;
 }
 
-/** The server closed a kept-alive socket just as the client reused it: a transport race, not an answer. */
-const socketClosedUnderUs = (error: unknown) =>
-  error instanceof TypeError && ['UND_ERR_SOCKET', 'ECONNRESET'].includes((error.cause as { code?: string } | undefined)?.code ?? '');
+type NoAnswerKind = 'hung' | 'closed' | 'failed';
+
+/** A request that got no answer, and why: its timeout (`hung`), the server closing the connection, or another transport failure. */
+class NoAnswer extends Error {
+  constructor(
+    readonly kind: NoAnswerKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Why fetch failed, from the error's name and its cause's code: fetch's errors come from another realm
+ * than the test's (jest runs a test file in a VM context), so `instanceof TypeError` is never true here.
+ */
+function noAnswerOf(error: unknown): { kind: NoAnswerKind; detail: string } {
+  const { name, message, cause } = error as { name?: string; message?: string; cause?: { name?: string; code?: string; message?: string } };
+  if (name === 'TimeoutError') return { kind: 'hung', detail: `no answer within ${REQUEST_TIMEOUT_MS} ms` };
+  const why = cause ? ` (${cause.name ?? 'cause'}${cause.code ? ` ${cause.code}` : ''}: ${cause.message})` : '';
+  // The server closed a kept-alive socket just as the client reused it: a transport race, not an answer.
+  if (['UND_ERR_SOCKET', 'ECONNRESET'].includes(cause?.code ?? '')) return { kind: 'closed', detail: `the server closed the connection${why}` };
+  return { kind: 'failed', detail: `${message ?? String(error)}${why}` };
+}
 
 async function post(path: string, key: string, text: string, attempt = 1): Promise<Outcome> {
   const start = performance.now();
@@ -332,9 +354,10 @@ async function post(path: string, key: string, text: string, attempt = 1): Promi
     await response.arrayBuffer();
     return { status: response.status, ms: performance.now() - start };
   } catch (error) {
+    const { kind, detail } = noAnswerOf(error);
     // Once, on a fresh socket: a server that crashed or hangs fails the second time too.
-    if (attempt === 1 && socketClosedUnderUs(error)) return post(path, key, text, 2);
-    throw error;
+    if (attempt === 1 && kind === 'closed') return post(path, key, text, 2);
+    throw new NoAnswer(kind, attempt === 1 ? detail : `${detail}, on the retry too`);
   }
 }
 
@@ -359,7 +382,7 @@ async function tracesOfRun(): Promise<Set<string>> {
   return found;
 }
 
-const postOperations = httpOperations.filter((operation) => operation.method === 'POST');
+const postOperations = httpRoutes().filter((operation) => operation.method === 'POST');
 
 describe(`fuzzing every POST operation with ${BODIES} bodies each (seed ${seed})`, () => {
   const accepted = new Set<string>();
@@ -393,7 +416,7 @@ describe(`fuzzing every POST operation with ${BODIES} bodies each (seed ${seed})
 
       const cases = fc.sample(caseArbitrary(seedOf, nextMarker), { numRuns: bodies, seed: seed + operation.id.length });
       const limit = pLimit(IN_FLIGHT);
-      const tally: Record<string, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, hung: 0 };
+      const tally: Record<string, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, hung: 0, closed: 0, failed: 0 };
       const problems: string[] = [];
       await Promise.all(
         cases.map((c) =>
@@ -402,8 +425,9 @@ describe(`fuzzing every POST operation with ${BODIES} bodies each (seed ${seed})
             try {
               outcome = await post(path, key, c.text);
             } catch (error) {
-              tally.hung++;
-              problems.push(`${c.kind}: no answer within ${REQUEST_TIMEOUT_MS} ms (${(error as Error).message}); body ${c.text.slice(0, 200)}`);
+              const noAnswer = error instanceof NoAnswer ? error : new NoAnswer('failed', String(error));
+              tally[noAnswer.kind]++;
+              problems.push(`${c.kind}: ${noAnswer.message}; body ${c.text.slice(0, 200)}`);
               return;
             }
             const family = `${Math.floor(outcome.status / 100)}xx`;
@@ -430,7 +454,7 @@ describe(`fuzzing every POST operation with ${BODIES} bodies each (seed ${seed})
       );
       expect(problems.slice(0, 10)).toEqual([]);
       expect(tally['5xx']).toBe(0);
-      expect(tally.hung).toBe(0);
+      expect({ hung: tally.hung, closed: tally.closed, failed: tally.failed }).toEqual({ hung: 0, closed: 0, failed: 0 });
     });
   }
 

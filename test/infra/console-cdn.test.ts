@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { consoleApiPaths, consoleRewriteCode, PushCdn } from '../../lib/aws/constructs/push-cdn';
-import { consoleContentSecurityPolicy, consoleDistDir, ensureConsoleBuilt } from '../../web-sdk/build-console';
+import { consoleContentSecurityPolicy, consoleDistDir, ensureConsoleBuilt } from '../../lib/console/build';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { testApp } from '../support/cdk';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { httpOperations, streamConsumers } from '../../functions/manifest/operations';
+import { httpOperations, routedFunctions, streamConsumers } from '../../functions/manifest/operations';
 import { emailSending } from '../../functions/manifest/resources';
 import { UrmStack } from '../../lib/aws/urm-stack';
 import { roleStatements, testApp } from '../support/cdk';
@@ -46,7 +46,8 @@ function sesStatements(stack: UrmStack, template: Template, fn: IConstruct & { r
 
 const sorted = (values: unknown[]) => [...values].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
-const senders = httpOperations.filter((operation) => operation.email === 'send');
+const httpFunctions = [...httpOperations, ...routedFunctions];
+const senders = httpFunctions.filter((definition) => definition.email === 'send');
 
 describe('email, without a sender domain', () => {
   let stack: UrmStack;
@@ -55,8 +56,8 @@ describe('email, without a sender domain', () => {
     ({ stack, template } = synthesize());
   });
 
-  test("send_email, the affiliate portal's password reset and the back office's email to a player are the operations that send", () => {
-    expect(senders.map((operation) => operation.id).sort()).toEqual(['AffiliateRequestReset', 'ConsoleEmailPlayer', 'SendEmail']);
+  test('send_email, the affiliate portal (its password reset) and the console (its email to a player) are the functions that send', () => {
+    expect(senders.map((definition) => definition.id).sort()).toEqual(['AffiliatePortal', 'Console', 'SendEmail']);
   });
 
   test('every message goes through a configuration set that requires TLS and suppresses bounces and complaints', () => {
@@ -96,7 +97,7 @@ describe('email, without a sender domain', () => {
 
   test('no other function may use SES or learns the configuration set', () => {
     const others = [
-      ...httpOperations.filter((operation) => operation.email !== 'send').map((operation) => stack.ingestion.operations[operation.id]),
+      ...httpFunctions.filter((definition) => definition.email !== 'send').map((definition) => stack.ingestion.operations[definition.id]),
       ...streamConsumers.map((consumer) => stack.pipeline.consumers[consumer.id]),
     ];
     const functions = template.findResources('AWS::Lambda::Function');

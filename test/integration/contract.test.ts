@@ -14,7 +14,7 @@ import type { Scope } from '../../functions/domain/api-keys';
 import { SESSION_COOKIE } from '../../functions/http/session-cookie';
 import { expectedStatus } from '../../lib/api-docs/document';
 import { placeholders, type Placeholder } from '../../lib/api-docs/placeholders';
-import { httpOperations } from '../../functions/manifest/operations';
+import { httpRoutes } from '../../functions/manifest/operations';
 import { createLink } from '../../functions/back-office/affiliate-links';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
@@ -213,7 +213,9 @@ describe('every request example of the OpenAPI document, sent to the local stack
 });
 
 test('the contract covers every operation of functions/manifest/operations.ts and its preflight', () => {
-  const expected = httpOperations.filter((op) => !op.portalPage).flatMap((op) => [op.id, ...(op.browser ? [`${op.id}Preflight`] : [])]);
+  const expected = httpRoutes()
+    .filter((op) => !op.portalPage)
+    .flatMap((op) => [op.id, ...(op.browser ? [`${op.id}Preflight`] : [])]);
 
   expect([...exercised].sort()).toEqual(expected.sort());
 });

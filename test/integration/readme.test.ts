@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { demoMoneySettings } from '../../lib/local/demo-app';
 import { request } from '../support/http';
 import { identitySecretOf } from '../support/identity';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';
@@ -47,6 +48,12 @@ describe('the README', () => {
     }
   });
 
+  test('the event the README sends is one the demo application maps as a deposit (names are case-sensitive)', () => {
+    const sent = /"event":"([^"]+)"/.exec(readmeBlock('events'))?.[1];
+
+    expect(sent && (demoMoneySettings.money_events as Record<string, string>)[sent]).toBe('deposit');
+  });
+
   test('read-back examples show the profile and its timeline once the consumers have applied them', async () => {
     const script = `${readmeBlock('events')}\necho\n${readmeBlock('profiles')}\necho\n${readmeBlock('read')}`;
     const [, , profile, timeline] = runAsPasted(script).map((line) => JSON.parse(line));
@@ -65,7 +72,7 @@ describe('the README', () => {
     expect(read[0].attributes?.country).toBe('MT');
     expect(read[0].attributes?.games).toEqual(['blackjack']);
     // Other README examples put their own events on player-42 too.
-    expect((read[1] as unknown as { events: { event: string }[] }).events.some((e) => e.event === 'deposit')).toBeTruthy();
+    expect((read[1] as unknown as { events: { event: string }[] }).events.some((e) => e.event === 'Deposit')).toBeTruthy();
   });
 
   test('the send_email example sends a mail that the local SES store and its web view show', async () => {

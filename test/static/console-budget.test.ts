@@ -1,5 +1,5 @@
 /**
- * The back-office console's build (web-sdk/build-console.ts): its first load
+ * The back-office console's build (lib/console/build.ts): its first load
  * stays within 100 KB gzipped, the page needs no inline script or style (the
  * CSP forbids them), and the sources never write HTML by string.
  */
@@ -7,7 +7,7 @@ import { describe, expect, test } from '@jest/globals';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { buildConsole, ConsoleBudgetError, consoleAssetsDir, consoleBudgetBytes, consoleDistDir, consoleSourceDir } from '../../web-sdk/build-console';
+import { buildConsole, ConsoleBudgetError, consoleAssetsDir, consoleBudgetBytes, consoleDistDir, consoleSourceDir } from '../../lib/console/build';
 
 const sources = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? sources(join(dir, name)) : [join(dir, name)]));

@@ -127,6 +127,37 @@ describe('the import rules catch', () => {
     expect(found).toEqual(['web-sdk-only-types-from-service']);
   });
 
+  test('shared UI code that takes Node or server code, while a type is allowed', async () => {
+    const found = await ruleNames({
+      'functions/ui/chart.ts':
+        "import { createHash } from 'node:crypto';\nimport type { Report } from '../domain/report';\nimport { limit } from '../domain/limits';\nexport const chart = (r: Report) => [createHash, r, limit];\n",
+      'functions/domain/report.ts': 'export interface Report { days: number }\n',
+      'functions/domain/limits.ts': 'export const limit = 1;\n',
+    });
+
+    expect(found).toEqual(['ui-runs-in-the-browser-too']);
+  });
+
+  test("console front-end code taken from the server, while an answer's type is allowed", async () => {
+    const found = await ruleNames({
+      'functions/console/ui/pages/keys.ts':
+        "import type { KeysAnswer } from '../../settings/routes';\nimport { keyView } from '../../../back-office/keys';\nexport const page = (a: KeysAnswer) => [a, keyView];\n",
+      'functions/console/settings/routes.ts': 'export interface KeysAnswer { keys: string[] }\n',
+      'functions/back-office/keys.ts': 'export const keyView = 1;\n',
+    });
+
+    expect(found).toEqual(['console-ui-only-types-from-server']);
+  });
+
+  test("server code that imports the console's front end", async () => {
+    const found = await ruleNames({
+      'functions/console/handler.ts': "import { formatMoney } from './ui/format';\nexport const handler = formatMoney;\n",
+      'functions/console/ui/format.ts': 'export const formatMoney = 1;\n',
+    });
+
+    expect(found).toEqual(['no-server-to-console-ui']);
+  });
+
   test('lib or shipped code importing test support', async () => {
     const found = await ruleNames({
       'lib/local/stack.ts': "import { helper } from '../../test/support/helper';\nexport const stack = helper;\n",

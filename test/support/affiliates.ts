@@ -25,7 +25,7 @@ import type {
   RegistrationRow,
 } from '../../functions/domain/affiliate-program';
 import type { App, AppStore } from '../../functions/domain/apps';
-import { Conflict } from '../../functions/domain/errors';
+import { Conflict, NotFound } from '../../functions/domain/errors';
 import type { ClickClaims } from '../../functions/domain/tracking-links';
 import type { PlanStore } from '../../functions/domain/plans';
 import type { RegisterAffiliateInput } from '../../functions/api/register-affiliate/schema';
@@ -349,15 +349,33 @@ export class MemoryAffiliateStore implements AffiliateStore {
   }
 }
 
-export class MemoryAppStore implements Pick<AppStore, 'get'> {
+/** Applications in memory, with the DynamoDB adapter's contract: an update sets what is given (undefined leaves a field) and answers the result. */
+export class MemoryAppStore implements AppStore {
   /** How often an application was looked up: what a cache in front of the store saves. */
   reads = 0;
 
-  constructor(private readonly apps: App[]) {}
+  constructor(readonly apps: App[] = []) {}
+
+  async create(app: App) {
+    this.apps.push({ ...app });
+  }
 
   async get(appId: string) {
     this.reads++;
-    return this.apps.find((app) => app.app_id === appId);
+    // A copy, as a read from the table is: what a caller holds does not change under it.
+    const app = this.apps.find((candidate) => candidate.app_id === appId);
+    return app && { ...app };
+  }
+
+  async list() {
+    return this.apps.map((app) => ({ ...app }));
+  }
+
+  async update(appId: string, changes: Parameters<AppStore['update']>[1]) {
+    const app = this.apps.find((candidate) => candidate.app_id === appId);
+    if (!app) throw new NotFound(`no application ${appId}`);
+    Object.assign(app, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
+    return { ...app };
   }
 }
 

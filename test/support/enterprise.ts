@@ -4,6 +4,7 @@
  * and only before it expires), so cores are tested without a mock library.
  */
 import type { AuditEntry, AuditLog } from '../../functions/domain/audit';
+import { MemoryAppStore } from './affiliates';
 import type { App, AppStore } from '../../functions/domain/apps';
 import {
   defaultRole,
@@ -103,8 +104,9 @@ export class MemorySessionStore implements SessionStore {
   }
 }
 
+/** The applications' store in memory (MemoryAppStore), for the enterprise ports that only read it. */
 export function memoryApps(apps: App[]): Pick<AppStore, 'get'> {
-  return { get: async (appId) => apps.find((app) => app.app_id === appId) };
+  return new MemoryAppStore(apps);
 }
 
 /** A clock the test moves by hand. */

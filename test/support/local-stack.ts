@@ -22,7 +22,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..'
  * next request fails on that socket.
  */
 export async function adminCli(dataDir: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeout?: number } = {}): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/admin.ts', '--data-dir', dataDir, '--json', ...args], {
+  const { stdout } = await promisify(execFile)(process.execPath, ['bin/admin.mjs', '--data-dir', dataDir, '--json', ...args], {
     cwd: repoRoot,
     encoding: 'utf8',
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...options.env },

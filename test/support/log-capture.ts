@@ -4,16 +4,12 @@
  * local stack of a test run captures its output this way
  * (test/support/jest/stack-process.ts: its handlers log with Powertools to
  * stdout, in that process), so the log audit (test/audit/) can read every
- * line of the run while CI output stays short.
+ * line of the run while CI output stays short. The capture itself is
+ * `npm start`'s (lib/local/terminal-log.ts); what the console shows is the tests' own.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { captureProcessOutput as capture, type LogCapture } from '../../lib/local/terminal-log';
 
-export interface LogCapture {
-  file: string;
-  /** A line for the file only (e.g. the local stack's own messages). */
-  write(line: string): void;
-  stop(): void;
-}
+export type { LogCapture };
 
 const CONSOLE_LEVELS = new Set(['WARN', 'ERROR', 'CRITICAL', 'FATAL']);
 
@@ -28,40 +24,6 @@ export function worthShowing(line: string): boolean {
   }
 }
 
-type Write = typeof process.stdout.write;
-
 export function captureProcessOutput(file: string, show: (line: string) => boolean = worthShowing): LogCapture {
-  const fd = openSync(file, 'a', 0o600);
-  const restore: (() => void)[] = [];
-
-  for (const stream of [process.stdout, process.stderr]) {
-    const original = stream.write.bind(stream) as Write;
-    let partial = '';
-    stream.write = ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => {
-      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-      writeSync(fd, text);
-      const lines = (partial + text).split('\n');
-      partial = lines.pop() ?? '';
-      const shown = lines.filter(show);
-      const done = typeof encoding === 'function' ? encoding : callback;
-      if (shown.length === 0) {
-        if (typeof done === 'function') process.nextTick(done as () => void);
-        return true;
-      }
-      return original(`${shown.join('\n')}\n`, done as () => void);
-    }) as Write;
-    restore.push(() => {
-      if (partial && show(partial)) original(`${partial}\n`);
-      stream.write = original;
-    });
-  }
-
-  return {
-    file,
-    write: (line) => writeSync(fd, line.endsWith('\n') ? line : `${line}\n`),
-    stop() {
-      for (const undo of restore) undo();
-      closeSync(fd);
-    },
-  };
+  return capture(file, show);
 }

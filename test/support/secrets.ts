@@ -1,21 +1,21 @@
-/** The secret store in memory (SSM or the secrets table in the service), counting its reads. */
+/** Secrets in memory (the SecretStore port of SSM in AWS, a table locally), for unit tests; the names read are kept. */
 import type { SecretStore } from '../../functions/domain/secrets';
 
 export class MemorySecretStore implements SecretStore {
-  readonly secrets: Map<string, string>;
+  readonly values: Map<string, string>;
   /** The names read, in order. */
   readonly reads: string[] = [];
 
   constructor(secrets: Record<string, string> = {}) {
-    this.secrets = new Map(Object.entries(secrets));
+    this.values = new Map(Object.entries(secrets));
   }
 
-  async get(name: string): Promise<string | undefined> {
+  async get(name: string) {
     this.reads.push(name);
-    return this.secrets.get(name);
+    return this.values.get(name);
   }
 
-  async put(name: string, value: string): Promise<void> {
-    this.secrets.set(name, value);
+  async put(name: string, value: string) {
+    this.values.set(name, value);
   }
 }

@@ -8,17 +8,7 @@
  * which weighed about 100 KB of each bundle. Tests and the local stack run the
  * SDK's own chain, whose first step this is.
  */
-import type { AwsCredentialIdentity } from '@aws-sdk/types';
+import { fromEnv, type FromEnvInit } from '@aws-sdk/credential-provider-env';
 
-export function defaultProvider(): () => Promise<AwsCredentialIdentity> {
-  return async () => {
-    const {
-      AWS_ACCESS_KEY_ID: accessKeyId,
-      AWS_SECRET_ACCESS_KEY: secretAccessKey,
-      AWS_SESSION_TOKEN: sessionToken,
-      AWS_CREDENTIAL_EXPIRATION: expiry,
-    } = process.env;
-    if (!accessKeyId || !secretAccessKey) throw new Error('Unable to find environment variable credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).');
-    return { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }), ...(expiry && { expiration: new Date(expiry) }) };
-  };
-}
+/** The name and shape the SDK's clients call `@aws-sdk/credential-provider-node` by. */
+export const defaultProvider = (init?: FromEnvInit) => fromEnv(init);

@@ -1,5 +1,4 @@
 /** The SES v2 client, created once per container (one module per client: see dynamo.ts). */
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { keepAlive } from './keep-alive';
 
-export const sesv2 = new SESv2Client({ requestHandler: keepAlive() });
+export const sesv2 = new SESv2Client({});

@@ -3,6 +3,5 @@
  * Secrets (VAPID private keys) in AWS; the local stack reads them from DynamoDB instead (functions/manifest/secrets.ts).
  */
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { keepAlive } from './keep-alive';
 
-export const ssm = new SSMClient({ requestHandler: keepAlive() });
+export const ssm = new SSMClient({});

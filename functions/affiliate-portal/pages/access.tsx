@@ -183,11 +183,12 @@ export function ForbiddenPage(props: Base) {
   );
 }
 
-export function NotFoundPage() {
+/** An address of no application's portal, or of no page of one. */
+export function NotFoundPage(props: { missing: 'portal' | 'page' }) {
   return (
     <Layout title="Not found" narrow>
       <div class="card">
-        <h1>There is no affiliate portal here</h1>
+        <h1>{props.missing === 'page' ? 'There is no such page' : 'There is no affiliate portal here'}</h1>
         <p>Check the address you were given.</p>
       </div>
     </Layout>

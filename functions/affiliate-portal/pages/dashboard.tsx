@@ -1,8 +1,8 @@
 /** The affiliate's dashboard: the period's figures, a chart by day, a table by link, a CSV download. */
 import type { AffiliateReport, FunnelFigures } from '../../domain/affiliate-program';
 import type { Period } from '../../domain/affiliate-portal';
-import { formatCount, formatDay, formatMoney } from '../format';
-import { DayChart } from './chart';
+import { DayChart } from '../../ui/chart';
+import { formatCount, formatDay, formatMoney } from '../../ui/format';
 import { Field, Layout, Notice } from './layout';
 
 export interface DashboardView {

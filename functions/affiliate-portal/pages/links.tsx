@@ -1,6 +1,6 @@
 /** The affiliate's tracking links: each with its click address to copy, and a form to create one. */
 import type { LinkRecord } from '../../domain/affiliate-program';
-import { formatDay } from '../format';
+import { formatDay } from '../../ui/format';
 import { Csrf, Field, Layout, Notice } from './layout';
 
 export interface LinksView {

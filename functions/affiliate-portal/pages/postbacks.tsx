@@ -5,7 +5,7 @@
  * the page only in the answer to the form that made it.
  */
 import { postbackPlaceholders, type PostbackLogEntry, type PostbackPlaceholder } from '../../domain/postbacks';
-import { formatTime } from '../format';
+import { formatTime } from '../../ui/format';
 import { Csrf, Field, Layout, Notice } from './layout';
 
 export interface PostbacksView {

@@ -1,6 +1,12 @@
 /** The password-reset mail: HTML rendered like the pages (escaped by construction) and a plain-text part. */
 import { render } from 'preact-render-to-string';
-import type { ResetMail } from '../reset';
+
+/** The mail a reset link goes out in: its HTML escaped by construction, as the pages are. */
+export interface ResetMail {
+  subject: string;
+  text: string;
+  html: string;
+}
 
 export function resetMail(link: string, firstName: string, appName: string): ResetMail {
   const subject = `Reset your ${appName} affiliate password`;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 
 export const portalCss = `
 :root { --ink: #1b2233; --muted: #5b6478; --line: #dfe3ec; --bg: #f3f5f9; --card: #fff; --accent: #2348c4; --accent-ink: #fff;
-  --bad: #b42318; --bad-bg: #fdecea; --ok-bg: #e8f3ee; --ok: #17603a; --c1: #2348c4; --c2: #0e9384; --c3: #d9730d; }
+  --bad: #b42318; --bad-bg: #fdecea; --ok-bg: #e8f3ee; --ok: #17603a; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 1rem/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); }
 a { color: var(--accent); }
@@ -62,7 +62,6 @@ tfoot td { font-weight: 700; border-bottom: 0; }
 .chart svg { width: 100%; height: auto; display: block; }
 .legend { display: flex; flex-wrap: wrap; gap: 0.5rem 1.25rem; margin: 0.5rem 0 0; padding: 0; list-style: none; color: var(--muted); font-size: 0.92rem; }
 .legend .swatch { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; margin-right: 0.4rem; vertical-align: -0.05rem; }
-.s1 { background: var(--c1); } .s2 { background: var(--c2); } .s3 { background: var(--c3); }
 .row-head { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: baseline; justify-content: space-between; }
 th.left, td.left { text-align: left; }
 td.wrap { white-space: normal; overflow-wrap: anywhere; min-width: 12rem; }

@@ -3,10 +3,10 @@ import { signInAnswerSchema } from '../../../functions/api/enterprise-sign-in/sc
 import { signUpAnswerSchema } from '../../../functions/api/enterprise-sign-up/schema';
 import { messageBodySchema } from '../../../functions/http/error-bodies';
 import { htmlSecurityHeaders } from '../../../functions/http/html';
-import { linkRefusedPage, notSignedInPage, portalHomePage, signedInRedirectPage, signedOutPage } from '../../../functions/enterprise-portal/pages';
+import { CONSOLE_LANDING, linkRefusedPage, portalMovedPage, signedInRedirectPage } from '../../../functions/enterprise-portal/pages';
 import { SESSION_COOKIE } from '../../../functions/http/session-cookie';
 import { placeholders as p } from '../placeholders';
-import { notFound, refusal, v, when } from './common';
+import { notFound, refusal, v } from './common';
 import type { OperationDoc, ParameterDoc } from './doc-types';
 
 const sessionCookieParameter: ParameterDoc = {
@@ -19,15 +19,6 @@ const sessionCookieParameter: ParameterDoc = {
 const pageHeaders = Object.fromEntries(
   Object.entries(htmlSecurityHeaders).map(([name, value]) => [name, { description: 'Sent with every page.', schema: { const: value } }]),
 );
-const portalUser = {
-  app_id: p.appId,
-  user_id: p.userId,
-  email: p.enterpriseEmail,
-  first_name: 'Grace',
-  last_name: 'Hopper',
-  created_at: when,
-  role: 'admin' as const,
-};
 
 const invalidSignUp = { app_id: p.appId, users: [{ email: 'grace.hopper', first_name: 'Grace', last_name: ' ' }] };
 
@@ -107,18 +98,18 @@ export const enterprisePortalDocs: Record<string, OperationDoc> = {
     tag: 'Enterprise',
     summary: 'Open a sign-in link',
     description:
-      'The page `redirect_url` leads to. A good token is used up, starts an 8-hour portal session (cookie) and redirects to ' +
-      'the portal; a used, expired, unknown or missing one answers 401 with a page saying which.',
+      'The page `redirect_url` leads to. A good token is used up, starts a portal session (cookie) and redirects to ' +
+      'the back-office console; a used, expired, unknown or missing one answers 401 with a page saying which.',
     scopes: [],
     page: true,
     parameters: [{ name: 'token', in: 'query', required: true, description: 'The sign-in token.', schema: { type: 'string' } }],
     responses: {
       303: {
-        description: 'Signed in: on to the portal.',
+        description: 'Signed in: on to the console.',
         html: true,
         headers: {
           ...pageHeaders,
-          Location: { description: 'The portal home, relative: `portal`.', schema: { const: 'portal' } },
+          Location: { description: 'The back-office console, relative: `console/`.', schema: { const: CONSOLE_LANDING } },
           'Set-Cookie': {
             description: `The session: \`${SESSION_COOKIE}=…; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax; Secure\`.`,
             schema: { type: 'string' },
@@ -138,40 +129,22 @@ export const enterprisePortalDocs: Record<string, OperationDoc> = {
   },
   PortalHome: {
     tag: 'Enterprise',
-    summary: 'The portal home',
-    description: 'Who is signed in, with a sign-out button; 401 without a live session.',
+    summary: 'The former portal home',
+    description:
+      'The landing page before the back-office console, kept for old links and bookmarks: it sends the browser on to the console ' +
+      '(`console/`, relative), where a live session is signed in and any other is asked to sign in again.',
     scopes: [],
     page: true,
     parameters: [sessionCookieParameter],
     responses: {
-      200: { description: 'The portal home.', html: true, headers: pageHeaders },
-      401: { description: 'Not signed in.', html: true, headers: pageHeaders },
-    },
-    examples: {
-      '200 signed in': {
-        summary: 'A live session',
-        cookies: { [SESSION_COOKIE]: p.sessionId },
-        answer: portalHomePage({ appName: 'Casino Example', user: portalUser }),
-      },
-      '401 not signed in': { summary: 'A session that has ended', cookies: { [SESSION_COOKIE]: 'ended-session' }, answer: notSignedInPage() },
-    },
-  },
-  PortalSignOut: {
-    tag: 'Enterprise',
-    summary: 'Sign out of the portal',
-    description: 'Ends the session and clears its cookie. A cross-site form cannot sign anyone out: the SameSite=Lax cookie is not sent with it.',
-    scopes: [],
-    page: true,
-    parameters: [sessionCookieParameter],
-    responses: {
-      200: {
-        description: 'Signed out.',
+      303: {
+        description: 'On to the console.',
         html: true,
-        headers: { ...pageHeaders, 'Set-Cookie': { description: 'Clears the session cookie (`Max-Age=0`).', schema: { type: 'string' } } },
+        headers: { ...pageHeaders, Location: { description: 'The console, relative: `console/`.', schema: { const: CONSOLE_LANDING } } },
       },
     },
     examples: {
-      '200 signed out': { summary: 'A live session', cookies: { [SESSION_COOKIE]: p.sessionId }, answer: signedOutPage() },
+      '303 to the console': { summary: 'Any visit', cookies: { [SESSION_COOKIE]: p.sessionId }, answer: portalMovedPage() },
     },
   },
 };

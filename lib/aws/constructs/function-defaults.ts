@@ -89,28 +89,6 @@ function indexArn(definition: FunctionDefinition, name: TableName, index: string
 }
 
 /**
- * Where a function writes its logs: its own log group, except the operations of
- * an area with many small functions of one audience (the back office's
- * console API, the affiliate portal's pages), which share one log group per
- * area. Each line names its function (Powertools' `function_name`), so a query
- * still tells them apart, and the stack stays well under CloudFormation's 500
- * resources as operations are added.
- */
-export function logGroupArea(definition: FunctionDefinition): 'Console' | 'AffiliatePortal' | undefined {
-  const path = 'path' in definition ? (definition as { path: string }).path : undefined;
-  if (path?.startsWith('/console/api/')) return 'Console';
-  if (path?.startsWith('/affiliates/{app_id}/')) return 'AffiliatePortal';
-  return undefined;
-}
-
-function logGroupOf(scope: Construct, definition: FunctionDefinition): LogGroup {
-  const area = logGroupArea(definition);
-  if (!area) return new LogGroup(scope, `${definition.id}Logs`, { retention: RetentionDays.ONE_MONTH });
-  const id = `${area}Logs`;
-  return (scope.node.tryFindChild(id) as LogGroup | undefined) ?? new LogGroup(scope, id, { retention: RetentionDays.ONE_MONTH });
-}
-
-/**
  * The function of one operation or consumer, granted exactly the tables and
  * stream access its definition lists, and told only those names.
  */
@@ -131,7 +109,7 @@ export function definedFunction(
   if (definition.pushEndpoints && resources.pushEndpointHosts) environment[pushSending.endpointHostsEnvVar] = resources.pushEndpointHosts;
   if (definition.postbackHosts && resources.postbackHosts) environment[postbackSending.allowedHostsEnvVar] = resources.postbackHosts;
 
-  const logGroup = logGroupOf(scope, definition);
+  const logGroup = new LogGroup(scope, `${definition.id}Logs`, { retention: RetentionDays.ONE_MONTH });
   // Its own role, allowed to write its log group only (AWSLambdaBasicExecutionRole would allow every log group).
   // What its definition grants is the role's inline policy, not a policy resource of its own: one resource less per
   // function keeps the stack far from CloudFormation's 500 (grants added later by other constructs still make one).
@@ -166,13 +144,11 @@ export function definedFunction(
     policy.addStatements(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameters] }));
   }
   if (definition.secretWrites) {
-    // Writes only to the names the pattern allows (e.g. postback secrets), never to another kind of secret.
-    const writable = stack.formatArn({
-      service: 'ssm',
-      resource: 'parameter',
-      resourceName: `${secretsPrefix(stack.stackName).slice(1)}/${definition.secretWrites}`,
-    });
-    policy.addStatements(new PolicyStatement({ actions: ['ssm:PutParameter'], resources: [writable] }));
+    // Writes only to the names the patterns allow (e.g. postback secrets), never to another kind of secret.
+    const writable = definition.secretWrites.map((pattern) =>
+      stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: `${secretsPrefix(stack.stackName).slice(1)}/${pattern}` }),
+    );
+    policy.addStatements(new PolicyStatement({ actions: ['ssm:PutParameter'], resources: writable }));
   }
   return fn;
 }

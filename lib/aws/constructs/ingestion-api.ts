@@ -1,7 +1,9 @@
 /**
- * The REST API: one Lambda function per HTTP operation behind a proxy
- * integration. API Gateway does no authentication here; every function checks
- * the x-api-key itself against the keys table.
+ * The REST API: one Lambda function per integrator operation, and one per
+ * browser UI (its routed function: the console API, the affiliate portal, the
+ * enterprise portal), all behind proxy integrations. API Gateway does no
+ * authentication here; every function checks its caller itself (the
+ * x-api-key against the keys table, or a session).
  */
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
@@ -17,7 +19,8 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { httpOperations } from '../../../functions/manifest/operations';
+import { httpOperations, httpRoutes, routedFunctions } from '../../../functions/manifest/operations';
+import { gatewayResources, resourcePath } from '../../../functions/manifest/routes';
 import type { TableName } from '../../../functions/manifest/resources';
 import { definedFunction, httpTimeout } from './function-defaults';
 
@@ -58,17 +61,17 @@ const executionLogging = { loggingLevel: MethodLoggingLevel.ERROR, dataTraceEnab
 function operationThrottling(): Record<string, MethodDeploymentOptions> {
   return Object.fromEntries(
     Object.entries(apiThrottling.operations).map(([id, limits]) => {
-      const operation = httpOperations.find((candidate) => candidate.id === id);
-      if (!operation) throw new Error(`apiThrottling names ${id}, which is no operation of functions/manifest/operations.ts`);
+      const route = httpRoutes().find((candidate) => candidate.id === id);
+      if (!route) throw new Error(`apiThrottling names ${id}, which is no operation or route of functions/manifest/operations.ts`);
       const settings = { ...executionLogging, throttlingRateLimit: limits.rateLimit, throttlingBurstLimit: limits.burstLimit };
-      return [`${operation.path}/${operation.method}`, settings];
+      return [`${resourcePath(route.path)}/${route.method}`, settings];
     }),
   );
 }
 
 export class IngestionApi extends Construct {
   readonly api: RestApi;
-  /** Operation functions by their id in functions/manifest/operations.ts. */
+  /** The functions of the operations and the routed functions, by their id in functions/manifest/operations.ts. */
   readonly operations: Record<string, NodejsFunction> = {};
 
   constructor(scope: Construct, id: string, props: IngestionApiProps) {
@@ -110,6 +113,20 @@ export class IngestionApi extends Construct {
       // The function answers its own CORS preflight: allowed origins are per application (functions/http/cors.ts).
       if (operation.browser) resource.addMethod('OPTIONS', integration);
       this.operations[operation.id] = fn;
+    }
+
+    for (const routed of routedFunctions) {
+      const fn = definedFunction(this, routed, props, { timeout: httpTimeout });
+      const integration = new LambdaIntegration(fn, { allowTestInvoke: false });
+      // Every method of its resources reaches the router, so an address it does not know gets its 404, not API Gateway's 403.
+      for (const path of gatewayResources(routed)) this.api.root.resourceForPath(path).addMethod('ANY', integration);
+      // A route with limits of its own (apiThrottling) gets its method too: stage method settings are per resource and method.
+      for (const route of routed.routes.filter((candidate) => apiThrottling.operations[candidate.id] !== undefined)) {
+        const resource = this.api.root.resourceForPath(resourcePath(route.path));
+        if (!resource.node.tryFindChild('ANY')) resource.addMethod('ANY', integration);
+        resource.addMethod(route.method, integration);
+      }
+      this.operations[routed.id] = fn;
     }
   }
 }

@@ -11,7 +11,7 @@
  * `{cdn_url}/docs/index.html`, served with a same-origin-only
  * Content-Security-Policy. Synthesis validates the document first.
  *
- * And the back-office console (web-sdk/build-console.ts): `{cdn_url}/console/`
+ * And the back-office console (lib/console/build.ts): `{cdn_url}/console/`
  * and every `/console/<route>` answer `console/index.html` (a CloudFront
  * Function rewrites the route), `/console/assets/<hashed>` the built files,
  * cached for a year; all with the console's Content-Security-Policy. The API
@@ -47,14 +47,7 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import { Construct } from 'constructs';
 import { readFileSync } from 'node:fs';
 import { distDir, ensureSdkBuilt, PAGE_SCRIPT, WORKER_SCRIPT } from '../../../web-sdk/build';
-import {
-  CONSOLE_ASSETS_PREFIX,
-  CONSOLE_INDEX,
-  CONSOLE_PREFIX,
-  consoleContentSecurityPolicy,
-  consoleDistDir,
-  ensureConsoleBuilt,
-} from '../../../web-sdk/build-console';
+import { CONSOLE_ASSETS_PREFIX, CONSOLE_INDEX, CONSOLE_PREFIX, consoleContentSecurityPolicy, consoleDistDir, ensureConsoleBuilt } from '../../console/build';
 import { DOCS_PAGE, DOCS_PREFIX, docsContentSecurityPolicy, docsPage, DOCUMENT_PATH, pageScript, rendererFiles, swaggerUiDir } from '../../api-docs/site';
 import { validateOpenApiDocumentSync } from '../../api-docs/validate-sync';
 import { buildOpenApiDocument } from '../../api-docs/document';
@@ -64,7 +57,7 @@ export interface PushCdnProps {
   distDirectory?: string;
   /** The API the reference documents: the OpenAPI document's `servers` (a token is resolved at deployment). */
   apiUrl?: string;
-  /** The built console; by default web-sdk/dist/console, built here when missing or stale. */
+  /** The built console; by default dist/console (lib/console/build.ts), built here when missing or stale. */
   consoleDirectory?: string;
   /**
    * The API Gateway stage the console's API paths are forwarded to: its host

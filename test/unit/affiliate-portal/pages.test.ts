@@ -6,7 +6,7 @@ import { ValidationError } from '../../../functions/domain/errors';
 import { linkFieldErrors } from '../../../functions/affiliate-portal/links';
 import { LinksPage } from '../../../functions/affiliate-portal/pages/links';
 import { reportCsv } from '../../../functions/back-office/affiliate-report-csv';
-import { formatMoney } from '../../../functions/affiliate-portal/format';
+import { formatMoney } from '../../../functions/ui/format';
 import { LoginPage } from '../../../functions/affiliate-portal/pages/access';
 import { DashboardPage } from '../../../functions/affiliate-portal/pages/dashboard';
 import { portalCss } from '../../../functions/affiliate-portal/pages/style';

@@ -1,111 +1,21 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import {
-  attemptKey,
-  portalLimits,
-  type AffiliateAccounts,
-  type AffiliateSession,
-  type AffiliateSessionStore,
-  type AttemptWindow,
-  type ResetConsumption,
-  type ResetToken,
-  type ResetTokenStore,
-  type SignInAttempts,
-} from '../../../functions/domain/affiliate-portal';
-import type { AffiliateRecord } from '../../../functions/domain/affiliates';
+import { attemptKey, portalLimits } from '../../../functions/domain/affiliate-portal';
 import type { Channel } from '../../../functions/domain/channels';
 import type { OutgoingMail } from '../../../functions/domain/email';
 import { hashSecret } from '../../../functions/domain/enterprise';
 import { checkResetToken, completePasswordReset, requestPasswordReset } from '../../../functions/affiliate-portal/reset';
 import { currentAffiliate } from '../../../functions/affiliate-portal/session';
 import { signInToPortal } from '../../../functions/affiliate-portal/sign-in';
+import {
+  fakePasswords,
+  MemoryAffiliateAccounts,
+  MemoryAffiliateSessionStore,
+  MemoryResetTokenStore,
+  MemorySignInAttempts,
+  portalAffiliate,
+} from '../../support/affiliate-portal';
 import { FakeClock } from '../../support/enterprise';
 
-class MemoryAccounts implements AffiliateAccounts {
-  readonly byId = new Map<string, AffiliateRecord>();
-  add(affiliate: AffiliateRecord) {
-    this.byId.set(`${affiliate.app_id}#${affiliate.affiliate_id}`, affiliate);
-  }
-  async findByLogin(appId: string, login: string) {
-    const key = login.trim().toLowerCase();
-    return [...this.byId.values()].find((a) => a.app_id === appId && (a.username.toLowerCase() === key || a.email.toLowerCase() === key));
-  }
-  async findByEmail(appId: string, email: string) {
-    return [...this.byId.values()].find((a) => a.app_id === appId && a.email.toLowerCase() === email.trim().toLowerCase());
-  }
-  async get(appId: string, affiliateId: string) {
-    return this.byId.get(`${appId}#${affiliateId}`);
-  }
-  async setPasswordHash(appId: string, affiliateId: string, passwordHash: string) {
-    this.byId.get(`${appId}#${affiliateId}`)!.password_hash = passwordHash;
-  }
-}
-
-class MemorySessions implements AffiliateSessionStore {
-  readonly sessions = new Map<string, AffiliateSession>();
-  async put(session: AffiliateSession) {
-    this.sessions.set(session.session_hash, { ...session });
-  }
-  async get(hash: string) {
-    const session = this.sessions.get(hash);
-    return session && { ...session };
-  }
-  async touch(hash: string, at: Date) {
-    const session = this.sessions.get(hash);
-    if (session) session.last_seen = at.toISOString();
-  }
-  async delete(hash: string) {
-    const session = this.sessions.get(hash);
-    this.sessions.delete(hash);
-    return session;
-  }
-  async deleteAllOf(appId: string, affiliateId: string) {
-    const mine = [...this.sessions.values()].filter((s) => s.app_id === appId && s.affiliate_id === affiliateId);
-    for (const session of mine) this.sessions.delete(session.session_hash);
-    return mine.length;
-  }
-}
-
-class MemoryAttempts implements SignInAttempts {
-  readonly windows = new Map<string, AttemptWindow>();
-  async current(keys: string[], now: Date) {
-    return keys.map((key) => {
-      const window = this.windows.get(key);
-      return window && window.ends_at > now.toISOString() ? { ...window } : undefined;
-    });
-  }
-  async recordFailure(key: string, now: Date, windowMs: number) {
-    const window = this.windows.get(key);
-    if (window && window.ends_at > now.toISOString()) window.failures += 1;
-    else this.windows.set(key, { failures: 1, ends_at: new Date(now.getTime() + windowMs).toISOString() });
-    return { ...this.windows.get(key)! };
-  }
-  async clear(key: string) {
-    this.windows.delete(key);
-  }
-}
-
-class MemoryResetTokens implements ResetTokenStore {
-  readonly tokens = new Map<string, ResetToken>();
-  async put(token: ResetToken) {
-    this.tokens.set(token.token_hash, { ...token });
-  }
-  async peek(hash: string, now: Date): Promise<ResetConsumption> {
-    const token = this.tokens.get(hash);
-    if (!token) return { outcome: 'unknown' };
-    if (token.used_at) return { outcome: 'used' };
-    if (token.expires_at <= now.toISOString()) return { outcome: 'expired' };
-    return { outcome: 'consumed', token: { ...token } };
-  }
-  async consume(hash: string, now: Date): Promise<ResetConsumption> {
-    const found = await this.peek(hash, now);
-    if (found.outcome === 'consumed') this.tokens.get(hash)!.used_at = now.toISOString();
-    return found;
-  }
-}
-
-// Cheap stand-ins for scrypt: the cores only pass hashes through.
-const fakeHash = async (password: string) => `hash:${password}`;
-const fakeVerify = async (password: string, stored: string) => stored === `hash:${password}`;
 /** Session ids of the shape newSecret makes: `session-1xxx…` (43 characters). */
 const sessionId = (n: number) => `session-${n}`.padEnd(43, 'x');
 const sequentialSessionIds = () => {
@@ -113,37 +23,27 @@ const sequentialSessionIds = () => {
   return () => sessionId(++next);
 };
 
-const affiliate = (overrides: Partial<AffiliateRecord> = {}): AffiliateRecord => ({
-  app_id: 'app_1',
-  affiliate_id: 'aff_1',
-  email: 'ada@example.com',
-  username: 'ada',
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  password_hash: 'hash:correct horse',
-  created_at: '2026-01-01T00:00:00Z',
-  ...overrides,
-});
+const affiliate = portalAffiliate;
 
 let clock: FakeClock;
-let accounts: MemoryAccounts;
-let sessions: MemorySessions;
-let attempts: MemoryAttempts;
+let accounts: MemoryAffiliateAccounts;
+let sessions: MemoryAffiliateSessionStore;
+let attempts: MemorySignInAttempts;
 let signIn: ReturnType<typeof signInToPortal>;
 const request = (login: string, password: string, clientIp = '203.0.113.7') => ({ appId: 'app_1', login, password, clientIp, cookieSecure: true });
 
 beforeEach(() => {
   clock = new FakeClock(new Date('2026-11-23T08:00:00.000Z'));
-  accounts = new MemoryAccounts();
+  accounts = new MemoryAffiliateAccounts();
   accounts.add(affiliate());
-  sessions = new MemorySessions();
-  attempts = new MemoryAttempts();
+  sessions = new MemoryAffiliateSessionStore();
+  attempts = new MemorySignInAttempts();
   signIn = signInToPortal({
     affiliates: accounts,
     sessions,
     attempts,
-    verifyPassword: fakeVerify,
-    decoyHash: 'hash:nobody',
+    verifyPassword: fakePasswords.verify,
+    decoyHash: async () => 'hash:nobody',
     newSessionId: sequentialSessionIds(),
     now: clock.now,
   });
@@ -249,12 +149,12 @@ describe('password reset', () => {
     enabled: true,
     created_at: '2026-01-01T00:00:00Z',
   };
-  let tokens: MemoryResetTokens;
+  let tokens: MemoryResetTokenStore;
   let sent: OutgoingMail[];
   const app = { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' };
 
   beforeEach(() => {
-    tokens = new MemoryResetTokens();
+    tokens = new MemoryResetTokenStore();
     sent = [];
   });
 
@@ -278,7 +178,7 @@ describe('password reset', () => {
       (token) => `https://portal.example/affiliates/app_1/reset?token=${token}`,
       (link, name) => ({ subject: 'Reset', text: `${name} ${link}`, html: link }),
     );
-  const complete = () => completePasswordReset({ tokens, affiliates: accounts, sessions, attempts, hashPassword: fakeHash, now: clock.now });
+  const complete = () => completePasswordReset({ tokens, affiliates: accounts, sessions, attempts, hashPassword: fakePasswords.hash, now: clock.now });
 
   test("a known email gets a link through the application's first enabled channel; the token is stored only hashed, for an hour", async () => {
     expect(await ask('ADA@example.com')).toBe('sent');

@@ -1,17 +1,15 @@
-/** The portal's Postbacks page: how it renders, the URL refusals in words for a person, and its two handlers. */
-import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
+/** The portal's Postbacks page: how it renders, the URL refusals in words for a person, and its two routes. */
+import { describe, expect, test } from '@jest/globals';
 import { h } from 'preact';
 import { csrfTokenFor } from '../../../functions/domain/affiliate-portal';
-import { affiliatePk } from '../../../functions/domain/funnel';
 import { hashSecret, newSecret } from '../../../functions/domain/enterprise';
 import { ValidationError } from '../../../functions/domain/errors';
 import type { PostbackLogEntry } from '../../../functions/domain/postbacks';
 import { postbackFieldErrors } from '../../../functions/affiliate-portal/postbacks';
 import { PostbacksPage, type PostbacksView } from '../../../functions/affiliate-portal/pages/postbacks';
 import { renderPage } from '../../../functions/affiliate-portal/render';
-import { apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
+import { postbackSecretName } from '../../../functions/domain/postbacks';
+import { memoryPortal } from '../../support/affiliate-portal';
 
 const hostile = `<script>alert("x")</script><img src=x onerror=alert(1)>&amp;`;
 
@@ -98,164 +96,125 @@ describe('postbacks page', () => {
   });
 });
 
-setFunctionEnv({
-  APPS_TABLE: 'apps',
-  AFFILIATES_TABLE: 'affiliates',
-  AFFILIATE_SESSIONS_TABLE: 'sessions',
-  FUNNEL_TABLE: 'funnel',
-  SECRETS_BACKEND: 'dynamodb',
-  SECRETS_TABLE: 'secrets',
-});
-
-const dynamo = mockClient(DynamoDBDocumentClient);
-const handlers: Record<string, ProxyHandler> = {};
-beforeAll(async () => {
-  for (const name of ['affiliate-postbacks-page', 'affiliate-update-postbacks']) {
-    handlers[name] = (await import(`../../../functions/affiliate-portal/${name}/handler`)).handler as unknown as ProxyHandler;
-  }
-});
-
-let items: Record<string, Record<string, unknown> | undefined>;
-const itemKey = (input: GetCommandInput) => `${input.TableName}:${Object.values(input.Key ?? {}).join()}`;
-const sessionId = newSecret();
-
-beforeEach(() => {
-  dynamo.reset();
-  const now = new Date().toISOString();
-  items = {
-    'apps:app_1': { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' },
-    [`sessions:${hashSecret(sessionId)}`]: {
-      session_hash: hashSecret(sessionId),
-      app_id: 'app_1',
-      affiliate_id: 'aff_1',
-      created_at: now,
-      last_seen: now,
-      cookie_secure: false,
-    },
-    'affiliates:app_1,affiliate#aff_1': {
-      app_id: 'app_1',
-      sk: 'affiliate#aff_1',
-      affiliate_id: 'aff_1',
-      first_name: 'Ada',
-      last_name: 'Lovelace',
-      status: 'approved',
-    },
-  };
-  dynamo.on(GetCommand).callsFake((input: GetCommandInput) => ({ Item: items[itemKey(input)] }));
-  dynamo.on(QueryCommand).resolves({ Items: [] });
-  dynamo.on(UpdateCommand).resolves({});
-  dynamo.on(PutCommand).resolves({});
-});
-
-function portalEvent(method: 'GET' | 'POST', headers: Record<string, string>, body?: string) {
-  const event = apiEvent({ method, path: '/affiliates/app_1/postbacks', headers, body });
-  event.pathParameters = { app_id: 'app_1' };
-  return event;
+/** The portal with a signed-in affiliate (aff_1 of app_1): its session cookie, and a form of its postbacks page. */
+async function signedInPortal() {
+  const portal = memoryPortal();
+  const sessionId = newSecret();
+  const now = portal.clock.now().toISOString();
+  await portal.sessions.put({
+    session_hash: hashSecret(sessionId),
+    app_id: 'app_1',
+    affiliate_id: 'aff_1',
+    created_at: now,
+    last_seen: now,
+    cookie_secure: false,
+  });
+  const cookie = `urm_aff_session=${sessionId}`;
+  const post = (fields: Record<string, string>, session = cookie) => portal.browse('POST', '/affiliates/app_1/postbacks', { cookie: session, form: fields });
+  return { ...portal, sessionId, cookie, post };
 }
-const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-const formHeaders = (cookie?: string) => ({ 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) });
 
-describe('GET /affiliates/{app_id}/postbacks handler', () => {
-  test('without a session it redirects to the sign-in page and reads no settings', async () => {
-    const response = await handlers['affiliate-postbacks-page'](portalEvent('GET', {}), context());
+describe('GET /affiliates/{app_id}/postbacks', () => {
+  test('without a session it redirects to the sign-in page and reads no log', async () => {
+    const { browse, postbacks } = await signedInPortal();
+    let reads = 0;
+    postbacks.log.recent = async () => {
+      reads++;
+      return [];
+    };
+
+    const response = await browse('GET', '/affiliates/app_1/postbacks');
 
     expect(response.statusCode).toBe(303);
     expect(response.headers?.Location).toBe('login');
-    expect(dynamo.commandCalls(QueryCommand)).toEqual([]);
+    expect(reads).toBe(0);
   });
 
-  test("with a session it shows the affiliate's URL and the log read from the affiliate's funnel partition", async () => {
-    items['affiliates:app_1,affiliate#aff_1']!.postback_url = 'https://tracker.example/pb?e={event}';
-    dynamo.on(QueryCommand).resolves({ Items: [{ ...entry({ event_id: 'pb_42' }) }] });
+  test("with a session it shows the affiliate's URL and the latest 50 deliveries of the affiliate's own log", async () => {
+    const { browse, cookie, postbacks } = await signedInPortal();
+    postbacks.settings.urls.set('app_1#aff_1', 'https://tracker.example/pb?e={event}');
+    await postbacks.log.append('app_1', 'aff_1', entry({ event_id: 'pb_42' }));
+    await postbacks.log.append('app_1', 'aff_2', entry({ event_id: 'pb_of_another' }));
+    const asked: unknown[][] = [];
+    const recent = postbacks.log.recent.bind(postbacks.log);
+    postbacks.log.recent = async (...args) => {
+      asked.push(args);
+      return recent(...args);
+    };
 
-    const response = await handlers['affiliate-postbacks-page'](portalEvent('GET', { Cookie: `urm_aff_session=${sessionId}` }), context());
+    const response = await browse('GET', '/affiliates/app_1/postbacks', { cookie });
 
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('https://tracker.example/pb?e={event}');
     expect(response.body).toContain('pb_42');
-    expect(dynamo.commandCalls(QueryCommand)[0].args[0].input).toMatchObject({
-      TableName: 'funnel',
-      ExpressionAttributeValues: { ':pk': affiliatePk('app_1', 'aff_1') },
-      Limit: 50,
-    });
+    expect(response.body).not.toContain('pb_of_another');
+    expect(asked).toEqual([['app_1', 'aff_1', 50]]);
   });
 });
 
-describe('POST /affiliates/{app_id}/postbacks handler', () => {
+describe('POST /affiliates/{app_id}/postbacks', () => {
   test('without its CSRF token it is refused 403 and changes nothing', async () => {
+    const { post, postbacks, secrets } = await signedInPortal();
     const attempts: Record<string, string>[] = [
       { action: 'set', postback_url: 'https://tracker.example/pb' },
       { action: 'rotate', csrf: 'x'.repeat(43) },
     ];
     for (const fields of attempts) {
-      const response = await handlers['affiliate-update-postbacks'](portalEvent('POST', formHeaders(`urm_aff_session=${sessionId}`), form(fields)), context());
+      const response = await post(fields);
 
       expect(response.statusCode).toBe(403);
       expect(response.body).toContain('This form has expired');
     }
-    expect(dynamo.commandCalls(UpdateCommand)).toEqual([]);
-    expect(dynamo.commandCalls(PutCommand)).toEqual([]);
+    expect(postbacks.settings.urls.get('app_1#aff_1')).toBe(undefined);
+    expect(secrets.values.size).toBe(0);
   });
 
   test('the first URL is stored after its new secret, and the secret is shown in this answer only', async () => {
-    const response = await handlers['affiliate-update-postbacks'](
-      portalEvent(
-        'POST',
-        formHeaders(`urm_aff_session=${sessionId}`),
-        form({ csrf: csrfTokenFor(sessionId), action: 'set', postback_url: ' https://tracker.example/pb?e={event} ' }),
-      ),
-      context(),
-    );
+    const { post, sessionId, postbacks, secrets } = await signedInPortal();
 
-    const secret = dynamo.commandCalls(PutCommand).find((call) => call.args[0].input.TableName === 'secrets')!.args[0].input.Item!;
-    expect(secret.name).toBe('apps/app_1/affiliates/aff_1/postback-secret');
+    const response = await post({ csrf: csrfTokenFor(sessionId), action: 'set', postback_url: ' https://tracker.example/pb?e={event} ' });
+
+    const secret = secrets.values.get(postbackSecretName('app_1', 'aff_1'));
+    expect(secret).toBeDefined();
     expect(response.statusCode).toBe(200);
-    expect(response.body).toContain(String(secret.value));
+    expect(response.body).toContain(String(secret));
     expect(response.body).toContain('Store it now: it is not shown again.');
-    expect(dynamo.commandCalls(UpdateCommand)[0].args[0].input).toMatchObject({
-      TableName: 'affiliates',
-      ExpressionAttributeValues: { ':url': 'https://tracker.example/pb?e={event}' },
-    });
+    expect(postbacks.settings.urls.get('app_1#aff_1')).toBe('https://tracker.example/pb?e={event}');
   });
 
   test('a refused URL answers 400 with the reason next to the field and stores nothing', async () => {
-    const response = await handlers['affiliate-update-postbacks'](
-      portalEvent(
-        'POST',
-        formHeaders(`urm_aff_session=${sessionId}`),
-        form({ csrf: csrfTokenFor(sessionId), action: 'set', postback_url: 'https://169.254.169.254/latest' }),
-      ),
-      context(),
-    );
+    const { post, sessionId, postbacks, secrets } = await signedInPortal();
+
+    const response = await post({ csrf: csrfTokenFor(sessionId), action: 'set', postback_url: 'https://169.254.169.254/latest' });
 
     expect(response.statusCode).toBe(400);
     expect(response.body).toMatch(
       /<p class="field-error" id="field-postback_url-error">The URL must not point at a private or reserved address \(169\.254\.169\.254\)\.<\/p>/,
     );
-    expect(dynamo.commandCalls(UpdateCommand)).toEqual([]);
-    expect(dynamo.commandCalls(PutCommand)).toEqual([]);
+    expect(postbacks.settings.urls.get('app_1#aff_1')).toBe(undefined);
+    expect(secrets.values.size).toBe(0);
   });
 
   test('turning postbacks off removes the URL and redirects to the page', async () => {
-    const response = await handlers['affiliate-update-postbacks'](
-      portalEvent('POST', formHeaders(`urm_aff_session=${sessionId}`), form({ csrf: csrfTokenFor(sessionId), action: 'off' })),
-      context(),
-    );
+    const { post, sessionId, postbacks } = await signedInPortal();
+    postbacks.settings.urls.set('app_1#aff_1', 'https://tracker.example/pb');
+
+    const response = await post({ csrf: csrfTokenFor(sessionId), action: 'off' });
 
     expect(response.statusCode).toBe(303);
     expect(response.headers?.Location).toBe('postbacks?done=off');
-    expect(dynamo.commandCalls(UpdateCommand)[0].args[0].input).toMatchObject({ TableName: 'affiliates', UpdateExpression: 'REMOVE postback_url' });
+    expect(postbacks.settings.urls.has('app_1#aff_1')).toBe(true);
+    expect(postbacks.settings.urls.get('app_1#aff_1')).toBe(undefined);
   });
 
   test('with a CSRF token but no live session it redirects to sign in and changes nothing', async () => {
+    const { post, secrets } = await signedInPortal();
     const stale = newSecret();
-    const response = await handlers['affiliate-update-postbacks'](
-      portalEvent('POST', formHeaders(`urm_aff_session=${stale}`), form({ csrf: csrfTokenFor(stale), action: 'rotate' })),
-      context(),
-    );
+
+    const response = await post({ csrf: csrfTokenFor(stale), action: 'rotate' }, `urm_aff_session=${stale}`);
 
     expect(response.statusCode).toBe(303);
     expect(response.headers?.Location).toBe('login?notice=expired');
-    expect(dynamo.commandCalls(PutCommand)).toEqual([]);
+    expect(secrets.values.size).toBe(0);
   });
 });

@@ -3,9 +3,8 @@ import { affiliateReport, affiliateTrace, checkReportRange } from '../../../func
 import type { Plan } from '../../../functions/domain/affiliate-program';
 import type { App } from '../../../functions/domain/apps';
 import { NotFound, ValidationError } from '../../../functions/domain/errors';
-import { partitionKey } from '../../../functions/domain/stream-record';
-import { timeKey, type TimelineEntry, type TimelinePage } from '../../../functions/domain/timeline';
 import { dayRow, ftdRow, MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from '../../support/affiliates';
+import { MemoryTimeline } from '../../support/players';
 
 const hybrid: Plan = {
   app_id: 'app_1',
@@ -19,33 +18,6 @@ const apps: App[] = [
   { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z', currency: 'GBP', money_events: { Deposit: 'deposit', Bet: 'bet', Win: 'win' } },
   { app_id: 'app_2', name: 'Other', created_at: '2026-01-01T00:00:00Z' },
 ];
-
-/** Newest first by time, `limit` at a time, like the by-time index. */
-class MemoryTimeline {
-  readonly entries: TimelineEntry[] = [];
-
-  add(profileId: string, event: string, urmDateTime: string, attributes: Record<string, unknown>) {
-    const insertId = `${event}-${this.entries.length}`;
-    this.entries.push({
-      pk: partitionKey('app_1', profileId),
-      insert_id: insertId,
-      ts: timeKey(urmDateTime, insertId),
-      event,
-      urm_date_time: urmDateTime,
-      received_at: urmDateTime,
-      shard: 'shardId-0',
-      seq: '1',
-      attrs: JSON.stringify(attributes),
-    });
-  }
-
-  async page(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage> {
-    const all = this.entries.filter((e) => e.pk === pk).sort((a, b) => b.ts.localeCompare(a.ts));
-    const from = start ? all.findIndex((e) => e.ts === start.ts) + 1 : 0;
-    const entries = all.slice(from, from + limit);
-    return from + limit < all.length ? { entries, next: { pk, insert_id: entries.at(-1)!.insert_id, ts: entries.at(-1)!.ts } } : { entries };
-  }
-}
 
 async function setUp(planId: string | null = 'plan_h') {
   const affiliates = new MemoryAffiliateStore();

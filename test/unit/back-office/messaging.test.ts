@@ -1,13 +1,5 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import {
-  emailPlayer,
-  pushPlayer,
-  SentNotRecorded,
-  type ActionOutcome,
-  type ClaimedAction,
-  type MessagingPorts,
-  type SentActions,
-} from '../../../functions/back-office/messaging';
+import { emailPlayer, pushPlayer, SentNotRecorded, type MessagingPorts } from '../../../functions/back-office/messaging';
 import type { Channel } from '../../../functions/domain/channels';
 import type { OutgoingMail } from '../../../functions/domain/email';
 import { Conflict, NotFound } from '../../../functions/domain/errors';
@@ -16,6 +8,7 @@ import { pushEndpointPolicy } from '../../../functions/domain/push';
 import type { StoredProfile } from '../../../functions/domain/profile-state';
 import { decodeEnvelope, partitionKey } from '../../../functions/domain/stream-record';
 import { MemoryAuditLog } from '../../support/enterprise';
+import { MemorySentActions } from '../../support/messaging';
 
 const actor = { appId: 'app_1', userId: 'usr_1', email: 'ada@example.com' };
 const actionId = '2f1d1f0e-8c5b-4f51-9d3e-0b6f4c1a7e21';
@@ -42,23 +35,6 @@ const channel: Channel = {
   enabled: true,
   created_at: '2026-11-01T00:00:00.000Z',
 };
-
-/** The action claims in memory, as the table keeps them. */
-class MemoryActions implements SentActions {
-  readonly items = new Map<string, ClaimedAction>();
-  async claim(appId: string, id: string, fingerprint: string) {
-    const earlier = this.items.get(`${appId}#${id}`);
-    if (earlier) return earlier;
-    this.items.set(`${appId}#${id}`, { fingerprint });
-    return undefined;
-  }
-  async settle(appId: string, id: string, outcome: ActionOutcome) {
-    this.items.set(`${appId}#${id}`, { ...this.items.get(`${appId}#${id}`)!, outcome: structuredClone(outcome) });
-  }
-  async release(appId: string, id: string) {
-    this.items.delete(`${appId}#${id}`);
-  }
-}
 
 let mailed: OutgoingMail[];
 let pushed: string[];
@@ -113,7 +89,7 @@ beforeEach(() => {
         return { EncryptionType: 'NONE', FailedRecordCount: 0, Records: entries.map(() => ({ SequenceNumber: '1', ShardId: 's' })) };
       },
     },
-    actions: new MemoryActions(),
+    actions: new MemorySentActions(),
     audit,
     vapid: { forApp: async () => ({ subject: 'mailto:ops@example.com', publicKey: 'BPublic', privateKey: 'private' }) },
     pusher: {

@@ -1,53 +1,13 @@
 import { describe, expect, test } from '@jest/globals';
-import {
-  backOfficeActionEvent,
-  changePlayerAttribute,
-  getPlayer,
-  listPlayers,
-  playerTimeline,
-  type PlayerDirectory,
-} from '../../../functions/back-office/players';
+import { backOfficeActionEvent, changePlayerAttribute, getPlayer, listPlayers, playerTimeline } from '../../../functions/back-office/players';
 import { NotFound, ValidationError } from '../../../functions/domain/errors';
 import type { RecordWriter, StreamEntry } from '../../../functions/domain/ingest';
-import type { StoredProfile } from '../../../functions/domain/profile-state';
 import { decodeEnvelope, partitionKey } from '../../../functions/domain/stream-record';
-import type { ProfileRejections, Rejection, TimelineEntry, TimelinePage } from '../../../functions/domain/timeline';
+import type { ProfileRejections, Rejection, TimelineEntry } from '../../../functions/domain/timeline';
 import { MemoryAuditLog } from '../../support/enterprise';
+import { MemoryProfiles, MemoryTimeline, storedProfile } from '../../support/players';
 
-const profile = (appId: string, profileId: string, attrs: Record<string, unknown> = {}, extra: Partial<StoredProfile> = {}): StoredProfile => ({
-  pk: partitionKey(appId, profileId),
-  app_id: appId,
-  profile_id: profileId,
-  attrs: JSON.stringify(attrs),
-  exists: true,
-  version: 1,
-  updated_at: '2026-11-20T10:00:00.000Z',
-  applied: {},
-  recent: {},
-  ...extra,
-});
-
-/** The profiles table and its by-app index, in memory. */
-class MemoryProfiles implements PlayerDirectory {
-  readonly items = new Map<string, StoredProfile>();
-  constructor(...profiles: StoredProfile[]) {
-    for (const p of profiles) this.items.set(p.pk, p);
-  }
-  async get(pk: string) {
-    return this.items.get(pk);
-  }
-  async getMany(pks: string[]) {
-    return new Map(pks.flatMap((pk) => (this.items.has(pk) ? [[pk, this.items.get(pk)!] as const] : [])));
-  }
-  async page(appId: string, options: { prefix?: string; limit: number; after?: string }) {
-    const ids = [...this.items.values()]
-      .filter((p) => p.app_id === appId && p.profile_id.startsWith(options.prefix ?? '') && (options.after === undefined || p.profile_id > options.after))
-      .map((p) => p.profile_id)
-      .sort();
-    const profileIds = ids.slice(0, options.limit);
-    return { profileIds, ...(ids.length > options.limit ? { last: profileIds.at(-1)! } : {}) };
-  }
-}
+const profile = storedProfile;
 
 const entry = (pk: string, n: number, event: string, attrs: Record<string, unknown> = {}): TimelineEntry => {
   const time = new Date(Date.UTC(2026, 10, 1, 0, 0, n)).toISOString();
@@ -63,21 +23,6 @@ const entry = (pk: string, n: number, event: string, attrs: Record<string, unkno
     attrs: JSON.stringify(attrs),
   };
 };
-
-/** The timeline's by-time index in memory: newest first, `limit` counting entries read before the event filter, as DynamoDB does. */
-class MemoryTimeline {
-  reads = 0;
-  constructor(readonly entries: TimelineEntry[]) {}
-  async page(pk: string, limit: number, start?: Record<string, string>, only?: { event: string }): Promise<TimelinePage> {
-    this.reads++;
-    const all = this.entries.filter((e) => e.pk === pk).sort((a, b) => (a.ts < b.ts ? 1 : -1));
-    const from = start === undefined ? 0 : all.findIndex((e) => e.ts === start.ts) + 1;
-    const read = all.slice(from, from + limit);
-    const last = read.at(-1);
-    const next = from + limit < all.length && last ? { pk: last.pk, insert_id: last.insert_id, ts: last.ts } : undefined;
-    return { entries: read.filter((e) => !only || e.event === only.event), next };
-  }
-}
 
 class CapturingWriter implements RecordWriter {
   readonly written: StreamEntry[] = [];

@@ -8,62 +8,18 @@ import { createChannel, setChannelDomain } from '../../../functions/back-office/
 import { setIdentityVerification } from '../../../functions/back-office/identity';
 import { issueKey, revokeKey } from '../../../functions/back-office/keys';
 import { setMoneySettings } from '../../../functions/back-office/money';
-import type { ApiKeyRecord } from '../../../functions/domain/api-keys';
-import type { App, AppStore, KeyStore } from '../../../functions/domain/apps';
 import { commandLineActor } from '../../../functions/domain/audit';
-import type { Channel, ChannelStore } from '../../../functions/domain/channels';
-import { MemoryPlanStore } from '../../support/affiliates';
+import { MemoryAppStore, MemoryPlanStore } from '../../support/affiliates';
 import { MemoryAuditLog } from '../../support/enterprise';
-
-class Apps implements Pick<AppStore, 'get' | 'update'> {
-  readonly apps = new Map<string, App>([['app_1', { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' }]]);
-  async get(appId: string) {
-    return this.apps.get(appId);
-  }
-  async update(appId: string, changes: Partial<App>) {
-    const app = { ...this.apps.get(appId)!, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
-    this.apps.set(appId, app);
-    return app;
-  }
-}
-
-class Keys implements Pick<KeyStore, 'create' | 'revoke'> {
-  readonly keys: ApiKeyRecord[] = [];
-  async create(key: ApiKeyRecord) {
-    this.keys.push(key);
-  }
-  async revoke(appId: string, keyId: string, at: Date) {
-    const key = this.keys.find((k) => k.app_id === appId && k.key_id === keyId);
-    if (key) key.revoked_at ??= at.toISOString();
-    return key !== undefined;
-  }
-}
-
-class Channels implements Pick<ChannelStore, 'create' | 'get' | 'setFromDomain'> {
-  readonly channels: Channel[] = [];
-  async create(channel: Channel) {
-    this.channels.push(channel);
-  }
-  async get(appId: string, channelId: string) {
-    const channel = this.channels.find((c) => c.app_id === appId && c.channel_id === channelId);
-    return channel && { ...channel };
-  }
-  async setFromDomain(appId: string, channelId: string, _fromEmail: string, fromDomain: string | undefined) {
-    const index = this.channels.findIndex((c) => c.app_id === appId && c.channel_id === channelId);
-    if (index < 0) return undefined;
-    const { from_domain: _old, ...rest } = this.channels[index]!;
-    this.channels[index] = fromDomain === undefined ? rest : { ...rest, from_domain: fromDomain };
-    return { ...this.channels[index]! };
-  }
-}
+import { MemoryChannelStore, MemoryKeyStore } from '../../support/settings';
 
 function setUp() {
   const log = new MemoryAuditLog();
-  const keys = new Keys();
+  const keys = new MemoryKeyStore();
   const office = {
-    apps: new Apps() as unknown as AppStore,
-    keys: keys as unknown as KeyStore,
-    channels: new Channels() as unknown as ChannelStore,
+    apps: new MemoryAppStore([{ app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' }]),
+    keys,
+    channels: new MemoryChannelStore(),
     plans: new MemoryPlanStore(),
     audit: log,
     now: () => new Date('2026-11-23T10:00:00.000Z'),

@@ -24,4 +24,14 @@ describe('cookieOf', () => {
     expect(cookieOf(withCookie('x_urm_portal_session=abc; flag'), 'urm_portal_session')).toBe(undefined);
     expect(cookieOf(withCookie(`pad=${'x'.repeat(9000)}; urm_portal_session=abc`), 'urm_portal_session')).toBe(undefined);
   });
+
+  test('takes the first of a cookie sent twice', () => {
+    expect(cookieOf(withCookie('urm_portal_session=first; urm_portal_session=second'), 'urm_portal_session')).toBe('first');
+    expect(cookieOf(withCookie('urm_portal_session=; urm_portal_session=second'), 'urm_portal_session')).toBe('');
+  });
+
+  test('skips a pair without a value, and takes a value as sent: spaces around it dropped, nothing decoded', () => {
+    expect(cookieOf(withCookie('flag; urm_portal_session=abc'), 'urm_portal_session')).toBe('abc');
+    expect(cookieOf(withCookie('a=1;urm_portal_session =  a%20b=c ;b=2'), 'urm_portal_session')).toBe('a%20b=c');
+  });
 });

@@ -1,12 +1,12 @@
 import { describe, expect, test } from '@jest/globals';
-import { redirectIntoPortal } from '../../../functions/enterprise-portal/enterprise-redirect/core';
+import { makeEnterprisePortalHandler } from '../../../functions/enterprise-portal/make-handler';
+import { redirectIntoPortal } from '../../../functions/enterprise-portal/redirect';
 import { signInEnterpriseUser } from '../../../functions/api/enterprise-sign-in/core';
-import { showPortalHome } from '../../../functions/enterprise-portal/portal-home/core';
-import { signOutOfPortal } from '../../../functions/enterprise-portal/portal-sign-out/core';
 import type { App } from '../../../functions/domain/apps';
 import { cookieSecureFor, hashSecret, newSecret } from '../../../functions/domain/enterprise';
 import { clearedSessionCookie, sessionCookie } from '../../../functions/http/session-cookie';
 import { FakeClock, memoryApps, MemorySessionStore, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
+import { apiEvent, context } from '../../support/lambda';
 
 const MINUTE = 60_000;
 const apps: App[] = [
@@ -30,8 +30,6 @@ async function setup() {
     sessions,
     signIn: signInEnterpriseUser({ ...ports, newToken: newSecret }),
     redirect: redirectIntoPortal({ ...ports, newSessionId: newSecret }),
-    home: showPortalHome(ports),
-    signOut: signOutOfPortal(ports),
   };
 }
 
@@ -112,79 +110,6 @@ describe('the redirect into the portal', () => {
   });
 });
 
-describe('the portal home', () => {
-  test('shows the user of a live session, and the application', async () => {
-    const { signIn, redirect, home } = await setup();
-    const result = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
-    expect(result.outcome).toBe('signed-in');
-    if (result.outcome !== 'signed-in') return;
-
-    const shown = await home(result.sessionId);
-
-    expect(shown.signedIn).toBe(true);
-    if (!shown.signedIn) return;
-    expect(shown.appName).toBe('Casino');
-    expect([shown.user.first_name, shown.user.last_name, shown.user.email]).toEqual(['Ada', 'Lovelace', 'ada@example.com']);
-  });
-
-  test('shows no one once the session has been unused for 30 minutes', async () => {
-    const { clock, signIn, redirect, home } = await setup();
-    const result = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
-    expect(result.outcome).toBe('signed-in');
-    if (result.outcome !== 'signed-in') return;
-
-    clock.advance(30 * MINUTE - 1);
-    expect((await home(result.sessionId)).signedIn).toBe(true);
-    clock.advance(30 * MINUTE - 1);
-    expect((await home(result.sessionId)).signedIn).toBe(true);
-    clock.advance(30 * MINUTE);
-    expect((await home(result.sessionId)).signedIn).toBe(false);
-  });
-
-  test('shows no one 12 hours after the sign-in, however often the session was used', async () => {
-    const { clock, signIn, redirect, home } = await setup();
-    const result = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
-    expect(result.outcome).toBe('signed-in');
-    if (result.outcome !== 'signed-in') return;
-
-    for (let used = 0; used < 12 * 3 - 1; used += 1) {
-      clock.advance(20 * MINUTE);
-      expect((await home(result.sessionId)).signedIn).toBe(true);
-    }
-    clock.advance(20 * MINUTE - 1);
-    expect((await home(result.sessionId)).signedIn).toBe(true);
-    clock.advance(1);
-    expect((await home(result.sessionId)).signedIn).toBe(false);
-  });
-
-  test('shows no one without a cookie, or with an unknown or malformed one', async () => {
-    const { home } = await setup();
-
-    for (const cookie of [undefined, '', newSecret(), 'not a session id']) {
-      expect(await home(cookie)).toEqual({ signedIn: false });
-    }
-  });
-});
-
-describe('signing out of the portal', () => {
-  test('ends the session, so the home shows no one, and clears the cookie as it was set', async () => {
-    const { signIn, redirect, home, signOut } = await setup();
-    const result = await redirect((await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token);
-    expect(result.outcome).toBe('signed-in');
-    if (result.outcome !== 'signed-in') return;
-
-    expect(await signOut(result.sessionId)).toEqual({ ended: true, cookieSecure: true });
-    expect(await home(result.sessionId)).toEqual({ signedIn: false });
-  });
-
-  test('without a session ends nothing and still clears the cookie', async () => {
-    const { signOut } = await setup();
-
-    expect(await signOut(undefined)).toEqual({ ended: false, cookieSecure: false });
-    expect(await signOut(newSecret())).toEqual({ ended: false, cookieSecure: false });
-  });
-});
-
 describe('the session cookie', () => {
   test('is Secure for every origin but plain-HTTP loopback ones', () => {
     expect(cookieSecureFor('https://portal.example.com')).toBe(true);
@@ -198,5 +123,72 @@ describe('the session cookie', () => {
     expect(sessionCookie('abc', true)).toBe('urm_portal_session=abc; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax; Secure');
     expect(sessionCookie('abc', false)).toBe('urm_portal_session=abc; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax');
     expect(clearedSessionCookie(false)).toBe('urm_portal_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax');
+  });
+});
+
+describe("the enterprise portal's function", () => {
+  const portal = async () => {
+    const { signIn, tokens, sessions, clock } = await setup();
+    const handler = makeEnterprisePortalHandler({ tokens, sessions, apps: memoryApps(apps), now: clock.now, newSessionId: newSecret });
+    const browse = (path: string, method = 'GET') => handler(apiEvent({ method, path }), context('EnterprisePortalFunction'));
+    return { signIn, sessions, tokens, browse };
+  };
+
+  test('GET /redirect with a fresh token starts a session and sends the browser to the console with the cookie', async () => {
+    const { signIn, sessions, browse } = await portal();
+    const { token } = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' });
+
+    const response = await browse(`/redirect?token=${token}`);
+
+    expect(response.statusCode).toBe(303);
+    expect(response.headers?.Location).toBe('console/');
+    expect(response.headers?.['Content-Security-Policy']).toContain("default-src 'none'");
+    const [, sessionId] =
+      /^urm_portal_session=([A-Za-z0-9_-]{43}); Path=\/; Max-Age=43200; HttpOnly; SameSite=Lax; Secure$/.exec(String(response.headers?.['Set-Cookie'])) ?? [];
+    expect(sessions.sessions.has(hashSecret(sessionId))).toBe(true);
+  });
+
+  test('GET /redirect with a spent token answers 401 with a page that says so, and no cookie', async () => {
+    const { signIn, browse } = await portal();
+    const { token } = await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' });
+    await browse(`/redirect?token=${token}`);
+
+    const response = await browse(`/redirect?token=${token}`);
+
+    expect(response.statusCode).toBe(401);
+    expect(response.body).toContain('This sign-in link has already been used');
+    expect(response.headers?.['Set-Cookie']).toBe(undefined);
+  });
+
+  test('GET /redirect answers a 500 page that tells nothing of a failure', async () => {
+    const { tokens, browse } = await portal();
+    tokens.consume = async () => {
+      throw new Error('connect ECONNREFUSED 10.0.0.7:8000 table urm-sign-in-tokens');
+    };
+
+    const response = await browse(`/redirect?token=${newSecret()}`);
+
+    expect(response.statusCode).toBe(500);
+    expect(response.body).toMatch(/Something went wrong/);
+    expect(response.body).not.toMatch(/ECONNREFUSED|urm-sign-in-tokens|Error/);
+  });
+
+  test('GET /portal, the former landing page, sends old links on to the console', async () => {
+    const { browse } = await portal();
+
+    const response = await browse('/portal');
+
+    expect(response.statusCode).toBe(303);
+    expect(response.headers?.Location).toBe('console/');
+    expect(response.body).toContain('href="console/"');
+  });
+
+  test('an address or method no route declares gets the not-found page from the router', async () => {
+    const { browse } = await portal();
+
+    const answers = await Promise.all([browse('/portal/sign_out', 'POST'), browse('/redirect', 'POST'), browse('/portal', 'DELETE')]);
+
+    expect(answers.map((response) => response.statusCode)).toEqual([404, 404, 404]);
+    expect(answers[0].body).toContain('There is no such page');
   });
 });

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { consoleStatics } from '../../../lib/local/console';
-import { consoleContentSecurityPolicy } from '../../../web-sdk/build-console';
+import { consoleContentSecurityPolicy } from '../../../lib/console/build';
 
 let dir: string;
 let server: Server;

@@ -16,7 +16,11 @@ let received: APIGatewayProxyEvent[] = [];
 // The body as bytes: API Gateway (binaryMediaTypes "*/*") hands it over base64.
 const bytesOf = (event: APIGatewayProxyEvent) => Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
 const route: LocalRoute = {
-  operation,
+  functionId: operation.id,
+  resource: operation.path,
+  method: operation.method,
+  maxBodyBytes: bound,
+  greedy: false,
   pattern: /^\/api\/set_affiliate$/,
   parameterNames: [],
   handler: async (event) => {

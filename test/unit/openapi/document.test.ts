@@ -12,7 +12,7 @@ import { buildOpenApiDocument, expectedStatus, validateOpenApiDocument } from '.
 import { namedSchemas, operationDocs } from '../../../lib/api-docs/operation-docs';
 import { validators } from '../../../lib/api-docs/operations/common';
 import { toSchemaObject } from '../../../lib/api-docs/schema-object';
-import { httpOperations } from '../../../functions/manifest/operations';
+import { httpRoutes } from '../../../functions/manifest/operations';
 import { OpenApiChecker } from '../../support/openapi';
 
 const document = buildOpenApiDocument() as Record<string, any>;
@@ -60,7 +60,7 @@ describe('the OpenAPI document', () => {
   });
 
   test('has every operation of functions/manifest/operations.ts under its path and method, and a preflight for each a browser may call', () => {
-    const expected = httpOperations
+    const expected = httpRoutes()
       .filter((op) => !op.portalPage)
       .flatMap((op) => [`${op.method} ${op.path} ${op.id}`, ...(op.browser ? [`OPTIONS ${op.path} ${op.id}Preflight`] : [])]);
 
@@ -94,7 +94,7 @@ describe('request schemas of the document', () => {
 
   test("are the functions' schemas, translated", () => {
     for (const [id, doc] of bodies) {
-      const { path, method } = httpOperations.find((op) => op.id === id)!;
+      const { path, method } = httpRoutes().find((op) => op.id === id)!;
       const documented = document.paths[path][method.toLowerCase()].requestBody.content['application/json'].schema;
       const { anyOf: _rule, ...schema } = documented;
       const translated = toSchemaObject(doc.body!.validate.schema, namedSchemas);
@@ -104,7 +104,7 @@ describe('request schemas of the document', () => {
 
   test("have query parameters that are the properties of the functions' query schemas", () => {
     for (const [id, doc] of Object.entries(operationDocs).filter(([, d]) => d.query)) {
-      const { path, method } = httpOperations.find((op) => op.id === id)!;
+      const { path, method } = httpRoutes().find((op) => op.id === id)!;
       const parameters = (document.paths[path][method.toLowerCase()].parameters as any[]).filter((p) => p.in === 'query');
       const schema = doc.query!.validate.schema as { properties: Record<string, object>; required: string[] };
       expect(parameters.map((p) => [p.name, p.required, p.schema])).toEqual(
@@ -203,7 +203,7 @@ describe('request schemas of the document', () => {
 
   for (const [id, doc] of bodies) {
     test(`accept and refuse what ${id}'s validator does`, () => {
-      const { path, method } = httpOperations.find((op) => op.id === id)!;
+      const { path, method } = httpRoutes().find((op) => op.id === id)!;
       const documented = checker.schemaAt(pointer('paths', path, method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema'));
       const examples = Object.values(document.paths[path][method.toLowerCase()].requestBody.content['application/json'].examples).map((e: any) => e.value);
       // register_affiliate trims and drops empty optional fields first: the schema describes what remains.

@@ -1,0 +1,30 @@
+/** The affiliate portal's one function (docs/api.md, "The affiliate portal"), on the stack's stores, SES and secrets. */
+import { secretStoreFromEnv } from '../adapters/secret-store';
+import { sesv2 } from '../adapters/clients/sesv2';
+import { SesMailer } from '../adapters/ses-mailer';
+import * as stores from '../adapters/stores';
+import { postbackHostList } from '../domain/postbacks';
+import { emailSending, postbackSending } from '../manifest/resources';
+import { optionalEnv } from '../runtime/config';
+import { makeAffiliatePortalHandler } from './make-handler';
+
+export const handler = makeAffiliatePortalHandler({
+  apps: stores.appStore(),
+  accounts: stores.affiliateAccounts(),
+  affiliates: stores.affiliateStore(),
+  plans: stores.planStore(),
+  funnel: stores.funnelStore(),
+  links: stores.linkStore(),
+  sessions: stores.affiliateSessionStore(),
+  attempts: stores.signInAttempts(),
+  resetTokens: stores.resetTokenStore(),
+  channels: stores.channelStore(),
+  mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),
+  // The operator's development hosts, as the sender and `npm run admin` allow them.
+  postbacks: {
+    settings: stores.postbackSettings(),
+    log: stores.postbackOutbox(),
+    allowedHosts: postbackHostList(optionalEnv(postbackSending.allowedHostsEnvVar, '')),
+  },
+  secrets: secretStoreFromEnv(),
+});

@@ -1,0 +1,135 @@
+/**
+ * The affiliate portal's routes (docs/api.md, "The affiliate portal"), each
+ * declared once: its address, its grants, its body bound, and what the
+ * portal checks before its work (make-handler.ts builds those checks from
+ * here, checks.ts has them). Pure data: the manifest imports it.
+ */
+import { postbackSecretPattern } from '../domain/postbacks';
+import type { RouteDefinition } from '../manifest/routes';
+
+/** Forms are small: anything larger is not one of ours (request.ts formOf). */
+export const maxFormBytes = 8 * 1024;
+
+export interface PortalRouteDefinition extends RouteDefinition {
+  /**
+   * Who may reach the route's work. `anyone`: the sign-in and reset pages.
+   * `session-holder`: whoever holds a session cookie, live or not (sign-out
+   * ends the session it names; without a cookie, on to `login`).
+   * `signed-in`: a live session of an approved affiliate of the application
+   * (without one, on to `login`, with `?notice=expired` when a session cookie came).
+   */
+  access: 'anyone' | 'session-holder' | 'signed-in';
+  /**
+   * A form post's CSRF token, and the cookie it is bound to: the session's,
+   * or before sign-in the pre-session cookie's (sign-in, reset). Missing or
+   * wrong: the 403 page. Checked before the session is looked up.
+   */
+  csrf?: 'session' | 'pre-session';
+}
+
+/** Every route reads its application (an unknown one is the 404 page); a signed-in route its session and affiliate. */
+const application = { apps: 'read' } as const;
+const signedIn = { apps: 'read', affiliateSessions: 'readwrite', affiliates: 'read' } as const;
+
+export const routes = [
+  { id: 'AffiliateLoginPage', method: 'GET', path: '/affiliates/{app_id}/login', access: 'anyone', tables: application },
+  {
+    id: 'AffiliateSignIn',
+    method: 'POST',
+    path: '/affiliates/{app_id}/login',
+    access: 'anyone',
+    csrf: 'pre-session',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...application, affiliates: 'read', affiliateSessions: 'write', signInAttempts: 'readwrite' },
+  },
+  {
+    id: 'AffiliateSignOut',
+    method: 'POST',
+    path: '/affiliates/{app_id}/sign_out',
+    access: 'session-holder',
+    csrf: 'session',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...application, affiliateSessions: 'write' },
+  },
+  { id: 'AffiliateForgotPage', method: 'GET', path: '/affiliates/{app_id}/forgot', access: 'anyone', tables: application },
+  {
+    id: 'AffiliateRequestReset',
+    method: 'POST',
+    path: '/affiliates/{app_id}/forgot',
+    access: 'anyone',
+    csrf: 'pre-session',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...application, affiliates: 'read', channels: 'read', resetTokens: 'write', signInAttempts: 'readwrite' },
+    email: 'send',
+  },
+  { id: 'AffiliateResetPage', method: 'GET', path: '/affiliates/{app_id}/reset', access: 'anyone', tables: { ...application, resetTokens: 'read' } },
+  {
+    id: 'AffiliateResetPassword',
+    method: 'POST',
+    path: '/affiliates/{app_id}/reset',
+    access: 'anyone',
+    csrf: 'pre-session',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...application, affiliates: 'readwrite', resetTokens: 'readwrite', affiliateSessions: 'readwrite', signInAttempts: 'write' },
+    indexes: { affiliateSessions: ['by-affiliate'] },
+  },
+  {
+    // The programme's report (back-office/affiliate-report.ts): the affiliate and its plan, the funnel, link names.
+    id: 'AffiliateDashboard',
+    method: 'GET',
+    path: '/affiliates/{app_id}/',
+    access: 'signed-in',
+    tables: { ...signedIn, funnel: 'read', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
+  },
+  {
+    id: 'AffiliateReportCsv',
+    method: 'GET',
+    path: '/affiliates/{app_id}/report.csv',
+    access: 'signed-in',
+    tables: { ...signedIn, funnel: 'read', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
+  },
+  {
+    id: 'AffiliateLinksPage',
+    method: 'GET',
+    path: '/affiliates/{app_id}/links',
+    access: 'signed-in',
+    tables: { ...signedIn, links: 'read' },
+    indexes: { links: ['by-affiliate'] },
+  },
+  {
+    id: 'AffiliateCreateLink',
+    method: 'POST',
+    path: '/affiliates/{app_id}/links',
+    access: 'signed-in',
+    csrf: 'session',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...signedIn, links: 'readwrite' },
+    indexes: { links: ['by-affiliate'] },
+  },
+  {
+    // The URL is on the affiliate item; the delivery log in the affiliate's funnel partition.
+    id: 'AffiliatePostbacksPage',
+    method: 'GET',
+    path: '/affiliates/{app_id}/postbacks',
+    access: 'signed-in',
+    tables: { ...signedIn, funnel: 'read' },
+  },
+  {
+    id: 'AffiliateUpdatePostbacks',
+    method: 'POST',
+    path: '/affiliates/{app_id}/postbacks',
+    access: 'signed-in',
+    csrf: 'session',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...signedIn, affiliates: 'readwrite', funnel: 'read' },
+    // The signing secret: made with the first URL, replaced on rotation; only postback secrets may be written.
+    secrets: 'read',
+    secretWrites: [postbackSecretPattern],
+    postbackHosts: true,
+  },
+] as const satisfies readonly PortalRouteDefinition[];
+
+export type PortalRoute = (typeof routes)[number];
+export type PortalRouteId = PortalRoute['id'];

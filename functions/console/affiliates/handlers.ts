@@ -1,0 +1,103 @@
+/** The affiliates routes (affiliates/routes.ts) over the back office's use cases, made from their ports. */
+import { clickAddress, createLinkForAffiliate } from '../../back-office/affiliate-links';
+import { affiliateReport, affiliateTrace, traceLimits } from '../../back-office/affiliate-report';
+import { csvFileName, reportCsv } from '../../back-office/affiliate-report-csv';
+import { affiliateDetail, assignPlan, listAffiliatesWithPlans, setAffiliateStatus } from '../../back-office/affiliates';
+import { createPlan, listPlans } from '../../back-office/plans';
+import type { BackOffice } from '../../back-office/ports';
+import { changeAffiliatePostbacks, postbackDeliveries, postbackUrlOf } from '../../back-office/postbacks';
+import { affiliateIdOf } from '../../domain/affiliates';
+import { describePlan } from '../../domain/plans';
+import { consoleActor } from '../../http/console-auth';
+import { answer, type Implementations } from '../route';
+import type { routes } from './routes';
+
+export type AffiliatesPorts = Pick<BackOffice, 'apps' | 'affiliates' | 'plans' | 'links' | 'funnel' | 'timeline' | 'secrets' | 'audit' | 'now'> & {
+  postbacks: Pick<BackOffice['postbacks'], 'settings' | 'log' | 'allowedHosts'>;
+};
+
+/** The host of a postback URL template, if it parses: what the console may show of it. */
+function hostOf(template: string): string | null {
+  try {
+    return new URL(template).host;
+  } catch {
+    return null;
+  }
+}
+
+export function affiliatesHandlers(office: AffiliatesPorts) {
+  const detail = affiliateDetail(office);
+  const report = affiliateReport(office);
+  const trace = affiliateTrace(office);
+  const createLink = createLinkForAffiliate(office);
+  const planView = ({ app_id: _app, ...plan }: Awaited<ReturnType<typeof createPlan>>) => ({ ...plan, terms: describePlan(plan) });
+  return {
+    ConsoleListAffiliates: async ({ identity, query }) =>
+      answer(
+        200,
+        await listAffiliatesWithPlans(office, identity.appId, {
+          status: query.status,
+          cursor: query.cursor,
+          limit: query.limit === undefined ? undefined : Number(query.limit),
+        }),
+      ),
+
+    // Click addresses are on the API's own origin, which serves /t/{link_id} as it serves this call.
+    ConsoleGetAffiliate: async ({ identity, path, origin }) => answer(200, { affiliate: await detail(identity.appId, affiliateIdOf(path), origin) }),
+
+    ConsoleSetAffiliateStatus: async ({ identity, path, body }) =>
+      answer(200, { affiliate: await setAffiliateStatus(office, identity.appId, consoleActor(identity), affiliateIdOf(path), body.status) }),
+
+    ConsoleAssignAffiliatePlan: async ({ identity, path, body }) =>
+      answer(200, { affiliate: await assignPlan(office, identity.appId, consoleActor(identity), affiliateIdOf(path), body.plan_id) }),
+
+    ConsoleListPlans: async ({ identity }) => answer(200, { plans: (await listPlans(office, identity.appId)).map(planView) }),
+
+    ConsoleCreatePlan: async ({ identity, body }) => answer(201, { plan: planView(await createPlan(office, identity.appId, consoleActor(identity), body)) }),
+
+    ConsoleAffiliateReport: async ({ identity, path, query }) => answer(200, await report(identity.appId, affiliateIdOf(path), query.from, query.to)),
+
+    ConsoleAffiliateReportCsv: async ({ identity, path, query }) => {
+      const result = await report(identity.appId, affiliateIdOf(path), query.from, query.to);
+      return {
+        statusCode: 200,
+        headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${csvFileName(result, { affiliate: true })}"` },
+        body: reportCsv(result),
+      };
+    },
+
+    ConsoleAffiliateTrace: async ({ identity, path, query }) => {
+      const limit = query.limit === undefined ? traceLimits.default : Number(query.limit);
+      return answer(200, await trace(identity.appId, affiliateIdOf(path), query.from, query.to, { limit, cursor: query.cursor }));
+    },
+
+    ConsoleCreateAffiliateLink: async ({ identity, path, body, origin }) => {
+      const link = await createLink(identity.appId, consoleActor(identity), affiliateIdOf(path), body);
+      // The click address on the API's own origin, as GET /console/api/affiliates/{affiliate_id} gives it.
+      return answer(201, {
+        link: {
+          link_id: link.link_id,
+          name: link.name,
+          landing_url: link.landing_url,
+          created_at: link.created_at,
+          click_url: clickAddress(origin, link.link_id),
+        },
+      });
+    },
+
+    ConsoleAffiliatePostbacks: async ({ identity, path, query }) => {
+      const affiliateId = affiliateIdOf(path);
+      const url = await postbackUrlOf(office, identity.appId, affiliateId);
+      const deliveries = await postbackDeliveries(office, identity.appId, affiliateId, query.limit ? Number(query.limit) : undefined);
+      return answer(200, { postback_url_set: url !== null, postback_host: url === null ? null : hostOf(url), deliveries });
+    },
+
+    ConsoleUpdateAffiliatePostbacks: async ({ identity, path, body }) => {
+      const settings = await changeAffiliatePostbacks(office, identity.appId, consoleActor(identity), affiliateIdOf(path), body);
+      return answer(200, {
+        postback_url_set: settings.postback_url !== null,
+        ...(settings.signing_secret ? { signing_secret: settings.signing_secret } : {}),
+      });
+    },
+  } satisfies Implementations<typeof routes>;
+}

@@ -1,0 +1,68 @@
+/** The back-office console's API, one function: its routes (routes.ts) over the container's stores and clients. */
+import { randomUUID } from 'node:crypto';
+import { kinesis } from '../adapters/clients/kinesis';
+import { sesv2 } from '../adapters/clients/sesv2';
+import { KinesisRecordWriter } from '../adapters/kinesis-record-writer';
+import { secretStoreFromEnv } from '../adapters/secret-store';
+import { SesMailer } from '../adapters/ses-mailer';
+import {
+  affiliateStore,
+  appStore,
+  auditLog,
+  channelStore,
+  deliveryClaims,
+  enterpriseUserStore,
+  funnelStore,
+  keyStore,
+  linkStore,
+  planStore,
+  playerDirectory,
+  portalSessionStore,
+  postbackOutbox,
+  postbackSettings,
+  profileStore,
+  rejectionLog,
+  sentActions,
+  timelineStore,
+} from '../adapters/stores';
+import { AppVapidKeyring } from '../adapters/vapid-keyring';
+import { WebPushSender } from '../adapters/web-push-sender';
+import { postbackHostList } from '../domain/postbacks';
+import { pushEndpointPolicy, pushLimits } from '../domain/push';
+import { emailSending, ingestStream, postbackSending, pushSending } from '../manifest/resources';
+import { optionalEnv, requireEnv } from '../runtime/config';
+import { makeConsoleHandler } from './make-handler';
+
+const apps = appStore();
+const secrets = secretStoreFromEnv();
+// Push endpoints: the browsers' push services and the hosts the operator adds, as send_push allows them.
+const endpoints = pushEndpointPolicy(optionalEnv(pushSending.endpointHostsEnvVar, ''));
+
+export const handler = makeConsoleHandler({
+  sessions: portalSessionStore(),
+  users: enterpriseUserStore(),
+  apps,
+  keys: keyStore(),
+  channels: channelStore(),
+  secrets,
+  plans: planStore(),
+  affiliates: affiliateStore(),
+  links: linkStore(),
+  funnel: funnelStore(),
+  postbacks: { settings: postbackSettings(), log: postbackOutbox(), allowedHosts: postbackHostList(optionalEnv(postbackSending.allowedHostsEnvVar, '')) },
+  directory: playerDirectory(),
+  profiles: profileStore(),
+  timeline: timelineStore(),
+  rejections: rejectionLog(),
+  writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
+  // No configuration set in the local stack: the variable is set only by the CDK stack.
+  mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),
+  actions: sentActions(),
+  claims: deliveryClaims(),
+  vapid: new AppVapidKeyring(apps, secrets),
+  pusher: new WebPushSender({ endpoints, timeoutMs: pushLimits.requestTimeoutMs }),
+  endpoints,
+  audit: auditLog(),
+  newId: randomUUID,
+  now: () => new Date(),
+});

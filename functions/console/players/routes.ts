@@ -1,0 +1,79 @@
+/**
+ * Players in the console: find them, read one and its timeline, change an
+ * attribute, send one an email or a push. Reads go to the tables; a change or
+ * a send's event goes on the ingestion stream as an integrator's record would
+ * (functions/back-office/players.ts, messaging.ts).
+ */
+import { emailLimits } from '../../domain/email';
+import { editors, everyone, sessionTables, type ConsoleRouteDefinition } from '../route';
+import { validChangeAttribute, validListPlayersQuery, validPlayerEmail, validPlayerPush, validPlayerTimelineQuery } from './schemas';
+
+export const routes = [
+  {
+    id: 'ConsoleListPlayers',
+    method: 'GET',
+    path: '/console/api/players',
+    roles: everyone,
+    mutates: false,
+    query: validListPlayersQuery,
+    // profiles: whether each listed player still exists, and when it last changed.
+    tables: { ...sessionTables, profiles: 'read' },
+    indexes: { profiles: ['by-app'] },
+  },
+  {
+    id: 'ConsoleGetPlayer',
+    method: 'GET',
+    path: '/console/api/players/{profile_id}',
+    roles: everyone,
+    mutates: false,
+    tables: { ...sessionTables, profiles: 'read', rejections: 'read' },
+  },
+  {
+    id: 'ConsolePlayerTimeline',
+    method: 'GET',
+    path: '/console/api/players/{profile_id}/timeline',
+    roles: everyone,
+    mutates: false,
+    query: validPlayerTimelineQuery,
+    tables: { ...sessionTables, profiles: 'read', timeline: 'read' },
+  },
+  {
+    id: 'ConsoleChangePlayerAttribute',
+    method: 'POST',
+    path: '/console/api/players/{profile_id}/attributes',
+    roles: editors,
+    mutates: true,
+    body: validChangeAttribute,
+    maxBodyBytes: 64 * 1024,
+    // profiles: only that the player exists; the change itself goes through the stream, and into the audit log.
+    tables: { ...sessionTables, profiles: 'read', auditLog: 'write' },
+    stream: 'write',
+  },
+  {
+    id: 'ConsoleEmailPlayer',
+    method: 'POST',
+    path: '/console/api/players/{profile_id}/email',
+    roles: editors,
+    mutates: true,
+    body: validPlayerEmail,
+    maxBodyBytes: emailLimits.requestBytes,
+    // pushDeliveries: the action ids (claimed before sending, so a retry sends once) live beside the push claims.
+    tables: { ...sessionTables, profiles: 'read', channels: 'read', pushDeliveries: 'readwrite', auditLog: 'write' },
+    stream: 'write',
+    email: 'send',
+  },
+  {
+    id: 'ConsolePushPlayer',
+    method: 'POST',
+    path: '/console/api/players/{profile_id}/push',
+    roles: editors,
+    mutates: true,
+    body: validPlayerPush,
+    maxBodyBytes: 64 * 1024,
+    tables: { ...sessionTables, apps: 'read', profiles: 'read', pushDeliveries: 'readwrite', auditLog: 'write' },
+    stream: 'write',
+    // The application's VAPID private key.
+    secrets: 'read',
+    pushEndpoints: true,
+  },
+] as const satisfies readonly ConsoleRouteDefinition[];

@@ -1,0 +1,86 @@
+/** The query strings and bodies of the console's players (docs/api.md, "Back office API", "Players", "Messaging a player"). */
+import { actionIdSchema } from '../../back-office/messaging';
+import { nameSchema, profileIdSchema, valueSchema } from '../../domain/attributes';
+import { limits } from '../../domain/limits';
+import { identifierText } from '../../domain/text';
+import { compileValidator } from '../../domain/validation';
+import { emailMessageProperties } from '../../messaging/email';
+import { pushMessageProperties } from '../../messaging/push';
+
+/** GET /console/api/players?prefix=…&cursor=…&limit=… */
+export const listPlayersQuerySchema = {
+  type: 'object',
+  properties: {
+    prefix: { ...profileIdSchema, description: 'Only players whose profile_id starts with this (an exact id comes first).' },
+    limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', description: 'an integer from 1 to 100' },
+    cursor: { type: 'string', minLength: 1, maxLength: 2048 },
+  },
+  additionalProperties: false,
+} as const;
+
+/** GET /console/api/players/{profile_id}/timeline?event=…&cursor=…&limit=… */
+export const playerTimelineQuerySchema = {
+  type: 'object',
+  properties: {
+    event: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[^\\u0000-\\u001F\\u007F\\uD800-\\uDFFF]*$',
+      description: 'Only events of this name (system urm_* events too).',
+    },
+    limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', description: 'an integer from 1 to 100' },
+    cursor: { type: 'string', minLength: 1, maxLength: 2048 },
+  },
+  additionalProperties: false,
+} as const;
+
+/** POST /console/api/players/{profile_id}/attributes */
+export const changeAttributeSchema = {
+  type: 'object',
+  required: ['action', 'attribute'],
+  properties: {
+    action: { enum: ['set', 'unset'], description: 'set: give the attribute `value`; unset: make it null (as urm_unset).' },
+    attribute: { ...nameSchema(), description: 'A custom attribute (system urm_* attributes are not changed here).' },
+    value: valueSchema,
+    action_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: limits.insertIdLength - 'urm-bo-'.length,
+      ...identifierText,
+      description: 'Chosen by the console; re-sending the same action_id changes the player once.',
+    },
+  },
+  allOf: [
+    { if: { properties: { action: { const: 'set' } } }, then: { properties: { value: true }, required: ['value'] } },
+    {
+      if: { properties: { action: { const: 'unset' } } },
+      then: { properties: { action: true, attribute: true, action_id: true }, additionalProperties: false },
+    },
+  ],
+  additionalProperties: false,
+} as const;
+
+/** POST /console/api/players/{profile_id}/email */
+export const playerEmailSchema = {
+  type: 'object',
+  // No recipients: the mail goes to the player's own address.
+  required: ['channel_id', 'subject'],
+  additionalProperties: false,
+  properties: { ...emailMessageProperties, action_id: actionIdSchema },
+} as const;
+
+/** POST /console/api/players/{profile_id}/push */
+export const playerPushSchema = {
+  type: 'object',
+  required: ['title', 'body'],
+  additionalProperties: false,
+  properties: { ...pushMessageProperties, action_id: actionIdSchema },
+} as const;
+
+// Checks of the query strings and bodies (functions/domain/validation.ts); precompiled in the bundle.
+export const validListPlayersQuery = compileValidator(listPlayersQuerySchema, 'query string');
+export const validPlayerTimelineQuery = compileValidator(playerTimelineQuerySchema, 'query string');
+export const validChangeAttribute = compileValidator(changeAttributeSchema);
+export const validPlayerEmail = compileValidator(playerEmailSchema);
+export const validPlayerPush = compileValidator(playerPushSchema);

@@ -1,0 +1,171 @@
+/** The console's settings routes (functions/console/settings): keys and secrets, made once and never shown again. */
+import { describe, expect, test } from '@jest/globals';
+import { hashApiKey } from '../../../functions/domain/api-keys';
+import { consoleRouter } from '../../support/console-router';
+
+const theirKey = { key_hash: 'h-theirs', key_id: 'key_theirs', app_id: 'app_2', scope: 'server', created_at: '2026-01-01T00:00:00.000Z' } as const;
+const ourKey = { key_hash: 'h1', key_id: 'key_1', app_id: 'app_1', scope: 'server', created_at: '2026-01-01T00:00:00.000Z' } as const;
+
+describe('issuing a key from the console', () => {
+  test('stores only the hash of the key it answers, and audits the key id and scope without the key', async () => {
+    const api = consoleRouter();
+    const admin = await api.admin();
+
+    const response = await api.call('POST', '/console/api/keys', { body: { scope: 'browser' } });
+
+    expect(response.status).toBe(201);
+    const { key, key_id: keyId } = response.body as { key: string; key_id: string };
+    expect(response.body).toEqual({ key, key_id: keyId, scope: 'browser', created_at: expect.any(String), revoked_at: null });
+    expect(api.keys.keys).toEqual([{ key_hash: hashApiKey(key), key_id: keyId, app_id: 'app_1', scope: 'browser', created_at: expect.any(String) }]);
+    expect(api.audit.entries).toEqual([
+      expect.objectContaining({
+        app_id: 'app_1',
+        actor: { user_id: admin.userId, email: 'ada@example.com' },
+        action: 'key.issued',
+        target: `key:${keyId}`,
+        details: { scope: 'browser' },
+      }),
+    ]);
+    expect(JSON.stringify([api.keys.keys, api.audit.entries])).not.toContain(key);
+  });
+
+  test('refuses a marketer with 403 and writes nothing', async () => {
+    const api = consoleRouter();
+
+    const response = await api.call('POST', '/console/api/keys', { as: await api.signIn('marketer'), body: { scope: 'server' } });
+
+    expect(response.status).toBe(403);
+    expect([api.keys.keys, api.audit.entries]).toEqual([[], []]);
+  });
+
+  test('refuses an unknown scope with 400', async () => {
+    const api = consoleRouter();
+
+    const response = await api.call('POST', '/console/api/keys', { body: { scope: 'root' } });
+
+    expect(response.status).toBe(400);
+    expect(api.keys.keys).toEqual([]);
+  });
+});
+
+describe('revoking a key from the console', () => {
+  test("finds the key id within the session's application only: another application's is 404, unaudited", async () => {
+    const api = consoleRouter();
+    await api.keys.create(theirKey);
+
+    const response = await api.call('POST', '/console/api/keys/key_theirs/revoke');
+
+    expect(response.status).toBe(404);
+    expect(api.keys.keys[0]?.revoked_at).toBeUndefined();
+    expect(api.audit.entries).toEqual([]);
+  });
+
+  test('marks the key revoked and audits key.revoked', async () => {
+    const api = consoleRouter();
+    await api.keys.create(ourKey);
+
+    const response = await api.call('POST', '/console/api/keys/key_1/revoke');
+
+    expect([response.status, response.body]).toEqual([200, { key_id: 'key_1', message: 'key revoked' }]);
+    expect(api.keys.keys[0]?.revoked_at).toBe(api.clock.now().toISOString());
+    expect(api.audit.entries).toEqual([expect.objectContaining({ action: 'key.revoked', target: 'key:key_1' })]);
+  });
+
+  test('without the CSRF token is 403 and revokes nothing', async () => {
+    const api = consoleRouter();
+    await api.keys.create(ourKey);
+
+    const response = await api.call('POST', '/console/api/keys/key_1/revoke', { csrf: false });
+
+    expect(response.status).toBe(403);
+    expect(api.keys.keys[0]?.revoked_at).toBeUndefined();
+  });
+});
+
+test('listing keys never answers a hash, nor another application’s key', async () => {
+  const api = consoleRouter();
+  await api.keys.create({ ...ourKey, key_hash: 'secret-hash' });
+  await api.keys.create(theirKey);
+
+  const response = await api.call('GET', '/console/api/keys');
+
+  expect(response.body).toEqual({ keys: [{ key_id: 'key_1', scope: 'server', created_at: '2026-01-01T00:00:00.000Z', revoked_at: null }] });
+});
+
+describe('secrets from the console', () => {
+  test('a rotated identity secret is written to its own secret and answered, and the audit entry does not carry it', async () => {
+    const api = consoleRouter();
+
+    const response = await api.call('POST', '/console/api/identity_secret');
+
+    expect(response.status).toBe(200);
+    const secret = response.body.identity_secret as string;
+    expect([...api.secrets.values]).toEqual([['apps/app_1/identity-secret', secret]]);
+    expect(api.audit.entries).toEqual([expect.objectContaining({ action: 'identity_secret.rotated', target: 'app:app_1' })]);
+    expect(JSON.stringify(api.audit.entries)).not.toContain(secret);
+    expect((await api.call('GET', '/console/api/app')).body.app).toMatchObject({ app_id: 'app_1', identity_secret_set: true });
+  });
+
+  test('generated VAPID keys: the private key goes to the secret store only, never into the answer or the audit entry', async () => {
+    const api = consoleRouter();
+
+    const response = await api.call('POST', '/console/api/vapid', { body: { subject: 'mailto:push@example.com' } });
+
+    expect(response.status).toBe(200);
+    const privateKey = api.secrets.values.get('apps/app_1/vapid-private-key')!;
+    expect(privateKey).toEqual(expect.any(String));
+    expect(response.body).toEqual({ vapid_public_key: expect.any(String), vapid_subject: 'mailto:push@example.com' });
+    expect(response.text).not.toContain(privateKey);
+    expect(api.audit.entries).toEqual([
+      expect.objectContaining({ action: 'vapid.generated', details: { public_key: response.body.vapid_public_key, subject: 'mailto:push@example.com' } }),
+    ]);
+    expect(JSON.stringify(api.audit.entries)).not.toContain(privateKey);
+    expect((await api.call('GET', '/console/api/vapid')).body).toEqual(response.body);
+  });
+
+  test('generating again without rotate is 409, and the keys stay', async () => {
+    const api = consoleRouter();
+    const first = await api.call('POST', '/console/api/vapid', { body: { subject: 'mailto:push@example.com' } });
+
+    const again = await api.call('POST', '/console/api/vapid', { body: {} });
+
+    expect(again.status).toBe(409);
+    expect((await api.call('GET', '/console/api/vapid')).body.vapid_public_key).toBe(first.body.vapid_public_key);
+  });
+});
+
+describe('the application, channels and money from the console', () => {
+  test('an update changes what it is given, audited with each change; identity verification is its own entry', async () => {
+    const api = consoleRouter();
+
+    const response = await api.call('POST', '/console/api/app', { body: { name: 'Casino Royale', identity_verification: 'off' } });
+
+    expect(response.status).toBe(200);
+    expect(response.body.app).toMatchObject({ app_id: 'app_1', name: 'Casino Royale', identity_verification: 'off' });
+    expect(api.audit.entries.map((entry) => entry.action)).toEqual(['app.updated', 'app.identity_verification_changed']);
+  });
+
+  test('a channel is created enabled, read by marketers, and another application’s channel id is 404', async () => {
+    const api = consoleRouter();
+    const marketer = await api.signIn('marketer');
+
+    const created = await api.call('POST', '/console/api/channels', { body: { name: 'News', from_email: 'news@example.com', from_name: 'Casino News' } });
+    const listed = await api.call('GET', '/console/api/channels', { as: marketer });
+    const theirs = await api.call('POST', '/console/api/channels/ch_theirs', { body: { enabled: false } });
+
+    expect(created.status).toBe(201);
+    expect(listed.body.channels).toEqual([expect.objectContaining({ channel_id: created.body.channel.channel_id, enabled: true })]);
+    expect(theirs.status).toBe(404);
+  });
+
+  test('the money mapping is set and read back, with the command line’s messages for a bad one', async () => {
+    const api = consoleRouter();
+
+    const set = await api.call('POST', '/console/api/money', { body: { currency: 'USD', money_events: { Deposit: 'deposit' } } });
+    const bad = await api.call('POST', '/console/api/money', { body: { money_events: { Deposit: 'gift' } } });
+
+    expect(set.body).toEqual({ currency: 'USD', money_events: { Deposit: 'deposit' } });
+    expect((await api.call('GET', '/console/api/money')).body).toEqual(set.body);
+    expect(bad.status).toBe(400);
+  });
+});

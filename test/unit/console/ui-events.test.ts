@@ -1,0 +1,45 @@
+/** The console's timeline sentences for system events (functions/console/ui/events.ts). */
+import { describe, expect, test } from '@jest/globals';
+import { describeEvent, eventDetails } from '../../../functions/console/ui/events';
+
+describe('system events in words', () => {
+  test('a back-office change says who set what to which value', () => {
+    const sentence = describeEvent('urm_back_office_action', {
+      action: 'set_attribute',
+      attribute: 'vip',
+      value: true,
+      user_id: 'usr_1',
+      user_email: 'ada@op.example',
+    });
+
+    expect(sentence).toBe('ada@op.example set vip = true');
+  });
+
+  test('an unset says who unset which attribute', () => {
+    expect(describeEvent('urm_back_office_action', { action: 'unset_attribute', attribute: 'vip', user_email: 'ada@op.example' })).toBe(
+      'ada@op.example unset vip',
+    );
+  });
+
+  test('an email sent names its subject and channel', () => {
+    expect(describeEvent('urm_email_sent', { subject: 'Welcome', channel_id: 'ch_1', message_id: 'm' })).toBe('Email sent: “Welcome” (channel ch_1)');
+  });
+
+  test('an affiliate attribution names the affiliate, link and sub-id', () => {
+    expect(describeEvent('urm_affiliate_attributed', { urm_aff_id: 'aff_1', urm_aff_link_id: 'lnk_2', urm_aff: 'spring' })).toBe(
+      'Attributed to affiliate aff_1 (link lnk_2), sub-id spring',
+    );
+  });
+
+  test('an unknown system event reads as its name in words', () => {
+    expect(describeEvent('urm_something_new', {})).toBe('Something new');
+  });
+
+  test("an integrator's own event has no sentence: its attributes are shown instead", () => {
+    expect(describeEvent('deposit', { amount: 25.5 })).toBeUndefined();
+    expect(eventDetails({ app_id: 'a', profile_id: 'p', amount: 25.5, currency: 'EUR' })).toEqual([
+      ['amount', 25.5],
+      ['currency', 'EUR'],
+    ]);
+  });
+});
