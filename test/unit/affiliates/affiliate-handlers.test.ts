@@ -6,7 +6,7 @@ import { makeSetAffiliateHandler } from '../../../functions/api/set-affiliate/ma
 import { newAffiliateId } from '../../../functions/domain/affiliates';
 import { hashPassword } from '../../../functions/domain/passwords';
 import { attribution, MemoryAffiliateStore, MemoryAppStore, registration } from '../../support/affiliates';
-import { keyResolverOf } from '../../support/keys';
+import { keyResolverOf } from '../../support/settings';
 import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
 import { MemoryStream } from '../../support/memory-stream';
 

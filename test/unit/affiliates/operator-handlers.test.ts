@@ -4,7 +4,7 @@ import { makeGetAffiliateReportHandler } from '../../../functions/api/get-affili
 import { makeListAffiliatesHandler } from '../../../functions/api/list-affiliates/make-handler';
 import type { AffiliateRecord } from '../../../functions/domain/affiliates';
 import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from '../../support/affiliates';
-import { keyResolverOf } from '../../support/keys';
+import { keyResolverOf } from '../../support/settings';
 import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
 
 const keys = {

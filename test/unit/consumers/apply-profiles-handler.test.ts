@@ -9,7 +9,7 @@ import { logger } from '../../../functions/runtime/logger';
 import { streamRecord as supportStreamRecord } from '../../support/kinesis-event';
 import { context } from '../../support/lambda';
 import { MemoryStream } from '../../support/memory-stream';
-import { dynamoItemBytes, MAX_ITEM_BYTES, MemoryProfileStore, MemoryRejectionLog, MemoryTimelineStore } from '../../support/timeline';
+import { dynamoItemBytes, MAX_ITEM_BYTES, MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from '../../support/players';
 
 type Item = Record<string, unknown>;
 
@@ -48,8 +48,8 @@ const timelineEntry = (pk: string, insertId: string, fields: Partial<TimelineEnt
   ...fields,
 });
 
-let profiles: MemoryProfileStore;
-let timeline: MemoryTimelineStore;
+let profiles: MemoryProfiles;
+let timeline: MemoryTimeline;
 let rejections: MemoryRejectionLog;
 let stream: MemoryStream;
 let handler: (event: KinesisStreamEvent) => Promise<KinesisStreamBatchResponse>;
@@ -63,9 +63,9 @@ const hourOf = (iso: string) => String(Math.floor(Date.parse(iso) / 3_600_000));
 
 /** The profile store, timeline and rejections as they are: what a second delivery must leave alone. */
 const snapshot = () => ({
-  profiles: [...profiles.profiles.values()].map((profile) => structuredClone(profile)),
-  timeline: timeline.entries(),
-  rejections: rejections.kept(),
+  profiles: [...profiles.items.values()].map((profile) => structuredClone(profile)),
+  timeline: timeline.of(),
+  rejections: structuredClone(rejections.rejections),
 });
 
 // Continuations the consumer put on the stream, each under the sequence number the stream gave it, delivered later.
@@ -97,8 +97,8 @@ function consumer(timelineStepItems?: number) {
 }
 
 beforeEach(() => {
-  profiles = new MemoryProfileStore();
-  timeline = new MemoryTimelineStore();
+  profiles = new MemoryProfiles();
+  timeline = new MemoryTimeline();
   rejections = new MemoryRejectionLog();
   stream = new MemoryStream();
   onStream.length = 0;
@@ -194,8 +194,8 @@ describe('apply-profiles handler', () => {
     profiles.reads.length = 0;
     profiles.puts.length = 0;
     profiles.beforeNextPut = () => {
-      const current = profiles.profiles.get('app_1#p-a')!;
-      profiles.profiles.set('app_1#p-a', {
+      const current = profiles.items.get('app_1#p-a')!;
+      profiles.items.set('app_1#p-a', {
         ...current,
         attrs: JSON.stringify({ visits: 10, plan: 'gold' }),
         version: current.version + 1,
@@ -285,7 +285,7 @@ describe('apply-profiles handler', () => {
     const second = await handler(failing());
 
     expect([first, second]).toEqual([{ batchItemFailures: [{ itemIdentifier: seq(2) }] }, { batchItemFailures: [{ itemIdentifier: seq(2) }] }]);
-    expect(rejections.kept().map((row) => [row.app_id, row.seq])).toEqual([['(undecodable)', seq(1)]]);
+    expect(rejections.rejections.map((row) => [row.app_id, row.seq])).toEqual([['(undecodable)', seq(1)]]);
   });
 
   test('a rejection written by an attempt whose profile write failed is taken back, and the retry that applies the record leaves no row', async () => {
@@ -296,22 +296,22 @@ describe('apply-profiles handler', () => {
     const failed = await handler(retried());
     expect(failed).toEqual({ batchItemFailures: [{ itemIdentifier: seq(2) }] });
     // Meanwhile another writer (a record of another shard) makes score a number.
-    const current = profiles.profiles.get('app_1#p-a')!;
-    profiles.profiles.set('app_1#p-a', { ...current, attrs: JSON.stringify({ score: 10 }), version: current.version + 1 });
+    const current = profiles.items.get('app_1#p-a')!;
+    profiles.items.set('app_1#p-a', { ...current, attrs: JSON.stringify({ score: 10 }), version: current.version + 1 });
     profiles.failing.clear();
     const succeeded = await handler(retried());
 
     expect(succeeded).toEqual({ batchItemFailures: [] });
     expect(attributesOf('p-a')).toEqual({ score: 11 });
     expect(rejections.puts.map((rejection) => rejection.urm_insert_id)).toEqual(['a-2']);
-    expect(rejections.kept()).toEqual([]);
+    expect(rejections.rejections).toEqual([]);
   });
 
   test('a rejection superseded by the re-applying after a conflict is removed before the profile is written', async () => {
     await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { score: 'high' }))));
     profiles.beforeNextPut = () => {
-      const current = profiles.profiles.get('app_1#p-a')!;
-      profiles.profiles.set('app_1#p-a', { ...current, attrs: JSON.stringify({ score: 10 }), version: current.version + 1 });
+      const current = profiles.items.get('app_1#p-a')!;
+      profiles.items.set('app_1#p-a', { ...current, attrs: JSON.stringify({ score: 10 }), version: current.version + 1 });
     };
     const removals = jest.spyOn(rejections, 'remove');
     const writes = jest.spyOn(profiles, 'put');
@@ -320,7 +320,7 @@ describe('apply-profiles handler', () => {
 
     expect(response).toEqual({ batchItemFailures: [] });
     expect(attributesOf('p-a')).toEqual({ score: 11 });
-    expect(rejections.kept()).toEqual([]);
+    expect(rejections.rejections).toEqual([]);
     expect(removals).toHaveBeenCalledTimes(1);
     expect(removals.mock.invocationCallOrder[0] < writes.mock.invocationCallOrder[writes.mock.invocationCallOrder.length - 1]).toBeTruthy();
   });
@@ -357,8 +357,8 @@ describe('apply-profiles handler', () => {
       { ...sourceEntry('e-1', 'page_view'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
       { ...sourceEntry('e-2', 'signup_started'), pk: 'app_1#player-1', seq: seq(3), merged_from: 'anon-1' },
     ]);
-    expect(timeline.entries('app_1#anon-1')).toHaveLength(2);
-    expect(timeline.entries('app_1#player-1')).toHaveLength(2);
+    expect(timeline.of('app_1#anon-1')).toHaveLength(2);
+    expect(timeline.of('app_1#player-1')).toHaveLength(2);
   });
 
   test("urm_merge keeps the target's own event where a source event has the same insert id: the first stored wins", async () => {
@@ -370,7 +370,7 @@ describe('apply-profiles handler', () => {
 
     await handler(batch(streamRecord(seq(3), profileRecord('player-1', 't-1', { urm_merge: ['anon-1'] }))));
 
-    expect(timeline.entries('app_1#player-1').map((entry) => [entry.insert_id, entry.event, entry.merged_from])).toEqual([
+    expect(timeline.of('app_1#player-1').map((entry) => [entry.insert_id, entry.event, entry.merged_from])).toEqual([
       ['same-id', 'the_targets_own', undefined],
     ]);
   });
@@ -397,7 +397,7 @@ describe('apply-profiles handler', () => {
         { pk: 'app_1#p-a', insert_id: 'before-2' },
       ],
     ]);
-    expect(timeline.entries('app_1#p-a').map((e) => e.insert_id)).toEqual(['after-delete']);
+    expect(timeline.of('app_1#p-a').map((e) => e.insert_id)).toEqual(['after-delete']);
     const profile = stored('p-a')!;
     expect(profile.exists).toBe(false);
     expect(profile.attrs).toBe('{}');
@@ -511,7 +511,7 @@ describe('apply-profiles handler', () => {
       applied: { [SHARD]: seq(0) },
       recent: { [hourOf(RECEIVED_AT)]: hashes(...Array.from({ length: 20_000 }, (_, i) => `old-${i}`)) },
     };
-    profiles.profiles.set(full.pk, full);
+    profiles.items.set(full.pk, full);
     expect(dynamoItemBytes(full) < MAX_ITEM_BYTES).toBeTruthy();
 
     const response = await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { notes: 'y'.repeat(30_000) }))));
@@ -569,7 +569,7 @@ describe('apply-profiles handler', () => {
       const invocations = await drainStream();
       expect(invocations.length).toBeGreaterThanOrEqual(5);
       expect(invocations.every(({ read, written }) => read <= STEP && written <= STEP)).toBeTruthy();
-      expect(timeline.entries('app_1#p-a').map((entry) => entry.insert_id)).toEqual(['after-delete']);
+      expect(timeline.of('app_1#p-a').map((entry) => entry.insert_id)).toEqual(['after-delete']);
       expect(stored('p-a')!.exists).toBe(false);
     });
 
@@ -587,10 +587,10 @@ describe('apply-profiles handler', () => {
       const invocations = await drainStream();
       expect(invocations.length).toBeGreaterThanOrEqual(5);
       expect(invocations.every(({ read, written }) => read <= STEP && written <= STEP)).toBeTruthy();
-      const copies = timeline.entries('app_1#player-1');
+      const copies = timeline.of('app_1#player-1');
       expect(copies).toHaveLength(20_000);
       expect(copies.every((entry) => entry.merged_from === 'anon-1' && entry.seq === seq(3))).toBeTruthy();
-      expect(timeline.entries('app_1#anon-1')).toHaveLength(20_000);
+      expect(timeline.of('app_1#anon-1')).toHaveLength(20_000);
     });
 
     test('the step is what the operator set: a smaller one takes more invocations, each within it', async () => {
@@ -606,7 +606,7 @@ describe('apply-profiles handler', () => {
 
       expect([first, ...invocations].every(({ read }) => read <= 500)).toBeTruthy();
       expect(invocations.length).toBeGreaterThanOrEqual(9);
-      expect(timeline.entries('app_1#p-a')).toEqual([]);
+      expect(timeline.of('app_1#p-a')).toEqual([]);
     });
 
     test('a continuation delivered again, re-sent, or arriving after a later record recreated the profile changes nothing twice', async () => {
@@ -628,7 +628,7 @@ describe('apply-profiles handler', () => {
       expect(profiles.puts).toEqual([]);
       expect(stored('p-a')).toEqual(after);
       expect(attributesOf('p-a')).toEqual({ level: 1 });
-      expect(timeline.entries('app_1#p-a')).toEqual([]);
+      expect(timeline.of('app_1#p-a')).toEqual([]);
     });
 
     test('a merge whose target is deleted before its copy ends copies no more, and the delete removes what was copied', async () => {
@@ -646,17 +646,17 @@ describe('apply-profiles handler', () => {
 
       // What is left to do is the delete's sweep: the merge's continuation copies nothing.
       expect(timeline.writes.slice(writesBefore)).toEqual([]);
-      expect(timeline.entries('app_1#player-1')).toEqual([]);
+      expect(timeline.of('app_1#player-1')).toEqual([]);
       expect(stored('player-1')!.exists).toBe(false);
-      expect(timeline.entries('app_1#anon-1')).toHaveLength(6_000);
+      expect(timeline.of('app_1#anon-1')).toHaveLength(6_000);
     });
 
     test('when a conflict makes a long delete start again, the continuation it puts twice goes on once', async () => {
       await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann' }))));
       bigTimeline('p-a', 10_000, seq(2));
       profiles.beforeNextPut = () => {
-        const current = profiles.profiles.get('app_1#p-a')!;
-        profiles.profiles.set('app_1#p-a', { ...current, version: current.version + 1 });
+        const current = profiles.items.get('app_1#p-a')!;
+        profiles.items.set('app_1#p-a', { ...current, version: current.version + 1 });
       };
       timeline.resetWork();
 
@@ -668,7 +668,7 @@ describe('apply-profiles handler', () => {
       const [firstTry, secondTry] = continuationIds();
       expect(secondTry).toBe(firstTry);
       await drainStream();
-      expect(timeline.entries('app_1#p-a')).toEqual([]);
+      expect(timeline.of('app_1#p-a')).toEqual([]);
       // One chain: 10,000 entries in steps of 2,000 (the conflict's two puts of step 1 aside), not two chains side by side.
       expect(continuationIds().length).toBeLessThanOrEqual(8);
     });

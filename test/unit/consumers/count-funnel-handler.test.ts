@@ -8,7 +8,7 @@ import { MemoryAppStore } from '../../support/affiliates';
 import { MemoryFunnelStore } from '../../support/funnel-store';
 import { kinesisEvent, sequenceNumbers, type EventRecordInput } from '../../support/kinesis-event';
 import { context } from '../../support/lambda';
-import { MemoryRejectionLog } from '../../support/timeline';
+import { MemoryRejectionLog } from '../../support/players';
 
 type Item = Record<string, unknown>;
 
@@ -226,7 +226,7 @@ describe('count-funnel handler', () => {
   test('a money event without an amount is kept in the rejections, counted nowhere', async () => {
     await handler(batchOf([attribution('p-1'), event('p-1', 'Deposit', { currency: 'EUR' })]));
 
-    expect(rejections.kept().map((r) => [r.app_id, r.profile_id, r.kind, r.reason])).toEqual([
+    expect(rejections.rejections.map((r) => [r.app_id, r.profile_id, r.kind, r.reason])).toEqual([
       [APP, 'p-1', 'event', 'money event "Deposit": amount must be a number greater than 0'],
     ]);
     expect(figures(dayRow())).toEqual(expect.objectContaining({ registrations: 1, ftds: 0, deposit_count: 0, deposits: '0' }));

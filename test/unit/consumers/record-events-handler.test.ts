@@ -5,7 +5,7 @@ import type { StoredProfile } from '../../../functions/domain/profile-state';
 import { logger } from '../../../functions/runtime/logger';
 import { streamRecord as supportStreamRecord } from '../../support/kinesis-event';
 import { context } from '../../support/lambda';
-import { MemoryProfileStore, MemoryRejectionLog, MemoryTimelineStore } from '../../support/timeline';
+import { MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from '../../support/players';
 
 type Item = Record<string, unknown>;
 
@@ -30,8 +30,8 @@ const eventRecord = (profileId: string, insertId: string, fields: Item = {}): It
 const manyEvents = (count: number, first = 1) =>
   Array.from({ length: count }, (_, i) => streamRecord(seq(first + i), eventRecord(`p-${i % 3}`, `e-${i}`, { amount: i })));
 
-let profiles: MemoryProfileStore;
-let timeline: MemoryTimelineStore;
+let profiles: MemoryProfiles;
+let timeline: MemoryTimeline;
 let rejections: MemoryRejectionLog;
 let handler: (event: KinesisStreamEvent) => Promise<KinesisStreamBatchResponse>;
 
@@ -39,7 +39,7 @@ let handler: (event: KinesisStreamEvent) => Promise<KinesisStreamBatchResponse>;
 const written = () => timeline.writes.flat();
 const storedIds = () =>
   timeline
-    .entries()
+    .of()
     .map((entry) => entry.insert_id)
     .sort();
 
@@ -49,8 +49,8 @@ beforeAll(() => {
 });
 
 beforeEach(() => {
-  profiles = new MemoryProfileStore();
-  timeline = new MemoryTimelineStore();
+  profiles = new MemoryProfiles();
+  timeline = new MemoryTimeline();
   rejections = new MemoryRejectionLog();
   const consume = makeRecordEventsHandler({ profiles, timeline, rejections, now: () => new Date() });
   handler = (event) => consume(event, context());
@@ -69,7 +69,7 @@ describe('record-events handler', () => {
   test('an event becomes a timeline entry of its profile, with its insert id, time key, custom attributes and stream position', async () => {
     await handler(batch(streamRecord(seq(7), eventRecord('p-0', 'e-1', { amount: 5, currency: 'EUR', urm_ip: '203.0.113.9' }))));
 
-    expect(timeline.entries()).toEqual([
+    expect(timeline.of()).toEqual([
       {
         pk: 'app_1#p-0',
         insert_id: 'e-1',
@@ -98,7 +98,7 @@ describe('record-events handler', () => {
       ['same', seq(1)],
       ['other', seq(2)],
     ]);
-    expect(timeline.entries()).toHaveLength(2);
+    expect(timeline.of()).toHaveLength(2);
   });
 
   test('an event re-sent in a later batch with the same insert id and other content leaves the first entry as it was', async () => {
@@ -113,12 +113,12 @@ describe('record-events handler', () => {
     expect(timeline.entry('app_1#p-0', 'e-1')).toEqual(first);
     expect(JSON.parse(first!.attrs)).toEqual({ amount: 5 });
     expect(JSON.parse(timeline.entry('app_1#p-0', 'e-2')!.attrs)).toEqual({ amount: 7 });
-    expect(timeline.entries()).toHaveLength(2);
+    expect(timeline.of()).toHaveLength(2);
   });
 
   test("events from before a profile's delete are dropped, and later ones and other profiles' are kept", async () => {
     const deletedAt = new Date(Date.parse(RECEIVED_AT) - 30_000).toISOString();
-    profiles.profiles.set('app_1#p-0', {
+    profiles.items.set('app_1#p-0', {
       pk: 'app_1#p-0',
       app_id: 'app_1',
       profile_id: 'p-0',
@@ -153,7 +153,7 @@ describe('record-events handler', () => {
     timeline.writeFault = (write) => (write === 1 ? throttled : undefined);
 
     await expect(handler(batch(...manyEvents(60)))).rejects.toThrow(throttled);
-    expect(timeline.entries()).toEqual([]);
+    expect(timeline.of()).toEqual([]);
 
     await expect(handler(batch(...manyEvents(60)))).resolves.toEqual({ batchItemFailures: [] });
     expect(storedIds()).toEqual(Array.from({ length: 60 }, (_, i) => `e-${i}`).sort());

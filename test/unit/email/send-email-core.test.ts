@@ -1,11 +1,12 @@
-import { describe, expect, test } from '@jest/globals';
+import { describe, expect, jest, test } from '@jest/globals';
 import { sendEmail } from '../../../functions/api/send-email/core';
 import { composeMail, emailSentInsertId, sendEmailProblems } from '../../../functions/messaging/email';
 import type { SendEmailRequest } from '../../../functions/api/send-email/schema';
 import type { Channel } from '../../../functions/domain/channels';
 import { Forbidden, NotFound, ValidationError } from '../../../functions/domain/errors';
 import { decodeEnvelope } from '../../../functions/domain/stream-record';
-import { MemoryChannelStore, MemoryMailer } from '../../support/email';
+import { MemoryMailer } from '../../support/messaging';
+import { MemoryChannelStore } from '../../support/settings';
 import { MemoryStream } from '../../support/memory-stream';
 
 const channel: Channel = {
@@ -32,10 +33,12 @@ const sentAt = new Date('2026-11-21T10:00:00.000Z');
 
 /** In-memory ports: what was mailed and written is kept for the assertions. */
 function fakes(options: { channels?: Channel[]; stream?: MemoryStream } = {}) {
-  const mailer = new MemoryMailer(['0100019a-1', '0100019a-2']);
+  const mailer = new MemoryMailer();
   const stream = options.stream ?? new MemoryStream();
-  const channels = new MemoryChannelStore(options.channels ?? [channel]);
-  return { mailed: mailer.sent, written: stream.writes, lookups: channels.lookups, send: sendEmail({ channels, mailer, writer: stream, now: () => sentAt }) };
+  const channels = new MemoryChannelStore();
+  channels.channels.push(...(options.channels ?? [channel]));
+  const lookups = jest.spyOn(channels, 'get');
+  return { mailed: mailer.sent, written: stream.writes, lookups: lookups.mock.calls, send: sendEmail({ channels, mailer, writer: stream, now: () => sentAt }) };
 }
 
 describe('send_email core', () => {
@@ -44,7 +47,7 @@ describe('send_email core', () => {
 
     const sent = await send(request, 'app_1');
 
-    expect(sent.messageId).toBe('0100019a-1');
+    expect(sent.messageId).toBe('ses-1');
     expect(sent.eventError).toBe(undefined);
     expect(mailed).toEqual([
       {
@@ -74,8 +77,8 @@ describe('send_email core', () => {
       profile_id: 'player-1',
       event: 'urm_email_sent',
       urm_date_time: '2026-11-21T10:00:00.000Z',
-      urm_insert_id: 'urm-email-0100019a-1',
-      message_id: '0100019a-1',
+      urm_insert_id: 'urm-email-ses-1',
+      message_id: 'ses-1',
       channel_id: 'ch_news',
       subject: 'Welcome',
     });
@@ -214,7 +217,7 @@ describe('send_email core', () => {
     const sent = await send(request, 'app_1');
 
     expect(mailed.length).toBe(1);
-    expect(sent.messageId).toBe('0100019a-1');
+    expect(sent.messageId).toBe('ses-1');
     expect(String(sent.eventError)).toMatch(/stream unreachable/);
   });
 

@@ -1,13 +1,14 @@
-import { beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { makeSendEmailHandler } from '../../../functions/api/send-email/make-handler';
 import type { Channel } from '../../../functions/domain/channels';
 import { ValidationError } from '../../../functions/domain/errors';
-import { MemoryChannelStore, MemoryMailer } from '../../support/email';
-import { keyResolverOf } from '../../support/keys';
+import { MemoryMailer } from '../../support/messaging';
+import { keyResolverOf, MemoryChannelStore } from '../../support/settings';
 import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
 import { MemoryStream } from '../../support/memory-stream';
 
-const MESSAGE_ID = '0100019a4b2c3d4e-5f6a7b8c-0000-0000-0000-000000000000-000000';
+/** What the in-memory mail service answers for the first message. */
+const MESSAGE_ID = 'ses-1';
 
 const channel = (fields: Partial<Channel> = {}): Channel => ({
   app_id: 'app_1',
@@ -25,8 +26,9 @@ let mailer: MemoryMailer;
 let stream: MemoryStream;
 let handler: ProxyHandler;
 beforeEach(() => {
-  channels = new MemoryChannelStore([channel(), channel({ channel_id: 'ch_off', enabled: false }), channel({ app_id: 'app_2', channel_id: 'ch_other' })]);
-  mailer = new MemoryMailer([MESSAGE_ID]);
+  channels = new MemoryChannelStore();
+  channels.channels.push(channel(), channel({ channel_id: 'ch_off', enabled: false }), channel({ app_id: 'app_2', channel_id: 'ch_other' }));
+  mailer = new MemoryMailer();
   stream = new MemoryStream();
   handler = asProxyHandler(
     makeSendEmailHandler({
@@ -239,10 +241,14 @@ describe('POST /api/send_email handler', () => {
 
   test('answers 400 when the mail service refuses the message (an unverified sender), and records no event', async () => {
     // What the SES mailer throws for SES's MessageRejected (test/unit/email/ses-mailer.test.ts).
-    mailer.refusal = new ValidationError(
-      ['from_email must be a verified sender (and, while the SES account is in the sandbox, every recipient too)'],
-      'the mail service refused the message',
-    );
+    jest
+      .spyOn(mailer, 'send')
+      .mockRejectedValue(
+        new ValidationError(
+          ['from_email must be a verified sender (and, while the SES account is in the sandbox, every recipient too)'],
+          'the mail service refused the message',
+        ),
+      );
 
     const response = await post(valid);
 
@@ -255,7 +261,7 @@ describe('POST /api/send_email handler', () => {
   });
 
   test('answers 500 without internals when the mail service fails otherwise, and records no event', async () => {
-    mailer.refusal = new Error('AccessDeniedException: arn:aws:iam::123:role/secret');
+    jest.spyOn(mailer, 'send').mockRejectedValue(new Error('AccessDeniedException: arn:aws:iam::123:role/secret'));
 
     const response = await post(valid);
 

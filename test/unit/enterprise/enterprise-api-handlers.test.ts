@@ -5,7 +5,7 @@ import type { App } from '../../../functions/domain/apps';
 import { hashSecret, newSecret, newUserId, type EnterpriseUser } from '../../../functions/domain/enterprise';
 import { MemoryAppStore } from '../../support/affiliates';
 import { MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
-import { keyResolverOf } from '../../support/keys';
+import { keyResolverOf } from '../../support/settings';
 import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
 
 const app: App = { app_id: 'app_1', name: 'Casino <Royale>', created_at: '2026-01-01T00:00:00Z', portal_origin: 'https://portal.example.com' };

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { makeIngestEventsHandler } from '../../../functions/api/ingest-events/make-handler';
 import { AppOrigins } from '../../../functions/http/cors';
 import { MemoryAppStore } from '../../support/affiliates';
-import { keyResolverOf } from '../../support/keys';
+import { keyResolverOf } from '../../support/settings';
 import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
 import { MemoryStream } from '../../support/memory-stream';
 

@@ -6,7 +6,7 @@ import { identitySecretName, profileIdProof } from '../../../functions/domain/id
 import { pushEndpointPolicy } from '../../../functions/domain/push';
 import { AppOrigins } from '../../../functions/http/cors';
 import { MemoryAppStore } from '../../support/affiliates';
-import { keyResolverOf } from '../../support/keys';
+import { keyResolverOf } from '../../support/settings';
 import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
 import { MemoryStream } from '../../support/memory-stream';
 import { MemorySecretStore } from '../../support/secrets';
