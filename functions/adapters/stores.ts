@@ -3,8 +3,12 @@
  * its environment names (the variable of functions/manifest/resources.ts; a
  * missing one fails the cold start with its name). One place for the wiring
  * every handler, router and consumer repeats: `makeHandler({ apps: appStore() })`.
- * Plain functions, so a bundle keeps only the stores it calls.
+ * Plain functions, so a bundle keeps only the stores it calls: package.json
+ * marks functions/ free of import side effects, else every bundle would carry
+ * every adapter this module imports (and decimal.js with the funnel's).
  */
+import { KeyResolver } from '../http/auth';
+import { AppOrigins, type OriginPolicy } from '../http/cors';
 import { tables } from '../manifest/resources';
 import { requireEnv } from '../runtime/config';
 import { dynamo } from './clients/dynamo';
@@ -58,3 +62,11 @@ export const signInTokenStore = () => new DynamoSignInTokenStore(dynamo, table('
 export const sentActions = () => new DynamoSentActions(dynamo, table('pushDeliveries'));
 export const deliveryClaims = () => new DynamoDeliveryClaims(dynamo, table('pushDeliveries'));
 export const clickClaims = () => new DynamoClickClaims(dynamo, table('clickClaims'));
+
+let sharedKeys: KeyResolver | undefined;
+/** The container's key resolver (and its cache), made on first use: one for every operation the container runs. */
+export const keyResolver = (): KeyResolver => (sharedKeys ??= new KeyResolver(keyStore()));
+
+let sharedOrigins: OriginPolicy | undefined;
+/** The container's site origins of applications (and their cache), made on first use. */
+export const appOrigins = (): OriginPolicy => (sharedOrigins ??= new AppOrigins(appStore()));

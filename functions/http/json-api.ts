@@ -8,39 +8,29 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { defaultMaxBodyBytes } from '../manifest/body-limits';
-import { tables } from '../manifest/resources';
-import { DynamoAppStore } from '../adapters/dynamo-app-store';
-import { DynamoKeyStore } from '../adapters/dynamo-key-store';
-import { dynamo } from '../adapters/clients/dynamo';
-import { requireEnv } from '../runtime/config';
 import type { Scope } from '../domain/api-keys';
 import type { Validator } from '../domain/validation';
 import { logger } from '../runtime/logger';
-import { apiKeyAuth, KeyResolver } from './auth';
-import { AppOrigins, browserCors, type OriginPolicy } from './cors';
+import { apiKeyAuth, type KeyResolver } from './auth';
+import { browserCors, type OriginPolicy } from './cors';
 import { httpErrors, type ErrorStyle } from './errors';
 import { jsonBody, validBody, validQuery } from './json-body';
 import type { ApiResult, AuthedContext, JsonEvent, QueryEvent } from './types';
 
-let sharedResolver: KeyResolver | undefined;
-/** The container's key resolver (and its cache), made on first use. */
-export function keyResolver(): KeyResolver {
-  sharedResolver ??= new KeyResolver(new DynamoKeyStore(dynamo, requireEnv(tables.keys.envVar)));
-  return sharedResolver;
+/** The ports of the key check: a handler factory takes them, the wiring passes the container's (functions/adapters/stores.ts). */
+export interface KeyPorts {
+  keys: KeyResolver;
 }
 
-let sharedOrigins: OriginPolicy | undefined;
-/** The container's site origins of applications (and their cache), made on first use. */
-export function appOrigins(): OriginPolicy {
-  sharedOrigins ??= new AppOrigins(new DynamoAppStore(dynamo, requireEnv(tables.apps.envVar)));
-  return sharedOrigins;
+/** The ports of an operation a browser key may call: the key check's, and where its application's site origins come from. */
+export interface BrowserPorts extends KeyPorts {
+  origins: OriginPolicy;
 }
 
-export interface ApiOptions {
+export interface ApiOptions extends KeyPorts {
   scopes: readonly Scope[];
   errors?: ErrorStyle;
-  keys?: KeyResolver;
-  /** Where browser-key operations look up their application's site origins (CORS). */
+  /** Where browser-key operations look up their application's site origins (CORS); required with the browser scope. */
   origins?: OriginPolicy;
 }
 
@@ -54,14 +44,15 @@ function authenticated<E>(options: ApiOptions, method: 'GET' | 'POST') {
     return stack
       .use(httpErrors(options.errors))
       .use(httpHeaderNormalizer())
-      .use(apiKeyAuth(options.keys ?? keyResolver(), options.scopes) as middy.MiddlewareObj<E>);
+      .use(apiKeyAuth(options.keys, options.scopes) as middy.MiddlewareObj<E>);
   }
-  const cors = browserCors(options.origins ?? appOrigins(), method);
+  if (!options.origins) throw new Error('an operation a browser key may call needs the origins of its applications');
+  const cors = browserCors(options.origins, method);
   return stack
     .use(cors.answer as middy.MiddlewareObj<E>)
     .use(httpErrors(options.errors))
     .use(httpHeaderNormalizer())
-    .use(apiKeyAuth(options.keys ?? keyResolver(), options.scopes) as middy.MiddlewareObj<E>)
+    .use(apiKeyAuth(options.keys, options.scopes) as middy.MiddlewareObj<E>)
     .use(cors.originCheck as middy.MiddlewareObj<E>);
 }
 

@@ -353,6 +353,9 @@ export class MemoryAffiliateStore implements AffiliateStore {
 
 /** Applications in memory, with the DynamoDB adapter's contract: an update sets what is given (undefined leaves a field) and answers the result. */
 export class MemoryAppStore implements AppStore {
+  /** How often an application was looked up: what a cache in front of the store saves. */
+  reads = 0;
+
   constructor(readonly apps: App[] = []) {}
 
   async create(app: App) {
@@ -360,6 +363,7 @@ export class MemoryAppStore implements AppStore {
   }
 
   async get(appId: string) {
+    this.reads++;
     // A copy, as a read from the table is: what a caller holds does not change under it.
     const app = this.apps.find((candidate) => candidate.app_id === appId);
     return app && { ...app };

@@ -18,12 +18,22 @@ export function apiEvent(options: { method?: string; path: string; headers?: Rec
   return toProxyEvent(request, url, Buffer.from(options.body ?? ''), { resource: url.pathname, pathParameters: null });
 }
 
-export function context(name = 'TestFunction'): Context {
-  return lambdaContext(name, 10_000);
+/** A function's context with `remainingMs` left of its time. */
+export function context(name = 'TestFunction', remainingMs = 10_000): Context {
+  return lambdaContext(name, remainingMs);
 }
 
 /** What an API handler is, for tests that call one directly. */
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<import('aws-lambda').APIGatewayProxyResult>;
+
+/**
+ * A handler a factory made, as API Gateway calls it: with the raw event and a
+ * plain context (its middlewares parse the body and add the principal, which
+ * its typed event and context already promise).
+ */
+export function asProxyHandler(handler: object): ProxyHandler {
+  return handler as ProxyHandler;
+}
 
 /**
  * The environment a function gets from the stack, with test credentials: set

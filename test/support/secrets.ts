@@ -1,10 +1,17 @@
-/** Secrets in memory (the SecretStore port of SSM in AWS, a table locally), for unit tests. */
+/** Secrets in memory (the SecretStore port of SSM in AWS, a table locally), for unit tests; the names read are kept. */
 import type { SecretStore } from '../../functions/domain/secrets';
 
 export class MemorySecretStore implements SecretStore {
-  readonly values = new Map<string, string>();
+  readonly values: Map<string, string>;
+  /** The names read, in order. */
+  readonly reads: string[] = [];
+
+  constructor(secrets: Record<string, string> = {}) {
+    this.values = new Map(Object.entries(secrets));
+  }
 
   async get(name: string) {
+    this.reads.push(name);
     return this.values.get(name);
   }
 

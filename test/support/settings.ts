@@ -1,8 +1,11 @@
 /** In-memory settings ports, with the DynamoDB adapters' contracts: API keys, email channels and the secret store. */
-import type { ApiKeyRecord } from '../../functions/domain/api-keys';
+import { hashApiKey, type ApiKeyRecord } from '../../functions/domain/api-keys';
 import type { KeyStore } from '../../functions/domain/apps';
 import type { Channel, ChannelStore } from '../../functions/domain/channels';
-import type { SecretStore } from '../../functions/domain/secrets';
+import { KeyResolver } from '../../functions/http/auth';
+
+// One secret store in memory for every test: test/support/secrets.ts.
+export { MemorySecretStore } from './secrets';
 
 /** Keys by hash; revoking marks `revoked_at` once, only within the key's application. */
 export class MemoryKeyStore implements KeyStore {
@@ -64,15 +67,11 @@ export class MemoryChannelStore implements ChannelStore {
   }
 }
 
-/** Secrets by name (`apps/<app_id>/identity-secret`, …), as SSM keeps them under the stack's path. */
-export class MemorySecretStore implements SecretStore {
-  readonly values = new Map<string, string>();
+export type KeyFields = Pick<ApiKeyRecord, 'app_id' | 'scope' | 'key_id'> & Partial<Pick<ApiKeyRecord, 'revoked_at' | 'created_at'>>;
 
-  async get(name: string) {
-    return this.values.get(name);
-  }
-
-  async put(name: string, value: string) {
-    this.values.set(name, value);
-  }
+/** The key check's resolver (with its own cache) over these keys: each raw key, as a caller sends it, and its record. */
+export function keyResolverOf(keys: Record<string, KeyFields>): KeyResolver {
+  const store = new MemoryKeyStore();
+  for (const [raw, fields] of Object.entries(keys)) store.keys.push({ created_at: '2026-01-01T00:00:00Z', ...fields, key_hash: hashApiKey(raw) });
+  return new KeyResolver(store);
 }

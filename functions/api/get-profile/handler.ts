@@ -1,16 +1,4 @@
-import { tables } from '../../manifest/resources';
-import { DynamoProfileStore } from '../../adapters/dynamo-profile-store';
-import { dynamo } from '../../adapters/clients/dynamo';
-import { requireEnv } from '../../runtime/config';
-import { profileIdOf } from '../../domain/profile-id';
-import { queryApi } from '../../http/json-api';
-import { json } from '../../http/response';
-import { getProfile } from './core';
-import { validProfileQuery } from './schema';
+import { keyResolver, profileStore } from '../../adapters/stores';
+import { makeGetProfileHandler } from './make-handler';
 
-const read = getProfile(new DynamoProfileStore(dynamo, requireEnv(tables.profiles.envVar)));
-
-export const handler = queryApi({
-  scopes: ['server'],
-  validate: validProfileQuery,
-}).handler(async (event, context) => json(200, await read(context.principal.appId, event.queryStringParameters.app_id, profileIdOf(event.pathParameters))));
+export const handler = makeGetProfileHandler({ keys: keyResolver(), profiles: profileStore() });

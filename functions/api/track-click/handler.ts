@@ -1,64 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { ingestStream, tables } from '../../manifest/resources';
-import { DynamoAffiliateStore } from '../../adapters/dynamo-affiliate-store';
-import { DynamoClickClaims } from '../../adapters/dynamo-click-claims';
-import { DynamoLinkStore } from '../../adapters/dynamo-link-store';
-import { KinesisRecordWriter } from '../../adapters/kinesis-record-writer';
-import { dynamo } from '../../adapters/clients/dynamo';
 import { kinesis } from '../../adapters/clients/kinesis';
+import { KinesisRecordWriter } from '../../adapters/kinesis-record-writer';
+import { affiliateStore, clickClaims, linkStore } from '../../adapters/stores';
+import { ingestStream } from '../../manifest/resources';
 import { requireEnv } from '../../runtime/config';
-import { cookieSecureFor } from '../../domain/enterprise';
-import { VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE_SECONDS } from '../../domain/tracking-links';
-import { cookieOf, html, htmlApi } from '../../http/html';
-import { requestOrigin } from '../../http/request-origin';
-import type { ApiEvent } from '../../http/types';
-import { logger } from '../../runtime/logger';
-import { errorPage } from '../../http/pages';
-import { trackClick } from './core';
-import { unknownLinkPage } from './pages';
+import { makeTrackClickHandler } from './make-handler';
 
-const click = trackClick({
-  links: new DynamoLinkStore(dynamo, requireEnv(tables.links.envVar)),
-  affiliates: new DynamoAffiliateStore(dynamo, requireEnv(tables.affiliates.envVar)),
-  claims: new DynamoClickClaims(dynamo, requireEnv(tables.clickClaims.envVar)),
+export const handler = makeTrackClickHandler({
+  links: linkStore(),
+  affiliates: affiliateStore(),
+  claims: clickClaims(),
   // The visitor waits for the write: two quick attempts, then the click goes uncounted.
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar), { maxAttempts: 2, baseDelayMs: 25, maxDelayMs: 50 }),
   newId: randomUUID,
   now: () => new Date(),
-});
-
-/**
- * The cookie is sent back only to click addresses: the path up to `/t/` as the
- * request reached the API (with the stage, `/v1/t/`, in AWS).
- */
-function cookiePath(event: ApiEvent): string {
-  const path = event.requestContext?.path ?? event.path ?? '';
-  const at = path.lastIndexOf('/t/');
-  const prefix = at >= 0 ? path.slice(0, at + 3) : '/t/';
-  return /^[A-Za-z0-9/._-]{3,200}$/.test(prefix) ? prefix : '/t/';
-}
-
-function visitorCookie(event: ApiEvent, visitor: string): string {
-  const secure = cookieSecureFor(requestOrigin(event));
-  return `${VISITOR_COOKIE}=${visitor}; Path=${cookiePath(event)}; Max-Age=${VISITOR_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
-}
-
-export const handler = htmlApi({ errorPage }).handler(async (event) => {
-  const result = await click({
-    linkId: event.pathParameters?.link_id,
-    subIds:
-      event.multiValueQueryStringParameters?.urm_aff ??
-      (event.queryStringParameters?.urm_aff === undefined ? undefined : [event.queryStringParameters.urm_aff]),
-    visitorCookie: cookieOf(event, VISITOR_COOKIE),
-    sourceIp: event.requestContext?.identity?.sourceIp ?? '',
-    userAgent: event.headers?.['user-agent'] ?? '',
-  });
-  if (result.outcome === 'unknown-link') return html(404, unknownLinkPage());
-  // Ids and the outcome only: never the visitor's address, agent or cookie.
-  if (result.failure) logger.error('Click not counted', { ...result.link, step: result.failure.step, error: result.failure.error });
-  else logger.debug('Click', { ...result.link, count: result.count });
-  return html(302, '', {
-    Location: result.location,
-    ...(result.newVisitor ? { 'Set-Cookie': visitorCookie(event, result.newVisitor) } : {}),
-  });
 });

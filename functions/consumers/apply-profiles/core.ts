@@ -283,6 +283,7 @@ async function applyOne(deps: ApplyProfilesDeps, pk: string, state: ProfileState
     state.deleted = { shard: item.shardId, seq: item.sequenceNumber, at: receivedAt };
     return undefined;
   }
+  // A stream record, not request input: POST /profiles checked it against its schema before it went on the stream.
   const change = record as unknown as ProfileChange;
   const sourcePks = (change.urm_merge ?? []).map((id) => partitionKey(state.appId, id));
   const sources = new Map<string, Attributes>();

@@ -60,6 +60,8 @@ function declaredSchemas(root: string, modules: string[], target: BuildOptions['
     target,
     write: false,
     logLevel: 'silent',
+    // The modules are imported for what evaluating them records: package.json marks functions/ free of side effects.
+    ignoreAnnotations: true,
     alias: { [validatorsSpecifier]: recorder },
   });
   const module = { exports: {} as { recordedSchemas?: () => object[] } };

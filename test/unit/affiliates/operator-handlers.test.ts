@@ -1,19 +1,18 @@
-import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, jest, test } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
+import { makeGetAffiliateReportHandler } from '../../../functions/api/get-affiliate-report/make-handler';
+import { makeListAffiliatesHandler } from '../../../functions/api/list-affiliates/make-handler';
+import type { AffiliateRecord } from '../../../functions/domain/affiliates';
+import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from '../../support/affiliates';
+import { keyResolverOf } from '../../support/settings';
+import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
 
-setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', AFFILIATES_TABLE: 'affiliates', FUNNEL_TABLE: 'funnel', LINKS_TABLE: 'links' });
-
-const dynamo = mockClient(DynamoDBDocumentClient);
-const byHash = keysByHash({
+const keys = {
   'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k1' },
   'comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k2' },
-});
-const affiliate = (appId: string, affiliateId: string, extra: object = {}) => ({
+} as const;
+const affiliate = (appId: string, affiliateId: string, extra: Partial<AffiliateRecord> = {}): AffiliateRecord => ({
   app_id: appId,
-  sk: `affiliate#${affiliateId}`,
   affiliate_id: affiliateId,
   email: `${affiliateId}@example.com`,
   username: affiliateId,
@@ -24,33 +23,26 @@ const affiliate = (appId: string, affiliateId: string, extra: object = {}) => ({
   created_at: '2026-01-01T00:00:00.000Z',
   ...extra,
 });
-const items = new Map<string, Record<string, unknown>>([
-  ['app_1#affiliate#aff_1', affiliate('app_1', 'aff_1', { status: 'suspended', plan_id: 'plan_1' })],
-  ['app_2#affiliate#aff_2', affiliate('app_2', 'aff_2')],
-]);
 
+let affiliates: MemoryAffiliateStore;
 let listAffiliates: ProxyHandler;
 let report: ProxyHandler;
-beforeAll(async () => {
-  listAffiliates = (await import('../../../functions/api/list-affiliates/handler')).handler as unknown as ProxyHandler;
-  report = (await import('../../../functions/api/get-affiliate-report/handler')).handler as unknown as ProxyHandler;
-});
-
-beforeEach(() => {
-  dynamo.reset();
-  dynamo.on(GetCommand).callsFake((input: { TableName: string; Key: Record<string, string> }) => {
-    if (input.TableName === 'keys') return { Item: byHash.get(input.Key.key_hash) };
-    if (input.TableName === 'apps')
-      return { Item: input.Key.app_id === 'app_1' ? { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' } : undefined };
-    return { Item: items.get(`${input.Key.app_id}#${input.Key.sk}`) };
-  });
-  dynamo.on(QueryCommand).callsFake((input: QueryCommandInput) => ({
-    // The funnel holds nothing here (no player was attributed), and the affiliate has no links.
-    Items:
-      input.TableName === 'funnel' || input.TableName === 'links'
-        ? []
-        : [...items.values()].filter((item) => item.app_id === input.ExpressionAttributeValues![':app']),
-  }));
+beforeEach(async () => {
+  affiliates = new MemoryAffiliateStore();
+  await affiliates.register(affiliate('app_1', 'aff_1', { status: 'suspended', plan_id: 'plan_1' }));
+  await affiliates.register(affiliate('app_2', 'aff_2'));
+  listAffiliates = asProxyHandler(makeListAffiliatesHandler({ keys: keyResolverOf(keys), affiliates }));
+  // The funnel holds nothing here (no player was attributed), and the affiliate has no links.
+  report = asProxyHandler(
+    makeGetAffiliateReportHandler({
+      keys: keyResolverOf(keys),
+      apps: new MemoryAppStore([{ app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' }]),
+      affiliates,
+      plans: new MemoryPlanStore(),
+      funnel: new MemoryFunnel(),
+      links: new MemoryLinkStore(),
+    }),
+  );
 });
 
 const get = (handler: ProxyHandler, path: string, key: string | null = 'server-key', pathParameters: Record<string, string> | null = null) => {
@@ -84,8 +76,6 @@ describe('GET /api/affiliates handler', () => {
         next_cursor: null,
       },
     });
-    const query = dynamo.commandCalls(QueryCommand)[0].args[0].input;
-    expect([query.TableName, query.ExpressionAttributeValues, query.Limit]).toEqual(['affiliates', { ':app': 'app_1', ':prefix': 'affiliate#' }, 11]);
   });
 
   test.each([
@@ -93,8 +83,10 @@ describe('GET /api/affiliates handler', () => {
     ['with an unknown key', 'wrong-key'],
     ['with a comms key', 'comms-key'],
   ])('answers 403 %s', async (_, key) => {
+    const pages = jest.spyOn(affiliates, 'page');
+
     expect(answer(await get(listAffiliates, '/api/affiliates', key))).toEqual({ status: 403, body: { message: 'Forbidden' } });
-    expect(dynamo.commandCalls(QueryCommand).length).toBe(0);
+    expect(pages).not.toHaveBeenCalled();
   });
 
   test("answers 403 for another application's app_id", async () => {

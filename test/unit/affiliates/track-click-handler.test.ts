@@ -1,18 +1,11 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { backoffTimer } from '../../../functions/adapters/retry';
-import { decodeEnvelope } from '../../../functions/domain/stream-record';
+import { makeTrackClickHandler } from '../../../functions/api/track-click/make-handler';
 import { logger } from '../../../functions/runtime/logger';
-import { acceptedPutRecords, apiEvent, context, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
-
-setFunctionEnv({ LINKS_TABLE: 'links', AFFILIATES_TABLE: 'affiliates', CLICK_CLAIMS_TABLE: 'claims', STREAM_NAME: 'stream' });
-
-const kinesis = mockClient(KinesisClient);
-const dynamo = mockClient(DynamoDBDocumentClient);
+import { MemoryAffiliateStore, MemoryClickClaims, MemoryLinkStore } from '../../support/affiliates';
+import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
+import { MemoryStream } from '../../support/memory-stream';
 
 const link = {
   link_id: 'Qx7RmT2vLp9K',
@@ -23,31 +16,29 @@ const link = {
   landing_url: 'https://www.casino.example/welcome?lang=en',
   created_at: '2026-11-01T00:00:00.000Z',
 };
-const items: Record<string, Record<string, unknown>> = {
-  'links:Qx7RmT2vLp9K': link,
-  'affiliates:app_1,affiliate#aff_1': {
+const NOW = new Date('2026-11-21T10:00:00.000Z');
+
+let links: MemoryLinkStore;
+let claims: MemoryClickClaims;
+let stream: MemoryStream;
+let handler: ProxyHandler;
+beforeEach(async () => {
+  links = new MemoryLinkStore();
+  await links.create(link);
+  const affiliates = new MemoryAffiliateStore();
+  await affiliates.register({
     app_id: 'app_1',
-    sk: 'affiliate#aff_1',
     affiliate_id: 'aff_1',
+    email: 'ada@example.com',
+    username: 'ada',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
     password_hash: 'x',
     created_at: '2026-11-01T00:00:00.000Z',
-  },
-};
-const itemKey = (input: GetCommandInput) => `${input.TableName}:${Object.values(input.Key ?? {}).join()}`;
-
-let handler: ProxyHandler;
-beforeAll(async () => {
-  jest.spyOn(backoffTimer, 'sleep').mockImplementation(async () => {});
-  handler = (await import('../../../functions/api/track-click/handler')).handler as unknown as ProxyHandler;
-});
-
-beforeEach(() => {
-  kinesis.reset();
-  dynamo.reset();
-  dynamo.on(GetCommand).callsFake((input: GetCommandInput) => ({ Item: items[itemKey(input)] }));
-  dynamo.on(PutCommand).resolves({});
-  dynamo.on(DeleteCommand).resolves({});
-  kinesis.on(PutRecordsCommand).callsFake(acceptedPutRecords);
+  });
+  claims = new MemoryClickClaims();
+  stream = new MemoryStream();
+  handler = asProxyHandler(makeTrackClickHandler({ links, affiliates, claims, writer: stream, newId: randomUUID, now: () => NOW }));
 });
 
 afterEach(() => void jest.restoreAllMocks());
@@ -69,7 +60,7 @@ function clickEvent(path: string, options: { headers?: Record<string, string>; d
   };
 }
 const click = (path: string, options?: Parameters<typeof clickEvent>[1]) => handler(clickEvent(path, options), context('TrackClick'));
-const streamed = () => kinesis.commandCalls(PutRecordsCommand).flatMap((call) => call.args[0].input.Records!.map((record) => decodeEnvelope(record.Data!)));
+const streamed = () => stream.envelopes();
 
 describe('GET /t/{link_id} handler', () => {
   test("answers 302 to the landing URL with the affiliate's parameters, uncacheable, sending no Referer on", async () => {
@@ -82,17 +73,13 @@ describe('GET /t/{link_id} handler', () => {
     expect(response.body).toBe('');
   });
 
-  test('claims the click with one conditional put that expires in 24 hours, then puts one click record', async () => {
-    const before = Math.floor(Date.now() / 1000);
-
+  test('claims the click for 24 hours, then puts one click record', async () => {
     await click('/t/Qx7RmT2vLp9K');
 
-    const [put] = dynamo.commandCalls(PutCommand).map((call) => call.args[0].input);
-    expect(put.TableName).toBe('claims');
-    expect(put.Item?.claim).toMatch(/^[0-9a-f]{64}$/);
-    expect(put.ConditionExpression).toBe('attribute_not_exists(claim) OR expires_at <= :now');
-    expect(Number(put.Item?.expires_at) - Number(put.ExpressionAttributeValues?.[':now'])).toBe(24 * 60 * 60);
-    expect(Number(put.ExpressionAttributeValues?.[':now']) >= before).toBe(true);
+    expect(claims.attempts).toBe(1);
+    const [[key, expiresAt]] = [...claims.claims];
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(expiresAt - NOW.getTime()).toBe(24 * 60 * 60 * 1000);
     expect(streamed().map((envelope) => [envelope.kind, envelope.record.link_id, envelope.record.affiliate_id])).toEqual([['click', 'Qx7RmT2vLp9K', 'aff_1']]);
   });
 
@@ -111,16 +98,14 @@ describe('GET /t/{link_id} handler', () => {
   test('a second click with the cookie it was given is not counted, and sets no new cookie', async () => {
     const first = await click('/t/Qx7RmT2vLp9K');
     const cookie = String(first.headers?.['Set-Cookie']).split(';')[0];
-    dynamo.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
 
     const second = await click('/t/Qx7RmT2vLp9K', { headers: { Cookie: cookie, 'User-Agent': 'Another agent' } });
 
     expect(second.statusCode).toBe(302);
     expect(second.headers?.['Set-Cookie']).toBeUndefined();
-    const claims = dynamo.commandCalls(PutCommand).map((call) => call.args[0].input.Item?.claim);
-    expect(claims.length).toBe(2);
-    expect(claims[1]).toBe(claims[0]);
-    expect(streamed().length).toBe(1);
+    // The same claim, asked for twice: held by the first click.
+    expect([claims.attempts, claims.claims.size]).toEqual([2, 1]);
+    expect(streamed()).toHaveLength(1);
   });
 
   test('answers 404 with a page for a link that does not exist, writing nothing and reflecting nothing', async () => {
@@ -131,7 +116,7 @@ describe('GET /t/{link_id} handler', () => {
     expect(response.body).toMatch(/This link does not exist/);
     expect(response.body).not.toMatch(/ZZZZZZZZZZZZ|script/i);
     expect(response.headers?.['Set-Cookie']).toBeUndefined();
-    expect(dynamo.commandCalls(PutCommand).length + kinesis.commandCalls(PutRecordsCommand).length).toBe(0);
+    expect([claims.attempts, stream.writes.length]).toEqual([0, 0]);
   });
 
   test('answers 404 for an id of the wrong shape without reading the links table', async () => {
@@ -139,11 +124,11 @@ describe('GET /t/{link_id} handler', () => {
 
     expect(response.statusCode).toBe(404);
     expect(response.body).not.toMatch(/img/);
-    expect(dynamo.calls().length).toBe(0);
+    expect(links.reads).toBe(0);
   });
 
   test('still redirects when the stream is down, and logs the link but never the address, agent or cookie', async () => {
-    kinesis.on(PutRecordsCommand).rejects(Object.assign(new Error('unavailable'), { name: 'ServiceUnavailable' }));
+    stream.failure = Object.assign(new Error('unavailable'), { name: 'ServiceUnavailable' });
     const logError = jest.spyOn(logger, 'error').mockImplementation(() => {});
 
     const response = await click('/t/Qx7RmT2vLp9K', { headers: { Cookie: `urm_v=${'c'.repeat(43)}` } });

@@ -1,12 +1,13 @@
-import { describe, expect, test } from '@jest/globals';
+import { describe, expect, jest, test } from '@jest/globals';
 import { sendEmail } from '../../../functions/api/send-email/core';
 import { composeMail, emailSentInsertId, sendEmailProblems } from '../../../functions/messaging/email';
 import type { SendEmailRequest } from '../../../functions/api/send-email/schema';
 import type { Channel } from '../../../functions/domain/channels';
-import type { Mailer, OutgoingMail } from '../../../functions/domain/email';
 import { Forbidden, NotFound, ValidationError } from '../../../functions/domain/errors';
-import type { RecordWriter, StreamEntry, WriteReceipt } from '../../../functions/domain/ingest';
 import { decodeEnvelope } from '../../../functions/domain/stream-record';
+import { MemoryMailer } from '../../support/messaging';
+import { MemoryChannelStore } from '../../support/settings';
+import { MemoryStream } from '../../support/memory-stream';
 
 const channel: Channel = {
   app_id: 'app_1',
@@ -31,29 +32,13 @@ const request: SendEmailRequest = {
 const sentAt = new Date('2026-11-21T10:00:00.000Z');
 
 /** In-memory ports: what was mailed and written is kept for the assertions. */
-function fakes(options: { channels?: Channel[]; writer?: RecordWriter } = {}) {
-  const mailed: OutgoingMail[] = [];
-  const written: StreamEntry[][] = [];
-  const lookups: [string, string][] = [];
-  const mailer: Mailer = {
-    async send(mail) {
-      mailed.push(mail);
-      return `0100019a-${mailed.length}`;
-    },
-  };
-  const writer: RecordWriter = options.writer ?? {
-    async write(entries): Promise<WriteReceipt> {
-      written.push(entries);
-      return { EncryptionType: 'NONE', FailedRecordCount: 0, Records: entries.map(() => ({ SequenceNumber: '1', ShardId: 'shardId-000000000000' })) };
-    },
-  };
-  const channels = {
-    async get(appId: string, channelId: string) {
-      lookups.push([appId, channelId]);
-      return (options.channels ?? [channel]).find((c) => c.app_id === appId && c.channel_id === channelId);
-    },
-  };
-  return { mailed, written, lookups, send: sendEmail({ channels, mailer, writer, now: () => sentAt }) };
+function fakes(options: { channels?: Channel[]; stream?: MemoryStream } = {}) {
+  const mailer = new MemoryMailer();
+  const stream = options.stream ?? new MemoryStream();
+  const channels = new MemoryChannelStore();
+  channels.channels.push(...(options.channels ?? [channel]));
+  const lookups = jest.spyOn(channels, 'get');
+  return { mailed: mailer.sent, written: stream.writes, lookups: lookups.mock.calls, send: sendEmail({ channels, mailer, writer: stream, now: () => sentAt }) };
 }
 
 describe('send_email core', () => {
@@ -62,7 +47,7 @@ describe('send_email core', () => {
 
     const sent = await send(request, 'app_1');
 
-    expect(sent.messageId).toBe('0100019a-1');
+    expect(sent.messageId).toBe('ses-1');
     expect(sent.eventError).toBe(undefined);
     expect(mailed).toEqual([
       {
@@ -92,8 +77,8 @@ describe('send_email core', () => {
       profile_id: 'player-1',
       event: 'urm_email_sent',
       urm_date_time: '2026-11-21T10:00:00.000Z',
-      urm_insert_id: 'urm-email-0100019a-1',
-      message_id: '0100019a-1',
+      urm_insert_id: 'urm-email-ses-1',
+      message_id: 'ses-1',
       channel_id: 'ch_news',
       subject: 'Welcome',
     });
@@ -225,27 +210,19 @@ describe('send_email core', () => {
   });
 
   test('a mail that went out is answered even when its event cannot be written, with the failure kept for the log', async () => {
-    const failing: RecordWriter = {
-      async write() {
-        throw new Error('stream unreachable');
-      },
-    };
-    const { send, mailed } = fakes({ writer: failing });
+    const failing = new MemoryStream();
+    failing.failure = new Error('stream unreachable');
+    const { send, mailed } = fakes({ stream: failing });
 
     const sent = await send(request, 'app_1');
 
     expect(mailed.length).toBe(1);
-    expect(sent.messageId).toBe('0100019a-1');
+    expect(sent.messageId).toBe('ses-1');
     expect(String(sent.eventError)).toMatch(/stream unreachable/);
   });
 
   test('an event the stream refuses after its retries is reported the same way', async () => {
-    const refusing: RecordWriter = {
-      async write() {
-        return { EncryptionType: 'NONE', FailedRecordCount: 1, Records: [{ ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'slow down' }] };
-      },
-    };
-    const { send } = fakes({ writer: refusing });
+    const { send } = fakes({ stream: new MemoryStream([0]) });
 
     const sent = await send(request, 'app_1');
 

@@ -1,25 +1,14 @@
-import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
-import { MessageRejected, SendEmailCommand, SESv2Client, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
-import { DynamoDBDocumentClient, GetCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { makeSendEmailHandler } from '../../../functions/api/send-email/make-handler';
 import type { Channel } from '../../../functions/domain/channels';
-import { apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
+import { ValidationError } from '../../../functions/domain/errors';
+import { MemoryMailer } from '../../support/messaging';
+import { keyResolverOf, MemoryChannelStore } from '../../support/settings';
+import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
+import { MemoryStream } from '../../support/memory-stream';
 
-setFunctionEnv({ KEYS_TABLE: 'keys', CHANNELS_TABLE: 'channels', STREAM_NAME: 'stream', SES_CONFIGURATION_SET: 'urm-sending' });
-
-type Handler = ProxyHandler;
-const ses = mockClient(SESv2Client);
-const kinesis = mockClient(KinesisClient);
-const dynamo = mockClient(DynamoDBDocumentClient);
-
-const keys: Record<string, object> = {
-  'comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k1' },
-  'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k2' },
-  'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k3' },
-  'revoked-comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k4', revoked_at: '2026-01-01T00:00:00Z' },
-};
-const byHash = keysByHash(keys);
+/** What the in-memory mail service answers for the first message. */
+const MESSAGE_ID = 'ses-1';
 
 const channel = (fields: Partial<Channel> = {}): Channel => ({
   app_id: 'app_1',
@@ -31,30 +20,30 @@ const channel = (fields: Partial<Channel> = {}): Channel => ({
   created_at: '2026-11-01T00:00:00.000Z',
   ...fields,
 });
-let channels: Channel[];
 
-let handler: Handler;
-beforeAll(async () => {
-  handler = (await import('../../../functions/api/send-email/handler')).handler as unknown as Handler;
-});
-
+let channels: MemoryChannelStore;
+let mailer: MemoryMailer;
+let stream: MemoryStream;
+let handler: ProxyHandler;
 beforeEach(() => {
-  ses.reset();
-  kinesis.reset();
-  dynamo.reset();
-  channels = [channel(), channel({ channel_id: 'ch_off', enabled: false }), channel({ app_id: 'app_2', channel_id: 'ch_other' })];
-  dynamo.on(GetCommand).callsFake((input: GetCommandInput) => {
-    if (input.TableName === 'keys') return { Item: byHash.get(input.Key!.key_hash as string) };
-    if (input.TableName === 'channels') {
-      return { Item: channels.find((c) => c.app_id === input.Key!.app_id && c.channel_id === input.Key!.channel_id) };
-    }
-    throw new Error(`unexpected table ${input.TableName}`);
-  });
-  ses.on(SendEmailCommand).resolves({ MessageId: '0100019a4b2c3d4e-5f6a7b8c-0000-0000-0000-000000000000-000000' });
-  kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => ({
-    FailedRecordCount: 0,
-    Records: input.Records!.map(() => ({ SequenceNumber: '49680', ShardId: 'shardId-000000000001' })),
-  }));
+  channels = new MemoryChannelStore();
+  channels.channels.push(channel(), channel({ channel_id: 'ch_off', enabled: false }), channel({ app_id: 'app_2', channel_id: 'ch_other' }));
+  mailer = new MemoryMailer();
+  stream = new MemoryStream();
+  handler = asProxyHandler(
+    makeSendEmailHandler({
+      keys: keyResolverOf({
+        'comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k1' },
+        'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k2' },
+        'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k3' },
+        'revoked-comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k4', revoked_at: '2026-01-01T00:00:00Z' },
+      }),
+      channels,
+      mailer,
+      writer: stream,
+      now: () => new Date(),
+    }),
+  );
 });
 
 const valid = {
@@ -81,71 +70,57 @@ const post = (body: unknown, key: string | null = 'comms-key') =>
     }),
     context('SendEmailFunction'),
   );
-const mailsSent = () => ses.commandCalls(SendEmailCommand).map((call) => call.args[0].input as SendEmailCommandInput);
-const streamWrites = () => kinesis.commandCalls(PutRecordsCommand).map((call) => call.args[0].input as PutRecordsCommandInput);
+const mailsSent = () => mailer.sent;
+const streamWrites = () => stream.writes;
 
 describe('POST /api/send_email handler', () => {
-  test('sends one SendEmail with every address named, UTF-8 content and the configuration set, and answers its message id', async () => {
+  test('sends one mail with every address named, in UTF-8, tagged with the application and channel, and answers its message id', async () => {
     const response = await post(valid);
 
     expect(response.statusCode).toBe(200);
-    expect(JSON.parse(response.body)).toEqual({ message_id: '0100019a4b2c3d4e-5f6a7b8c-0000-0000-0000-000000000000-000000' });
+    expect(JSON.parse(response.body)).toEqual({ message_id: MESSAGE_ID });
     expect(mailsSent()).toEqual([
       {
-        FromEmailAddress: '"Casino News" <news@example.com>',
-        Destination: { ToAddresses: ['"Ann Lee" <ann@example.com>', '=?UTF-8?B?Wm/DqyDDmHJzdGVk?= <zoe@example.com>'] },
-        ReplyToAddresses: ['"Help desk" <help@example.com>'],
-        Content: {
-          Simple: {
-            Subject: { Data: 'Your weekly bonus', Charset: 'UTF-8' },
-            Body: {
-              Html: { Data: '<p>Your bonus is <b>ready</b>.</p>', Charset: 'UTF-8' },
-              Text: { Data: 'Your bonus is ready.', Charset: 'UTF-8' },
-            },
-          },
-        },
-        EmailTags: [
-          { Name: 'app_id', Value: 'app_1' },
-          { Name: 'channel_id', Value: 'ch_news' },
-        ],
-        ConfigurationSetName: 'urm-sending',
+        from: '"Casino News" <news@example.com>',
+        to: ['"Ann Lee" <ann@example.com>', '=?UTF-8?B?Wm/DqyDDmHJzdGVk?= <zoe@example.com>'],
+        replyTo: ['"Help desk" <help@example.com>'],
+        subject: 'Your weekly bonus',
+        html: '<p>Your bonus is <b>ready</b>.</p>',
+        text: 'Your bonus is ready.',
+        tags: { app_id: 'app_1', channel_id: 'ch_news' },
       },
     ]);
   });
 
   test('uses the from_email and from_name of the request over the channel defaults, and sends a text-only mail without Html', async () => {
-    channels.push(channel({ channel_id: 'ch_domain', from_domain: 'example.com' }));
+    channels.channels.push(channel({ channel_id: 'ch_domain', from_domain: 'example.com' }));
     const { html_body: _html, reply_to: _reply, reply_to_name: _name, ...rest } = { ...valid, channel_id: 'ch_domain' };
 
     const response = await post({ ...rest, from_email: 'vip@example.com', from_name: 'VIP "Gold" desk' });
 
     expect(response.statusCode).toBe(200);
-    const [input] = mailsSent();
-    expect(input.FromEmailAddress).toBe('"VIP \\"Gold\\" desk" <vip@example.com>');
-    expect(input.ReplyToAddresses).toBe(undefined);
-    expect(input.Content!.Simple!.Body).toEqual({ Text: { Data: 'Your bonus is ready.', Charset: 'UTF-8' } });
+    const [mail] = mailsSent();
+    expect(mail.from).toBe('"VIP \\"Gold\\" desk" <vip@example.com>');
+    expect(mail.replyTo).toEqual([]);
+    expect([mail.html, mail.text]).toEqual([undefined, 'Your bonus is ready.']);
   });
 
   test('writes the urm_email_sent event to the stream with ids and subject only', async () => {
     await post(valid);
 
-    const writes = streamWrites();
-    expect(writes.length).toBe(1);
-    expect(writes[0].StreamName).toBe('stream');
-    expect(writes[0].Records!.length).toBe(1);
-    const [record] = writes[0].Records!;
-    expect(record.PartitionKey).toBe('app_1#player-1');
-    const data = Buffer.from(record.Data!).toString('utf8');
-    const envelope = JSON.parse(data);
+    expect(streamWrites()).toHaveLength(1);
+    expect(stream.entries().map((entry) => entry.partitionKey)).toEqual(['app_1#player-1']);
+    const data = Buffer.from(stream.entries()[0].data).toString('utf8');
+    const [envelope] = stream.envelopes();
     expect(envelope.kind).toBe('event');
     const { urm_date_time: at, ...rest } = envelope.record;
-    expect(Math.abs(Date.parse(at) - Date.now()) < 60_000).toBeTruthy();
+    expect(Math.abs(Date.parse(at as string) - Date.now()) < 60_000).toBeTruthy();
     expect(rest).toEqual({
       app_id: 'app_1',
       profile_id: 'player-1',
       event: 'urm_email_sent',
-      urm_insert_id: 'urm-email-0100019a4b2c3d4e-5f6a7b8c-0000-0000-0000-000000000000-000000',
-      message_id: '0100019a4b2c3d4e-5f6a7b8c-0000-0000-0000-000000000000-000000',
+      urm_insert_id: `urm-email-${MESSAGE_ID}`,
+      message_id: MESSAGE_ID,
       channel_id: 'ch_news',
       subject: 'Your weekly bonus',
     });
@@ -248,7 +223,7 @@ describe('POST /api/send_email handler', () => {
     const response = await post({ ...valid, reply_to: 'support@elsewhere.example' });
 
     expect(response.statusCode).toBe(200);
-    expect(mailsSent()[0].ReplyToAddresses).toEqual(['"Help desk" <support@elsewhere.example>']);
+    expect(mailsSent()[0].replyTo).toEqual(['"Help desk" <support@elsewhere.example>']);
   });
 
   test('answers 400 naming every missing field of an empty object', async () => {
@@ -264,8 +239,16 @@ describe('POST /api/send_email handler', () => {
     ]);
   });
 
-  test('answers 400 when SES refuses the message (an unverified sender), and records no event', async () => {
-    ses.on(SendEmailCommand).rejects(new MessageRejected({ message: 'Email address is not verified.', $metadata: {} }));
+  test('answers 400 when the mail service refuses the message (an unverified sender), and records no event', async () => {
+    // What the SES mailer throws for SES's MessageRejected (test/unit/email/ses-mailer.test.ts).
+    jest
+      .spyOn(mailer, 'send')
+      .mockRejectedValue(
+        new ValidationError(
+          ['from_email must be a verified sender (and, while the SES account is in the sandbox, every recipient too)'],
+          'the mail service refused the message',
+        ),
+      );
 
     const response = await post(valid);
 
@@ -277,8 +260,8 @@ describe('POST /api/send_email handler', () => {
     expect(streamWrites().length).toBe(0);
   });
 
-  test('answers 500 without internals when SES fails otherwise, and records no event', async () => {
-    ses.on(SendEmailCommand).rejects(new Error('AccessDeniedException: arn:aws:iam::123:role/secret'));
+  test('answers 500 without internals when the mail service fails otherwise, and records no event', async () => {
+    jest.spyOn(mailer, 'send').mockRejectedValue(new Error('AccessDeniedException: arn:aws:iam::123:role/secret'));
 
     const response = await post(valid);
 
@@ -288,12 +271,12 @@ describe('POST /api/send_email handler', () => {
   });
 
   test('answers 200 with the message id when the mail went out but the stream is unreachable: a retry would send it twice', async () => {
-    kinesis.on(PutRecordsCommand).rejects(new Error('stream unreachable'));
+    stream.failure = new Error('stream unreachable');
 
     const response = await post(valid);
 
     expect(response.statusCode).toBe(200);
-    expect(JSON.parse(response.body).message_id).toBe('0100019a4b2c3d4e-5f6a7b8c-0000-0000-0000-000000000000-000000');
+    expect(JSON.parse(response.body).message_id).toBe(MESSAGE_ID);
     expect(mailsSent().length).toBe(1);
   });
 });

@@ -1,35 +1,37 @@
-import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { acceptedPutRecords, apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, test } from '@jest/globals';
+import { makeIngestEventsHandler } from '../../../functions/api/ingest-events/make-handler';
+import { makeIngestProfilesHandler } from '../../../functions/api/ingest-profiles/make-handler';
+import { pushEndpointPolicy } from '../../../functions/domain/push';
+import { AppOrigins } from '../../../functions/http/cors';
+import { MemoryAppStore } from '../../support/affiliates';
+import { keyResolverOf } from '../../support/settings';
+import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
+import { MemoryStream } from '../../support/memory-stream';
 
-setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream', SECRETS_PREFIX: '/urm/test' });
-
-type Handler = ProxyHandler;
-const kinesis = mockClient(KinesisClient);
-const dynamo = mockClient(DynamoDBDocumentClient);
-
-const keys: Record<string, object> = {
+const keys = {
   'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k1' },
   'revoked-key': { app_id: 'app_1', scope: 'server', key_id: 'k2', revoked_at: '2026-01-01T00:00:00Z' },
   'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k3' },
   'comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k4' },
-};
-const byHash = keysByHash(keys);
+} as const;
 
-let events: Handler;
-let profiles: Handler;
-beforeAll(async () => {
-  events = (await import('../../../functions/api/ingest-events/handler')).handler as unknown as Handler;
-  profiles = (await import('../../../functions/api/ingest-profiles/handler')).handler as unknown as Handler;
-});
-
+let stream: MemoryStream;
+let events: ProxyHandler;
+let profiles: ProxyHandler;
 beforeEach(() => {
-  kinesis.reset();
-  dynamo.reset();
-  dynamo.on(GetCommand).callsFake((input: { Key: { key_hash: string } }) => ({ Item: byHash.get(input.Key.key_hash) }));
-  kinesis.on(PutRecordsCommand).callsFake(acceptedPutRecords);
+  stream = new MemoryStream();
+  const ports = {
+    keys: keyResolverOf(keys),
+    origins: new AppOrigins(new MemoryAppStore([])),
+    writer: stream,
+    newId: randomUUID,
+    now: () => new Date(),
+  };
+  events = asProxyHandler(makeIngestEventsHandler(ports));
+  profiles = asProxyHandler(
+    makeIngestProfilesHandler({ ...ports, identity: { forApp: async () => ({ required: false }) }, pushEndpoints: pushEndpointPolicy('') }),
+  );
 });
 
 const headers = (key: string | null) => ({
@@ -38,9 +40,8 @@ const headers = (key: string | null) => ({
   ...(key ? { 'X-Api-Key': key } : {}),
 });
 const event = { app_id: 'app_1', profile_id: 'player-1', event: 'deposit', urm_date_time: '2026-11-21T10:00:00Z', amount: 5 };
-const post = (handler: Handler, body: unknown, key: string | null = 'server-key', extra: Record<string, string> = {}) =>
+const post = (handler: ProxyHandler, body: unknown, key: string | null = 'server-key', extra: Record<string, string> = {}) =>
   handler(apiEvent({ path: '/events', headers: { ...headers(key), ...extra }, body: typeof body === 'string' ? body : JSON.stringify(body) }), context());
-const sent = () => kinesis.commandCalls(PutRecordsCommand).map((call) => call.args[0].input as PutRecordsCommandInput);
 
 describe('POST /events handler', () => {
   test('writes each record to the stream under app#profile and answers the receipt', async () => {
@@ -51,18 +52,17 @@ describe('POST /events handler', () => {
       EncryptionType: 'NONE',
       FailedRecordCount: 0,
       Records: [
-        { SequenceNumber: '49680', ShardId: 'shardId-000000000001' },
-        { SequenceNumber: '49681', ShardId: 'shardId-000000000001' },
+        { SequenceNumber: '100', ShardId: 'shardId-000000000000' },
+        { SequenceNumber: '101', ShardId: 'shardId-000000000000' },
       ],
     });
-    const [call] = sent();
-    expect(call.StreamName).toBe('stream');
-    expect(call.Records!.map((r) => r.PartitionKey)).toEqual(['app_1#player-1', 'app_1#player-2']);
-    const envelopes = call.Records!.map((r) => JSON.parse(Buffer.from(r.Data!).toString()));
-    expect(envelopes[0].kind).toBe('event');
-    expect(envelopes[0].record.urm_insert_id).toMatch(/^urm-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(envelopes[1].record.urm_insert_id).toBe('mine');
-    expect(envelopes[0].record.amount).toBe(5);
+    expect(stream.writes).toHaveLength(1);
+    expect(stream.entries().map((entry) => entry.partitionKey)).toEqual(['app_1#player-1', 'app_1#player-2']);
+    const [first, second] = stream.envelopes();
+    expect(first.kind).toBe('event');
+    expect(first.record.urm_insert_id).toMatch(/^urm-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(second.record.urm_insert_id).toBe('mine');
+    expect(first.record.amount).toBe(5);
   });
 
   for (const [name, key] of [
@@ -77,7 +77,7 @@ describe('POST /events handler', () => {
 
       expect(response.statusCode).toBe(403);
       expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
-      expect(sent().length).toBe(0);
+      expect(stream.writes).toEqual([]);
     });
   }
 
@@ -86,17 +86,18 @@ describe('POST /events handler', () => {
 
     expect(response.statusCode).toBe(403);
     expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
-    expect(sent().length).toBe(0);
+    expect(stream.writes).toEqual([]);
   });
 
   test('answers 400 naming the record and field, and writes nothing, when one record is invalid', async () => {
     const response = await post(events, [event, { ...event, urm_date_time: 'yesterday' }]);
 
     expect(response.statusCode).toBe(400);
-    const body = JSON.parse(response.body);
-    expect(body.message).toBe('request body is invalid');
-    expect(body.errors).toEqual(['[1].urm_date_time must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z']);
-    expect(sent().length).toBe(0);
+    expect(JSON.parse(response.body)).toEqual({
+      message: 'request body is invalid',
+      errors: ['[1].urm_date_time must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z'],
+    });
+    expect(stream.writes).toEqual([]);
   });
 
   test('answers 400 for a body that is not JSON', async () => {
@@ -118,7 +119,7 @@ describe('POST /events handler', () => {
 
     expect(response.statusCode).toBe(400);
     expect(JSON.parse(response.body).errors).toEqual(['[0] is larger than the 1 MiB limit of one record']);
-    expect(sent().length).toBe(0);
+    expect(stream.writes).toEqual([]);
   });
 
   test('answers 415 when the Content-Type is not JSON', async () => {
@@ -135,12 +136,33 @@ describe('POST /events handler', () => {
   });
 
   test('answers 500 without internals when the stream cannot be written', async () => {
-    kinesis.on(PutRecordsCommand).rejects(new Error('AccessDeniedException: arn:aws:iam::123:role/secret'));
+    stream.failure = new Error('AccessDeniedException: arn:aws:iam::123:role/secret');
 
     const response = await post(events, [event]);
 
     expect(response.statusCode).toBe(500);
     expect(JSON.parse(response.body)).toEqual({ message: 'internal server error' });
+  });
+
+  test('answers the records the stream refused, counted, for the client to send again', async () => {
+    stream = new MemoryStream([1]);
+    events = asProxyHandler(
+      makeIngestEventsHandler({
+        keys: keyResolverOf(keys),
+        origins: new AppOrigins(new MemoryAppStore([])),
+        writer: stream,
+        newId: randomUUID,
+        now: () => new Date(),
+      }),
+    );
+
+    const response = await post(events, [event, { ...event, profile_id: 'player-2' }]);
+
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({
+      FailedRecordCount: 1,
+      Records: [{ SequenceNumber: '100' }, { ErrorCode: 'ProvisionedThroughputExceededException' }],
+    });
   });
 });
 
@@ -151,25 +173,9 @@ describe('POST /profiles handler', () => {
     const response = await post(profiles, [{ ...profile, urm_set: { level: 2 } }]);
 
     expect(response.statusCode).toBe(200);
-    const envelope = JSON.parse(Buffer.from(sent()[0].Records![0].Data!).toString());
+    const [envelope] = stream.envelopes();
     expect(envelope.kind).toBe('profile');
     expect(envelope.record.urm_set).toEqual({ level: 2 });
-  });
-
-  test("writes a profile's records one round after another, where /events sends them in one call", async () => {
-    const records = ['player-1', 'player-2', 'player-1'].map((profile_id, n) => ({ ...profile, profile_id, urm_set: { n } }));
-    const eventRecords = records.map(({ profile_id }, n) => ({ ...event, profile_id, n }));
-    const numbersPerCall = () => sent().map((call) => call.Records!.map((r) => JSON.parse(Buffer.from(r.Data!).toString()).record));
-
-    const profilesResponse = await post(profiles, records);
-    const profileCalls = numbersPerCall().map((call) => call.map((record) => record.urm_set.n));
-    kinesis.resetHistory();
-    const eventsResponse = await post(events, eventRecords);
-    const eventCalls = numbersPerCall().map((call) => call.map((record) => record.n));
-
-    expect([profilesResponse.statusCode, eventsResponse.statusCode]).toEqual([200, 200]);
-    expect(profileCalls).toEqual([[0, 1], [2]]);
-    expect(eventCalls).toEqual([[0, 1, 2]]);
   });
 
   test('answers 400 for urm_delete_profile mixed with attributes', async () => {
@@ -177,6 +183,6 @@ describe('POST /profiles handler', () => {
 
     expect(response.statusCode).toBe(400);
     expect(JSON.parse(response.body).errors).toEqual(['[0].urm_delete_profile cannot be combined with level']);
-    expect(sent().length).toBe(0);
+    expect(stream.writes).toEqual([]);
   });
 });

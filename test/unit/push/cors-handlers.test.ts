@@ -1,38 +1,30 @@
-import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { apiEvent, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
-
-setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream' });
-
-type Handler = ProxyHandler;
-const kinesis = mockClient(KinesisClient);
-const dynamo = mockClient(DynamoDBDocumentClient);
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, test } from '@jest/globals';
+import { makeIngestEventsHandler } from '../../../functions/api/ingest-events/make-handler';
+import { AppOrigins } from '../../../functions/http/cors';
+import { MemoryAppStore } from '../../support/affiliates';
+import { keyResolverOf } from '../../support/settings';
+import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
+import { MemoryStream } from '../../support/memory-stream';
 
 const site = 'https://play.example.com';
-const keys: Record<string, object> = {
-  'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k1' },
-  'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k2' },
-};
-const byHash = keysByHash(keys);
-const apps: Record<string, object> = { app_1: { app_id: 'app_1', name: 'a', created_at: '', site_origins: [site] } };
 
-let events: Handler;
-beforeAll(async () => {
-  events = (await import('../../../functions/api/ingest-events/handler')).handler as unknown as Handler;
-});
-
+let stream: MemoryStream;
+let events: ProxyHandler;
 beforeEach(() => {
-  kinesis.reset();
-  dynamo.reset();
-  dynamo.on(GetCommand).callsFake((input: { TableName: string; Key: Record<string, string> }) => ({
-    Item: input.TableName === 'apps' ? apps[input.Key.app_id] : byHash.get(input.Key.key_hash),
-  }));
-  kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => ({
-    FailedRecordCount: 0,
-    Records: input.Records!.map((_, i) => ({ SequenceNumber: `${i}`, ShardId: 'shardId-000000000000' })),
-  }));
+  stream = new MemoryStream();
+  events = asProxyHandler(
+    makeIngestEventsHandler({
+      keys: keyResolverOf({
+        'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k1' },
+        'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k2' },
+      }),
+      origins: new AppOrigins(new MemoryAppStore([{ app_id: 'app_1', name: 'a', created_at: '', site_origins: [site] }])),
+      writer: stream,
+      newId: randomUUID,
+      now: () => new Date(),
+    }),
+  );
 });
 
 const lifecycle = { app_id: 'app_1', profile_id: 'p', event: 'urm_push_clicked', urm_date_time: '2026-11-21T10:00:00Z', notification_id: 'n-1' };
@@ -52,7 +44,7 @@ describe('POST /events, as a browser-key operation', () => {
       'Access-Control-Max-Age': '600',
       Vary: 'Origin',
     });
-    expect(kinesis).not.toHaveReceivedCommand(PutRecordsCommand);
+    expect(stream.writes).toEqual([]);
   });
 
   test('refuses the preflight of another origin', async () => {
@@ -67,14 +59,14 @@ describe('POST /events, as a browser-key operation', () => {
 
     expect(response.statusCode).toBe(200);
     expect(response.headers?.['Access-Control-Allow-Origin']).toBe(site);
-    expect(kinesis).toHaveReceivedCommandTimes(PutRecordsCommand, 1);
+    expect(stream.writes).toHaveLength(1);
   });
 
   test('refuses a browser key from another origin, and writes nothing', async () => {
     const response = await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: 'https://evil.example' }, [lifecycle]);
 
     expect(response.statusCode).toBe(403);
-    expect(kinesis).not.toHaveReceivedCommand(PutRecordsCommand);
+    expect(stream.writes).toEqual([]);
   });
 
   test('refuses a browser key writing any other event, and writes nothing', async () => {
@@ -83,7 +75,7 @@ describe('POST /events, as a browser-key operation', () => {
     expect(response.statusCode).toBe(403);
     expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
     expect(response.headers?.['Access-Control-Allow-Origin']).toBe(site);
-    expect(kinesis).not.toHaveReceivedCommand(PutRecordsCommand);
+    expect(stream.writes).toEqual([]);
   });
 
   test('refuses a browser key without an Origin (browsers send one with every POST), and writes nothing', async () => {
@@ -91,7 +83,7 @@ describe('POST /events, as a browser-key operation', () => {
 
     expect(response.statusCode).toBe(403);
     expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
-    expect(kinesis).not.toHaveReceivedCommand(PutRecordsCommand);
+    expect(stream.writes).toEqual([]);
   });
 
   test('takes a server key without an Origin', async () => {

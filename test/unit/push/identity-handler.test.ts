@@ -1,41 +1,40 @@
-import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
-import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { profileIdProof } from '../../../functions/domain/identity';
-import { apiEvent, context, keysByHash, setFunctionEnv, type ProxyHandler } from '../../support/lambda';
-
-setFunctionEnv({ KEYS_TABLE: 'keys', APPS_TABLE: 'apps', STREAM_NAME: 'stream', SECRETS_PREFIX: '/urm/Urm' });
-
-const kinesis = mockClient(KinesisClient);
-const dynamo = mockClient(DynamoDBDocumentClient);
-const ssm = mockClient(SSMClient);
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, test } from '@jest/globals';
+import { AppIdentityKeyring } from '../../../functions/adapters/identity-keyring';
+import { makeIngestProfilesHandler } from '../../../functions/api/ingest-profiles/make-handler';
+import { identitySecretName, profileIdProof } from '../../../functions/domain/identity';
+import { pushEndpointPolicy } from '../../../functions/domain/push';
+import { AppOrigins } from '../../../functions/http/cors';
+import { MemoryAppStore } from '../../support/affiliates';
+import { keyResolverOf } from '../../support/settings';
+import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
+import { MemoryStream } from '../../support/memory-stream';
+import { MemorySecretStore } from '../../support/secrets';
 
 const site = 'https://play.example.com';
 const secret = 'urm_identity_unit-test-secret';
-const keys = keysByHash({
-  'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k1' },
-  'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k2' },
-});
 
+let stream: MemoryStream;
+let secrets: MemorySecretStore;
 let profiles: ProxyHandler;
-beforeAll(async () => {
-  profiles = (await import('../../../functions/api/ingest-profiles/handler')).handler as unknown as ProxyHandler;
-});
-
 beforeEach(() => {
-  kinesis.reset();
-  dynamo.reset();
-  ssm.reset();
-  dynamo.on(GetCommand).callsFake((input: { TableName: string; Key: Record<string, string> }) => ({
-    Item: input.TableName === 'apps' ? { app_id: 'app_1', name: 'a', created_at: '', site_origins: [site] } : keys.get(input.Key.key_hash),
-  }));
-  ssm.on(GetParameterCommand, { Name: '/urm/Urm/apps/app_1/identity-secret' }).resolves({ Parameter: { Value: secret } });
-  kinesis.on(PutRecordsCommand).callsFake((input: PutRecordsCommandInput) => ({
-    FailedRecordCount: 0,
-    Records: input.Records!.map((_, i) => ({ SequenceNumber: `${i}`, ShardId: 'shardId-000000000000' })),
-  }));
+  stream = new MemoryStream();
+  secrets = new MemorySecretStore({ [identitySecretName('app_1')]: secret });
+  const apps = new MemoryAppStore([{ app_id: 'app_1', name: 'a', created_at: '', site_origins: [site] }]);
+  profiles = asProxyHandler(
+    makeIngestProfilesHandler({
+      keys: keyResolverOf({
+        'browser-key': { app_id: 'app_1', scope: 'browser', key_id: 'k1' },
+        'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k2' },
+      }),
+      origins: new AppOrigins(apps),
+      writer: stream,
+      identity: new AppIdentityKeyring(apps, secrets),
+      pushEndpoints: pushEndpointPolicy(''),
+      newId: randomUUID,
+      now: () => new Date(),
+    }),
+  );
 });
 
 const record = (profileId: string, fields: Record<string, unknown> = {}) => ({
@@ -55,28 +54,26 @@ const post = (key: string, body: unknown) =>
     }),
     context(),
   );
-const streamed = () =>
-  kinesis.commandCalls(PutRecordsCommand).flatMap((call) => call.args[0].input.Records!.map((entry) => JSON.parse(Buffer.from(entry.Data!).toString()).record));
+const streamed = () => stream.envelopes().map((envelope) => envelope.record);
 
 describe('POST /profiles with a server key', () => {
   test('needs no proof and reads no secret; a proof it sends is dropped too', async () => {
     const response = await post('server-key', [record('player-7'), record('player-8', { urm_profile_id_hash: 'ab'.repeat(32) })]);
 
     expect(response.statusCode).toBe(200);
-    expect(ssm).not.toHaveReceivedCommand(GetParameterCommand);
+    expect(secrets.reads).toEqual([]);
     expect(streamed().map((written) => Object.keys(written).includes('urm_profile_id_hash'))).toEqual([false, false]);
   });
 });
 
-// After the server key's test: the function keeps the secret a few minutes once read.
 describe('POST /profiles with a browser key, for a known profile', () => {
-  test('without a proof: 403 Forbidden, and nothing goes on the stream', async () => {
+  test("without a proof: 403 Forbidden after reading the application's secret, and nothing goes on the stream", async () => {
     const response = await post('browser-key', [record('player-42')]);
 
     expect(response.statusCode).toBe(403);
     expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
-    expect(ssm).toHaveReceivedCommandWith(GetParameterCommand, { Name: '/urm/Urm/apps/app_1/identity-secret', WithDecryption: true });
-    expect(kinesis).not.toHaveReceivedCommand(PutRecordsCommand);
+    expect(secrets.reads).toEqual([identitySecretName('app_1')]);
+    expect(stream.writes).toEqual([]);
   });
 
   test('with its proof: written, and the proof never reaches the stream', async () => {

@@ -5,8 +5,8 @@
  * a body a third larger (docs/api.md, "Why 4 MiB for ingestion").
  */
 import { describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { defaultMaxBodyBytes, maxBodyBytes, maxBodyBytesOf } from '../../../functions/manifest/body-limits';
 import { httpOperations, httpRoutes } from '../../../functions/manifest/operations';
 import { repoRoot } from '../../../lib/aws/constructs/function-defaults';
@@ -22,11 +22,18 @@ describe('body bounds', () => {
   });
 
   test("are asked for by each handler under its own operation's id, never another's or a misspelt one (which would get the default)", () => {
+    // An operation's stack is built in the make-handler.ts beside its handler.ts, when it has one.
+    const sources = (entry: string) =>
+      [entry, join(dirname(entry), 'make-handler.ts')]
+        .filter((file) => existsSync(join(repoRoot, file)))
+        .map((file) => readFileSync(join(repoRoot, file), 'utf8'));
     const asked = httpOperations.flatMap((operation) =>
-      [...readFileSync(join(repoRoot, operation.entry), 'utf8').matchAll(/maxBodyBytesOf\('(\w+)'\)/g)].map((match) => ({
-        operation: operation.id,
-        asks: match[1],
-      })),
+      sources(operation.entry).flatMap((source) =>
+        [...source.matchAll(/maxBodyBytesOf\('(\w+)'\)/g)].map((match) => ({
+          operation: operation.id,
+          asks: match[1],
+        })),
+      ),
     );
 
     expect(asked.length).toBeGreaterThan(0);

@@ -124,3 +124,37 @@ describe('DynamoAffiliateStore.page by status', () => {
     expect(dynamo.commandCalls(QueryCommand)[0]!.args[0].input).not.toHaveProperty('FilterExpression');
   });
 });
+
+describe('DynamoAffiliateStore.register, its transaction', () => {
+  test('puts the affiliate as given and its email and username claims in lower case, each only where none is, in one transaction', async () => {
+    dynamo.on(TransactWriteCommand).resolves({});
+
+    await store.register({ ...affiliate, email: 'Ada@Example.COM', username: 'Ada' });
+
+    const [transaction] = dynamo.commandCalls(TransactWriteCommand).map((call) => call.args[0].input);
+    const puts = transaction.TransactItems!.map((item) => item.Put!);
+    expect(puts.map((put) => [put.TableName, put.Item!.app_id, put.Item!.sk, put.ConditionExpression])).toEqual([
+      ['affiliates', 'app_1', 'affiliate#aff_1', 'attribute_not_exists(sk)'],
+      ['affiliates', 'app_1', 'email#ada@example.com', 'attribute_not_exists(sk)'],
+      ['affiliates', 'app_1', 'username#ada', 'attribute_not_exists(sk)'],
+    ]);
+    expect(puts[0].Item!.email).toBe('Ada@Example.COM');
+  });
+
+  test('answers both fields when both claims are taken', async () => {
+    dynamo.on(TransactWriteCommand).rejects(transactionCancelled('None', 'ConditionalCheckFailed', 'ConditionalCheckFailed'));
+
+    expect(await store.register(affiliate)).toEqual({ registered: false, taken: ['email', 'username'] });
+  });
+});
+
+describe('DynamoAffiliateStore.page without a status', () => {
+  test("queries the application's affiliates for one more than the page, to know whether another follows", async () => {
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+
+    await store.page('app_1', 10);
+
+    const [query] = dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input);
+    expect([query.TableName, query.ExpressionAttributeValues, query.Limit]).toEqual(['affiliates', { ':app': 'app_1', ':prefix': 'affiliate#' }, 11]);
+  });
+});

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { conflictRetry, DynamoEnterpriseUserStore } from '../../../functions/adapters/dynamo-enterprise-user-store';
 import type { EnterpriseUser } from '../../../functions/domain/enterprise';
@@ -61,5 +61,41 @@ describe('DynamoEnterpriseUserStore.create', () => {
     await expect(store.create(user)).rejects.toThrow(TransactionCanceledException);
 
     expect(transactions()).toBe(1);
+  });
+});
+
+describe('DynamoEnterpriseUserStore.create, its transaction', () => {
+  const newUser = {
+    app_id: 'app_1',
+    user_id: 'usr_2',
+    email: 'alan@example.com',
+    first_name: 'Alan',
+    last_name: 'Turing',
+    created_at: '2026-11-21T10:00:00.000Z',
+  };
+  const written = () => dynamo.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!)[0];
+
+  test("writes an application's first user as admin, its email claim and the new roster, each only where none is, in one transaction", async () => {
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    dynamo.on(TransactWriteCommand).resolves({});
+
+    expect(await store.create(newUser)).toEqual({ ...newUser, role: 'admin' });
+
+    expect(written().map((item) => [item.Put?.TableName, item.Put?.Item?.pk, item.Put?.ConditionExpression])).toEqual([
+      ['users', 'user#app_1#usr_2', 'attribute_not_exists(pk)'],
+      ['users', 'email#app_1#alan@example.com', 'attribute_not_exists(pk)'],
+      ['users', 'roster#app_1', 'attribute_not_exists(pk)'],
+    ]);
+    expect(written()[0].Put?.Item?.role).toBe('admin');
+  });
+
+  test('writes a later user without a role as viewer, counting no admin into the roster', async () => {
+    dynamo.on(QueryCommand).resolves({ Items: [{ pk: 'user#app_1#usr_1' }] });
+    dynamo.on(TransactWriteCommand).resolves({});
+
+    expect(await store.create(newUser)).toEqual({ ...newUser, role: 'viewer' });
+
+    expect(written()[0].Put?.Item?.role).toBe('viewer');
+    expect(written()[2].Update).toMatchObject({ Key: { pk: 'roster#app_1' }, ExpressionAttributeValues: { ':added': 0 } });
   });
 });

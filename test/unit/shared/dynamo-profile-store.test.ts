@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { unprocessedRetry } from '../../../functions/adapters/batch-write';
 import { DynamoProfileStore } from '../../../functions/adapters/dynamo-profile-store';
@@ -48,5 +48,51 @@ describe('DynamoProfileStore.getMany', () => {
     await store.getMany([...Array.from({ length: 150 }, (_, i) => `p${i}`), 'p0']);
 
     expect(requestedKeys().map((keys) => keys!.length)).toEqual([100, 50]);
+  });
+});
+
+describe('DynamoProfileStore reads and versioned writes', () => {
+  const stored = { pk: 'app_1#p-a', app_id: 'app_1', profile_id: 'p-a', attrs: '{}', exists: true, version: 3, updated_at: '', applied: {}, recent: {} };
+
+  test('a batch read is eventually consistent unless asked, and reads only the fields asked for', async () => {
+    dynamo.on(BatchGetCommand).resolves({ Responses: { profiles: [] } });
+
+    await store.getMany(['a', 'b']);
+    await store.getMany(['a'], ['pk', 'deleted'], true);
+
+    expect(dynamo.commandCalls(BatchGetCommand).map((call) => call.args[0].input.RequestItems!.profiles)).toEqual([
+      { Keys: [{ pk: 'a' }, { pk: 'b' }], ConsistentRead: false },
+      { Keys: [{ pk: 'a' }], ConsistentRead: true, ProjectionExpression: '#f0, #f1', ExpressionAttributeNames: { '#f0': 'pk', '#f1': 'deleted' } },
+    ]);
+  });
+
+  test('a read of one profile is consistent when asked', async () => {
+    dynamo.on(GetCommand).resolves({ Item: stored });
+
+    expect(await store.get('app_1#p-a', true)).toEqual(stored);
+
+    expect(dynamo).toHaveReceivedCommandWith(GetCommand, { TableName: 'profiles', Key: { pk: 'app_1#p-a' }, ConsistentRead: true });
+  });
+
+  test('a new profile is written only if none exists, a known one only at the version read', async () => {
+    dynamo.on(PutCommand).resolves({});
+
+    await store.put(stored, undefined);
+    await store.put(stored, 2);
+
+    expect(dynamo.commandCalls(PutCommand).map((call) => [call.args[0].input.ConditionExpression, call.args[0].input.ExpressionAttributeValues])).toEqual([
+      ['attribute_not_exists(pk)', undefined],
+      ['version = :expected', { ':expected': 2 }],
+    ]);
+  });
+
+  test('a write that lost to another writer answers false, and any other failure throws', async () => {
+    dynamo
+      .on(PutCommand)
+      .rejectsOnce(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }))
+      .rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
+
+    expect(await store.put(stored, 2)).toBe(false);
+    await expect(store.put(stored, 2)).rejects.toThrow(ProvisionedThroughputExceededException);
   });
 });

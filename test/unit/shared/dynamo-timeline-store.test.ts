@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoTimelineStore } from '../../../functions/adapters/dynamo-timeline-store';
+import { DynamoTimelineStore, PUTS_IN_FLIGHT } from '../../../functions/adapters/dynamo-timeline-store';
 import { timeKey, type TimelineEntry } from '../../../functions/domain/timeline';
 import { PAGE_BYTES, pageItemBytes } from '../../../functions/domain/timeline-pages';
 import { TimelinePagesTable } from '../../support/timeline-pages-table';
@@ -203,5 +203,73 @@ describe('the timeline store packs the events of a profile into pages of one wri
     }
 
     expect(seen.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `w-${i}`).sort());
+  });
+});
+
+describe('the timeline store writes on conditions, after consistent lookups', () => {
+  const of = (pk: string, insertId: string, second: number) => entry(insertId, second, { pk });
+
+  test('each profile is one consistent lookup of the pages around its new events, and each new page is put only where none is', async () => {
+    await store.writeNew([of('app_1#p-0', 'a', 1), of('app_1#p-1', 'b', 2), of('app_1#p-0', 'c', 3)]);
+
+    const lookups = dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input);
+    expect(lookups.map((input) => [input.ExpressionAttributeValues![':pk'], input.ConsistentRead])).toEqual([
+      ['app_1#p-0', true],
+      ['app_1#p-1', true],
+    ]);
+    const puts = dynamo.commandCalls(PutCommand).map((call) => call.args[0].input);
+    expect(puts.length).toBeGreaterThan(0);
+    expect(puts.every((input) => input.ConditionExpression === 'attribute_not_exists(sk)')).toBe(true);
+  });
+
+  test('a page a removal leaves empty is deleted only if it did not change since it was read', async () => {
+    const events = [entry('x-1', 1), entry('x-2', 2)];
+    await store.writeNew(events);
+    const [page] = [...table.pages.values()];
+
+    await store.remove(events);
+
+    expect(dynamo.commandCalls(DeleteCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: TABLE, Key: { pk: PK, sk: page.sk }, ConditionExpression: 'ev = :ev', ExpressionAttributeValues: { ':ev': page.ev } },
+    ]);
+  });
+
+  test(`writes at most ${PUTS_IN_FLIGHT} profiles at once`, async () => {
+    const puts = { inFlight: 0, most: 0 };
+    dynamo.on(PutCommand).callsFake(async (input) => {
+      puts.inFlight++;
+      puts.most = Math.max(puts.most, puts.inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      puts.inFlight--;
+      return table.put(input);
+    });
+
+    await store.writeNew(Array.from({ length: 60 }, (_, i) => of(`app_1#p-${i}`, `e-${i}`, i)));
+
+    expect(puts.most).toBe(PUTS_IN_FLIGHT);
+    expect(table.entries().length).toBe(60);
+  });
+
+  test('a throttled put fails the write once the puts under way have settled, and the pages not yet sent are not sent', async () => {
+    const puts = { count: 0, inFlight: 0 };
+    dynamo.on(PutCommand).callsFake(async (input) => {
+      if (++puts.count === 3) throw new ProvisionedThroughputExceededException({ message: 'Rate exceeded', $metadata: {} });
+      puts.inFlight++;
+      try {
+        // A round trip: the other puts of the batch start meanwhile.
+        await new Promise((resolve) => setImmediate(resolve));
+        return table.put(input);
+      } finally {
+        puts.inFlight--;
+      }
+    });
+    // 20 events of 300 bytes for each of three profiles: several pages each.
+    const events = Array.from({ length: 60 }, (_, i) => of(`app_1#p-${i % 3}`, `e-${i}`, i));
+
+    await expect(store.writeNew(events)).rejects.toThrow(ProvisionedThroughputExceededException);
+
+    // Three profiles' first pages were under way when the third failed; the pages behind them never went.
+    expect(puts).toEqual({ count: 3, inFlight: 0 });
+    expect(table.entries().length).toBeLessThan(60);
   });
 });

@@ -1,0 +1,53 @@
+/**
+ * POST /api/send_email as deployed (handler.ts): the configuration set and
+ * the stream come from the environment, which only the SES and Kinesis calls
+ * show, so the SDK is mocked here.
+ */
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { PutRecordsCommand, KinesisClient } from '@aws-sdk/client-kinesis';
+import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { DynamoDBDocumentClient, GetCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { acceptedPutRecords, apiEvent, asProxyHandler, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
+
+setFunctionEnv({ KEYS_TABLE: 'keys', CHANNELS_TABLE: 'channels', STREAM_NAME: 'stream', SES_CONFIGURATION_SET: 'urm-sending' });
+
+const ses = mockClient(SESv2Client);
+const kinesis = mockClient(KinesisClient);
+const dynamo = mockClient(DynamoDBDocumentClient);
+const byHash = keysByHash({ 'comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k1' } });
+const channel = { app_id: 'app_1', channel_id: 'ch_news', name: 'News', from_email: 'news@example.com', from_name: 'News', enabled: true, created_at: '' };
+
+let handler: ProxyHandler;
+beforeAll(async () => {
+  handler = asProxyHandler((await import('../../../functions/api/send-email/handler')).handler);
+  dynamo.on(GetCommand).callsFake((input: GetCommandInput) => ({ Item: input.TableName === 'keys' ? byHash.get(input.Key!.key_hash as string) : channel }));
+  ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
+  kinesis.on(PutRecordsCommand).callsFake(acceptedPutRecords);
+});
+
+describe('POST /api/send_email as deployed', () => {
+  test('sends with the configuration set and records the event on the stream the environment names', async () => {
+    const body = {
+      app_id: 'app_1',
+      channel_id: 'ch_news',
+      profile_id: 'player-1',
+      to_addresses: [{ email: 'ann@example.com', name: 'Ann' }],
+      subject: 'Hi',
+      text_body: 'Hello',
+    };
+
+    const response = await handler(
+      apiEvent({
+        path: '/api/send_email',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'x-api-key': 'comms-key' },
+        body: JSON.stringify(body),
+      }),
+      context('SendEmailFunction'),
+    );
+
+    expect(response.statusCode).toBe(200);
+    expect(ses).toHaveReceivedCommandWith(SendEmailCommand, { ConfigurationSetName: 'urm-sending' });
+    expect(kinesis).toHaveReceivedCommandWith(PutRecordsCommand, { StreamName: 'stream' });
+  });
+});
