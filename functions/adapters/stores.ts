@@ -70,3 +70,9 @@ export const keyResolver = (): KeyResolver => (sharedKeys ??= new KeyResolver(ke
 let sharedOrigins: OriginPolicy | undefined;
 /** The container's site origins of applications (and their cache), made on first use. */
 export const appOrigins = (): OriginPolicy => (sharedOrigins ??= new AppOrigins(appStore()));
+
+/**
+ * What an affiliate's report reads (back-office/affiliate-report.ts `ReportPorts`): the one composition of
+ * GET /api/affiliates/{affiliate_id}/report, the console's report and CSV, and the portal's dashboard and CSV.
+ */
+export const reportStores = () => ({ apps: appStore(), affiliates: affiliateStore(), plans: planStore(), funnel: funnelStore(), links: linkStore() });

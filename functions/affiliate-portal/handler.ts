@@ -9,12 +9,8 @@ import { optionalEnv } from '../runtime/config';
 import { makeAffiliatePortalHandler } from './make-handler';
 
 export const handler = makeAffiliatePortalHandler({
-  apps: stores.appStore(),
+  ...stores.reportStores(),
   accounts: stores.affiliateAccounts(),
-  affiliates: stores.affiliateStore(),
-  plans: stores.planStore(),
-  funnel: stores.funnelStore(),
-  links: stores.linkStore(),
   sessions: stores.affiliateSessionStore(),
   attempts: stores.signInAttempts(),
   resetTokens: stores.resetTokenStore(),

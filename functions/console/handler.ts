@@ -6,21 +6,17 @@ import { KinesisRecordWriter } from '../adapters/kinesis-record-writer';
 import { secretStoreFromEnv } from '../adapters/secret-store';
 import { SesMailer } from '../adapters/ses-mailer';
 import {
-  affiliateStore,
-  appStore,
   auditLog,
   channelStore,
   deliveryClaims,
   enterpriseUserStore,
-  funnelStore,
   keyStore,
-  linkStore,
-  planStore,
   playerDirectory,
   portalSessionStore,
   postbackOutbox,
   postbackSettings,
   profileStore,
+  reportStores,
   rejectionLog,
   sentActions,
   timelineStore,
@@ -33,7 +29,8 @@ import { emailSending, ingestStream, postbackSending, pushSending } from '../man
 import { optionalEnv, requireEnv } from '../runtime/config';
 import { makeConsoleHandler } from './make-handler';
 
-const apps = appStore();
+// The stores an affiliate's report reads, which other routes share (the application above all).
+const reports = reportStores();
 const secrets = secretStoreFromEnv();
 // Push endpoints: the browsers' push services and the hosts the operator adds, as send_push allows them.
 const endpoints = pushEndpointPolicy(optionalEnv(pushSending.endpointHostsEnvVar, ''));
@@ -41,14 +38,10 @@ const endpoints = pushEndpointPolicy(optionalEnv(pushSending.endpointHostsEnvVar
 export const handler = makeConsoleHandler({
   sessions: portalSessionStore(),
   users: enterpriseUserStore(),
-  apps,
+  ...reports,
   keys: keyStore(),
   channels: channelStore(),
   secrets,
-  plans: planStore(),
-  affiliates: affiliateStore(),
-  links: linkStore(),
-  funnel: funnelStore(),
   postbacks: { settings: postbackSettings(), log: postbackOutbox(), allowedHosts: postbackHostList(optionalEnv(postbackSending.allowedHostsEnvVar, '')) },
   directory: playerDirectory(),
   profiles: profileStore(),
@@ -59,7 +52,7 @@ export const handler = makeConsoleHandler({
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),
   actions: sentActions(),
   claims: deliveryClaims(),
-  vapid: new AppVapidKeyring(apps, secrets),
+  vapid: new AppVapidKeyring(reports.apps, secrets),
   pusher: new WebPushSender({ endpoints, timeoutMs: pushLimits.requestTimeoutMs }),
   endpoints,
   audit: auditLog(),

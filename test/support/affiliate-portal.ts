@@ -20,7 +20,8 @@ import type { App } from '../../functions/domain/apps';
 import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from './affiliates';
 import { FakeClock } from './enterprise';
 import { apiEvent, context } from './lambda';
-import { MemoryChannelStore, RecordingMailer } from './mail';
+import { MemoryMailer } from './messaging';
+import { MemoryChannelStore } from './settings';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
 import { MemorySecretStore } from './secrets';
 
@@ -177,7 +178,7 @@ export function memoryPortal(apps: App[] = portalApps) {
     attempts: new MemorySignInAttempts(),
     resetTokens: new MemoryResetTokenStore(),
     channels: new MemoryChannelStore(),
-    mailer: new RecordingMailer(),
+    mailer: new MemoryMailer(),
     postbacks: { settings, log: new MemoryPostbackOutbox() },
     secrets: new MemorySecretStore(),
     now: clock.now,

@@ -4,8 +4,6 @@
  * and only before it expires), so cores are tested without a mock library.
  */
 import type { AuditEntry, AuditLog } from '../../functions/domain/audit';
-import { MemoryAppStore } from './affiliates';
-import type { App, AppStore } from '../../functions/domain/apps';
 import {
   defaultRole,
   emailKey,
@@ -105,10 +103,6 @@ export class MemorySessionStore implements SessionStore {
 }
 
 /** The applications' store in memory (MemoryAppStore), for the enterprise ports that only read it. */
-export function memoryApps(apps: App[]): Pick<AppStore, 'get'> {
-  return new MemoryAppStore(apps);
-}
-
 /** A clock the test moves by hand. */
 export class FakeClock {
   constructor(private current: Date) {}

@@ -3,8 +3,6 @@
  * mail client would show it; and the email ports in memory, for unit tests.
  */
 import { expect } from '@jest/globals';
-import type { Channel, ChannelStore } from '../../functions/domain/channels';
-import type { Mailer, OutgoingMail } from '../../functions/domain/email';
 import type { TestStack } from './local-stack';
 
 export interface StoredMail {
@@ -35,45 +33,4 @@ export async function mailWithId(stack: TestStack, messageId: string): Promise<S
 
 export async function mailWithSubject(stack: TestStack, subject: string): Promise<StoredMail[]> {
   return (await sentMail(stack)).filter((mail) => mail.subject === subject);
-}
-
-/** A mailer that keeps what it is given and answers sequential message ids. */
-export class RecordingMailer implements Mailer {
-  readonly sent: OutgoingMail[] = [];
-
-  async send(mail: OutgoingMail): Promise<string> {
-    this.sent.push(mail);
-    return `message-${this.sent.length}`;
-  }
-}
-
-/** An application's email channels in memory, oldest first as the table lists them. */
-export class MemoryChannelStore implements ChannelStore {
-  readonly channels: Channel[] = [];
-
-  async create(channel: Channel) {
-    this.channels.push({ ...channel });
-  }
-
-  async get(appId: string, channelId: string) {
-    return this.channels.find((channel) => channel.app_id === appId && channel.channel_id === channelId);
-  }
-
-  async listByApp(appId: string) {
-    return this.channels.filter((channel) => channel.app_id === appId);
-  }
-
-  async setEnabled(appId: string, channelId: string, enabled: boolean, at: Date) {
-    const channel = await this.get(appId, channelId);
-    if (channel) Object.assign(channel, { enabled, updated_at: at.toISOString() });
-    return channel;
-  }
-
-  async setFromDomain(appId: string, channelId: string, fromEmail: string, fromDomain: string | undefined, at: Date) {
-    const channel = await this.get(appId, channelId);
-    if (!channel || channel.from_email !== fromEmail) return undefined;
-    channel.from_domain = fromDomain;
-    channel.updated_at = at.toISOString();
-    return channel;
-  }
 }

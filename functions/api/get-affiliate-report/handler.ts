@@ -1,11 +1,4 @@
-import { affiliateStore, appStore, funnelStore, keyResolver, linkStore, planStore } from '../../adapters/stores';
+import { keyResolver, reportStores } from '../../adapters/stores';
 import { makeGetAffiliateReportHandler } from './make-handler';
 
-export const handler = makeGetAffiliateReportHandler({
-  keys: keyResolver(),
-  apps: appStore(),
-  affiliates: affiliateStore(),
-  plans: planStore(),
-  funnel: funnelStore(),
-  links: linkStore(),
-});
+export const handler = makeGetAffiliateReportHandler({ keys: keyResolver(), ...reportStores() });

@@ -5,7 +5,8 @@ import { signInEnterpriseUser } from '../../../functions/api/enterprise-sign-in/
 import type { App } from '../../../functions/domain/apps';
 import { cookieSecureFor, hashSecret, newSecret } from '../../../functions/domain/enterprise';
 import { clearedSessionCookie, sessionCookie } from '../../../functions/http/session-cookie';
-import { FakeClock, memoryApps, MemorySessionStore, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
+import { MemoryAppStore } from '../../support/affiliates';
+import { FakeClock, MemorySessionStore, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
 import { apiEvent, context } from '../../support/lambda';
 
 const MINUTE = 60_000;
@@ -23,7 +24,7 @@ async function setup() {
   for (const appId of ['app_1', 'app_local']) {
     await users.create({ app_id: appId, user_id: 'usr_1', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', created_at: '', role: 'admin' });
   }
-  const ports = { users, tokens, sessions, apps: memoryApps(apps), now: clock.now };
+  const ports = { users, tokens, sessions, apps: new MemoryAppStore(apps), now: clock.now };
   return {
     clock,
     tokens,
@@ -129,7 +130,7 @@ describe('the session cookie', () => {
 describe("the enterprise portal's function", () => {
   const portal = async () => {
     const { signIn, tokens, sessions, clock } = await setup();
-    const handler = makeEnterprisePortalHandler({ tokens, sessions, apps: memoryApps(apps), now: clock.now, newSessionId: newSecret });
+    const handler = makeEnterprisePortalHandler({ tokens, sessions, apps: new MemoryAppStore(apps), now: clock.now, newSessionId: newSecret });
     const browse = (path: string, method = 'GET') => handler(apiEvent({ method, path }), context('EnterprisePortalFunction'));
     return { signIn, sessions, tokens, browse };
   };

@@ -5,7 +5,8 @@ import type { App } from '../../../functions/domain/apps';
 import { hashSecret, newSecret } from '../../../functions/domain/enterprise';
 import { Conflict, Forbidden, NotFound } from '../../../functions/domain/errors';
 import { compileValidator } from '../../../functions/domain/validation';
-import { FakeClock, memoryApps, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
+import { MemoryAppStore } from '../../support/affiliates';
+import { FakeClock, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
 import { validationProblems } from '../../support/validation';
 
 const apps: App[] = [
@@ -29,7 +30,7 @@ async function setup() {
       role: 'admin',
     });
   }
-  const signIn = signInEnterpriseUser({ users, apps: memoryApps(apps), tokens, newToken: newSecret, now: clock.now });
+  const signIn = signInEnterpriseUser({ users, apps: new MemoryAppStore(apps), tokens, newToken: newSecret, now: clock.now });
   return { tokens, signIn };
 }
 
