@@ -6,7 +6,6 @@ import { requireEnv } from '../../runtime/config';
 import { newAffiliateId } from '../../domain/affiliates';
 import { hashPassword } from '../../domain/passwords';
 import { jsonApi } from '../../http/json-api';
-import { requestOrigin } from '../../http/request-origin';
 import { json } from '../../http/response';
 import { logger } from '../../runtime/logger';
 import { registerAffiliate } from './core';
@@ -26,7 +25,7 @@ export const handler = jsonApi({
   validate: validRegistration,
   errors: { style: 'errors' },
 }).handler(async (event, context) => {
-  const registration = await register(event.body, context.principal.appId, requestOrigin(event));
+  const registration = await register(event.body, context.principal.appId);
   logger.info('Affiliate registered', { app_id: context.principal.appId, affiliate_id: registration.affiliate_id });
   return json(200, registration);
 });
