@@ -30,11 +30,12 @@ export interface Visit {
   app: App;
   appId: string;
   /**
-   * The application's portal origin (else the origin the request came to:
-   * the stack's own): where links in mail point, and whether cookies are
-   * Secure, which only a plain-HTTP loopback portal goes without.
+   * The application's portal origin, the only base of a link the portal mails
+   * or shows; none when the operator has not set one (never the request's
+   * `Host` or `X-Forwarded-Proto`, which the sender chooses).
    */
-  origin: string;
+  portalOrigin: string | undefined;
+  /** Whether cookies are Secure: all but a plain-HTTP loopback portal's. */
   cookieSecure: boolean;
   /** The posted form's fields (none for a GET); its `csrf` checked where the route declares it. */
   form: Record<string, string>;
@@ -76,8 +77,9 @@ export function application(apps: Pick<AppStore, 'get'>): Check {
       const appId = appIdOf(event);
       const app = appId ? await apps.get(appId) : undefined;
       if (!appId || !app) return page(404, h(NotFoundPage, { missing: 'portal' }));
-      const origin = app.portal_origin ?? requestOrigin(event);
-      context.visit = { event, app, appId, origin, cookieSecure: cookieSecureFor(origin), form: formOf(event) };
+      // Without a portal origin only the cookies' Secure attribute follows the request: it decides nothing but the sender's own cookie.
+      const cookieSecure = cookieSecureFor(app.portal_origin ?? requestOrigin(event));
+      context.visit = { event, app, appId, portalOrigin: app.portal_origin, cookieSecure, form: formOf(event) };
     },
   };
 }

@@ -8,7 +8,6 @@ import { clickAddress, createLink, listLinks, type LinkOffice } from '../back-of
 import type { LinkRecord } from '../domain/affiliate-program';
 import { csrfTokenFor } from '../domain/affiliate-portal';
 import { ValidationError } from '../domain/errors';
-import { requestOrigin } from '../http/request-origin';
 import { logger } from '../runtime/logger';
 import type { PortalWork, SignedInVisit } from './checks';
 import { LinksPage, type LinksView } from './pages/links';
@@ -51,13 +50,19 @@ export function linksWork(office: LinkOffice): Pick<PortalWork, 'AffiliateLinksP
 
   /** The page for the visit: the affiliate's links, each with its click address. */
   const linksPage = async (visit: SignedInVisit, status: number, view: Pick<LinksView, 'csrf' | 'created' | 'form'>) => {
-    const { app, appId, affiliate } = visit;
-    // The click address is on the API's own origin, which serves /t/{link_id} as it serves this page.
-    const base = requestOrigin(visit.event);
-    const links = (await list(appId, affiliate.affiliate_id)).map((link) => ({ ...link, click_address: clickAddress(base, link.link_id) }));
+    const { app, appId, affiliate, portalOrigin } = visit;
+    // On the portal origin, which serves /t/{link_id} as it serves this page; without one, only the path (never the request's host).
+    const links = (await list(appId, affiliate.affiliate_id)).map((link) => ({ ...link, click_address: clickAddress(portalOrigin ?? '', link.link_id) }));
     return page(
       status,
-      h(LinksPage, { appName: app.name, name: `${affiliate.first_name} ${affiliate.last_name}`, links, siteOrigins: app.site_origins ?? [], ...view }),
+      h(LinksPage, {
+        appName: app.name,
+        name: `${affiliate.first_name} ${affiliate.last_name}`,
+        links,
+        siteOrigins: app.site_origins ?? [],
+        withoutPortalOrigin: !portalOrigin,
+        ...view,
+      }),
     );
   };
 

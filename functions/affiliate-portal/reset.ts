@@ -21,9 +21,9 @@ import type { Channel, ChannelStore } from '../domain/channels';
 import { canonicalAddress, formatAddress, type Mailer } from '../domain/email';
 import { hashSecret, SECRET_PATTERN, type Clock } from '../domain/enterprise';
 import { logger } from '../runtime/logger';
-import { preSession, type PortalWork } from './checks';
+import { preSession, type PortalWork, type Visit } from './checks';
 import { portalPath } from './cookies';
-import { ForgotPage, ResetLinkRefusedPage, ResetPage, ResetSentPage } from './pages/access';
+import { ForgotPage, ResetLinkRefusedPage, ResetPage, ResetSentPage, ResetUnavailablePage } from './pages/access';
 import { resetMail, type ResetMail } from './pages/reset-mail';
 import { page, seeOther } from './render';
 
@@ -142,6 +142,15 @@ export function completePasswordReset(ports: CompleteResetPorts) {
 
 export type ResetRoutePorts = RequestResetPorts & ShowResetPorts & CompleteResetPorts;
 
+/**
+ * Without a portal origin there is no address of the operator's for a mailed link, and the request's own host is
+ * the sender's to choose: no reset until one is set (as the enterprise sign-in answers 409 without one).
+ */
+function resetUnavailable({ app, appId }: Pick<Visit, 'app' | 'appId'>) {
+  logger.warn('Password reset refused: the application has no portal origin', { app_id: appId });
+  return page(409, h(ResetUnavailablePage, { appName: app.name }));
+}
+
 /** The two forms of a forgotten password: the email to mail a link to, and the new password the link leads to. */
 export function resetWork(
   ports: ResetRoutePorts,
@@ -151,16 +160,19 @@ export function resetWork(
   const complete = completePasswordReset(ports);
   return {
     AffiliateForgotPage: async (visit) => {
+      if (!visit.portalOrigin) return resetUnavailable(visit);
       const pre = preSession(visit);
       return page(200, h(ForgotPage, { appName: visit.app.name, csrf: csrfTokenFor(pre.id) }), { cookies: pre.cookies });
     },
 
     // Mails a reset link if the email is an affiliate's; the page says the same either way.
-    AffiliateRequestReset: async ({ app, appId, origin, form }) => {
+    AffiliateRequestReset: async (visit) => {
+      const { app, appId, portalOrigin, form } = visit;
+      if (!portalOrigin) return resetUnavailable(visit);
       const outcome = await requestReset(
         app,
         form.email ?? '',
-        (token) => `${origin}${portalPath(appId)}reset?token=${token}`,
+        (token) => `${portalOrigin}${portalPath(appId)}reset?token=${token}`,
         (link, firstName) => resetMail(link, firstName, app.name),
       );
       // Only the log tells the outcomes apart; the person sees the same page.

@@ -1,15 +1,20 @@
 /**
  * Signing in to an application's portal with username or email and password,
- * and signing out. Failed attempts are counted per account (the login as
- * typed) and per client address; past the limit both are refused until their
- * window ends, even with the right password. The answer never says which of
- * login or password was wrong; an unknown login costs the same scrypt work as
- * a known one.
+ * and signing out. Attempts are counted per account (the login as typed) and
+ * per client address, each before its password is checked, by a conditional
+ * write that refuses once the window holds the limit: attempts sent at once
+ * get no more checks than attempts sent one by one. Past the limit both are
+ * refused until their window ends, even with the right password; a right
+ * password checked alongside the attempts that filled the window is refused
+ * too. The answer never says which of login or password was wrong; an unknown
+ * login costs the same scrypt work as a known one.
  */
 import { h } from 'preact';
 import {
   attemptKey,
+  attemptLimits,
   csrfTokenFor,
+  filledAlongside,
   lockedUntil,
   portalLimits,
   statusOf,
@@ -60,24 +65,35 @@ export function signInToPortal(ports: SignInPorts) {
     const now = ports.now();
     const accountKey = attemptKey({ kind: 'account', appId: request.appId, login });
     const clientKey = attemptKey({ kind: 'client', appId: request.appId, ip: request.clientIp });
-    const [account, client] = await ports.attempts.current([accountKey, clientKey], now);
-    const locked = lockedUntil(account, client);
-    if (locked) return { outcome: 'locked', until: locked };
+    const window = portalLimits.attemptWindowMs;
+    // The address first: an address that is locked spends nothing of the account's attempts.
+    const client = await ports.attempts.admit(clientKey, attemptLimits.client, now, window);
+    if (!client.admitted) return { outcome: 'locked', until: new Date(client.window.ends_at) };
+    const account = await ports.attempts.admit(accountKey, attemptLimits.account, now, window);
+    if (!account.admitted) {
+      await ports.attempts.release(clientKey, client.window.ends_at);
+      return { outcome: 'locked', until: new Date(account.window.ends_at) };
+    }
+    const countFailure = () => Promise.all([ports.attempts.recordFailure(accountKey, now, window), ports.attempts.recordFailure(clientKey, now, window)]);
 
     // Asked for whatever the login: the one-time cost of making it must not tell a known login from an unknown one.
     const decoyHash = await ports.decoyHash();
     const affiliate = await ports.affiliates.findByLogin(request.appId, login);
     const passwordOk = await ports.verifyPassword(request.password, affiliate?.password_hash ?? decoyHash);
     if (!affiliate || !passwordOk) {
-      const counted = await Promise.all([
-        ports.attempts.recordFailure(accountKey, now, portalLimits.attemptWindowMs),
-        ports.attempts.recordFailure(clientKey, now, portalLimits.attemptWindowMs),
-      ]);
-      const lockedNow = lockedUntil(...counted);
-      return lockedNow ? { outcome: 'locked', until: lockedNow } : { outcome: 'invalid' };
+      const locked = lockedUntil(...(await countFailure()));
+      return locked ? { outcome: 'locked', until: locked } : { outcome: 'invalid' };
     }
 
-    await ports.attempts.clear(accountKey);
+    // The lock again, after the check: attempts checked alongside this one may have filled a window meanwhile.
+    const [accountNow, clientNow] = await ports.attempts.current([accountKey, clientKey], ports.now());
+    const locked = lockedUntil(accountNow, clientNow);
+    if (locked && (filledAlongside(account.window, accountNow, attemptLimits.account) || filledAlongside(client.window, clientNow, attemptLimits.client))) {
+      await countFailure();
+      return { outcome: 'locked', until: locked };
+    }
+    // Proven: the account's window is cleared; the address keeps its failures but not this attempt.
+    await Promise.all([ports.attempts.clear(accountKey), ports.attempts.release(clientKey, client.window.ends_at)]);
     const status = statusOf(affiliate);
     if (status !== 'approved') return { outcome: status };
     const sessionId = ports.newSessionId();

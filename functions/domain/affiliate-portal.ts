@@ -15,11 +15,14 @@ export const portalLimits = {
   sessionAbsoluteMs: 12 * 60 * 60 * 1000,
   /** `last_seen` is written at most this often: a page view need not cost a write. */
   lastSeenResolutionMs: 60 * 1000,
-  /** Failed sign-ins are counted in windows of this length… */
+  /** Sign-in attempts are counted in windows of this length… */
   attemptWindowMs: 15 * 60 * 1000,
-  /** …and from this many for one account in a window, the account is locked until the window ends… */
+  /**
+   * …and at most this many per account in a window get their password checked (each counted before its
+   * check, a success given back): the 5th failure locks the account until the window ends…
+   */
   failuresPerAccount: 5,
-  /** …and from this many from one client address. */
+  /** …and at most this many from one client address (the 20th failure locks the address). */
   failuresPerClient: 20,
   /** A reset link works once, within this time. */
   resetTokenLifetimeMs: 60 * 60 * 1000,
@@ -88,7 +91,7 @@ export function csrfTokenMatches(cookieSecret: string | undefined, formToken: un
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Who a counter counts failed sign-ins of: an account (the login as typed, compared like uniqueness) or a client address. */
+/** Who a counter counts sign-in attempts of: an account (the login as typed, compared like uniqueness) or a client address. */
 export type AttemptSubject = { kind: 'account'; appId: string; login: string } | { kind: 'client'; appId: string; ip: string };
 
 export function attemptKey(subject: AttemptSubject): string {
@@ -97,29 +100,63 @@ export function attemptKey(subject: AttemptSubject): string {
     : `client#${subject.appId}#${subject.ip}`;
 }
 
-/** A window's count of failed sign-ins. */
+/** How many attempts a window of each kind lets through to a password check. */
+export const attemptLimits = { account: portalLimits.failuresPerAccount, client: portalLimits.failuresPerClient } as const;
+
+/**
+ * A window's count of sign-in attempts. An attempt is counted before its
+ * password is checked and stays counted unless it signs in, so `attempts`
+ * is the failures plus the attempts still being checked.
+ */
 export interface AttemptWindow {
+  attempts: number;
+  /** Of those, the ones that ended without a session. */
   failures: number;
   /** When the window (and any lockout it caused) ends. */
   ends_at: string;
 }
 
+/** An attempt counted (`admitted`), or refused because its window already holds the limit (nothing counted). */
+export type Admission = { admitted: boolean; window: AttemptWindow };
+
 export interface SignInAttempts {
   /** The live windows of these keys (consistent reads); an ended window reads as none. */
   current(keys: string[], now: Date): Promise<(AttemptWindow | undefined)[]>;
-  /** Counts one failure in the key's live window, or opens a new window of `windowMs`; answers the window as counted. */
+  /**
+   * Counts one attempt, before its password is checked, in one conditional write: into the key's live window
+   * if it holds fewer than `limit` attempts, else refused; a new window of `windowMs` when none is live. Of
+   * attempts made at once, at most `limit` are admitted per window. Answers the window as counted (or as found).
+   */
+  admit(key: string, limit: number, now: Date, windowMs: number): Promise<Admission>;
+  /** Takes back an admitted attempt that did not fail (it signed in, or another key refused it), if its window (ending `endsAt`) is still the key's. */
+  release(key: string, endsAt: string): Promise<void>;
+  /** Counts one failure in the key's live window, or opens a new window of `windowMs` with it; answers the window as counted. */
   recordFailure(key: string, now: Date, windowMs: number): Promise<AttemptWindow>;
-  /** Forgets the key's failures (an account after a correct sign-in). */
+  /** Forgets the key's window (an account after a correct sign-in or a reset). */
   clear(key: string): Promise<void>;
 }
 
-/** The moment an account or client is allowed again, if either is locked now. */
+/** The moment an account or client is allowed again, if either window is full now. */
 export function lockedUntil(account: AttemptWindow | undefined, client: AttemptWindow | undefined): Date | undefined {
   const ends = [
-    account && account.failures >= portalLimits.failuresPerAccount ? Date.parse(account.ends_at) : undefined,
-    client && client.failures >= portalLimits.failuresPerClient ? Date.parse(client.ends_at) : undefined,
+    account && account.attempts >= attemptLimits.account ? Date.parse(account.ends_at) : undefined,
+    client && client.attempts >= attemptLimits.client ? Date.parse(client.ends_at) : undefined,
   ].filter((end): end is number => end !== undefined);
   return ends.length > 0 ? new Date(Math.max(...ends)) : undefined;
+}
+
+/**
+ * Whether a right password must still be refused: its window is full now, and
+ * not by attempts that had all ended before this one began (as when a person
+ * fails four times and then types the right password), but by attempts checked
+ * alongside it: others still being checked when it was admitted, or admitted
+ * after it. A burst of guesses never signs in, wherever the right one is in it.
+ */
+export function filledAlongside(admitted: AttemptWindow, now: AttemptWindow | undefined, limit: number): boolean {
+  if (!now || now.ends_at !== admitted.ends_at || now.attempts < limit) return false;
+  const unfinishedBefore = admitted.attempts - 1 - admitted.failures > 0;
+  const admittedAfter = now.attempts > admitted.attempts;
+  return unfinishedBefore || admittedAfter;
 }
 
 /** A password-reset token as stored: only its hash. */

@@ -2,6 +2,11 @@
  * The origin a request was sent to (`https://abc.execute-api…amazonaws.com`,
  * `http://127.0.0.1:3000`): API Gateway's domain name, else the Host header,
  * with the scheme API Gateway reports. Expects lower-cased headers.
+ *
+ * The sender chooses `Host` and `X-Forwarded-Proto`, so this must not be the base
+ * of a link that is mailed or answered to anyone (docs/api.md, "Security"):
+ * those come from the application's portal origin. It only decides things
+ * about the sender's own answer, such as whether a cookie is Secure.
  */
 import type { ApiEvent } from './types';
 

@@ -164,13 +164,14 @@ describe('register_affiliate over HTTP', () => {
     expect(!JSON.stringify(listed).includes('scrypt') && !JSON.stringify(listed).includes(String(body.password))).toBeTruthy();
   });
 
-  test('without a portal origin, login_url is on the API origin the request came to', async () => {
+  test('without a portal origin, the affiliate is registered and login_url is null, not an address from the request', async () => {
     const app = await newApp();
 
     const response = await register(app, registration(app.appId));
 
     expect(response.status).toBe(200);
-    expect(response.body.login_url).toBe(`${stack.baseUrl}/affiliates/${app.appId}/login`);
+    expect(response.body.login_url).toBe(null);
+    expect(response.body.affiliate_id).toMatch(/^aff_[0-9a-f]{20}$/);
   });
 
   for (const [name, raw] of [

@@ -88,20 +88,39 @@ export class MemoryAffiliateSessionStore implements AffiliateSessionStore {
   }
 }
 
+/** DynamoSignInAttempts' contract: each call reads and writes its window in one step, as its conditional writes do. */
 export class MemorySignInAttempts implements SignInAttempts {
   readonly windows = new Map<string, AttemptWindow>();
 
+  private live(key: string, now: Date): AttemptWindow | undefined {
+    const window = this.windows.get(key);
+    return window && window.ends_at > now.toISOString() ? window : undefined;
+  }
+
   async current(keys: string[], now: Date) {
     return keys.map((key) => {
-      const window = this.windows.get(key);
-      return window && window.ends_at > now.toISOString() ? { ...window } : undefined;
+      const window = this.live(key, now);
+      return window && { ...window };
     });
   }
 
-  async recordFailure(key: string, now: Date, windowMs: number) {
+  async admit(key: string, limit: number, now: Date, windowMs: number) {
+    const window = this.live(key, now);
+    if (window && window.attempts >= limit) return { admitted: false, window: { ...window } };
+    if (window) window.attempts += 1;
+    else this.windows.set(key, { attempts: 1, failures: 0, ends_at: new Date(now.getTime() + windowMs).toISOString() });
+    return { admitted: true, window: { ...this.windows.get(key)! } };
+  }
+
+  async release(key: string, endsAt: string) {
     const window = this.windows.get(key);
-    if (window && window.ends_at > now.toISOString()) window.failures += 1;
-    else this.windows.set(key, { failures: 1, ends_at: new Date(now.getTime() + windowMs).toISOString() });
+    if (window && window.ends_at === endsAt && window.attempts > 0) window.attempts -= 1;
+  }
+
+  async recordFailure(key: string, now: Date, windowMs: number) {
+    const window = this.live(key, now);
+    if (window) window.failures += 1;
+    else this.windows.set(key, { attempts: 1, failures: 1, ends_at: new Date(now.getTime() + windowMs).toISOString() });
     return { ...this.windows.get(key)! };
   }
 

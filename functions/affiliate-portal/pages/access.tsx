@@ -104,6 +104,24 @@ export function ForgotPage(props: Base & { csrf: string; email?: string; error?:
   );
 }
 
+/** The reset form's place when the application has no portal origin: a mailed link would have no address of the operator's to point to. */
+export function ResetUnavailablePage(props: Base) {
+  return (
+    <Layout title="Password reset unavailable" appName={props.appName} narrow>
+      <div class="card">
+        <h1>Password reset unavailable</h1>
+        <Notice kind="bad" id="reset-unavailable">
+          Passwords cannot be reset here yet: this affiliate programme has no portal address set, so there is no address a reset link could safely point to.
+          Please ask the programme's operator to set the portal address, or to help you sign in.
+        </Notice>
+        <p>
+          <a href="login">Back to sign-in</a>
+        </p>
+      </div>
+    </Layout>
+  );
+}
+
 export function ResetSentPage(props: Base) {
   return (
     <Layout title="Check your email" appName={props.appName} narrow>

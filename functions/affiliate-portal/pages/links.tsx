@@ -11,6 +11,8 @@ export interface LinksView {
   links: (LinkRecord & { click_address: string })[];
   /** The application's site origins: where a landing page may be. */
   siteOrigins: string[];
+  /** The application has no portal origin: click addresses are paths only, and the page says why. */
+  withoutPortalOrigin?: boolean;
   form?: { name: string; landing_url: string; errors: { name?: string; landing_url?: string } };
   created?: string;
 }
@@ -21,6 +23,12 @@ export function LinksPage(props: LinksView) {
   return (
     <Layout title="Links" appName={props.appName} signedIn={{ name: props.name, csrf: props.csrf, current: 'links' }}>
       <h1>Links</h1>
+      {props.withoutPortalOrigin && (
+        <Notice kind="info" id="no-portal-origin">
+          This affiliate programme has no portal address set yet, so each click address below is only its path. Ask the programme's operator for the address to
+          put in front of it.
+        </Notice>
+      )}
       {created && (
         <Notice kind="ok" id="link-created">
           Link “{created.name}” created. Share its click address: <code class="address">{created.click_address}</code>

@@ -3,7 +3,7 @@
  * default plan by the application's settings, the password hashed, email and
  * username claimed atomically (a used one is answered "email is invalid" or
  * "username is invalid": docs/api.md, "register_affiliate"), and the address
- * where the affiliate logs in.
+ * where the affiliate logs in (on the application's portal origin, if it has one).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { affiliateContactFields, initialStanding, type AffiliateRecord, type AffiliateStore } from '../../domain/affiliates';
@@ -26,11 +26,12 @@ export function loginUrl(portalOrigin: string, appId: string): string {
 }
 
 /**
- * `fallbackOrigin` is the origin the request came in on: the login address
- * when the application has no portal origin configured (docs/api.md).
+ * The login address is on the application's portal origin, or null without
+ * one: never on the host the request names, which its sender chooses
+ * (docs/api.md, "register_affiliate").
  */
 export function registerAffiliate(deps: RegisterAffiliateDeps) {
-  return async (input: RegisterAffiliateInput, callerAppId: string, fallbackOrigin: string): Promise<Registration> => {
+  return async (input: RegisterAffiliateInput, callerAppId: string): Promise<Registration> => {
     if (input.app_id !== callerAppId) throw new Forbidden();
     const [app, passwordHash] = await Promise.all([deps.apps.get(input.app_id), deps.hashPassword(input.password)]);
     const affiliate: AffiliateRecord = {
@@ -48,8 +49,9 @@ export function registerAffiliate(deps: RegisterAffiliateDeps) {
     const outcome = await deps.affiliates.register(affiliate);
     if (!outcome.registered) throw new ValidationError(outcome.taken.map((field) => `${field} is invalid`));
     if (!app?.portal_origin) {
-      deps.log.warn('Application has no portal origin; login_url falls back to the API origin', { app_id: input.app_id });
+      deps.log.warn('Application has no portal origin; login_url is null until one is set', { app_id: input.app_id });
+      return { login_url: null, affiliate_id: affiliate.affiliate_id };
     }
-    return { login_url: loginUrl(app?.portal_origin ?? fallbackOrigin, input.app_id), affiliate_id: affiliate.affiliate_id };
+    return { login_url: loginUrl(app.portal_origin, input.app_id), affiliate_id: affiliate.affiliate_id };
   };
 }

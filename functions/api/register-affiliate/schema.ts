@@ -76,7 +76,13 @@ export const registrationSchema = {
   required: ['login_url', 'affiliate_id'],
   additionalProperties: false,
   properties: {
-    login_url: { type: 'string', format: 'uri', description: "The portal's login page, where the affiliate signs in." },
+    login_url: {
+      type: ['string', 'null'],
+      format: 'uri',
+      description:
+        "The portal's sign-in page, where the affiliate signs in: on the application's portal origin. Null when the application has none " +
+        "set yet (never an address taken from the request's headers); the affiliate is registered either way.",
+    },
     affiliate_id: { type: 'string', minLength: 1 },
   },
 } as const;

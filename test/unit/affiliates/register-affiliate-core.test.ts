@@ -26,8 +26,7 @@ function setUp() {
     now: () => new Date('2026-11-21T10:00:00.000Z'),
     log: { warn: (message: string) => void warnings.push(message) },
   });
-  const submit = (body: Record<string, unknown>, callerAppId = String(body.app_id), fallbackOrigin = 'https://api.example.com') =>
-    register(validRegistration(body), callerAppId, fallbackOrigin);
+  const submit = (body: Record<string, unknown>, callerAppId = String(body.app_id)) => register(validRegistration(body), callerAppId);
   return { affiliates, submit, warnings };
 }
 
@@ -66,12 +65,13 @@ describe('register_affiliate', () => {
     ]);
   });
 
-  test('without a portal origin, the login address is on the origin the request came to', async () => {
-    const { submit, warnings } = setUp();
+  test('without a portal origin, the affiliate is registered and the login address is null, with a warning for the operator', async () => {
+    const { affiliates, submit, warnings } = setUp();
 
-    const answer = await submit(registration('app_2'), 'app_2', 'http://127.0.0.1:3000');
+    const answer = await submit(registration('app_2'), 'app_2');
 
-    expect(answer.login_url).toBe('http://127.0.0.1:3000/affiliates/app_2/login');
+    expect(answer).toEqual({ login_url: null, affiliate_id: 'aff_1' });
+    expect(affiliates.affiliates.size).toBe(1);
     expect(warnings.length).toBe(1);
   });
 
