@@ -9,7 +9,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { consoleApi, consoleRouteChecks, type ConsoleAuthPorts, type ConsoleEvent } from '../http/console-auth';
-import { requestOrigin } from '../http/request-origin';
 import { json } from '../http/response';
 import { routeRequests, type RouteHandler } from '../http/router';
 import type { ApiResult } from '../http/types';
@@ -47,7 +46,6 @@ function routeChain<R extends ConsoleRouteDefinition>(route: R, implementation: 
         body: event.body,
         query: event.queryStringParameters,
         path: event.pathParameters ?? {},
-        origin: requestOrigin(event),
         remainingMs: () => context.getRemainingTimeInMillis(),
       }),
     );

@@ -42,8 +42,6 @@ export interface ConsoleRequest<R extends ConsoleRouteDefinition> {
   query: CheckedQuery<R>;
   /** The path parameters the router matched, percent-decoded. */
   path: Partial<Record<ParameterNames<R['path']>, string>>;
-  /** The origin the call was sent to (functions/http/request-origin.ts): click addresses are on it. */
-  origin: string;
   /** Milliseconds left before the function times out. */
   remainingMs: () => number;
 }

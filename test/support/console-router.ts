@@ -52,6 +52,7 @@ export const consoleApp: App = {
   created_at: '2026-01-01T00:00:00.000Z',
   currency: 'EUR',
   site_origins: ['https://casino.example'],
+  portal_origin: 'https://portal.casino.example',
 };
 
 /** Every port of the console in memory, as fakes a test can arrange and read back. */

@@ -30,6 +30,9 @@ export function affiliatesHandlers(office: AffiliatesPorts) {
   const report = affiliateReport(office);
   const trace = affiliateTrace(office);
   const createLink = createLinkForAffiliate(office);
+  // Click addresses are on the application's portal origin, which serves /t/{link_id} as it serves the portal; without
+  // one only the path: never the request's Host, which the sender writes (docs/api.md, "Security").
+  const clickOrigin = async (appId: string) => (await office.apps.get(appId))?.portal_origin ?? '';
   const planView = ({ app_id: _app, ...plan }: Awaited<ReturnType<typeof createPlan>>) => ({ ...plan, terms: describePlan(plan) });
   return {
     ConsoleListAffiliates: async ({ identity, query }) =>
@@ -42,8 +45,8 @@ export function affiliatesHandlers(office: AffiliatesPorts) {
         }),
       ),
 
-    // Click addresses are on the API's own origin, which serves /t/{link_id} as it serves this call.
-    ConsoleGetAffiliate: async ({ identity, path, origin }) => answer(200, { affiliate: await detail(identity.appId, affiliateIdOf(path), origin) }),
+    ConsoleGetAffiliate: async ({ identity, path }) =>
+      answer(200, { affiliate: await detail(identity.appId, affiliateIdOf(path), await clickOrigin(identity.appId)) }),
 
     ConsoleSetAffiliateStatus: async ({ identity, path, body }) =>
       answer(200, { affiliate: await setAffiliateStatus(office, identity.appId, consoleActor(identity), affiliateIdOf(path), body.status) }),
@@ -71,9 +74,9 @@ export function affiliatesHandlers(office: AffiliatesPorts) {
       return answer(200, await trace(identity.appId, affiliateIdOf(path), query.from, query.to, { limit, cursor: query.cursor }));
     },
 
-    ConsoleCreateAffiliateLink: async ({ identity, path, body, origin }) => {
+    ConsoleCreateAffiliateLink: async ({ identity, path, body }) => {
       const link = await createLink(identity.appId, consoleActor(identity), affiliateIdOf(path), body);
-      // The click address on the API's own origin, as GET /console/api/affiliates/{affiliate_id} gives it.
+      const origin = await clickOrigin(identity.appId);
       return answer(201, {
         link: {
           link_id: link.link_id,

@@ -88,7 +88,7 @@ describe('assigning a plan from the console', () => {
 });
 
 describe('reading affiliates from the console', () => {
-  test("one affiliate comes with its links' click addresses on the API's origin and whether postbacks are on, never the URL or the hash", async () => {
+  test("one affiliate comes with its links' click addresses on the portal origin and whether postbacks are on, never the URL or the hash", async () => {
     const { api } = await withAffiliate();
     await api.links.create({
       link_id: 'lnk_1',
@@ -106,7 +106,7 @@ describe('reading affiliates from the console', () => {
       affiliate_id: 'aff_1',
       status: 'pending',
       plan: null,
-      links: [{ link_id: 'lnk_1', name: 'Spring', click_url: 'http://api.example.test/t/lnk_1' }],
+      links: [{ link_id: 'lnk_1', name: 'Spring', click_url: 'https://portal.casino.example/t/lnk_1' }],
       postback_url_set: true,
     });
     expect(response.text).not.toMatch(/secret-hash|tracker\.example/);
@@ -154,5 +154,24 @@ describe('reading affiliates from the console', () => {
 
     expect(response.status).toBe(400);
     expect(response.body.errors).toEqual(['from is required', 'to is required']);
+  });
+});
+
+describe('click addresses in the console', () => {
+  test('are only a path while the application has no portal origin, whatever Host the request names', async () => {
+    const { api } = await withAffiliate();
+    delete api.apps.apps.find((app) => app.app_id === 'app_1')!.portal_origin;
+    await api.links.create({
+      link_id: 'lnk_1',
+      app_id: 'app_1',
+      affiliate_id: 'aff_1',
+      name: 'Spring',
+      landing_url: 'https://casino.example/',
+      created_at: '2026-11-02T00:00:00.000Z',
+    });
+
+    const response = await api.call('GET', '/console/api/affiliates/aff_1', { as: await api.signIn('viewer'), headers: { Host: 'evil.example' } });
+
+    expect(response.body.affiliate.links[0].click_url).toBe('/t/lnk_1');
   });
 });

@@ -64,7 +64,7 @@ describe('creating a plan from the console', () => {
 });
 
 describe("creating an affiliate's tracking link from the console", () => {
-  test('answers 201 with the click address on the API origin and writes link.created', async () => {
+  test("answers 201 with the click address on the application's portal origin, never the request's host, and writes link.created", async () => {
     const { api, marketer } = await withAffiliate();
 
     const response = await api.call('POST', '/console/api/affiliates/aff_1/links', {
@@ -78,7 +78,7 @@ describe("creating an affiliate's tracking link from the console", () => {
       name: 'Spring',
       landing_url: 'https://casino.example/welcome',
       created_at: expect.any(String),
-      click_url: `http://api.example.test/t/${response.body.link.link_id}`,
+      click_url: `https://portal.casino.example/t/${response.body.link.link_id}`,
     });
     expect([...api.links.links.values()]).toEqual([expect.objectContaining({ app_id: 'app_1', affiliate_id: 'aff_1', link_id: response.body.link.link_id })]);
     expect(api.audit.entries).toEqual([
