@@ -66,8 +66,12 @@ export interface PushCdnProps {
   apiOrigin?: { domainName: string; stagePath: string };
 }
 
-/** The paths CloudFront forwards to the API, so the console and its session cookie share one origin. */
-export const consoleApiPaths = ['/console/api/*', '/redirect', '/portal*'] as const;
+/**
+ * The paths CloudFront forwards to the API. The console and its session cookie share one origin; and an
+ * application's portal origin is the CDN's URL, where its mailed and shown links point: the affiliate portal's
+ * pages and the click address `/t/{link_id}` (docs/api.md, "Links never come from request headers").
+ */
+export const consoleApiPaths = ['/console/api/*', '/redirect', '/portal*', '/affiliates/*', '/t/*'] as const;
 
 /** The console's route rewrite: every path under /console/ but its assets is the single page. */
 export const consoleRewriteCode = `function handler(event) {
