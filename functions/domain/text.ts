@@ -22,11 +22,22 @@ import { isUtf8 } from 'node:buffer';
  */
 export const identifierPattern = '^[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\u115F\\u1160\\u3164\\uFFA0\\uD800-\\uDFFF]*$';
 
-/** Spread into an identifier's schema: a pattern the OpenAPI document shows as is. */
+/**
+ * The same rule in the escapes every regular-expression dialect reads (no `\p{…}`, no `u` flag needed): what
+ * the OpenAPI document shows, so that code generators and browsers (Swagger UI compiles patterns without `u`;
+ * Python's `re` knows no `\p`) check what the service checks. Exact over the Basic Multilingual Plane (a test
+ * compares it with identifierPattern at every code point); the few format characters above U+FFFF (tag
+ * characters U+E0001, U+E0020–U+E007F, and U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3,
+ * U+1D173–U+1D17A) cannot be written portably and are refused by the service, as the description says.
+ */
+export const portableIdentifierPattern =
+  '^[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890-\\u0891\\u08E2\\u115F-\\u1160\\u180E\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\u3164\\uFEFF\\uFFA0\\uFFF9-\\uFFFB\\uD800-\\uDFFF]*$';
+
+/** Spread into an identifier's schema: the OpenAPI document shows portableIdentifierPattern in its place. */
 export const identifierText = {
   pattern: identifierPattern,
   description:
-    'an opaque identifier: any characters but controls (Unicode Cc), format characters (Cf: bidi controls such as U+202E and U+2066–U+2069, zero-width characters such as U+200B and U+FEFF), line and paragraph separators (U+2028, U+2029), the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, and unpaired surrogates; compared as sent, never normalised',
+    'an opaque identifier: any characters but controls (Unicode Cc), format characters (Cf: bidi controls such as U+202E and U+2066–U+2069, zero-width characters such as U+200B and U+FEFF), line and paragraph separators (U+2028, U+2029), the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, the format characters above U+FFFF (tag characters among them), and unpaired surrogates; compared as sent, never normalised',
 } as const;
 
 export const identifierProblem = 'must not contain control characters, bidi controls, invisible characters or unpaired surrogates';

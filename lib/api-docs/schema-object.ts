@@ -4,6 +4,7 @@
  * never edited for the document: what ajv alone understands is translated here
  * into plain JSON Schema that accepts and refuses exactly the same values.
  */
+import { identifierPattern, portableIdentifierPattern } from '../../functions/domain/text';
 import { limits } from '../../functions/domain/limits';
 
 export type SchemaObject = Record<string, unknown>;
@@ -61,6 +62,9 @@ export function toSchemaObject(schema: unknown, components: ReadonlyMap<object, 
   for (const [keyword, value] of Object.entries(source)) {
     if (keyword === 'urmAttributeName') {
       Object.assign(result, attributeName(value as string[]));
+    } else if (keyword === 'pattern' && value === identifierPattern) {
+      // The identifier rule in escapes every dialect reads; the service checks the exact one (functions/domain/text.ts).
+      result.pattern = portableIdentifierPattern;
     } else if (keyword === '$id') {
       // Identifiers of ajv's registry mean nothing inside the document.
     } else if (subschemaKeywords.includes(keyword) && typeof value === 'object' && value !== null) {

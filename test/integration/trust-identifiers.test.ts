@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, test } from '@jest/globals';
-import { identifierPattern } from '../../functions/domain/text';
+import { portableIdentifierPattern } from '../../functions/domain/text';
 import { registration } from '../support/affiliates';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
@@ -54,5 +54,5 @@ test('the served OpenAPI document shows the one identifier pattern on the userna
 
   const username = document.paths['/api/register_affiliate'].post.requestBody.content['application/json'].schema.properties.username;
 
-  expect(username.pattern).toBe(identifierPattern);
+  expect(username.pattern).toBe(portableIdentifierPattern);
 });

@@ -14,7 +14,7 @@ import { setAffiliateSchema } from '../../../functions/api/set-affiliate/schema'
 import { ValidationError } from '../../../functions/domain/errors';
 import { moneySettingsProblems } from '../../../functions/domain/money-settings';
 import { profileIdOf } from '../../../functions/domain/profile-id';
-import { identifierPattern, identifierProblem } from '../../../functions/domain/text';
+import { identifierPattern, identifierProblem, portableIdentifierPattern } from '../../../functions/domain/text';
 import { compileValidator } from '../../../functions/domain/validation';
 import { buildOpenApiDocument } from '../../../lib/api-docs/document';
 import { OpenApiChecker } from '../../support/openapi';
@@ -130,8 +130,8 @@ describe('the OpenAPI document', () => {
     const eventRecord = document.components.schemas.EventRecord;
     const registration = document.paths['/api/register_affiliate'].post.requestBody.content['application/json'].schema;
 
-    expect(eventRecord.properties.profile_id.pattern).toBe(identifierPattern);
-    expect(registration.properties.username.pattern).toBe(identifierPattern);
+    expect(eventRecord.properties.profile_id.pattern).toBe(portableIdentifierPattern);
+    expect(registration.properties.username.pattern).toBe(portableIdentifierPattern);
   });
 
   test('refuses a profile_id with a right-to-left override, as the function does', () => {
@@ -139,5 +139,31 @@ describe('the OpenAPI document', () => {
 
     expect(schema([{ app_id: 'app_1', profile_id: 'player-1', event: 'deposit', urm_date_time: at }])).toBe(true);
     expect(schema([{ app_id: 'app_1', profile_id: 'player\u202E1', event: 'deposit', urm_date_time: at }])).toBe(false);
+  });
+});
+
+describe('the pattern the OpenAPI document shows', () => {
+  test('is the service’s rule at every code point of the Basic Multilingual Plane, read with or without the u flag', () => {
+    const exact = new RegExp(identifierPattern, 'u');
+    const portable = [new RegExp(portableIdentifierPattern, 'u'), new RegExp(portableIdentifierPattern)];
+    const differing: string[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      const text = `a${String.fromCharCode(code)}b`;
+      if (portable.some((pattern) => pattern.test(text) !== exact.test(text))) differing.push(code.toString(16));
+    }
+
+    expect(differing).toEqual([]);
+  });
+
+  test('needs no Unicode property escape, so generators and Swagger UI can compile it', () => {
+    expect(portableIdentifierPattern).not.toMatch(/\\p\{/);
+    expect(new RegExp(portableIdentifierPattern).test('player-1842')).toBe(true);
+  });
+
+  test('is named by every identifier field of the document, never the service’s own', () => {
+    const json = JSON.stringify(buildOpenApiDocument());
+
+    expect(json).not.toContain(JSON.stringify(identifierPattern).slice(1, -1));
+    expect(json).toContain(JSON.stringify(portableIdentifierPattern).slice(1, -1));
   });
 });
