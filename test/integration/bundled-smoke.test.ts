@@ -101,6 +101,19 @@ describe('npm start -- --bundled (the synthesized bundles)', () => {
     expect(who.body.csrf_token).toBe(session.csrf);
   });
 
+  test("each browser UI's routed function answers an address it does not route with its router's 404", async () => {
+    const [consoleApi, portal, enterprise] = await Promise.all([
+      fetch(`${stack.baseUrl}/console/api/no-such-route`),
+      fetch(`${stack.baseUrl}/affiliates/${stack.dev.app_id}/no-such-page`),
+      fetch(`${stack.baseUrl}/portal/no-such-page`),
+    ]);
+
+    expect([consoleApi.status, portal.status, enterprise.status]).toEqual([404, 404, 404]);
+    expect(await consoleApi.json()).toEqual({ message: 'Not Found' });
+    expect(portal.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(enterprise.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
   test('sends an email to the local SES and notes it on the timeline', async () => {
     const profileId = `bundled-mail-${randomUUID()}`;
     const subject = `Bundled ${randomUUID()}`;
