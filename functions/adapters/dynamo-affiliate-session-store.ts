@@ -1,71 +1,25 @@
 /**
- * Affiliate portal sessions by the SHA-256 of the session id. The TTL is
- * moved with `last_seen`, so DynamoDB sweeps a session soon after it can no
- * longer be used; until then `sessionState` is what refuses it.
+ * The affiliate portal's sessions: the sessions' store (DynamoSessionStore)
+ * with each item's `owner` (`app_id#affiliate_id`), the key of the
+ * `by-affiliate` index through which a password reset ends all of an
+ * affiliate's sessions.
  */
-import {
-  DeleteCommand,
-  GetCommand,
-  paginateQuery,
-  PutCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-  type NativeAttributeValue,
-} from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { sessionEndsAt, type AffiliateSession, type AffiliateSessionStore } from '../domain/affiliate-portal';
-import { ttlOf } from '../domain/enterprise';
+import { paginateQuery, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import type { AffiliateSession, AffiliateSessionStore } from '../domain/affiliate-portal';
 import { batchWriteAll } from './batch-write';
+import { DynamoSessionStore } from './dynamo-session-store';
 
 const ownerOf = (appId: string, affiliateId: string) => `${appId}#${affiliateId}`;
 const BY_AFFILIATE = 'by-affiliate';
 
-export class DynamoAffiliateSessionStore implements AffiliateSessionStore {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
-  async put(session: AffiliateSession): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...session, owner: ownerOf(session.app_id, session.affiliate_id), ttl: ttlOf(sessionEndsAt(session)) },
-        ConditionExpression: 'attribute_not_exists(session_hash)',
-      }),
-    );
+export class DynamoAffiliateSessionStore extends DynamoSessionStore<AffiliateSession> implements AffiliateSessionStore {
+  protected override toItem(session: AffiliateSession): Record<string, NativeAttributeValue> {
+    return { ...super.toItem(session), owner: ownerOf(session.app_id, session.affiliate_id) };
   }
 
-  async get(sessionHash: string): Promise<AffiliateSession | undefined> {
-    // Consistent: the page right after the sign-in must find the session just written.
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { session_hash: sessionHash }, ConsistentRead: true }));
-    return out.Item ? toSession(out.Item) : undefined;
-  }
-
-  async touch(sessionHash: string, at: Date): Promise<void> {
-    const current = await this.get(sessionHash);
-    if (!current) return;
-    const lastSeen = at.toISOString();
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { session_hash: sessionHash },
-          // Never resurrect a session signed out meanwhile, nor move last_seen back.
-          ConditionExpression: 'attribute_exists(session_hash) AND last_seen < :seen',
-          UpdateExpression: 'SET last_seen = :seen, #ttl = :ttl',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':seen': lastSeen, ':ttl': ttlOf(sessionEndsAt({ ...current, last_seen: lastSeen })) },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
-  }
-
-  async delete(sessionHash: string): Promise<AffiliateSession | undefined> {
-    const out = await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { session_hash: sessionHash }, ReturnValues: 'ALL_OLD' }));
-    return out.Attributes ? toSession(out.Attributes) : undefined;
+  protected override fromItem(item: Record<string, NativeAttributeValue>): AffiliateSession {
+    const { owner: _owner, ...rest } = item;
+    return super.fromItem(rest);
   }
 
   async deleteAllOf(appId: string, affiliateId: string): Promise<number> {
@@ -89,10 +43,4 @@ export class DynamoAffiliateSessionStore implements AffiliateSessionStore {
     );
     return hashes.length;
   }
-}
-
-function toSession(item: Record<string, NativeAttributeValue>): AffiliateSession {
-  // An item put() wrote: the session, its owner (for the index) and its TTL.
-  const { ttl: _ttl, owner: _owner, ...session } = item as AffiliateSession & { owner: string; ttl: number };
-  return session;
 }

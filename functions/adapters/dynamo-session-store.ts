@@ -1,32 +1,40 @@
 /**
- * Portal sessions by the SHA-256 of the session id. The TTL is moved with
- * `last_seen`, so DynamoDB sweeps a session soon after it can no longer be
- * used (idle or past its absolute end); until then `sessionIsLive` refuses it.
+ * Sessions by the SHA-256 of the session id, on the table it is given (the
+ * console's and the affiliate portal's). The TTL is moved with `last_seen`,
+ * so DynamoDB sweeps a session soon after it can no longer be used (idle or
+ * past its absolute end); until then `sessionState` refuses it.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { sessionEndsAt, ttlOf, type PortalSession, type SessionStore } from '../domain/enterprise';
+import { sessionEndsAt, ttlOf, type SessionRecord, type SessionStore } from '../domain/sessions';
 
-export class DynamoSessionStore implements SessionStore {
+type Item = Record<string, NativeAttributeValue>;
+
+export class DynamoSessionStore<S extends SessionRecord> implements SessionStore<S> {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    protected readonly db: DynamoDBDocumentClient,
+    protected readonly tableName: string,
   ) {}
 
-  async put(session: PortalSession): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...session, ttl: ttlOf(sessionEndsAt(session)) },
-        ConditionExpression: 'attribute_not_exists(session_hash)',
-      }),
-    );
+  /** The item put() writes: the session and its TTL (a subclass adds an index's key). */
+  protected toItem(session: S): Item {
+    return { ...session, ttl: ttlOf(sessionEndsAt(session)) };
   }
 
-  async get(sessionHash: string): Promise<PortalSession | undefined> {
-    // Consistent: the portal page right after the sign-in must find the session just written.
+  /** The session an item put() wrote holds. */
+  protected fromItem(item: Item): S {
+    const { ttl: _ttl, ...session } = item;
+    return session as S;
+  }
+
+  async put(session: S): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: this.toItem(session), ConditionExpression: 'attribute_not_exists(session_hash)' }));
+  }
+
+  async get(sessionHash: string): Promise<S | undefined> {
+    // Consistent: the request right after the sign-in must find the session just written.
     const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { session_hash: sessionHash }, ConsistentRead: true }));
-    return out.Item ? withoutTtl(out.Item) : undefined;
+    return out.Item ? this.fromItem(out.Item) : undefined;
   }
 
   async touch(sessionHash: string, at: Date): Promise<void> {
@@ -38,7 +46,8 @@ export class DynamoSessionStore implements SessionStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { session_hash: sessionHash },
-          // Never resurrect a session signed out meanwhile, nor move last_seen back.
+          // Never resurrect a session signed out meanwhile, nor move last_seen back (a console session from before
+          // idle expiry has none yet).
           ConditionExpression: 'attribute_exists(session_hash) AND (attribute_not_exists(last_seen) OR last_seen < :seen)',
           UpdateExpression: 'SET last_seen = :seen, #ttl = :ttl',
           ExpressionAttributeNames: { '#ttl': 'ttl' },
@@ -50,14 +59,8 @@ export class DynamoSessionStore implements SessionStore {
     }
   }
 
-  async delete(sessionHash: string): Promise<PortalSession | undefined> {
+  async delete(sessionHash: string): Promise<S | undefined> {
     const out = await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { session_hash: sessionHash }, ReturnValues: 'ALL_OLD' }));
-    return out.Attributes ? withoutTtl(out.Attributes) : undefined;
+    return out.Attributes ? this.fromItem(out.Attributes) : undefined;
   }
-}
-
-function withoutTtl(item: Record<string, NativeAttributeValue>): PortalSession {
-  // An item put() wrote: the session and its TTL.
-  const { ttl: _ttl, ...session } = item as PortalSession & { ttl: number };
-  return session;
 }

@@ -10,7 +10,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Admission, AttemptWindow, SignInAttempts } from '../domain/affiliate-portal';
-import { ttlOf } from '../domain/enterprise';
+import { ttlOf } from '../domain/sessions';
 
 // Items are written only by this adapter, in this shape.
 type Item = Record<string, unknown>;

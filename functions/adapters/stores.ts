@@ -7,6 +7,8 @@
  * marks functions/ free of import side effects, else every bundle would carry
  * every adapter this module imports (and decimal.js with the funnel's).
  */
+import type { ResetToken } from '../domain/affiliate-portal';
+import type { PortalSession, StoredSignInToken } from '../domain/enterprise';
 import { KeyResolver } from '../http/auth';
 import { AppOrigins, type OriginPolicy } from '../http/cors';
 import { tables } from '../manifest/resources';
@@ -24,16 +26,15 @@ import { DynamoEnterpriseUserStore } from './dynamo-enterprise-user-store';
 import { DynamoFunnelStore } from './dynamo-funnel-store';
 import { DynamoKeyStore } from './dynamo-key-store';
 import { DynamoLinkStore } from './dynamo-link-store';
+import { DynamoOneTimeTokenStore } from './dynamo-one-time-token-store';
 import { DynamoPlanStore } from './dynamo-plan-store';
 import { DynamoPlayerDirectory } from './dynamo-player-directory';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from './dynamo-postback-store';
 import { DynamoProfileStore } from './dynamo-profile-store';
 import { DynamoRejectionLog } from './dynamo-rejection-log';
-import { DynamoResetTokenStore } from './dynamo-reset-token-store';
 import { DynamoSentActions } from './dynamo-sent-actions';
 import { DynamoSessionStore } from './dynamo-session-store';
 import { DynamoSignInAttempts } from './dynamo-sign-in-attempts';
-import { DynamoSignInTokenStore } from './dynamo-sign-in-token-store';
 import { DynamoTimelineStore } from './dynamo-timeline-store';
 
 const table = (name: keyof typeof tables) => requireEnv(tables[name].envVar);
@@ -55,10 +56,10 @@ export const planStore = () => new DynamoPlanStore(dynamo, table('affiliates'));
 export const postbackSettings = () => new DynamoPostbackSettings(dynamo, table('affiliates'));
 export const affiliateSessionStore = () => new DynamoAffiliateSessionStore(dynamo, table('affiliateSessions'));
 export const signInAttempts = () => new DynamoSignInAttempts(dynamo, table('signInAttempts'));
-export const resetTokenStore = () => new DynamoResetTokenStore(dynamo, table('resetTokens'));
+export const resetTokenStore = () => new DynamoOneTimeTokenStore<ResetToken>(dynamo, table('resetTokens'));
 export const enterpriseUserStore = () => new DynamoEnterpriseUserStore(dynamo, table('enterpriseUsers'));
-export const portalSessionStore = () => new DynamoSessionStore(dynamo, table('portalSessions'));
-export const signInTokenStore = () => new DynamoSignInTokenStore(dynamo, table('signInTokens'));
+export const portalSessionStore = () => new DynamoSessionStore<PortalSession>(dynamo, table('portalSessions'));
+export const signInTokenStore = () => new DynamoOneTimeTokenStore<StoredSignInToken>(dynamo, table('signInTokens'));
 export const sentActions = () => new DynamoSentActions(dynamo, table('pushDeliveries'));
 export const deliveryClaims = () => new DynamoDeliveryClaims(dynamo, table('pushDeliveries'));
 export const clickClaims = () => new DynamoClickClaims(dynamo, table('clickClaims'));

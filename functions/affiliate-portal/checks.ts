@@ -9,10 +9,11 @@
 import type middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { h } from 'preact';
-import { csrfTokenMatches, type AffiliateSession } from '../domain/affiliate-portal';
+import type { AffiliateSession } from '../domain/affiliate-portal';
 import type { AffiliateRecord } from '../domain/affiliates';
 import type { App, AppStore } from '../domain/apps';
-import { cookieSecureFor, newSecret, SECRET_PATTERN } from '../domain/enterprise';
+import { newSecret, SECRET_PATTERN } from '../domain/secrets-random';
+import { cookieSecureFor, portalCsrf } from '../domain/sessions';
 import { cookieOf } from '../http/html';
 import { requestOrigin } from '../http/request-origin';
 import type { ApiEvent, ApiResult } from '../http/types';
@@ -106,7 +107,7 @@ export function csrf(kind: NonNullable<PortalRouteDefinition['csrf']>): Check {
   return {
     before: async ({ event, context }) => {
       const visit = visitOf(context);
-      if (csrfTokenMatches(cookieOf(event, kind === 'session' ? SESSION_COOKIE : PRE_SESSION_COOKIE), visit.form.csrf)) return;
+      if (portalCsrf.matches(cookieOf(event, kind === 'session' ? SESSION_COOKIE : PRE_SESSION_COOKIE), visit.form.csrf)) return;
       logger.info('Affiliate portal form refused: CSRF token', { app_id: visit.appId });
       return page(403, h(ForbiddenPage, { appName: visit.app.name }), { cookies: kind === 'pre-session' ? preSession(visit).cookies : [] });
     },

@@ -1,11 +1,11 @@
 /**
- * The portal's cookies, scoped to one application's portal
- * (`Path=/affiliates/{app_id}/`): two applications' portals on one origin
- * never share a session. HttpOnly (no script reads them), SameSite=Lax (not
- * sent with another site's form posts) and Secure except for a plain-HTTP
- * loopback portal (cookieSecureFor).
+ * The portal's cookies (built by functions/http/session-cookie.ts), scoped to
+ * one application's portal (`Path=/affiliates/{app_id}/`): two applications'
+ * portals on one origin never share a session.
  */
 import { portalLimits } from '../domain/affiliate-portal';
+import { sessionLimits } from '../domain/sessions';
+import { clearCookie, setCookie, type CookieSpec } from '../http/session-cookie';
 
 /** The session id. */
 export const SESSION_COOKIE = 'urm_aff_session';
@@ -14,20 +14,25 @@ export const PRE_SESSION_COOKIE = 'urm_aff_pre';
 
 export const portalPath = (appId: string) => `/affiliates/${appId}/`;
 
-// By hand, in the order of the console's session cookie (functions/http/session-cookie.ts says why not stringifySetCookie).
-function cookie(name: string, value: string, appId: string, secure: boolean, maxAgeSeconds: number): string {
-  return `${name}=${value}; Path=${portalPath(appId)}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+const lifetimesMs = {
+  // As long as the absolute session limit; the server ends it sooner when idle.
+  [SESSION_COOKIE]: sessionLimits.lifetimeMs,
+  [PRE_SESSION_COOKIE]: portalLimits.preSessionLifetimeMs,
+};
+
+/** A cookie of one application's portal. */
+export function portalCookie(name: keyof typeof lifetimesMs, appId: string): CookieSpec {
+  return { name, path: portalPath(appId), maxAgeSeconds: Math.floor(lifetimesMs[name] / 1000) };
 }
 
-/** Lives as long as the absolute session limit; the server ends it sooner when idle. */
 export function sessionCookie(sessionId: string, appId: string, secure: boolean): string {
-  return cookie(SESSION_COOKIE, sessionId, appId, secure, Math.floor(portalLimits.sessionAbsoluteMs / 1000));
+  return setCookie(portalCookie(SESSION_COOKIE, appId), sessionId, secure);
 }
 
 export function preSessionCookie(preSessionId: string, appId: string, secure: boolean): string {
-  return cookie(PRE_SESSION_COOKIE, preSessionId, appId, secure, Math.floor(portalLimits.preSessionLifetimeMs / 1000));
+  return setCookie(portalCookie(PRE_SESSION_COOKIE, appId), preSessionId, secure);
 }
 
-export function clearedCookie(name: string, appId: string, secure: boolean): string {
-  return cookie(name, '', appId, secure, 0);
+export function clearedCookie(name: keyof typeof lifetimesMs, appId: string, secure: boolean): string {
+  return clearCookie(portalCookie(name, appId), secure);
 }

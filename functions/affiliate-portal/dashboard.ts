@@ -4,7 +4,8 @@
  * application: nothing in the request names whose figures they are.
  */
 import { h } from 'preact';
-import { csrfTokenFor, periodOf, type AffiliateReportSource } from '../domain/affiliate-portal';
+import { periodOf, type AffiliateReportSource } from '../domain/affiliate-portal';
+import { portalCsrf } from '../domain/sessions';
 import { csvFileName, reportCsv } from '../back-office/affiliate-report-csv';
 import type { SignedInVisit, PortalWork } from './checks';
 import { DashboardPage } from './pages/dashboard';
@@ -36,7 +37,7 @@ export function dashboardWork(ports: DashboardPorts): Pick<PortalWork, 'Affiliat
         h(DashboardPage, {
           appName: visit.app.name,
           name: `${affiliate.first_name} ${affiliate.last_name}`,
-          csrf: csrfTokenFor(visit.sessionId),
+          csrf: portalCsrf.tokenFor(visit.sessionId),
           period,
           adjusted,
           report,

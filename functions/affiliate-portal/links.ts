@@ -6,8 +6,8 @@
 import { h } from 'preact';
 import { clickAddress, createLink, listLinks, type LinkOffice } from '../back-office/affiliate-links';
 import type { LinkRecord } from '../domain/affiliate-program';
-import { csrfTokenFor } from '../domain/affiliate-portal';
 import { ValidationError } from '../domain/errors';
+import { portalCsrf } from '../domain/sessions';
 import { logger } from '../runtime/logger';
 import type { PortalWork, SignedInVisit } from './checks';
 import { LinksPage, type LinksView } from './pages/links';
@@ -67,7 +67,8 @@ export function linksWork(office: LinkOffice): Pick<PortalWork, 'AffiliateLinksP
   };
 
   return {
-    AffiliateLinksPage: async (visit) => linksPage(visit, 200, { csrf: csrfTokenFor(visit.sessionId), created: visit.event.queryStringParameters?.created }),
+    AffiliateLinksPage: async (visit) =>
+      linksPage(visit, 200, { csrf: portalCsrf.tokenFor(visit.sessionId), created: visit.event.queryStringParameters?.created }),
 
     AffiliateCreateLink: async (visit) => {
       const { appId, affiliate, form } = visit;

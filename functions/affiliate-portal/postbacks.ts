@@ -7,9 +7,9 @@
 import { h } from 'preact';
 import { clearPostbackUrl, postbackDeliveries, postbackLogLimits, postbackUrlOf, rotatePostbackSecret, setPostbackUrl } from '../back-office/postbacks';
 import type { BackOffice } from '../back-office/ports';
-import { csrfTokenFor } from '../domain/affiliate-portal';
 import type { AppStore } from '../domain/apps';
 import { ValidationError } from '../domain/errors';
+import { portalCsrf } from '../domain/sessions';
 import { logger } from '../runtime/logger';
 import type { PortalWork, SignedInVisit } from './checks';
 import { PostbacksPage, type PostbacksView } from './pages/postbacks';
@@ -84,7 +84,7 @@ export function postbacksWork(office: PostbackOffice): Pick<PortalWork, 'Affilia
   return {
     AffiliatePostbacksPage: async (visit) => {
       const done = visit.event.queryStringParameters?.done;
-      return postbacksPage(visit, 200, { csrf: csrfTokenFor(visit.sessionId), done: done === 'saved' || done === 'off' ? done : undefined });
+      return postbacksPage(visit, 200, { csrf: portalCsrf.tokenFor(visit.sessionId), done: done === 'saved' || done === 'off' ? done : undefined });
     },
 
     // A refused URL is shown next to its field; a secret just made is shown in this answer only (never in an address, a log or a later page).

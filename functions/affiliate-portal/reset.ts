@@ -8,18 +8,20 @@
 import { h } from 'preact';
 import {
   attemptKey,
-  csrfTokenFor,
   portalLimits,
   type AffiliateAccounts,
   type AffiliateSessionStore,
-  type ResetConsumption,
+  type ResetToken,
   type ResetTokenStore,
   type SignInAttempts,
 } from '../domain/affiliate-portal';
 import type { App } from '../domain/apps';
 import type { Channel, ChannelStore } from '../domain/channels';
 import { canonicalAddress, formatAddress, type Mailer } from '../domain/email';
-import { hashSecret, SECRET_PATTERN, type Clock } from '../domain/enterprise';
+import type { Clock } from '../domain/enterprise';
+import { issuedToken, type TokenConsumption } from '../domain/one-time-tokens';
+import { hashSecret, SECRET_PATTERN } from '../domain/secrets-random';
+import { portalCsrf } from '../domain/sessions';
 import { logger } from '../runtime/logger';
 import { preSession, type PortalWork, type Visit } from './checks';
 import { portalPath } from './cookies';
@@ -64,13 +66,7 @@ export function requestPasswordReset(ports: RequestResetPorts) {
     if (sent.failures > resetMailsPerWindow) return 'throttled';
 
     const token = ports.newToken();
-    await ports.tokens.put({
-      token_hash: hashSecret(token),
-      app_id: app.app_id,
-      affiliate_id: affiliate.affiliate_id,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + portalLimits.resetTokenLifetimeMs).toISOString(),
-    });
+    await ports.tokens.put({ ...issuedToken(token, now, portalLimits.resetTokenLifetimeMs), app_id: app.app_id, affiliate_id: affiliate.affiliate_id });
     const mail = compose(resetUrl(token), affiliate.first_name);
     await ports.mailer.send({
       from: formatAddress(canonicalAddress(channel.from_email), channel.from_name),
@@ -92,7 +88,7 @@ export interface ShowResetPorts {
 
 /** Whether the link's token can still be used, for the page that asks for the new password. */
 export function checkResetToken(ports: ShowResetPorts) {
-  return async (appId: string, token: string | undefined): Promise<ResetConsumption['outcome']> => {
+  return async (appId: string, token: string | undefined): Promise<TokenConsumption<ResetToken>['outcome']> => {
     if (!token || !SECRET_PATTERN.test(token)) return 'unknown';
     const found = await ports.tokens.peek(hashSecret(token), ports.now());
     return found.outcome === 'consumed' && found.token.app_id !== appId ? 'unknown' : found.outcome;
@@ -162,7 +158,7 @@ export function resetWork(
     AffiliateForgotPage: async (visit) => {
       if (!visit.portalOrigin) return resetUnavailable(visit);
       const pre = preSession(visit);
-      return page(200, h(ForgotPage, { appName: visit.app.name, csrf: csrfTokenFor(pre.id) }), { cookies: pre.cookies });
+      return page(200, h(ForgotPage, { appName: visit.app.name, csrf: portalCsrf.tokenFor(pre.id) }), { cookies: pre.cookies });
     },
 
     // Mails a reset link if the email is an affiliate's; the page says the same either way.
@@ -190,7 +186,7 @@ export function resetWork(
       const state = await check(visit.appId, token);
       if (state !== 'consumed') return page(state === 'unknown' ? 404 : 410, h(ResetLinkRefusedPage, { appName: visit.app.name, reason: state }));
       const pre = preSession(visit);
-      return page(200, h(ResetPage, { appName: visit.app.name, csrf: csrfTokenFor(pre.id), token: token ?? '' }), { cookies: pre.cookies });
+      return page(200, h(ResetPage, { appName: visit.app.name, csrf: portalCsrf.tokenFor(pre.id), token: token ?? '' }), { cookies: pre.cookies });
     },
 
     // Uses the token once, stores the new password, ends every session of the affiliate.

@@ -1,11 +1,12 @@
 /**
- * Who is signed in to an application's portal: the session the cookie names,
- * if it belongs to this application, is neither idle nor past its absolute
- * end, and its affiliate is still approved. Each use moves `last_seen`.
+ * Who is signed in to an application's portal: the session the cookie names
+ * (currentSession), if it belongs to this application and is live, and its
+ * affiliate, if still approved. Each use moves `last_seen`.
  */
-import { sessionState, shouldTouch, statusOf, type AffiliateAccounts, type AffiliateSession, type AffiliateSessionStore } from '../domain/affiliate-portal';
+import { statusOf, type AffiliateAccounts, type AffiliateSession, type AffiliateSessionStore } from '../domain/affiliate-portal';
 import type { AffiliateRecord } from '../domain/affiliates';
-import { hashSecret, SECRET_PATTERN, type Clock } from '../domain/enterprise';
+import type { Clock } from '../domain/enterprise';
+import { currentSession } from '../domain/sessions';
 
 export interface SessionPorts {
   sessions: Pick<AffiliateSessionStore, 'get' | 'touch'>;
@@ -16,16 +17,13 @@ export interface SessionPorts {
 export type CurrentAffiliate = { signedIn: true; sessionId: string; session: AffiliateSession; affiliate: AffiliateRecord } | { signedIn: false };
 
 export function currentAffiliate(ports: SessionPorts) {
-  return async (appId: string, sessionId: string | undefined): Promise<CurrentAffiliate> => {
-    if (!sessionId || !SECRET_PATTERN.test(sessionId)) return { signedIn: false };
-    const now = ports.now();
-    const session = await ports.sessions.get(hashSecret(sessionId));
-    // DynamoDB's TTL sweeps late; the expiry is enforced here.
-    if (!session || session.app_id !== appId || sessionState(session, now) !== 'live') return { signedIn: false };
-    const affiliate = await ports.affiliates.get(appId, session.affiliate_id);
+  const current = currentSession(ports, async (session: AffiliateSession) => {
+    const affiliate = await ports.affiliates.get(session.app_id, session.affiliate_id);
     // A suspension takes effect on the next page, not at the next sign-in.
-    if (!affiliate || statusOf(affiliate) !== 'approved') return { signedIn: false };
-    if (shouldTouch(session, now)) await ports.sessions.touch(session.session_hash, now);
-    return { signedIn: true, sessionId, session, affiliate };
+    return affiliate && statusOf(affiliate) === 'approved' ? affiliate : undefined;
+  });
+  return async (appId: string, sessionId: string | undefined): Promise<CurrentAffiliate> => {
+    const found = await current(sessionId, appId);
+    return found ? { signedIn: true, sessionId: found.sessionId, session: found.session, affiliate: found.principal } : { signedIn: false };
   };
 }

@@ -13,7 +13,6 @@ import { h } from 'preact';
 import {
   attemptKey,
   attemptLimits,
-  csrfTokenFor,
   filledAlongside,
   lockedUntil,
   portalLimits,
@@ -23,10 +22,12 @@ import {
   type AffiliateSessionStore,
   type SignInAttempts,
 } from '../domain/affiliate-portal';
-import { hashSecret, type Clock } from '../domain/enterprise';
+import type { Clock } from '../domain/enterprise';
+import { portalCsrf, startedSession } from '../domain/sessions';
+import { signOut } from '../http/session-cookie';
 import { logger } from '../runtime/logger';
 import { preSession, type PortalWork } from './checks';
-import { clearedCookie, PRE_SESSION_COOKIE, SESSION_COOKIE, sessionCookie } from './cookies';
+import { clearedCookie, PRE_SESSION_COOKIE, portalCookie, SESSION_COOKIE, sessionCookie } from './cookies';
 import { AccountStatusPage, LockedPage, LoginPage, minutesUntil } from './pages/access';
 import { page, seeOther } from './render';
 import { clientIpOf } from './request';
@@ -97,14 +98,7 @@ export function signInToPortal(ports: SignInPorts) {
     const status = statusOf(affiliate);
     if (status !== 'approved') return { outcome: status };
     const sessionId = ports.newSessionId();
-    const session: AffiliateSession = {
-      session_hash: hashSecret(sessionId),
-      app_id: request.appId,
-      affiliate_id: affiliate.affiliate_id,
-      created_at: now.toISOString(),
-      last_seen: now.toISOString(),
-      cookie_secure: request.cookieSecure,
-    };
+    const session: AffiliateSession = { ...startedSession(sessionId, request.appId, now, request.cookieSecure), affiliate_id: affiliate.affiliate_id };
     await ports.sessions.put(session);
     return { outcome: 'signed-in', sessionId, session };
   };
@@ -124,7 +118,7 @@ export function signInWork(ports: SignInRoutePorts): Pick<PortalWork, 'Affiliate
     AffiliateLoginPage: async (visit) => {
       const pre = preSession(visit);
       const notice = notices.find((candidate) => candidate === visit.event.queryStringParameters?.notice);
-      return page(200, h(LoginPage, { appName: visit.app.name, csrf: csrfTokenFor(pre.id), problem: notice }), { cookies: pre.cookies });
+      return page(200, h(LoginPage, { appName: visit.app.name, csrf: portalCsrf.tokenFor(pre.id), problem: notice }), { cookies: pre.cookies });
     },
 
     AffiliateSignIn: async ({ event, app, appId, cookieSecure, form }) => {
@@ -149,10 +143,9 @@ export function signInWork(ports: SignInRoutePorts): Pick<PortalWork, 'Affiliate
 
     // Ends the session the cookie names server-side, live or not.
     AffiliateSignOut: async ({ appId, sessionId }) => {
-      const ended = await ports.sessions.delete(hashSecret(sessionId));
+      const { ended, clearCookie } = await signOut(ports.sessions, sessionId, portalCookie(SESSION_COOKIE, appId));
       logger.info('Affiliate signed out', { app_id: appId, ended: ended !== undefined });
-      // The Secure attribute it was set with (none when unknown: accepted from any origin).
-      return seeOther('login?notice=signed-out', { cookies: [clearedCookie(SESSION_COOKIE, appId, ended?.cookie_secure ?? false)] });
+      return seeOther('login?notice=signed-out', { cookies: [clearCookie] });
     },
   };
 }

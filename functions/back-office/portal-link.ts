@@ -4,7 +4,7 @@
  * machinery as POST /enterprises/sign_in. Audited, as every back-office action.
  */
 import { commandLineActor } from '../domain/audit';
-import { newSecret } from '../domain/enterprise';
+import { newSecret } from '../domain/secrets-random';
 import { Conflict, NotFound } from '../domain/errors';
 import { issueSignInLink, type SignInLink } from './sign-in-link';
 import { audit } from './audit';

@@ -4,7 +4,8 @@
  * carries it. Issued by POST /enterprises/sign_in and by the admin command
  * line (`portal link`), so both go through the same machinery.
  */
-import { enterpriseLimits, hashSecret, type Clock, type EnterpriseUser, type SignInTokenStore } from '../domain/enterprise';
+import { enterpriseLimits, type Clock, type EnterpriseUser, type SignInTokenStore } from '../domain/enterprise';
+import { issuedToken } from '../domain/one-time-tokens';
 
 export interface SignInLinkPorts {
   tokens: Pick<SignInTokenStore, 'put'>;
@@ -21,17 +22,10 @@ export interface SignInLink {
 export function issueSignInLink(ports: SignInLinkPorts) {
   return async (user: Pick<EnterpriseUser, 'app_id' | 'user_id'>, portalOrigin: string): Promise<SignInLink> => {
     const token = ports.newToken();
-    const issuedAt = ports.now();
-    const expiresAt = new Date(issuedAt.getTime() + enterpriseLimits.tokenLifetimeMs).toISOString();
-    await ports.tokens.put({
-      token_hash: hashSecret(token),
-      app_id: user.app_id,
-      user_id: user.user_id,
-      created_at: issuedAt.toISOString(),
-      expires_at: expiresAt,
-    });
+    const issued = issuedToken(token, ports.now(), enterpriseLimits.tokenLifetimeMs);
+    await ports.tokens.put({ ...issued, app_id: user.app_id, user_id: user.user_id });
     const redirectUrl = new URL('/redirect', portalOrigin);
     redirectUrl.searchParams.set('token', token);
-    return { token, redirect_url: redirectUrl.href, expires_at: expiresAt };
+    return { token, redirect_url: redirectUrl.href, expires_at: issued.expires_at };
   };
 }

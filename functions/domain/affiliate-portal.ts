@@ -1,20 +1,16 @@
 /**
- * The affiliate portal (docs/api.md, "The affiliate portal"): sessions, CSRF
- * tokens, the brute-force lockout and password-reset tokens. The records, the
- * ports the cores use, and the rules that need no I/O, so each is tested with
- * a clock the test moves.
+ * The affiliate portal (docs/api.md, "The affiliate portal"): sessions, the
+ * brute-force lockout and password-reset tokens. The records, the ports the
+ * cores use, and the rules that need no I/O, so each is tested with a clock
+ * the test moves. The session and token rules it shares with the console are
+ * in sessions.ts and one-time-tokens.ts.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AffiliateReport, AffiliateStatus } from './affiliate-program';
 import type { AffiliateRecord } from './affiliates';
+import type { OneTimeToken, OneTimeTokenStore } from './one-time-tokens';
+import type { SessionRecord, SessionStore } from './sessions';
 
 export const portalLimits = {
-  /** A session unused this long is over. */
-  sessionIdleMs: 30 * 60 * 1000,
-  /** A session is over this long after sign-in, however busy. */
-  sessionAbsoluteMs: 12 * 60 * 60 * 1000,
-  /** `last_seen` is written at most this often: a page view need not cost a write. */
-  lastSeenResolutionMs: 60 * 1000,
   /** Sign-in attempts are counted in windows of this length… */
   attemptWindowMs: 15 * 60 * 1000,
   /**
@@ -33,62 +29,15 @@ export const portalLimits = {
   passwordMaxLength: 256,
 } as const;
 
-/** An affiliate's portal session, as stored: the id only as its hash. */
-export interface AffiliateSession {
-  session_hash: string;
-  app_id: string;
+/** An affiliate's portal session, as stored; its absolute end is derived from `created_at`. */
+export interface AffiliateSession extends SessionRecord {
   affiliate_id: string;
-  created_at: string;
   last_seen: string;
-  /** Whether the cookie was set Secure, so that clearing it repeats the same attributes. */
-  cookie_secure: boolean;
 }
 
-export interface AffiliateSessionStore {
-  put(session: AffiliateSession): Promise<void>;
-  get(sessionHash: string): Promise<AffiliateSession | undefined>;
-  touch(sessionHash: string, at: Date): Promise<void>;
-  delete(sessionHash: string): Promise<AffiliateSession | undefined>;
+export interface AffiliateSessionStore extends SessionStore<AffiliateSession> {
   /** Ends every session of the affiliate; answers how many there were. */
   deleteAllOf(appId: string, affiliateId: string): Promise<number>;
-}
-
-export type SessionState = 'live' | 'idle' | 'expired';
-
-/** Whether a session may still be used at `now`: idle after 30 minutes unused, expired 12 hours after sign-in. */
-export function sessionState(session: Pick<AffiliateSession, 'created_at' | 'last_seen'>, now: Date): SessionState {
-  const at = now.getTime();
-  if (at >= Date.parse(session.created_at) + portalLimits.sessionAbsoluteMs) return 'expired';
-  if (at >= Date.parse(session.last_seen) + portalLimits.sessionIdleMs) return 'idle';
-  return 'live';
-}
-
-/** When the session stops being usable unless used again: what the store's TTL is set from. */
-export function sessionEndsAt(session: Pick<AffiliateSession, 'created_at' | 'last_seen'>): Date {
-  return new Date(Math.min(Date.parse(session.created_at) + portalLimits.sessionAbsoluteMs, Date.parse(session.last_seen) + portalLimits.sessionIdleMs));
-}
-
-/** Whether a page view should move `last_seen` (at most once a minute). */
-export function shouldTouch(session: Pick<AffiliateSession, 'last_seen'>, now: Date): boolean {
-  return now.getTime() - Date.parse(session.last_seen) >= portalLimits.lastSeenResolutionMs;
-}
-
-/**
- * The CSRF token of a form: derived from the secret the HttpOnly cookie holds
- * (the session id, or the pre-session id before sign-in). Another site can
- * neither read that cookie nor this page, so it cannot produce the token; the
- * token itself does not reveal the cookie (one-way, with its own label).
- */
-export function csrfTokenFor(cookieSecret: string): string {
-  return createHash('sha256').update(`urm-affiliate-portal-csrf:${cookieSecret}`, 'utf8').digest('base64url');
-}
-
-/** Whether the form's token is the one bound to the cookie, compared in constant time. */
-export function csrfTokenMatches(cookieSecret: string | undefined, formToken: unknown): boolean {
-  if (!cookieSecret || typeof formToken !== 'string') return false;
-  const expected = Buffer.from(csrfTokenFor(cookieSecret), 'utf8');
-  const given = Buffer.from(formToken, 'utf8');
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** Who a counter counts sign-in attempts of: an account (the login as typed, compared like uniqueness) or a client address. */
@@ -160,24 +109,11 @@ export function filledAlongside(admitted: AttemptWindow, now: AttemptWindow | un
 }
 
 /** A password-reset token as stored: only its hash. */
-export interface ResetToken {
-  token_hash: string;
-  app_id: string;
+export interface ResetToken extends OneTimeToken {
   affiliate_id: string;
-  created_at: string;
-  expires_at: string;
-  used_at?: string;
 }
 
-export type ResetConsumption = { outcome: 'consumed'; token: ResetToken } | { outcome: 'used' | 'expired' | 'unknown' };
-
-export interface ResetTokenStore {
-  put(token: ResetToken): Promise<void>;
-  /** The token if it is usable now, without using it (the form shown before the new password is chosen). */
-  peek(tokenHash: string, now: Date): Promise<ResetConsumption>;
-  /** Marks the token used if it exists, is unused and unexpired, in one conditional write: of concurrent uses one wins. */
-  consume(tokenHash: string, now: Date): Promise<ResetConsumption>;
-}
+export type ResetTokenStore = OneTimeTokenStore<ResetToken>;
 
 /** The affiliates as the portal reads and changes them. */
 export interface AffiliateAccounts {

@@ -4,7 +4,7 @@
  * thrown becomes the error page, and an address no route declares the
  * not-found page.
  */
-import { newSecret } from '../domain/enterprise';
+import { newSecret } from '../domain/secrets-random';
 import { html, htmlApi } from '../http/html';
 import { notFoundPage } from '../http/pages';
 import { routeRequests, type RouteHandler } from '../http/router';

@@ -3,12 +3,12 @@
  * of a redirect. Links are relative, so the pages work under any base path
  * the portal origin maps to (`/redirect` → `console/`).
  */
-import type { TokenConsumption } from '../domain/enterprise';
+import type { TokenRefusal } from '../domain/one-time-tokens';
 import { layout } from '../http/pages';
 
 export { errorPage } from '../http/pages';
 
-const refusals: Record<Exclude<TokenConsumption['outcome'], 'consumed'>, string> = {
+const refusals: Record<TokenRefusal, string> = {
   used: 'This sign-in link has already been used',
   expired: 'This sign-in link has expired',
   unknown: 'This sign-in link is not valid',

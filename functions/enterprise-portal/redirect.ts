@@ -1,29 +1,23 @@
 /**
  * GET /redirect?token=…: the token is the credential. It is consumed in one
  * conditional write (of two concurrent uses, one wins) and, if it was good,
- * a portal session starts.
+ * a console session starts.
  */
 import type { AppStore } from '../domain/apps';
-import {
-  cookieSecureFor,
-  enterpriseLimits,
-  hashSecret,
-  SECRET_PATTERN,
-  type Clock,
-  type PortalSession,
-  type SessionStore,
-  type SignInTokenStore,
-} from '../domain/enterprise';
+import type { Clock, PortalSession, SignInTokenStore } from '../domain/enterprise';
+import type { TokenRefusal } from '../domain/one-time-tokens';
+import { hashSecret, SECRET_PATTERN } from '../domain/secrets-random';
+import { cookieSecureFor, sessionLimits, startedSession, type SessionStore } from '../domain/sessions';
 
 export interface RedirectPorts {
   tokens: Pick<SignInTokenStore, 'consume'>;
-  sessions: Pick<SessionStore, 'put'>;
+  sessions: Pick<SessionStore<PortalSession>, 'put'>;
   apps: Pick<AppStore, 'get'>;
   newSessionId: () => string;
   now: Clock;
 }
 
-export type RedirectOutcome = { outcome: 'signed-in'; sessionId: string; session: PortalSession } | { outcome: 'used' | 'expired' | 'unknown' };
+export type RedirectOutcome = { outcome: 'signed-in'; sessionId: string; session: PortalSession } | { outcome: TokenRefusal };
 
 export function redirectIntoPortal(ports: RedirectPorts) {
   return async (token: string | undefined): Promise<RedirectOutcome> => {
@@ -37,14 +31,10 @@ export function redirectIntoPortal(ports: RedirectPorts) {
     const app = await ports.apps.get(appId);
     const sessionId = ports.newSessionId();
     const session: PortalSession = {
-      session_hash: hashSecret(sessionId),
-      app_id: appId,
-      user_id: userId,
-      created_at: now.toISOString(),
-      last_seen: now.toISOString(),
-      expires_at: new Date(now.getTime() + enterpriseLimits.sessionLifetimeMs).toISOString(),
       // Without a portal origin (it cannot be unset once set) Secure is the safe side.
-      cookie_secure: app?.portal_origin ? cookieSecureFor(app.portal_origin) : true,
+      ...startedSession(sessionId, appId, now, app?.portal_origin ? cookieSecureFor(app.portal_origin) : true),
+      user_id: userId,
+      expires_at: new Date(now.getTime() + sessionLimits.lifetimeMs).toISOString(),
     };
     await ports.sessions.put(session);
     return { outcome: 'signed-in', sessionId, session };

@@ -18,19 +18,9 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import {
-  consoleCsrfTokenMatches,
-  hashSecret,
-  SECRET_PATTERN,
-  sessionIsLive,
-  shouldTouchSession,
-  type Clock,
-  type EnterpriseUserStore,
-  type PortalSession,
-  type Role,
-  type SessionStore,
-} from '../domain/enterprise';
+import type { Clock, EnterpriseUserStore, PortalSession, Role } from '../domain/enterprise';
 import { Forbidden } from '../domain/errors';
+import { consoleCsrf, currentSession, type SessionStore } from '../domain/sessions';
 import type { Validator } from '../domain/validation';
 import { defaultMaxBodyBytes } from '../manifest/body-limits';
 import { logger } from '../runtime/logger';
@@ -67,7 +57,7 @@ export class CsrfRefused extends HttpProblem {
 }
 
 export interface ConsoleAuthPorts {
-  sessions: Pick<SessionStore, 'get' | 'touch'>;
+  sessions: Pick<SessionStore<PortalSession>, 'get' | 'touch'>;
   users: Pick<EnterpriseUserStore, 'get'>;
   now: Clock;
 }
@@ -76,22 +66,18 @@ export interface ConsoleAuthPorts {
 export type ConsoleSession = { identity: ConsoleIdentity; sessionId: string; session: PortalSession };
 
 /**
- * The live session a cookie names and its user, moving `last_seen` at most
- * once a minute; undefined when there is none. The user's role is read on
- * every call: a role change takes effect on the next request.
+ * The live session a cookie names and its user (currentSession), moving
+ * `last_seen` at most once a minute; undefined when there is none. The user's
+ * role is read on every call: a role change takes effect on the next request.
  */
 export function consoleSession(ports: ConsoleAuthPorts) {
+  // The session names its application: no application of the path to match.
+  const current = currentSession(ports, (session: PortalSession) => ports.users.get(session.app_id, session.user_id));
   return async (sessionId: string | undefined): Promise<ConsoleSession | undefined> => {
-    if (!sessionId || !SECRET_PATTERN.test(sessionId)) return undefined;
-    const now = ports.now();
-    const sessionHash = hashSecret(sessionId);
-    const session = await ports.sessions.get(sessionHash);
-    // DynamoDB's TTL sweeps late; the expiry (idle and absolute) is enforced here.
-    if (!session || !sessionIsLive(session, now)) return undefined;
-    const user = await ports.users.get(session.app_id, session.user_id);
-    if (!user) return undefined;
-    if (shouldTouchSession(session, now)) await ports.sessions.touch(sessionHash, now);
-    return { identity: { appId: user.app_id, userId: user.user_id, role: user.role, email: user.email }, sessionId, session };
+    const found = await current(sessionId);
+    if (!found) return undefined;
+    const { principal: user } = found;
+    return { identity: { appId: user.app_id, userId: user.user_id, role: user.role, email: user.email }, sessionId: found.sessionId, session: found.session };
   };
 }
 
@@ -140,7 +126,7 @@ export function consoleAuth(checks: Pick<ConsoleChecks, 'id' | 'roles' | 'mutate
         logger.info('Console call refused for the role', { route: checks.id, app_id: identity.appId, user_id: identity.userId, role: identity.role });
         throw new Forbidden();
       }
-      if (checks.mutates && !consoleCsrfTokenMatches(called.sessionId, event.headers?.[CSRF_HEADER])) throw new CsrfRefused();
+      if (checks.mutates && !consoleCsrf.matches(called.sessionId, event.headers?.[CSRF_HEADER])) throw new CsrfRefused();
       event.console = called;
     },
   };

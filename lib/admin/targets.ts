@@ -5,7 +5,7 @@
  */
 import { DynamoAuditLog } from '../../functions/adapters/dynamo-audit-log';
 import { DynamoEnterpriseUserStore } from '../../functions/adapters/dynamo-enterprise-user-store';
-import { DynamoSignInTokenStore } from '../../functions/adapters/dynamo-sign-in-token-store';
+import { DynamoOneTimeTokenStore } from '../../functions/adapters/dynamo-one-time-token-store';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -107,7 +107,7 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     channels: new DynamoChannelStore(document, tableName(tables.channels)),
     secrets: new SsmSecretStore(new SSMClient({ region }), secretsPrefixOf(stackName, outputs)),
     users: new DynamoEnterpriseUserStore(document, tableName(tables.enterpriseUsers)),
-    signInTokens: new DynamoSignInTokenStore(document, tableName(tables.signInTokens)),
+    signInTokens: new DynamoOneTimeTokenStore(document, tableName(tables.signInTokens)),
     audit: new DynamoAuditLog(document, tableName(tables.auditLog)),
     postbacks: {
       settings: new DynamoPostbackSettings(document, tableName(tables.affiliates)),

@@ -6,7 +6,7 @@
  */
 import { DynamoAuditLog } from '../../functions/adapters/dynamo-audit-log';
 import { DynamoEnterpriseUserStore } from '../../functions/adapters/dynamo-enterprise-user-store';
-import { DynamoSignInTokenStore } from '../../functions/adapters/dynamo-sign-in-token-store';
+import { DynamoOneTimeTokenStore } from '../../functions/adapters/dynamo-one-time-token-store';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KinesisClient } from '@aws-sdk/client-kinesis';
@@ -128,7 +128,7 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     channels: new DynamoChannelStore(document, tables.channels.localName),
     secrets: new DynamoSecretStore(document, localSecretsTable.localName),
     users: new DynamoEnterpriseUserStore(document, tables.enterpriseUsers.localName),
-    signInTokens: new DynamoSignInTokenStore(document, tables.signInTokens.localName),
+    signInTokens: new DynamoOneTimeTokenStore(document, tables.signInTokens.localName),
     audit: new DynamoAuditLog(document, tables.auditLog.localName),
     postbacks: {
       settings: new DynamoPostbackSettings(document, tables.affiliates.localName),

@@ -9,9 +9,10 @@ import { redirectIntoPortal } from '../../functions/enterprise-portal/redirect';
 import { signInEnterpriseUser } from '../../functions/api/enterprise-sign-in/core';
 import { DynamoAppStore } from '../../functions/adapters/dynamo-app-store';
 import { DynamoEnterpriseUserStore } from '../../functions/adapters/dynamo-enterprise-user-store';
+import { DynamoOneTimeTokenStore } from '../../functions/adapters/dynamo-one-time-token-store';
 import { DynamoSessionStore } from '../../functions/adapters/dynamo-session-store';
-import { DynamoSignInTokenStore } from '../../functions/adapters/dynamo-sign-in-token-store';
-import { newSecret } from '../../functions/domain/enterprise';
+import type { PortalSession, StoredSignInToken } from '../../functions/domain/enterprise';
+import { newSecret } from '../../functions/domain/secrets-random';
 import { createApp } from '../../functions/back-office/apps';
 import { issueKey } from '../../functions/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
@@ -234,8 +235,8 @@ describe('sign-in tokens in DynamoDB, with a clock the test moves', () => {
     const ports = {
       users: new DynamoEnterpriseUserStore(document, tables.enterpriseUsers.localName),
       apps: new DynamoAppStore(document, tables.apps.localName),
-      tokens: new DynamoSignInTokenStore(document, tables.signInTokens.localName),
-      sessions: new DynamoSessionStore(document, tables.portalSessions.localName),
+      tokens: new DynamoOneTimeTokenStore<StoredSignInToken>(document, tables.signInTokens.localName),
+      sessions: new DynamoSessionStore<PortalSession>(document, tables.portalSessions.localName),
       now: clock.now,
     };
     return {

@@ -10,9 +10,7 @@ import type {
   AffiliateSession,
   AffiliateSessionStore,
   AttemptWindow,
-  ResetConsumption,
   ResetToken,
-  ResetTokenStore,
   SignInAttempts,
 } from '../../functions/domain/affiliate-portal';
 import { uniquenessKey, type AffiliateRecord } from '../../functions/domain/affiliates';
@@ -24,6 +22,7 @@ import { MemoryMailer } from './messaging';
 import { MemoryChannelStore } from './settings';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
 import { MemorySecretStore } from './secrets';
+import { MemoryOneTimeTokenStore, MemorySessionStore } from './sessions';
 
 /** The affiliates as the portal reads them, over the very records of a MemoryAffiliateStore (one table, two ports). */
 export class MemoryAffiliateAccounts implements AffiliateAccounts {
@@ -58,29 +57,8 @@ export class MemoryAffiliateAccounts implements AffiliateAccounts {
   }
 }
 
-export class MemoryAffiliateSessionStore implements AffiliateSessionStore {
-  readonly sessions = new Map<string, AffiliateSession>();
-
-  async put(session: AffiliateSession) {
-    this.sessions.set(session.session_hash, { ...session });
-  }
-
-  async get(hash: string) {
-    const session = this.sessions.get(hash);
-    return session && { ...session };
-  }
-
-  async touch(hash: string, at: Date) {
-    const session = this.sessions.get(hash);
-    if (session) session.last_seen = at.toISOString();
-  }
-
-  async delete(hash: string) {
-    const session = this.sessions.get(hash);
-    this.sessions.delete(hash);
-    return session;
-  }
-
+/** The sessions' fake, with the `by-affiliate` index's use: a reset ends all of an affiliate's sessions. */
+export class MemoryAffiliateSessionStore extends MemorySessionStore<AffiliateSession> implements AffiliateSessionStore {
   async deleteAllOf(appId: string, affiliateId: string) {
     const mine = [...this.sessions.values()].filter((s) => s.app_id === appId && s.affiliate_id === affiliateId);
     for (const session of mine) this.sessions.delete(session.session_hash);
@@ -129,28 +107,6 @@ export class MemorySignInAttempts implements SignInAttempts {
   }
 }
 
-export class MemoryResetTokenStore implements ResetTokenStore {
-  readonly tokens = new Map<string, ResetToken>();
-
-  async put(token: ResetToken) {
-    this.tokens.set(token.token_hash, { ...token });
-  }
-
-  async peek(hash: string, now: Date): Promise<ResetConsumption> {
-    const token = this.tokens.get(hash);
-    if (!token) return { outcome: 'unknown' };
-    if (token.used_at) return { outcome: 'used' };
-    if (token.expires_at <= now.toISOString()) return { outcome: 'expired' };
-    return { outcome: 'consumed', token: { ...token } };
-  }
-
-  async consume(hash: string, now: Date): Promise<ResetConsumption> {
-    const found = await this.peek(hash, now);
-    if (found.outcome === 'consumed') this.tokens.get(hash)!.used_at = now.toISOString();
-    return found;
-  }
-}
-
 // Cheap stand-ins for scrypt: the portal only passes hashes through.
 export const fakePasswords = {
   hash: async (password: string) => `hash:${password}`,
@@ -195,7 +151,7 @@ export function memoryPortal(apps: App[] = portalApps) {
     links: new MemoryLinkStore(),
     sessions: new MemoryAffiliateSessionStore(),
     attempts: new MemorySignInAttempts(),
-    resetTokens: new MemoryResetTokenStore(),
+    resetTokens: new MemoryOneTimeTokenStore<ResetToken>(),
     channels: new MemoryChannelStore(),
     mailer: new MemoryMailer(),
     postbacks: { settings, log: new MemoryPostbackOutbox() },

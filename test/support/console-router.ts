@@ -8,16 +8,19 @@
 import { randomUUID } from 'node:crypto';
 import type { AffiliateRecord } from '../../functions/domain/affiliates';
 import type { App } from '../../functions/domain/apps';
-import { consoleCsrfToken, hashSecret, newSecret, type Role } from '../../functions/domain/enterprise';
+import type { PortalSession, Role } from '../../functions/domain/enterprise';
 import { pushEndpointPolicy } from '../../functions/domain/push';
+import { hashSecret, newSecret } from '../../functions/domain/secrets-random';
+import { consoleCsrf } from '../../functions/domain/sessions';
 import { makeConsoleHandler, type ConsolePorts } from '../../functions/console/make-handler';
 import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from './affiliates';
-import { FakeClock, MemoryAuditLog, MemorySessionStore, MemoryUserStore } from './enterprise';
+import { FakeClock, MemoryAuditLog, MemoryUserStore } from './enterprise';
 import { apiEvent, context } from './lambda';
 import { MemoryStream } from './memory-stream';
 import { fixedVapid, MemoryDeliveryClaims, MemoryMailer, MemoryPushSender, MemorySentActions } from './messaging';
 import { MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from './players';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
+import { MemorySessionStore } from './sessions';
 import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore } from './settings';
 
 export interface ConsoleCaller {
@@ -59,7 +62,7 @@ export const consoleApp: App = {
 export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10:00:00.000Z'))) {
   const fakes = {
     clock,
-    sessions: new MemorySessionStore(),
+    sessions: new MemorySessionStore<PortalSession>(),
     users: new MemoryUserStore(),
     apps: new MemoryAppStore([{ ...consoleApp }]),
     keys: new MemoryKeyStore(),
@@ -123,7 +126,7 @@ export function consoleRouter() {
       expires_at: new Date(now.getTime() + 12 * 3_600_000).toISOString(),
       cookie_secure: true,
     });
-    return { userId, cookie: `urm_portal_session=${sessionId}`, csrf: consoleCsrfToken(sessionId) };
+    return { userId, cookie: `urm_portal_session=${sessionId}`, csrf: consoleCsrf.tokenFor(sessionId) };
   };
 
   /** Gives `caller` another role from now on, as `npm run admin -- portal role` would. */

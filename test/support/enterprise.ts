@@ -1,7 +1,7 @@
 /**
  * In-memory implementations of the enterprise ports, with the same contracts
- * as the DynamoDB adapters (one email per application, a token consumed once
- * and only before it expires), so cores are tested without a mock library.
+ * as the DynamoDB adapters (one email per application), so cores are tested
+ * without a mock library. Sessions and sign-in tokens: test/support/sessions.ts.
  */
 import type { AuditEntry, AuditLog } from '../../functions/domain/audit';
 import {
@@ -12,11 +12,6 @@ import {
   type Role,
   type RoleChange,
   type EnterpriseUserStore,
-  type PortalSession,
-  type SessionStore,
-  type SignInTokenStore,
-  type StoredSignInToken,
-  type TokenConsumption,
 } from '../../functions/domain/enterprise';
 
 export class MemoryUserStore implements EnterpriseUserStore {
@@ -62,47 +57,6 @@ export class MemoryUserStore implements EnterpriseUserStore {
   }
 }
 
-export class MemoryTokenStore implements SignInTokenStore {
-  readonly tokens = new Map<string, StoredSignInToken>();
-
-  async put(token: StoredSignInToken) {
-    this.tokens.set(token.token_hash, { ...token });
-  }
-
-  async consume(tokenHash: string, now: Date): Promise<TokenConsumption> {
-    const token = this.tokens.get(tokenHash);
-    if (!token) return { outcome: 'unknown' };
-    if (token.used_at) return { outcome: 'used' };
-    if (token.expires_at <= now.toISOString()) return { outcome: 'expired' };
-    token.used_at = now.toISOString();
-    return { outcome: 'consumed', token: { ...token } };
-  }
-}
-
-export class MemorySessionStore implements SessionStore {
-  readonly sessions = new Map<string, PortalSession>();
-
-  async put(session: PortalSession) {
-    this.sessions.set(session.session_hash, session);
-  }
-
-  async get(sessionHash: string) {
-    return this.sessions.get(sessionHash);
-  }
-
-  async touch(sessionHash: string, at: Date) {
-    const session = this.sessions.get(sessionHash);
-    if (session) this.sessions.set(sessionHash, { ...session, last_seen: at.toISOString() });
-  }
-
-  async delete(sessionHash: string) {
-    const session = this.sessions.get(sessionHash);
-    this.sessions.delete(sessionHash);
-    return session;
-  }
-}
-
-/** The applications' store in memory (MemoryAppStore), for the enterprise ports that only read it. */
 /** A clock the test moves by hand. */
 export class FakeClock {
   constructor(private current: Date) {}

@@ -1,5 +1,5 @@
 import { appStore, enterpriseUserStore, keyResolver, signInTokenStore } from '../../adapters/stores';
-import { newSecret } from '../../domain/enterprise';
+import { newSecret } from '../../domain/secrets-random';
 import { makeEnterpriseSignInHandler } from './make-handler';
 
 export const handler = makeEnterpriseSignInHandler({

@@ -1,6 +1,7 @@
 /** POST /enterprises/sign_in (docs/api.md, "Sign-in"). */
 import { appIdSchema } from '../../domain/attributes';
-import { enterpriseLimits, SECRET_PATTERN } from '../../domain/enterprise';
+import { enterpriseLimits } from '../../domain/enterprise';
+import { SECRET_PATTERN } from '../../domain/secrets-random';
 import type { SchemaType } from '../../domain/schema-type';
 import { identifierText } from '../../domain/text';
 import { compileValidator, type FromRequestSchema } from '../../domain/validation';

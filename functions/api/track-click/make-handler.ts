@@ -1,5 +1,5 @@
 /** GET /t/{link_id}, made from its ports: handler.ts passes the container's, a test its fakes. */
-import { cookieSecureFor } from '../../domain/enterprise';
+import { cookieSecureFor } from '../../domain/sessions';
 import { VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE_SECONDS } from '../../domain/tracking-links';
 import { cookieOf, html, htmlApi } from '../../http/html';
 import { errorPage } from '../../http/pages';

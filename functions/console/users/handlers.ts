@@ -3,10 +3,11 @@ import { readAudit } from '../../back-office/audit';
 import type { BackOffice } from '../../back-office/ports';
 import { changeUserRole, listUsers } from '../../back-office/users';
 import type { AppStore } from '../../domain/apps';
-import { consoleCsrfToken, type SessionStore } from '../../domain/enterprise';
+import type { PortalSession } from '../../domain/enterprise';
 import { NotFound } from '../../domain/errors';
+import { consoleCsrf, type SessionStore } from '../../domain/sessions';
 import { consoleActor } from '../../http/console-auth';
-import { clearedSessionCookie } from '../../http/session-cookie';
+import { consoleSessionCookie, signOut } from '../../http/session-cookie';
 import { logger } from '../../runtime/logger';
 import { answer, type Implementations } from '../route';
 import type { routes } from './routes';
@@ -15,7 +16,7 @@ import type { SessionAnswer } from './schemas';
 export type UsersPorts = Pick<BackOffice, 'users' | 'audit' | 'now'> & {
   apps: Pick<AppStore, 'get'>;
   /** Sign-out ends the session server-side. */
-  sessions: Pick<SessionStore, 'delete'>;
+  sessions: Pick<SessionStore<PortalSession>, 'delete'>;
 };
 
 export function usersHandlers(ports: UsersPorts) {
@@ -32,16 +33,16 @@ export function usersHandlers(ports: UsersPorts) {
         user: { user_id: user.user_id, email: user.email, first_name: user.first_name, last_name: user.last_name },
         app: { app_id: identity.appId, name: app?.name ?? identity.appId },
         role: identity.role,
-        csrf_token: consoleCsrfToken(session.sessionId),
+        csrf_token: consoleCsrf.tokenFor(session.sessionId),
         expires_at: session.session.expires_at,
       } satisfies SessionAnswer);
     },
 
     // The session ends server-side; the cookie is cleared with the attributes it was set with.
     ConsoleSignOut: async ({ identity, session }) => {
-      await ports.sessions.delete(session.session.session_hash);
+      const { clearCookie } = await signOut(ports.sessions, session.sessionId, consoleSessionCookie, session.session);
       logger.info('Console sign-out', { app_id: identity.appId, user_id: identity.userId });
-      return answer(200, { message: 'signed out' }, { 'Set-Cookie': clearedSessionCookie(session.session.cookie_secure) });
+      return answer(200, { message: 'signed out' }, { 'Set-Cookie': clearCookie });
     },
 
     ConsoleListUsers: async ({ identity, query }) => {

@@ -4,8 +4,8 @@
  * item 4): without a portal origin, a reset is refused and says why.
  */
 import { describe, expect, test } from '@jest/globals';
-import { csrfTokenFor } from '../../../functions/domain/affiliate-portal';
-import { hashSecret, newSecret } from '../../../functions/domain/enterprise';
+import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
+import { portalCsrf } from '../../../functions/domain/sessions';
 import { cookiesSet, csrfOf, memoryPortal, portalApps } from '../../support/affiliate-portal';
 
 const home = '/affiliates/app_1/';
@@ -83,7 +83,7 @@ describe('the links page', () => {
     const cookie = `urm_aff_session=${sessionId}`;
     await portal.browse('POST', `${home}links`, {
       cookie,
-      form: { csrf: csrfTokenFor(sessionId), name: 'Spring', landing_url: 'https://casino.example/welcome' },
+      form: { csrf: portalCsrf.tokenFor(sessionId), name: 'Spring', landing_url: 'https://casino.example/welcome' },
     });
     const [link] = [...portal.links.links.values()];
     return { page: await portal.browse('GET', `${home}links`, { cookie, headers: forged }), link };

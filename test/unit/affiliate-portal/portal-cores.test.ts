@@ -1,20 +1,15 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import { attemptKey, portalLimits } from '../../../functions/domain/affiliate-portal';
+import { attemptKey, portalLimits, type ResetToken } from '../../../functions/domain/affiliate-portal';
 import type { Channel } from '../../../functions/domain/channels';
 import type { OutgoingMail } from '../../../functions/domain/email';
-import { hashSecret } from '../../../functions/domain/enterprise';
 import { checkResetToken, completePasswordReset, requestPasswordReset } from '../../../functions/affiliate-portal/reset';
 import { currentAffiliate } from '../../../functions/affiliate-portal/session';
 import { signInToPortal } from '../../../functions/affiliate-portal/sign-in';
-import {
-  fakePasswords,
-  MemoryAffiliateAccounts,
-  MemoryAffiliateSessionStore,
-  MemoryResetTokenStore,
-  MemorySignInAttempts,
-  portalAffiliate,
-} from '../../support/affiliate-portal';
+import { hashSecret } from '../../../functions/domain/secrets-random';
+import { sessionLimits } from '../../../functions/domain/sessions';
+import { fakePasswords, MemoryAffiliateAccounts, MemoryAffiliateSessionStore, MemorySignInAttempts, portalAffiliate } from '../../support/affiliate-portal';
 import { FakeClock } from '../../support/enterprise';
+import { MemoryOneTimeTokenStore } from '../../support/sessions';
 
 /** Session ids of the shape newSecret makes: `session-1xxx…` (43 characters). */
 const sessionId = (n: number) => `session-${n}`.padEnd(43, 'x');
@@ -111,16 +106,16 @@ describe('the current session', () => {
 
   test('is live while used within 30 minutes, and each use keeps it alive', async () => {
     await signIn(request('ada', 'correct horse'));
-    clock.advance(portalLimits.sessionIdleMs - 1000);
+    clock.advance(sessionLimits.idleMs - 1000);
     expect((await current()('app_1', sessionId(1))).signedIn).toBe(true);
-    clock.advance(portalLimits.sessionIdleMs - 1000);
+    clock.advance(sessionLimits.idleMs - 1000);
 
     expect((await current()('app_1', sessionId(1))).signedIn).toBe(true);
   });
 
   test('ends after 30 minutes unused', async () => {
     await signIn(request('ada', 'correct horse'));
-    clock.advance(portalLimits.sessionIdleMs);
+    clock.advance(sessionLimits.idleMs);
 
     expect((await current()('app_1', sessionId(1))).signedIn).toBe(false);
   });
@@ -149,12 +144,12 @@ describe('password reset', () => {
     enabled: true,
     created_at: '2026-01-01T00:00:00Z',
   };
-  let tokens: MemoryResetTokenStore;
+  let tokens: MemoryOneTimeTokenStore<ResetToken>;
   let sent: OutgoingMail[];
   const app = { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' };
 
   beforeEach(() => {
-    tokens = new MemoryResetTokenStore();
+    tokens = new MemoryOneTimeTokenStore<ResetToken>();
     sent = [];
   });
 

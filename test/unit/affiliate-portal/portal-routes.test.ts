@@ -5,8 +5,9 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { routes } from '../../../functions/affiliate-portal/routes';
-import { csrfTokenFor, portalLimits } from '../../../functions/domain/affiliate-portal';
-import { hashSecret, newSecret } from '../../../functions/domain/enterprise';
+import { portalLimits } from '../../../functions/domain/affiliate-portal';
+import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
+import { portalCsrf, sessionLimits } from '../../../functions/domain/sessions';
 import { cookiesSet, csrfOf, memoryPortal } from '../../support/affiliate-portal';
 import { dayRow } from '../../support/affiliates';
 
@@ -131,7 +132,7 @@ describe('signing in and out', () => {
     expect(response.multiValueHeaders?.['Set-Cookie']).toEqual([
       expect.stringMatching(/^urm_aff_pre=[A-Za-z0-9_-]{43}; Path=\/affiliates\/app_1\/; Max-Age=7200; HttpOnly; SameSite=Lax$/),
     ]);
-    expect(csrfOf(response.body)).toBe(csrfTokenFor(cookiesSet(response).urm_aff_pre));
+    expect(csrfOf(response.body)).toBe(portalCsrf.tokenFor(cookiesSet(response).urm_aff_pre));
   });
 
   test("the right password with the form's token starts a session, replaces the pre-session cookie and leads to the dashboard", async () => {
@@ -191,7 +192,7 @@ describe('signing in and out', () => {
   test('signing out ends the session server-side, clears its cookie and says so on the sign-in page', async () => {
     const { browse, cookie, sessionId, sessions } = await signedIn();
 
-    const response = await browse('POST', `${home}sign_out`, { cookie, form: { csrf: csrfTokenFor(sessionId) } });
+    const response = await browse('POST', `${home}sign_out`, { cookie, form: { csrf: portalCsrf.tokenFor(sessionId) } });
 
     expect(response.statusCode).toBe(303);
     expect(response.headers?.Location).toBe('login?notice=signed-out');
@@ -214,7 +215,7 @@ describe('signing in and out', () => {
 describe("the signed-in affiliate's pages", () => {
   test('without a session cookie go to sign-in; with one that has ended, to sign-in saying so', async () => {
     const { browse, clock, cookie } = await signedIn();
-    clock.advance(portalLimits.sessionIdleMs);
+    clock.advance(sessionLimits.idleMs);
 
     const answers = await Promise.all(['', 'links', 'postbacks', 'report.csv'].map((page) => browse('GET', `${home}${page}`)));
     const ended = await browse('GET', home, { cookie });
@@ -247,7 +248,7 @@ describe("the signed-in affiliate's pages", () => {
   test("a link with a landing page off the application's sites is refused next to its field; a good one is created", async () => {
     const { browse, cookie, sessionId, links } = await signedIn();
     const create = (landing: string) =>
-      browse('POST', `${home}links`, { cookie, form: { csrf: csrfTokenFor(sessionId), name: 'Spring', landing_url: landing } });
+      browse('POST', `${home}links`, { cookie, form: { csrf: portalCsrf.tokenFor(sessionId), name: 'Spring', landing_url: landing } });
 
     const refused = await create('https://elsewhere.example/');
     const created = await create('https://casino.example/welcome');

@@ -1,42 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
-import { csrfTokenFor, csrfTokenMatches, filledAlongside, lockedUntil, periodOf, portalLimits, sessionState } from '../../../functions/domain/affiliate-portal';
+import { filledAlongside, lockedUntil, periodOf, portalLimits } from '../../../functions/domain/affiliate-portal';
 
 const at = (iso: string) => new Date(iso);
-const minutes = (n: number) => n * 60_000;
-
-describe('affiliate portal sessions', () => {
-  const signedInAt = '2026-11-23T08:00:00.000Z';
-
-  test('a session used within the last 30 minutes is live', () => {
-    expect(sessionState({ created_at: signedInAt, last_seen: '2026-11-23T09:00:00.000Z' }, at('2026-11-23T09:29:59.999Z'))).toBe('live');
-  });
-
-  test('a session unused for 30 minutes is over (idle)', () => {
-    expect(sessionState({ created_at: signedInAt, last_seen: '2026-11-23T09:00:00.000Z' }, at('2026-11-23T09:30:00.000Z'))).toBe('idle');
-  });
-
-  test('a session is over 12 hours after sign-in however recently it was used (absolute)', () => {
-    const lastSeen = new Date(Date.parse(signedInAt) + portalLimits.sessionAbsoluteMs - minutes(1)).toISOString();
-    expect(sessionState({ created_at: signedInAt, last_seen: lastSeen }, new Date(Date.parse(signedInAt) + portalLimits.sessionAbsoluteMs))).toBe('expired');
-  });
-});
-
-describe('CSRF tokens', () => {
-  test('the token derived from the cookie secret matches it', () => {
-    expect(csrfTokenMatches('secret-a', csrfTokenFor('secret-a'))).toBe(true);
-  });
-
-  test("another cookie's token, a missing token and a missing cookie do not match", () => {
-    expect(csrfTokenMatches('secret-a', csrfTokenFor('secret-b'))).toBe(false);
-    expect(csrfTokenMatches('secret-a', undefined)).toBe(false);
-    expect(csrfTokenMatches('secret-a', '')).toBe(false);
-    expect(csrfTokenMatches(undefined, csrfTokenFor('secret-a'))).toBe(false);
-  });
-
-  test('the token does not contain the cookie secret', () => {
-    expect(csrfTokenFor('secret-a')).not.toContain('secret-a');
-  });
-});
 
 describe('lockout', () => {
   const ends = '2026-11-23T09:15:00.000Z';

@@ -1,8 +1,8 @@
 /** The portal's Postbacks page: how it renders, the URL refusals in words for a person, and its two routes. */
 import { describe, expect, test } from '@jest/globals';
 import { h } from 'preact';
-import { csrfTokenFor } from '../../../functions/domain/affiliate-portal';
-import { hashSecret, newSecret } from '../../../functions/domain/enterprise';
+import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
+import { portalCsrf } from '../../../functions/domain/sessions';
 import { ValidationError } from '../../../functions/domain/errors';
 import type { PostbackLogEntry } from '../../../functions/domain/postbacks';
 import { postbackFieldErrors } from '../../../functions/affiliate-portal/postbacks';
@@ -172,7 +172,7 @@ describe('POST /affiliates/{app_id}/postbacks', () => {
   test('the first URL is stored after its new secret, and the secret is shown in this answer only', async () => {
     const { post, sessionId, postbacks, secrets } = await signedInPortal();
 
-    const response = await post({ csrf: csrfTokenFor(sessionId), action: 'set', postback_url: ' https://tracker.example/pb?e={event} ' });
+    const response = await post({ csrf: portalCsrf.tokenFor(sessionId), action: 'set', postback_url: ' https://tracker.example/pb?e={event} ' });
 
     const secret = secrets.values.get(postbackSecretName('app_1', 'aff_1'));
     expect(secret).toBeDefined();
@@ -185,7 +185,7 @@ describe('POST /affiliates/{app_id}/postbacks', () => {
   test('a refused URL answers 400 with the reason next to the field and stores nothing', async () => {
     const { post, sessionId, postbacks, secrets } = await signedInPortal();
 
-    const response = await post({ csrf: csrfTokenFor(sessionId), action: 'set', postback_url: 'https://169.254.169.254/latest' });
+    const response = await post({ csrf: portalCsrf.tokenFor(sessionId), action: 'set', postback_url: 'https://169.254.169.254/latest' });
 
     expect(response.statusCode).toBe(400);
     expect(response.body).toMatch(
@@ -199,7 +199,7 @@ describe('POST /affiliates/{app_id}/postbacks', () => {
     const { post, sessionId, postbacks } = await signedInPortal();
     postbacks.settings.urls.set('app_1#aff_1', 'https://tracker.example/pb');
 
-    const response = await post({ csrf: csrfTokenFor(sessionId), action: 'off' });
+    const response = await post({ csrf: portalCsrf.tokenFor(sessionId), action: 'off' });
 
     expect(response.statusCode).toBe(303);
     expect(response.headers?.Location).toBe('postbacks?done=off');
@@ -211,7 +211,7 @@ describe('POST /affiliates/{app_id}/postbacks', () => {
     const { post, secrets } = await signedInPortal();
     const stale = newSecret();
 
-    const response = await post({ csrf: csrfTokenFor(stale), action: 'rotate' }, `urm_aff_session=${stale}`);
+    const response = await post({ csrf: portalCsrf.tokenFor(stale), action: 'rotate' }, `urm_aff_session=${stale}`);
 
     expect(response.statusCode).toBe(303);
     expect(response.headers?.Location).toBe('login?notice=expired');

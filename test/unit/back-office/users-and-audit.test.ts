@@ -3,9 +3,11 @@ import { audit, readAudit } from '../../../functions/back-office/audit';
 import { portalSignInLink } from '../../../functions/back-office/portal-link';
 import { changeUserRole, listUsers } from '../../../functions/back-office/users';
 import type { App } from '../../../functions/domain/apps';
-import { hashSecret, type Role } from '../../../functions/domain/enterprise';
+import type { Role, StoredSignInToken } from '../../../functions/domain/enterprise';
 import { Conflict, NotFound } from '../../../functions/domain/errors';
-import { FakeClock, MemoryAuditLog, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
+import { hashSecret } from '../../../functions/domain/secrets-random';
+import { FakeClock, MemoryAuditLog, MemoryUserStore } from '../../support/enterprise';
+import { MemoryOneTimeTokenStore } from '../../support/sessions';
 
 const admin = { user_id: 'usr_1', email: 'ada@example.com' };
 
@@ -13,7 +15,7 @@ async function setup() {
   const clock = new FakeClock(new Date('2026-11-21T10:00:00.000Z'));
   const users = new MemoryUserStore();
   const log = new MemoryAuditLog();
-  const tokens = new MemoryTokenStore();
+  const tokens = new MemoryOneTimeTokenStore<StoredSignInToken>();
   const apps: App[] = [{ app_id: 'app_1', name: 'Casino', created_at: '', portal_origin: 'http://127.0.0.1:3000' } as App];
   const office = {
     users,

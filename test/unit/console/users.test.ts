@@ -1,6 +1,6 @@
 /** The console's users and session routes (functions/console/users): roles, sign-out. */
 import { describe, expect, test } from '@jest/globals';
-import { hashSecret } from '../../../functions/domain/enterprise';
+import { hashSecret } from '../../../functions/domain/secrets-random';
 import { consoleRouter } from '../../support/console-router';
 
 describe('POST /console/api/users/{user_id}/role', () => {

@@ -2,9 +2,11 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { makeEnterpriseSignInHandler } from '../../../functions/api/enterprise-sign-in/make-handler';
 import { makeEnterpriseSignUpHandler } from '../../../functions/api/enterprise-sign-up/make-handler';
 import type { App } from '../../../functions/domain/apps';
-import { hashSecret, newSecret, newUserId, type EnterpriseUser } from '../../../functions/domain/enterprise';
+import { newUserId, type EnterpriseUser, type StoredSignInToken } from '../../../functions/domain/enterprise';
+import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
 import { MemoryAppStore } from '../../support/affiliates';
-import { MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
+import { MemoryUserStore } from '../../support/enterprise';
+import { MemoryOneTimeTokenStore } from '../../support/sessions';
 import { keyResolverOf } from '../../support/settings';
 import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
 
@@ -20,7 +22,7 @@ const ada: EnterpriseUser = {
 };
 
 let users: MemoryUserStore;
-let tokens: MemoryTokenStore;
+let tokens: MemoryOneTimeTokenStore<StoredSignInToken>;
 let signUp: ProxyHandler;
 function signInWith(application: App): ProxyHandler {
   const keys = keyResolverOf({ 'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k1' } });
@@ -30,7 +32,7 @@ function signInWith(application: App): ProxyHandler {
 }
 beforeEach(() => {
   users = new MemoryUserStore();
-  tokens = new MemoryTokenStore();
+  tokens = new MemoryOneTimeTokenStore<StoredSignInToken>();
   const keys = keyResolverOf({ 'server-key': { app_id: 'app_1', scope: 'server', key_id: 'k1' } });
   signUp = asProxyHandler(makeEnterpriseSignUpHandler({ keys, users, newUserId, now: () => new Date() }));
 });

@@ -3,11 +3,14 @@ import { makeEnterprisePortalHandler } from '../../../functions/enterprise-porta
 import { redirectIntoPortal } from '../../../functions/enterprise-portal/redirect';
 import { signInEnterpriseUser } from '../../../functions/api/enterprise-sign-in/core';
 import type { App } from '../../../functions/domain/apps';
-import { cookieSecureFor, hashSecret, newSecret } from '../../../functions/domain/enterprise';
-import { clearedSessionCookie, sessionCookie } from '../../../functions/http/session-cookie';
+import type { PortalSession, StoredSignInToken } from '../../../functions/domain/enterprise';
+import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
+import { cookieSecureFor } from '../../../functions/domain/sessions';
+import { clearCookie, consoleSessionCookie, sessionCookie } from '../../../functions/http/session-cookie';
 import { MemoryAppStore } from '../../support/affiliates';
-import { FakeClock, MemorySessionStore, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
+import { FakeClock, MemoryUserStore } from '../../support/enterprise';
 import { apiEvent, context } from '../../support/lambda';
+import { MemoryOneTimeTokenStore, MemorySessionStore } from '../../support/sessions';
 
 const MINUTE = 60_000;
 const apps: App[] = [
@@ -19,8 +22,8 @@ const apps: App[] = [
 async function setup() {
   const clock = new FakeClock(new Date('2026-11-21T10:00:00Z'));
   const users = new MemoryUserStore();
-  const tokens = new MemoryTokenStore();
-  const sessions = new MemorySessionStore();
+  const tokens = new MemoryOneTimeTokenStore<StoredSignInToken>();
+  const sessions = new MemorySessionStore<PortalSession>();
   for (const appId of ['app_1', 'app_local']) {
     await users.create({ app_id: appId, user_id: 'usr_1', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', created_at: '', role: 'admin' });
   }
@@ -123,7 +126,7 @@ describe('the session cookie', () => {
   test('is HttpOnly, SameSite=Lax, for the whole site and lasts as long as the session', () => {
     expect(sessionCookie('abc', true)).toBe('urm_portal_session=abc; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax; Secure');
     expect(sessionCookie('abc', false)).toBe('urm_portal_session=abc; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax');
-    expect(clearedSessionCookie(false)).toBe('urm_portal_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax');
+    expect(clearCookie(consoleSessionCookie, false)).toBe('urm_portal_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax');
   });
 });
 

@@ -2,11 +2,13 @@ import { describe, expect, test } from '@jest/globals';
 import { signInEnterpriseUser } from '../../../functions/api/enterprise-sign-in/core';
 import { signInBodySchema } from '../../../functions/api/enterprise-sign-in/schema';
 import type { App } from '../../../functions/domain/apps';
-import { hashSecret, newSecret } from '../../../functions/domain/enterprise';
+import type { StoredSignInToken } from '../../../functions/domain/enterprise';
 import { Conflict, Forbidden, NotFound } from '../../../functions/domain/errors';
+import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
 import { compileValidator } from '../../../functions/domain/validation';
 import { MemoryAppStore } from '../../support/affiliates';
-import { FakeClock, MemoryTokenStore, MemoryUserStore } from '../../support/enterprise';
+import { FakeClock, MemoryUserStore } from '../../support/enterprise';
+import { MemoryOneTimeTokenStore } from '../../support/sessions';
 import { validationProblems } from '../../support/validation';
 
 const apps: App[] = [
@@ -17,7 +19,7 @@ const apps: App[] = [
 
 async function setup() {
   const users = new MemoryUserStore();
-  const tokens = new MemoryTokenStore();
+  const tokens = new MemoryOneTimeTokenStore<StoredSignInToken>();
   const clock = new FakeClock(new Date('2026-11-21T10:00:00.250Z'));
   for (const appId of ['app_1', 'app_2', 'app_3']) {
     await users.create({

@@ -4,7 +4,8 @@
  * before any route runs.
  */
 import { describe, expect, test } from '@jest/globals';
-import { consoleCsrfToken, hashSecret, newSecret } from '../../../functions/domain/enterprise';
+import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
+import { consoleCsrf } from '../../../functions/domain/sessions';
 import { consoleRouter } from '../../support/console-router';
 
 const MINUTE = 60_000;
@@ -105,7 +106,7 @@ describe('the console API middleware', () => {
     const api = consoleRouter();
     const marketer = await api.signIn('marketer');
 
-    for (const token of [false as const, '', consoleCsrfToken(newSecret())]) {
+    for (const token of [false as const, '', consoleCsrf.tokenFor(newSecret())]) {
       const response = await api.call('POST', '/console/api/plans', { as: marketer, csrf: token, body: { name: 'CPA', cpa: { amount: '50' } } });
       expect(response.status).toBe(403);
       expect(response.body).toEqual({ message: 'CSRF token missing or invalid' });

@@ -1,21 +1,23 @@
 /**
- * Sign-in tokens by the SHA-256 of the token. A token is consumed by one
- * conditional update (unused and not expired → used), so of two concurrent
+ * One-time tokens by the SHA-256 of the token, on the table it is given (the
+ * console's sign-in tokens, the portal's reset tokens). A token is consumed by
+ * one conditional update (unused and not expired → used), so of two concurrent
  * uses exactly one wins; a refused update says, from the item as it was, why.
  * DynamoDB's TTL removes items some time after `ttl`; until then the
  * condition on `expires_at` is what refuses them.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ttlOf, type SignInTokenStore, type StoredSignInToken, type TokenConsumption } from '../domain/enterprise';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { tokenUse, type OneTimeToken, type OneTimeTokenStore, type TokenConsumption } from '../domain/one-time-tokens';
+import { ttlOf } from '../domain/sessions';
 
-export class DynamoSignInTokenStore implements SignInTokenStore {
+export class DynamoOneTimeTokenStore<T extends OneTimeToken> implements OneTimeTokenStore<T> {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
 
-  async put(token: StoredSignInToken): Promise<void> {
+  async put(token: T): Promise<void> {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
@@ -25,7 +27,12 @@ export class DynamoSignInTokenStore implements SignInTokenStore {
     );
   }
 
-  async consume(tokenHash: string, now: Date): Promise<TokenConsumption> {
+  async peek(tokenHash: string, now: Date): Promise<TokenConsumption<T>> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { token_hash: tokenHash }, ConsistentRead: true }));
+    return tokenUse(out.Item ? withoutTtl<T>(out.Item) : undefined, now);
+  }
+
+  async consume(tokenHash: string, now: Date): Promise<TokenConsumption<T>> {
     try {
       const out = await this.db.send(
         new UpdateCommand({
@@ -38,8 +45,8 @@ export class DynamoSignInTokenStore implements SignInTokenStore {
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      const { ttl: _ttl, ...token } = out.Attributes as StoredSignInToken & { ttl: number };
-      return { outcome: 'consumed', token };
+      // ALL_NEW: a successful update answers the item as it now is.
+      return { outcome: 'consumed', token: withoutTtl<T>(out.Attributes!) };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // The item as it was, in DynamoDB's wire form: only which attributes it has matters here.
@@ -48,4 +55,10 @@ export class DynamoSignInTokenStore implements SignInTokenStore {
       return { outcome: previous.used_at ? 'used' : 'expired' };
     }
   }
+}
+
+function withoutTtl<T>(item: Record<string, NativeAttributeValue>): T {
+  // An item put() wrote: the token and its TTL.
+  const { ttl: _ttl, ...token } = item;
+  return token as T;
 }
