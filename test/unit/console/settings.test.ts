@@ -108,6 +108,18 @@ describe('secrets from the console', () => {
     expect((await api.call('GET', '/console/api/app')).body.app).toMatchObject({ app_id: 'app_1', identity_secret_set: true });
   });
 
+  test('the application says whether it has an identity secret by asking the store, never reading the secret', async () => {
+    const api = consoleRouter();
+
+    const before = await api.call('GET', '/console/api/app');
+    await api.call('POST', '/console/api/identity_secret');
+    const after = await api.call('GET', '/console/api/app');
+
+    expect([before.body.app.identity_secret_set, after.body.app.identity_secret_set]).toEqual([false, true]);
+    expect(api.secrets.checks).toEqual(['apps/app_1/identity-secret', 'apps/app_1/identity-secret']);
+    expect(api.secrets.reads).toEqual([]);
+  });
+
   test('generated VAPID keys: the private key goes to the secret store only, never into the answer or the audit entry', async () => {
     const api = consoleRouter();
 
