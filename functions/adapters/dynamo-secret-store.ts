@@ -13,6 +13,20 @@ export class DynamoSecretStore implements SecretStore {
     return typeof out.Item?.value === 'string' ? out.Item.value : undefined;
   }
 
+  /** The name alone is read back, as SSM's DescribeParameters answers in AWS. */
+  async exists(name: string): Promise<boolean> {
+    const out = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { name },
+        ConsistentRead: true,
+        ProjectionExpression: '#name',
+        ExpressionAttributeNames: { '#name': 'name' },
+      }),
+    );
+    return out.Item !== undefined;
+  }
+
   async put(name: string, value: string): Promise<void> {
     await this.db.send(new PutCommand({ TableName: this.tableName, Item: { name, value } }));
   }

@@ -1,4 +1,4 @@
-import { GetParameterCommand, ParameterNotFound, PutParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import { GetParameterCommand, ParameterNotFound, PutParameterCommand, paginateDescribeParameters, type SSMClient } from '@aws-sdk/client-ssm';
 import type { SecretStore } from '../domain/secrets';
 
 /** Secrets as SSM Parameter Store SecureStrings (encrypted with the account's aws/ssm key) under one path. */
@@ -21,6 +21,15 @@ export class SsmSecretStore implements SecretStore {
       if (error instanceof ParameterNotFound) return undefined;
       throw error;
     }
+  }
+
+  /** DescribeParameters by the exact name: metadata only, so ssm:GetParameter is not needed (functions/manifest/routes.ts, secretChecks). */
+  async exists(name: string): Promise<boolean> {
+    const parameterName = this.parameterName(name);
+    const pages = paginateDescribeParameters({ client: this.ssm }, { ParameterFilters: [{ Key: 'Name', Option: 'Equals', Values: [parameterName] }] });
+    // Results are best-effort: a page may come back empty with a NextToken, so the pages are followed.
+    for await (const page of pages) if (page.Parameters?.some((parameter) => parameter.Name === parameterName)) return true;
+    return false;
   }
 
   async put(name: string, value: string): Promise<void> {

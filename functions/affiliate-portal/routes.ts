@@ -124,8 +124,8 @@ export const routes = [
     csrf: 'session',
     maxBodyBytes: maxFormBytes,
     tables: { ...signedIn, affiliates: 'readwrite', funnel: 'read' },
-    // The signing secret: made with the first URL, replaced on rotation; only postback secrets may be written.
-    secrets: 'read',
+    // The signing secret: made with the first URL (whether there is one is asked, never read), replaced on rotation; only postback secrets may be written.
+    secretChecks: [postbackSecretPattern],
     secretWrites: [postbackSecretPattern],
     postbackHosts: true,
   },

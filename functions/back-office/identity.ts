@@ -42,5 +42,5 @@ export async function setIdentityVerification(office: Pick<BackOffice, 'apps' | 
 
 /** Whether the application has an identity secret (never what it is). */
 export async function hasIdentitySecret(office: Pick<BackOffice, 'secrets'>, appId: string): Promise<boolean> {
-  return (await office.secrets.get(identitySecretName(appId))) !== undefined;
+  return office.secrets.exists(identitySecretName(appId));
 }

@@ -24,6 +24,13 @@ export function isCurrency(value: unknown): value is string {
 
 const eventName = new RegExp(identifierPattern, 'u');
 
+/**
+ * Names the mapping cannot hold: it is kept as a DynamoDB map, and the SDK's
+ * document marshaller refuses a `constructor` key (the write fails) and loses
+ * a `__proto__` one. Such events are still ingested and shown; they carry no money.
+ */
+const unkeepableNames: ReadonlySet<string> = new Set(['constructor', '__proto__']);
+
 export type MoneySettings = Required<Pick<ProgrammeSettings, 'currency' | 'money_events'>>;
 
 /** Each problem with the settings, naming the field; empty when they are fine. */
@@ -42,6 +49,8 @@ export function moneySettingsProblems(settings: { currency?: unknown; money_even
   for (const [name, kind] of entries) {
     if (name.length === 0 || name.length > limits.eventNameLength || !eventName.test(name)) {
       problems.push(`money_events: ${JSON.stringify(name)} is not an event name (1 to ${limits.eventNameLength} characters, no control characters)`);
+    } else if (unkeepableNames.has(name)) {
+      problems.push(`money_events: ${JSON.stringify(name)} cannot carry money (a name the settings store cannot keep)`);
     } else if (name === affiliateAttributedEvent) {
       problems.push(`money_events: ${name} is the attribution event and carries no money`);
     }
@@ -54,7 +63,8 @@ export function moneySettingsProblems(settings: { currency?: unknown; money_even
 
 /** Reads `Name=kind` pairs (as the command line takes them) into a mapping; the last `=` splits (kinds never hold one), so names may. */
 export function parseMoneyEventPairs(pairs: string[]): { money_events: Record<string, string>; problems: string[] } {
-  const money_events: Record<string, string> = {};
+  // A Map: a name such as `toString` or `__proto__` is an entry like any other (Object.fromEntries keeps it one).
+  const money_events = new Map<string, string>();
   const problems: string[] = [];
   for (const pair of pairs) {
     const at = pair.lastIndexOf('=');
@@ -63,10 +73,10 @@ export function parseMoneyEventPairs(pairs: string[]): { money_events: Record<st
       continue;
     }
     const name = pair.slice(0, at);
-    if (name in money_events) problems.push(`money_events: ${JSON.stringify(name)} is named twice`);
-    money_events[name] = pair.slice(at + 1);
+    if (money_events.has(name)) problems.push(`money_events: ${JSON.stringify(name)} is named twice`);
+    money_events.set(name, pair.slice(at + 1));
   }
-  return { money_events, problems };
+  return { money_events: Object.fromEntries(money_events), problems };
 }
 
 /** The settings the funnel counts with: EUR and no money events unless the application says otherwise. */

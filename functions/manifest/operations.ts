@@ -10,6 +10,9 @@
 import { routes as affiliatePortalRoutes } from '../affiliate-portal/routes';
 import { routes as consoleRoutes } from '../console/routes';
 import { routes as enterprisePortalRoutes } from '../enterprise-portal/routes';
+import { identitySecretPattern } from '../domain/identity';
+import { postbackSecretPattern } from '../domain/postbacks';
+import { vapidPrivateKeyPattern } from '../domain/push';
 import type { StreamRecordKind } from '../domain/stream-record';
 import { routedFunction, type FunctionDefinition, type RoutedFunction } from './routes';
 
@@ -69,8 +72,8 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/api/ingest-profiles/handler.ts',
     tables: { keys: 'read', apps: 'read' },
     stream: 'write',
-    // The applications' identity secrets (browser-key writes to known profiles).
-    secrets: 'read',
+    // Identity secrets only (proofs of browser-key writes to known profiles): the browser key reaches this function.
+    secretReads: [identitySecretPattern],
     pushEndpoints: true,
     browser: true,
   },
@@ -179,7 +182,8 @@ export const httpOperations: HttpOperation[] = [
     entry: 'functions/api/send-push/handler.ts',
     tables: { keys: 'read', apps: 'read', profiles: 'read', pushDeliveries: 'write' },
     stream: 'write',
-    secrets: 'read',
+    // The application's VAPID private key.
+    secretReads: [vapidPrivateKeyPattern],
     pushEndpoints: true,
   },
 ];
@@ -288,7 +292,7 @@ export const scheduledFunctions: ScheduledFunction[] = [
     entry: 'functions/scheduled/send-postbacks/handler.ts',
     tables: { funnel: 'readwrite', affiliates: 'read', apps: 'read' },
     indexes: { funnel: ['postbacks-due'] },
-    secrets: 'read',
+    secretReads: [postbackSecretPattern],
     postbackHosts: true,
     everyMinutes: 1,
     // Pages start only with 55 s left (functions/scheduled/send-postbacks/core.ts); runs that overlap never take the same row.

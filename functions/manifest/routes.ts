@@ -17,13 +17,20 @@ export interface Grants {
   stream?: 'write';
   /** It sends email through SES (lib/aws/constructs/email.ts grants it). */
   email?: 'send';
-  /** It reads secrets (functions/manifest/secrets.ts): SSM parameters under the stack's path in AWS. */
-  secrets?: 'read';
   /**
-   * Secrets it may create or replace: name patterns under the stack's
-   * secrets path, `*` matching within it (an SSM ARN wildcard in AWS).
-   * Without `secrets: 'read'` it may write them and read none.
+   * The kinds of secret it reads (functions/manifest/secrets.ts), as name
+   * patterns under the stack's secrets path, `*` matching within it: in AWS
+   * ssm:GetParameter on exactly those ARNs, so a function that needs identity
+   * secrets cannot read a VAPID key or a postback signing secret.
    */
+  secretReads?: readonly string[];
+  /**
+   * The kinds of secret it asks whether one exists, never reading it
+   * (SecretStore.exists): in AWS ssm:DescribeParameters, which IAM cannot
+   * scope to a path (its resource is `*`) and which answers names, not values.
+   */
+  secretChecks?: readonly string[];
+  /** The kinds of secret it may create or replace, as secretReads names them: ssm:PutParameter on those ARNs, reading none. */
   secretWrites?: readonly string[];
   /** It stores or sends to web push tokens: it learns the operator's push endpoint hosts (pushSending in resources.ts). */
   pushEndpoints?: true;
@@ -67,13 +74,14 @@ export interface RoutedFunction extends FunctionDefinition {
   routes: readonly RouteDefinition[];
 }
 
-const grantNames = ['stream', 'email', 'secrets', 'pushEndpoints', 'postbackHosts'] as const;
+const grantNames = ['stream', 'email', 'pushEndpoints', 'postbackHosts'] as const;
+const secretGrants = ['secretReads', 'secretChecks', 'secretWrites'] as const;
 
 /** The union of the routes' grants: what the one function of an area may do. */
 export function unionGrants(routes: readonly Grants[]): Grants {
   const union: Grants = { tables: {} };
   const indexes: Partial<Record<TableName, Set<string>>> = {};
-  const secretWrites = new Set<string>();
+  const secrets = Object.fromEntries(secretGrants.map((name) => [name, new Set<string>()])) as Record<(typeof secretGrants)[number], Set<string>>;
   for (const route of routes) {
     for (const [table, access] of Object.entries(route.tables) as [TableName, Access][]) {
       const held = union.tables[table];
@@ -83,11 +91,11 @@ export function unionGrants(routes: readonly Grants[]): Grants {
       indexes[table] ??= new Set();
       for (const name of names) indexes[table].add(name);
     }
-    for (const pattern of route.secretWrites ?? []) secretWrites.add(pattern);
+    for (const name of secretGrants) for (const pattern of route[name] ?? []) secrets[name].add(pattern);
     for (const name of grantNames) if (route[name] !== undefined) Object.assign(union, { [name]: route[name] });
   }
   if (Object.keys(indexes).length > 0) union.indexes = Object.fromEntries(Object.entries(indexes).map(([table, names]) => [table, [...names].sort()]));
-  if (secretWrites.size > 0) union.secretWrites = [...secretWrites].sort();
+  for (const name of secretGrants) if (secrets[name].size > 0) union[name] = [...secrets[name]].sort();
   return union;
 }
 

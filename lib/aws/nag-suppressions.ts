@@ -170,60 +170,39 @@ function ownerOf(method: Method): { path: string; how: string } {
 
 function suppressFunctionFindings(stack: UrmStackParts): void {
   // No SES finding to accept: send_email's grant names its identities, never identity/* (lib/aws/constructs/email.ts).
-  const httpFunctions: FunctionDefinition[] = [...httpOperations, ...routedFunctions];
-  for (const operation of httpFunctions.filter((candidate) => candidate.secrets === 'read')) {
-    suppress(
-      roleOf(stack, operation),
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason:
-            "ssm:GetParameter (nothing else) under the stack's own secrets path: there is one parameter per " +
-            'application (its VAPID private key), created by the admin command line as applications are added, so ' +
-            'their names are not known at deployment.',
-          appliesTo: [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`],
-        },
-      ],
-      true,
-    );
-  }
-  for (const operation of httpFunctions.filter((candidate) => candidate.secretWrites !== undefined)) {
-    const readsToo = operation.secrets === 'read';
-    const writable = operation.secretWrites ?? [];
-    suppress(
-      roleOf(stack, operation),
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason:
-            `${readsToo ? "ssm:GetParameter under the stack's own secrets path, and " : ''}ssm:PutParameter only on the names of ` +
-            `the kinds of secret there it makes (${writable.join(', ')}): one parameter per application or affiliate (a postback signing ` +
-            'secret, a VAPID private key, an identity secret), named by the session, not the request, so the names are not ' +
-            'known at deployment.',
-          appliesTo: [
-            ...(readsToo ? [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`] : []),
-            ...writable.map(
-              (pattern) => `Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/${pattern}`,
-            ),
-          ],
-        },
-      ],
-      true,
-    );
-  }
-  for (const definition of scheduledFunctions.filter((candidate) => candidate.secrets === 'read')) {
-    const role = stack.scheduled.functions[definition.id].role;
-    if (!role) throw new Error(`${definition.id} has no role`);
+  const parameterArn = (pattern: string) =>
+    `Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/${pattern}`;
+  const touchesSecrets = (definition: FunctionDefinition) => Boolean(definition.secretReads || definition.secretChecks || definition.secretWrites);
+  const functions: [FunctionDefinition, IConstruct][] = [
+    ...[...httpOperations, ...routedFunctions]
+      .filter(touchesSecrets)
+      .map((definition): [FunctionDefinition, IConstruct] => [definition, roleOf(stack, definition)]),
+    ...scheduledFunctions.filter(touchesSecrets).map((definition): [FunctionDefinition, IConstruct] => [definition, scheduledRoleOf(stack, definition)]),
+  ];
+  for (const [definition, role] of functions) {
+    const { secretReads: reads = [], secretChecks: checks = [], secretWrites: writes = [] } = definition;
+    const reasons = [
+      reads.length > 0 &&
+        `ssm:GetParameter only on the kinds of secret it uses (${reads.join(', ')}), never the whole secrets path: ` +
+          'one parameter per application or affiliate, made by the console, the affiliate portal or the admin command ' +
+          'line as they are added, so the names are not known at deployment; no pattern admits another kind of secret.',
+      checks.length > 0 &&
+        'ssm:DescribeParameters on "*": IAM has no resource-level permission for that action (AWS\'s Parameter Store ' +
+          'guide grants it on "*"). It answers names and metadata, never a value; the function asks it, filtered by one ' +
+          `exact name of the kinds it checks (${checks.join(', ')}), whether a secret exists. It could list the names ` +
+          "of the account's other parameters in the region, never read them.",
+      writes.length > 0 &&
+        `ssm:PutParameter only on the names of the kinds of secret it makes (${writes.join(', ')}): one parameter per ` +
+          'application or affiliate (a postback signing secret, a VAPID private key, an identity secret), named by the ' +
+          'session, not the request, so the names are not known at deployment.',
+    ].filter((reason): reason is string => typeof reason === 'string');
     suppress(
       role,
       [
         {
           id: 'AwsSolutions-IAM5',
-          reason:
-            "ssm:GetParameter (nothing else) under the stack's own secrets path: there is one postback signing " +
-            'secret per affiliate, created by the back office when an affiliate sets a postback URL, so their names ' +
-            'are not known at deployment.',
-          appliesTo: [`Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter${secretsPrefix(stack.stackName)}/*`],
+          reason: reasons.join(' '),
+          appliesTo: [...new Set([...reads, ...writes])].map(parameterArn).concat(checks.length > 0 ? ['Resource::*'] : []),
         },
       ],
       true,
@@ -235,6 +214,13 @@ function suppressFunctionFindings(stack: UrmStackParts): void {
 function roleOf(stack: UrmStackParts, operation: FunctionDefinition): IConstruct {
   const role = stack.ingestion.operations[operation.id].role;
   if (!role) throw new Error(`${operation.id} has no role`);
+  return role;
+}
+
+/** The role of a scheduled function. */
+function scheduledRoleOf(stack: UrmStackParts, definition: FunctionDefinition): IConstruct {
+  const role = stack.scheduled.functions[definition.id].role;
+  if (!role) throw new Error(`${definition.id} has no role`);
   return role;
 }
 

@@ -65,6 +65,18 @@ describe('cdk-nag AwsSolutions checks of the stack', () => {
     expect(ses).toEqual([]);
   });
 
+  test('no suppression accepts the whole secrets path: every SSM grant names a kind of secret, or is DescribeParameters', () => {
+    const ssm = suppressions().filter(([, rule]) => JSON.stringify(rule.applies_to ?? []).includes(':ssm:'));
+    const wholePath = ssm.filter(([, rule]) => JSON.stringify(rule.applies_to).includes(':parameter/urm/UrmNagTest/*"'));
+    const everything = suppressions().filter(([, rule]) => rule.id === 'AwsSolutions-IAM5' && (rule.applies_to ?? []).includes('Resource::*'));
+
+    expect(ssm.length > 0).toBeTruthy();
+    expect(wholePath).toEqual([]);
+    // `*` is accepted for DescribeParameters only (it has no resource-level permission), and for CDK's own deployment handler.
+    for (const [logicalId, rule] of everything)
+      expect([logicalId, rule.reason]).toEqual([logicalId, expect.stringMatching(/ssm:DescribeParameters|BucketDeployment/)]);
+  });
+
   test('every suppression gives a reason of a full sentence or more', () => {
     for (const [, rule] of suppressions()) {
       expect(rule.reason.split(/\s+/).length >= 12).toBeTruthy();

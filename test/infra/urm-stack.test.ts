@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { AssetStaging, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { httpOperations, httpRoutes, routedFunctions, scheduledFunctions, streamConsumers } from '../../functions/manifest/operations';
+import { httpOperations, httpRoutes, routedFunctions, scheduledFunctions, streamConsumers, type HttpOperation } from '../../functions/manifest/operations';
+import { identitySecretName } from '../../functions/domain/identity';
+import { postbackSecretName } from '../../functions/domain/postbacks';
+import { vapidPrivateKeySecret } from '../../functions/domain/push';
 import { gatewayResources, resourcePath } from '../../functions/manifest/routes';
 import { emailSending, ingestStream, postbackSending, pushSending, tables, type TableDefinition, type TableName } from '../../functions/manifest/resources';
 import { secretsEnv, secretsPrefix } from '../../functions/manifest/secrets';
@@ -44,6 +47,26 @@ function allowedStatements(fn: IConstruct & { role?: IConstruct }): Statement[] 
 }
 
 const actionsOf = (statement: Statement) => [statement.Action].flat();
+
+/** The IAM actions that give a parameter's value (or its history, which holds the values). */
+const secretReadActions = ['ssm:GetParameter', 'ssm:GetParameters', 'ssm:GetParametersByPath', 'ssm:GetParameterHistory'];
+
+/** Whether an IAM pattern (`*` any run of characters, `?` one) matches a name, as IAM compares actions and ARNs. */
+function globMatches(pattern: string, name: string): boolean {
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${source}$`, 'i').test(name);
+}
+
+/** The parameter-name pattern of a statement's resource (`*` for any), from the template's ARN (partition, region and account are references). */
+function parameterPattern(resource: unknown): string {
+  if (resource === '*') return '*';
+  const text = JSON.stringify(resource);
+  const at = text.indexOf(':parameter');
+  return at < 0 ? '' : text.slice(at + ':parameter'.length).replace(/"\]*\}*$/, '');
+}
 
 describe('the ingestion stream', () => {
   test('is on-demand and encrypted with the AWS-managed KMS key', () => {
@@ -255,7 +278,7 @@ describe('the functions', () => {
       }
       if (definition.stream === 'write') expected[ingestStream.envVar] = ref(stack.pipeline.stream);
       if (definition.email === 'send') expected[emailSending.configurationSetEnvVar] = ref(stack.email.configurationSet);
-      if (definition.secrets || definition.secretWrites) expected[secretsEnv.prefix] = secretsPrefix(stack.stackName);
+      if (definition.secretReads || definition.secretChecks || definition.secretWrites) expected[secretsEnv.prefix] = secretsPrefix(stack.stackName);
 
       expect(variables).toEqual(expected);
     }
@@ -669,28 +692,77 @@ describe('web push in the stack', () => {
     }
   });
 
-  test('only the functions that read secrets may read SSM parameters, only those that write them may put one, and only under the stack path', () => {
+  test('a function may get only the kinds of secret it reads, ask only whether one exists of those it checks, and put only those it writes', () => {
+    const parameterArn = (pattern: string) => `:parameter${secretsPrefix(stack.stackName)}/${pattern}"`;
     for (const { definition, fn } of allFunctions()) {
       const ssm = allowedStatements(fn).filter((statement) => actionsOf(statement).some((action) => action.startsWith('ssm:')));
-      const reads = ssm.filter((statement) => actionsOf(statement).includes('ssm:GetParameter'));
+      const gets = ssm.filter((statement) => actionsOf(statement).includes('ssm:GetParameter'));
+      const describes = ssm.filter((statement) => actionsOf(statement).includes('ssm:DescribeParameters'));
       const writes = ssm.filter((statement) => actionsOf(statement).includes('ssm:PutParameter'));
-      expect(ssm.length).toBe(reads.length + writes.length);
-      if (definition.secrets) {
-        expect(reads.map(actionsOf)).toEqual([['ssm:GetParameter']]);
-        expect(JSON.stringify(reads[0].Resource)).toMatch(new RegExp(`:parameter${secretsPrefix(stack.stackName)}/\\*"`));
-      } else {
-        expect(reads).toEqual([]);
+      expect([definition.id, ssm.length]).toEqual([definition.id, gets.length + describes.length + writes.length]);
+      // Each kind its own ARN (an identity secret, a VAPID key, a postback secret), never the whole secrets path.
+      for (const [statements, action, patterns] of [
+        [gets, 'ssm:GetParameter', definition.secretReads],
+        [writes, 'ssm:PutParameter', definition.secretWrites],
+      ] as const) {
+        if (!patterns) {
+          expect([definition.id, action, statements]).toEqual([definition.id, action, []]);
+          continue;
+        }
+        expect(statements.map(actionsOf)).toEqual([[action]]);
+        const resources = [statements[0].Resource].flat();
+        expect(resources).toHaveLength(patterns.length);
+        for (const pattern of patterns) expect(JSON.stringify(resources)).toContain(parameterArn(pattern));
       }
-      if (!definition.secretWrites) {
-        expect(writes).toEqual([]);
-        continue;
-      }
-      // Only the names the patterns allow (a postback secret, a VAPID key or an identity secret), never another kind.
-      expect(writes.map(actionsOf)).toEqual([['ssm:PutParameter']]);
-      const writable = [writes[0].Resource].flat();
-      expect(writable).toHaveLength(definition.secretWrites.length);
-      for (const pattern of definition.secretWrites) expect(JSON.stringify(writable)).toContain(`:parameter${secretsPrefix(stack.stackName)}/${pattern}"`);
+      // DescribeParameters has no resource-level permission: `*`, and answers names, never values.
+      expect(describes).toEqual(definition.secretChecks ? [expect.objectContaining({ Action: 'ssm:DescribeParameters', Resource: '*' })] : []);
     }
+  });
+
+  test('each function reads only the kinds of secret it uses, and asks only whether the others exist', () => {
+    const kinds = (field: 'secretReads' | 'secretChecks') =>
+      Object.fromEntries(
+        allFunctions()
+          .filter(({ definition }) => definition[field])
+          .map(({ definition }) => [definition.id, definition[field]]),
+      );
+
+    expect(kinds('secretReads')).toEqual({
+      // Identity proofs of browser-key writes.
+      IngestProfiles: ['apps/*/identity-secret'],
+      // VAPID: send_push, and the console's push to one player.
+      SendPush: ['apps/*/vapid-private-key'],
+      Console: ['apps/*/vapid-private-key'],
+      // Signing the postbacks.
+      SendPostbacks: ['apps/*/affiliates/*/postback-secret'],
+    });
+    expect(kinds('secretChecks')).toEqual({
+      // Whether the application has an identity secret (Settings), whether an affiliate has a signing secret yet.
+      Console: ['apps/*/affiliates/*/postback-secret', 'apps/*/identity-secret'],
+      AffiliatePortal: ['apps/*/affiliates/*/postback-secret'],
+    });
+  });
+
+  test('no function the browser key reaches may read a VAPID private key or a postback signing secret', () => {
+    const parameter = (name: string) => `${secretsPrefix(stack.stackName)}/${name}`;
+    const [vapid, postback, identity] = [
+      parameter(vapidPrivateKeySecret('app_0123abcd')),
+      parameter(postbackSecretName('app_0123abcd', 'aff_1')),
+      parameter(identitySecretName('app_0123abcd')),
+    ];
+    const browserFunctions = httpOperations.filter((operation) => operation.browser);
+    const readable = (operation: HttpOperation) =>
+      allowedStatements(stack.ingestion.operations[operation.id])
+        .filter((statement) => actionsOf(statement).some((action) => secretReadActions.some((read) => globMatches(action, read))))
+        .flatMap((statement) => [statement.Resource].flat().map(parameterPattern));
+    const reads = (operation: HttpOperation, name: string) => readable(operation).some((pattern) => globMatches(pattern, name));
+
+    expect(browserFunctions.map((operation) => operation.id).sort()).toEqual(['GetPushConfig', 'IngestEvents', 'IngestProfiles']);
+    for (const operation of browserFunctions) {
+      expect([operation.id, reads(operation, vapid), reads(operation, postback)]).toEqual([operation.id, false, false]);
+    }
+    // The one secret a browser-key function needs: identity proofs on /profiles.
+    expect(browserFunctions.filter((operation) => reads(operation, identity)).map((operation) => operation.id)).toEqual(['IngestProfiles']);
   });
 
   test('three functions write secrets, each only the kinds its routes make', () => {

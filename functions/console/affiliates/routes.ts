@@ -144,8 +144,8 @@ export const routes = [
     body: validUpdateAffiliatePostbacksBody,
     maxBodyBytes: 8 * 1024,
     tables: { ...sessionTables, apps: 'read', affiliates: 'readwrite', auditLog: 'write' },
-    // As AffiliateUpdatePostbacks: whether a signing secret exists, a new one made; only postback secrets may be written.
-    secrets: 'read',
+    // As AffiliateUpdatePostbacks: whether a signing secret exists (asked, never read), a new one made; only postback secrets may be written.
+    secretChecks: [postbackSecretPattern],
     secretWrites: [postbackSecretPattern],
     postbackHosts: true,
   },

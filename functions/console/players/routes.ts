@@ -5,6 +5,7 @@
  * (functions/back-office/players.ts, messaging.ts).
  */
 import { emailLimits } from '../../domain/email';
+import { vapidPrivateKeyPattern } from '../../domain/push';
 import { editors, everyone, sessionTables, type ConsoleRouteDefinition } from '../route';
 import { validChangeAttribute, validListPlayersQuery, validPlayerEmail, validPlayerPush, validPlayerTimelineQuery } from './schemas';
 
@@ -72,8 +73,8 @@ export const routes = [
     maxBodyBytes: 64 * 1024,
     tables: { ...sessionTables, apps: 'read', profiles: 'read', pushDeliveries: 'readwrite', auditLog: 'write' },
     stream: 'write',
-    // The application's VAPID private key.
-    secrets: 'read',
+    // The application's VAPID private key, and no other kind of secret.
+    secretReads: [vapidPrivateKeyPattern],
     pushEndpoints: true,
   },
 ] as const satisfies readonly ConsoleRouteDefinition[];

@@ -46,8 +46,8 @@ export const routes = [
     roles: admins,
     mutates: false,
     tables: { ...sessionTables, apps: 'read' },
-    // Whether the application has an identity secret (never what it is).
-    secrets: 'read',
+    // Whether the application has an identity secret: asked, never read.
+    secretChecks: [identitySecretPattern],
   },
   {
     id: 'ConsoleUpdateApp',

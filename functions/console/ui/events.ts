@@ -8,25 +8,28 @@ type Attributes = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 const quoted = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
 
-const sentences: Record<string, (a: Attributes) => string> = {
-  urm_back_office_action: (a) => {
-    const who = text(a.user_email ?? a.user_id ?? 'Someone');
-    if (a.action === 'set_attribute') return `${who} set ${text(a.attribute)} = ${quoted(a.value)}`;
-    if (a.action === 'unset_attribute') return `${who} unset ${text(a.attribute)}`;
-    return `${who}: ${text(a.action)}`;
-  },
-  urm_email_sent: (a) => `Email sent: “${text(a.subject ?? '')}” (channel ${text(a.channel_id ?? '?')})`,
-  urm_push_sent: (a) => `Push sent: “${text(a.title ?? '')}” to ${text(a.sent ?? 0)} of ${text(a.tokens ?? 0)} devices`,
-  urm_push_received: () => 'Push notification shown on a device',
-  urm_push_clicked: () => 'Push notification clicked',
-  urm_push_dismissed: () => 'Push notification dismissed',
-  urm_affiliate_attributed: (a) =>
-    `Attributed to affiliate ${text(a.urm_aff_id ?? '?')}${a.urm_aff_link_id ? ` (link ${text(a.urm_aff_link_id)})` : ''}${a.urm_aff ? `, sub-id ${text(a.urm_aff)}` : ''}`,
-};
+// A Map, not an object: an integrator's event named `__proto__` or `constructor` must find no sentence.
+const sentences = new Map<string, (a: Attributes) => string>(
+  Object.entries({
+    urm_back_office_action: (a) => {
+      const who = text(a.user_email ?? a.user_id ?? 'Someone');
+      if (a.action === 'set_attribute') return `${who} set ${text(a.attribute)} = ${quoted(a.value)}`;
+      if (a.action === 'unset_attribute') return `${who} unset ${text(a.attribute)}`;
+      return `${who}: ${text(a.action)}`;
+    },
+    urm_email_sent: (a) => `Email sent: “${text(a.subject ?? '')}” (channel ${text(a.channel_id ?? '?')})`,
+    urm_push_sent: (a) => `Push sent: “${text(a.title ?? '')}” to ${text(a.sent ?? 0)} of ${text(a.tokens ?? 0)} devices`,
+    urm_push_received: () => 'Push notification shown on a device',
+    urm_push_clicked: () => 'Push notification clicked',
+    urm_push_dismissed: () => 'Push notification dismissed',
+    urm_affiliate_attributed: (a) =>
+      `Attributed to affiliate ${text(a.urm_aff_id ?? '?')}${a.urm_aff_link_id ? ` (link ${text(a.urm_aff_link_id)})` : ''}${a.urm_aff ? `, sub-id ${text(a.urm_aff)}` : ''}`,
+  } satisfies Record<string, (a: Attributes) => string>),
+);
 
 /** A sentence for a system event; for an unknown `urm_*` one, its name in words; undefined for an integrator's event. */
 export function describeEvent(event: string, attributes: Attributes): string | undefined {
-  const sentence = sentences[event];
+  const sentence = sentences.get(event);
   if (sentence) return sentence(attributes);
   if (event.startsWith('urm_')) {
     const words = event.slice(4).replace(/_/g, ' ');

@@ -105,7 +105,7 @@ export function definedFunction(
   for (const [name] of access) environment[tableDefinitions[name].envVar] = resources.tables[name].tableName;
   if (definition.stream === 'write') environment[ingestStream.envVar] = resources.stream.streamName;
   const stack = Stack.of(scope);
-  if (definition.secrets || definition.secretWrites) environment[secretsEnv.prefix] = secretsPrefix(stack.stackName);
+  if (definition.secretReads || definition.secretChecks || definition.secretWrites) environment[secretsEnv.prefix] = secretsPrefix(stack.stackName);
   if (definition.pushEndpoints && resources.pushEndpointHosts) environment[pushSending.endpointHostsEnvVar] = resources.pushEndpointHosts;
   if (definition.postbackHosts && resources.postbackHosts) environment[postbackSending.allowedHostsEnvVar] = resources.postbackHosts;
 
@@ -138,17 +138,22 @@ export function definedFunction(
     // Not stream.grantWrite: producers need no ListShards, and the AWS-managed key needs no KMS grant.
     policy.addStatements(new PolicyStatement({ actions: ['kinesis:PutRecord', 'kinesis:PutRecords'], resources: [resources.stream.streamArn] }));
   }
-  if (definition.secrets) {
-    // SecureStrings under the stack's own path only; the AWS-managed aws/ssm key en- and decrypts for SSM callers without a KMS grant.
-    const parameters = stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: `${secretsPrefix(stack.stackName).slice(1)}/*` });
-    policy.addStatements(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameters] }));
+  const parameters = (patterns: readonly string[]) =>
+    patterns.map((pattern) =>
+      stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: `${secretsPrefix(stack.stackName).slice(1)}/${pattern}` }),
+    );
+  if (definition.secretReads) {
+    // Only the kinds of secret it uses (an identity secret, a VAPID key, a postback secret), never the whole path; the
+    // AWS-managed aws/ssm key decrypts SecureStrings for SSM callers without a KMS grant.
+    policy.addStatements(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: parameters(definition.secretReads) }));
+  }
+  if (definition.secretChecks) {
+    // Whether a secret exists, by name (SecretStore.exists): DescribeParameters takes no resource ARN in IAM, and answers metadata, never a value.
+    policy.addStatements(new PolicyStatement({ actions: ['ssm:DescribeParameters'], resources: ['*'] }));
   }
   if (definition.secretWrites) {
     // Writes only to the names the patterns allow (e.g. postback secrets), never to another kind of secret.
-    const writable = definition.secretWrites.map((pattern) =>
-      stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: `${secretsPrefix(stack.stackName).slice(1)}/${pattern}` }),
-    );
-    policy.addStatements(new PolicyStatement({ actions: ['ssm:PutParameter'], resources: writable }));
+    policy.addStatements(new PolicyStatement({ actions: ['ssm:PutParameter'], resources: parameters(definition.secretWrites) }));
   }
   return fn;
 }

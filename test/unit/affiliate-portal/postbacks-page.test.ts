@@ -180,6 +180,8 @@ describe('POST /affiliates/{app_id}/postbacks', () => {
     expect(response.body).toContain(String(secret));
     expect(response.body).toContain('Store it now: it is not shown again.');
     expect(postbacks.settings.urls.get('app_1#aff_1')).toBe('https://tracker.example/pb?e={event}');
+    // Whether the affiliate has a secret is asked, never read: the portal may not read signing secrets.
+    expect([secrets.checks, secrets.reads]).toEqual([[postbackSecretName('app_1', 'aff_1')], []]);
   });
 
   test('a refused URL answers 400 with the reason next to the field and stores nothing', async () => {

@@ -4,6 +4,7 @@ import type { App, AppStore } from '../../../functions/domain/apps';
 import { NotFound, ValidationError } from '../../../functions/domain/errors';
 import { postbackSecretName } from '../../../functions/domain/postbacks';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from '../../support/postbacks';
+import { MemorySecretStore } from '../../support/secrets';
 
 function setUp(allowedHosts: string[] = []) {
   const apps = {
@@ -11,11 +12,11 @@ function setUp(allowedHosts: string[] = []) {
   };
   const settings = new MemoryPostbackSettings();
   settings.urls.set('app_1#aff_1', undefined);
-  const secretValues = new Map<string, string>();
-  const secrets = { get: async (name: string) => secretValues.get(name), put: async (name: string, value: string) => void secretValues.set(name, value) };
+  const secrets = new MemorySecretStore();
+  const secretValues = secrets.values;
   const log = new MemoryPostbackOutbox();
   const office = { apps: apps as unknown as AppStore, secrets, postbacks: { settings, log, allowedHosts } };
-  return { office, settings, secretValues, log };
+  return { office, settings, secrets, secretValues, log };
 }
 
 const URL_TEMPLATE = 'https://tracker.example.com/pb?cid={sub_id}&e={event}';
@@ -31,6 +32,16 @@ describe('postback settings', () => {
     expect(secretValues.get(postbackSecretName('app_1', 'aff_1'))).toBe(first.signing_secret);
     expect(second).toEqual({ app_id: 'app_1', affiliate_id: 'aff_1', postback_url: `${URL_TEMPLATE}&x=1` });
     expect((await settings.get('app_1', 'aff_1')).postback_url).toBe(`${URL_TEMPLATE}&x=1`);
+  });
+
+  test('whether a signing secret exists is asked of the store, never read from it', async () => {
+    const { office, secrets } = setUp();
+
+    await setPostbackUrl(office, 'app_1', 'aff_1', URL_TEMPLATE);
+    await setPostbackUrl(office, 'app_1', 'aff_1', `${URL_TEMPLATE}&x=1`);
+
+    expect(secrets.checks).toEqual([postbackSecretName('app_1', 'aff_1'), postbackSecretName('app_1', 'aff_1')]);
+    expect(secrets.reads).toEqual([]);
   });
 
   test.each(['https://169.254.169.254/latest', 'https://10.0.0.1/pb', 'http://tracker.example.com/pb'])(

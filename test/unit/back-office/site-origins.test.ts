@@ -11,6 +11,7 @@ import { commandLineActor } from '../../../functions/domain/audit';
 import { ValidationError } from '../../../functions/domain/errors';
 import { MemoryPlanStore } from '../../support/affiliates';
 import { MemoryAuditLog } from '../../support/enterprise';
+import { MemorySecretStore } from '../../support/secrets';
 
 class Apps implements AppStore {
   readonly apps = new Map<string, App>([['app_1', { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' }]]);
@@ -33,17 +34,11 @@ class Apps implements AppStore {
 function setUp() {
   const apps = new Apps();
   const log = new MemoryAuditLog();
-  const secrets = new Map<string, string>();
   const office = {
     apps,
     plans: new MemoryPlanStore(),
     audit: log,
-    secrets: {
-      get: async (name: string) => secrets.get(name),
-      put: async (name: string, value: string) => {
-        secrets.set(name, value);
-      },
-    },
+    secrets: new MemorySecretStore(),
     now: () => new Date('2026-11-23T10:00:00.000Z'),
   };
   return { office, apps, log };

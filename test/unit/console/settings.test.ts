@@ -3,6 +3,8 @@ import { describe, expect, test } from '@jest/globals';
 import { hashApiKey } from '../../../functions/domain/api-keys';
 import { consoleRouter } from '../../support/console-router';
 
+const json = { 'Content-Type': 'application/json' };
+
 const theirKey = { key_hash: 'h-theirs', key_id: 'key_theirs', app_id: 'app_2', scope: 'server', created_at: '2026-01-01T00:00:00.000Z' } as const;
 const ourKey = { key_hash: 'h1', key_id: 'key_1', app_id: 'app_1', scope: 'server', created_at: '2026-01-01T00:00:00.000Z' } as const;
 
@@ -106,6 +108,18 @@ describe('secrets from the console', () => {
     expect((await api.call('GET', '/console/api/app')).body.app).toMatchObject({ app_id: 'app_1', identity_secret_set: true });
   });
 
+  test('the application says whether it has an identity secret by asking the store, never reading the secret', async () => {
+    const api = consoleRouter();
+
+    const before = await api.call('GET', '/console/api/app');
+    await api.call('POST', '/console/api/identity_secret');
+    const after = await api.call('GET', '/console/api/app');
+
+    expect([before.body.app.identity_secret_set, after.body.app.identity_secret_set]).toEqual([false, true]);
+    expect(api.secrets.checks).toEqual(['apps/app_1/identity-secret', 'apps/app_1/identity-secret']);
+    expect(api.secrets.reads).toEqual([]);
+  });
+
   test('generated VAPID keys: the private key goes to the secret store only, never into the answer or the audit entry', async () => {
     const api = consoleRouter();
 
@@ -167,5 +181,26 @@ describe('the application, channels and money from the console', () => {
     expect(set.body).toEqual({ currency: 'USD', money_events: { Deposit: 'deposit' } });
     expect((await api.call('GET', '/console/api/money')).body).toEqual(set.body);
     expect(bad.status).toBe(400);
+  });
+
+  test.each(['constructor', '__proto__'])('a money event named %s is a 400 naming it, and the mapping stays as it was', async (name) => {
+    const api = consoleRouter();
+    await api.admin();
+
+    const response = await api.call('POST', '/console/api/money', { rawBody: `{"money_events": {${JSON.stringify(name)}: "deposit"}}`, headers: json });
+
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([expect.stringContaining(JSON.stringify(name))]);
+    expect((await api.call('GET', '/console/api/money')).body).toEqual({ currency: 'EUR', money_events: {} });
+  });
+
+  test('money events named toString, hasOwnProperty and valueOf are kept and read back', async () => {
+    const api = consoleRouter();
+    const mapping = { toString: 'deposit', hasOwnProperty: 'bet', valueOf: 'win' };
+
+    const set = await api.call('POST', '/console/api/money', { body: { money_events: mapping } });
+
+    expect(set.status).toBe(200);
+    expect((await api.call('GET', '/console/api/money')).body).toEqual({ currency: 'EUR', money_events: mapping });
   });
 });

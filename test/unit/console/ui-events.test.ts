@@ -42,4 +42,11 @@ describe('system events in words', () => {
       ['currency', 'EUR'],
     ]);
   });
+
+  test.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])(
+    "an integrator's event named %s has no sentence, like any other of its events",
+    (name) => {
+      expect(describeEvent(name, { amount: 1 })).toBeUndefined();
+    },
+  );
 });

@@ -210,6 +210,24 @@ describe('the funnel of one player', () => {
     expect(countsEvent(settings, { event: 'urm_affiliate_attributed', urm_aff_id: 'aff-1' })).toBe(true);
     expect(countsEvent(settings, { event: 'toString' })).toBe(false);
   });
+
+  test.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'an event named %s counts only when the mapping names it, as its own entry',
+    (name) => {
+      const mapped: MoneySettings = { currency: 'EUR', money_events: JSON.parse(`{${JSON.stringify(name)}: "bonus"}`) };
+      const outcome = countPlayer({
+        stored: undefined,
+        appId: 'app_1',
+        profileId: 'player-1',
+        items: [attributed(1), money(2, name, 10)],
+        settings: mapped,
+        now: NOW,
+      });
+
+      expect([countsEvent(settings, { event: name }), countsEvent(mapped, { event: name })]).toEqual([false, true]);
+      expect(rows(outcome.contributions)).toEqual({ 'aff-1/link-1/2026-11-21': { ...zero, registrations: 1, bonuses: '10' } });
+    },
+  );
 });
 
 describe('clicks', () => {

@@ -36,4 +36,24 @@ describe('money settings', () => {
   test('an application that never said anything counts in EUR and maps no events', () => {
     expect(moneySettingsOf({})).toEqual({ currency: 'EUR', money_events: {} });
   });
+
+  // DynamoDB's document marshaller cannot keep these two keys in a map: `constructor` fails the write, `__proto__` is lost.
+  test.each(['constructor', '__proto__'])('the name %s is refused: the settings store cannot keep it', (name) => {
+    const events = JSON.parse(`{${JSON.stringify(name)}: "deposit"}`) as Record<string, string>;
+
+    expect(moneySettingsProblems({ money_events: events })).toEqual([
+      `money_events: ${JSON.stringify(name)} cannot carry money (a name the settings store cannot keep)`,
+    ]);
+  });
+
+  test('other names that Object.prototype also has are event names like any other', () => {
+    expect(moneySettingsProblems({ money_events: { toString: 'deposit', hasOwnProperty: 'bet', valueOf: 'win' } })).toEqual([]);
+  });
+
+  test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('the command line pair %s=deposit is read as its own entry', (name) => {
+    const { money_events, problems } = parseMoneyEventPairs([`${name}=deposit`]);
+
+    expect(problems).toEqual([]);
+    expect(Object.entries(money_events)).toEqual([[name, 'deposit']]);
+  });
 });

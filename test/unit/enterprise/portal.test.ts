@@ -135,7 +135,7 @@ describe("the enterprise portal's function", () => {
     const { signIn, tokens, sessions, clock } = await setup();
     const handler = makeEnterprisePortalHandler({ tokens, sessions, apps: new MemoryAppStore(apps), now: clock.now, newSessionId: newSecret });
     const browse = (path: string, method = 'GET') => handler(apiEvent({ method, path }), context('EnterprisePortalFunction'));
-    return { signIn, sessions, tokens, browse };
+    return { signIn, sessions, tokens, clock, browse };
   };
 
   test('GET /redirect with a fresh token starts a session and sends the browser to the console with the cookie', async () => {
@@ -162,6 +162,26 @@ describe("the enterprise portal's function", () => {
     expect(response.statusCode).toBe(401);
     expect(response.body).toContain('This sign-in link has already been used');
     expect(response.headers?.['Set-Cookie']).toBe(undefined);
+  });
+
+  test('a used, an expired and an unknown link each get a 401 page saying which it was, and nothing else differs', async () => {
+    const { signIn, clock, browse } = await portal();
+    const used = (await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token;
+    await browse(`/redirect?token=${used}`);
+    const expired = (await signIn('app_1', { app_id: 'app_1', user_id: 'usr_1' })).token;
+    clock.advance(5 * MINUTE);
+
+    const pages = await Promise.all([used, expired, newSecret()].map((token) => browse(`/redirect?token=${token}`)));
+
+    expect(pages.map((page) => [page.statusCode, /<h1>([^<]*)<\/h1>/.exec(String(page.body))?.[1]])).toEqual([
+      [401, 'This sign-in link has already been used'],
+      [401, 'This sign-in link has expired'],
+      [401, 'This sign-in link is not valid'],
+    ]);
+    // Only the holder of a link learns which: the rest of the page, and its headers, are the same for all three.
+    const rest = pages.map((page) => [String(page.body).replace(/<h1>[^<]*<\/h1>/, ''), page.headers]);
+    expect(rest[1]).toEqual(rest[0]);
+    expect(rest[2]).toEqual(rest[0]);
   });
 
   test('GET /redirect answers a 500 page that tells nothing of a failure', async () => {
