@@ -18,7 +18,7 @@ import { MemoryStream } from './memory-stream';
 import { fixedVapid, MemoryDeliveryClaims, MemoryMailer, MemoryPushSender, MemorySentActions } from './messaging';
 import { MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from './players';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
-import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore } from './settings';
+import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore, MemorySenderStore } from './settings';
 
 export interface ConsoleCaller {
   userId: string;
@@ -64,6 +64,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     apps: new MemoryAppStore([{ ...consoleApp }]),
     keys: new MemoryKeyStore(),
     channels: new MemoryChannelStore(),
+    senders: new MemorySenderStore(),
     secrets: new MemorySecretStore(),
     plans: new MemoryPlanStore(),
     affiliates: new MemoryAffiliateStore(),
