@@ -149,7 +149,7 @@ describe("the admin command line on the tenant's application", () => {
   test("refuses a channel with the demo application's sender", async () => {
     const creating = admin('channel', 'create', '--app', attacker.appId, '--name', 'Spoof', '--from-email', victimSender, '--from-name', 'urm demo');
 
-    await expect(creating).rejects.toThrow(/from_email must be a sender assigned to the application/);
+    await expect(creating).rejects.toMatchObject({ errors: [expect.stringMatching(/^from_email must be a sender assigned to the application/)] });
     expect((await admin('channel', 'list', '--app', attacker.appId)).map((c: { from_email: string }) => c.from_email)).not.toContain(victimSender);
   });
 
