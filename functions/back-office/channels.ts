@@ -37,6 +37,7 @@ async function requireAssignedAddress(office: Pick<BackOffice, 'senders'>, appId
 
 /** 400 naming from_domain unless the application holds the whole domain: an address at it is not enough. */
 async function requireAssignedDomain(office: Pick<BackOffice, 'senders'>, appId: string, domain: string): Promise<void> {
+  // Any address at the domain tells who holds the domain itself.
   if ((await office.senders.holders(`postmaster@${domain}`)).domain === appId) return;
   throw new ValidationError([`from_domain must be a domain assigned to the application: ${domain} is not (${assignedBy})`], 'from_domain is invalid');
 }
