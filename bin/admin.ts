@@ -14,6 +14,7 @@ import { affiliateApprovals, checkOrigin, createApp, listApps, updateApp } from 
 import { createPlan, listPlans } from '../functions/back-office/plans';
 import { changeAffiliatePostbacks, postbackDeliveries } from '../functions/back-office/postbacks';
 import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from '../functions/back-office/channels';
+import { assignSender, listSenders, releaseSender, type SenderInput } from '../functions/back-office/senders';
 import { rotateIdentitySecret, setIdentityVerification } from '../functions/back-office/identity';
 import { issueKey, listKeys, revokeKey } from '../functions/back-office/keys';
 import { portalSignInLink } from '../functions/back-office/portal-link';
@@ -72,7 +73,7 @@ export interface AdminOptions {
 
 export function adminProgram(options: AdminOptions = {}): Command {
   const program = new Command('admin')
-    .description('urm back office: applications, keys, email channels, affiliates and plans')
+    .description('urm back office: applications, keys, email senders and channels, affiliates and plans')
     .option('--stack <name>', 'a deployed stack (default: the local stack)')
     .option('--region <region>', 'AWS region of the deployed stack')
     .option('--data-dir <dir>', 'data directory of the local stack', process.env.URM_DATA_DIR || '.urm')
@@ -253,13 +254,52 @@ export function adminProgram(options: AdminOptions = {}): Command {
       await revokeKey(await office(), opts.app, commandLineActor, keyId);
       print({ revoked: keyId }, () => [`Revoked key ${keyId}`]);
     });
+  const sender = program
+    .command('sender')
+    .description("the addresses and domains an application may send email as: assigned here only, each to one application, audited in the application's log");
+  /** `--email` or `--domain`, one of them. */
+  const senderOptions = (command: Command) =>
+    command
+      .requiredOption('--app <app_id>')
+      .addOption(new Option('--email <address>', 'one address').conflicts('domain'))
+      .option('--domain <domain>', 'every address at a domain (not its subdomains)');
+  const senderInput = (opts: { email?: string; domain?: string }): SenderInput => {
+    if (opts.email !== undefined) return { email: opts.email };
+    if (opts.domain !== undefined) return { domain: opts.domain };
+    throw new InvalidArgumentError('say --email <address> or --domain <domain>');
+  };
+  senderOptions(
+    sender
+      .command('assign')
+      .description(
+        "let an application's channels send as an address or a domain; refused while another application holds it (or its domain, or an address at it)",
+      ),
+  ).action(async (opts: { app: string; email?: string; domain?: string }) => {
+    const assigned = await assignSender(await office(), commandLineActor, opts.app, senderInput(opts));
+    print(assigned, () => [`${assigned.sender} (${assigned.kind}) is assigned to ${assigned.app_id}`]);
+  });
+  sender
+    .command('list')
+    .description("list an application's senders, or with no --app every application's")
+    .option('--app <app_id>')
+    .action(async (opts: { app?: string }) => {
+      const senders = await listSenders(await office(), opts.app);
+      print(senders, () => table(senders as unknown as Record<string, unknown>[], ['sender', 'kind', 'app_id', 'assigned_at']));
+    });
+  senderOptions(
+    sender.command('release').description('take a sender from an application: its channels with that sender stop sending (409) from the next request'),
+  ).action(async (opts: { app: string; email?: string; domain?: string }) => {
+    const input = senderInput(opts);
+    await releaseSender(await office(), commandLineActor, opts.app, input);
+    print({ released: input.email ?? input.domain, app_id: opts.app }, () => [`Released ${input.email ?? input.domain} from ${opts.app}`]);
+  });
   const channel = program.command('channel').description('email channels: the senders send_email refers to by channel_id');
   channel
     .command('create')
     .description('create an enabled email channel')
     .requiredOption('--app <app_id>')
     .requiredOption('--name <name>', 'a name for people')
-    .requiredOption('--from-email <address>', 'default sender address (a verified SES identity in AWS)')
+    .requiredOption('--from-email <address>', "default sender address: one of the application's senders (`sender list`), at a verified SES identity in AWS")
     .requiredOption('--from-name <name>', 'default sender name')
     .option('--domain <domain>', "let send_email's from_email be any address at this domain: the from email's own")
     .action(async (opts: { app: string; name: string; fromEmail: string; fromName: string; domain?: string }) => {

@@ -32,6 +32,7 @@ import { DynamoPlayerDirectory } from './dynamo-player-directory';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from './dynamo-postback-store';
 import { DynamoProfileStore } from './dynamo-profile-store';
 import { DynamoRejectionLog } from './dynamo-rejection-log';
+import { DynamoSenderStore } from './dynamo-sender-store';
 import { DynamoSentActions } from './dynamo-sent-actions';
 import { DynamoSessionStore } from './dynamo-session-store';
 import { DynamoSignInAttempts } from './dynamo-sign-in-attempts';
@@ -47,6 +48,7 @@ export const playerDirectory = () => new DynamoPlayerDirectory(dynamo, table('pr
 export const timelineStore = () => new DynamoTimelineStore(dynamo, table('timeline'));
 export const rejectionLog = () => new DynamoRejectionLog(dynamo, table('rejections'));
 export const channelStore = () => new DynamoChannelStore(dynamo, table('channels'));
+export const senderStore = () => new DynamoSenderStore(dynamo, table('senders'));
 export const linkStore = () => new DynamoLinkStore(dynamo, table('links'));
 export const funnelStore = () => new DynamoFunnelStore(dynamo, table('funnel'));
 export const postbackOutbox = () => new DynamoPostbackOutbox(dynamo, table('funnel'));

@@ -1,5 +1,9 @@
-/** Email channels: the default senders send_email refers to by channel id, enabled or not. */
-import { channelDomainFor, newChannelId, type Channel } from '../domain/channels';
+/**
+ * Email channels: the default senders send_email refers to by channel id,
+ * enabled or not, made only with the senders the operator assigned to the
+ * application (back-office/senders.ts).
+ */
+import { channelDomainFor, newChannelId, senderHeldBy, type Channel } from '../domain/channels';
 import { addressDomain, canonicalAddress, displayNameSchema, emailAddressSchema, emailLimits } from '../domain/email';
 import { NotFound, ValidationError } from '../domain/errors';
 import { compileValidator } from '../domain/validation';
@@ -21,13 +25,30 @@ function checkDomain(fromEmail: string, domain: string): string {
   return checked;
 }
 
-type ChannelPorts = Pick<BackOffice, 'apps' | 'channels' | 'audit' | 'now'>;
+type ChannelPorts = Pick<BackOffice, 'apps' | 'channels' | 'senders' | 'audit' | 'now'>;
+
+const assignedBy = 'the operator assigns senders: npm run admin -- sender assign';
+
+/** 400 naming from_email unless the application holds the address (itself, or its domain). */
+async function requireAssignedAddress(office: Pick<BackOffice, 'senders'>, appId: string, fromEmail: string): Promise<void> {
+  if (senderHeldBy(await office.senders.holders(fromEmail), appId)) return;
+  throw new ValidationError([`from_email must be a sender assigned to the application: ${fromEmail} is not (${assignedBy})`], 'from_email is invalid');
+}
+
+/** 400 naming from_domain unless the application holds the whole domain: an address at it is not enough. */
+async function requireAssignedDomain(office: Pick<BackOffice, 'senders'>, appId: string, domain: string): Promise<void> {
+  // Any address at the domain tells who holds the domain itself.
+  if ((await office.senders.holders(`postmaster@${domain}`)).domain === appId) return;
+  throw new ValidationError([`from_domain must be a domain assigned to the application: ${domain} is not (${assignedBy})`], 'from_domain is invalid');
+}
 
 /**
  * Creates an enabled email channel: send_email refers to it by its id. With
  * `fromDomain` (the domain of `fromEmail`, nothing else), any address at that
- * domain may be a sender of the channel, not only `fromEmail`. Audited as
- * `channel.created`.
+ * domain may be a sender of the channel, not only `fromEmail`. The
+ * application must hold `fromEmail` (the address, or its domain) and, for
+ * `fromDomain`, the domain itself: a 400 naming the field otherwise. Audited
+ * as `channel.created`.
  */
 export async function createChannel(
   office: ChannelPorts,
@@ -51,6 +72,8 @@ export async function createChannel(
     enabled: true,
     created_at: nowOf(office).toISOString(),
   };
+  await requireAssignedAddress(office, channel.app_id, fromEmail);
+  if (channel.from_domain !== undefined) await requireAssignedDomain(office, channel.app_id, channel.from_domain);
   await office.channels.create(channel);
   await audit(office)({
     appId: channel.app_id,
@@ -81,7 +104,8 @@ export async function setChannelEnabled(office: ChannelPorts, appId: string, act
 
 /**
  * Lets a channel send from any address at its own address's domain
- * (`domain`), or, with undefined, from its address only again. Takes effect
+ * (`domain`, which the application must hold: a 400 naming from_domain
+ * otherwise), or, with undefined, from its address only again. Takes effect
  * from the next request. Audited as `channel.domain_changed` (`{from, to}`,
  * null for the address only).
  */
@@ -96,6 +120,8 @@ export async function setChannelDomain(
   const channel = await office.channels.get(appId, channelId);
   if (!channel) throw new NotFound(`application ${appId} has no channel ${channelId}`);
   const fromDomain = domain === undefined ? undefined : checkDomain(channel.from_email, domain);
+  // Narrowing to the address alone needs no check: every send checks the address anyway.
+  if (fromDomain !== undefined) await requireAssignedDomain(office, appId, fromDomain);
   const updated = await office.channels.setFromDomain(appId, channelId, channel.from_email, fromDomain, nowOf(office));
   if (!updated) throw new NotFound(`application ${appId} has no channel ${channelId}`);
   await audit(office)({

@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import type { AttributeValue } from '../domain/attributes';
 import type { AuditLog } from '../domain/audit';
-import type { ChannelStore } from '../domain/channels';
+import type { ChannelStore, SenderStore } from '../domain/channels';
 import { displayNameSchema, emailAddressSchema, type Mailer } from '../domain/email';
 import { Conflict, NotFound } from '../domain/errors';
 import { toStreamEntries, type RecordWriter } from '../domain/ingest';
@@ -61,6 +61,7 @@ export interface SentActions {
 export interface MessagingPorts extends PushPorts {
   profiles: Pick<ProfileStore, 'get'>;
   channels: Pick<ChannelStore, 'get'>;
+  senders: Pick<SenderStore, 'holders'>;
   mailer: Mailer;
   writer: RecordWriter;
   actions: SentActions;
@@ -169,9 +170,10 @@ export type PlayerEmail = Omit<EmailMessage, 'to_addresses'> & { action_id?: str
 /**
  * Sends one email through a channel of the actor's application to the
  * player's address: 404 for an unknown player (another application's
- * included) or channel, 409 when the player has no address.
+ * included) or channel, 409 when the player has no address or the
+ * application no longer holds the channel's sender.
  */
-export function emailPlayer(ports: Pick<MessagingPorts, 'profiles' | 'channels' | 'mailer' | 'writer' | 'actions' | 'audit' | 'newId' | 'now'>) {
+export function emailPlayer(ports: Pick<MessagingPorts, 'profiles' | 'channels' | 'senders' | 'mailer' | 'writer' | 'actions' | 'audit' | 'newId' | 'now'>) {
   const channelFor = emailChannel(ports);
   const act = once(ports);
   return async (actor: Actor, profileId: string, request: PlayerEmail): Promise<{ action_id: string; message_id: string }> => {

@@ -11,7 +11,7 @@ import type { AffiliateStore } from '../domain/affiliates';
 import type { AppStore, KeyStore } from '../domain/apps';
 import type { AuditLog } from '../domain/audit';
 import type { EnterpriseUserStore, SignInTokenStore } from '../domain/enterprise';
-import type { ChannelStore } from '../domain/channels';
+import type { ChannelStore, SenderStore } from '../domain/channels';
 import type { SecretStore } from '../domain/secrets';
 import type { PlanStore } from '../domain/plans';
 import type { PostbackLog, PostbackSettingsStore } from '../domain/postbacks';
@@ -30,6 +30,8 @@ export interface BackOffice {
   /** Affiliates' tracking links (back-office/affiliate-links.ts; their names in reports). */
   links: LinkStore;
   channels: ChannelStore;
+  /** Which application may send as which address or domain: assigned by the operator only (back-office/senders.ts). */
+  senders: SenderStore;
   /** VAPID private keys and identity secrets: SSM Parameter Store in AWS, a DynamoDB table locally (functions/manifest/secrets.ts). */
   secrets: SecretStore;
   /** Affiliates' postback URLs (on the affiliate item) and delivery logs (funnel table); `allowedHosts`: the operator's development hosts. */

@@ -18,6 +18,7 @@ import {
   profileStore,
   reportStores,
   rejectionLog,
+  senderStore,
   sentActions,
   timelineStore,
 } from '../adapters/stores';
@@ -41,6 +42,7 @@ export const handler = makeConsoleHandler({
   ...reports,
   keys: keyStore(),
   channels: channelStore(),
+  senders: senderStore(),
   secrets,
   postbacks: { settings: postbackSettings(), log: postbackOutbox(), allowedHosts: postbackHostList(optionalEnv(postbackSending.allowedHostsEnvVar, '')) },
   directory: playerDirectory(),

@@ -60,3 +60,74 @@ export interface ChannelStore {
    */
   setFromDomain(appId: string, channelId: string, fromEmail: string, fromDomain: string | undefined, at: Date): Promise<Channel | undefined>;
 }
+
+/**
+ * A sender the operator assigned to an application (docs/api.md, "Senders"):
+ * one address, or every address at a domain. Channels may only be made with
+ * the application's senders, and every send checks the claim again.
+ */
+export interface SenderAssignment {
+  app_id: string;
+  /** The address or the domain, trimmed and in lower case: one claim however it is spelt. */
+  sender: string;
+  kind: 'address' | 'domain';
+  assigned_at: string;
+}
+
+/** Which applications hold an address: through the address itself, and through its domain. */
+export interface SenderHolders {
+  address?: string;
+  domain?: string;
+}
+
+/** A claim's outcome: made, already this application's, or held by another application (`by`). */
+export type SenderClaim = { outcome: 'assigned' | 'unchanged'; assignment: SenderAssignment } | { outcome: 'taken'; by: SenderAssignment };
+
+export interface SenderStore {
+  /**
+   * Claims the sender for its application, atomically: never an address or a
+   * domain another application holds, never a domain with another
+   * application's address at it, never an address at another application's domain.
+   */
+  claim(assignment: SenderAssignment): Promise<SenderClaim>;
+  /** Gives up the application's claim on `sender` (a senderKey); false when the application does not hold it. */
+  release(appId: string, sender: string): Promise<boolean>;
+  /** The application's senders, by sender. */
+  listByApp(appId: string): Promise<SenderAssignment[]>;
+  /** Every application's senders, by sender: what the operator reviews. */
+  list(): Promise<SenderAssignment[]>;
+  /** Who holds the address and its domain, read consistently: a release holds from the next send. */
+  holders(address: string): Promise<SenderHolders>;
+}
+
+/** How a sender is claimed: trimmed and in lower case, so `News@Casino.example` and `news@casino.example` are one. */
+export function senderKey(sender: string): string {
+  return sender.trim().toLowerCase();
+}
+
+/** The domain a sender (a senderKey) is at: an address's, or the domain itself. */
+export function senderDomain(sender: string): string {
+  return sender.slice(sender.lastIndexOf('@') + 1);
+}
+
+/**
+ * The claim in the way of `wanted`, among the claims at its domain: the same
+ * sender held by another application; for an address, its domain held by
+ * another; for a domain, an address at it held by another.
+ */
+export function claimBlocker(
+  claimsAtDomain: readonly SenderAssignment[],
+  wanted: Pick<SenderAssignment, 'app_id' | 'sender' | 'kind'>,
+): SenderAssignment | undefined {
+  return claimsAtDomain.find(
+    (held) =>
+      held.app_id !== wanted.app_id &&
+      senderDomain(held.sender) === senderDomain(wanted.sender) &&
+      (held.sender === wanted.sender || held.kind === 'domain' || wanted.kind === 'domain'),
+  );
+}
+
+/** Whether the application may send as an address: the address's own claim decides, else its domain's. */
+export function senderHeldBy(holders: SenderHolders, appId: string): boolean {
+  return holders.address !== undefined ? holders.address === appId : holders.domain === appId;
+}

@@ -28,6 +28,13 @@ export type Role = (typeof roles)[number];
 /** A user signed up before roles existed reads as this. */
 export const defaultRole: Role = 'viewer';
 
+/**
+ * The roles sign_up may name: a server key never makes an admin (only the
+ * application's first user, once, is one by default). Admins are made by an
+ * admin in the console or by the operator's command line.
+ */
+export const signUpRoles = ['marketer', 'viewer'] as const satisfies readonly Role[];
+
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (roles as readonly string[]).includes(value);
 }

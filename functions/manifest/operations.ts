@@ -137,7 +137,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'POST',
     path: '/api/send_email',
     entry: 'functions/api/send-email/handler.ts',
-    tables: { keys: 'read', channels: 'read' },
+    // senders: that the application still holds the channel's sender, at every send.
+    tables: { keys: 'read', channels: 'read', senders: 'read' },
     stream: 'write',
     email: 'send',
   },

@@ -109,6 +109,23 @@ export const tables = {
     sortKey: S('channel_id'),
   },
   /**
+   * Senders the operator assigned to applications, one partition per domain
+   * (`domain`): the domain's own item (`sender` = the domain), which is its
+   * claim when it carries `app_id` and counts every claim at the domain
+   * (`writes`), and one item per claimed address (`sender` = the address).
+   * Keyed across applications, so a sender is claimed by one application only,
+   * with conditional writes (functions/adapters/dynamo-sender-store.ts).
+   * `by-app` lists an application's senders: only claims carry `app_id`.
+   */
+  senders: {
+    id: 'SendersTable',
+    envVar: 'SENDERS_TABLE',
+    localName: 'urm-senders',
+    partitionKey: S('domain'),
+    sortKey: S('sender'),
+    indexes: [{ name: 'by-app', kind: 'global', partitionKey: S('app_id'), sortKey: S('sender') }],
+  },
+  /**
    * Enterprise users: `user#<app_id>#<user_id>` items (with their role),
    * `email#<app_id>#<email>` claims and a `roster#<app_id>` admin count,
    * written together in one transaction (an email is one user per application;

@@ -3,11 +3,12 @@
  * `urm_email_sent` event that records it: what `POST /api/send_email` (an
  * integrator's call) and the back office's "email a player" both do. The
  * rules the schema cannot say, the channel (unknown or disabled: 404, nothing
- * sent), a sender the channel may send as (400 otherwise), the message with
- * every address written with its name.
+ * sent), a sender the channel may send as (400 otherwise) and the
+ * application still holds (409 otherwise), the message with every address
+ * written with its name.
  */
 import { createHash } from 'node:crypto';
-import { channelMaySendAs, channelSenderRule, type Channel, type ChannelStore } from '../domain/channels';
+import { channelMaySendAs, channelSenderRule, senderHeldBy, type Channel, type ChannelStore, type SenderStore } from '../domain/channels';
 import {
   canonicalAddress,
   displayNameSchema,
@@ -18,7 +19,7 @@ import {
   type Mailer,
   type OutgoingMail,
 } from '../domain/email';
-import { NotFound, ValidationError } from '../domain/errors';
+import { Conflict, NotFound, ValidationError } from '../domain/errors';
 import { limits } from '../domain/limits';
 import { identifierText } from '../domain/text';
 
@@ -59,6 +60,8 @@ export const emailMessageProperties = {
 
 export interface EmailPorts {
   channels: Pick<ChannelStore, 'get'>;
+  /** Who holds each sender: read at every send, so a released or reassigned sender stops at once. */
+  senders: Pick<SenderStore, 'holders'>;
   mailer: Mailer;
 }
 
@@ -104,9 +107,10 @@ export function emailSentInsertId(messageId: string): string {
 /**
  * The channel a message would go out through, once its rules hold: the
  * message's problems (400), the channel (unknown or disabled: 404), the
- * sender (400). Nothing is sent.
+ * sender (400 unless the channel's; 409 unless assigned to the application
+ * now). Nothing is sent.
  */
-export function emailChannel(ports: Pick<EmailPorts, 'channels'>) {
+export function emailChannel(ports: Pick<EmailPorts, 'channels' | 'senders'>) {
   return async (appId: string, message: Omit<EmailMessage, 'to_addresses'>): Promise<Channel> => {
     const problems = sendEmailProblems(message);
     if (problems.length > 0) throw new ValidationError(problems);
@@ -115,6 +119,11 @@ export function emailChannel(ports: Pick<EmailPorts, 'channels'>) {
     // One tenant never sends as another: the sender is the channel's, whatever the caller may reach.
     if (message.from_email !== undefined && !channelMaySendAs(channel, message.from_email)) {
       throw new ValidationError([channelSenderRule(channel)]);
+    }
+    // And the channel's sender is still the application's: IAM cannot tell tenants apart (docs/api.md, "Senders").
+    const from = canonicalAddress(message.from_email ?? channel.from_email);
+    if (!senderHeldBy(await ports.senders.holders(from), appId)) {
+      throw new Conflict(`the sender ${from} is not assigned to the application: the operator assigns senders (or send through another channel)`);
     }
     return channel;
   };

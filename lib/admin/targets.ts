@@ -24,6 +24,7 @@ import { DynamoPlanStore } from '../../functions/adapters/dynamo-plan-store';
 import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-store';
 import { DynamoFunnelStore } from '../../functions/adapters/dynamo-funnel-store';
 import { DynamoRejectionLog } from '../../functions/adapters/dynamo-rejection-log';
+import { DynamoSenderStore } from '../../functions/adapters/dynamo-sender-store';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/adapters/dynamo-postback-store';
 import { KinesisRecordReader } from '../../functions/adapters/kinesis-record-reader';
 import { LambdaConsumerInvoker } from '../../functions/adapters/lambda-consumer-invoker';
@@ -105,6 +106,7 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     funnel: new DynamoFunnelStore(document, tableName(tables.funnel)),
     timeline: new DynamoTimelineStore(document, tableName(tables.timeline)),
     channels: new DynamoChannelStore(document, tableName(tables.channels)),
+    senders: new DynamoSenderStore(document, tableName(tables.senders)),
     secrets: new SsmSecretStore(new SSMClient({ region }), secretsPrefixOf(stackName, outputs)),
     users: new DynamoEnterpriseUserStore(document, tableName(tables.enterpriseUsers)),
     signInTokens: new DynamoOneTimeTokenStore(document, tableName(tables.signInTokens)),

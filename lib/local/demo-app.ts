@@ -10,6 +10,8 @@ import { createApp } from '../../functions/back-office/apps';
 import { createChannel } from '../../functions/back-office/channels';
 import { issueKey } from '../../functions/back-office/keys';
 import { createPlan } from '../../functions/back-office/plans';
+import { assignSender } from '../../functions/back-office/senders';
+import { Conflict } from '../../functions/domain/errors';
 import { setMoneySettings } from '../../functions/back-office/money';
 import type { BackOffice } from '../../functions/back-office/ports';
 import { newUserId } from '../../functions/domain/enterprise';
@@ -65,10 +67,22 @@ async function ensureDemoProgramme(office: BackOffice, appId: string): Promise<v
   if (app?.affiliate_approval === undefined) await office.apps.update(appId, { affiliate_approval: 'approve' });
 }
 
-/** The demo application's email channel: the one in the file if it still exists (enabled or not), else a new one. */
+/** The demo channel's sender, assigned to the demo application as the operator assigns senders (`sender assign`). */
+export const demoSender = 'demo@example.com';
+
+/**
+ * The demo application's email channel: the one in the file if it still exists (enabled or not), else a new one;
+ * either way with its sender assigned to the demo application, so that it sends.
+ */
 async function ensureDemoChannel(office: BackOffice, appId: string, channelId: string | undefined): Promise<string> {
+  try {
+    await assignSender(office, localStackActor, appId, { email: demoSender });
+  } catch (error) {
+    // Assigned to another application by hand: the demo channel's sends then answer 409 naming the sender (a new one is refused), which says why.
+    if (!(error instanceof Conflict)) throw error;
+  }
   if (channelId && (await office.channels.get(appId, channelId))) return channelId;
-  const channel = await createChannel(office, localStackActor, { appId, name: 'Demo channel', fromEmail: 'demo@example.com', fromName: 'urm demo' });
+  const channel = await createChannel(office, localStackActor, { appId, name: 'Demo channel', fromEmail: demoSender, fromName: 'urm demo' });
   return channel.channel_id;
 }
 

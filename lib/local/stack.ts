@@ -24,6 +24,7 @@ import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-st
 import { DynamoFunnelStore } from '../../functions/adapters/dynamo-funnel-store';
 import { DynamoRejectionLog } from '../../functions/adapters/dynamo-rejection-log';
 import { DynamoSecretStore } from '../../functions/adapters/dynamo-secret-store';
+import { DynamoSenderStore } from '../../functions/adapters/dynamo-sender-store';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/adapters/dynamo-postback-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { ensureConsoleBuilt } from '../console/build';
@@ -126,6 +127,7 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     funnel: new DynamoFunnelStore(document, tables.funnel.localName),
     timeline: new DynamoTimelineStore(document, tables.timeline.localName),
     channels: new DynamoChannelStore(document, tables.channels.localName),
+    senders: new DynamoSenderStore(document, tables.senders.localName),
     secrets: new DynamoSecretStore(document, localSecretsTable.localName),
     users: new DynamoEnterpriseUserStore(document, tables.enterpriseUsers.localName),
     signInTokens: new DynamoOneTimeTokenStore(document, tables.signInTokens.localName),

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { createChannel } from '../../functions/back-office/channels';
+import { assignSender } from '../../functions/back-office/senders';
 import { commandLineActor } from '../../functions/domain/audit';
 import { launchChromium } from '../support/chromium';
 import { consoleApp, forgedPost, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';
@@ -19,12 +20,15 @@ const applied = { timeout: 15_000 };
 let stack: TestStack;
 let browser: Browser;
 let app: ConsoleApp;
+/** The channel's sender, assigned to this application only. */
+const sender = `news@casino-${randomUUID().slice(0, 8)}.example`;
 
 beforeAll(async () => {
   stack = await testStack();
   browser = await launchChromium();
   app = await consoleApp(stack, 'Messaging casino');
-  await createChannel(app.office, commandLineActor, { appId: app.appId, name: 'News', fromEmail: 'news@example.com', fromName: 'Casino News' });
+  await assignSender(app.office, commandLineActor, app.appId, { email: sender });
+  await createChannel(app.office, commandLineActor, { appId: app.appId, name: 'News', fromEmail: sender, fromName: 'Casino News' });
   const profile = await request(stack.baseUrl, 'POST', '/profiles', {
     key: app.serverKey,
     body: [{ app_id: app.appId, profile_id: 'player-42', urm_date_time: '2026-11-21T10:00:00Z', email: 'ann@example.com', name: 'Ann Lee' }],
@@ -58,7 +62,7 @@ describe('messaging a player from the console, as an admin', () => {
     await openPlayer42(page);
     const subject = `Your bonus ${randomUUID().slice(0, 8)}`;
 
-    await page.getByLabel('Channel').selectOption({ label: 'News — Casino News <news@example.com>' });
+    await page.getByLabel('Channel').selectOption({ label: `News — Casino News <${sender}>` });
     await page.getByLabel('Subject').fill(subject);
     await page.getByLabel('Text').fill('Hello Ann, a bonus awaits.');
     await page.getByRole('button', { name: 'Send email' }).click();

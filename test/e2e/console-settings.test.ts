@@ -1,11 +1,15 @@
 /**
  * The Settings page in Chromium: as an admin, create a server key (shown
  * once, and it works against POST /events), revoke it with a confirm (then
- * it stops working), and create an email channel; as a viewer, no Settings
+ * it stops working), and create an email channel with a sender the operator
+ * assigned (another is refused beside the field); as a viewer, no Settings
  * in the nav, the page shows the server's 403, and forged POSTs get 403.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
+import { assignSender } from '../../functions/back-office/senders';
+import { commandLineActor } from '../../functions/domain/audit';
 import { launchChromium } from '../support/chromium';
 import { consoleApp, forgedPost, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';
 import { request } from '../support/http';
@@ -14,11 +18,14 @@ import { testStack, type TestStack } from '../support/local-stack';
 let stack: TestStack;
 let browser: Browser;
 let app: ConsoleApp;
+/** The sender the operator assigned to this application. */
+const sender = `news@casino-${randomUUID().slice(0, 8)}.example`;
 
 beforeAll(async () => {
   stack = await testStack();
   browser = await launchChromium();
   app = await consoleApp(stack, 'Settings casino');
+  await assignSender(app.office, commandLineActor, app.appId, { email: sender });
 }, 120_000);
 
 afterAll(async () => {
@@ -61,9 +68,15 @@ describe('the Settings page, as an admin', () => {
     }
     expect(status).toBe(403);
 
+    await page.getByText(`Senders the operator assigned to this application: ${sender}.`).waitFor();
     await page.getByLabel('Channel name').fill('News');
     await page.getByLabel('From email').fill('news@example.com');
     await page.getByLabel('From name').fill('Casino News');
+    await page.getByRole('button', { name: 'Create channel' }).click();
+    await page.locator('#from-email-error').getByText('from_email must be a sender assigned to the application').waitFor();
+    await expect(page.getByLabel('From email').getAttribute('aria-invalid')).resolves.toBe('true');
+    await screenshot(page, 'settings-sender-refused');
+    await page.getByLabel('From email').fill(sender);
     await page.getByRole('button', { name: 'Create channel' }).click();
     await page.getByRole('status').getByText('Channel “News” created.').waitFor();
     await page.locator('tbody tr', { hasText: 'Casino News' }).getByText('enabled').waitFor();

@@ -325,6 +325,27 @@ describe('the ingest functions', () => {
   }
 });
 
+describe('the senders table', () => {
+  const onSenders = (fn: IConstruct & { role?: IConstruct }) =>
+    allowedStatements(fn)
+      .filter((statement) => [statement.Resource].flat().some((resource) => JSON.stringify(resource) === JSON.stringify(arn(stack.data.tables.senders))))
+      .flatMap(actionsOf)
+      .filter((action) => action !== 'dynamodb:DescribeTable');
+
+  test("no function may write it: senders are assigned by the operator's command line only", () => {
+    for (const { definition, fn } of allFunctions()) {
+      const writes = onSenders(fn).filter((action) => /Put|Update|Delete|Write/.test(action));
+      expect({ function: definition.id, writes }).toEqual({ function: definition.id, writes: [] });
+    }
+  });
+
+  test('send_email and the console, which send as a channel sender, may read who holds each sender', () => {
+    for (const id of ['SendEmail', 'Console']) {
+      expect(onSenders(stack.ingestion.operations[id]!)).toContain('dynamodb:GetItem');
+    }
+  });
+});
+
 describe('the click address function', () => {
   const dynamoStatements = () =>
     allowedStatements(stack.ingestion.operations.TrackClick).filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));

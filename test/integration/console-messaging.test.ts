@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/back-office/apps';
 import { createChannel } from '../../functions/back-office/channels';
 import { issueKey } from '../../functions/back-office/keys';
+import { assignSender } from '../../functions/back-office/senders';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';
 import { request } from '../support/http';
@@ -17,16 +18,19 @@ import { testStack, type TestStack } from '../support/local-stack';
 import { mailWithId, mailWithSubject } from '../support/mail';
 
 let stack: TestStack;
-let ours: { appId: string; serverKey: string; channelId: string };
-let theirs: { appId: string; serverKey: string; channelId: string };
+let ours: { appId: string; serverKey: string; channelId: string; fromEmail: string };
+let theirs: { appId: string; serverKey: string; channelId: string; fromEmail: string };
 let session: ConsoleSession;
 let viewer: ConsoleSession;
 
 async function newApplication(baseUrl: string) {
   const office = localBackOffice(localClients(stack.endpoints).document);
   const app = await createApp(office, { name: `console ${randomUUID()}`, portalOrigin: baseUrl });
-  const channel = await createChannel(office, commandLineActor, { appId: app.app_id, name: 'News', fromEmail: 'news@example.com', fromName: 'Casino News' });
-  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key, channelId: channel.channel_id };
+  // A sender of its own: each is one application's.
+  const fromEmail = `news@casino-${randomUUID().slice(0, 8)}.example`;
+  await assignSender(office, commandLineActor, app.app_id, { email: fromEmail });
+  const channel = await createChannel(office, commandLineActor, { appId: app.app_id, name: 'News', fromEmail, fromName: 'Casino News' });
+  return { appId: app.app_id, serverKey: (await issueKey(office, app.app_id, commandLineActor, 'server')).key, channelId: channel.channel_id, fromEmail };
 }
 
 async function ingest(app: { appId: string; serverKey: string }, records: Record<string, unknown>[]) {
@@ -91,7 +95,7 @@ describe('emailing a player from the console', () => {
     expect(again.body).toEqual(first.body);
     const sent = await mailWithId(stack, first.body.message_id);
     expect(sent?.destination.to).toEqual(['"Ann Lee" <ann@example.com>']);
-    expect(sent?.from).toBe('"Casino News" <news@example.com>');
+    expect(sent?.from).toBe(`"Casino News" <${ours.fromEmail}>`);
     expect(await mailWithSubject(stack, body.subject)).toHaveLength(1);
     await eventually(
       () => api('GET', '/console/api/players/player-42/timeline?event=urm_back_office_action'),

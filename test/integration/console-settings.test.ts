@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/back-office/apps';
 import { issueKey } from '../../functions/back-office/keys';
+import { assignSender } from '../../functions/back-office/senders';
 import { commandLineActor } from '../../functions/domain/audit';
 import { identitySecretName } from '../../functions/domain/identity';
 import { vapidPrivateKeySecret } from '../../functions/domain/push';
@@ -170,19 +171,22 @@ describe('the application', () => {
 
 describe('email channels', () => {
   test('an admin creates and disables a channel, audited; a marketer lists them to send from, a viewer may not', async () => {
-    const created = await api(admin, 'POST', '/console/api/channels', { name: 'News', from_email: 'news@Example.com', from_name: 'News' });
+    // The operator assigns the sender; the console may only use it.
+    const domain = `news-${randomUUID().slice(0, 8)}.example`;
+    await assignSender(office(), commandLineActor, ours.appId, { email: `news@${domain}` });
+    const created = await api(admin, 'POST', '/console/api/channels', { name: 'News', from_email: `news@${domain.toUpperCase()}`, from_name: 'News' });
     const channelId = created.body.channel.channel_id as string;
     const disabled = await api(admin, 'POST', `/console/api/channels/${channelId}`, { enabled: false });
 
     expect(created.status).toBe(201);
-    expect(created.body.channel).toMatchObject({ name: 'News', from_email: 'news@example.com', enabled: true });
+    expect(created.body.channel).toMatchObject({ name: 'News', from_email: `news@${domain}`, enabled: true });
     expect(disabled.body.channel).toMatchObject({ channel_id: channelId, enabled: false });
     const listed = await api(marketer, 'GET', '/console/api/channels');
     expect(listed.status).toBe(200);
     expect(listed.body.channels).toContainEqual(expect.objectContaining({ channel_id: channelId, enabled: false }));
     expect((await api(viewer, 'GET', '/console/api/channels')).status).toBe(403);
     expect((await api(marketer, 'POST', '/console/api/channels', { name: 'Mine', from_email: 'm@example.com', from_name: 'M' })).status).toBe(403);
-    expect((await auditEntries('channel.created'))[0]).toMatchObject({ target: `channel:${channelId}`, details: { from_email: 'news@example.com' } });
+    expect((await auditEntries('channel.created'))[0]).toMatchObject({ target: `channel:${channelId}`, details: { from_email: `news@${domain}` } });
     expect((await auditEntries('channel.disabled'))[0]).toMatchObject({ target: `channel:${channelId}` });
   });
 

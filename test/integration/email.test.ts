@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/back-office/apps';
 import { createChannel } from '../../functions/back-office/channels';
 import { issueKey } from '../../functions/back-office/keys';
+import { assignSender } from '../../functions/back-office/senders';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { adminCli, testStack, type TestStack } from '../support/local-stack';
@@ -16,6 +17,8 @@ beforeAll(async () => {
 });
 
 const unique = (name: string) => `${name} ${randomUUID()}`;
+/** A sender domain no other test uses: senders are one application's each. */
+const newDomain = () => `mail-${randomUUID().slice(0, 8)}.example`;
 
 function email(fields: Record<string, unknown> = {}) {
   return {
@@ -108,23 +111,25 @@ describe('send_email through the local stack', () => {
 
   test('sends from any address at the domain a channel names, and from no other domain', async () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
+    const domain = newDomain();
+    await assignSender(office, commandLineActor, stack.dev.app_id, { domain });
     const channel = await createChannel(office, commandLineActor, {
       appId: stack.dev.app_id,
       name: 'VIP desk',
-      fromEmail: 'news@example.com',
+      fromEmail: `news@${domain}`,
       fromName: 'News',
-      fromDomain: 'Example.com',
+      fromDomain: domain.toUpperCase(),
     });
     const elsewhere = email({ channel_id: channel.channel_id, from_email: 'security@bank.example' });
 
-    const response = await send(email({ channel_id: channel.channel_id, from_email: 'vip@example.com', from_name: 'VIP desk', html_body: undefined }));
+    const response = await send(email({ channel_id: channel.channel_id, from_email: `vip@${domain}`, from_name: 'VIP desk', html_body: undefined }));
     const refused = await send(elsewhere);
 
     expect(response.status).toBe(200);
     const mail = await mailWithId(stack, response.body.message_id);
-    expect(mail?.from).toBe('"VIP desk" <vip@example.com>');
+    expect(mail?.from).toBe(`"VIP desk" <vip@${domain}>`);
     expect(refused.status).toBe(400);
-    expect(refused.body.errors).toEqual(["from_email must be the channel's address or an address at example.com"]);
+    expect(refused.body.errors).toEqual([`from_email must be the channel's address or an address at ${domain}`]);
     await assertNothingSent(elsewhere.subject);
   });
 
@@ -165,10 +170,12 @@ describe('send_email through the local stack', () => {
     const office = localBackOffice(localClients(stack.endpoints).document);
     const other = await createApp(office, { name: unique('Other casino') });
     const otherKey = (await issueKey(office, other.app_id, commandLineActor, 'comms')).key;
+    const otherSender = `other@${newDomain()}`;
+    await assignSender(office, commandLineActor, other.app_id, { email: otherSender });
     const otherChannel = await createChannel(office, commandLineActor, {
       appId: other.app_id,
       name: 'Other',
-      fromEmail: 'other@example.com',
+      fromEmail: otherSender,
       fromName: 'Other',
     });
     const foreignChannel = email({ channel_id: otherChannel.channel_id });
@@ -186,18 +193,9 @@ describe('send_email through the local stack', () => {
 
 describe('email channels with the admin command line', () => {
   test('a created channel sends with its sender; disabled it answers 404 and sends nothing; enabled again it sends', async () => {
-    const created = await admin(
-      'channel',
-      'create',
-      '--app',
-      stack.dev.app_id,
-      '--name',
-      'VIP news',
-      '--from-email',
-      'vip@example.com',
-      '--from-name',
-      'VIP Lounge',
-    );
+    const vip = `vip@${newDomain()}`;
+    await admin('sender', 'assign', '--app', stack.dev.app_id, '--email', vip);
+    const created = await admin('channel', 'create', '--app', stack.dev.app_id, '--name', 'VIP news', '--from-email', vip, '--from-name', 'VIP Lounge');
     expect(created.channel_id).toMatch(/^ch_[0-9a-f]{16}$/);
     expect(created.enabled).toBe(true);
     const listed = await admin('channel', 'list', '--app', stack.dev.app_id);
@@ -205,7 +203,7 @@ describe('email channels with the admin command line', () => {
 
     const first = await send(email({ channel_id: created.channel_id }));
     expect(first.status).toBe(200);
-    expect((await mailWithId(stack, first.body.message_id))?.from).toBe('"VIP Lounge" <vip@example.com>');
+    expect((await mailWithId(stack, first.body.message_id))?.from).toBe(`"VIP Lounge" <${vip}>`);
 
     const disabled = await admin('channel', 'disable', '--app', stack.dev.app_id, created.channel_id);
     expect(disabled.enabled).toBe(false);
@@ -221,6 +219,8 @@ describe('email channels with the admin command line', () => {
   });
 
   test('update --domain lets a channel send from any address at its domain, --no-domain from its address only', async () => {
+    const domain = newDomain();
+    await admin('sender', 'assign', '--app', stack.dev.app_id, '--domain', domain);
     const created = await admin(
       'channel',
       'create',
@@ -229,15 +229,15 @@ describe('email channels with the admin command line', () => {
       '--name',
       'Promotions',
       '--from-email',
-      'promo@example.com',
+      `promo@${domain}`,
       '--from-name',
       'Promotions',
     );
-    const asVip = () => send(email({ channel_id: created.channel_id, from_email: 'vip@example.com' }));
+    const asVip = () => send(email({ channel_id: created.channel_id, from_email: `vip@${domain}` }));
     expect((await asVip()).status).toBe(400);
 
-    const widened = await admin('channel', 'update', '--app', stack.dev.app_id, '--domain', 'example.com', created.channel_id);
-    expect(widened.from_domain).toBe('example.com');
+    const widened = await admin('channel', 'update', '--app', stack.dev.app_id, '--domain', domain, created.channel_id);
+    expect(widened.from_domain).toBe(domain);
     expect((await asVip()).status).toBe(200);
 
     const narrowed = await admin('channel', 'update', '--app', stack.dev.app_id, '--no-domain', created.channel_id);

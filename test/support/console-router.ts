@@ -21,7 +21,7 @@ import { fixedVapid, MemoryDeliveryClaims, MemoryMailer, MemoryPushSender, Memor
 import { MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from './players';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
 import { MemorySessionStore } from './sessions';
-import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore } from './settings';
+import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore, MemorySenderStore } from './settings';
 
 export interface ConsoleCaller {
   userId: string;
@@ -67,6 +67,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     apps: new MemoryAppStore([{ ...consoleApp }]),
     keys: new MemoryKeyStore(),
     channels: new MemoryChannelStore(),
+    senders: new MemorySenderStore(),
     secrets: new MemorySecretStore(),
     plans: new MemoryPlanStore(),
     affiliates: new MemoryAffiliateStore(),

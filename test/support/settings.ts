@@ -1,7 +1,16 @@
 /** In-memory settings ports, with the DynamoDB adapters' contracts: API keys, email channels and the secret store. */
 import { hashApiKey, type ApiKeyRecord } from '../../functions/domain/api-keys';
 import type { KeyStore } from '../../functions/domain/apps';
-import type { Channel, ChannelStore } from '../../functions/domain/channels';
+import {
+  claimBlocker,
+  senderDomain,
+  senderKey,
+  type Channel,
+  type ChannelStore,
+  type SenderAssignment,
+  type SenderClaim,
+  type SenderStore,
+} from '../../functions/domain/channels';
 import { KeyResolver } from '../../functions/http/auth';
 
 // One secret store in memory for every test: test/support/secrets.ts.
@@ -64,6 +73,58 @@ export class MemoryChannelStore implements ChannelStore {
 
   private find(appId: string, channelId: string) {
     return this.channels.find((channel) => channel.app_id === appId && channel.channel_id === channelId);
+  }
+}
+
+/** `news@casino.example` or `casino.example`, assigned to `appId`: the shape a test arranges. */
+export function assignment(appId: string, sender: string, assignedAt = '2026-01-01T00:00:00.000Z'): SenderAssignment {
+  const key = senderKey(sender);
+  return { app_id: appId, sender: key, kind: key.includes('@') ? 'address' : 'domain', assigned_at: assignedAt };
+}
+
+/**
+ * Senders assigned to applications, with the DynamoDB adapter's contract: one
+ * application per address or domain, and never a domain of one application
+ * beside an address at it of another.
+ */
+export class MemorySenderStore implements SenderStore {
+  readonly assignments: SenderAssignment[];
+
+  constructor(assignments: SenderAssignment[] = []) {
+    this.assignments = assignments.map((a) => ({ ...a }));
+  }
+
+  async claim(wanted: SenderAssignment): Promise<SenderClaim> {
+    const same = this.find(wanted.sender);
+    if (same?.app_id === wanted.app_id) return { outcome: 'unchanged', assignment: { ...same } };
+    const blocker = claimBlocker(this.assignments, wanted);
+    if (blocker) return { outcome: 'taken', by: { ...blocker } };
+    this.assignments.push({ ...wanted });
+    return { outcome: 'assigned', assignment: { ...wanted } };
+  }
+
+  async release(appId: string, sender: string): Promise<boolean> {
+    const index = this.assignments.findIndex((held) => held.app_id === appId && held.sender === sender);
+    if (index < 0) return false;
+    this.assignments.splice(index, 1);
+    return true;
+  }
+
+  async listByApp(appId: string): Promise<SenderAssignment[]> {
+    return (await this.list()).filter((held) => held.app_id === appId);
+  }
+
+  async list(): Promise<SenderAssignment[]> {
+    return this.assignments.map((held) => ({ ...held })).sort((a, b) => a.sender.localeCompare(b.sender));
+  }
+
+  async holders(address: string) {
+    const key = senderKey(address);
+    return { address: this.find(key)?.app_id, domain: this.find(senderDomain(key))?.app_id };
+  }
+
+  private find(sender: string): SenderAssignment | undefined {
+    return this.assignments.find((held) => held.sender === sender);
   }
 }
 

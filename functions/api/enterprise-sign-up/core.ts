@@ -3,7 +3,8 @@
  * already signed up returns its user, unchanged, with `created: false`. The
  * same email twice in one request is one user. A user given no role is
  * `viewer`, except the application's first, who is `admin` (decided by the
- * store, atomically).
+ * store, atomically); a role given is `marketer` or `viewer` (the schema
+ * refuses `admin`: a server key never makes one beside the first).
  */
 import pLimit from 'p-limit';
 import { emailKey, type Clock, type EnterpriseUser, type EnterpriseUserStore } from '../../domain/enterprise';

@@ -1,6 +1,6 @@
 /** POST /enterprises/sign_up (docs/api.md, "Sign-up"). */
 import { appIdSchema } from '../../domain/attributes';
-import { enterpriseLimits, roles } from '../../domain/enterprise';
+import { enterpriseLimits, roles, signUpRoles } from '../../domain/enterprise';
 import type { SchemaType } from '../../domain/schema-type';
 import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
@@ -21,8 +21,10 @@ export const enterpriseUserSchema = {
     last_name: personNameSchema,
     role: {
       type: 'string',
-      enum: roles,
-      description: "The user's role in the application; without one the application's first user is `admin` and any later one `viewer`.",
+      enum: signUpRoles,
+      description:
+        "The user's role in the application: `marketer` or `viewer` (`admin` is refused: an admin makes admins in the console, the operator with " +
+        '`npm run admin -- portal role`). Without one, the first user an application ever has is its `admin`, any later one a `viewer`.',
     },
   },
   additionalProperties: false,

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Mailer } from '../../domain/email';
-import type { ChannelStore } from '../../domain/channels';
+import type { ChannelStore, SenderStore } from '../../domain/channels';
 import { Forbidden } from '../../domain/errors';
 import { toStreamEntries, type RecordWriter } from '../../domain/ingest';
 import { composeMail, emailChannel, emailSentEvent } from '../../messaging/email';
@@ -13,6 +13,7 @@ import type { SendEmailRequest } from './schema';
 
 export interface SendEmailDeps {
   channels: Pick<ChannelStore, 'get'>;
+  senders: Pick<SenderStore, 'holders'>;
   mailer: Mailer;
   writer: RecordWriter;
   now: () => Date;

@@ -2,7 +2,7 @@ import { kinesis } from '../../adapters/clients/kinesis';
 import { sesv2 } from '../../adapters/clients/sesv2';
 import { KinesisRecordWriter } from '../../adapters/kinesis-record-writer';
 import { SesMailer } from '../../adapters/ses-mailer';
-import { channelStore, keyResolver } from '../../adapters/stores';
+import { channelStore, keyResolver, senderStore } from '../../adapters/stores';
 import { emailSending, ingestStream } from '../../manifest/resources';
 import { optionalEnv, requireEnv } from '../../runtime/config';
 import { makeSendEmailHandler } from './make-handler';
@@ -10,6 +10,7 @@ import { makeSendEmailHandler } from './make-handler';
 export const handler = makeSendEmailHandler({
   keys: keyResolver(),
   channels: channelStore(),
+  senders: senderStore(),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),

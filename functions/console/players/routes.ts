@@ -59,7 +59,8 @@ export const routes = [
     body: validPlayerEmail,
     maxBodyBytes: emailLimits.requestBytes,
     // pushDeliveries: the action ids (claimed before sending, so a retry sends once) live beside the push claims.
-    tables: { ...sessionTables, profiles: 'read', channels: 'read', pushDeliveries: 'readwrite', auditLog: 'write' },
+    // senders: that the application still holds the channel's sender.
+    tables: { ...sessionTables, profiles: 'read', channels: 'read', senders: 'read', pushDeliveries: 'readwrite', auditLog: 'write' },
     stream: 'write',
     email: 'send',
   },

@@ -4,6 +4,7 @@ import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from
 import { hasIdentitySecret, rotateIdentitySecret, setIdentityVerification } from '../../back-office/identity';
 import { issueKey, keyView, listKeys, revokeKey } from '../../back-office/keys';
 import { getMoneySettings, setMoneySettings } from '../../back-office/money';
+import { listSenders } from '../../back-office/senders';
 import type { BackOffice } from '../../back-office/ports';
 import { generateVapidKeys } from '../../back-office/web-push';
 import type { Channel } from '../../domain/channels';
@@ -11,7 +12,7 @@ import { consoleActor } from '../../http/console-auth';
 import { answer, type Implementations } from '../route';
 import type { routes } from './routes';
 
-export type SettingsPorts = Pick<BackOffice, 'apps' | 'keys' | 'channels' | 'plans' | 'secrets' | 'audit' | 'now'>;
+export type SettingsPorts = Pick<BackOffice, 'apps' | 'keys' | 'channels' | 'senders' | 'plans' | 'secrets' | 'audit' | 'now'>;
 
 export function settingsHandlers(office: SettingsPorts) {
   return {
@@ -64,6 +65,10 @@ export function settingsHandlers(office: SettingsPorts) {
       });
       return answer(201, { channel });
     },
+
+    // The application's own senders only; the operator's command line assigns them.
+    ConsoleListSenders: async ({ identity }) =>
+      answer(200, { senders: (await listSenders(office, identity.appId)).map(({ sender, kind, assigned_at }) => ({ sender, kind, assigned_at })) }),
 
     // The command line's `channel update` and `channel enable/disable`; a channel of another application is 404.
     ConsoleUpdateChannel: async ({ identity, body, path }) => {

@@ -70,6 +70,7 @@ export const routes = [
     tables: { ...sessionTables, apps: 'read', channels: 'read' },
   },
   {
+    // senders: only the application's own may be a channel's (the operator assigns them; the console never does).
     id: 'ConsoleCreateChannel',
     method: 'POST',
     path: '/console/api/channels',
@@ -77,7 +78,7 @@ export const routes = [
     mutates: true,
     body: validCreateChannelBody,
     maxBodyBytes: 4 * 1024,
-    tables: { ...sessionTables, apps: 'read', channels: 'write', auditLog: 'write' },
+    tables: { ...sessionTables, apps: 'read', channels: 'write', senders: 'read', auditLog: 'write' },
   },
   {
     id: 'ConsoleUpdateChannel',
@@ -87,7 +88,17 @@ export const routes = [
     mutates: true,
     body: validUpdateChannelBody,
     maxBodyBytes: 1024,
-    tables: { ...sessionTables, apps: 'read', channels: 'readwrite', auditLog: 'write' },
+    tables: { ...sessionTables, apps: 'read', channels: 'readwrite', senders: 'read', auditLog: 'write' },
+  },
+  {
+    // What a channel may be made with: read only, through by-app.
+    id: 'ConsoleListSenders',
+    method: 'GET',
+    path: '/console/api/senders',
+    roles: admins,
+    mutates: false,
+    tables: { ...sessionTables, apps: 'read', senders: 'read' },
+    indexes: { senders: ['by-app'] },
   },
   {
     // The public half only: the private key is in the secret store, which this route does not read.

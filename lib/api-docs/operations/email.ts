@@ -19,12 +19,25 @@ export const emailDocs: Record<string, OperationDoc> = {
       '`reply_to_name` only with `reply_to`. ' +
       "`from_email`, when given, must be the channel's own address or, for a channel that names its domain, an address at " +
       'that domain (compared case-insensitively); any other sender is a 400 naming `from_email`: one application never ' +
-      'sends as another. `reply_to` may be any address.',
+      'sends as another. The sender must also be assigned to the application by the operator at the time of sending ' +
+      '(the address, or its whole domain): a 409 otherwise. `reply_to` may be any address.',
     scopes: ['comms'],
     body: { validate: v.sendEmail, description: 'The message.' },
     responses: {
       200: { description: 'Sent.', schema: sendEmailResponseSchema },
       404: { description: 'No enabled channel of that id.', schema: messageBodySchema },
+      409: {
+        description: 'The sender is not assigned to the application (any more): nothing is sent. The operator assigns senders.',
+        schema: messageBodySchema,
+        illustrations: {
+          '409 sender not assigned': {
+            summary: 'A channel whose sender the operator released',
+            value: {
+              message: 'the sender news@casino.example is not assigned to the application: the operator assigns senders (or send through another channel)',
+            },
+          },
+        },
+      },
     },
     examples: {
       '200 sent': {

@@ -21,6 +21,7 @@ const pageHeaders = Object.fromEntries(
 );
 
 const invalidSignUp = { app_id: p.appId, users: [{ email: 'grace.hopper', first_name: 'Grace', last_name: ' ' }] };
+const adminSignUp = { app_id: p.appId, users: [{ email: p.enterpriseEmail, first_name: 'Grace', last_name: 'Hopper', role: 'admin' }] };
 
 export const enterprisePortalDocs: Record<string, OperationDoc> = {
   EnterpriseSignUp: {
@@ -28,8 +29,9 @@ export const enterprisePortalDocs: Record<string, OperationDoc> = {
     summary: 'Sign up enterprise users',
     description:
       'Creates 1 to 100 users of the application, idempotent by email (compared without case): an email already signed ' +
-      'up answers that user, unchanged, with `created: false`. Each user may be given a `role` (`admin`, `marketer`, ' +
-      "`viewer`); without one the application's first user is `admin` and any later one `viewer`.",
+      'up answers that user, unchanged, with `created: false`. Each user may be given a `role`, `marketer` or `viewer`: ' +
+      '`admin` is a 400 naming `role` (an admin is made by an admin in the console, or by the operator). Without one, the ' +
+      'first user an application ever has is its `admin`, and any later one a `viewer`.',
     scopes: ['server'],
     body: { validate: v.signUp, description: 'The users.' },
     responses: { 200: { description: 'The users, in input order.', schema: signUpAnswerSchema } },
@@ -43,6 +45,11 @@ export const enterprisePortalDocs: Record<string, OperationDoc> = {
         summary: 'An invalid email and a blank name',
         body: invalidSignUp,
         answer: refusal(v.signUp, invalidSignUp),
+      },
+      '400 admin role': {
+        summary: 'A user signed up as admin: a server key makes none',
+        body: adminSignUp,
+        answer: refusal(v.signUp, adminSignUp),
       },
     },
   },

@@ -4,6 +4,9 @@
  * sender domain's identity when one is given, and for each function that
  * sends, the set's name and the right to ses:SendEmail there, from the
  * stack's identities only, and only as their addresses (`ses:FromAddress`).
+ * Not per application: every application's requests share each function's
+ * role, so which application may send as which address is checked at every
+ * send against the operator's assignments (docs/api.md, "Senders").
  */
 import { Annotations, CfnOutput, Stack, Token } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';

@@ -9,6 +9,7 @@ import type { StoredProfile } from '../../../functions/domain/profile-state';
 import { decodeEnvelope, partitionKey } from '../../../functions/domain/stream-record';
 import { MemoryAuditLog } from '../../support/enterprise';
 import { MemorySentActions } from '../../support/messaging';
+import { assignment, MemorySenderStore } from '../../support/settings';
 
 const actor = { appId: 'app_1', userId: 'usr_1', email: 'ada@example.com' };
 const actionId = '2f1d1f0e-8c5b-4f51-9d3e-0b6f4c1a7e21';
@@ -43,6 +44,7 @@ let refuseWrites: boolean;
 let failMail: boolean;
 let audit: MemoryAuditLog;
 let ports: MessagingPorts;
+let senders: MemorySenderStore;
 
 beforeEach(() => {
   mailed = [];
@@ -61,7 +63,9 @@ beforeEach(() => {
     ].map((p) => [p.pk, p]),
   );
   let ids = 0;
+  senders = new MemorySenderStore([assignment('app_1', 'news@example.com')]);
   ports = {
+    senders,
     profiles: { get: async (pk) => profiles.get(pk) },
     channels: {
       get: async (appId, channelId) =>
@@ -226,6 +230,20 @@ describe('emailing a player from the back office', () => {
     await expect(send(actor, 'p-1', { ...email, channel_id: 'ch_none' })).rejects.toThrow(new NotFound('channel not found'));
     await expect(send(actor, 'p-1', { ...email, channel_id: 'ch_off' })).rejects.toThrow(new NotFound('channel not found'));
     expect(mailed).toEqual([]);
+  });
+});
+
+describe('emailing a player through a channel whose sender the application no longer holds', () => {
+  test('is a conflict naming the sender, and nothing is claimed, sent or audited', async () => {
+    await senders.release('app_1', 'news@example.com');
+    await senders.claim(assignment('app_2', 'news@example.com'));
+
+    const sending = emailPlayer(ports)(actor, 'p-1', { ...email, action_id: actionId });
+
+    await expect(sending).rejects.toThrow(Conflict);
+    await expect(sending).rejects.toThrow(/news@example\.com is not assigned to the application/);
+    expect([mailed, written, audit.entries]).toEqual([[], [], []]);
+    expect(await ports.actions.claim('app_1', actionId, 'x', new Date())).toBeUndefined();
   });
 });
 

@@ -11,7 +11,7 @@ import { setMoneySettings } from '../../../functions/back-office/money';
 import { commandLineActor } from '../../../functions/domain/audit';
 import { MemoryAppStore, MemoryPlanStore } from '../../support/affiliates';
 import { MemoryAuditLog } from '../../support/enterprise';
-import { MemoryChannelStore, MemoryKeyStore } from '../../support/settings';
+import { assignment, MemoryChannelStore, MemoryKeyStore, MemorySenderStore } from '../../support/settings';
 
 function setUp() {
   const log = new MemoryAuditLog();
@@ -20,6 +20,7 @@ function setUp() {
     apps: new MemoryAppStore([{ app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' }]),
     keys,
     channels: new MemoryChannelStore(),
+    senders: new MemorySenderStore([assignment('app_1', 'example.com')]),
     plans: new MemoryPlanStore(),
     audit: log,
     now: () => new Date('2026-11-23T10:00:00.000Z'),

@@ -3,6 +3,7 @@ import { describe, expect, test } from '@jest/globals';
 import { decodeEnvelope } from '../../../functions/domain/stream-record';
 import { consoleRouter } from '../../support/console-router';
 import { storedProfile } from '../../support/players';
+import { assignment } from '../../support/settings';
 
 const actionId = '7b0f8a52-3c1e-4d7a-9f0b-2a6c5e4d3b21';
 const email = { channel_id: 'ch_news', subject: 'Your bonus', html_body: '<p>Hello</p>', action_id: actionId };
@@ -25,6 +26,7 @@ async function withPlayers() {
     enabled: true,
     created_at: '2026-11-01T00:00:00.000Z',
   });
+  api.senders.assignments.push(assignment('app_1', 'news@example.com'));
   return { api, marketer: await api.signIn('marketer', 'mia@example.com') };
 }
 

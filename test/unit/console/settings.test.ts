@@ -2,6 +2,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { hashApiKey } from '../../../functions/domain/api-keys';
 import { consoleRouter } from '../../support/console-router';
+import { assignment } from '../../support/settings';
 
 const json = { 'Content-Type': 'application/json' };
 
@@ -161,6 +162,7 @@ describe('the application, channels and money from the console', () => {
 
   test('a channel is created enabled, read by marketers, and another application’s channel id is 404', async () => {
     const api = consoleRouter();
+    api.senders.assignments.push(assignment('app_1', 'news@example.com'));
     const marketer = await api.signIn('marketer');
 
     const created = await api.call('POST', '/console/api/channels', { body: { name: 'News', from_email: 'news@example.com', from_name: 'Casino News' } });
@@ -202,5 +204,81 @@ describe('the application, channels and money from the console', () => {
 
     expect(set.status).toBe(200);
     expect((await api.call('GET', '/console/api/money')).body).toEqual({ currency: 'EUR', money_events: mapping });
+  });
+});
+
+describe('channels only with the senders the operator assigned to the application', () => {
+  const create = (body: Record<string, unknown>) => ({ body: { name: 'News', from_name: 'Casino News', ...body } });
+
+  test("refuses another application's address with 400 naming from_email, and creates and audits nothing", async () => {
+    const api = consoleRouter();
+    api.senders.assignments.push(assignment('app_1', 'news@casino.example'), assignment('app_2', 'security@bank.example'));
+
+    const response = await api.call('POST', '/console/api/channels', create({ from_email: 'security@bank.example' }));
+
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([expect.stringMatching(/^from_email must be a sender assigned to the application/)]);
+    expect([api.channels.channels, api.audit.entries]).toEqual([[], []]);
+  });
+
+  test('refuses an address nobody was assigned with 400 naming from_email', async () => {
+    const api = consoleRouter();
+
+    const response = await api.call('POST', '/console/api/channels', create({ from_email: 'news@casino.example' }));
+
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([expect.stringMatching(/^from_email /)]);
+    expect(api.channels.channels).toEqual([]);
+  });
+
+  test('creates a channel with an assigned address, or with any address at an assigned domain', async () => {
+    const api = consoleRouter();
+    api.senders.assignments.push(assignment('app_1', 'news@casino.example'), assignment('app_1', 'vip.example'));
+
+    const byAddress = await api.call('POST', '/console/api/channels', create({ from_email: 'News@Casino.example' }));
+    const byDomain = await api.call('POST', '/console/api/channels', create({ from_email: 'desk@vip.example', from_domain: 'vip.example' }));
+
+    expect([byAddress.status, byDomain.status]).toEqual([201, 201]);
+    expect(byDomain.body.channel).toMatchObject({ from_email: 'desk@vip.example', from_domain: 'vip.example' });
+  });
+
+  test('refuses from_domain with 400 naming it when only an address at the domain is assigned', async () => {
+    const api = consoleRouter();
+    api.senders.assignments.push(assignment('app_1', 'news@casino.example'));
+
+    const response = await api.call('POST', '/console/api/channels', create({ from_email: 'news@casino.example', from_domain: 'casino.example' }));
+
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([expect.stringMatching(/^from_domain must be a domain assigned to the application/)]);
+    expect(api.channels.channels).toEqual([]);
+  });
+
+  test('refuses to widen a channel to a domain the application was not assigned, 400 naming from_domain, and the channel stays', async () => {
+    const api = consoleRouter();
+    api.senders.assignments.push(assignment('app_1', 'news@casino.example'));
+    const created = await api.call('POST', '/console/api/channels', create({ from_email: 'news@casino.example' }));
+
+    const widened = await api.call('POST', `/console/api/channels/${created.body.channel.channel_id}`, { body: { from_domain: 'casino.example' } });
+
+    expect(widened.status).toBe(400);
+    expect(widened.body.errors).toEqual([expect.stringMatching(/^from_domain /)]);
+    expect(api.channels.channels[0]?.from_domain).toBeUndefined();
+  });
+
+  test("lists the application's own assigned senders to its admins, and to no one else", async () => {
+    const api = consoleRouter();
+    api.senders.assignments.push(assignment('app_1', 'news@casino.example'), assignment('app_1', 'vip.example'), assignment('app_2', 'bank.example'));
+
+    const listed = await api.call('GET', '/console/api/senders');
+    const byMarketer = await api.call('GET', '/console/api/senders', { as: await api.signIn('marketer') });
+
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({
+      senders: [
+        { sender: 'news@casino.example', kind: 'address', assigned_at: '2026-01-01T00:00:00.000Z' },
+        { sender: 'vip.example', kind: 'domain', assigned_at: '2026-01-01T00:00:00.000Z' },
+      ],
+    });
+    expect(byMarketer.status).toBe(403);
   });
 });

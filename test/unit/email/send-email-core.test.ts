@@ -3,10 +3,10 @@ import { sendEmail } from '../../../functions/api/send-email/core';
 import { composeMail, emailSentInsertId, sendEmailProblems } from '../../../functions/messaging/email';
 import type { SendEmailRequest } from '../../../functions/api/send-email/schema';
 import type { Channel } from '../../../functions/domain/channels';
-import { Forbidden, NotFound, ValidationError } from '../../../functions/domain/errors';
+import { Conflict, Forbidden, NotFound, ValidationError } from '../../../functions/domain/errors';
 import { decodeEnvelope } from '../../../functions/domain/stream-record';
 import { MemoryMailer } from '../../support/messaging';
-import { MemoryChannelStore } from '../../support/settings';
+import { assignment, MemoryChannelStore, MemorySenderStore } from '../../support/settings';
 import { MemoryStream } from '../../support/memory-stream';
 
 const channel: Channel = {
@@ -32,13 +32,21 @@ const request: SendEmailRequest = {
 const sentAt = new Date('2026-11-21T10:00:00.000Z');
 
 /** In-memory ports: what was mailed and written is kept for the assertions. */
-function fakes(options: { channels?: Channel[]; stream?: MemoryStream } = {}) {
+function fakes(options: { channels?: Channel[]; stream?: MemoryStream; senders?: string[] } = {}) {
   const mailer = new MemoryMailer();
   const stream = options.stream ?? new MemoryStream();
   const channels = new MemoryChannelStore();
   channels.channels.push(...(options.channels ?? [channel]));
+  // By default the operator assigned app_1 the domain of its channel.
+  const senders = new MemorySenderStore((options.senders ?? ['example.com']).map((sender) => assignment('app_1', sender)));
   const lookups = jest.spyOn(channels, 'get');
-  return { mailed: mailer.sent, written: stream.writes, lookups: lookups.mock.calls, send: sendEmail({ channels, mailer, writer: stream, now: () => sentAt }) };
+  return {
+    mailed: mailer.sent,
+    written: stream.writes,
+    lookups: lookups.mock.calls,
+    senders,
+    send: sendEmail({ channels, senders, mailer, writer: stream, now: () => sentAt }),
+  };
 }
 
 describe('send_email core', () => {
@@ -148,6 +156,41 @@ describe('send_email core', () => {
     await send(request, 'app_1');
 
     expect(mailed[0].from).toBe('"Casino News" <News@example.com>');
+  });
+
+  test("refuses with 409 and sends nothing when the channel's sender is not assigned to the application", async () => {
+    const { send, mailed, written } = fakes({ senders: [] });
+
+    const sending = send(request, 'app_1');
+
+    await expect(sending).rejects.toThrow(Conflict);
+    await expect(sending).rejects.toThrow(/news@example\.com is not assigned to the application/);
+    expect([mailed, written]).toEqual([[], []]);
+  });
+
+  test('stops sending once the operator releases the sender, and sends again from the application it is assigned to next', async () => {
+    const { send, mailed, senders } = fakes({ senders: ['news@example.com'] });
+    await send(request, 'app_1');
+
+    await senders.release('app_1', 'news@example.com');
+    await expect(send(request, 'app_1')).rejects.toThrow(Conflict);
+    await senders.claim(assignment('app_2', 'news@example.com'));
+    await expect(send(request, 'app_1')).rejects.toThrow(Conflict);
+
+    expect(mailed.length).toBe(1);
+  });
+
+  test("sends as an address at the channel's domain only while that domain is assigned to the application", async () => {
+    const domainChannel = { ...channel, from_domain: 'example.com' };
+    const assigned = fakes({ channels: [domainChannel], senders: ['example.com'] });
+    const addressOnly = fakes({ channels: [domainChannel], senders: ['news@example.com'] });
+
+    await assigned.send({ ...request, from_email: 'vip@example.com' }, 'app_1');
+    const refused = addressOnly.send({ ...request, from_email: 'vip@example.com' }, 'app_1');
+
+    expect(assigned.mailed[0]?.from).toBe('"Casino News" <vip@example.com>');
+    await expect(refused).rejects.toThrow(Conflict);
+    expect(addressOnly.mailed).toEqual([]);
   });
 
   test('reply-to carries its name when one is given', () => {

@@ -3,7 +3,7 @@ import { makeSendEmailHandler } from '../../../functions/api/send-email/make-han
 import type { Channel } from '../../../functions/domain/channels';
 import { ValidationError } from '../../../functions/domain/errors';
 import { MemoryMailer } from '../../support/messaging';
-import { keyResolverOf, MemoryChannelStore } from '../../support/settings';
+import { assignment, keyResolverOf, MemoryChannelStore, MemorySenderStore } from '../../support/settings';
 import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
 import { MemoryStream } from '../../support/memory-stream';
 
@@ -22,12 +22,14 @@ const channel = (fields: Partial<Channel> = {}): Channel => ({
 });
 
 let channels: MemoryChannelStore;
+let senders: MemorySenderStore;
 let mailer: MemoryMailer;
 let stream: MemoryStream;
 let handler: ProxyHandler;
 beforeEach(() => {
   channels = new MemoryChannelStore();
   channels.channels.push(channel(), channel({ channel_id: 'ch_off', enabled: false }), channel({ app_id: 'app_2', channel_id: 'ch_other' }));
+  senders = new MemorySenderStore([assignment('app_1', 'example.com')]);
   mailer = new MemoryMailer();
   stream = new MemoryStream();
   handler = asProxyHandler(
@@ -39,6 +41,7 @@ beforeEach(() => {
         'revoked-comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k4', revoked_at: '2026-01-01T00:00:00Z' },
       }),
       channels,
+      senders,
       mailer,
       writer: stream,
       now: () => new Date(),
@@ -214,6 +217,20 @@ describe('POST /api/send_email handler', () => {
     expect(JSON.parse(response.body)).toEqual({
       message: 'request body is invalid',
       errors: ["from_email must be the channel's address (news@example.com)"],
+    });
+    expect(mailsSent().length).toBe(0);
+    expect(streamWrites().length).toBe(0);
+  });
+
+  test("answers 409 naming the sender when the application no longer holds the channel's sender, and sends nothing", async () => {
+    await senders.release('app_1', 'example.com');
+    await senders.claim(assignment('app_2', 'news@example.com'));
+
+    const response = await post(valid);
+
+    expect(response.statusCode).toBe(409);
+    expect(JSON.parse(response.body)).toEqual({
+      message: 'the sender news@example.com is not assigned to the application: the operator assigns senders (or send through another channel)',
     });
     expect(mailsSent().length).toBe(0);
     expect(streamWrites().length).toBe(0);

@@ -10,18 +10,25 @@ import { DynamoDBDocumentClient, GetCommand, type GetCommandInput } from '@aws-s
 import { mockClient } from 'aws-sdk-client-mock';
 import { acceptedPutRecords, apiEvent, asProxyHandler, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 
-setFunctionEnv({ KEYS_TABLE: 'keys', CHANNELS_TABLE: 'channels', STREAM_NAME: 'stream', SES_CONFIGURATION_SET: 'urm-sending' });
+setFunctionEnv({ KEYS_TABLE: 'keys', CHANNELS_TABLE: 'channels', SENDERS_TABLE: 'senders', STREAM_NAME: 'stream', SES_CONFIGURATION_SET: 'urm-sending' });
 
 const ses = mockClient(SESv2Client);
 const kinesis = mockClient(KinesisClient);
 const dynamo = mockClient(DynamoDBDocumentClient);
 const byHash = keysByHash({ 'comms-key': { app_id: 'app_1', scope: 'comms', key_id: 'k1' } });
 const channel = { app_id: 'app_1', channel_id: 'ch_news', name: 'News', from_email: 'news@example.com', from_name: 'News', enabled: true, created_at: '' };
+/** The operator assigned app_1 the channel's address. */
+const sender = { domain: 'example.com', sender: 'news@example.com', app_id: 'app_1', kind: 'address', assigned_at: '' };
+const items: Record<string, (input: GetCommandInput) => unknown> = {
+  keys: (input) => byHash.get(input.Key!.key_hash as string),
+  channels: () => channel,
+  senders: (input) => (input.Key!.sender === sender.sender ? sender : undefined),
+};
 
 let handler: ProxyHandler;
 beforeAll(async () => {
   handler = asProxyHandler((await import('../../../functions/api/send-email/handler')).handler);
-  dynamo.on(GetCommand).callsFake((input: GetCommandInput) => ({ Item: input.TableName === 'keys' ? byHash.get(input.Key!.key_hash as string) : channel }));
+  dynamo.on(GetCommand).callsFake((input: GetCommandInput) => ({ Item: items[input.TableName!]?.(input) }));
   ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
   kinesis.on(PutRecordsCommand).callsFake(acceptedPutRecords);
 });
@@ -47,6 +54,11 @@ describe('POST /api/send_email as deployed', () => {
     );
 
     expect(response.statusCode).toBe(200);
+    expect(dynamo).toHaveReceivedCommandWith(GetCommand, {
+      TableName: 'senders',
+      Key: { domain: 'example.com', sender: 'news@example.com' },
+      ConsistentRead: true,
+    });
     expect(ses).toHaveReceivedCommandWith(SendEmailCommand, { ConfigurationSetName: 'urm-sending' });
     expect(kinesis).toHaveReceivedCommandWith(PutRecordsCommand, { StreamName: 'stream' });
   });

@@ -74,6 +74,18 @@ describe('POST /enterprises/sign_up handler', () => {
     expect(users.users.size).toBe(1);
   });
 
+  test('answers 400 naming role to a user signed up as admin, on an application with an admin or without, and creates nobody', async () => {
+    const first = await post(signUp, { app_id: 'app_1', users: [{ ...alan, role: 'admin' }] });
+    await users.create({ ...ada, role: 'admin' });
+    const later = await post(signUp, { app_id: 'app_1', users: [{ ...alan, role: 'admin' }] });
+
+    for (const response of [first, later]) {
+      expect(response.statusCode).toBe(400);
+      expect(JSON.parse(response.body).errors).toEqual([expect.stringMatching(/^users\[0\]\.role must be one of "marketer", "viewer"/)]);
+    }
+    expect(await users.findByEmail('app_1', alan.email)).toBeUndefined();
+  });
+
   test('answers 400 naming each bad user and field, and creates nobody', async () => {
     const response = await post(signUp, {
       app_id: 'app_1',

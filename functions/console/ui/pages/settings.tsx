@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { ConsoleAnswer } from '../../answers';
 import { useAction, Result, ShownOnce } from '../actions';
-import { getJson, postJson } from '../api';
+import { ApiError, getJson, postJson } from '../api';
 import { ErrorNote, Forbidden, Loading, Section, When } from '../components';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
@@ -229,18 +229,47 @@ function ApplicationForm({ app, onSaved }: { app: AppView; onSaved: () => void }
   );
 }
 
+type SenderView = ConsoleAnswer<'ConsoleListSenders'>['senders'][number];
+
+/** The senders the operator assigned: the only ones a channel may be made with. */
+function AssignedSenders({ senders }: { senders: SenderView[] }) {
+  if (senders.length === 0)
+    return <p class="muted">No sender is assigned to this application yet: a channel can only send as an address or domain the operator assigns to it.</p>;
+  return (
+    <p class="muted">
+      Senders the operator assigned to this application:{' '}
+      {senders.map((sender, i) => (
+        <span key={sender.sender}>
+          {i > 0 && ', '}
+          {sender.kind === 'domain' ? 'any address at ' : ''}
+          <code>{sender.sender}</code>
+        </span>
+      ))}
+      .
+    </p>
+  );
+}
+
 function Channels() {
   const channels = useApi(() => getJson<ConsoleAnswer<'ConsoleListChannels'>>('/channels'), 'channels');
+  const senders = useApi(() => getJson<ConsoleAnswer<'ConsoleListSenders'>>('/senders'), 'senders');
   const [name, setName] = useState('');
   const [fromEmail, setFromEmail] = useState('');
   const [fromName, setFromName] = useState('');
+  const [fromEmailError, setFromEmailError] = useState<string | undefined>();
   const { busy, outcome, run } = useSettingsAction();
 
   const create = async (event: Event) => {
     event.preventDefault();
+    setFromEmailError(undefined);
     const answer = await run(
       'create',
-      () => postJson<ConsoleAnswer<'ConsoleCreateChannel'>>('/channels', { name, from_email: fromEmail, from_name: fromName }),
+      () =>
+        postJson<ConsoleAnswer<'ConsoleCreateChannel'>>('/channels', { name, from_email: fromEmail, from_name: fromName }).catch((error: unknown) => {
+          // A sender the application was not assigned: said beside the field too.
+          if (error instanceof ApiError) setFromEmailError(error.errors.find((message) => message.startsWith('from_email')));
+          throw error;
+        }),
       (a) => `Channel “${a.channel.name}” created.`,
     );
     if (answer) {
@@ -304,15 +333,41 @@ function Channels() {
         ))}
       <form onSubmit={create} aria-labelledby="new-channel-title">
         <h3 id="new-channel-title">New channel</h3>
+        {senders.error && <ErrorNote error={senders.error} />}
+        {senders.data && <AssignedSenders senders={senders.data.senders} />}
         <div class="grid">
           <label>
             Channel name
             <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} required autocomplete="off" />
           </label>
-          <label>
-            From email
-            <input name="from_email" type="email" value={fromEmail} onInput={(e) => setFromEmail(e.currentTarget.value)} required autocomplete="off" />
-          </label>
+          <div>
+            <label>
+              From email
+              <input
+                name="from_email"
+                type="email"
+                list="assigned-senders"
+                value={fromEmail}
+                onInput={(e) => setFromEmail(e.currentTarget.value)}
+                required
+                autocomplete="off"
+                aria-invalid={fromEmailError ? 'true' : undefined}
+                aria-describedby={fromEmailError ? 'from-email-error' : undefined}
+              />
+            </label>
+            {fromEmailError && (
+              <small id="from-email-error" class="error">
+                {fromEmailError}
+              </small>
+            )}
+          </div>
+          <datalist id="assigned-senders">
+            {senders.data?.senders
+              .filter((sender) => sender.kind === 'address')
+              .map((sender) => (
+                <option key={sender.sender} value={sender.sender} />
+              ))}
+          </datalist>
           <label>
             From name
             <input name="from_name" value={fromName} onInput={(e) => setFromName(e.currentTarget.value)} required autocomplete="off" />
