@@ -15,6 +15,7 @@ export const handler = makeAffiliatePortalHandler({
   attempts: stores.signInAttempts(),
   resetTokens: stores.resetTokenStore(),
   channels: stores.channelStore(),
+  senders: stores.senderStore(),
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),
   // The operator's development hosts, as the sender and `npm run admin` allow them.
   postbacks: {

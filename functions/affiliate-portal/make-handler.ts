@@ -16,7 +16,7 @@ import type { FunnelReader, LinkStore } from '../domain/affiliate-program';
 import type { AffiliateAccounts, AffiliateSessionStore, ResetTokenStore, SignInAttempts } from '../domain/affiliate-portal';
 import type { AffiliateStore } from '../domain/affiliates';
 import type { AppStore } from '../domain/apps';
-import type { ChannelStore } from '../domain/channels';
+import type { ChannelStore, SenderStore } from '../domain/channels';
 import type { Mailer } from '../domain/email';
 import type { Clock } from '../domain/enterprise';
 import { NotFound } from '../domain/errors';
@@ -49,8 +49,9 @@ export interface AffiliatePortalPorts {
   sessions: AffiliateSessionStore;
   attempts: SignInAttempts;
   resetTokens: ResetTokenStore;
-  /** The application's email channels, the first enabled of which sends reset links. */
+  /** The application's email channels, the first enabled one whose sender it holds sends reset links. */
   channels: Pick<ChannelStore, 'listByApp'>;
+  senders: Pick<SenderStore, 'holders'>;
   mailer: Mailer;
   postbacks: BackOffice['postbacks'];
   /** Postback signing secrets. */
@@ -101,6 +102,7 @@ export function makeAffiliatePortalHandler(ports: AffiliatePortalPorts) {
       affiliates: ports.accounts,
       tokens: ports.resetTokens,
       channels: ports.channels,
+      senders: ports.senders,
       attempts: ports.attempts,
       mailer: ports.mailer,
       sessions: ports.sessions,

@@ -16,7 +16,7 @@ import {
   type SignInAttempts,
 } from '../domain/affiliate-portal';
 import type { App } from '../domain/apps';
-import type { Channel, ChannelStore } from '../domain/channels';
+import { senderHeldBy, type Channel, type ChannelStore, type SenderStore } from '../domain/channels';
 import { canonicalAddress, formatAddress, type Mailer } from '../domain/email';
 import type { Clock } from '../domain/enterprise';
 import { issuedToken, type TokenConsumption } from '../domain/one-time-tokens';
@@ -36,6 +36,8 @@ export interface RequestResetPorts {
   affiliates: Pick<AffiliateAccounts, 'findByEmail'>;
   tokens: Pick<ResetTokenStore, 'put'>;
   channels: Pick<ChannelStore, 'listByApp'>;
+  /** Who holds a sender: a channel sends only while the application does (docs/api.md, "Senders"). */
+  senders: Pick<SenderStore, 'holders'>;
   attempts: Pick<SignInAttempts, 'recordFailure'>;
   mailer: Mailer;
   newToken: () => string;
@@ -43,6 +45,14 @@ export interface RequestResetPorts {
 }
 
 export type ResetRequestOutcome = 'sent' | 'no-affiliate' | 'no-channel' | 'throttled' | 'invalid';
+
+/** The application's first enabled channel whose sender it still holds: never a sender released or reassigned since. */
+async function sendingChannel(ports: Pick<RequestResetPorts, 'channels' | 'senders'>, appId: string): Promise<Channel | undefined> {
+  for (const channel of await ports.channels.listByApp(appId)) {
+    if (channel.enabled && senderHeldBy(await ports.senders.holders(canonicalAddress(channel.from_email)), appId)) return channel;
+  }
+  return undefined;
+}
 
 export function requestPasswordReset(ports: RequestResetPorts) {
   return async (
@@ -55,7 +65,7 @@ export function requestPasswordReset(ports: RequestResetPorts) {
     if (!address || address.length > portalLimits.loginLength || !address.includes('@')) return 'invalid';
     const affiliate = await ports.affiliates.findByEmail(app.app_id, address);
     if (!affiliate) return 'no-affiliate';
-    const channel = (await ports.channels.listByApp(app.app_id)).find((candidate: Channel) => candidate.enabled);
+    const channel = await sendingChannel(ports, app.app_id);
     if (!channel) return 'no-channel';
     const now = ports.now();
     const sent = await ports.attempts.recordFailure(

@@ -59,7 +59,7 @@ export const routes = [
     access: 'anyone',
     csrf: 'pre-session',
     maxBodyBytes: maxFormBytes,
-    tables: { ...application, affiliates: 'read', channels: 'read', resetTokens: 'write', signInAttempts: 'readwrite' },
+    tables: { ...application, affiliates: 'read', channels: 'read', senders: 'read', resetTokens: 'write', signInAttempts: 'readwrite' },
     email: 'send',
   },
   { id: 'AffiliateResetPage', method: 'GET', path: '/affiliates/{app_id}/reset', access: 'anyone', tables: { ...application, resetTokens: 'read' } },

@@ -19,7 +19,7 @@ import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, Me
 import { FakeClock } from './enterprise';
 import { apiEvent, context } from './lambda';
 import { MemoryMailer } from './messaging';
-import { MemoryChannelStore } from './settings';
+import { MemoryChannelStore, MemorySenderStore } from './settings';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
 import { MemorySecretStore } from './secrets';
 import { MemoryOneTimeTokenStore, MemorySessionStore } from './sessions';
@@ -153,6 +153,8 @@ export function memoryPortal(apps: App[] = portalApps) {
     attempts: new MemorySignInAttempts(),
     resetTokens: new MemoryOneTimeTokenStore<ResetToken>(),
     channels: new MemoryChannelStore(),
+    // The operator assigned app_1 its domain: its channels may send from it.
+    senders: new MemorySenderStore([{ app_id: 'app_1', sender: 'casino.example', kind: 'domain', assigned_at: '2026-01-01T00:00:00.000Z' }]),
     mailer: new MemoryMailer(),
     postbacks: { settings, log: new MemoryPostbackOutbox() },
     secrets: new MemorySecretStore(),

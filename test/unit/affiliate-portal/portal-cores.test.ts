@@ -10,6 +10,7 @@ import { sessionLimits } from '../../../functions/domain/sessions';
 import { fakePasswords, MemoryAffiliateAccounts, MemoryAffiliateSessionStore, MemorySignInAttempts, portalAffiliate } from '../../support/affiliate-portal';
 import { FakeClock } from '../../support/enterprise';
 import { MemoryOneTimeTokenStore } from '../../support/sessions';
+import { MemorySenderStore } from '../../support/settings';
 
 /** Session ids of the shape newSecret makes: `session-1xxx…` (43 characters). */
 const sessionId = (n: number) => `session-${n}`.padEnd(43, 'x');
@@ -148,16 +149,19 @@ describe('password reset', () => {
   let sent: OutgoingMail[];
   const app = { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z' };
 
+  let senders: MemorySenderStore;
+
   beforeEach(() => {
     tokens = new MemoryOneTimeTokenStore<ResetToken>();
     sent = [];
+    senders = new MemorySenderStore([{ app_id: 'app_1', sender: 'casino.example', kind: 'domain', assigned_at: '2026-01-01T00:00:00.000Z' }]);
   });
-
-  const ask = (email: string) =>
+  const ask = (email: string, channels: Channel[] = [{ ...channel, channel_id: 'ch_0', enabled: false }, channel]) =>
     requestPasswordReset({
       affiliates: accounts,
       tokens,
-      channels: { listByApp: async (appId) => (appId === 'app_1' ? [{ ...channel, channel_id: 'ch_0', enabled: false }, channel] : []) },
+      channels: { listByApp: async (appId) => (appId === 'app_1' ? channels : []) },
+      senders,
       attempts,
       mailer: {
         send: async (mail) => {
@@ -174,6 +178,16 @@ describe('password reset', () => {
       (link, name) => ({ subject: 'Reset', text: `${name} ${link}`, html: link }),
     );
   const complete = () => completePasswordReset({ tokens, affiliates: accounts, sessions, attempts, hashPassword: fakePasswords.hash, now: clock.now });
+
+  test("sends through the first enabled channel whose sender the application still holds, never one released or another's", async () => {
+    const elsewhere = { ...channel, channel_id: 'ch_other', from_email: 'news@other.example' };
+
+    expect(await ask('ada@example.com', [elsewhere, channel])).toBe('sent');
+    expect(sent.map((mail) => mail.from)).toEqual(['"Casino" <team@casino.example>']);
+    await senders.release('app_1', 'casino.example');
+    expect(await ask('ada@example.com', [elsewhere, channel])).toBe('no-channel');
+    expect(sent).toHaveLength(1);
+  });
 
   test("a known email gets a link through the application's first enabled channel; the token is stored only hashed, for an hour", async () => {
     expect(await ask('ADA@example.com')).toBe('sent');
