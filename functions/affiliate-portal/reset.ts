@@ -182,7 +182,8 @@ export function resetWork(
         (link, firstName) => resetMail(link, firstName, app.name),
       );
       // Only the log tells the outcomes apart; the person sees the same page.
-      if (outcome === 'no-channel') logger.warn('Password reset not sent: the application has no enabled email channel with a sender assigned to it', { app_id: appId });
+      if (outcome === 'no-channel')
+        logger.warn('Password reset not sent: the application has no enabled email channel with a sender assigned to it', { app_id: appId });
       else logger.info('Password reset requested', { app_id: appId, outcome });
       if (outcome === 'invalid') {
         return page(400, h(ForgotPage, { appName: app.name, csrf: form.csrf, email: form.email, error: 'Enter the email address of your account.' }));
