@@ -28,8 +28,8 @@ beforeEach(() => {
 });
 
 const lifecycle = { app_id: 'app_1', profile_id: 'p', event: 'urm_push_clicked', urm_date_time: '2026-11-21T10:00:00Z', notification_id: 'n-1' };
-const call = (method: string, headers: Record<string, string>, body?: unknown) =>
-  events(apiEvent({ method, path: '/events?app_id=app_1', headers, body: body === undefined ? undefined : JSON.stringify(body) }), context());
+const call = (method: string, headers: Record<string, string>, body?: unknown, path = '/events?app_id=app_1') =>
+  events(apiEvent({ method, path, headers, body: body === undefined ? undefined : JSON.stringify(body) }), context());
 const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
 
 describe('POST /events, as a browser-key operation', () => {
@@ -97,5 +97,33 @@ describe('POST /events, as a browser-key operation', () => {
 
     expect(response.statusCode).toBe(200);
     expect(response.headers?.['Access-Control-Allow-Origin']).toBe(undefined);
+  });
+});
+
+describe('a query app_id naming another application than the key', () => {
+  for (const [label, path] of [
+    ['another application', '/events?app_id=app_2'],
+    ['an empty one', '/events?app_id='],
+  ] as const) {
+    test(`refuses a browser key whose body names its own application, with ${label} in the query, and writes nothing`, async () => {
+      const response = await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: site }, [lifecycle], path);
+
+      expect(response.statusCode).toBe(403);
+      expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
+      expect(stream.writes).toEqual([]);
+    });
+  }
+
+  test('refuses a server key the same way, and writes nothing', async () => {
+    const response = await call('POST', { ...json, 'x-api-key': 'server-key' }, [lifecycle], '/events?app_id=app_2');
+
+    expect(response.statusCode).toBe(403);
+    expect(stream.writes).toEqual([]);
+  });
+
+  test('takes a server key without any app_id in the query', async () => {
+    const response = await call('POST', { ...json, 'x-api-key': 'server-key' }, [lifecycle], '/events');
+
+    expect(response.statusCode).toBe(200);
   });
 });
