@@ -127,3 +127,35 @@ describe('a query app_id naming another application than the key', () => {
     expect(response.statusCode).toBe(200);
   });
 });
+
+describe('the insert id of a lifecycle event', () => {
+  test("is the service's own for a browser key, whatever id was sent: one per notification and kind", async () => {
+    await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: site }, [{ ...lifecycle, urm_insert_id: 'deposit-1' }]);
+    await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: site }, [
+      { ...lifecycle, urm_insert_id: 'n-1:clicked' },
+      { ...lifecycle, event: 'urm_push_dismissed' },
+    ]);
+
+    const ids = stream.envelopes().map((envelope) => envelope.record.urm_insert_id);
+    expect(ids[0]).toMatch(/^urm-browser-[0-9a-f]{32}$/);
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids[2]).toMatch(/^urm-browser-[0-9a-f]{32}$/);
+    expect(ids[2]).not.toBe(ids[0]);
+  });
+
+  test('is kept as sent for a server key', async () => {
+    await call('POST', { ...json, 'x-api-key': 'server-key' }, [{ ...lifecycle, urm_insert_id: 'deposit-1' }]);
+
+    expect(stream.envelopes().map((envelope) => envelope.record.urm_insert_id)).toEqual(['deposit-1']);
+  });
+
+  test("in the browser keys' namespace is refused to any key, before anything is written", async () => {
+    const response = await call('POST', { ...json, 'x-api-key': 'server-key' }, [{ ...lifecycle, urm_insert_id: 'urm-browser-1' }]);
+
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).errors).toEqual([
+      '[0].urm_insert_id must be an id that does not start with urm-browser-, which the service keeps for the records of browser keys',
+    ]);
+    expect(stream.writes).toEqual([]);
+  });
+});
