@@ -1,9 +1,11 @@
 /**
  * Tracking links and clicks (docs/api.md, "Tracking links"): the link id, the
  * landing URL an affiliate may choose, what a click adds to it, who the
- * visitor is, and the claim that makes a visitor's repeated clicks count once
- * a day. Pure: the click operation (functions/api/track-click) and the link use
- * cases (back-office/affiliate-links.ts) build on it.
+ * visitor is (the signed cookie's, or the address and agent's), the claim that
+ * makes a visitor's repeated clicks count once a day, and the bound on new
+ * visitors counted per address. Pure: the click operation
+ * (functions/api/track-click) and the link use cases
+ * (back-office/affiliate-links.ts) build on it.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
