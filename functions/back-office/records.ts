@@ -1,15 +1,16 @@
 /** What an operator reads back: the records the consumers rejected, and the affiliates who registered. */
 import type { AffiliateSummary } from '../domain/affiliates';
 import { ValidationError } from '../domain/errors';
+import { readableRejection } from '../domain/rejections';
 import type { Rejection } from '../domain/timeline';
 import { requireApp } from './apps';
 import { decodeCursor, encodeCursor } from './cursors';
 import type { BackOffice } from './ports';
 
-/** Records the consumers rejected when applying them, newest first, with the reason. */
+/** Records the consumers rejected when applying them, newest first, with the reason; never a push token or proof. */
 export async function listRejections(office: BackOffice, appId: string, limit: number): Promise<Rejection[]> {
   await requireApp(office, appId);
-  return office.rejections.list(appId, limit);
+  return (await office.rejections.list(appId, limit)).map(readableRejection);
 }
 
 export const rejectionPageLimits = { default: 50, max: 200 } as const;
@@ -20,7 +21,10 @@ export interface RejectionList {
   next_cursor: string | null;
 }
 
-/** A page of the records the consumers rejected (kept 14 days), newest first, with the reason: the console's listing of the CLI's `rejections`. */
+/**
+ * A page of the records the consumers rejected (kept 14 days), newest first, with the reason: the console's listing
+ * of the CLI's `rejections`, which every role reads: never a push token or proof.
+ */
 export async function listRejectionPage(
   office: Pick<BackOffice, 'rejections'>,
   appId: string,
@@ -32,7 +36,7 @@ export async function listRejectionPage(
   }
   const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, [appId], 'listing');
   const page = await office.rejections.page(appId, limit, after);
-  return { rejections: page.rejections, next_cursor: page.next === undefined ? null : encodeCursor([appId], page.next) };
+  return { rejections: page.rejections.map(readableRejection), next_cursor: page.next === undefined ? null : encodeCursor([appId], page.next) };
 }
 
 /** An application's registered affiliates, oldest first; never a password or its hash. */

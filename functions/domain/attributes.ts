@@ -83,11 +83,29 @@ export const pushTokensSchema = {
 export const appIdSchema = { type: 'string', minLength: 1, maxLength: limits.appIdLength, ...identifierText } as const;
 export const profileIdSchema = { type: 'string', minLength: 1, maxLength: limits.profileIdLength, ...identifierText } as const;
 
+/**
+ * The insert ids the service gives records written with a browser key
+ * (browser-access.ts): no request may send one, so a browser-key record and a
+ * server-key record never share an id, and neither is ever the other's duplicate.
+ */
+export const BROWSER_INSERT_ID_PREFIX = 'urm-browser-';
+
 /** Properties every record may carry: the required ones, the insert id and the IP. */
 export const commonRecordProperties = {
   app_id: appIdSchema,
   profile_id: profileIdSchema,
   urm_date_time: { type: 'string', format: 'date-time', maxLength: 64 },
-  urm_insert_id: { type: 'string', minLength: 1, maxLength: limits.insertIdLength, ...identifierText },
+  urm_insert_id: {
+    type: 'string',
+    minLength: 1,
+    maxLength: limits.insertIdLength,
+    ...identifierText,
+    allOf: [
+      {
+        pattern: `^(?!${BROWSER_INSERT_ID_PREFIX})`,
+        description: `an id that does not start with ${BROWSER_INSERT_ID_PREFIX}, which the service keeps for the records of browser keys`,
+      },
+    ],
+  },
   urm_ip: { type: 'string', format: 'ip' },
 } as const;

@@ -7,7 +7,8 @@
  * gave the page (./identity.ts). Anything beyond is a 403, like any other
  * out-of-scope call.
  */
-import { directives, writableSystemAttributes } from './attributes';
+import { createHash } from 'node:crypto';
+import { BROWSER_INSERT_ID_PREFIX, directives, writableSystemAttributes } from './attributes';
 import { Forbidden } from './errors';
 import { needsProof, PROOF_FIELD, proofMatches, type IdentityKeyring } from './identity';
 import { ANONYMOUS_PROFILE_PREFIX, lifecycleEvents, parseSubscription, pushLimits } from './push';
@@ -122,4 +123,26 @@ export async function assertBrowserProvesIdentity(
 export function assertBrowserMayWrite(kind: 'profile' | 'event', records: Record<string, unknown>[]): void {
   const refusal = kind === 'profile' ? browserProfileRefusal : browserEventRefusal;
   if (records.some((record) => refusal(record) !== undefined)) throw new Forbidden();
+}
+
+const browserInsertId = (...parts: string[]) => `${BROWSER_INSERT_ID_PREFIX}${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 32)}`;
+
+/**
+ * The insert id a browser key's lifecycle event is stored under, whatever id it
+ * was sent with: derived from its notification and kind, in the namespace no
+ * request may write. So a report stored twice (the worker's retry, or a copy
+ * under another id) is one event, and no server-key event is its duplicate.
+ */
+export function browserEventInsertId(record: { event: string; notification_id?: unknown }): string {
+  return browserInsertId('event', record.event, String(record.notification_id));
+}
+
+/**
+ * The insert id a browser key's profile record is stored under: the one it was
+ * sent with (or `fresh`, when none), moved into the namespace no request may
+ * write, so a re-sent record is still applied once and never stands for a
+ * server-key record.
+ */
+export function browserProfileInsertId(record: { urm_insert_id?: string }, fresh: () => string): string {
+  return browserInsertId('profile', record.urm_insert_id ?? fresh());
 }

@@ -1,21 +1,22 @@
 /**
  * The middleware stack every operation shares, in its one order: logging
  * context → (CORS, for browser-key operations) → error mapping → header
- * normalising → API key → (browser origin) → (body guard and parse → schema)
- * or (query schema). A handler adds only its core.
+ * normalising → API key → (browser origin) → (the query's app_id → body guard
+ * and parse → schema) or (query schema). A handler adds only its core.
  */
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { defaultMaxBodyBytes } from '../manifest/body-limits';
 import type { Scope } from '../domain/api-keys';
+import { Forbidden } from '../domain/errors';
 import type { Validator } from '../domain/validation';
 import { logger } from '../runtime/logger';
 import { apiKeyAuth, type KeyResolver } from './auth';
 import { browserCors, type OriginPolicy } from './cors';
 import { httpErrors, type ErrorStyle } from './errors';
 import { jsonBody, validBody, validQuery } from './json-body';
-import type { ApiResult, AuthedContext, JsonEvent, QueryEvent } from './types';
+import type { ApiEvent, ApiResult, AuthedContext, JsonEvent, QueryEvent } from './types';
 
 /** The ports of the key check: a handler factory takes them, the wiring passes the container's (functions/adapters/stores.ts). */
 export interface KeyPorts {
@@ -62,9 +63,25 @@ export interface JsonApiOptions<T> extends ApiOptions {
   maxBytes?: number;
 }
 
+/**
+ * The 403 rule for the query string of an operation with a body (docs/api.md,
+ * "Keys"): the SDK names its application there for CORS, and every `app_id`
+ * it holds must be the key's, as the body's must. An operation that reads
+ * checks its validated query in its core.
+ */
+const queryNamesTheKeysApp: middy.MiddlewareObj<ApiEvent> = {
+  before: async (request) => {
+    const { appId } = (request.context as AuthedContext).principal;
+    const { multiValueQueryStringParameters: many, queryStringParameters: one } = request.event;
+    const named = many?.app_id ?? (one?.app_id === undefined ? [] : [one.app_id]);
+    if (named.some((id) => id !== appId)) throw new Forbidden();
+  },
+};
+
 /** An operation with a JSON body. */
 export function jsonApi<T>(options: JsonApiOptions<T>) {
   return authenticated<JsonEvent<T>>(options, 'POST')
+    .use(queryNamesTheKeysApp as middy.MiddlewareObj<JsonEvent<T>>)
     .use(jsonBody({ maxBytes: options.maxBytes ?? defaultMaxBodyBytes }))
     .use(validBody(options.validate));
 }

@@ -160,12 +160,14 @@ export const httpOperations: HttpOperation[] = [
   },
   {
     // Public, no key: the link id is all a click carries. The hottest public address, so links and
-    // affiliates come from a per-container cache: a new click costs one conditional put and one record.
+    // affiliates come from a per-container cache: a new click costs two conditional writes (the visitor's
+    // claim, the address's count) and one record. It reads click claims only for the visitor-cookie key
+    // kept there, once per container.
     id: 'TrackClick',
     method: 'GET',
     path: '/t/{link_id}',
     entry: 'functions/api/track-click/handler.ts',
-    tables: { links: 'read', affiliates: 'read', clickClaims: 'write' },
+    tables: { links: 'read', affiliates: 'read', clickClaims: 'readwrite' },
     stream: 'write',
   },
   {

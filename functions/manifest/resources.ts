@@ -194,7 +194,10 @@ export const tables = {
     partitionKey: S('link_id'),
     indexes: [{ name: 'by-affiliate', kind: 'global', partitionKey: S('owner'), sortKey: S('created_at') }],
   },
-  /** Counted clicks by the hash of link and visitor, for 24 hours: a visitor's repeated clicks count once. */
+  /**
+   * Counted clicks by the hash of link and visitor, for 24 hours: a visitor's repeated clicks count once; each
+   * client address's count of new visitors per link and UTC day; and the key that signs visitor cookies.
+   */
   clickClaims: {
     id: 'ClickClaimsTable',
     envVar: 'CLICK_CLAIMS_TABLE',

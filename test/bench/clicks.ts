@@ -2,8 +2,9 @@
  * Figure 7: clicks on a tracking link, `GET /t/{link_id}`, on the local stack
  * as `npm start` runs it (its own process), driven over HTTP by autocannon.
  *
- * - New clicks: a different User-Agent per request and no cookie, so each is
- *   a new visitor: the claim's conditional put, then one record on the stream.
+ * - A flood of new visitors: a different User-Agent per request and no
+ *   cookie, all from one address (loopback): past the address's first few of
+ *   the day, each is the visitor's claim, then the address's count refused.
  * - Repeat clicks: one visitor's cookie on every request: the claim refused,
  *   nothing else written.
  * - Baseline: `GET /push/config` with the demo browser key and an Origin, a
@@ -12,7 +13,10 @@
  * Two rounds of a few seconds per side, alternating; redirects/s, p50/p99.
  * Then the AWS calls one click makes, counted on the shared SDK clients
  * while the real handler runs in this process against the stack's
- * emulators, and what a million clicks cost at the prices of aws-prices.ts.
+ * emulators, and what a million clicks cost at the prices of aws-prices.ts:
+ * for those two cases, and for a counted new visitor (each from an address
+ * of its own, which autocannon cannot give a connection): the claim, the
+ * address's count, then one record on the stream.
  */
 import type { KinesisClient, PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -21,6 +25,7 @@ import { pathToFileURL } from 'node:url';
 import { localBackOffice, localClients, type LocalEndpoints } from '../../lib/local/stack';
 import { createLink } from '../../functions/back-office/affiliate-links';
 import type { LinkRecord } from '../../functions/domain/affiliate-program';
+import { CLICKS_PER_ADDRESS_PER_DAY } from '../../functions/domain/tracking-links';
 import { apiEvent, context } from '../support/lambda';
 import { readWholeStream } from '../support/stream';
 import { costPerMillion, type CostBreakdown } from './cost';
@@ -68,15 +73,16 @@ export interface ClickResult {
   connections: number;
   seconds: number;
   baseline: ClickSide;
-  newClicks: ClickSide & { ratio: number };
+  /** New visitors from one address, past its bound: over HTTP. */
+  floodClicks: ClickSide & { ratio: number };
   repeatClicks: ClickSide & { ratio: number };
-  /** New-click redirects answered, and click records of that link found on the stream afterwards. */
-  stream: { redirected: number; recorded: number };
-  /** Clicks the stack logged as not counted (a failed claim or stream write). */
+  /** Click records of the HTTP link the stream should hold (the address's few of the day), and those it holds. */
+  stream: { expected: number; recorded: number };
+  /** Clicks the stack logged as not counted (a failed read, claim, count or stream write). */
   notCounted: number;
-  calls: { newClick: ClickCalls; repeatClick: ClickCalls; coldFirstClick: Record<string, number> };
+  calls: { newClick: ClickCalls; floodClick: ClickCalls; repeatClick: ClickCalls; coldFirstClick: Record<string, number> };
   /** USD per million clicks; the funnel consumer's share (counting the records) is not in it. */
-  cost: { newClick: ClickCost; repeatClick: ClickCost };
+  cost: { newClick: ClickCost; floodClick: ClickCost; repeatClick: ClickCost };
 }
 
 function sideOf(result: autocannon.Result, expected: '2xx' | '3xx'): ClickSide {
@@ -132,10 +138,11 @@ async function countCalls(endpoints: LocalEndpoints, link: LinkRecord): Promise<
   const kinesisCounter = countKinesisCalls(kinesis);
   const handler = (await import('../../functions/api/track-click/handler')).handler as unknown as Handler;
 
-  const click = async (userAgent: string, cookie?: string) => {
+  const click = async (userAgent: string, cookie?: string, sourceIp = '192.0.2.1') => {
     const event = apiEvent({ method: 'GET', path: `/t/${link.link_id}`, headers: { 'User-Agent': userAgent, ...(cookie ? { Cookie: cookie } : {}) } });
+    const requestContext = { ...event.requestContext, identity: { ...event.requestContext.identity, sourceIp } };
     const started = performance.now();
-    const response = await handler({ ...event, pathParameters: { link_id: link.link_id } }, context('TrackClick'));
+    const response = await handler({ ...event, requestContext, pathParameters: { link_id: link.link_id } }, context('TrackClick'));
     const ms = performance.now() - started;
     if (response.statusCode !== 302 || !String(response.headers?.Location).includes('urm_aff_id=')) {
       throw new Error(`the click answered ${response.statusCode} to ${String(response.headers?.Location)}`);
@@ -143,7 +150,7 @@ async function countCalls(endpoints: LocalEndpoints, link: LinkRecord): Promise<
     return { ms, setCookie: response.headers?.['Set-Cookie'] as string | undefined };
   };
 
-  // A fresh container: the link and its affiliate are read once, then cached.
+  // A fresh container: the link, its affiliate and the visitor-cookie key are read once, then cached.
   const first = await click('bench-calls-first');
   const coldFirstClick = { ...dynamoCounter.counts.byCommand, ...kinesisCounter.counts.byCommand };
 
@@ -165,14 +172,23 @@ async function countCalls(endpoints: LocalEndpoints, link: LinkRecord): Promise<
     };
   };
 
-  const newClick = await measure((i) => click(`bench-calls-${i}`));
+  // Counted: each new visitor from an address of its own.
+  const newClick = await measure((i) => click(`bench-calls-${i}`, undefined, `10.77.${i >> 8}.${i & 255}`));
+  // A flood from one address: its first few of the day are counted, the rest measured.
+  for (let i = 0; i < CLICKS_PER_ADDRESS_PER_DAY; i++) await click(`bench-flood-first-${i}`, undefined, '192.0.2.99');
+  const floodClick = await measure((i) => click(`bench-flood-${i}`, undefined, '192.0.2.99'));
   const cookie = first.setCookie!.split(';')[0];
   const repeatClick = await measure(() => click('bench-calls-first', cookie));
-  // A conditional put that fails is billed as a write of the item it found (DynamoDB Local reports no capacity for it):
-  // the claim item a new click wrote, at least one unit.
-  const unitsPerClaim = Math.max(1, newClick.writeUnitsPerClick / Math.max(1, newClick.dynamodb.PutItemCommand ?? 0));
-  repeatClick.writeUnitsPerClick = round((repeatClick.dynamodb.PutItemCommand ?? 0) * unitsPerClaim, 3);
-  return { newClick, repeatClick, coldFirstClick };
+  // A conditional write that fails is billed as a write of the item it found (DynamoDB Local reports no capacity for
+  // it): the claim or count item a new click wrote, at least one unit each.
+  const unitsPerWrite = Math.max(
+    1,
+    newClick.writeUnitsPerClick / Math.max(1, (newClick.dynamodb.PutItemCommand ?? 0) + (newClick.dynamodb.UpdateItemCommand ?? 0)),
+  );
+  for (const refused of [floodClick, repeatClick]) {
+    refused.writeUnitsPerClick = round(((refused.dynamodb.PutItemCommand ?? 0) + (refused.dynamodb.UpdateItemCommand ?? 0)) * unitsPerWrite, 3);
+  }
+  return { newClick, floodClick, repeatClick, coldFirstClick };
 }
 
 function costOf(calls: ClickCalls): ClickCost {
@@ -230,19 +246,19 @@ async function main(): Promise<ClickResult> {
 
     // Two rounds each, alternating, so that drift (a growing LevelDB, a busy neighbour) hits every side alike.
     const baselines: ClickSide[] = [];
-    const news: ClickSide[] = [];
+    const floods: ClickSide[] = [];
     const repeats: ClickSide[] = [];
     for (let i = 0; i < 2; i++) {
       baselines.push(sideOf(await cannon(pushConfig, { 'x-api-key': dev.browser_key, origin: base, accept: 'application/json' }), '2xx'));
       // idReplacement puts a fresh id wherever `[<id>]` is in the request, headers included: a new visitor each time.
-      news.push(sideOf(await cannon(clickUrl, { 'user-agent': 'bench-new-[<id>]' }, true), '3xx'));
+      floods.push(sideOf(await cannon(clickUrl, { 'user-agent': 'bench-new-[<id>]' }, true), '3xx'));
       repeats.push(sideOf(await cannon(clickUrl, { 'user-agent': 'bench-repeat', cookie }), '3xx'));
     }
     const baseline = combineRounds(baselines, 'perSecond');
-    const newClicks = combineRounds(news, 'perSecond');
+    const floodClicks = combineRounds(floods, 'perSecond');
     const repeatClicks = combineRounds(repeats, 'perSecond');
 
-    // The first click above counted too; requests in flight when a round ended may have written without an answer.
+    // The address (all loopback) has its few counted clicks of the day on the link: the first click above and the flood's first.
     const recorded = (await readWholeStream(endpoints)).filter(
       (stored) => stored.envelope.kind === 'click' && stored.envelope.record.link_id === httpLink.link_id,
     ).length;
@@ -254,12 +270,12 @@ async function main(): Promise<ClickResult> {
       connections: CONNECTIONS,
       seconds: SECONDS * 2,
       baseline,
-      newClicks: { ...newClicks, ratio: ratio(newClicks) },
+      floodClicks: { ...floodClicks, ratio: ratio(floodClicks) },
       repeatClicks: { ...repeatClicks, ratio: ratio(repeatClicks) },
-      stream: { redirected: newClicks.requests + 1, recorded },
+      stream: { expected: Math.min(CLICKS_PER_ADDRESS_PER_DAY, 1 + floodClicks.requests), recorded },
       notCounted,
       calls,
-      cost: { newClick: costOf(calls.newClick), repeatClick: costOf(calls.repeatClick) },
+      cost: { newClick: costOf(calls.newClick), floodClick: costOf(calls.floodClick), repeatClick: costOf(calls.repeatClick) },
     };
   });
 }
@@ -276,26 +292,32 @@ export function clickRows(c: ClickResult): BenchRow[] {
       .join(' + ') || '0';
   const rows: BenchRow[] = [];
   for (const [name, side, k, cost, target] of [
-    ['new visitor (claim + stream write)', c.newClicks, c.calls.newClick, c.cost.newClick, '2'],
+    ['new visitor, counted (claim + address count + stream write)', undefined, c.calls.newClick, c.cost.newClick, '3'],
+    ['flood past the address bound (claim + count refused)', c.floodClicks, c.calls.floodClick, c.cost.floodClick, '2'],
     ['repeat, one cookie (claim refused)', c.repeatClicks, c.calls.repeatClick, c.cost.repeatClick, '1'],
   ] as const) {
+    // The counted path needs an address per visitor: measured in process only (autocannon has one address).
+    if (side) {
+      rows.push(
+        {
+          figure,
+          measure: `redirects/s, GET /t/{link_id}, ${name}`,
+          value: side.perSecond,
+          baseline: `${b.perSecond} (GET /push/config)`,
+          ratio: `${side.ratio} (click ÷ baseline)`,
+          target: '',
+        },
+        {
+          figure,
+          measure: `p50 / p99 ms, ${name}`,
+          value: `${side.p50Ms} / ${side.p99Ms}`,
+          baseline: `${b.p50Ms} / ${b.p99Ms}`,
+          ratio: `${round(side.p99Ms / Math.max(0.1, b.p99Ms), 2)} (p99, click ÷ baseline)`,
+          target: '',
+        },
+      );
+    }
     rows.push(
-      {
-        figure,
-        measure: `redirects/s, GET /t/{link_id}, ${name}`,
-        value: side.perSecond,
-        baseline: `${b.perSecond} (GET /push/config)`,
-        ratio: `${side.ratio} (click ÷ baseline)`,
-        target: '',
-      },
-      {
-        figure,
-        measure: `p50 / p99 ms, ${name}`,
-        value: `${side.p50Ms} / ${side.p99Ms}`,
-        baseline: `${b.p50Ms} / ${b.p99Ms}`,
-        ratio: `${round(side.p99Ms / Math.max(0.1, b.p99Ms), 2)} (p99, click ÷ baseline)`,
-        target: '',
-      },
       { figure, measure: `AWS calls per click, ${name}`, value: k.callsPerClick, baseline: calls(k), ratio: '', target },
       {
         figure,
@@ -307,13 +329,13 @@ export function clickRows(c: ClickResult): BenchRow[] {
       },
     );
   }
-  const lost = Math.max(0, c.stream.redirected - c.stream.recorded);
-  const errors = c.newClicks.errors + c.repeatClicks.errors + b.errors;
-  if (errors + c.notCounted + lost > 0) {
+  const off = Math.abs(c.stream.expected - c.stream.recorded);
+  const errors = c.floodClicks.errors + c.repeatClicks.errors + b.errors;
+  if (errors + c.notCounted + off > 0) {
     rows.push({
       figure,
-      measure: 'errors / clicks not counted / redirected but not on the stream',
-      value: `${errors} / ${c.notCounted} / ${lost}`,
+      measure: 'errors / clicks not counted / click records more or fewer than counted',
+      value: `${errors} / ${c.notCounted} / ${off}`,
       baseline: '',
       ratio: '',
       target: '0 / 0 / 0',

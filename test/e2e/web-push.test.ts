@@ -23,6 +23,7 @@
  *   notification from getNotifications().
  */
 import { commandLineActor } from '../../functions/domain/audit';
+import { browserEventInsertId } from '../../functions/domain/browser-access';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -377,7 +378,8 @@ describe('a push in Chromium', () => {
     expect(shown).toEqual([{ title: 'Your free spins', body: 'from the e2e test', tag: first.notificationId }]);
     const received = await eventOn(profileId, 'urm_push_received', first.notificationId);
     const entry = received.find((e) => e.event === 'urm_push_received')!;
-    expect(entry.urm_insert_id).toBe(`${first.notificationId}:received`);
+    // The worker sends `<notification id>:received`; the service stores a browser-key event under its own id.
+    expect(entry.urm_insert_id).toBe(browserEventInsertId({ event: 'urm_push_received', notification_id: first.notificationId }));
     expect(entry.attributes).toEqual({ notification_id: first.notificationId, url: `${siteOrigin}/promotions` });
 
     await dispatchOnNotification(siteWorker(context), 'notificationclick', first.notificationId);

@@ -155,4 +155,35 @@ describe('rejections in the console', () => {
     });
     expect(theirList.body.rejections.some((r: { profile_id: string }) => r.profile_id === profileId)).toBe(false);
   });
+
+  test("shows a viewer a rejected record's push subscription as its push service's host only, never its path or keys", async () => {
+    const profileId = `rejected-${randomUUID()}`;
+    const subscription = JSON.stringify({
+      endpoint: `https://fcm.googleapis.com/fcm/send/${profileId}-device`,
+      keys: { p256dh: `BP${profileId}`, auth: `auth-${profileId}` },
+    });
+    const records = [
+      { app_id: ours.appId, profile_id: profileId, urm_date_time: '2026-11-21T10:00:00Z', nickname: 'ace' },
+      {
+        app_id: ours.appId,
+        profile_id: profileId,
+        urm_date_time: '2026-11-21T10:00:01Z',
+        urm_insert_id: `bad-${profileId}`,
+        urm_web_push_notification_token: [subscription],
+        urm_add: { nickname: 1 },
+      },
+    ];
+    expect((await request(stack.baseUrl, 'POST', '/profiles', { key: ours.serverKey, body: records })).status).toBe(200);
+
+    const listed = await until(
+      () => api(viewer, 'GET', '/console/api/rejections?limit=10'),
+      (response) => response.body.rejections?.some((r: { profile_id: string }) => r.profile_id === profileId),
+      'the rejection in the console',
+    );
+
+    const row = listed.body.rejections.find((r: { profile_id: string }) => r.profile_id === profileId);
+    expect(JSON.parse(row.record).urm_web_push_notification_token).toEqual(['<redacted push subscription: fcm.googleapis.com>']);
+    expect(JSON.stringify(listed.body)).not.toContain(`${profileId}-device`);
+    expect(JSON.stringify(listed.body)).not.toContain(`auth-${profileId}`);
+  });
 });

@@ -57,7 +57,7 @@ describe('the click address', () => {
 
     expect(first.status).toBe(302);
     expect(first.headers.get('location')).toBe(`${stack.baseUrl}/?lang=en&urm_aff_id=${affiliateId}&urm_aff_link_id=${link.link_id}&urm_aff=spring-promo`);
-    expect(first.headers.get('set-cookie')).toMatch(/^urm_v=[A-Za-z0-9_-]{43}; Path=\/t\/; Max-Age=31536000; HttpOnly; SameSite=Lax$/);
+    expect(first.headers.get('set-cookie')).toMatch(/^urm_v=[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{22}; Path=\/t\/; Max-Age=31536000; HttpOnly; SameSite=Lax$/);
     expect(first.headers.get('cache-control')).toBe('no-store');
     expect(second.status).toBe(302);
     expect(second.headers.get('location')).toBe(first.headers.get('location'));
@@ -96,6 +96,31 @@ describe('the click address', () => {
       );
     }
     expect((await clicksOn(other.link_id)).length).toBe(1);
+  });
+
+  test('counts twenty clicks from one client with visitor cookies of its own making once', async () => {
+    const other = await createLink(localBackOffice(localClients(stack.endpoints).document))(stack.dev.app_id, affiliateId, {
+      name: 'Invented cookies',
+      landing_url: `${stack.baseUrl}/invented`,
+    });
+
+    for (let i = 0; i < 20; i++) {
+      const answer = await open(`/t/${other.link_id}`, { 'User-Agent': 'cookie-forger', Cookie: `urm_v=${randomBytes(32).toString('base64url')}` });
+      expect(answer.status).toBe(302);
+    }
+
+    expect((await clicksOn(other.link_id)).length).toBe(1);
+  });
+
+  test('counts twenty new visitors from one client address, an agent each, three times on a link in a day', async () => {
+    const other = await createLink(localBackOffice(localClients(stack.endpoints).document))(stack.dev.app_id, affiliateId, {
+      name: 'One address',
+      landing_url: `${stack.baseUrl}/one-address`,
+    });
+
+    for (let i = 0; i < 20; i++) expect((await open(`/t/${other.link_id}`)).status).toBe(302);
+
+    expect((await clicksOn(other.link_id)).length).toBe(3);
   });
 
   test('answers 404 with a page for a made-up link, and puts nothing on the stream', async () => {

@@ -404,11 +404,19 @@ export class MemoryLinkStore implements LinkStore {
   }
 }
 
-/** Click claims in memory, with the DynamoDB adapter's condition: a claim is taken when absent or expired. */
+/**
+ * Click claims in memory, with the DynamoDB adapter's conditions: a claim is taken when absent or expired, a count
+ * grows below its limit, the visitor-cookie key is the first one stored.
+ */
 export class MemoryClickClaims implements ClickClaims {
   readonly claims = new Map<string, number>();
+  readonly counts = new Map<string, number>();
   attempts = 0;
   releases = 0;
+  countAttempts = 0;
+  uncounts = 0;
+  keyReads = 0;
+  cookieKey: string | undefined;
 
   async claim(key: string, now: Date, expiresAt: Date): Promise<boolean> {
     this.attempts++;
@@ -421,6 +429,26 @@ export class MemoryClickClaims implements ClickClaims {
   async release(key: string, expiresAt: Date): Promise<void> {
     this.releases++;
     if (this.claims.get(key) === expiresAt.getTime()) this.claims.delete(key);
+  }
+
+  async countWithin(key: string, limit: number): Promise<boolean> {
+    this.countAttempts++;
+    const counted = this.counts.get(key) ?? 0;
+    if (counted >= limit) return false;
+    this.counts.set(key, counted + 1);
+    return true;
+  }
+
+  async uncount(key: string): Promise<void> {
+    this.uncounts++;
+    const counted = this.counts.get(key) ?? 0;
+    if (counted > 0) this.counts.set(key, counted - 1);
+  }
+
+  async visitorCookieKey(candidate: string): Promise<string> {
+    this.keyReads++;
+    this.cookieKey ??= candidate;
+    return this.cookieKey;
   }
 }
 export class MemoryPlanStore implements PlanStore {

@@ -4,7 +4,7 @@
  */
 import type { Scope } from '../../domain/api-keys';
 import { directives } from '../../domain/attributes';
-import { assertBrowserMayWrite, assertBrowserProvesIdentity } from '../../domain/browser-access';
+import { assertBrowserMayWrite, assertBrowserProvesIdentity, browserProfileInsertId } from '../../domain/browser-access';
 import { ValidationError } from '../../domain/errors';
 import { PROOF_FIELD, type IdentityKeyring } from '../../domain/identity';
 import { ingestRecords, type IngestDeps, type WriteReceipt } from '../../domain/ingest';
@@ -64,14 +64,18 @@ export function ingestProfiles(deps: IngestProfilesDeps) {
   return async (records: ProfileRecord[], appId: string, scope: Scope): Promise<WriteReceipt> => {
     const problems = records.flatMap((record, index) => [...profileRecordProblems(record, index), ...addedWebTokenProblems(record, index, deps.pushEndpoints)]);
     if (problems.length > 0) throw new ValidationError(capMessages(problems));
-    if (scope === 'browser') {
-      // A browser key writes the push SDK's records only, and a known profile only with its proof.
-      assertBrowserMayWrite('profile', records);
-      await assertBrowserProvesIdentity(records, appId, deps.identity);
-    }
     // The proof is a credential: it stops here, never on the stream or the profile.
+    if (scope !== 'browser')
+      return ingest(
+        records.map((record) => (PROOF_FIELD in record ? withoutProof(record) : record)),
+        appId,
+      );
+    // A browser key writes the push SDK's records only, a known profile only with its proof, and under ids no
+    // server-key record can have.
+    assertBrowserMayWrite('profile', records);
+    await assertBrowserProvesIdentity(records, appId, deps.identity);
     return ingest(
-      records.map((record) => (PROOF_FIELD in record ? withoutProof(record) : record)),
+      records.map((record) => ({ ...withoutProof(record), urm_insert_id: browserProfileInsertId(record, deps.newId) })),
       appId,
     );
   };

@@ -20,9 +20,9 @@ function cookiePath(event: ApiEvent): string {
   return /^[A-Za-z0-9/._-]{3,200}$/.test(prefix) ? prefix : '/t/';
 }
 
-function visitorCookie(event: ApiEvent, visitor: string): string {
+function visitorCookie(event: ApiEvent, value: string): string {
   const secure = cookieSecureFor(requestOrigin(event));
-  return `${VISITOR_COOKIE}=${visitor}; Path=${cookiePath(event)}; Max-Age=${VISITOR_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return `${VISITOR_COOKIE}=${value}; Path=${cookiePath(event)}; Max-Age=${VISITOR_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 
 /** `writer` is the visitor's wait: give it a short retry policy. */
@@ -44,7 +44,7 @@ export function makeTrackClickHandler(ports: TrackClickPorts) {
     else logger.debug('Click', { ...result.link, count: result.count });
     return html(302, '', {
       Location: result.location,
-      ...(result.newVisitor ? { 'Set-Cookie': visitorCookie(event, result.newVisitor) } : {}),
+      ...(result.visitorCookie ? { 'Set-Cookie': visitorCookie(event, result.visitorCookie) } : {}),
     });
   });
 }

@@ -4,7 +4,7 @@ import type { LinkRecord } from '../../../functions/domain/affiliate-program';
 import type { AffiliateRecord } from '../../../functions/domain/affiliates';
 import type { RecordWriter } from '../../../functions/domain/ingest';
 import { decodeEnvelope, partitionKey } from '../../../functions/domain/stream-record';
-import { visitorOf, visitorProfileId } from '../../../functions/domain/tracking-links';
+import { addressVisitor, signedVisitorCookie, visitorProfileId } from '../../../functions/domain/tracking-links';
 import { MemoryAffiliateStore, MemoryClickClaims, MemoryLinkStore } from '../../support/affiliates';
 import { MemoryStream } from '../../support/memory-stream';
 
@@ -27,6 +27,9 @@ const affiliate = (status?: AffiliateRecord['status']): AffiliateRecord => ({
   created_at: '2026-11-01T00:00:00.000Z',
   ...(status ? { status } : {}),
 });
+
+/** The stack's visitor-cookie key in these tests: the first container stores it. */
+const cookieKey = 'test-visitor-cookie-key';
 
 function setUp(options: { status?: AffiliateRecord['status'] | 'gone'; writer?: RecordWriter; claims?: MemoryClickClaims } = {}) {
   const links = new MemoryLinkStore();
@@ -51,6 +54,7 @@ function setUp(options: { status?: AffiliateRecord['status'] | 'gone'; writer?: 
     writer: options.writer ?? stream,
     newId: () => `00000000-0000-4000-8000-${String(++ids).padStart(12, '0')}`,
     now: () => clock,
+    newCookieKey: () => cookieKey,
   });
   return {
     links,
@@ -88,8 +92,7 @@ describe('a click on a known link of an approved affiliate', () => {
 
     await click(visit({ subIds: ['spring-promo'] }));
 
-    const { visitor } = visitorOf({ sourceIp: '203.0.113.7', userAgent: 'Mozilla/5.0 (Test)' });
-    const profileId = visitorProfileId(visitor);
+    const profileId = visitorProfileId(addressVisitor('203.0.113.7', 'Mozilla/5.0 (Test)'));
     expect(records()).toEqual([
       {
         partitionKey: partitionKey('app_1', profileId),
@@ -110,16 +113,17 @@ describe('a click on a known link of an approved affiliate', () => {
     expect(profileId).toMatch(/^urm-visitor-[0-9a-f]{32}$/);
   });
 
-  test('hands a visitor without a cookie the visitor id to keep, and one with a cookie nothing new', async () => {
+  test('hands a visitor without a cookie its signed visitor id to keep, and one with that cookie nothing new, on another network too', async () => {
     const { click } = setUp();
     const first = await click(visit());
     if (first.outcome !== 'redirect') throw new Error('expected a redirect');
 
-    const again = await click(visit({ visitorCookie: first.newVisitor, sourceIp: '198.51.100.1' }));
+    const again = await click(visit({ visitorCookie: first.visitorCookie, sourceIp: '198.51.100.1' }));
 
-    expect(first.newVisitor).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(first.visitorCookie).toBe(signedVisitorCookie(addressVisitor('203.0.113.7', 'Mozilla/5.0 (Test)'), cookieKey));
+    expect(first.visitorCookie).toMatch(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{22}$/);
     expect(again).toMatchObject({ count: 'repeat' });
-    expect('newVisitor' in again).toBe(false);
+    expect('visitorCookie' in again).toBe(false);
   });
 
   test('counts a flood of clicks by one visitor once, and each later one costs one claim and no stream write', async () => {
@@ -155,9 +159,107 @@ describe('a click on a known link of an approved affiliate', () => {
     await click(visit({ userAgent: 'Agent B' }));
 
     expect(records().map((r) => r.record.profile_id)).toEqual([
-      visitorProfileId(visitorOf({ sourceIp: '203.0.113.7', userAgent: 'Agent A' }).visitor),
-      visitorProfileId(visitorOf({ sourceIp: '203.0.113.7', userAgent: 'Agent B' }).visitor),
+      visitorProfileId(addressVisitor('203.0.113.7', 'Agent A')),
+      visitorProfileId(addressVisitor('203.0.113.7', 'Agent B')),
     ]);
+  });
+});
+
+describe('clicks a client invents', () => {
+  const counted = (results: Awaited<ReturnType<ReturnType<typeof trackClick>>>[]) =>
+    results.filter((result) => result.outcome === 'redirect' && result.count === 'counted').length;
+  const invented = (i: number) => `${String(i).padStart(2, '0')}${'v'.repeat(41)}`;
+
+  test('twenty clicks from one client, each with a visitor cookie of its own making, count once', async () => {
+    const { click, records } = setUp();
+
+    const results = [];
+    for (let i = 0; i < 20; i++) results.push(await click(visit({ visitorCookie: invented(i) })));
+
+    expect(counted(results)).toBe(1);
+    expect(records()).toHaveLength(1);
+  });
+
+  test('twenty new visitors from one client address (an agent each, no cookie) count three times on a link in a day', async () => {
+    const { click, records } = setUp();
+
+    const results = [];
+    for (let i = 0; i < 20; i++) results.push(await click(visit({ userAgent: `Agent ${i}` })));
+
+    expect(counted(results)).toBe(3);
+    expect(records()).toHaveLength(3);
+  });
+
+  test('past the bound a new visitor still lands with the parameters and gets its cookie; its repeats cost the one refused claim', async () => {
+    const { click, claims } = setUp();
+    for (const agent of ['A', 'B', 'C']) await click(visit({ userAgent: agent }));
+
+    const fourth = await click(visit({ userAgent: 'D' }));
+    const attempts = [claims.attempts, claims.countAttempts];
+    const again = await click(visit({ userAgent: 'D' }));
+
+    expect(fourth).toMatchObject({ count: 'address-limit', location: expect.stringContaining('urm_aff_id=aff_1'), visitorCookie: expect.any(String) });
+    expect(again).toMatchObject({ count: 'repeat' });
+    expect([claims.attempts, claims.countAttempts]).toEqual([attempts[0] + 1, attempts[1]]);
+  });
+
+  test('the bound is per link and per UTC day', async () => {
+    const { click, links, advance } = setUp();
+    links.links.set('Other1234567', { ...link, link_id: 'Other1234567' });
+    for (const agent of ['A', 'B', 'C']) await click(visit({ userAgent: agent }));
+
+    const otherLink = await click(visit({ userAgent: 'D', linkId: 'Other1234567' }));
+    const sameDay = await click(visit({ userAgent: 'E' }));
+    advance(14 * 60 * 60 * 1000); // 2026-11-22T00:00Z
+    const nextDay = await click(visit({ userAgent: 'F' }));
+
+    expect([otherLink, sameDay, nextDay].map((result) => result.outcome === 'redirect' && result.count)).toEqual(['counted', 'address-limit', 'counted']);
+  });
+
+  test("an IPv6 client's /64 is one address; an IPv4-mapped address is its IPv4 address", async () => {
+    const { click } = setUp();
+
+    const results = [];
+    for (let i = 1; i <= 5; i++) results.push(await click(visit({ sourceIp: `2001:db8:7:42::${i}`, userAgent: `Agent ${i}` })));
+    results.push(await click(visit({ sourceIp: '2001:db8:7:43::1' })));
+    for (const [i, ip] of ['198.51.100.9', '::ffff:198.51.100.9', '::ffff:c633:6409', '198.51.100.9'].entries()) {
+      results.push(await click(visit({ sourceIp: ip, userAgent: `Mapped ${i}` })));
+    }
+
+    expect(results.map((result) => result.outcome === 'redirect' && result.count)).toEqual([
+      'counted',
+      'counted',
+      'counted',
+      'address-limit',
+      'address-limit',
+      'counted',
+      'counted',
+      'counted',
+      'counted',
+      'address-limit',
+    ]);
+  });
+
+  test('a cookie signed with another key is no visitor: the click is the address and agent, and gets a cookie of this stack', async () => {
+    const { click } = setUp();
+    const theirs = signedVisitorCookie(addressVisitor('192.0.2.1', 'Elsewhere'), 'another-key');
+
+    const result = await click(visit({ visitorCookie: theirs }));
+
+    expect(result).toMatchObject({ count: 'counted', visitorCookie: signedVisitorCookie(addressVisitor('203.0.113.7', 'Mozilla/5.0 (Test)'), cookieKey) });
+  });
+
+  test("the stack's cookie key is asked for once per container, and the one stored first is kept", async () => {
+    const claims = new MemoryClickClaims();
+    claims.cookieKey = 'stored-by-another-container';
+    const { click } = setUp({ claims });
+
+    const results = await Promise.all([click(visit()), click(visit({ userAgent: 'B' }))]);
+
+    expect(claims.keyReads).toBe(1);
+    expect(results[0]).toMatchObject({
+      visitorCookie: signedVisitorCookie(addressVisitor('203.0.113.7', 'Mozilla/5.0 (Test)'), 'stored-by-another-container'),
+    });
   });
 });
 
@@ -245,7 +347,7 @@ describe('when a write fails, the visitor still lands', () => {
     expect(stream.writes.length).toBe(0);
   });
 
-  test('a record the stream refused: the claim is given back, so the next click counts', async () => {
+  test("a record the stream refused: the claim and the address's count are given back, so the next click counts", async () => {
     const refusing = new MemoryStream([0]);
     const { click, claims } = setUp({ writer: refusing });
 
@@ -254,7 +356,44 @@ describe('when a write fails, the visitor still lands', () => {
 
     expect(first).toMatchObject({ count: 'failed', failure: { step: 'stream', error: 'refused' } });
     expect(second).toMatchObject({ count: 'failed' });
-    expect([claims.releases, refusing.writes.length]).toEqual([2, 2]);
+    expect([claims.releases, claims.uncounts, refusing.writes.length]).toEqual([2, 2, 2]);
+    expect([...claims.counts.values()]).toEqual([0]);
+  });
+
+  test("a failing address count: redirected with the parameters, the visitor's claim given back, nothing on the stream", async () => {
+    const claims = new MemoryClickClaims();
+    claims.countWithin = async () => Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
+    const { click, stream } = setUp({ claims });
+
+    const result = await click(visit());
+
+    expect(result).toMatchObject({
+      count: 'failed',
+      failure: { step: 'address', error: 'ThrottlingException' },
+      location: expect.stringContaining('urm_aff_id='),
+    });
+    expect([claims.releases, stream.writes.length]).toEqual([1, 0]);
+  });
+
+  test('no cookie key: redirected with the parameters, uncounted, no cookie set, and the key asked for again at the next click', async () => {
+    const claims = new MemoryClickClaims();
+    let failures = 1;
+    const store = claims.visitorCookieKey.bind(claims);
+    claims.visitorCookieKey = async (candidate) =>
+      failures-- > 0 ? Promise.reject(Object.assign(new Error('down'), { name: 'InternalServerError' })) : store(candidate);
+    const { click, stream } = setUp({ claims });
+
+    const first = await click(visit());
+    const second = await click(visit());
+
+    expect(first).toMatchObject({
+      count: 'failed',
+      failure: { step: 'cookie-key', error: 'InternalServerError' },
+      location: expect.stringContaining('urm_aff_id='),
+    });
+    expect(first).not.toHaveProperty('visitorCookie');
+    expect(second).toMatchObject({ count: 'counted', visitorCookie: expect.any(String) });
+    expect(stream.writes).toHaveLength(1);
   });
 
   test('a stream write that threw (it may have landed): the claim stays, so the click is never counted twice', async () => {

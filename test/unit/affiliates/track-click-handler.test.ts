@@ -86,7 +86,7 @@ describe('GET /t/{link_id} handler', () => {
   test('sets the visitor cookie HttpOnly, SameSite=Lax, for a year, on the click path only; not Secure on the loopback host', async () => {
     const response = await click('/t/Qx7RmT2vLp9K');
 
-    expect(response.headers?.['Set-Cookie']).toMatch(/^urm_v=[A-Za-z0-9_-]{43}; Path=\/t\/; Max-Age=31536000; HttpOnly; SameSite=Lax$/);
+    expect(response.headers?.['Set-Cookie']).toMatch(/^urm_v=[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{22}; Path=\/t\/; Max-Age=31536000; HttpOnly; SameSite=Lax$/);
   });
 
   test('sets the cookie Secure, on the path under the API stage, in AWS', async () => {

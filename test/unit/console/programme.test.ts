@@ -242,6 +242,30 @@ describe("the application's rejections in the console", () => {
     expect(api.rejections.pages[1]).toEqual({ appId: 'app_1', limit: 2, after: '2026-11-02T00:00:00.000Z#shardId-0#2' });
   });
 
+  test('show a viewer no push subscription or device token of a row stored before they were redacted, nor a cut one that holds any', async () => {
+    const api = consoleRouter();
+    const subscription = JSON.stringify({
+      endpoint: 'https://updates.push.services.mozilla.com/wpush/v2/secret-path',
+      keys: { p256dh: 'BPk', auth: 'authSecret' },
+    });
+    const whole = { app_id: 'app_1', profile_id: 'player-1', urm_set: { urm_web_push_notification_token: [subscription] }, urm_add: { name: 1 } };
+    await api.rejections.put({ ...rejection(1), record: JSON.stringify(whole) });
+    await api.rejections.put({ ...rejection(2), record: JSON.stringify({ ...whole, profile_id: 'player-2' }).slice(0, 120), record_truncated: true });
+    await api.rejections.put({ ...rejection(3), record: JSON.stringify({ app_id: 'app_1', profile_id: 'player-3', city: 'Porto' }) });
+    const viewer = await api.signIn('viewer');
+
+    const listed = await api.call('GET', '/console/api/rejections', { as: viewer });
+
+    const records = Object.fromEntries(listed.body.rejections.map((r: Rejection) => [r.profile_id, r.record]));
+    expect(JSON.parse(records['player-1'])).toEqual({
+      ...whole,
+      urm_set: { urm_web_push_notification_token: ['<redacted push subscription: updates.push.services.mozilla.com>'] },
+    });
+    expect(records['player-2']).toBe('<not shown: cut to fit, and it holds push tokens or a proof>');
+    expect(records['player-3']).toBe(JSON.stringify({ app_id: 'app_1', profile_id: 'player-3', city: 'Porto' }));
+    expect(JSON.stringify(listed.body)).not.toMatch(/secret-path|authSecret|BPk/);
+  });
+
   test("another application's cursor is 400, and nothing is read", async () => {
     const api = consoleRouter();
     const theirs = Buffer.from(JSON.stringify(['app_2', '2026-11-02T00:00:00.000Z#shardId-0#2'])).toString('base64url');

@@ -271,6 +271,37 @@ describe('apply-profiles handler', () => {
     expect(Date.parse(rejectedAt) >= Date.parse(RECEIVED_AT)).toBeTruthy();
   });
 
+  test("a rejected record is kept without its push subscriptions, device tokens or proof: the endpoint's host and a token's end remain", async () => {
+    const subscription = JSON.stringify({
+      endpoint: 'https://fcm.googleapis.com/fcm/send/private-path-123',
+      keys: { p256dh: 'BPublicKeyOfTheBrowser', auth: 'authSecret16' },
+    });
+    const rejected = profileRecord('p-a', 'a-2', {
+      urm_add: { name: 1 },
+      urm_web_push_notification_token: [subscription],
+      urm_unique_append: { urm_android_push_notification_token: ['android-device-token-abc123'], games: ['slots'] },
+      urm_set: { urm_ios_push_notification_token: ['ios-device-token-def456'] },
+      urm_remove: { urm_web_push_notification_token: [subscription] },
+      urm_profile_id_hash: 'ab'.repeat(32),
+    });
+
+    await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann' })), streamRecord(seq(2), rejected)));
+
+    const row = rejections.puts[0];
+    expect(row.reason).toBe('urm_add needs a number, but name is a string');
+    expect(JSON.parse(row.record)).toEqual({
+      ...rejected,
+      urm_web_push_notification_token: ['<redacted push subscription: fcm.googleapis.com>'],
+      urm_unique_append: { urm_android_push_notification_token: ['<redacted device token …abc123>'], games: ['slots'] },
+      urm_set: { urm_ios_push_notification_token: ['<redacted device token …def456>'] },
+      urm_remove: { urm_web_push_notification_token: ['<redacted push subscription: fcm.googleapis.com>'] },
+      urm_profile_id_hash: '<redacted>',
+    });
+    for (const secret of ['private-path-123', 'BPublicKeyOfTheBrowser', 'authSecret16', 'android-device-token', 'ios-device-token', 'abab']) {
+      expect(row.record).not.toContain(secret);
+    }
+  });
+
   test('the same failing batch delivered twice leaves one rejection row per rejected or undecodable record', async () => {
     profiles.failing.set('app_1#p-b', new Error('throttled'));
     const failing = () =>

@@ -28,8 +28,8 @@ beforeEach(() => {
 });
 
 const lifecycle = { app_id: 'app_1', profile_id: 'p', event: 'urm_push_clicked', urm_date_time: '2026-11-21T10:00:00Z', notification_id: 'n-1' };
-const call = (method: string, headers: Record<string, string>, body?: unknown) =>
-  events(apiEvent({ method, path: '/events?app_id=app_1', headers, body: body === undefined ? undefined : JSON.stringify(body) }), context());
+const call = (method: string, headers: Record<string, string>, body?: unknown, path = '/events?app_id=app_1') =>
+  events(apiEvent({ method, path, headers, body: body === undefined ? undefined : JSON.stringify(body) }), context());
 const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
 
 describe('POST /events, as a browser-key operation', () => {
@@ -97,5 +97,65 @@ describe('POST /events, as a browser-key operation', () => {
 
     expect(response.statusCode).toBe(200);
     expect(response.headers?.['Access-Control-Allow-Origin']).toBe(undefined);
+  });
+});
+
+describe('a query app_id naming another application than the key', () => {
+  for (const [label, path] of [
+    ['another application', '/events?app_id=app_2'],
+    ['an empty one', '/events?app_id='],
+  ] as const) {
+    test(`refuses a browser key whose body names its own application, with ${label} in the query, and writes nothing`, async () => {
+      const response = await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: site }, [lifecycle], path);
+
+      expect(response.statusCode).toBe(403);
+      expect(JSON.parse(response.body)).toEqual({ message: 'Forbidden' });
+      expect(stream.writes).toEqual([]);
+    });
+  }
+
+  test('refuses a server key the same way, and writes nothing', async () => {
+    const response = await call('POST', { ...json, 'x-api-key': 'server-key' }, [lifecycle], '/events?app_id=app_2');
+
+    expect(response.statusCode).toBe(403);
+    expect(stream.writes).toEqual([]);
+  });
+
+  test('takes a server key without any app_id in the query', async () => {
+    const response = await call('POST', { ...json, 'x-api-key': 'server-key' }, [lifecycle], '/events');
+
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('the insert id of a lifecycle event', () => {
+  test("is the service's own for a browser key, whatever id was sent: one per notification and kind", async () => {
+    await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: site }, [{ ...lifecycle, urm_insert_id: 'deposit-1' }]);
+    await call('POST', { ...json, 'x-api-key': 'browser-key', Origin: site }, [
+      { ...lifecycle, urm_insert_id: 'n-1:clicked' },
+      { ...lifecycle, event: 'urm_push_dismissed' },
+    ]);
+
+    const ids = stream.envelopes().map((envelope) => envelope.record.urm_insert_id);
+    expect(ids[0]).toMatch(/^urm-browser-[0-9a-f]{32}$/);
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids[2]).toMatch(/^urm-browser-[0-9a-f]{32}$/);
+    expect(ids[2]).not.toBe(ids[0]);
+  });
+
+  test('is kept as sent for a server key', async () => {
+    await call('POST', { ...json, 'x-api-key': 'server-key' }, [{ ...lifecycle, urm_insert_id: 'deposit-1' }]);
+
+    expect(stream.envelopes().map((envelope) => envelope.record.urm_insert_id)).toEqual(['deposit-1']);
+  });
+
+  test("in the browser keys' namespace is refused to any key, before anything is written", async () => {
+    const response = await call('POST', { ...json, 'x-api-key': 'server-key' }, [{ ...lifecycle, urm_insert_id: 'urm-browser-1' }]);
+
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).errors).toEqual([
+      '[0].urm_insert_id must be an id that does not start with urm-browser-, which the service keeps for the records of browser keys',
+    ]);
+    expect(stream.writes).toEqual([]);
   });
 });
