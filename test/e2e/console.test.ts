@@ -193,6 +193,7 @@ describe('the console in Chromium, as a viewer', () => {
     const page = await signedIn('viewer');
 
     await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual([
+      'Home',
       'Players',
       'Affiliates',
       'Rejections',

@@ -1,15 +1,18 @@
 /**
- * The console: reads the session, then shows the layout (application, user,
- * role, nav, sign out) around the page the route table picks. A 401 from any
- * call shows "not signed in": the way back in is a new sign-in link from the
- * operator's site.
+ * The console: reads the session, then shows the shell (the sidebar of the
+ * sections the role may use, a top bar with the application, the user and
+ * sign-out) around the page the route table picks. A 401 from any call shows
+ * "not signed in": the way back in is a new sign-in link from the operator's
+ * site.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { ApiError, loadSession, signOut, whenSignedOut, type Session } from './api';
+import { RoleBadge } from '../../ui/design/badge';
+import { ToastProvider } from '../../ui/design/toast';
 import { Loading } from './components';
 import { SessionContext } from './session';
-import { activeNav, CONSOLE_ROOT, HOME, navFor, routes } from './routes';
+import { activeNav, CONSOLE_ROOT, LANDING, navFor, navGroups, routes } from './routes';
 
 type State =
   | { kind: 'loading' }
@@ -47,28 +50,28 @@ export function App() {
   return (
     <SessionContext.Provider value={state.session}>
       <LocationProvider scope={CONSOLE_ROOT}>
-        <Layout session={state.session} onSignedOut={() => setState({ kind: 'signed-out', by: 'user' })} />
+        <ToastProvider>
+          <Layout session={state.session} onSignedOut={() => setState({ kind: 'signed-out', by: 'user' })} />
+        </ToastProvider>
       </LocationProvider>
     </SessionContext.Provider>
   );
 }
 
 function Centered({ children }: { children: preact.ComponentChildren }) {
-  return <main class="container centered">{children}</main>;
+  return <main class="centered">{children}</main>;
 }
 
 function SignedOut({ byUser }: { byUser: boolean }) {
   return (
     <Centered>
-      <article>
-        <header>
-          <h1>{byUser ? 'Signed out' : 'Not signed in'}</h1>
-        </header>
+      <section class="card">
+        <h1>{byUser ? 'Signed out' : 'Not signed in'}</h1>
         <p>
           {byUser ? 'Your session has ended on the server.' : 'Your session has ended or this browser has none.'} To sign in again, use the back-office link on
           your operator site: it opens a new session here.
         </p>
-      </article>
+      </section>
     </Centered>
   );
 }
@@ -76,11 +79,14 @@ function SignedOut({ byUser }: { byUser: boolean }) {
 function Layout({ session, onSignedOut }: { session: Session; onSignedOut: () => void }) {
   const { path } = useLocation();
   const [signingOut, setSigningOut] = useState<string | undefined>();
+  const [menuOpen, setMenuOpen] = useState(false);
   const active = activeNav(path, session.role);
   const name = `${session.user.first_name} ${session.user.last_name}`.trim() || session.user.email;
+  const entries = navFor(session.role);
   useEffect(() => {
     document.title = `${active?.nav ?? 'Console'} · ${session.app.name} · urm`;
-  }, [active, session.app.name]);
+    setMenuOpen(false);
+  }, [active, session.app.name, path]);
 
   const leave = async () => {
     setSigningOut('');
@@ -93,49 +99,71 @@ function Layout({ session, onSignedOut }: { session: Session; onSignedOut: () =>
   };
 
   return (
-    <>
-      <header class="container console-header">
-        <nav aria-label="Console">
-          <ul>
-            <li>
-              <strong class="app-name">{session.app.name}</strong>
-            </li>
-            {navFor(session.role).map((route) => (
-              <li key={route.path}>
-                <a href={route.path} aria-current={route === active ? 'page' : undefined}>
-                  {route.nav}
-                </a>
-              </li>
-            ))}
-          </ul>
-          <ul>
-            <li class="who">
-              <span>{name}</span> <mark class={`role role-${session.role}`}>{session.role}</mark>
-            </li>
-            <li>
-              <button type="button" class="secondary outline" onClick={leave} aria-busy={signingOut === ''} disabled={signingOut === ''}>
-                Sign out
-              </button>
-            </li>
-          </ul>
+    <div class="shell">
+      <a class="skip" href="#content">
+        Skip to content
+      </a>
+      <aside class="sidebar">
+        <div class="brand">
+          <span>urm</span>
+          <button type="button" class="small nav-toggle" aria-expanded={menuOpen} aria-controls="console-nav" onClick={() => setMenuOpen(!menuOpen)}>
+            Menu
+          </button>
+        </div>
+        <nav id="console-nav" aria-label="Console" data-open={String(menuOpen)}>
+          {navGroups.map((group) => {
+            const inGroup = entries.filter((route) => route.group === group);
+            if (inGroup.length === 0) return null;
+            return (
+              <div key={group}>
+                <span class="nav-group" aria-hidden="true">
+                  {group}
+                </span>
+                <ul>
+                  {inGroup.map((route) => (
+                    <li key={route.path}>
+                      <a href={route.path} aria-current={route === active ? 'page' : undefined}>
+                        {route.nav}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            );
+          })}
         </nav>
-        {signingOut && (
-          <p role="alert" class="error">
-            {signingOut}
-          </p>
-        )}
-      </header>
-      <main class="container">
-        <Router>
-          <Route path="/console" component={HOME.component} />
-          <Route path={CONSOLE_ROOT} component={HOME.component} />
-          {routes.map((route) => (
-            <Route key={route.path} path={route.path} component={route.component} />
-          ))}
-          <Route default component={NotFound} />
-        </Router>
-      </main>
-    </>
+      </aside>
+      <div class="main-column">
+        <header class="topbar">
+          <span class="app app-name" title={`Application ${session.app.app_id}`}>
+            {session.app.name}
+          </span>
+          <div class="cluster">
+            <span class="who">
+              <span>{name}</span> <RoleBadge role={session.role} />
+            </span>
+            <button type="button" class="small" onClick={leave} aria-busy={signingOut === ''} disabled={signingOut === ''}>
+              Sign out
+            </button>
+          </div>
+          {signingOut && (
+            <p role="alert" class="field-error">
+              {signingOut}
+            </p>
+          )}
+        </header>
+        <main class="content" id="content">
+          <Router>
+            <Route path="/console" component={LANDING.component} />
+            <Route path={CONSOLE_ROOT} component={LANDING.component} />
+            {routes.map((route) => (
+              <Route key={route.path} path={route.path} component={route.component} />
+            ))}
+            <Route default component={NotFound} />
+          </Router>
+        </main>
+      </div>
+    </div>
   );
 }
 
@@ -144,7 +172,7 @@ function NotFound() {
     <>
       <h1>Page not found</h1>
       <p>
-        There is no such page in the console. <a href={HOME.path}>Go to {HOME.nav}</a>.
+        There is no such page in the console. <a href={LANDING.path}>Go to {LANDING.nav}</a>.
       </p>
     </>
   );

@@ -1,6 +1,4 @@
-/** The back-office console's entry: its styles, then the app in <body>. */
-import '@picocss/pico/css/pico.min.css';
-import './console.css';
+/** The back-office console's entry: the app in <body>. Its stylesheet is the design system's (lib/console/build.ts). */
 import { render } from 'preact';
 import { App } from './app';
 

@@ -1,54 +1,68 @@
 /**
- * The console's pages, in one table: the router and the nav both read it. A
- * new page (Affiliates, Settings, …) is one entry here and one component
- * under pages/. `roles` only decides what the nav shows: the server answers
- * 403 to a role that may not, whatever the page does.
+ * The console's pages, in one table: the router, the sidebar and the
+ * breadcrumbs all read it. A new page is one entry here and one component
+ * under pages/, loaded lazily: the first load carries the shell, and each
+ * page's code comes with its first visit. `roles` only decides what the
+ * sidebar shows: the server answers 403 to a role that may not, whatever the
+ * page does.
  */
 import type { FunctionComponent } from 'preact';
+import { lazy } from 'preact-iso';
 import type { Role } from '../../domain/enterprise';
-import { AffiliatePage } from './pages/affiliate';
-import { AffiliatesPage } from './pages/affiliates';
-import { AuditPage } from './pages/audit';
-import { PlayerPage } from './pages/player';
-import { PlayersPage } from './pages/players';
-import { RejectionsPage } from './pages/rejections';
-import { SettingsPage } from './pages/settings';
-import { UsersPage } from './pages/users';
 
 /** Where the console is served: the SPA answers every path below it. */
 export const CONSOLE_ROOT = '/console/';
+
+/** The sidebar's sections, in order. */
+export const navGroups = ['Overview', 'Audience', 'Affiliates', 'Data', 'Administration'] as const;
+export type NavGroup = (typeof navGroups)[number];
 
 export interface ConsoleRoute {
   path: string;
   // Route params arrive as props (preact-iso): each page declares the ones it reads.
   // biome-ignore lint/suspicious/noExplicitAny: each page takes its own route params as props.
   component: FunctionComponent<any>;
-  /** The nav's label; a route without one (a player's page) is reached by links. */
+  /** The sidebar's label; a route without one (a player's page) is reached by links. */
   nav?: string;
-  /** Who sees it in the nav. */
+  group?: NavGroup;
+  /** Who sees it in the sidebar. */
   roles: readonly Role[];
 }
 
 const everyone = ['admin', 'marketer', 'viewer'] as const;
 
+const HomePage = lazy(() => import('./pages/home').then((page) => page.HomePage));
+const PlayersPage = lazy(() => import('./pages/players').then((page) => page.PlayersPage));
+const PlayerPage = lazy(() => import('./pages/player').then((page) => page.PlayerPage));
+const AffiliatesPage = lazy(() => import('./pages/affiliates').then((page) => page.AffiliatesPage));
+const AffiliatePage = lazy(() => import('./pages/affiliate').then((page) => page.AffiliatePage));
+const RejectionsPage = lazy(() => import('./pages/rejections').then((page) => page.RejectionsPage));
+const SettingsPage = lazy(() => import('./pages/settings').then((page) => page.SettingsPage));
+const UsersPage = lazy(() => import('./pages/users').then((page) => page.UsersPage));
+const AuditPage = lazy(() => import('./pages/audit').then((page) => page.AuditPage));
+
 export const routes: readonly ConsoleRoute[] = [
-  { path: '/console/players', component: PlayersPage, nav: 'Players', roles: everyone },
+  { path: '/console/home', component: HomePage, nav: 'Home', group: 'Overview', roles: everyone },
+  { path: '/console/players', component: PlayersPage, nav: 'Players', group: 'Audience', roles: everyone },
   { path: '/console/players/:id', component: PlayerPage, roles: everyone },
-  { path: '/console/affiliates', component: AffiliatesPage, nav: 'Affiliates', roles: everyone },
+  { path: '/console/affiliates', component: AffiliatesPage, nav: 'Affiliates', group: 'Affiliates', roles: everyone },
   { path: '/console/affiliates/:id', component: AffiliatePage, roles: everyone },
-  { path: '/console/rejections', component: RejectionsPage, nav: 'Rejections', roles: everyone },
-  { path: '/console/settings', component: SettingsPage, nav: 'Settings', roles: ['admin'] },
-  { path: '/console/users', component: UsersPage, nav: 'Users', roles: ['admin'] },
-  { path: '/console/audit', component: AuditPage, nav: 'Audit log', roles: ['admin'] },
+  { path: '/console/rejections', component: RejectionsPage, nav: 'Rejections', group: 'Data', roles: everyone },
+  { path: '/console/settings', component: SettingsPage, nav: 'Settings', group: 'Administration', roles: ['admin'] },
+  { path: '/console/users', component: UsersPage, nav: 'Users', group: 'Administration', roles: ['admin'] },
+  { path: '/console/audit', component: AuditPage, nav: 'Audit log', group: 'Administration', roles: ['admin'] },
 ];
 
-/** `/console/` itself shows the first page of the nav. */
-export const HOME = routes[0]!;
+/**
+ * `/console/` itself shows the Players page: a sign-in lands where the day's
+ * work starts (find a player); Home, the overview, is the sidebar's first entry.
+ */
+export const LANDING = routes.find((route) => route.path === '/console/players')!;
 
 export const navFor = (role: Role) => routes.filter((route) => route.nav && route.roles.includes(role));
 
-/** Which nav entry a path belongs to: its own, or the one whose path it extends (a player under Players). */
+/** Which sidebar entry a path belongs to: its own, or the one whose path it extends (a player under Players). */
 export function activeNav(path: string, role: Role): ConsoleRoute | undefined {
-  const normalized = path === '/console' || path === CONSOLE_ROOT ? HOME.path : path.replace(/\/$/, '');
+  const normalized = path === '/console' || path === CONSOLE_ROOT ? LANDING.path : path.replace(/\/$/, '');
   return navFor(role).find((route) => normalized === route.path || normalized.startsWith(`${route.path}/`));
 }
