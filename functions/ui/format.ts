@@ -9,14 +9,40 @@ const groupDigits = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, 
 /** `1234567` → `1,234,567`. */
 export const formatCount = (value: number): string => groupDigits(String(value));
 
-/** `"-1234.5"`, `"EUR"` → `−1,234.50 EUR`: two decimals, the sign as a real minus, no minus on a zero. */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** The currency's number format: its own minor digits (2 for EUR, 0 for JPY, 3 for BHD), truncated, never rounded up. */
+function moneyFormat(currency: string): Intl.NumberFormat | undefined {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat('en-GB', { style: 'currency', currency, currencyDisplay: 'code', roundingMode: 'trunc', signDisplay: 'negative' });
+    } catch {
+      return undefined;
+    }
+    moneyFormats.set(currency, format);
+  }
+  return format;
+}
+
+/**
+ * `"-1234.5"`, `"EUR"` → `−1,234.50 EUR`: through Intl.NumberFormat from the
+ * exact decimal string (never a float), in the currency's own minor digits,
+ * truncated as commissions are; the sign a real minus, none on a zero, the
+ * code after the figure as the reports and CSV files write it.
+ */
 export function formatMoney(amount: string, currency: string): string {
-  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(amount.trim());
-  if (!match) return `${amount} ${currency}`;
-  const [, sign, whole = '0', fraction = ''] = match;
-  const cents = `${fraction}00`.slice(0, 2);
-  const negative = sign === '-' && /[1-9]/.test(whole + cents);
-  return `${negative ? '\u2212' : ''}${groupDigits(whole.replace(/^0+(?=\d)/, ''))}.${cents} ${currency}`;
+  const text = amount.trim();
+  const format = /^-?\d+(\.\d+)?$/.test(text) ? moneyFormat(currency) : undefined;
+  if (!format) return `${amount} ${currency}`;
+  // Intl takes a decimal string exactly (ECMA-402 NumberFormat v3); the type says number only.
+  const parts = format.formatToParts(text as unknown as number);
+  const figure = parts
+    .filter((part) => ['integer', 'group', 'decimal', 'fraction'].includes(part.type))
+    .map((part) => part.value)
+    .join('');
+  const negative = parts.some((part) => part.type === 'minusSign');
+  return `${negative ? '\u2212' : ''}${figure} ${currency}`;
 }
 
 const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -9,6 +9,10 @@
  * says so.
  */
 import { createHash } from 'node:crypto';
+import { adminCss } from './areas/admin';
+import { affiliatesCss } from './areas/affiliates';
+import { audienceCss } from './areas/audience';
+import { portalCss } from './areas/portal';
 import { breakpoints, tokensCss } from './tokens';
 
 const base = `
@@ -228,7 +232,7 @@ main.page.narrow { max-width: 28rem; padding-top: var(--urm-space-10); }
 `;
 
 /** The whole stylesheet, as one string (the console minifies it; the portal inlines it). */
-export const designStylesheet = [tokensCss(), base, controls, components, consoleShell, portalFrame].join('');
+export const designStylesheet = [tokensCss(), base, controls, components, consoleShell, portalFrame, audienceCss, affiliatesCss, adminCss, portalCss].join('');
 
 /** The CSP source that allows exactly `css` when inlined in a <style> element. */
 export const styleHash = (css: string) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;

@@ -1,11 +1,12 @@
 /**
  * Values shown as values, on every page: a string without quotes, a boolean
  * as Yes/No, a date or time in the reader's time zone with its UTC form on
- * hover, money with its currency (Intl.NumberFormat, from the exact decimal
- * string), an array as chips, an object as compact JSON. The value's type is
+ * hover, money with its currency (formatMoney: Intl.NumberFormat, from the
+ * exact decimal string), an array as chips, an object as compact JSON. The value's type is
  * on hover (`title`), so `"true"` and `true` still read differently to whoever
  * asks. Pure: renders on the server (the portal, in UTC) and in the browser.
  */
+import { formatMoney } from '../format';
 import { visibleParts } from '../visible';
 
 export type ValueType = 'string' | 'number' | 'boolean' | 'date-time' | 'list' | 'object' | 'empty';
@@ -71,22 +72,10 @@ export function When({ at, timeZone }: { at: string; timeZone?: string }) {
   );
 }
 
-/** Money from its exact decimal string: `"1234.5"`, `"EUR"` → `€1,234.50`. Falls back to the string and code when either is not one Intl knows. */
-export function formatCurrency(amount: string, currency: string): string {
-  if (!/^-?\d+(\.\d+)?$/.test(amount.trim())) return `${amount} ${currency}`;
-  try {
-    // Intl takes the decimal string as it is (no float rounding) in every engine we ship to.
-    const format = new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 20 });
-    return format.format(amount.trim() as unknown as number);
-  } catch {
-    return `${amount} ${currency}`;
-  }
-}
-
 export function Money({ amount, currency }: { amount: string; currency: string }) {
   return (
     <span class="num" title={`${amount} ${currency}`}>
-      {formatCurrency(amount, currency)}
+      {formatMoney(amount, currency)}
     </span>
   );
 }

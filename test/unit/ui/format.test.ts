@@ -13,6 +13,12 @@ describe('figures as people read them', () => {
     expect(formatMoney('12345678901234567.105', 'EUR')).toBe('12,345,678,901,234,567.10 EUR');
   });
 
+  test("money takes its currency's own minor digits through Intl.NumberFormat, and an unknown code is shown as given", () => {
+    expect(formatMoney('1234.9', 'JPY')).toBe('1,234 JPY');
+    expect(formatMoney('1.2345', 'BHD')).toBe('1.234 BHD');
+    expect(formatMoney('12.5', 'NOT-A-CODE')).toBe('12.5 NOT-A-CODE');
+  });
+
   test('a zero is never negative, and what is no decimal is shown as given', () => {
     expect(formatMoney('-0.00', 'EUR')).toBe('0.00 EUR');
     expect(formatMoney('n/a', 'EUR')).toBe('n/a EUR');

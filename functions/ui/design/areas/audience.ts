@@ -1,0 +1,2 @@
+/** Rules only the audience pages need, on top of the design system's components (joined into the one stylesheet by ../stylesheet.ts). */
+export const audienceCss = ``;
