@@ -161,7 +161,7 @@ export function ResetPage(props: Base & { csrf: string; token: string; errors?: 
             Save the new password
           </button>
         </form>
-        <p class="muted">Saving signs you out everywhere else.</p>
+        <p class="below muted">Saving signs you out everywhere else.</p>
       </div>
     </Layout>
   );
