@@ -6,11 +6,10 @@
  */
 import { newSecret } from '../domain/secrets-random';
 import { html, htmlApi } from '../http/html';
-import { notFoundPage } from '../http/pages';
 import { routeRequests, type RouteHandler } from '../http/router';
 import { sessionCookie } from '../http/session-cookie';
 import { logger } from '../runtime/logger';
-import { CONSOLE_LANDING, errorPage, linkRefusedPage, portalMovedPage, signedInRedirectPage } from './pages';
+import { CONSOLE_LANDING, enterprisePageHeaders, errorPage, linkRefusedPage, notFoundPage, portalMovedPage, signedInRedirectPage } from './pages';
 import { redirectIntoPortal, type RedirectPorts } from './redirect';
 import { routes } from './routes';
 
@@ -25,23 +24,24 @@ export function makeEnterprisePortalHandler(ports: EnterprisePortalPorts) {
       const result = await redirect(event.queryStringParameters?.token);
       if (result.outcome !== 'signed-in') {
         logger.info('Sign-in link refused', { outcome: result.outcome });
-        return html(401, linkRefusedPage(result.outcome));
+        return html(401, linkRefusedPage(result.outcome), enterprisePageHeaders);
       }
       logger.info('Portal session started', { app_id: result.session.app_id, user_id: result.session.user_id });
       // Relative: /redirect is served at the root of the portal origin (the CDN in AWS, the local server), and the
       // console beside it at /console/ (docs/architecture.md, "The back-office console").
       return html(303, signedInRedirectPage(), {
+        ...enterprisePageHeaders,
         Location: CONSOLE_LANDING,
         'Set-Cookie': sessionCookie(result.sessionId, result.session.cookie_secure),
       });
     },
-    PortalHome: async () => html(303, portalMovedPage(), { Location: CONSOLE_LANDING }),
+    PortalHome: async () => html(303, portalMovedPage(), { ...enterprisePageHeaders, Location: CONSOLE_LANDING }),
   };
   return htmlApi({ errorPage }).handler(
     routeRequests(
       routes,
       (route) => handlers[route.id],
-      () => html(404, notFoundPage()),
+      () => html(404, notFoundPage(), enterprisePageHeaders),
     ),
   );
 }

@@ -11,7 +11,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { errorListBodySchema, invalidRequestBodySchema, messageBodySchema } from '../../functions/http/error-bodies';
 import { BodyTooLarge, HttpProblem, toErrorResponse } from '../../functions/http/errors';
 import { describeBytes } from '../../functions/http/json-body';
-import { errorPage } from '../../functions/enterprise-portal/pages';
+import { errorPage } from '../../functions/http/pages';
 import { maxBodyBytesOf } from '../../functions/manifest/body-limits';
 import { httpRoutes, type HttpRoute } from '../../functions/manifest/operations';
 import { namedSchemas, operationDocs } from './operation-docs';

@@ -244,6 +244,17 @@ async function main(): Promise<void> {
       });
     }
   }
+  // No build needed: the portals' CSS is a module's string, inlined in every page they send.
+  if (measured(webSdk) && webSdk.portalCss) {
+    rows.push({
+      figure: '5 web SDK',
+      measure: `portal pages, inlined CSS, KB (${kb(webSdk.portalCss.gzipBytes)} gzipped)`,
+      value: kb(webSdk.portalCss.bytes),
+      baseline: '',
+      ratio: '',
+      target: `≤ ${kb(webSdk.portalCss.budgetBytes)}`,
+    });
+  }
 
   const costs: Record<string, CostBreakdown> = {};
   if (measured(ingest) && measured(consumer)) {

@@ -1,8 +1,10 @@
 /**
  * The affiliate portal as a person meets it, in headless Chromium: register
  * over the API, open login_url, sign in, read the dashboard, sign out; and the
- * pages around it (locked, pending, reset). Screenshots of each page go to
- * .urm/screenshots/affiliate-portal-*.png (git-ignored) for a person to look at.
+ * pages around it (locked, pending, reset). Each page loads no script, passes
+ * checkPage (axe, no sideways scroll at 390 and 1366 px; screenshots
+ * .urm/screenshots/portal-*.png) and works with JavaScript off. More
+ * screenshots go to .urm/screenshots/affiliate-portal-*.png (git-ignored).
  */
 import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
@@ -20,6 +22,7 @@ import { repoRoot, testStack, type TestStack } from '../support/local-stack';
 import { setAffiliate } from '../support/funnel';
 import { sentMail } from '../support/mail';
 import { PortalVisitor, registeredAffiliate } from '../support/portal';
+import { checkPage } from '../support/page-checks';
 
 const screenshots = join(repoRoot, '.urm', 'screenshots');
 let stack: TestStack;
@@ -34,6 +37,12 @@ afterAll(async () => {
 });
 
 const shoot = (page: Page, name: string) => page.screenshot({ path: join(screenshots, `affiliate-portal-${name}.png`), fullPage: true });
+
+/** The portal's pages are server-rendered and need no script: none is on the page; then checkPage. */
+async function checkPortalPage(page: Page, name: string) {
+  expect({ name, scripts: await page.locator('script').count() }).toEqual({ name, scripts: 0 });
+  await checkPage(page, name);
+}
 
 async function newPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
@@ -53,6 +62,7 @@ describe('the affiliate portal in Chromium', () => {
 
     await page.goto(affiliate.login_url);
     await shoot(page, 'login');
+    await checkPortalPage(page, 'portal-sign-in');
     await signIn(page, affiliate.username, affiliate.password);
 
     expect(page.url()).toBe(`${stack.baseUrl}/affiliates/${stack.dev.app_id}/`);
@@ -63,6 +73,7 @@ describe('the affiliate portal in Chromium', () => {
     const cookie = (await page.context().cookies(`${stack.baseUrl}/affiliates/${stack.dev.app_id}/`)).find((c) => c.name === 'urm_aff_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: `/affiliates/${stack.dev.app_id}/` });
     await shoot(page, 'dashboard');
+    await checkPortalPage(page, 'portal-dashboard');
     await page.setViewportSize({ width: 600, height: 800 });
     await shoot(page, 'dashboard-narrow');
 
@@ -73,11 +84,13 @@ describe('the affiliate portal in Chromium', () => {
     await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Create link' }).click()]);
     expect(await page.textContent('#field-landing_url-error')).toContain("The landing page must be on one of the application's site origins");
     await shoot(page, 'links-error');
+    await checkPortalPage(page, 'portal-links-error');
     await page.getByLabel('Landing page').fill(`${stack.baseUrl}/welcome?lang=en`);
     await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Create link' }).click()]);
     expect(await page.textContent('#link-created')).toMatch(new RegExp(`Spring <promo>.*${stack.baseUrl}/t/`));
     expect(await page.textContent('#links-list tbody th')).toBe('Spring <promo>');
     await shoot(page, 'links');
+    await checkPortalPage(page, 'portal-links');
 
     await Promise.all([page.waitForLoadState('load'), page.getByRole('link', { name: 'Postbacks', exact: true }).click()]);
     await page.getByLabel('Postback URL').fill('https://tracker.example.com/pb?goal={event}&click={nope}');
@@ -98,6 +111,7 @@ describe('the affiliate portal in Chromium', () => {
     expect(await page.textContent('#deliveries tbody tr')).toContain('Failed, will retry');
     expect(await page.locator('#signing-secret').count()).toBe(0);
     await shoot(page, 'postbacks');
+    await checkPortalPage(page, 'portal-postbacks');
     await Promise.all([page.waitForLoadState('load'), page.getByRole('link', { name: 'Dashboard' }).click()]);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
@@ -129,11 +143,13 @@ describe('the affiliate portal in Chromium', () => {
     }
     expect(await page.textContent('h1')).toBe('Too many attempts');
     await shoot(page, 'locked');
+    await checkPortalPage(page, 'portal-locked');
 
     await page.goto(pending.login_url);
     await signIn(page, pending.username, pending.password);
     expect(await page.textContent('h1')).toBe('Account awaiting approval');
     await shoot(page, 'pending');
+    await checkPortalPage(page, 'portal-pending');
     await page.context().close();
   });
 
@@ -143,14 +159,17 @@ describe('the affiliate portal in Chromium', () => {
     await page.goto(new PortalVisitor(stack.baseUrl, stack.dev.app_id).url('login'));
     await Promise.all([page.waitForLoadState('load'), page.getByRole('link', { name: 'Forgot your password?' }).click()]);
     await shoot(page, 'forgot');
+    await checkPortalPage(page, 'portal-forgot');
     await page.getByLabel('Email').fill(affiliate.email);
     await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Send the link' }).click()]);
     await shoot(page, 'reset-sent');
+    await checkPortalPage(page, 'portal-reset-sent');
 
     const mail = (await sentMail(stack)).find((candidate) => candidate.destination.to.some((to) => to.includes(affiliate.email)));
     const link = /https?:\/\/[^\s]+reset\?token=[A-Za-z0-9_-]{43}/.exec(mail?.body.text ?? '')![0];
     await page.goto(link);
     await shoot(page, 'reset');
+    await checkPortalPage(page, 'portal-reset');
     await page.getByLabel('New password', { exact: true }).fill('a brand new secret');
     await page.getByLabel('New password, again').fill('a brand new secret');
     await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Save the new password' }).click()]);
@@ -159,6 +178,34 @@ describe('the affiliate portal in Chromium', () => {
     await signIn(page, affiliate.email, 'a brand new secret');
     expect(await page.textContent('h1')).toBe('Dashboard');
     await page.context().close();
+  });
+});
+
+describe('the affiliate portal without JavaScript', () => {
+  test('with JavaScript off, an affiliate signs in, sees the dashboard, changes its period and creates a link', async () => {
+    const affiliate = await registeredAffiliate(stack, stack.dev.app_id, stack.dev.server_key, { first_name: 'Nora', last_name: 'Script' });
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+
+    await page.goto(affiliate.login_url);
+    await signIn(page, affiliate.username, affiliate.password);
+
+    expect(await page.textContent('h1')).toBe('Dashboard');
+    expect(await page.textContent('#signed-in-as')).toBe('Nora Script');
+    expect(await page.textContent('#total-commission .value')).toBe('0.00 EUR');
+    await page.getByLabel('From', { exact: true }).fill('2026-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2026-01-31');
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Show' }).click()]);
+    expect(await page.textContent('#period-label')).toBe('1 Jan 2026 – 31 Jan 2026 (UTC)');
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('link', { name: 'Links', exact: true }).click()]);
+    await page.getByLabel('Name').fill('A rather long campaign name for the spring newsletter');
+    await page.getByLabel('Landing page').fill(`${stack.baseUrl}/welcome`);
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Create link' }).click()]);
+    expect(await page.textContent('#links-list tbody th')).toBe('A rather long campaign name for the spring newsletter');
+    // At a phone's width the name keeps whole words on a line: it is not squeezed to a letter per line.
+    const nameBox = await page.locator('#links-list tbody th').boundingBox();
+    expect(nameBox!.width).toBeGreaterThan(200);
+    await context.close();
   });
 });
 
@@ -214,6 +261,7 @@ describe('the affiliate flow end to end (issue #15, Acceptance)', () => {
       await new Promise((done) => setTimeout(done, 500));
     }
     await shoot(page, 'dashboard-with-figures');
+    await checkPortalPage(page, 'portal-dashboard-figures');
     const today = now.slice(0, 10);
     const report = await request(stack.baseUrl, 'GET', `/api/affiliates/${affiliate.affiliate_id}/report?from=${today.slice(0, 8)}01&to=${today}`, {
       key: stack.dev.server_key,

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
+import { checkPage } from '../support/page-checks';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 
@@ -47,8 +48,9 @@ describe('the enterprise sign-in in Chromium', () => {
 
     expect(landed?.status()).toBe(200);
     expect(page.url()).toBe(`${stack.baseUrl}/console/`);
-    await page.locator('.who span').waitFor({ timeout: 15_000 });
-    expect(await page.textContent('.who span')).toBe("Zoë O'Hara <QA>");
+    // The name is the first of the console's "who" (its role badge follows).
+    await page.locator('.who > span:first-child').waitFor({ timeout: 15_000 });
+    expect(await page.textContent('.who > span:first-child')).toBe("Zoë O'Hara <QA>");
     expect(await page.locator('qa').count()).toBe(0);
     const cookie = await sessionCookie(context);
     expect(cookie).toBeTruthy();
@@ -62,6 +64,9 @@ describe('the enterprise sign-in in Chromium', () => {
 
     expect(again?.status()).toBe(401);
     expect(await page.textContent('h1')).toBe('This sign-in link has already been used');
+    // Server-rendered in the portal's stylesheet: no script on the page.
+    expect(await page.locator('script').count()).toBe(0);
+    await checkPage(page, 'portal-enterprise-link-refused');
     await context.close();
   });
 

@@ -8,7 +8,7 @@ interface Base {
 export function LoginPage(props: Base & { csrf: string; login?: string; problem?: 'invalid' | 'signed-out' | 'reset' | 'expired' }) {
   return (
     <Layout title="Sign in" appName={props.appName} narrow>
-      <div class="card">
+      <div class="card access">
         <h1>Sign in</h1>
         <p class="lead">Your affiliate account{props.appName ? ` with ${props.appName}` : ''}.</p>
         {props.problem === 'invalid' && (
@@ -23,7 +23,7 @@ export function LoginPage(props: Base & { csrf: string; login?: string; problem?
           <Csrf token={props.csrf} />
           <Field name="login" label="Username or email" type="text" value={props.login} autocomplete="username" required autofocus />
           <Field name="password" label="Password" type="password" autocomplete="current-password" required />
-          <button type="submit" class="wide">
+          <button type="submit" class="primary block">
             Sign in
           </button>
         </form>
@@ -43,7 +43,7 @@ export function minutesUntil(until: Date, now: Date): number {
 export function LockedPage(props: Base & { minutes: number }) {
   return (
     <Layout title="Sign-in paused" appName={props.appName} narrow>
-      <div class="card">
+      <div class="card access">
         <h1>Too many attempts</h1>
         <Notice kind="bad" id="locked">
           There have been too many unsuccessful sign-in attempts. For your security, signing in is paused for about {props.minutes}{' '}
@@ -72,7 +72,7 @@ export function AccountStatusPage(props: Base & { status: 'pending' | 'suspended
   const text = statusText[props.status];
   return (
     <Layout title={text.title} appName={props.appName} narrow>
-      <div class="card">
+      <div class="card access">
         <h1 id="status-title">{text.title}</h1>
         <p>{text.body}</p>
         <p>
@@ -86,13 +86,13 @@ export function AccountStatusPage(props: Base & { status: 'pending' | 'suspended
 export function ForgotPage(props: Base & { csrf: string; email?: string; error?: string }) {
   return (
     <Layout title="Reset your password" appName={props.appName} narrow>
-      <div class="card">
+      <div class="card access">
         <h1>Reset your password</h1>
         <p class="lead">Enter the email address of your affiliate account. We will send you a link to choose a new password.</p>
         <form method="post" action="forgot">
           <Csrf token={props.csrf} />
           <Field name="email" label="Email" type="email" value={props.email} error={props.error} autocomplete="email" required autofocus />
-          <button type="submit" class="wide">
+          <button type="submit" class="primary block">
             Send the link
           </button>
         </form>
@@ -108,7 +108,7 @@ export function ForgotPage(props: Base & { csrf: string; email?: string; error?:
 export function ResetUnavailablePage(props: Base) {
   return (
     <Layout title="Password reset unavailable" appName={props.appName} narrow>
-      <div class="card">
+      <div class="card access">
         <h1>Password reset unavailable</h1>
         <Notice kind="bad" id="reset-unavailable">
           Passwords cannot be reset here yet: this affiliate programme has no portal address set, so there is no address a reset link could safely point to.
@@ -125,7 +125,7 @@ export function ResetUnavailablePage(props: Base) {
 export function ResetSentPage(props: Base) {
   return (
     <Layout title="Check your email" appName={props.appName} narrow>
-      <div class="card">
+      <div class="card access">
         <h1>Check your email</h1>
         <Notice kind="info" id="reset-sent">
           If an affiliate account uses that address, a link to choose a new password is on its way. The link works once, within an hour.
@@ -141,7 +141,7 @@ export function ResetSentPage(props: Base) {
 export function ResetPage(props: Base & { csrf: string; token: string; errors?: { password?: string; confirm?: string } }) {
   return (
     <Layout title="Choose a new password" appName={props.appName} narrow>
-      <div class="card">
+      <div class="card access">
         <h1>Choose a new password</h1>
         <form method="post" action="reset">
           <Csrf token={props.csrf} />
@@ -157,11 +157,11 @@ export function ResetPage(props: Base & { csrf: string; token: string; errors?: 
             autofocus
           />
           <Field name="confirm" label="New password, again" type="password" autocomplete="new-password" error={props.errors?.confirm} required />
-          <button type="submit" class="wide">
+          <button type="submit" class="primary block">
             Save the new password
           </button>
         </form>
-        <p class="muted">Saving signs you out everywhere else.</p>
+        <p class="below muted">Saving signs you out everywhere else.</p>
       </div>
     </Layout>
   );
@@ -176,7 +176,7 @@ const linkRefusals = {
 export function ResetLinkRefusedPage(props: Base & { reason: keyof typeof linkRefusals }) {
   return (
     <Layout title="Reset link refused" appName={props.appName} narrow>
-      <div class="card">
+      <div class="card access">
         <h1 id="refused">{linkRefusals[props.reason]}</h1>
         <p>A reset link works once, within an hour of being sent.</p>
         <p>
@@ -190,7 +190,7 @@ export function ResetLinkRefusedPage(props: Base & { reason: keyof typeof linkRe
 export function ForbiddenPage(props: Base) {
   return (
     <Layout title="Form expired" appName={props.appName} narrow>
-      <div class="card">
+      <div class="card access">
         <h1>This form has expired</h1>
         <p>For your security the form could not be accepted. Go back, reload the page and try again.</p>
         <p>
@@ -205,7 +205,7 @@ export function ForbiddenPage(props: Base) {
 export function NotFoundPage(props: { missing: 'portal' | 'page' }) {
   return (
     <Layout title="Not found" narrow>
-      <div class="card">
+      <div class="card access">
         <h1>{props.missing === 'page' ? 'There is no such page' : 'There is no affiliate portal here'}</h1>
         <p>Check the address you were given.</p>
       </div>
@@ -216,7 +216,7 @@ export function NotFoundPage(props: { missing: 'portal' | 'page' }) {
 export function ErrorPage() {
   return (
     <Layout title="Something went wrong" narrow>
-      <div class="card">
+      <div class="card access">
         <h1>Something went wrong</h1>
         <p>Please try again in a moment.</p>
       </div>

@@ -2,8 +2,10 @@
 import type { AffiliateReport, FunnelFigures } from '../../domain/affiliate-program';
 import type { Period } from '../../domain/affiliate-portal';
 import { DayChart } from '../../ui/chart';
+import { type Kpi, KpiCards } from '../../ui/design/kpi';
+import { PageHeader } from '../../ui/design/page';
 import { formatCount, formatDay, formatMoney } from '../../ui/format';
-import { Field, Layout, Notice } from './layout';
+import { Field, Layout, Notice, TableRegion } from './layout';
 
 export interface DashboardView {
   appName?: string;
@@ -13,6 +15,10 @@ export interface DashboardView {
   /** The period asked for was not valid, or too long, and was changed. */
   adjusted: boolean;
   report: AffiliateReport;
+  /** The totals of the period of equal length just before, when known: each card's change. */
+  previous?: FunnelFigures;
+  /** Today (UTC, YYYY-MM-DD), when known: the quick periods. */
+  today?: string;
 }
 
 const moneyColumns = [
@@ -31,10 +37,14 @@ function FigureCells(props: { figures: FunnelFigures; currency: string }) {
   return (
     <>
       {countColumns.map(([key]) => (
-        <td key={key}>{formatCount(props.figures[key])}</td>
+        <td key={key} class="num">
+          {formatCount(props.figures[key])}
+        </td>
       ))}
       {moneyColumns.map(([key]) => (
-        <td key={key}>{formatMoney(props.figures[key], props.currency)}</td>
+        <td key={key} class="num">
+          {formatMoney(props.figures[key], props.currency)}
+        </td>
       ))}
     </>
   );
@@ -44,7 +54,7 @@ function FigureHeads() {
   return (
     <>
       {[...countColumns, ...moneyColumns].map(([key, label]) => (
-        <th key={key} scope="col">
+        <th key={key} scope="col" class="num">
           {label}
         </th>
       ))}
@@ -52,15 +62,54 @@ function FigureHeads() {
   );
 }
 
-/** The amount large, its currency small beside it: a tile stays one line wide. */
+/** The amount large, its currency small beside it: a card stays one line wide. */
 function MoneyValue(props: { text: string }) {
   const split = props.text.lastIndexOf(' ');
   return (
-    <>
+    <span class="value">
       {props.text.slice(0, split)}
-      <span class="unit">{props.text.slice(split)}</span>
-    </>
+      <span class="kpi-unit">{props.text.slice(split)}</span>
+    </span>
   );
+}
+
+const dayOffset = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The periods an affiliate looks at most, as links: no script needed. */
+function quickPeriods(today: string): { label: string; from: string; to: string }[] {
+  const monthStart = `${today.slice(0, 7)}-01`;
+  const lastMonthEnd = dayOffset(monthStart, -1);
+  return [
+    { label: 'Last 7 days', from: dayOffset(today, -6), to: today },
+    { label: 'Last 30 days', from: dayOffset(today, -29), to: today },
+    { label: 'This month', from: monthStart, to: today },
+    { label: 'Last month', from: `${lastMonthEnd.slice(0, 7)}-01`, to: lastMonthEnd },
+  ];
+}
+
+function kpisOf(report: AffiliateReport, previous: FunnelFigures | undefined): Kpi[] {
+  const counts = countColumns.map(
+    ([key, label]): Kpi => ({
+      id: `total-${key}`,
+      label,
+      value: <span class="value">{formatCount(report.totals[key])}</span>,
+      current: report.totals[key],
+      previous: previous?.[key],
+      series: report.days.map((day) => day[key]),
+    }),
+  );
+  const money = moneyColumns.map(
+    ([key, label]): Kpi => ({
+      id: `total-${key}`,
+      label,
+      value: <MoneyValue text={formatMoney(report.totals[key], report.currency)} />,
+      current: Number(report.totals[key]),
+      previous: previous ? Number(previous[key]) : undefined,
+      series: report.days.map((day) => Number(day[key])),
+      key: key === 'commission',
+    }),
+  );
+  return [...counts, ...money];
 }
 
 export function DashboardPage(props: DashboardView) {
@@ -68,56 +117,90 @@ export function DashboardPage(props: DashboardView) {
   const query = new URLSearchParams({ from: props.period.from, to: props.period.to }).toString();
   return (
     <Layout title="Dashboard" appName={props.appName} signedIn={{ name: props.name, csrf: props.csrf, current: 'dashboard' }}>
-      <div class="row-head">
-        <h1>Dashboard</h1>
-        <p class="muted" id="period-label">
-          {formatDay(props.period.from)} – {formatDay(props.period.to)} (UTC)
-        </p>
+      <PageHeader
+        title="Dashboard"
+        subtitle={
+          <span id="period-label">
+            {formatDay(props.period.from)} – {formatDay(props.period.to)} (UTC)
+          </span>
+        }
+        actions={
+          <a class="button" href={`report.csv?${query}`} download>
+            Download CSV
+          </a>
+        }
+      />
+      <div class="card period-card">
+        <form class="period" method="get" action="./" aria-label="Period">
+          <Field name="from" label="From" type="date" value={props.period.from} />
+          <Field name="to" label="To" type="date" value={props.period.to} />
+          <button type="submit" class="primary">
+            Show
+          </button>
+        </form>
+        {props.today && (
+          <nav class="quick-periods" aria-label="Quick periods">
+            <ul class="chips">
+              {quickPeriods(props.today).map((quick) => {
+                const current = quick.from === props.period.from && quick.to === props.period.to;
+                return (
+                  <li key={quick.label}>
+                    <a class="chip" href={`./?${new URLSearchParams({ from: quick.from, to: quick.to })}`} aria-current={current ? 'true' : undefined}>
+                      {quick.label}
+                    </a>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+        )}
       </div>
-      <form class="card period" method="get" action="./" aria-label="Period">
-        <Field name="from" label="From" type="date" value={props.period.from} />
-        <Field name="to" label="To" type="date" value={props.period.to} />
-        <button type="submit">Show</button>
-        <a class="button" href={`report.csv?${query}`} download>
-          Download CSV
-        </a>
-      </form>
       {props.adjusted && (
         <Notice kind="info">
           That period could not be shown as asked; showing {formatDay(props.period.from)} to {formatDay(props.period.to)}.
         </Notice>
       )}
-      <ul class="tiles" aria-label="Period totals">
-        {countColumns.map(([key, label]) => (
-          <li class="tile" key={key} id={`total-${key}`}>
-            <span class="name">{label}</span>
-            <span class="value">{formatCount(report.totals[key])}</span>
-          </li>
-        ))}
-        {moneyColumns.map(([key, label]) => (
-          <li class={key === 'commission' ? 'tile key' : 'tile'} key={key} id={`total-${key}`}>
-            <span class="name">{label}</span>
-            <span class="value">
-              <MoneyValue text={formatMoney(report.totals[key], report.currency)} />
-            </span>
-          </li>
-        ))}
-      </ul>
+      <KpiCards label="Period totals" kpis={kpisOf(report, props.previous)} />
       <section class="card" aria-labelledby="by-day">
-        <h2 id="by-day">By day</h2>
+        <div class="card-header">
+          <h2 id="by-day">By day</h2>
+        </div>
         <DayChart days={report.days} />
+        <details class="fallback">
+          <summary id="day-table">The figures by day</summary>
+          <TableRegion label="The figures by day">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Day</th>
+                  <FigureHeads />
+                </tr>
+              </thead>
+              <tbody>
+                {report.days.map((day) => (
+                  <tr key={day.date}>
+                    <th scope="row" class="nowrap">
+                      {formatDay(day.date)}
+                    </th>
+                    <FigureCells figures={day} currency={report.currency} />
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableRegion>
+        </details>
       </section>
       <section class="card" aria-labelledby="by-link">
-        <div class="row-head">
+        <div class="card-header">
           <h2 id="by-link">By link</h2>
           <a href="links">Manage links</a>
         </div>
         {report.links.length === 0 ? (
-          <p class="muted" id="no-links">
+          <p class="empty" id="no-links">
             No clicks or players through your links in this period yet.
           </p>
         ) : (
-          <div class="table-wrap">
+          <TableRegion label="Figures by link">
             <table id="links-table">
               <thead>
                 <tr>
@@ -128,7 +211,9 @@ export function DashboardPage(props: DashboardView) {
               <tbody>
                 {report.links.map((link) => (
                   <tr key={link.link_id}>
-                    <th scope="row">{link.name ?? (link.link_id === '-' ? 'Without a link' : link.link_id)}</th>
+                    <th scope="row" class="name">
+                      {link.name ?? (link.link_id === '-' ? 'Without a link' : link.link_id)}
+                    </th>
                     <FigureCells figures={link} currency={report.currency} />
                   </tr>
                 ))}
@@ -140,31 +225,8 @@ export function DashboardPage(props: DashboardView) {
                 </tr>
               </tfoot>
             </table>
-          </div>
+          </TableRegion>
         )}
-      </section>
-      <section class="card" aria-labelledby="day-table">
-        <details>
-          <summary id="day-table">The figures by day</summary>
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Day</th>
-                  <FigureHeads />
-                </tr>
-              </thead>
-              <tbody>
-                {report.days.map((day) => (
-                  <tr key={day.date}>
-                    <th scope="row">{formatDay(day.date)}</th>
-                    <FigureCells figures={day} currency={report.currency} />
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </details>
       </section>
     </Layout>
   );

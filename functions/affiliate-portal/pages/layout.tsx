@@ -1,5 +1,6 @@
-/** The frame of every portal page: the application's name, the navigation when signed in, and the one stylesheet. */
+/** The frame of every portal page: the application's name, the navigation when signed in, and the design system's stylesheet. */
 import type { ComponentChildren } from 'preact';
+import { Field as DesignField, fieldProps } from '../../ui/design/field';
 import { portalCss } from './style';
 
 export interface Frame {
@@ -9,6 +10,12 @@ export interface Frame {
   signedIn?: { name: string; csrf: string; current: 'dashboard' | 'links' | 'postbacks' };
   narrow?: boolean;
 }
+
+const navigation = [
+  ['dashboard', './', 'Dashboard'],
+  ['links', 'links', 'Links'],
+  ['postbacks', 'postbacks', 'Postbacks'],
+] as const;
 
 export function Layout(props: Frame & { children: ComponentChildren }) {
   const brand = props.appName ? `${props.appName} · Affiliates` : 'Affiliate portal';
@@ -21,7 +28,7 @@ export function Layout(props: Frame & { children: ComponentChildren }) {
         <title>{`${props.title} · ${brand}`}</title>
         <style dangerouslySetInnerHTML={{ __html: portalCss }} />
       </head>
-      <body>
+      <body class="portal">
         <a class="skip" href="#content">
           Skip to content
         </a>
@@ -29,30 +36,30 @@ export function Layout(props: Frame & { children: ComponentChildren }) {
           <div class="inner">
             <span class="brand">{brand}</span>
             {props.signedIn && (
-              <nav aria-label="Portal">
-                <a href="./" aria-current={props.signedIn.current === 'dashboard' ? 'page' : undefined}>
-                  Dashboard
-                </a>
-                <a href="links" aria-current={props.signedIn.current === 'links' ? 'page' : undefined}>
-                  Links
-                </a>
-                <a href="postbacks" aria-current={props.signedIn.current === 'postbacks' ? 'page' : undefined}>
-                  Postbacks
-                </a>
-                <span class="who" id="signed-in-as">
-                  {props.signedIn.name}
-                </span>
-                <form method="post" action="sign_out">
-                  <input type="hidden" name="csrf" value={props.signedIn.csrf} />
-                  <button type="submit" class="quiet">
-                    Sign out
-                  </button>
-                </form>
-              </nav>
+              <>
+                <nav aria-label="Portal">
+                  {navigation.map(([key, href, label]) => (
+                    <a key={key} href={href} aria-current={props.signedIn?.current === key ? 'page' : undefined}>
+                      {label}
+                    </a>
+                  ))}
+                </nav>
+                <div class="account">
+                  <span class="who" id="signed-in-as">
+                    {props.signedIn.name}
+                  </span>
+                  <form method="post" action="sign_out">
+                    <input type="hidden" name="csrf" value={props.signedIn.csrf} />
+                    <button type="submit" class="quiet small">
+                      Sign out
+                    </button>
+                  </form>
+                </div>
+              </>
             )}
           </div>
         </header>
-        <main id="content" class={props.narrow ? 'narrow' : undefined}>
+        <main id="content" class={props.narrow ? 'page narrow' : 'page'}>
           {props.children}
         </main>
       </body>
@@ -60,15 +67,18 @@ export function Layout(props: Frame & { children: ComponentChildren }) {
   );
 }
 
+const tones = { bad: 'danger', ok: 'success', info: 'info' } as const;
+
+/** A message in the design system's alert: `role="alert"` for a problem, `status` otherwise. */
 export function Notice(props: { kind: 'bad' | 'ok' | 'info'; id?: string; children: ComponentChildren }) {
   return (
-    <div class={`notice ${props.kind}`} role={props.kind === 'bad' ? 'alert' : 'status'} id={props.id}>
+    <div class={`alert tone-${tones[props.kind]}`} role={props.kind === 'bad' ? 'alert' : 'status'} id={props.id}>
       {props.children}
     </div>
   );
 }
 
-/** A labelled input, its error next to it (and tied to it for screen readers). */
+/** A labelled input with its hint and its error under it (the design system's Field), tied to it for screen readers. */
 export function Field(props: {
   name: string;
   label: string;
@@ -81,35 +91,32 @@ export function Field(props: {
   hint?: string;
 }) {
   const id = `field-${props.name}`;
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy = [props.hint ? hintId : undefined, props.error ? errorId : undefined].filter(Boolean).join(' ') || undefined;
+  const errors = props.error ? [props.error] : undefined;
   return (
-    <div class="field">
-      <label for={id}>{props.label}</label>
+    <DesignField id={id} label={props.label} hint={props.hint} errors={errors}>
       <input
         {...({ type: props.type } as { type: 'text' })}
-        id={id}
+        {...fieldProps(id, errors, !!props.hint)}
         name={props.name}
         value={props.value}
         autocomplete={props.autocomplete}
         required={props.required}
         autofocus={props.autofocus}
-        aria-invalid={props.error ? 'true' : undefined}
-        aria-describedby={describedBy}
       />
-      {props.hint && (
-        <p class="muted" id={hintId}>
-          {props.hint}
-        </p>
-      )}
-      {props.error && (
-        <p class="field-error" id={errorId}>
-          {props.error}
-        </p>
-      )}
-    </div>
+    </DesignField>
   );
 }
 
 export const Csrf = (props: { token: string }) => <input type="hidden" name="csrf" value={props.token} />;
+
+/** A table's scroll region: named, and reachable by keyboard so a wide table can be scrolled without a mouse. */
+export function TableRegion(props: { label: string; children: ComponentChildren }) {
+  return (
+    <>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region is focusable so that a keyboard can scroll it. */}
+      <section class="table-wrap" aria-label={props.label} tabIndex={0}>
+        {props.children}
+      </section>
+    </>
+  );
+}

@@ -1,7 +1,8 @@
 /** The affiliate's tracking links: each with its click address to copy, and a form to create one. */
 import type { LinkRecord } from '../../domain/affiliate-program';
 import { formatDay } from '../../ui/format';
-import { Csrf, Field, Layout, Notice } from './layout';
+import { PageHeader } from '../../ui/design/page';
+import { Csrf, Field, Layout, Notice, TableRegion } from './layout';
 
 export interface LinksView {
   appName?: string;
@@ -22,7 +23,7 @@ export function LinksPage(props: LinksView) {
   const created = props.links.find((link) => link.link_id === props.created);
   return (
     <Layout title="Links" appName={props.appName} signedIn={{ name: props.name, csrf: props.csrf, current: 'links' }}>
-      <h1>Links</h1>
+      <PageHeader title="Links" subtitle="Share a link’s click address: its clicks, and the players they bring, show on your dashboard." />
       {props.withoutPortalOrigin && (
         <Notice kind="info" id="no-portal-origin">
           This affiliate programme has no portal address set yet, so each click address below is only its path. Ask the programme's operator for the address to
@@ -38,58 +39,74 @@ export function LinksPage(props: LinksView) {
         <h2 id="new-link">New link</h2>
         <form method="post" action="links" novalidate>
           <Csrf token={props.csrf} />
-          <Field name="name" label="Name" type="text" value={form?.name} error={form?.errors.name} hint="For you: which campaign or page it is for." required />
-          <Field
-            name="landing_url"
-            label="Landing page"
-            type="url"
-            value={form?.landing_url}
-            error={form?.errors.landing_url}
-            hint={
-              props.siteOrigins.length > 0
-                ? `A page on ${props.siteOrigins.join(' or ')}. Visitors who click go there.`
-                : 'The programme has no site set up for links yet.'
-            }
-            required
-          />
-          <button type="submit">Create link</button>
+          <div class="form-row">
+            <Field
+              name="name"
+              label="Name"
+              type="text"
+              value={form?.name}
+              error={form?.errors.name}
+              hint="For you: which campaign or page it is for."
+              required
+            />
+            <Field
+              name="landing_url"
+              label="Landing page"
+              type="url"
+              value={form?.landing_url}
+              error={form?.errors.landing_url}
+              hint={
+                props.siteOrigins.length > 0
+                  ? `A page on ${props.siteOrigins.join(' or ')}. Visitors who click go there.`
+                  : 'The programme has no site set up for links yet.'
+              }
+              required
+            />
+          </div>
+          <div class="form-actions">
+            <button type="submit" class="primary">
+              Create link
+            </button>
+          </div>
         </form>
       </section>
       <section class="card" aria-labelledby="your-links">
         <h2 id="your-links">Your links</h2>
         {props.links.length === 0 ? (
-          <p class="muted" id="no-links">
+          <p class="empty" id="no-links">
             You have no links yet. Create one above, then share its click address.
           </p>
         ) : (
-          <div class="table-wrap">
-            <table id="links-list">
+          <TableRegion label="Your links">
+            <table id="links-list" class="link-list">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  <th scope="col" class="left">
-                    Click address (to share)
-                  </th>
-                  <th scope="col" class="left">
-                    Landing page
-                  </th>
+                  <th scope="col">Click address (to share)</th>
+                  <th scope="col">Landing page</th>
                   <th scope="col">Created</th>
                 </tr>
               </thead>
               <tbody>
                 {[...props.links].reverse().map((link) => (
                   <tr key={link.link_id}>
-                    <th scope="row">{link.name}</th>
-                    <td class="left">
+                    <th scope="row" class="name">
+                      {link.name}
+                    </th>
+                    <td class="address" data-label="Click address (to share)">
                       <code class="address">{link.click_address}</code>
                     </td>
-                    <td class="left wrap">{link.landing_url}</td>
-                    <td>{formatDay(link.created_at.slice(0, 10))}</td>
+                    <td class="landing" data-label="Landing page">
+                      {link.landing_url}
+                    </td>
+                    <td class="created nowrap" data-label="Created">
+                      {formatDay(link.created_at.slice(0, 10))}
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableRegion>
         )}
       </section>
     </Layout>

@@ -6,7 +6,8 @@
  */
 import { postbackPlaceholders, type PostbackLogEntry, type PostbackPlaceholder } from '../../domain/postbacks';
 import { formatTime } from '../../ui/format';
-import { Csrf, Field, Layout, Notice } from './layout';
+import { PageHeader } from '../../ui/design/page';
+import { Csrf, Field, Layout, Notice, TableRegion } from './layout';
 
 export interface PostbacksView {
   appName?: string;
@@ -45,8 +46,10 @@ export function PostbacksPage(props: PostbacksView) {
   const form = props.form;
   return (
     <Layout title="Postbacks" appName={props.appName} signedIn={{ name: props.name, csrf: props.csrf, current: 'postbacks' }}>
-      <h1>Postbacks</h1>
-      <p class="lead">We call your tracker’s address, server to server, when one of your players registers and when they make a first deposit.</p>
+      <PageHeader
+        title="Postbacks"
+        subtitle="We call your tracker’s address, server to server, when one of your players registers and when they make a first deposit."
+      />
       {props.done === 'saved' && (
         <Notice kind="ok" id="postbacks-done">
           Postback URL saved.
@@ -95,23 +98,23 @@ export function PostbacksPage(props: PostbacksView) {
             hint="https, at most 1,000 characters; the placeholders below are replaced in each call."
             required
           />
-          <button type="submit">Save URL</button>
+          <div class="form-actions">
+            <button type="submit" class="primary">
+              Save URL
+            </button>
+          </div>
         </form>
         {props.postbackUrl !== null && (
-          <div class="actions">
+          <div class="secondary-actions">
             <form method="post" action="postbacks">
               <Csrf token={props.csrf} />
               <input type="hidden" name="action" value="rotate" />
-              <button type="submit" class="secondary">
-                New signing secret
-              </button>
+              <button type="submit">New signing secret</button>
             </form>
             <form method="post" action="postbacks">
               <Csrf token={props.csrf} />
               <input type="hidden" name="action" value="off" />
-              <button type="submit" class="secondary">
-                Turn postbacks off
-              </button>
+              <button type="submit">Turn postbacks off</button>
             </form>
           </div>
         )}
@@ -135,7 +138,7 @@ export function PostbacksPage(props: PostbacksView) {
       <section class="card" aria-labelledby="delivery-log">
         <h2 id="delivery-log">Delivery log</h2>
         {props.log.length === 0 ? (
-          <p class="muted" id="no-deliveries">
+          <p class="empty" id="no-deliveries">
             No postbacks yet. They appear here, newest first, as we call your URL.
           </p>
         ) : (
@@ -143,7 +146,7 @@ export function PostbacksPage(props: PostbacksView) {
             <p class="muted">
               {props.log.length === props.logLimit ? `The latest ${props.logLimit} attempts, newest first.` : 'Newest first.'} Kept for 90 days.
             </p>
-            <div class="table-wrap">
+            <TableRegion label="Delivery log">
               <table id="deliveries" class="log">
                 <thead>
                   <tr>
@@ -154,7 +157,9 @@ export function PostbacksPage(props: PostbacksView) {
                     <th scope="col" class="left">
                       Status
                     </th>
-                    <th scope="col">Attempts</th>
+                    <th scope="col" class="num">
+                      Attempts
+                    </th>
                     <th scope="col" class="left">
                       HTTP status or error
                     </th>
@@ -176,7 +181,7 @@ export function PostbacksPage(props: PostbacksView) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableRegion>
           </>
         )}
       </section>

@@ -4,12 +4,13 @@
  * the sparkline is a small SVG polyline, decorative, since the figure and
  * its change say the same in words.
  */
+import type { ComponentChildren } from 'preact';
 import { seriesColors } from './tokens';
 
 export interface Kpi {
   label: string;
-  /** The figure as shown (already formatted). */
-  value: string;
+  /** The figure as shown (already formatted; markup when a page needs its own hooks in it). */
+  value: ComponentChildren;
   unit?: string;
   /** The same figure over the previous period of equal length, when known. */
   current?: number;
@@ -18,6 +19,8 @@ export interface Kpi {
   series?: readonly number[];
   /** Marks the card the page is about (e.g. the commission). */
   key?: boolean;
+  /** The card's id, for a page's links and tests. */
+  id?: string;
 }
 
 /** `+12.5 %`, `−3 %`, `new` (from zero), or nothing without a previous period. */
@@ -48,7 +51,7 @@ export function Sparkline({ values, color = seriesColors[0] }: { values: readonl
 export function KpiCard({ kpi }: { kpi: Kpi }) {
   const change = changeOf(kpi.current, kpi.previous);
   return (
-    <li class={kpi.key ? 'kpi key' : 'kpi'}>
+    <li class={kpi.key ? 'kpi key' : 'kpi'} id={kpi.id}>
       <span class="kpi-label">{kpi.label}</span>
       <span class="kpi-value">
         {kpi.value}

@@ -234,5 +234,12 @@ main.page.narrow { max-width: 28rem; padding-top: var(--urm-space-10); }
 /** The whole stylesheet, as one string (the console minifies it; the portal inlines it). */
 export const designStylesheet = [tokensCss(), base, controls, components, consoleShell, portalFrame, audienceCss, affiliatesCss, adminCss, portalCss].join('');
 
+/**
+ * What the affiliate portal and the enterprise portal's pages inline: the same
+ * parts without the console's shell and its pages' areas, so each page stays
+ * within 30 kB of CSS (test/static/portal-css.test.ts).
+ */
+export const portalStylesheet = [tokensCss(), base, controls, components, portalFrame, portalCss].join('');
+
 /** The CSP source that allows exactly `css` when inlined in a <style> element. */
 export const styleHash = (css: string) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;

@@ -11,6 +11,7 @@ import { LoginPage } from '../../../functions/affiliate-portal/pages/access';
 import { DashboardPage } from '../../../functions/affiliate-portal/pages/dashboard';
 import { portalCss } from '../../../functions/affiliate-portal/pages/style';
 import { page, portalSecurityHeaders, renderPage } from '../../../functions/affiliate-portal/render';
+import { previousPeriod } from '../../../functions/affiliate-portal/dashboard';
 
 const hostile = `<script>alert("x")</script><img src=x onerror=alert(1)>&amp;`;
 
@@ -81,6 +82,41 @@ describe('portal pages', () => {
     expect(portalSecurityHeaders['Content-Security-Policy']).toContain("form-action 'self'");
     expect(answer.body).toContain(`<style>${portalCss}</style>`);
     expect(answer.body).not.toMatch(/ style="/);
+  });
+});
+
+describe('dashboard cards', () => {
+  test('each total is compared with the period of equal length just before, and has a sparkline of its days', () => {
+    const html = renderPage(
+      h(DashboardPage, {
+        name: 'Ada',
+        csrf: 'tok',
+        period: { from: '2026-11-01', to: '2026-11-02' },
+        adjusted: false,
+        report,
+        previous: figures({ clicks: 1000, registrations: 3, ftds: 0, deposits: '2000.00', ngr: '-20.50', commission: '60.00' }),
+        today: '2026-11-26',
+      }),
+    );
+
+    expect(html).toMatch(/id="total-clicks"[\s\S]*?\+20 %[\s\S]*?vs previous period/);
+    expect(html).toMatch(/id="total-ftds"[\s\S]*?new/);
+    expect(html).toMatch(/id="total-deposits"[\s\S]*?\u221225 %/);
+    expect(html).toMatch(/id="total-commission"[\s\S]*?0 %/);
+    expect(html.match(/class="sparkline"/g)).toHaveLength(6);
+    // The quick periods are links; none is current for a period of their own choosing.
+    expect(html).toContain('href="./?from=2026-11-01&amp;to=2026-11-26">This month');
+    expect(html).toContain('href="./?from=2026-10-01&amp;to=2026-10-31">Last month');
+    expect(html).not.toContain('aria-current="true"');
+  });
+
+  test('without the previous period the cards show no change', () => {
+    expect(dashboard('Ada', 'Casino')).not.toContain('vs previous period');
+  });
+
+  test('the previous period ends the day before and is as long', () => {
+    expect(previousPeriod({ from: '2026-11-01', to: '2026-11-26' })).toEqual({ from: '2026-10-06', to: '2026-10-31' });
+    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-01' })).toEqual({ from: '2026-02-28', to: '2026-02-28' });
   });
 });
 

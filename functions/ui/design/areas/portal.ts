@@ -1,2 +1,63 @@
-/** Rules only the portal pages need, on top of the design system's components (joined into the one stylesheet by ../stylesheet.ts). */
-export const portalCss = ``;
+/**
+ * Rules only the portal pages need, on top of the design system's components (joined into the one stylesheet by ../stylesheet.ts).
+ * Each under `.portal` (the portals' <body>): the console's stylesheet carries them too.
+ */
+import { breakpoints } from '../tokens';
+
+export const portalCss = `
+.portal header.bar .brand { margin-right: var(--urm-space-4); }
+.portal header.bar .account { margin-left: auto; display: flex; flex-wrap: wrap; gap: var(--urm-space-2) var(--urm-space-3); align-items: center; min-width: 0; }
+.portal header.bar .who { overflow-wrap: anywhere; }
+.portal header.bar nav a:hover { color: #fff; border-bottom-color: var(--urm-sidebar-ink); }
+.portal header.bar nav a[aria-current="page"] { font-weight: 600; }
+.portal .access h1 { font-size: var(--urm-text-xl); }
+.portal .access .lead { color: var(--urm-muted); margin-top: calc(-1 * var(--urm-space-2)); }
+.portal .access form { margin-top: var(--urm-space-4); }
+.portal .access .below { text-align: center; margin: var(--urm-space-4) 0 0; font-size: var(--urm-text-md); }
+.portal .period { display: flex; flex-wrap: wrap; gap: var(--urm-space-3) var(--urm-space-4); align-items: flex-end; }
+.portal .period .field { margin: 0; flex: 1 1 8.5rem; min-width: 8rem; max-width: 12rem; }
+.portal .period-card { display: flex; flex-wrap: wrap; gap: var(--urm-space-3) var(--urm-space-6); align-items: flex-end; justify-content: space-between; }
+.portal .period-card .period { flex: 1 1 26rem; }
+.portal a.chip { display: inline-block; text-decoration: none; color: var(--urm-ink-soft); padding: 0.15rem 0.7rem; }
+.portal a.chip:hover { border-color: var(--urm-accent); color: var(--urm-accent-strong); }
+.portal a.chip[aria-current] { background: var(--urm-accent-soft); border-color: var(--urm-accent); color: var(--urm-accent-strong); font-weight: 600; }
+.portal tbody th { font-weight: 600; }
+.portal tbody tr:last-child th { border-bottom: 0; }
+.portal tbody tr:hover th { background: #f8f9fc; }
+.portal .kpis { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+.portal .kpi-change .muted { font-weight: 400; }
+.portal .alert code.address { display: inline-block; max-width: 100%; }
+.portal th.name { min-width: 9rem; max-width: 18rem; white-space: normal; overflow-wrap: break-word; }
+.portal code.address { user-select: all; }
+.portal .secondary-actions { display: flex; flex-wrap: wrap; gap: var(--urm-space-2); margin-top: var(--urm-space-5); padding-top: var(--urm-space-4); border-top: 1px solid var(--urm-line); }
+.portal .alert p.tight { margin: var(--urm-space-1) 0; }
+.portal .alert code { color: var(--urm-ink); }
+.portal table.log td:nth-child(4) { text-align: right; }
+.portal table.log td:nth-child(3) { white-space: nowrap; }
+.portal table.log td:last-child { white-space: nowrap; }
+.portal table.log td.wrap { min-width: 8rem; }
+.portal [class*="outcome-"]::before { content: ""; display: inline-block; width: 0.5rem; height: 0.5rem; border-radius: 50%; margin-right: 0.4rem; background: currentColor; }
+.portal td.outcome-delivered { color: var(--urm-success); }
+.portal td.outcome-retrying { color: var(--urm-warning); }
+.portal td.outcome-failed { color: var(--urm-danger); }
+.portal p.empty { margin: 0; padding: var(--urm-space-6) var(--urm-space-4); }
+@media (max-width: ${breakpoints.md}) {
+  .portal .link-list thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .portal .link-list, .portal .link-list tbody, .portal .link-list tr, .portal .link-list th, .portal .link-list td { display: block; }
+  .portal .link-list tr { padding: var(--urm-space-3) var(--urm-space-4); border-bottom: 1px solid var(--urm-line); }
+  .portal .link-list tr:last-child { border-bottom: 0; }
+  .portal .link-list th, .portal .link-list td { padding: var(--urm-space-1) 0; border: 0; max-width: none; }
+  .portal .link-list td[data-label]::before { content: attr(data-label); display: block; color: var(--urm-muted); font-size: var(--urm-text-sm); }
+  .portal .link-list td.landing { overflow-wrap: anywhere; }
+  .portal header.bar .account { margin-left: 0; }
+  .portal .chart svg { overflow: visible; }
+  .portal .chart .axis-label { font-size: 28px; }
+  .portal .chart rect ~ .axis-label { transform: translateY(8px); }
+  .portal .kpi .kpi-value { font-size: var(--urm-text-lg); }
+}
+@media (min-width: ${breakpoints.md}) {
+  .portal .kpis { grid-template-columns: repeat(3, minmax(0, 1fr)); }
+  .portal .link-list td.landing { overflow-wrap: anywhere; min-width: 12rem; }
+  .portal .link-list td.address code { white-space: nowrap; overflow-wrap: normal; }
+}
+`;
