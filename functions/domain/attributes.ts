@@ -28,8 +28,30 @@ export type Directive = (typeof directives)[number];
 
 export const pushTokenAttributes = ['urm_web_push_notification_token', 'urm_ios_push_notification_token', 'urm_android_push_notification_token'] as const;
 
-/** System attributes a client may change through directives. */
-export const writableSystemAttributes = [...pushTokenAttributes, 'urm_receives_notifications'] as const;
+/** The push system attributes: the only system attributes a browser key may touch (browser-access.ts). */
+export const pushSystemAttributes = [...pushTokenAttributes, 'urm_receives_notifications'] as const;
+
+/** A player's responsible-gambling status; absent counts as `none`. */
+export const rgStatuses = ['none', 'cool_off', 'self_excluded', 'blocked'] as const;
+
+/**
+ * The CRM's reserved attributes (docs/api.md, "CRM attributes"): typed, and
+ * written with a server key only, since each decides whether the player may
+ * be marketed to.
+ */
+export const crmAttributes = [
+  'urm_rg_status',
+  'urm_rg_until',
+  'urm_consent_email',
+  'urm_consent_sms',
+  'urm_unsubscribed_topics',
+  'urm_timezone',
+  'urm_language',
+] as const;
+export type CrmAttribute = (typeof crmAttributes)[number];
+
+/** System attributes a server key may change through directives (a browser key: the push ones only). */
+export const writableSystemAttributes = [...pushSystemAttributes, ...crmAttributes] as const;
 
 /** Affiliate tracking attributes: set only by set_affiliate, never through /profiles. */
 export const affiliateAttributes = ['urm_aff_id', 'urm_aff_link_id', 'urm_aff'] as const;
@@ -79,6 +101,21 @@ export const pushTokensSchema = {
   maxItems: limits.pushTokensPerProfile,
   items: { type: 'string', minLength: 1, maxLength: limits.pushTokenLength },
 } as const;
+
+/** A marketing topic a player may leave (`sports`, `casino`, `vip`). */
+export const topicSchema = { type: 'string', minLength: 1, maxLength: limits.topicLength, ...identifierText } as const;
+export const topicsSchema = { type: 'array', maxItems: limits.topicsPerProfile, uniqueItems: true, items: topicSchema } as const;
+
+/** Each CRM attribute's value, wherever a record sets it. */
+export const crmAttributeSchemas = {
+  urm_rg_status: { type: 'string', enum: rgStatuses },
+  urm_rg_until: { type: 'string', format: 'date-time', maxLength: 64 },
+  urm_consent_email: { type: 'boolean' },
+  urm_consent_sms: { type: 'boolean' },
+  urm_unsubscribed_topics: topicsSchema,
+  urm_timezone: { type: 'string', format: 'iana-time-zone', maxLength: 64 },
+  urm_language: { type: 'string', format: 'bcp47', maxLength: 35 },
+} as const satisfies Record<CrmAttribute, object>;
 
 export const appIdSchema = { type: 'string', minLength: 1, maxLength: limits.appIdLength, ...identifierText } as const;
 export const profileIdSchema = { type: 'string', minLength: 1, maxLength: limits.profileIdLength, ...identifierText } as const;

@@ -8,12 +8,12 @@
  * out-of-scope call.
  */
 import { createHash } from 'node:crypto';
-import { BROWSER_INSERT_ID_PREFIX, directives, writableSystemAttributes } from './attributes';
+import { BROWSER_INSERT_ID_PREFIX, directives, pushSystemAttributes } from './attributes';
 import { Forbidden } from './errors';
 import { needsProof, PROOF_FIELD, proofMatches, type IdentityKeyring } from './identity';
 import { ANONYMOUS_PROFILE_PREFIX, lifecycleEvents, parseSubscription, pushLimits } from './push';
 
-const pushAttributes = new Set<string>(writableSystemAttributes);
+const pushAttributes = new Set<string>(pushSystemAttributes);
 const WEB_TOKENS = 'urm_web_push_notification_token';
 const RECEIVES = 'urm_receives_notifications';
 
@@ -24,7 +24,7 @@ const profileFields = new Set<string>([
   'urm_date_time',
   'urm_insert_id',
   PROOF_FIELD,
-  ...writableSystemAttributes,
+  ...pushSystemAttributes,
   ...directives.filter((directive) => directive !== 'urm_add' && directive !== 'urm_delete_profile'),
 ]);
 const nameListDirectives = new Set<string>(['urm_unset', 'urm_delete']);

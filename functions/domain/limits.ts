@@ -18,4 +18,7 @@ export const limits = {
   valueDepth: 8,
   pushTokensPerProfile: 100,
   pushTokenLength: 4096,
+  /** urm_unsubscribed_topics: how many topics, and how long each name. */
+  topicsPerProfile: 50,
+  topicLength: 64,
 } as const;

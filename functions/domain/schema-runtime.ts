@@ -12,6 +12,27 @@ import { customNameProblem } from './attributes';
 import { isHttpUrl, isYouTubeLink } from './links';
 
 /** The formats the schemas use: ajv-formats' full checks, and ours. */
+/** An IANA time zone name the runtime knows (`Europe/Malta`, `UTC`); no offsets, no abbreviations. */
+export function isTimeZone(value: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A well-formed BCP 47 language tag (`en`, `pt-BR`, `zh-Hant-TW`). */
+export function isLanguageTag(value: string): boolean {
+  if (!/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(value)) return false;
+  try {
+    return Intl.getCanonicalLocales(value).length === 1;
+  } catch {
+    return false;
+  }
+}
+
 export const schemaFormats = {
   'date-time': fullFormats['date-time'],
   email: fullFormats.email,
@@ -20,6 +41,8 @@ export const schemaFormats = {
   ip: { type: 'string', validate: (value: string) => isIP(value) !== 0 },
   'http-url': { type: 'string', validate: isHttpUrl },
   youtube: { type: 'string', validate: isYouTubeLink },
+  'iana-time-zone': { type: 'string', validate: isTimeZone },
+  bcp47: { type: 'string', validate: isLanguageTag },
 } as const;
 
 /** `urmAttributeName: allowed`: why `name` is neither a custom attribute name nor one of `allowed`, or undefined. */

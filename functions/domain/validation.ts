@@ -181,6 +181,10 @@ function formatMessage(format: string): string {
       return 'must be a URL starting with http:// or https://';
     case 'youtube':
       return 'must be a full YouTube URL or a handle starting with @';
+    case 'iana-time-zone':
+      return 'must be an IANA time zone name, e.g. Europe/Malta';
+    case 'bcp47':
+      return 'must be a BCP 47 language tag, e.g. en or pt-BR';
     default:
       return `must be a valid ${format}`;
   }

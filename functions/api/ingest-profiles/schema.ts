@@ -5,11 +5,14 @@
 import {
   arrayValueSchema,
   commonRecordProperties,
+  crmAttributes,
+  crmAttributeSchemas,
   directives,
   nameSchema,
   pushTokenAttributes,
   pushTokensSchema,
   profileIdSchema,
+  topicsSchema,
   valueSchema,
   writableSystemAttributes,
 } from '../../domain/attributes';
@@ -21,21 +24,24 @@ const MAX_NAMES = 1000;
 
 const pushTokenProperties = Object.fromEntries(pushTokenAttributes.map((name) => [name, pushTokensSchema]));
 
-/** urm_set and urm_set_if_null: attribute → value. */
+/** urm_set and urm_set_if_null: attribute → value; the system attributes typed. */
 const attributeValues = {
   type: 'object',
   maxProperties: MAX_NAMES,
   propertyNames: nameSchema(writableSystemAttributes),
-  properties: { ...pushTokenProperties, urm_receives_notifications: { type: 'boolean' } },
+  properties: { ...pushTokenProperties, urm_receives_notifications: { type: 'boolean' }, ...crmAttributeSchemas },
   additionalProperties: valueSchema,
 } as const;
+
+/** The system attributes that hold lists: the push tokens and the unsubscribed topics. */
+const listAttributes = [...pushTokenAttributes, 'urm_unsubscribed_topics'] as const;
 
 /** urm_append, urm_unique_append and urm_remove: attribute → array of values. */
 const attributeArrays = {
   type: 'object',
   maxProperties: MAX_NAMES,
-  propertyNames: nameSchema(pushTokenAttributes),
-  properties: pushTokenProperties,
+  propertyNames: nameSchema(listAttributes),
+  properties: { ...pushTokenProperties, urm_unsubscribed_topics: topicsSchema },
   additionalProperties: arrayValueSchema,
 } as const;
 
@@ -54,6 +60,7 @@ export const profileRecordFields = [
   'urm_ip',
   'urm_web_push_notification_token',
   'urm_receives_notifications',
+  ...crmAttributes,
   PROOF_FIELD,
   ...directives,
 ] as const;
@@ -67,6 +74,7 @@ export const profileRecordSchema = {
     ...commonRecordProperties,
     urm_web_push_notification_token: pushTokensSchema,
     urm_receives_notifications: { type: 'boolean' },
+    ...crmAttributeSchemas,
     urm_set: attributeValues,
     urm_set_if_null: attributeValues,
     urm_add: {
