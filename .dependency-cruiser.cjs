@@ -85,9 +85,9 @@ module.exports = {
       name: 'ui-runs-in-the-browser-too',
       severity: 'error',
       comment:
-        'functions/ui/ (the chart, the number formats) is imported by the server-rendered portal and by the console in the browser: it imports only itself and Preact, and of the service only types (no Node module, no AWS client, no store).',
+        "functions/ui/ (the design system, the chart, the number formats) is imported by the server-rendered portal and by the console in the browser: it imports only itself, Preact and the two libraries of the design system's browser components (TanStack Table's core, uPlot), and of the service only types (no Node module, no AWS client, no store).",
       from: { path: '^functions/ui/' },
-      to: { pathNot: '^(functions/ui/|node_modules/preact/)', dependencyTypesNot: ['type-only'] },
+      to: { pathNot: '^(functions/ui/|node_modules/(preact|@tanstack/table-core|@tanstack/store|uplot)/)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'one-module-per-client',

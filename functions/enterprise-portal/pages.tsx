@@ -4,11 +4,12 @@
  * allowed by hash). Links are relative, so the pages work under any base path
  * the portal origin maps to (`/redirect` → `console/`). No script.
  */
+import { styleHash } from '../http/html';
 import type { ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { TokenRefusal } from '../domain/one-time-tokens';
 import { htmlSecurityHeaders } from '../http/html';
-import { portalStylesheet, styleHash } from '../ui/design/stylesheet';
+import { portalStylesheet } from '../ui/design/stylesheet';
 
 /** The pages' headers: the stylesheet they inline is the only style they may have. */
 export const enterprisePageHeaders = {

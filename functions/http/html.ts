@@ -4,6 +4,7 @@
  * routes share: logging context → error page → header normalising. No API
  * key: such a route authenticates with what it is given (a token, a cookie).
  */
+import { createHash } from 'node:crypto';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { parseCookie } from 'cookie';
@@ -20,6 +21,9 @@ export const htmlSecurityHeaders = {
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
 } as const;
+
+/** The CSP source that allows exactly `css` inlined in a <style> element. */
+export const styleHash = (css: string) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

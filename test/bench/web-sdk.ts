@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { portalCss, portalCssBudgetBytes } from '../../functions/affiliate-portal/pages/style';
+import { consoleBudgetBytes } from '../../lib/console/build';
 import { repoRoot } from '../support/local-stack';
 import { report } from './support';
 
@@ -42,7 +43,7 @@ function consoleFirstLoad(): WebSdkResult['console'] {
   const page = readFileSync(join(dist, 'index.html'), 'utf8');
   const files = [...page.matchAll(/\/console\/(assets\/[\w.-]+)/g)].map((match) => join(dist, match[1]!));
   const gzipBytes = files.reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0);
-  return { gzipBytes, budgetBytes: 100 * 1024 };
+  return { gzipBytes, budgetBytes: consoleBudgetBytes };
 }
 
 function portalCssSize(): WebSdkResult['portalCss'] {

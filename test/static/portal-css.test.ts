@@ -3,9 +3,10 @@
  * cached file): the design system's portal part stays within 30 KB, and is
  * exactly what the affiliate portal and the enterprise portal inline.
  */
+import { styleHash } from '../../functions/http/html';
 import { describe, expect, test } from '@jest/globals';
 import { portalCss, portalCssBudgetBytes, portalCssHash } from '../../functions/affiliate-portal/pages/style';
-import { designStylesheet, portalStylesheet, styleHash } from '../../functions/ui/design/stylesheet';
+import { designStylesheet, portalStylesheet } from '../../functions/ui/design/stylesheet';
 import { enterprisePageHeaders, linkRefusedPage } from '../../functions/enterprise-portal/pages';
 
 describe("the portals' inlined stylesheet", () => {

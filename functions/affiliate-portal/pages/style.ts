@@ -3,7 +3,8 @@
  * in every page and allowed by its SHA-256 in the Content-Security-Policy (no
  * 'unsafe-inline').
  */
-import { portalStylesheet, styleHash } from '../../ui/design/stylesheet';
+import { styleHash } from '../../http/html';
+import { portalStylesheet } from '../../ui/design/stylesheet';
 
 export const portalCss = portalStylesheet;
 

@@ -140,7 +140,7 @@ function Layout({ session, onSignedOut }: { session: Session; onSignedOut: () =>
           </span>
           <div class="cluster">
             <span class="who">
-              <span>{name}</span> <RoleBadge role={session.role} />
+              <span>{name}</span> <RoleBadge role={session.role} as="mark" />
             </span>
             <button type="button" class="small" onClick={leave} aria-busy={signingOut === ''} disabled={signingOut === ''}>
               Sign out

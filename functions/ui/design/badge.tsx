@@ -7,11 +7,12 @@ import type { ComponentChildren } from 'preact';
 
 export type Tone = 'neutral' | 'accent' | 'success' | 'warning' | 'danger' | 'info';
 
-export function Badge({ tone = 'neutral', title, children }: { tone?: Tone; title?: string; children: ComponentChildren }) {
+export function Badge({ tone = 'neutral', title, children, as = 'span' }: { tone?: Tone; title?: string; children: ComponentChildren; as?: 'span' | 'mark' }) {
+  const Tag = as;
   return (
-    <span class={`badge tone-${tone}`} title={title}>
+    <Tag class={`badge tone-${tone}`} title={title}>
       {children}
-    </span>
+    </Tag>
   );
 }
 
@@ -29,7 +30,11 @@ const statusTones: Record<string, Tone> = {
 };
 
 /** A console user's role. */
-export const RoleBadge = ({ role }: { role: string }) => <Badge tone={roleTones[role] ?? 'neutral'}>{role}</Badge>;
+export const RoleBadge = ({ role, as }: { role: string; as?: 'span' | 'mark' }) => (
+  <Badge tone={roleTones[role] ?? 'neutral'} as={as}>
+    {role}
+  </Badge>
+);
 
 /** An affiliate's, a key's or a delivery's status. */
 export const StatusBadge = ({ status }: { status: string }) => <Badge tone={statusTones[status] ?? 'neutral'}>{status}</Badge>;

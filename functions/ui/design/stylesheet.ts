@@ -4,11 +4,10 @@
  * page frames (the console's sidebar shell, the portal's top bar). The
  * console's build minifies it into its hashed CSS file (lib/console/build.ts);
  * the portal and the player's pages inline it, allowed by its hash
- * (`designStylesheetHash`). Sizes in rem and wrapping layouts: pages reflow at
+ * (`styleHash` in functions/http/html.ts). Sizes in rem and wrapping layouts: pages reflow at
  * 200 % zoom, and no page scrolls sideways except inside a table region that
  * says so.
  */
-import { createHash } from 'node:crypto';
 import { adminCss } from './areas/admin';
 import { affiliatesCss } from './areas/affiliates';
 import { audienceCss } from './areas/audience';
@@ -134,7 +133,7 @@ table { border-collapse: separate; border-spacing: 0; width: 100%; font-size: va
 th, td { text-align: left; padding: 0.55rem 0.75rem; border-bottom: 1px solid var(--urm-line); vertical-align: top; }
 thead th { position: sticky; top: 0; z-index: 1; background: var(--urm-surface-sunken); color: var(--urm-ink-soft); font-size: var(--urm-text-sm); font-weight: 600; white-space: nowrap; }
 tbody tr:hover td { background: #f8f9fc; }
-tbody tr:last-child td { border-bottom: 0; }
+tbody tr:last-child td, tbody tr:last-child th { border-bottom: 0; }
 tfoot td { font-weight: 650; border-top: 1px solid var(--urm-line-strong); border-bottom: 0; }
 th.num, td.num { text-align: right; white-space: nowrap; }
 td.wrap { overflow-wrap: anywhere; min-width: 10rem; }
@@ -240,6 +239,3 @@ export const designStylesheet = [tokensCss(), base, controls, components, consol
  * within 30 kB of CSS (test/static/portal-css.test.ts).
  */
 export const portalStylesheet = [tokensCss(), base, controls, components, portalFrame, portalCss].join('');
-
-/** The CSP source that allows exactly `css` when inlined in a <style> element. */
-export const styleHash = (css: string) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
