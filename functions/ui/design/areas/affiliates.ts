@@ -1,2 +1,32 @@
 /** Rules only the affiliates pages need, on top of the design system's components (joined into the one stylesheet by ../stylesheet.ts). */
-export const affiliatesCss = ``;
+export const affiliatesCss = `
+.status-filter { display: flex; align-items: center; gap: var(--urm-space-2); }
+.status-filter label { margin: 0; }
+.status-filter select { width: auto; min-width: 9rem; }
+.plans-layout { display: grid; gap: var(--urm-space-5); grid-template-columns: repeat(auto-fit, minmax(min(100%, 26rem), 1fr)); align-items: start; }
+.new-plan { border-top: 1px solid var(--urm-line); padding-top: var(--urm-space-4); }
+@media (min-width: 80rem) { .new-plan { border-top: 0; padding-top: 0; border-left: 1px solid var(--urm-line); padding-left: var(--urm-space-5); } }
+.new-plan .choice { margin-bottom: var(--urm-space-3); }
+.plan-id { display: block; font-weight: 400; font-family: var(--urm-font-mono); font-size: var(--urm-text-xs); }
+.affiliate-who { display: inline-flex; flex-wrap: wrap; align-items: center; gap: var(--urm-space-1) var(--urm-space-3); }
+.status-actions .alert { margin: var(--urm-space-2) 0 0; }
+.inline-control { display: flex; flex-wrap: wrap; gap: var(--urm-space-2); align-items: stretch; }
+.inline-control > select, .inline-control > input { flex: 1 1 14rem; width: auto; min-width: 0; }
+.assign-plan { margin-top: var(--urm-space-4); padding-top: var(--urm-space-4); border-top: 1px solid var(--urm-line); }
+.assign-plan .field { margin-bottom: var(--urm-space-2); }
+table.links td .landing { display: block; color: var(--urm-muted); font-size: var(--urm-text-sm); margin-top: var(--urm-space-1); }
+.new-link { margin-top: var(--urm-space-4); }
+.report-range { display: flex; flex-wrap: wrap; gap: var(--urm-space-2) var(--urm-space-3); align-items: flex-end; margin-bottom: var(--urm-space-4); }
+.report-range .field { margin: 0; }
+.report-range input { width: auto; }
+.report-period { font-size: var(--urm-text-sm); }
+table.report { font-size: var(--urm-text-sm); }
+table.report th, table.report td { padding: 0.4rem 0.5rem; }
+table.report th:first-child, table.report td:first-child { padding-left: 0.75rem; }
+table.report th:last-child, table.report td:last-child { padding-right: 0.75rem; }
+table.report tfoot th { border-top: 1px solid var(--urm-line-strong); font-weight: 650; }
+.postback-url .inline-control > input { flex-basis: 20rem; }
+.postback-actions { margin-bottom: var(--urm-space-4); }
+ul.money-events { list-style: none; margin: 0; padding: 0; }
+ul.money-events li + li { margin-top: var(--urm-space-1); }
+`;
