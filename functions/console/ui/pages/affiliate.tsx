@@ -33,7 +33,6 @@ type Report = ConsoleAnswer<'ConsoleAffiliateReport'>;
 /** A scroll region for a table too wide for a phone: focusable, so a keyboard can scroll it, and named. */
 function TableRegion({ label, children, className }: { label: string; children: ComponentChildren; className?: string }) {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region is focusable so that a keyboard can scroll it.
     <section class={`table-wrap${className ? ` ${className}` : ''}`} aria-label={`${label} (scrolls)`} tabIndex={0}>
       {children}
     </section>
