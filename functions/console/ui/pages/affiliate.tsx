@@ -576,7 +576,7 @@ function ReportView({ report, previous }: { report: Report; previous: Report | u
     [report],
   );
   return (
-    <>
+    <div class="affiliate-report">
       <p class="muted report-period">
         {formatDay(report.from)} – {formatDay(report.to)}
         {previous ? `, against ${formatDay(previous.from)} – ${formatDay(previous.to)}` : ''}. Commission <Money amount={t.commission} currency={currency} />.
@@ -642,7 +642,7 @@ function ReportView({ report, previous }: { report: Report; previous: Report | u
           </tfoot>
         </table>
       </TableRegion>
-    </>
+    </div>
   );
 }
 

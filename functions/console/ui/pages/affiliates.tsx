@@ -114,8 +114,14 @@ export function AffiliatesPage() {
       ),
     },
     // Always shown: the chooser's checkboxes would share the labels "Name" and "Status" with the forms on this page.
-    { id: 'name', header: 'Name', required: true, value: (row) => `${row.first_name} ${row.last_name}`.trim() || '—' },
-    { id: 'email', header: 'Email', value: (row) => row.email, cell: (row) => <span class="break">{row.email}</span> },
+    {
+      id: 'name',
+      header: 'Name',
+      required: true,
+      value: (row) => `${row.first_name} ${row.last_name}`.trim() || '—',
+      cell: (row) => <span class="nowrap">{`${row.first_name} ${row.last_name}`.trim() || '—'}</span>,
+    },
+    { id: 'email', header: 'Email', value: (row) => row.email, cell: (row) => <span class="nowrap">{row.email}</span> },
     { id: 'status', header: 'Status', required: true, value: (row) => row.status, cell: (row) => <StatusBadge status={row.status} /> },
     { id: 'plan', header: 'Plan', value: (row) => row.plan?.name, cell: (row) => (row.plan ? row.plan.name : <span class="muted">none</span>) },
     { id: 'since', header: 'Since', value: (row) => row.created_at, cell: (row) => <When at={row.created_at} /> },
@@ -144,7 +150,7 @@ export function AffiliatesPage() {
   return (
     <>
       <PageHeader title="Affiliates" subtitle="Approve applications, assign commission plans and follow each affiliate's results." />
-      <Card title="Affiliates" id="affiliate-list">
+      <Card>
         <DataTable
           label="Affiliates"
           rows={page.data?.affiliates}
@@ -194,7 +200,7 @@ function Plans() {
         </>
       ),
     },
-    { id: 'terms', header: 'Terms', required: true, value: (plan) => plan.terms },
+    { id: 'terms', header: 'Terms', required: true, value: (plan) => plan.terms, cell: (plan) => <span class="plan-terms">{plan.terms}</span> },
     { id: 'created', header: 'Created', required: true, value: (plan) => plan.created_at, cell: (plan) => <When at={plan.created_at} /> },
   ];
   const list = (

@@ -8,6 +8,9 @@ export const affiliatesCss = `
 @media (min-width: 80rem) { .new-plan { border-top: 0; padding-top: 0; border-left: 1px solid var(--urm-line); padding-left: var(--urm-space-5); } }
 .new-plan .choice { margin-bottom: var(--urm-space-3); }
 .plan-id { display: block; font-weight: 400; font-family: var(--urm-font-mono); font-size: var(--urm-text-xs); }
+.plan-terms { display: block; min-width: 12rem; }
+.affiliate-report .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); }
+@media (max-width: 30rem) { .affiliate-report .kpis { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
 .affiliate-who { display: inline-flex; flex-wrap: wrap; align-items: center; gap: var(--urm-space-1) var(--urm-space-3); }
 .status-actions .alert { margin: var(--urm-space-2) 0 0; }
 .inline-control { display: flex; flex-wrap: wrap; gap: var(--urm-space-2); align-items: stretch; }
@@ -24,7 +27,6 @@ table.report { font-size: var(--urm-text-sm); }
 table.report th, table.report td { padding: 0.4rem 0.5rem; }
 table.report th:first-child, table.report td:first-child { padding-left: 0.75rem; }
 table.report th:last-child, table.report td:last-child { padding-right: 0.75rem; }
-table.report tfoot th { border-top: 1px solid var(--urm-line-strong); font-weight: 650; }
 .postback-url .inline-control > input { flex-basis: 20rem; }
 .postback-actions { margin-bottom: var(--urm-space-4); }
 ul.money-events { list-style: none; margin: 0; padding: 0; }
