@@ -458,7 +458,7 @@ function defaultRange(): { from: string; to: string } {
 }
 
 /** The period of the same length just before `range`, for the KPI cards' change; none for a range the server would refuse. */
-function previousOf(range: { from: string; to: string }): { from: string; to: string } | undefined {
+export function previousOf(range: { from: string; to: string }): { from: string; to: string } | undefined {
   const from = Date.parse(`${range.from}T00:00:00Z`);
   const to = Date.parse(`${range.to}T00:00:00Z`);
   if (Number.isNaN(from) || Number.isNaN(to) || to < from) return undefined;
@@ -520,7 +520,7 @@ const moneyColumns = [
 ] as const;
 
 /** A figure of the table without its currency, which the caption names once (formatMoney's digits, the code dropped). */
-function figure(amount: string, currency: string): string {
+export function figure(amount: string, currency: string): string {
   const text = formatMoney(amount, currency);
   return text.endsWith(` ${currency}`) ? text.slice(0, -(currency.length + 1)) : text;
 }

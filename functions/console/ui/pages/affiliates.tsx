@@ -124,7 +124,16 @@ export function AffiliatesPage() {
     { id: 'email', header: 'Email', value: (row) => row.email, cell: (row) => <span class="nowrap">{row.email}</span> },
     { id: 'status', header: 'Status', required: true, value: (row) => row.status, cell: (row) => <StatusBadge status={row.status} /> },
     { id: 'plan', header: 'Plan', value: (row) => row.plan?.name, cell: (row) => (row.plan ? row.plan.name : <span class="muted">none</span>) },
-    { id: 'since', header: 'Since', value: (row) => row.created_at, cell: (row) => <When at={row.created_at} /> },
+    {
+      id: 'since',
+      header: 'Since',
+      value: (row) => row.created_at,
+      cell: (row) => (
+        <span class="nowrap">
+          <When at={row.created_at} />
+        </span>
+      ),
+    },
   ];
   const filter = (
     <form class="status-filter" aria-label="Filter affiliates" onSubmit={(e) => e.preventDefault()}>
@@ -201,7 +210,17 @@ function Plans() {
       ),
     },
     { id: 'terms', header: 'Terms', required: true, value: (plan) => plan.terms, cell: (plan) => <span class="plan-terms">{plan.terms}</span> },
-    { id: 'created', header: 'Created', required: true, value: (plan) => plan.created_at, cell: (plan) => <When at={plan.created_at} /> },
+    {
+      id: 'created',
+      header: 'Created',
+      required: true,
+      value: (plan) => plan.created_at,
+      cell: (plan) => (
+        <span class="nowrap">
+          <When at={plan.created_at} />
+        </span>
+      ),
+    },
   ];
   const list = (
     <DataTable

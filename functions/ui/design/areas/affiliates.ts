@@ -12,6 +12,8 @@ export const affiliatesCss = `
 .affiliate-report .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); }
 @media (max-width: 30rem) { .affiliate-report .kpis { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
 .affiliate-who { display: inline-flex; flex-wrap: wrap; align-items: center; gap: var(--urm-space-1) var(--urm-space-3); }
+.status-actions .cluster > button.danger { background: var(--urm-surface); color: var(--urm-danger); border-color: var(--urm-danger); }
+.status-actions .cluster > button.danger:hover { background: var(--urm-danger-soft); }
 .status-actions .alert { margin: var(--urm-space-2) 0 0; }
 .inline-control { display: flex; flex-wrap: wrap; gap: var(--urm-space-2); align-items: stretch; }
 .inline-control > select, .inline-control > input { flex: 1 1 14rem; width: auto; min-width: 0; }
