@@ -642,7 +642,46 @@ function ReportView({ report, previous }: { report: Report; previous: Report | u
           </tfoot>
         </table>
       </TableRegion>
+      {report.links.length > 0 && <ByLink report={report} />}
     </div>
+  );
+}
+
+/** The period's figures per tracking link: which of the affiliate's placements bring players. */
+function ByLink({ report }: { report: Report }) {
+  const currency = report.currency;
+  return (
+    <>
+      <h3 class="by-link">By link</h3>
+      <TableRegion label="Figures by link">
+        <table class="report-links">
+          <caption>The period by link; amounts in {currency}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Link</th>
+              {['Clicks', 'Registrations', 'FTDs', 'Qualified', 'NGR', 'Commission'].map((label) => (
+                <th key={label} scope="col" class="num">
+                  {label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {report.links.map((link) => (
+              <tr key={link.link_id}>
+                <th scope="row">{link.name ? <Visible text={link.name} /> : <code>{link.link_id}</code>}</th>
+                <td class="num">{formatCount(link.clicks)}</td>
+                <td class="num">{formatCount(link.registrations)}</td>
+                <td class="num">{formatCount(link.ftds)}</td>
+                <td class="num">{formatCount(link.qualified_ftds)}</td>
+                <td class="num">{figure(link.ngr, currency)}</td>
+                <td class="num">{figure(link.commission, currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableRegion>
+    </>
   );
 }
 

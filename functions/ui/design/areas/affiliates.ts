@@ -24,11 +24,12 @@ table.links td .landing { display: block; color: var(--urm-muted); font-size: va
 .report-range { display: flex; flex-wrap: wrap; gap: var(--urm-space-2) var(--urm-space-3); align-items: flex-end; margin-bottom: var(--urm-space-4); }
 .report-range .field { margin: 0; }
 .report-range input { width: auto; }
+.affiliate-report h3.by-link { margin-top: var(--urm-space-5); }
 .report-period { font-size: var(--urm-text-sm); }
-table.report { font-size: var(--urm-text-sm); }
-table.report th, table.report td { padding: 0.4rem 0.5rem; }
-table.report th:first-child, table.report td:first-child { padding-left: 0.75rem; }
-table.report th:last-child, table.report td:last-child { padding-right: 0.75rem; }
+table.report, table.report-links { font-size: var(--urm-text-sm); }
+:is(table.report, table.report-links) :is(th, td) { padding: 0.4rem 0.5rem; }
+:is(table.report, table.report-links) :is(th, td):first-child { padding-left: 0.75rem; }
+:is(table.report, table.report-links) :is(th, td):last-child { padding-right: 0.75rem; }
 .postback-url .inline-control > input { flex-basis: 20rem; }
 .postback-actions { margin-bottom: var(--urm-space-4); }
 ul.money-events { list-style: none; margin: 0; padding: 0; }
