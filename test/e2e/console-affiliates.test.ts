@@ -6,11 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
+import { randomUUID } from 'node:crypto';
+import { setMoneySettings } from '../../functions/back-office/money';
 import { createPlan } from '../../functions/back-office/plans';
 import { commandLineActor } from '../../functions/domain/audit';
 import { registerAffiliate } from '../support/affiliates';
 import { launchChromium } from '../support/chromium';
 import { consoleApp, forgedPost, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';
+import { request } from '../support/http';
 import { checkPage } from '../support/page-checks';
 import { seriesColors } from '../../functions/ui/design/tokens';
 import { testStack, type TestStack } from '../support/local-stack';
@@ -24,6 +27,7 @@ beforeAll(async () => {
   stack = await testStack();
   browser = await launchChromium();
   app = await consoleApp(stack, 'Affiliate casino');
+  await setMoneySettings(app.office, app.appId, commandLineActor, { currency: 'EUR', money_events: { Deposit: 'deposit' } });
   await createPlan(app.office, app.appId, commandLineActor, { name: 'CPA 50', cpa: { amount: '50', min_deposit: '20' } });
   affiliate = await registerAffiliate(stack.baseUrl, app);
 }, 120_000);
@@ -100,9 +104,40 @@ describe('affiliates in the console, as an admin', () => {
 
 describe('affiliates in the console, as a viewer', () => {
   test('shows no approve, suspend or plan controls, and forged changes get 403', async () => {
+    // A player of the approved affiliate (CPA 50) deposits: the report's cards, table and trace have something to show.
+    const player = `player-${randomUUID()}`;
+    const attributed = await request(stack.baseUrl, 'POST', '/api/set_affiliate', {
+      key: app.serverKey,
+      body: { app_id: app.appId, profile_id: player, urm_aff_id: affiliate.id },
+    });
+    expect(attributed.status).toBe(200);
+    const deposit = await request(stack.baseUrl, 'POST', '/events', {
+      key: app.serverKey,
+      body: [{ app_id: app.appId, profile_id: player, event: 'Deposit', amount: 25, currency: 'EUR', urm_date_time: new Date().toISOString() }],
+    });
+    expect(deposit.body.FailedRecordCount).toBe(0);
     const page = await signedInPage(stack, browser, app, 'viewer', `/console/affiliates/${affiliate.id}`);
     await page.getByRole('heading', { name: affiliate.username, level: 1 }).waitFor();
-    await page.getByRole('heading', { name: 'Report' }).waitFor();
+    const kpis = page.getByRole('list', { name: 'Period totals' });
+    for (
+      let attempt = 0;
+      attempt < 30 &&
+      !(await kpis
+        .getByText('50.00')
+        .isVisible()
+        .catch(() => false));
+      attempt++
+    ) {
+      await page.waitForTimeout(1000);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Report' }).waitFor();
+      await kpis.waitFor();
+    }
+    await expect(kpis.locator('li', { hasText: 'Commission' }).locator('.kpi-value').textContent()).resolves.toBe('50.00 EUR');
+    await expect(kpis.locator('li', { hasText: 'FTDs' }).first().locator('.kpi-value').textContent()).resolves.toBe('1');
+    await expect(page.locator('table.report tfoot td').last().textContent()).resolves.toBe('50.00');
+    await page.getByRole('heading', { name: 'First deposits (1)' }).waitFor();
+    await page.getByRole('link', { name: player }).first().waitFor();
 
     for (const name of ['Approve', 'Suspend', 'Assign plan']) await expect(page.getByRole('button', { name }).count()).resolves.toBe(0);
     const forged = [
