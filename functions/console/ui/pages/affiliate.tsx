@@ -669,7 +669,7 @@ function ByLink({ report }: { report: Report }) {
           <tbody>
             {report.links.map((link) => (
               <tr key={link.link_id}>
-                <th scope="row">{link.name ? <Visible text={link.name} /> : <code>{link.link_id}</code>}</th>
+                <th scope="row">{link.name ? <Visible text={link.name} /> : <LinkId id={link.link_id} />}</th>
                 <td class="num">{formatCount(link.clicks)}</td>
                 <td class="num">{formatCount(link.registrations)}</td>
                 <td class="num">{formatCount(link.ftds)}</td>
@@ -684,6 +684,9 @@ function ByLink({ report }: { report: Report }) {
     </>
   );
 }
+
+/** A link's id, or that there was none ("-": attributed without a tracking link). */
+const LinkId = ({ id }: { id: string }) => (id === '-' ? <span class="muted">no link</span> : <code>{id}</code>);
 
 const playerLink = (profileId: string) => (
   <a href={`/console/players/${encodeURIComponent(profileId)}`}>
@@ -713,7 +716,7 @@ function Trace({ path, range }: { path: string; range: { from: string; to: strin
       {trace.error && <ErrorNote error={trace.error} />}
       {!data && trace.loading && <Loading what="the trace" />}
       {data && (
-        <>
+        <div class="trace">
           <div class="grid-wide">
             <div>
               <h3>First deposits ({data.ftds.length})</h3>
@@ -768,7 +771,7 @@ function Trace({ path, range }: { path: string; range: { from: string; to: strin
                           <td class="nowrap">{formatDay(row.day)}</td>
                           <td class="break">{playerLink(row.profile_id)}</td>
                           <td class="break">
-                            <code>{row.link_id}</code>
+                            <LinkId id={row.link_id} />
                           </td>
                         </tr>
                       ))}
@@ -833,7 +836,7 @@ function Trace({ path, range }: { path: string; range: { from: string; to: strin
               </span>
             </nav>
           )}
-        </>
+        </div>
       )}
     </Card>
   );

@@ -32,6 +32,7 @@ table.report, table.report-links { font-size: var(--urm-text-sm); }
 :is(table.report, table.report-links) :is(th, td):last-child { padding-right: 0.75rem; }
 .postback-url .inline-control > input { flex-basis: 20rem; }
 .postback-actions { margin-bottom: var(--urm-space-4); }
+.trace .grid-wide { margin-bottom: var(--urm-space-5); }
 ul.money-events { list-style: none; margin: 0; padding: 0; }
 ul.money-events li + li { margin-top: var(--urm-space-1); }
 `;
