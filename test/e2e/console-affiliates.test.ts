@@ -44,6 +44,8 @@ describe('affiliates in the console, as an admin', () => {
     await page.getByLabel('Status').selectOption('pending');
     const row = page.locator('tbody tr', { hasText: affiliate.username });
     await row.waitFor();
+    // The filter is in the address, as Home's "Affiliates awaiting approval" links to it.
+    expect(page.url()).toBe(`${stack.baseUrl}/console/affiliates?status=pending`);
     await expect(row.locator('td').allTextContents()).resolves.toEqual([expect.any(String), expect.any(String), 'pending', 'none', expect.any(String)]);
     await screenshot(page, 'affiliates');
     await checkPage(page, 'console-affiliates');
@@ -153,8 +155,10 @@ describe('affiliates in the console, as a viewer', () => {
     await page.getByText('Off: no postbacks are sent.').waitFor();
     await screenshot(page, 'viewer-affiliate');
     await checkPage(page, 'console-affiliate-viewer');
-    await page.goto(`${stack.baseUrl}/console/affiliates`);
+    await page.goto(`${stack.baseUrl}/console/affiliates?status=approved`);
     await page.locator('tbody tr', { hasText: affiliate.username }).waitFor();
+    await expect(page.getByLabel('Status').inputValue()).resolves.toBe('approved');
+    await page.getByText('1 approved affiliate on this page').waitFor();
     await expect(page.getByRole('button', { name: 'Create plan' }).count()).resolves.toBe(0);
     await checkPage(page, 'console-affiliates-viewer');
     await page.context().close();
