@@ -6,11 +6,16 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
+import { randomUUID } from 'node:crypto';
+import { setMoneySettings } from '../../functions/back-office/money';
 import { createPlan } from '../../functions/back-office/plans';
 import { commandLineActor } from '../../functions/domain/audit';
 import { registerAffiliate } from '../support/affiliates';
 import { launchChromium } from '../support/chromium';
 import { consoleApp, forgedPost, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';
+import { request } from '../support/http';
+import { checkPage } from '../support/page-checks';
+import { seriesColors } from '../../functions/ui/design/tokens';
 import { testStack, type TestStack } from '../support/local-stack';
 
 let stack: TestStack;
@@ -22,6 +27,7 @@ beforeAll(async () => {
   stack = await testStack();
   browser = await launchChromium();
   app = await consoleApp(stack, 'Affiliate casino');
+  await setMoneySettings(app.office, app.appId, commandLineActor, { currency: 'EUR', money_events: { Deposit: 'deposit' } });
   await createPlan(app.office, app.appId, commandLineActor, { name: 'CPA 50', cpa: { amount: '50', min_deposit: '20' } });
   affiliate = await registerAffiliate(stack.baseUrl, app);
 }, 120_000);
@@ -38,22 +44,27 @@ describe('affiliates in the console, as an admin', () => {
     await page.getByLabel('Status').selectOption('pending');
     const row = page.locator('tbody tr', { hasText: affiliate.username });
     await row.waitFor();
+    // The filter is in the address, as Home's "Affiliates awaiting approval" links to it.
+    expect(page.url()).toBe(`${stack.baseUrl}/console/affiliates?status=pending`);
     await expect(row.locator('td').allTextContents()).resolves.toEqual([expect.any(String), expect.any(String), 'pending', 'none', expect.any(String)]);
     await screenshot(page, 'affiliates');
+    await checkPage(page, 'console-affiliates');
 
     await row.getByRole('link', { name: affiliate.username }).click();
     await page.getByRole('heading', { name: affiliate.username, level: 1 }).waitFor();
     expect(page.url()).toBe(`${stack.baseUrl}/console/affiliates/${affiliate.id}`);
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByRole('status').getByText('Approved.').waitFor();
-    await page.locator('dd mark.status-approved').waitFor();
+    await page.locator('dd .badge.tone-success', { hasText: 'approved' }).waitFor();
 
     await page.getByLabel('Plan', { exact: true }).selectOption({ index: 1 });
     await page.getByRole('button', { name: 'Assign plan' }).click();
     await page.getByRole('status').getByText('Plan “CPA 50” assigned.').waitFor();
     await page.locator('dl dd', { hasText: 'CPA 50' }).waitFor();
 
-    await page.getByRole('img', { name: 'Clicks, registrations and FTDs by day' }).waitFor();
+    await page.getByRole('figure', { name: /^Clicks, registrations and FTDs by day: 30 days\. Totals: / }).waitFor();
+    await page.locator('.chart-canvas canvas').first().waitFor();
+    await page.getByRole('list', { name: 'Period totals' }).getByText('Commission').waitFor();
     await expect(page.locator('table.report tbody tr').count()).resolves.toBe(30);
     await expect(page.locator('table.report tfoot th').textContent()).resolves.toBe('Total');
     const csv = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
@@ -61,19 +72,74 @@ describe('affiliates in the console, as an admin', () => {
     const download = await page.evaluate((href) => fetch(href).then(async (r) => ({ status: r.status, type: r.headers.get('content-type') })), csv!);
     expect(download).toEqual({ status: 200, type: 'text/csv; charset=utf-8' });
     await page.getByRole('heading', { name: 'Behind the commission' }).waitFor();
-    // The chart shared with the portal (functions/ui/chart.tsx): its legend's swatches stay swatches, not the plot's width.
+    // The chart's legend: swatches stay swatches, not the plot's width, each in its series' colour (the one uPlot draws it in).
     const swatch = await page.locator('.legend .swatch').first().boundingBox();
     expect(swatch!.width).toBeLessThan(24);
+    const legend = await page
+      .locator('.chart .legend li')
+      .evaluateAll((items) => items.map((item) => [item.textContent, getComputedStyle(item.querySelector('.swatch')!).backgroundColor]));
+    const rgb = (hex: string) => `rgb(${[1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16)).join(', ')})`;
+    expect(legend).toEqual([
+      ['Clicks', rgb(seriesColors[0])],
+      ['Registrations', rgb(seriesColors[1])],
+      ['FTDs', rgb(seriesColors[2])],
+    ]);
+
+    // At a laptop's 1366 px the report by day fits its region: the Commission column is seen without scrolling.
+    await page.setViewportSize({ width: 1366, height: 900 });
+    const fit = await page.locator('table.report').evaluate((table) => {
+      const region = table.closest('.table-wrap')!;
+      const commission = [...table.querySelectorAll('thead th')].find((th) => th.textContent === 'Commission')!;
+      return {
+        commissionRight: commission.getBoundingClientRect().right,
+        regionVisibleRight: region.getBoundingClientRect().left + region.clientLeft + region.clientWidth,
+        scrollsSideways: region.scrollWidth > region.clientWidth,
+      };
+    });
+    expect(fit.commissionRight).toBeLessThanOrEqual(fit.regionVisibleRight);
+    expect(fit.scrollsSideways).toBe(false);
     await screenshot(page, 'affiliate');
+    await checkPage(page, 'console-affiliate');
     await page.context().close();
   }, 90_000);
 });
 
 describe('affiliates in the console, as a viewer', () => {
   test('shows no approve, suspend or plan controls, and forged changes get 403', async () => {
+    // A player of the approved affiliate (CPA 50) deposits: the report's cards, table and trace have something to show.
+    const player = `player-${randomUUID()}`;
+    const attributed = await request(stack.baseUrl, 'POST', '/api/set_affiliate', {
+      key: app.serverKey,
+      body: { app_id: app.appId, profile_id: player, urm_aff_id: affiliate.id },
+    });
+    expect(attributed.status).toBe(200);
+    const deposit = await request(stack.baseUrl, 'POST', '/events', {
+      key: app.serverKey,
+      body: [{ app_id: app.appId, profile_id: player, event: 'Deposit', amount: 25, currency: 'EUR', urm_date_time: new Date().toISOString() }],
+    });
+    expect(deposit.body.FailedRecordCount).toBe(0);
     const page = await signedInPage(stack, browser, app, 'viewer', `/console/affiliates/${affiliate.id}`);
     await page.getByRole('heading', { name: affiliate.username, level: 1 }).waitFor();
-    await page.getByRole('heading', { name: 'Report' }).waitFor();
+    const kpis = page.getByRole('list', { name: 'Period totals' });
+    for (
+      let attempt = 0;
+      attempt < 30 &&
+      !(await kpis
+        .getByText('50.00')
+        .isVisible()
+        .catch(() => false));
+      attempt++
+    ) {
+      await page.waitForTimeout(1000);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Report' }).waitFor();
+      await kpis.waitFor();
+    }
+    await expect(kpis.locator('li', { hasText: 'Commission' }).locator('.kpi-value').textContent()).resolves.toBe('50.00 EUR');
+    await expect(kpis.locator('li', { hasText: 'FTDs' }).first().locator('.kpi-value').textContent()).resolves.toBe('1');
+    await expect(page.locator('table.report tfoot td').last().textContent()).resolves.toBe('50.00');
+    await page.getByRole('heading', { name: 'First deposits (1)' }).waitFor();
+    await page.getByRole('link', { name: player }).first().waitFor();
 
     for (const name of ['Approve', 'Suspend', 'Assign plan']) await expect(page.getByRole('button', { name }).count()).resolves.toBe(0);
     const forged = [
@@ -84,7 +150,17 @@ describe('affiliates in the console, as a viewer', () => {
       { status: 403, body: { message: 'Forbidden' } },
       { status: 403, body: { message: 'Forbidden' } },
     ]);
+    await page.locator('table.report tfoot').waitFor();
+    await page.getByRole('heading', { name: 'Behind the commission' }).waitFor();
+    await page.getByText('Off: no postbacks are sent.').waitFor();
     await screenshot(page, 'viewer-affiliate');
+    await checkPage(page, 'console-affiliate-viewer');
+    await page.goto(`${stack.baseUrl}/console/affiliates?status=approved`);
+    await page.locator('tbody tr', { hasText: affiliate.username }).waitFor();
+    await expect(page.getByLabel('Status').inputValue()).resolves.toBe('approved');
+    await page.getByText('1 approved affiliate on this page').waitFor();
+    await expect(page.getByRole('button', { name: 'Create plan' }).count()).resolves.toBe(0);
+    await checkPage(page, 'console-affiliates-viewer');
     await page.context().close();
-  });
+  }, 60_000);
 });

@@ -12,6 +12,7 @@ import { registerAffiliate } from '../support/affiliates';
 import { launchChromium } from '../support/chromium';
 import { consoleApp, forgedPost, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';
 import { request } from '../support/http';
+import { checkPage } from '../support/page-checks';
 import { testStack, type TestStack } from '../support/local-stack';
 
 let stack: TestStack;
@@ -57,6 +58,7 @@ describe('the affiliate programme in the console, as a marketer', () => {
       .getByText(/a plan needs cpa, revshare or both/)
       .waitFor();
     await screenshot(page, 'plans');
+    await checkPage(page, 'console-affiliates-plans');
     await page.context().close();
   }, 60_000);
 
@@ -71,7 +73,7 @@ describe('the affiliate programme in the console, as a marketer', () => {
       .getByRole('status')
       .getByText(/^Link “Autumn banner” created: http/)
       .waitFor();
-    await page.locator('li', { hasText: 'Autumn banner' }).locator('code', { hasText: '/t/' }).waitFor();
+    await page.locator('tr', { hasText: 'Autumn banner' }).locator('code', { hasText: '/t/' }).waitFor();
 
     await page.getByText('Off: no postbacks are sent.').waitFor();
     await page.getByLabel('Postback URL', { exact: true }).fill('https://tracker.example/pb?e={event}&id={event_id}');
@@ -81,6 +83,7 @@ describe('the affiliate programme in the console, as a marketer', () => {
     await page.getByText(/^On: each registration and first deposit/).waitFor();
     await expect(page.locator('p', { hasText: /^On:/ }).locator('code').textContent()).resolves.toBe('tracker.example');
     await screenshot(page, 'affiliate-programme');
+    await checkPage(page, 'console-affiliate-programme');
 
     await page.getByRole('button', { name: 'Turn postbacks off' }).click();
     await page.getByRole('status').getByText('Postbacks are off.').waitFor();
@@ -124,6 +127,9 @@ describe('the affiliate programme in the console, as a viewer', () => {
     const page = await signedInPage(stack, browser, app, 'viewer', `/console/affiliates/${affiliate.id}`);
     await page.getByRole('heading', { name: affiliate.username, level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Postbacks' }).waitFor();
+    await page.getByText('Off: no postbacks are sent.').waitFor();
+    await page.locator('table.report tfoot').waitFor();
+    await checkPage(page, 'console-affiliate-programme-viewer');
 
     for (const name of ['Create link', 'Save URL', 'Turn postbacks off']) await expect(page.getByRole('button', { name }).count()).resolves.toBe(0);
     const forged = [
@@ -135,6 +141,8 @@ describe('the affiliate programme in the console, as a viewer', () => {
     await page.goto(`${stack.baseUrl}/console/affiliates`);
     await page.getByRole('heading', { name: 'Plans' }).waitFor();
     await expect(page.getByRole('button', { name: 'Create plan' }).count()).resolves.toBe(0);
+    await page.locator('tbody tr', { hasText: affiliate.username }).waitFor();
+    await checkPage(page, 'console-affiliates-plans-viewer');
     await page.context().close();
   }, 60_000);
 });

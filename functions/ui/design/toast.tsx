@@ -38,8 +38,9 @@ export function ToastProvider({ children }: { children: ComponentChildren }) {
       {children}
       <ul class="toasts" aria-live="polite">
         {toasts.map((toast) => (
-          <li key={toast.id} class={`toast tone-${toast.tone}`} role={toast.tone === 'danger' ? 'alert' : 'status'}>
-            <span>{toast.text}</span>
+          // The role is on the text, not the item: a list's items may not take another role.
+          <li key={toast.id} class={`toast tone-${toast.tone}`}>
+            <span role={toast.tone === 'danger' ? 'alert' : 'status'}>{toast.text}</span>
             <button type="button" class="small" onClick={() => dismiss(toast.id)} aria-label="Dismiss">
               ×
             </button>

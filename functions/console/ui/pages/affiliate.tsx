@@ -1,23 +1,43 @@
 /**
  * One affiliate: who, status and plan (admins and marketers approve, suspend
- * and assign a plan), its links (they add one), its postbacks (they set the
- * URL, turn them off, make a new signing secret) with the delivery log, the report for a date range (chart, the same
- * figures by day in a table, CSV download) and the trace behind the
- * commission (players linking to their page, money events).
+ * and assign a plan), its links (they add one), the report for a date range
+ * (KPI cards against the previous period of the same length, the chart and
+ * the same figures by day in a table, CSV download), the trace behind the
+ * commission (players linking to their page, money events) and its postbacks
+ * (they set the URL, turn them off, make a new signing secret) with the
+ * delivery log.
  */
-import { useState } from 'preact/hooks';
+import { type ComponentChildren, Fragment } from 'preact';
+import { useMemo, useState } from 'preact/hooks';
 import type { ConsoleAnswer } from '../../answers';
-import { Result, ShownOnce, useAction } from '../actions';
-import { apiPath, getJson, postJson } from '../api';
-import { DayChart } from '../../../ui/chart';
-import { ErrorNote, Loading, Pager, Section, When } from '../components';
+import { StatusBadge } from '../../../ui/design/badge';
+import { ConfirmButton } from '../../../ui/design/dialog';
+import { Field, fieldProps } from '../../../ui/design/field';
+import { type Kpi, KpiCards } from '../../../ui/design/kpi';
+import { Card, PageHeader } from '../../../ui/design/page';
+import { type ChartSeries, TimeChart } from '../../../ui/design/time-chart';
+import { Money, Visible, When } from '../../../ui/design/value';
 import { formatCount, formatDay, formatMoney, isoDay } from '../../../ui/format';
+import { ShownOnce } from '../actions';
+import { apiPath, getJson, postJson } from '../api';
+import { ErrorNote, Loading } from '../components';
 import { useSession } from '../session';
-import { useApi, type Loaded } from '../use-api';
-import { StatusBadge } from './affiliates';
+import { type Loaded, useApi } from '../use-api';
+import { errorsOf, FormActions, FormFailure, useChange } from './affiliates';
 
 /** How a refused change to an affiliate reads. */
-const affiliateChange = { forbidden: 'Your role may not change affiliates.' };
+const forbidden = 'Your role may not change affiliates.';
+type Affiliate = ConsoleAnswer<'ConsoleGetAffiliate'>['affiliate'];
+type Report = ConsoleAnswer<'ConsoleAffiliateReport'>;
+
+/** A scroll region for a table too wide for a phone: focusable, so a keyboard can scroll it, and named. */
+function TableRegion({ label, children, className }: { label: string; children: ComponentChildren; className?: string }) {
+  return (
+    <section class={`table-wrap${className ? ` ${className}` : ''}`} aria-label={`${label} (scrolls)`} tabIndex={0}>
+      {children}
+    </section>
+  );
+}
 
 export function AffiliatePage({ id }: { id: string }) {
   const { role } = useSession();
@@ -25,132 +45,157 @@ export function AffiliatePage({ id }: { id: string }) {
   const affiliate = useApi(() => getJson<ConsoleAnswer<'ConsoleGetAffiliate'>>(path), id);
   // The plans to assign, read in parallel with the affiliate rather than once it is shown; a viewer assigns none.
   const plans = useApi(() => getJson<ConsoleAnswer<'ConsoleListPlans'>>('/plans'), 'plans', role !== 'viewer');
-  const back = (
-    <p>
-      <a href="/console/affiliates">← Affiliates</a>
-    </p>
-  );
+  const canChange = role !== 'viewer';
+  const a = affiliate.data?.affiliate;
+  const trail = [{ label: 'Affiliates', href: '/console/affiliates' }, { label: <Visible text={a ? a.username : id} /> }];
   if (affiliate.error?.status === 404)
     return (
       <>
-        {back}
-        <h1>{id}</h1>
-        <p role="alert">There is no affiliate with this id in this application.</p>
+        <PageHeader trail={trail} title={<Visible text={id} />} />
+        <p role="alert" class="alert tone-danger">
+          There is no affiliate with this id in this application.
+        </p>
       </>
     );
-  const a = affiliate.data?.affiliate;
   return (
     <>
-      {back}
-      <h1 class="profile-id">{a ? a.username : id}</h1>
+      <PageHeader
+        trail={trail}
+        title={<Visible text={a ? a.username : id} />}
+        subtitle={
+          a && (
+            <span class="affiliate-who">
+              <StatusBadge status={a.status} />
+              <span>{`${a.first_name} ${a.last_name}`.trim() || 'No name given'}</span>
+              <span class="break">{a.email}</span>
+              <span>
+                since <When at={a.created_at} />
+              </span>
+            </span>
+          )
+        }
+        actions={a && canChange && <StatusActions affiliate={a} path={path} onChanged={affiliate.reload} />}
+      />
       {affiliate.error && <ErrorNote error={affiliate.error} />}
       {!a && affiliate.loading && <Loading what="the affiliate" />}
       {a && (
-        <>
-          <p class="muted">
-            <code>{a.affiliate_id}</code> · {`${a.first_name} ${a.last_name}`.trim()} · {a.email} · since <When at={a.created_at} />
-          </p>
-          <div class="grid player-grid">
-            <Section title="Status and plan">
-              <dl>
-                <dt>Status</dt>
-                <dd>
-                  <StatusBadge status={a.status} />
-                </dd>
-                <dt>Plan</dt>
-                <dd>{a.plan?.name ?? 'none'}</dd>
-                <dt>Postbacks</dt>
-                <dd>{a.postback_url_set ? 'on' : 'off'}</dd>
-              </dl>
-              {role !== 'viewer' && <Decisions affiliate={a} plans={plans} path={path} onChanged={affiliate.reload} />}
-            </Section>
-            <Section title="Links">
-              {a.links.length === 0 ? (
-                <p>No tracking links.</p>
-              ) : (
-                <ul>
-                  {a.links.map((link) => (
-                    <li key={link.link_id}>
-                      <strong>{link.name}</strong> → {link.landing_url}
-                      <br />
-                      <small>
-                        <code>{link.click_url}</code>
-                      </small>
-                    </li>
-                  ))}
-                </ul>
-              )}
-              {role !== 'viewer' && <NewLink path={path} onCreated={affiliate.reload} />}
-              {Object.keys(a.contacts).length > 0 && (
-                <>
-                  <h3>Contacts</h3>
-                  <dl>
-                    {Object.entries(a.contacts).flatMap(([name, value]) => [
-                      <dt key={`${name}-t`}>{name.replace(/_/g, ' ')}</dt>,
-                      <dd key={`${name}-d`}>{value}</dd>,
-                    ])}
-                  </dl>
-                </>
-              )}
-            </Section>
-          </div>
-        </>
+        <div class="grid-wide">
+          <Card title="Status and plan">
+            <dl class="pairs">
+              <dt>Status</dt>
+              <dd>
+                <StatusBadge status={a.status} />
+              </dd>
+              <dt>Plan</dt>
+              <dd>{a.plan?.name ?? <span class="muted">none</span>}</dd>
+              <dt>Postbacks</dt>
+              <dd>{a.postback_url_set ? 'on' : 'off'}</dd>
+              <dt>Affiliate id</dt>
+              <dd>
+                <code>
+                  <Visible text={a.affiliate_id} />
+                </code>
+              </dd>
+              {Object.entries(a.contacts).map(([name, value]) => (
+                <Fragment key={name}>
+                  <dt>{name.replace(/_/g, ' ')}</dt>
+                  <dd class="break">{value}</dd>
+                </Fragment>
+              ))}
+            </dl>
+            {canChange && <AssignPlan affiliate={a} plans={plans} path={path} onChanged={affiliate.reload} />}
+          </Card>
+          <Card title="Links">
+            <Links links={a.links} />
+            {canChange && <NewLink path={path} onCreated={affiliate.reload} />}
+          </Card>
+        </div>
       )}
       {/* Not waiting for the affiliate: these read by its id, in parallel with it (an unknown id shows the 404 above instead). */}
       {!affiliate.error && (
         <>
-          <Postbacks path={path} canChange={role !== 'viewer'} onChanged={affiliate.reload} />
           <ReportAndTrace path={path} />
+          <Postbacks path={path} canChange={canChange} onChanged={affiliate.reload} />
         </>
       )}
     </>
   );
 }
 
-function Decisions({
+/** Approve (the one primary action while it waits) and suspend (destructive: asks first). */
+function StatusActions({ affiliate, path, onChanged }: { affiliate: Affiliate; path: string; onChanged: () => void }) {
+  const { busy, failed, run } = useChange(forbidden);
+  const setStatus = (status: 'approved' | 'suspended') =>
+    run(
+      status,
+      () => postJson(`${path}/status`, { status }),
+      () => {
+        onChanged();
+        return status === 'approved' ? 'Approved.' : 'Suspended.';
+      },
+    );
+  return (
+    <div class="status-actions">
+      <div class="cluster">
+        {affiliate.status !== 'approved' && (
+          <button type="button" class="primary" onClick={() => setStatus('approved')} aria-busy={busy === 'approved'} disabled={busy !== undefined}>
+            Approve
+          </button>
+        )}
+        {affiliate.status !== 'suspended' && (
+          <ConfirmButton
+            label="Suspend"
+            title={`Suspend ${affiliate.username}?`}
+            confirmLabel="Suspend affiliate"
+            onConfirm={() => void setStatus('suspended')}
+            busy={busy === 'suspended'}
+            disabled={busy !== undefined}
+          >
+            <p>
+              Its links stop counting: a click goes straight to the landing page and earns nothing. It can no longer sign in to the portal. Approving it again
+              undoes this.
+            </p>
+          </ConfirmButton>
+        )}
+      </div>
+      <FormFailure failure={failed()} />
+    </div>
+  );
+}
+
+function AssignPlan({
   affiliate,
   plans,
   path,
   onChanged,
 }: {
-  affiliate: ConsoleAnswer<'ConsoleGetAffiliate'>['affiliate'];
+  affiliate: Affiliate;
   plans: Loaded<ConsoleAnswer<'ConsoleListPlans'>>;
   path: string;
   onChanged: () => void;
 }) {
   const [planId, setPlanId] = useState(affiliate.plan_id ?? '');
-  const { busy, outcome, run } = useAction(affiliateChange);
-  const changed = (text: string) => () => {
-    onChanged();
-    return text;
-  };
-  const setStatus = (status: 'approved' | 'suspended') =>
-    run(status, () => postJson(`${path}/status`, { status }), changed(status === 'approved' ? 'Approved.' : 'Suspended.'));
+  const { busy, failed, run } = useChange(forbidden);
+  const failure = failed('assigned');
+  const errors = errorsOf(failure, 'plan_id');
   const assign = (event: Event) => {
     event.preventDefault();
     const name = plans.data?.plans.find((plan) => plan.plan_id === planId)?.name ?? planId;
-    void run('assigned', () => postJson(`${path}/plan`, { plan_id: planId }), changed(`Plan “${name}” assigned.`));
+    void run(
+      'assigned',
+      () => postJson(`${path}/plan`, { plan_id: planId }),
+      () => {
+        onChanged();
+        return `Plan “${name}” assigned.`;
+      },
+    );
   };
-
   return (
-    <div class="decisions">
-      <div class="button-row">
-        {affiliate.status !== 'approved' && (
-          <button type="button" onClick={() => setStatus('approved')} aria-busy={busy === 'approved'} disabled={busy !== undefined}>
-            Approve
-          </button>
-        )}
-        {affiliate.status !== 'suspended' && (
-          <button type="button" class="secondary" onClick={() => setStatus('suspended')} aria-busy={busy === 'suspended'} disabled={busy !== undefined}>
-            Suspend
-          </button>
-        )}
-      </div>
-      <form onSubmit={assign}>
-        <label for="affiliate-plan">Plan</label>
-        {plans.error && <ErrorNote error={plans.error} />}
-        <fieldset role="group">
-          <select id="affiliate-plan" name="plan_id" value={planId} onChange={(e) => setPlanId(e.currentTarget.value)}>
+    <form class="assign-plan" onSubmit={assign} aria-label="Change the plan">
+      {plans.error && <ErrorNote error={plans.error} />}
+      <Field id="affiliate-plan" label="Plan" errors={errors}>
+        <div class="inline-control">
+          <select {...fieldProps('affiliate-plan', errors)} name="plan_id" value={planId} onChange={(e) => setPlanId(e.currentTarget.value)}>
             <option value="" disabled>
               {plans.data ? (plans.data.plans.length ? 'choose a plan…' : 'no plans yet') : 'loading plans…'}
             </option>
@@ -163,10 +208,39 @@ function Decisions({
           <button type="submit" disabled={!planId || planId === affiliate.plan_id || busy !== undefined} aria-busy={busy === 'assigned'}>
             Assign plan
           </button>
-        </fieldset>
-      </form>
-      <Result outcome={outcome} />
-    </div>
+        </div>
+      </Field>
+      <FormFailure failure={failure} fields={['plan_id']} />
+    </form>
+  );
+}
+
+function Links({ links }: { links: Affiliate['links'] }) {
+  if (links.length === 0) return <p class="muted">No tracking links.</p>;
+  return (
+    <TableRegion label="Tracking links">
+      <table class="links">
+        <thead>
+          <tr>
+            <th scope="col">Link</th>
+            <th scope="col">Click address and landing page</th>
+          </tr>
+        </thead>
+        <tbody>
+          {links.map((link) => (
+            <tr key={link.link_id}>
+              <th scope="row">
+                <Visible text={link.name} />
+              </th>
+              <td class="break">
+                <code>{link.click_url}</code>
+                <span class="landing">→ {link.landing_url}</span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableRegion>
   );
 }
 
@@ -174,7 +248,9 @@ function Decisions({
 function NewLink({ path, onCreated }: { path: string; onCreated: () => void }) {
   const [name, setName] = useState('');
   const [landing, setLanding] = useState('');
-  const { busy, outcome, run } = useAction(affiliateChange);
+  const { busy, failed, run } = useChange(forbidden);
+  const failure = failed('link');
+  const errors = { name: errorsOf(failure, 'name'), landing: errorsOf(failure, 'landing_url') };
   const create = async (event: Event) => {
     event.preventDefault();
     const answer = await run(
@@ -191,23 +267,37 @@ function NewLink({ path, onCreated }: { path: string; onCreated: () => void }) {
   return (
     <form class="new-link" onSubmit={create} aria-label="New tracking link">
       <h3>New link</h3>
-      <label for="link-name">Name</label>
-      <input id="link-name" name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} autocomplete="off" />
-      <label for="link-landing">Landing URL</label>
-      <input
-        id="link-landing"
-        name="landing_url"
-        type="url"
-        value={landing}
-        onInput={(e) => setLanding(e.currentTarget.value)}
-        required
-        maxLength={2048}
-        placeholder="https://your-site.example/welcome"
-      />
-      <button type="submit" aria-busy={busy === 'link'} disabled={busy !== undefined}>
-        Create link
-      </button>
-      <Result outcome={outcome} />
+      <div class="form-row">
+        <Field id="link-name" label="Name" errors={errors.name}>
+          <input
+            {...fieldProps('link-name', errors.name)}
+            name="name"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            required
+            maxLength={100}
+            autocomplete="off"
+          />
+        </Field>
+        <Field id="link-landing" label="Landing URL" errors={errors.landing}>
+          <input
+            {...fieldProps('link-landing', errors.landing)}
+            name="landing_url"
+            type="url"
+            value={landing}
+            onInput={(e) => setLanding(e.currentTarget.value)}
+            required
+            maxLength={2048}
+            placeholder="https://your-site.example/welcome"
+          />
+        </Field>
+      </div>
+      <FormFailure failure={failure} fields={['name', 'landing_url']} />
+      <FormActions>
+        <button type="submit" class="primary" aria-busy={busy === 'link'} disabled={busy !== undefined}>
+          Create link
+        </button>
+      </FormActions>
     </form>
   );
 }
@@ -220,11 +310,11 @@ function Postbacks({ path, canChange, onChanged }: { path: string; canChange: bo
   const postbacks = useApi(() => getJson<ConsoleAnswer<'ConsoleAffiliatePostbacks'>>(`${path}/postbacks`), path);
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState<string | undefined>();
-  const [confirmRotate, setConfirmRotate] = useState(false);
-  const { busy, outcome, run } = useAction(affiliateChange);
+  const { busy, failed, run } = useChange(forbidden);
+  const failure = failed();
+  const errors = errorsOf(failure, 'postback_url');
   const change = async (name: string, body: Record<string, string>, done: string) => {
     setSecret(undefined);
-    setConfirmRotate(false);
     const answer = await run(
       name,
       () => postJson<ConsoleAnswer<'ConsoleUpdateAffiliatePostbacks'>>(`${path}/postbacks`, body),
@@ -238,7 +328,7 @@ function Postbacks({ path, canChange, onChanged }: { path: string; canChange: bo
   };
   const view = postbacks.data;
   return (
-    <Section title="Postbacks">
+    <Card title="Postbacks">
       {postbacks.error && <ErrorNote error={postbacks.error} />}
       {!view && postbacks.loading && <Loading what="the postbacks" />}
       {view && (
@@ -256,177 +346,264 @@ function Postbacks({ path, canChange, onChanged }: { path: string; canChange: bo
           {canChange && (
             <>
               <form
+                class="postback-url"
                 onSubmit={(event) => {
                   event.preventDefault();
                   void change('set', { action: 'set', postback_url: url.trim() }, 'Postback URL saved.');
                 }}
                 aria-label="Set the postback URL"
               >
-                <label for="postback-url">{view.postback_url_set ? 'New postback URL' : 'Postback URL'}</label>
-                <fieldset role="group">
-                  <input
-                    id="postback-url"
-                    name="postback_url"
-                    type="url"
-                    value={url}
-                    onInput={(e) => setUrl(e.currentTarget.value)}
-                    required
-                    maxLength={1000}
-                    placeholder="https://tracker.example/pb?event={event}&sub={sub_id}&id={event_id}"
-                    aria-describedby="postback-url-help"
-                  />
-                  <button type="submit" aria-busy={busy === 'set'} disabled={busy !== undefined}>
-                    Save URL
-                  </button>
-                </fieldset>
-                <small id="postback-url-help">
-                  https only. Placeholders: {'{event} {sub_id} {link_id} {affiliate_id} {amount} {currency} {event_id} {date}'}. The first URL makes a signing
-                  secret, shown once.
-                </small>
+                <Field
+                  id="postback-url"
+                  label={view.postback_url_set ? 'New postback URL' : 'Postback URL'}
+                  errors={errors}
+                  hint={
+                    <>
+                      https only. Placeholders: <code>{'{event} {sub_id} {link_id} {affiliate_id} {amount} {currency} {event_id} {date}'}</code>. The first URL
+                      makes a signing secret, shown once.
+                    </>
+                  }
+                >
+                  <div class="inline-control">
+                    <input
+                      {...fieldProps('postback-url', errors, true)}
+                      name="postback_url"
+                      type="url"
+                      value={url}
+                      onInput={(e) => setUrl(e.currentTarget.value)}
+                      required
+                      maxLength={1000}
+                      placeholder="https://tracker.example/pb?event={event}&sub={sub_id}&id={event_id}"
+                    />
+                    <button type="submit" class="primary" aria-busy={busy === 'set'} disabled={busy !== undefined}>
+                      Save URL
+                    </button>
+                  </div>
+                </Field>
               </form>
               {view.postback_url_set && (
-                <div class="button-row">
+                <div class="cluster postback-actions">
                   <button
                     type="button"
-                    class="secondary"
                     onClick={() => void change('off', { action: 'off' }, 'Postbacks are off.')}
                     aria-busy={busy === 'off'}
                     disabled={busy !== undefined}
                   >
                     Turn postbacks off
                   </button>
-                  {confirmRotate ? (
-                    <span role="group" aria-label="Confirm a new signing secret">
-                      Postbacks are signed with the new secret from the next minute.{' '}
-                      <button
-                        type="button"
-                        class="contrast"
-                        onClick={() => void change('rotate', { action: 'rotate_secret' }, 'A new signing secret was made.')}
-                        aria-busy={busy === 'rotate'}
-                        disabled={busy !== undefined}
-                      >
-                        Yes, make a new secret
-                      </button>{' '}
-                      <button type="button" class="secondary outline" onClick={() => setConfirmRotate(false)}>
-                        Cancel
-                      </button>
-                    </span>
-                  ) : (
-                    <button type="button" class="secondary outline" onClick={() => setConfirmRotate(true)} disabled={busy !== undefined}>
-                      New signing secret…
-                    </button>
-                  )}
+                  <ConfirmButton
+                    label="New signing secret…"
+                    title="Make a new signing secret?"
+                    confirmLabel="Yes, make a new secret"
+                    class=""
+                    onConfirm={() => void change('rotate', { action: 'rotate_secret' }, 'A new signing secret was made.')}
+                    busy={busy === 'rotate'}
+                    disabled={busy !== undefined}
+                  >
+                    <p>Postbacks are signed with the new secret from the next minute: the affiliate's tracker must check them with it from then on.</p>
+                  </ConfirmButton>
                 </div>
               )}
-              <Result outcome={outcome} />
+              <FormFailure failure={failure} fields={['postback_url']} />
             </>
           )}
           <h3>Deliveries</h3>
           {view.deliveries.length === 0 ? (
-            <p>No postbacks sent yet.</p>
+            <p class="muted">No postbacks sent yet.</p>
           ) : (
-            <figure class="table-scroll">
-              <table class="striped">
+            <TableRegion label="Postback deliveries">
+              <table>
                 <thead>
                   <tr>
                     <th scope="col">Last attempt</th>
                     <th scope="col">Event</th>
                     <th scope="col">Outcome</th>
-                    <th scope="col">Attempts</th>
+                    <th scope="col" class="num">
+                      Attempts
+                    </th>
                     <th scope="col">Answer</th>
                   </tr>
                 </thead>
                 <tbody>
                   {view.deliveries.map((entry) => (
                     <tr key={`${entry.event_id}-${entry.at}`}>
-                      <td>
+                      <td class="nowrap">
                         <When at={entry.at} />
                       </td>
                       <td>
-                        {entry.event} <small class="muted">{entry.event_id}</small>
+                        {entry.event} <small class="muted break">{entry.event_id}</small>
                       </td>
-                      <td>{entry.outcome}</td>
-                      <td>{formatCount(entry.attempts)}</td>
-                      <td>{entry.status_code ?? entry.error ?? '—'}</td>
+                      <td>
+                        <StatusBadge status={entry.outcome} />
+                      </td>
+                      <td class="num">{formatCount(entry.attempts)}</td>
+                      <td class="break">{entry.status_code ?? entry.error ?? '—'}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
-            </figure>
+            </TableRegion>
           )}
         </>
       )}
-    </Section>
+    </Card>
   );
 }
 
+const DAY = 86_400_000;
+
 function defaultRange(): { from: string; to: string } {
   const today = new Date();
-  return { from: isoDay(new Date(today.getTime() - 29 * 86_400_000)), to: isoDay(today) };
+  return { from: isoDay(new Date(today.getTime() - 29 * DAY)), to: isoDay(today) };
+}
+
+/** The period of the same length just before `range`, for the KPI cards' change; none for a range the server would refuse. */
+export function previousOf(range: { from: string; to: string }): { from: string; to: string } | undefined {
+  const from = Date.parse(`${range.from}T00:00:00Z`);
+  const to = Date.parse(`${range.to}T00:00:00Z`);
+  if (Number.isNaN(from) || Number.isNaN(to) || to < from) return undefined;
+  return { from: isoDay(new Date(from - (to - from) - DAY)), to: isoDay(new Date(from - DAY)) };
 }
 
 function ReportAndTrace({ path }: { path: string }) {
   const [typed, setTyped] = useState(defaultRange);
   const [range, setRange] = useState(typed);
-  const report = useApi(() => getJson<ConsoleAnswer<'ConsoleAffiliateReport'>>(`${path}/report`, range), `${range.from}\n${range.to}`);
+  const key = `${range.from}\n${range.to}`;
+  const report = useApi(() => getJson<Report>(`${path}/report`, range), key);
+  const before = previousOf(range);
+  // The previous period only moves the KPI cards' change: without it the cards show the figures alone.
+  const previous = useApi(() => getJson<Report>(`${path}/report`, before), `${path}\n${key}`, before !== undefined);
   const apply = (event: Event) => {
     event.preventDefault();
     setRange(typed);
   };
+  const csv = apiPath(`${path}/report.csv`, range);
   return (
     <>
-      <Section title="Report">
-        <form class="range" onSubmit={apply} aria-label="Report period">
-          <div class="grid">
-            <label>
-              From
-              <input type="date" name="from" value={typed.from} onInput={(e) => setTyped({ ...typed, from: e.currentTarget.value })} required />
-            </label>
-            <label>
-              To
-              <input type="date" name="to" value={typed.to} onInput={(e) => setTyped({ ...typed, to: e.currentTarget.value })} required />
-            </label>
-            <div class="range-actions">
-              <button type="submit">Show</button>
-            </div>
+      <Card
+        title="Report"
+        actions={
+          report.data && (
+            <a class="button small" href={csv} download>
+              Download CSV
+            </a>
+          )
+        }
+      >
+        <form class="report-range" onSubmit={apply} aria-label="Report period">
+          <div class="field">
+            <label for="report-from">From</label>
+            <input id="report-from" type="date" name="from" value={typed.from} onInput={(e) => setTyped({ ...typed, from: e.currentTarget.value })} required />
           </div>
+          <div class="field">
+            <label for="report-to">To</label>
+            <input id="report-to" type="date" name="to" value={typed.to} onInput={(e) => setTyped({ ...typed, to: e.currentTarget.value })} required />
+          </div>
+          <button type="submit">Show</button>
         </form>
         {report.error && <ErrorNote error={report.error} />}
         {!report.data && report.loading && <Loading what="the report" />}
-        {report.data && <Report report={report.data} csv={apiPath(`${path}/report.csv`, range)} />}
-      </Section>
+        {report.data && <ReportView report={report.data} previous={previous.data} />}
+      </Card>
       <Trace path={path} range={range} />
     </>
   );
 }
 
-const money = ['deposits', 'withdrawals', 'ngr', 'cpa', 'revshare', 'commission'] as const;
+const moneyColumns = [
+  { key: 'deposits', label: 'Deposits' },
+  { key: 'withdrawals', label: 'Withdrawals' },
+  { key: 'ngr', label: 'NGR' },
+  { key: 'cpa', label: 'CPA' },
+  { key: 'revshare', label: 'RevShare' },
+  { key: 'commission', label: 'Commission' },
+] as const;
 
-function Report({ report, csv }: { report: ConsoleAnswer<'ConsoleAffiliateReport'>; csv: string }) {
+/** A figure of the table without its currency, which the caption names once (formatMoney's digits, the code dropped). */
+export function figure(amount: string, currency: string): string {
+  const text = formatMoney(amount, currency);
+  return text.endsWith(` ${currency}`) ? text.slice(0, -(currency.length + 1)) : text;
+}
+
+const decimal = (amount: string) => Number(amount) || 0;
+
+function ReportView({ report, previous }: { report: Report; previous: Report | undefined }) {
   const t = report.totals;
+  const p = previous?.totals;
+  const currency = report.currency;
+  const kpis: Kpi[] = [
+    { label: 'Clicks', value: formatCount(t.clicks), current: t.clicks, previous: p?.clicks, series: report.days.map((d) => d.clicks) },
+    {
+      label: 'Registrations',
+      value: formatCount(t.registrations),
+      current: t.registrations,
+      previous: p?.registrations,
+      series: report.days.map((d) => d.registrations),
+    },
+    { label: 'FTDs', value: formatCount(t.ftds), current: t.ftds, previous: p?.ftds, series: report.days.map((d) => d.ftds) },
+    {
+      label: 'Qualified FTDs',
+      value: formatCount(t.qualified_ftds),
+      current: t.qualified_ftds,
+      previous: p?.qualified_ftds,
+      series: report.days.map((d) => d.qualified_ftds),
+    },
+    {
+      label: 'NGR',
+      value: figure(t.ngr, currency),
+      unit: currency,
+      current: decimal(t.ngr),
+      previous: p && decimal(p.ngr),
+      series: report.days.map((d) => decimal(d.ngr)),
+    },
+    {
+      label: 'Commission',
+      value: figure(t.commission, currency),
+      unit: currency,
+      current: decimal(t.commission),
+      previous: p && decimal(p.commission),
+      series: report.days.map((d) => decimal(d.commission)),
+      key: true,
+    },
+  ];
+  const days = useMemo(() => report.days.map((d) => d.date), [report]);
+  const series = useMemo<ChartSeries[]>(
+    () => [
+      { label: 'Clicks', values: report.days.map((d) => d.clicks) },
+      { label: 'Registrations', values: report.days.map((d) => d.registrations) },
+      { label: 'FTDs', values: report.days.map((d) => d.ftds) },
+    ],
+    [report],
+  );
   return (
-    <>
-      <p>
-        {formatDay(report.from)} – {formatDay(report.to)}: <strong>{formatMoney(t.commission, report.currency)}</strong> commission ({formatCount(t.clicks)}{' '}
-        clicks, {formatCount(t.registrations)} registrations, {formatCount(t.ftds)} FTDs, {formatCount(t.qualified_ftds)} qualified).{' '}
-        <a href={csv} download>
-          Download CSV
-        </a>
+    <div class="affiliate-report">
+      <p class="muted report-period">
+        {formatDay(report.from)} – {formatDay(report.to)}
+        {previous ? `, against ${formatDay(previous.from)} – ${formatDay(previous.to)}` : ''}. Commission <Money amount={t.commission} currency={currency} />.
       </p>
-      <DayChart days={report.days} />
-      <figure class="table-scroll">
-        <table class="striped report">
-          <caption class="visually-hidden">The report by day</caption>
+      <KpiCards label="Period totals" kpis={kpis} />
+      <TimeChart title="Clicks, registrations and FTDs by day" days={days} series={series} />
+      <TableRegion label="Report by day" className="report-wrap">
+        <table class="report">
+          <caption>By day (UTC); amounts in {currency}</caption>
           <thead>
             <tr>
               <th scope="col">Day</th>
-              <th scope="col">Clicks</th>
-              <th scope="col">Registrations</th>
-              <th scope="col">FTDs</th>
-              <th scope="col">Qualified</th>
-              {money.map((name) => (
-                <th key={name} scope="col">
-                  {name === 'ngr' ? 'NGR' : name === 'cpa' ? 'CPA' : name === 'revshare' ? 'RevShare' : name.charAt(0).toUpperCase() + name.slice(1)}
+              <th scope="col" class="num">
+                Clicks
+              </th>
+              <th scope="col" class="num">
+                Registrations
+              </th>
+              <th scope="col" class="num">
+                FTDs
+              </th>
+              <th scope="col" class="num">
+                Qualified
+              </th>
+              {moneyColumns.map((column) => (
+                <th key={column.key} scope="col" class="num">
+                  {column.label}
                 </th>
               ))}
             </tr>
@@ -434,13 +611,17 @@ function Report({ report, csv }: { report: ConsoleAnswer<'ConsoleAffiliateReport
           <tbody>
             {report.days.map((day) => (
               <tr key={day.date}>
-                <th scope="row">{formatDay(day.date)}</th>
-                <td>{formatCount(day.clicks)}</td>
-                <td>{formatCount(day.registrations)}</td>
-                <td>{formatCount(day.ftds)}</td>
-                <td>{formatCount(day.qualified_ftds)}</td>
-                {money.map((name) => (
-                  <td key={name}>{formatMoney(day[name], report.currency)}</td>
+                <th scope="row" class="nowrap">
+                  {formatDay(day.date)}
+                </th>
+                <td class="num">{formatCount(day.clicks)}</td>
+                <td class="num">{formatCount(day.registrations)}</td>
+                <td class="num">{formatCount(day.ftds)}</td>
+                <td class="num">{formatCount(day.qualified_ftds)}</td>
+                {moneyColumns.map((column) => (
+                  <td key={column.key} class="num" title={`${day[column.key]} ${currency}`}>
+                    {figure(day[column.key], currency)}
+                  </td>
                 ))}
               </tr>
             ))}
@@ -448,22 +629,77 @@ function Report({ report, csv }: { report: ConsoleAnswer<'ConsoleAffiliateReport
           <tfoot>
             <tr>
               <th scope="row">Total</th>
-              <td>{formatCount(t.clicks)}</td>
-              <td>{formatCount(t.registrations)}</td>
-              <td>{formatCount(t.ftds)}</td>
-              <td>{formatCount(t.qualified_ftds)}</td>
-              {money.map((name) => (
-                <td key={name}>{formatMoney(t[name], report.currency)}</td>
+              <td class="num">{formatCount(t.clicks)}</td>
+              <td class="num">{formatCount(t.registrations)}</td>
+              <td class="num">{formatCount(t.ftds)}</td>
+              <td class="num">{formatCount(t.qualified_ftds)}</td>
+              {moneyColumns.map((column) => (
+                <td key={column.key} class="num" title={`${t[column.key]} ${currency}`}>
+                  {figure(t[column.key], currency)}
+                </td>
               ))}
             </tr>
           </tfoot>
         </table>
-      </figure>
+      </TableRegion>
+      {report.links.length > 0 && <ByLink report={report} />}
+    </div>
+  );
+}
+
+/** The period's figures per tracking link: which of the affiliate's placements bring players. */
+function ByLink({ report }: { report: Report }) {
+  const currency = report.currency;
+  return (
+    <>
+      <h3 class="by-link">By link</h3>
+      <TableRegion label="Figures by link">
+        <table class="report-links">
+          <caption>The period by link; amounts in {currency}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Link</th>
+              {['Clicks', 'Registrations', 'FTDs', 'Qualified', 'NGR', 'Commission'].map((label) => (
+                <th key={label} scope="col" class="num">
+                  {label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {report.links.map((link) => (
+              <tr key={link.link_id}>
+                <th scope="row">{link.name ? <Visible text={link.name} /> : <LinkId id={link.link_id} />}</th>
+                <td class="num">{formatCount(link.clicks)}</td>
+                <td class="num">{formatCount(link.registrations)}</td>
+                <td class="num">{formatCount(link.ftds)}</td>
+                <td class="num">{formatCount(link.qualified_ftds)}</td>
+                <td class="num">{figure(link.ngr, currency)}</td>
+                <td class="num">{figure(link.commission, currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableRegion>
     </>
   );
 }
 
-const playerLink = (profileId: string) => <a href={`/console/players/${encodeURIComponent(profileId)}`}>{profileId}</a>;
+/** A link's id, or that there was none ("-": attributed without a tracking link). */
+const LinkId = ({ id }: { id: string }) => (id === '-' ? <span class="muted">no link</span> : <code>{id}</code>);
+
+const playerLink = (profileId: string) => (
+  <a href={`/console/players/${encodeURIComponent(profileId)}`}>
+    <Visible text={profileId} />
+  </a>
+);
+
+/** A money event's amount as stored: money when it reads as money, the value as it is otherwise. */
+function eventAmount(amount: unknown, currency: unknown) {
+  if (amount === undefined) return '';
+  const text = String(amount);
+  return typeof currency === 'string' && currency ? <Money amount={text} currency={currency} /> : text;
+}
 
 function Trace({ path, range }: { path: string; range: { from: string; to: string } }) {
   const [cursor, setCursor] = useState<string | undefined>();
@@ -474,43 +710,83 @@ function Trace({ path, range }: { path: string; range: { from: string; to: strin
     setCursor(undefined);
   }
   const trace = useApi(() => getJson<ConsoleAnswer<'ConsoleAffiliateTrace'>>(`${path}/trace`, { ...range, cursor }), `${key}\n${cursor ?? ''}`);
+  const data = trace.data;
   return (
-    <Section title="Behind the commission">
+    <Card title="Behind the commission">
       {trace.error && <ErrorNote error={trace.error} />}
-      {!trace.data && trace.loading && <Loading what="the trace" />}
-      {trace.data && (
-        <>
-          <h3>First deposits ({trace.data.ftds.length})</h3>
-          {trace.data.ftds.length === 0 ? (
-            <p>None in the period.</p>
-          ) : (
-            <ul>
-              {trace.data.ftds.map((ftd) => (
-                <li key={ftd.insert_id}>
-                  {formatDay(ftd.day)}: {playerLink(ftd.profile_id)} deposited {formatMoney(ftd.amount, trace.data!.currency)} —{' '}
-                  {ftd.qualified ? 'qualified (a CPA line)' : 'below the plan’s minimum'}
-                </li>
-              ))}
-            </ul>
-          )}
-          <h3>Registrations ({trace.data.registrations.length})</h3>
-          {trace.data.registrations.length === 0 ? (
-            <p>None in the period.</p>
-          ) : (
-            <ul>
-              {trace.data.registrations.map((row) => (
-                <li key={row.profile_id}>
-                  {formatDay(row.day)}: {playerLink(row.profile_id)} <small class="muted">(link {row.link_id})</small>
-                </li>
-              ))}
-            </ul>
-          )}
+      {!data && trace.loading && <Loading what="the trace" />}
+      {data && (
+        <div class="trace">
+          <div class="grid-wide">
+            <div>
+              <h3>First deposits ({data.ftds.length})</h3>
+              {data.ftds.length === 0 ? (
+                <p class="muted">None in the period.</p>
+              ) : (
+                <TableRegion label="First deposits">
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">Day</th>
+                        <th scope="col">Player</th>
+                        <th scope="col" class="num">
+                          Deposit
+                        </th>
+                        <th scope="col">CPA</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.ftds.map((ftd) => (
+                        <tr key={ftd.insert_id}>
+                          <td class="nowrap">{formatDay(ftd.day)}</td>
+                          <td class="break">{playerLink(ftd.profile_id)}</td>
+                          <td class="num">
+                            <Money amount={ftd.amount} currency={data.currency} />
+                          </td>
+                          <td>{ftd.qualified ? 'qualified (a CPA line)' : 'below the plan’s minimum'}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </TableRegion>
+              )}
+            </div>
+            <div>
+              <h3>Registrations ({data.registrations.length})</h3>
+              {data.registrations.length === 0 ? (
+                <p class="muted">None in the period.</p>
+              ) : (
+                <TableRegion label="Registrations">
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">Day</th>
+                        <th scope="col">Player</th>
+                        <th scope="col">Link</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.registrations.map((row) => (
+                        <tr key={row.profile_id}>
+                          <td class="nowrap">{formatDay(row.day)}</td>
+                          <td class="break">{playerLink(row.profile_id)}</td>
+                          <td class="break">
+                            <LinkId id={row.link_id} />
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </TableRegion>
+              )}
+            </div>
+          </div>
           <h3>Players and their money events</h3>
-          {trace.data.players.length === 0 ? (
-            <p>No players attributed by the end of the period.</p>
+          {data.players.length === 0 ? (
+            <p class="muted">No players attributed by the end of the period.</p>
           ) : (
-            <figure class="table-scroll">
-              <table class="striped">
+            <TableRegion label="Players and their money events">
+              <table>
                 <thead>
                   <tr>
                     <th scope="col">Player</th>
@@ -518,18 +794,20 @@ function Trace({ path, range }: { path: string; range: { from: string; to: strin
                   </tr>
                 </thead>
                 <tbody>
-                  {trace.data.players.map((player) => (
+                  {data.players.map((player) => (
                     <tr key={player.profile_id}>
-                      <th scope="row">{playerLink(player.profile_id)}</th>
+                      <th scope="row" class="break">
+                        {playerLink(player.profile_id)}
+                      </th>
                       <td>
                         {player.events.length === 0 ? (
                           <span class="muted">none</span>
                         ) : (
-                          <ul class="details">
+                          <ul class="money-events">
                             {player.events.map((event) => (
                               <li key={event.urm_insert_id}>
-                                <When at={event.urm_date_time} />: <code>{event.event}</code> ({event.kind}){' '}
-                                {event.amount === undefined ? '' : String(event.amount)} {event.currency === undefined ? '' : String(event.currency)}
+                                <When at={event.urm_date_time} /> <code>{event.event}</code> <span class="muted">{event.kind}</span>{' '}
+                                {eventAmount(event.amount, event.currency)}
                               </li>
                             ))}
                           </ul>
@@ -539,11 +817,27 @@ function Trace({ path, range }: { path: string; range: { from: string; to: strin
                   ))}
                 </tbody>
               </table>
-            </figure>
+            </TableRegion>
           )}
-          <Pager next={trace.data.next_cursor} atFirst={cursor === undefined} onNext={setCursor} onFirst={() => setCursor(undefined)} />
-        </>
+          {(data.next_cursor || cursor !== undefined) && (
+            <nav class="table-footer" aria-label="Trace pages">
+              <span>Players on this page: {formatCount(data.players.length)}</span>
+              <span class="cluster">
+                {cursor !== undefined && (
+                  <button type="button" class="small" onClick={() => setCursor(undefined)}>
+                    First page
+                  </button>
+                )}
+                {data.next_cursor && (
+                  <button type="button" class="small" onClick={() => setCursor(data.next_cursor!)}>
+                    Next
+                  </button>
+                )}
+              </span>
+            </nav>
+          )}
+        </div>
       )}
-    </Section>
+    </Card>
   );
 }

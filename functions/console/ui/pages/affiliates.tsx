@@ -1,12 +1,20 @@
 /**
  * Affiliates: the application's affiliates with status and plan, filtered by
- * status, paged; and the commission plans, which admins and marketers create here.
+ * status (also from the address: `?status=pending`, as Home links), paged;
+ * and the commission plans, which admins and marketers create here.
  */
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import type { ConsoleAnswer } from '../../answers';
-import { Result, useAction } from '../actions';
-import { getJson, postJson } from '../api';
-import { ErrorNote, Loading, Pager, Section, When } from '../components';
+import { StatusBadge } from '../../../ui/design/badge';
+import { type Column, DataTable } from '../../../ui/design/data-table';
+import { Field, errorsFor, fieldProps, otherErrors } from '../../../ui/design/field';
+import { Alert, Card, PageHeader } from '../../../ui/design/page';
+import { useToast } from '../../../ui/design/toast';
+import { Visible, When } from '../../../ui/design/value';
+import { ApiError, getJson, postJson } from '../api';
+import { ErrorNote } from '../components';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
 
@@ -14,87 +22,170 @@ export const AFFILIATE_PAGE_SIZE = 25;
 
 /** A plan as GET /console/api/plans answers it: its terms in words. */
 export type PlanView = ConsoleAnswer<'ConsoleListPlans'>['plans'][number];
+type AffiliateRow = ConsoleAnswer<'ConsoleListAffiliates'>['affiliates'][number];
 const statuses = ['pending', 'approved', 'suspended'] as const;
 
-export function StatusBadge({ status }: { status: string }) {
-  return <mark class={`status status-${status}`}>{status}</mark>;
+/** A change refused: the server's message, and its 400 `errors` for the fields to show. */
+export interface Failure {
+  message: string;
+  errors: string[];
 }
 
+/**
+ * A form's POST: its busy flag (the action under way), a success told in a
+ * toast, and a refusal kept for the form to show by its fields (Field,
+ * errorsFor) and in its own alert (FormFailure).
+ */
+export function useChange(forbidden: string) {
+  const notify = useToast();
+  const [busy, setBusy] = useState<string | undefined>();
+  const [failure, setFailure] = useState<(Failure & { action: string }) | undefined>();
+  const run = async <T,>(action: string, call: () => Promise<T>, done: (answer: T) => string | undefined): Promise<T | undefined> => {
+    setBusy(action);
+    setFailure(undefined);
+    try {
+      const answer = await call();
+      const text = done(answer);
+      if (text) notify('success', text);
+      return answer;
+    } catch (error) {
+      if (!(error instanceof ApiError)) setFailure({ action, message: 'The server could not be reached. Try again.', errors: [] });
+      else if (error.status === 403) setFailure({ action, message: forbidden, errors: [] });
+      else setFailure({ action, message: error.message, errors: error.errors });
+      return undefined;
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  /** The refusal of `action` (of any action without one), if that was the last thing tried. */
+  const failed = (action?: string): Failure | undefined => (failure && (action === undefined || failure.action === action) ? failure : undefined);
+  return { busy, failed, run, clear: () => setFailure(undefined) };
+}
+
+/** The refusal in a form's alert: the server's message and the errors no field of `fields` shows. */
+export function FormFailure({ failure, fields = [] }: { failure: Failure | undefined; fields?: readonly string[] }) {
+  if (!failure) return null;
+  const rest = otherErrors(failure.errors, fields);
+  const shownByFields = failure.errors.length > rest.length;
+  return (
+    <Alert tone="danger">
+      <strong>{failure.message}</strong>
+      {rest.length > 0 && (
+        <ul>
+          {rest.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      )}
+      {shownByFields && rest.length === 0 && <p>See the fields marked above.</p>}
+    </Alert>
+  );
+}
+
+/** The messages about a field whose server paths may be spelt several ways (`cpa amount`, `cpa.amount`). */
+export const errorsOf = (failure: Failure | undefined, ...paths: string[]) => paths.flatMap((path) => errorsFor(failure?.errors, path));
+
+const known = (status: string | undefined) => ((statuses as readonly string[]).includes(status ?? '') ? status! : '');
+
 export function AffiliatesPage() {
-  const [status, setStatus] = useState('');
+  const { query, route } = useLocation();
+  const status = known(query.status);
   const [cursor, setCursor] = useState<string | undefined>();
+  const [forStatus, setForStatus] = useState(status);
+  if (forStatus !== status) {
+    setForStatus(status);
+    setCursor(undefined);
+  }
   const page = useApi(
     () => getJson<ConsoleAnswer<'ConsoleListAffiliates'>>('/affiliates', { status, cursor, limit: AFFILIATE_PAGE_SIZE }),
     `${status}\n${cursor ?? ''}`,
   );
+  const columns: Column<AffiliateRow>[] = [
+    {
+      id: 'affiliate',
+      header: 'Affiliate',
+      rowHeader: true,
+      required: true,
+      value: (row) => row.username,
+      cell: (row) => (
+        <a href={`/console/affiliates/${encodeURIComponent(row.affiliate_id)}`}>
+          <Visible text={row.username} />
+        </a>
+      ),
+    },
+    // Always shown: the chooser's checkboxes would share the labels "Name" and "Status" with the forms on this page.
+    {
+      id: 'name',
+      header: 'Name',
+      required: true,
+      value: (row) => `${row.first_name} ${row.last_name}`.trim() || '—',
+      cell: (row) => <span class="nowrap">{`${row.first_name} ${row.last_name}`.trim() || '—'}</span>,
+    },
+    { id: 'email', header: 'Email', value: (row) => row.email, cell: (row) => <span class="nowrap">{row.email}</span> },
+    { id: 'status', header: 'Status', required: true, value: (row) => row.status, cell: (row) => <StatusBadge status={row.status} /> },
+    { id: 'plan', header: 'Plan', value: (row) => row.plan?.name, cell: (row) => (row.plan ? row.plan.name : <span class="muted">none</span>) },
+    {
+      id: 'since',
+      header: 'Since',
+      value: (row) => row.created_at,
+      cell: (row) => (
+        <span class="nowrap">
+          <When at={row.created_at} />
+        </span>
+      ),
+    },
+  ];
+  const filter = (
+    <form class="status-filter" aria-label="Filter affiliates" onSubmit={(e) => e.preventDefault()}>
+      <label for="affiliate-status">Status</label>
+      <select
+        id="affiliate-status"
+        name="status"
+        value={status}
+        onChange={(e) => {
+          const chosen = e.currentTarget.value;
+          route(chosen ? `/console/affiliates?status=${encodeURIComponent(chosen)}` : '/console/affiliates', true);
+        }}
+      >
+        <option value="">all</option>
+        {statuses.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
+    </form>
+  );
   return (
     <>
-      <h1>Affiliates</h1>
-      <form class="status-filter" aria-label="Filter affiliates" onSubmit={(e) => e.preventDefault()}>
-        <label for="affiliate-status">Status</label>
-        <select
-          id="affiliate-status"
-          name="status"
-          value={status}
-          onChange={(e) => {
-            setCursor(undefined);
-            setStatus(e.currentTarget.value);
-          }}
-        >
-          <option value="">all</option>
-          {statuses.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </form>
-      {page.error && <ErrorNote error={page.error} />}
-      {!page.data && page.loading && <Loading what="affiliates" />}
-      {page.data && (
-        <>
-          {page.data.affiliates.length === 0 ? (
+      <PageHeader title="Affiliates" subtitle="Approve applications, assign commission plans and follow each affiliate's results." />
+      <Card>
+        <DataTable
+          label="Affiliates"
+          rows={page.data?.affiliates}
+          columns={columns}
+          rowId={(row) => row.affiliate_id}
+          loading={page.loading}
+          error={page.error && <ErrorNote error={page.error} />}
+          toolbar={filter}
+          empty={
             <p>
               {status ? `No ${status} affiliates on this page.` : 'No affiliates yet.'}
-              {page.data.next_cursor ? ' There may be more: see the next page.' : ''}
+              {page.data?.next_cursor ? ' There may be more: see the next page.' : ''}
             </p>
-          ) : (
-            <figure class="table-scroll">
-              <table class="striped">
-                <thead>
-                  <tr>
-                    <th scope="col">Affiliate</th>
-                    <th scope="col">Name</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Plan</th>
-                    <th scope="col">Since</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.data.affiliates.map((affiliate) => (
-                    <tr key={affiliate.affiliate_id}>
-                      <th scope="row">
-                        <a href={`/console/affiliates/${encodeURIComponent(affiliate.affiliate_id)}`}>{affiliate.username}</a>
-                      </th>
-                      <td>{`${affiliate.first_name} ${affiliate.last_name}`.trim() || '—'}</td>
-                      <td>{affiliate.email}</td>
-                      <td>
-                        <StatusBadge status={affiliate.status} />
-                      </td>
-                      <td>{affiliate.plan?.name ?? <span class="muted">none</span>}</td>
-                      <td>
-                        <When at={affiliate.created_at} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </figure>
-          )}
-          <Pager next={page.data.next_cursor} atFirst={cursor === undefined} onNext={setCursor} onFirst={() => setCursor(undefined)} />
-        </>
-      )}
+          }
+          paging={
+            page.data && {
+              count: page.data.affiliates.length,
+              noun: status ? `${status} affiliate` : 'affiliate',
+              next: page.data.next_cursor,
+              atFirst: cursor === undefined,
+              onNext: setCursor,
+              onFirst: () => setCursor(undefined),
+            }
+          }
+        />
+      </Card>
       <Plans />
     </>
   );
@@ -104,52 +195,75 @@ export function AffiliatesPage() {
 function Plans() {
   const { role } = useSession();
   const plans = useApi(() => getJson<ConsoleAnswer<'ConsoleListPlans'>>('/plans'), 'plans');
+  const columns: Column<PlanView>[] = [
+    {
+      id: 'plan',
+      header: 'Plan',
+      rowHeader: true,
+      required: true,
+      value: (plan) => plan.name,
+      cell: (plan) => (
+        <>
+          <Visible text={plan.name} />
+          <small class="muted plan-id">{plan.plan_id}</small>
+        </>
+      ),
+    },
+    { id: 'terms', header: 'Terms', required: true, value: (plan) => plan.terms, cell: (plan) => <span class="plan-terms">{plan.terms}</span> },
+    {
+      id: 'created',
+      header: 'Created',
+      required: true,
+      value: (plan) => plan.created_at,
+      cell: (plan) => (
+        <span class="nowrap">
+          <When at={plan.created_at} />
+        </span>
+      ),
+    },
+  ];
+  const list = (
+    <DataTable
+      label="Plans"
+      rows={plans.data?.plans}
+      columns={columns}
+      rowId={(plan) => plan.plan_id}
+      loading={plans.loading}
+      error={plans.error && <ErrorNote error={plans.error} />}
+      empty={<p>No plans yet: an affiliate without a plan earns nothing.</p>}
+    />
+  );
   return (
-    <Section title="Plans">
-      {plans.error && <ErrorNote error={plans.error} />}
-      {!plans.data && plans.loading && <Loading what="plans" />}
-      {plans.data &&
-        (plans.data.plans.length === 0 ? (
-          <p>No plans yet: an affiliate without a plan earns nothing.</p>
-        ) : (
-          <figure class="table-scroll">
-            <table class="striped">
-              <thead>
-                <tr>
-                  <th scope="col">Plan</th>
-                  <th scope="col">Terms</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {plans.data.plans.map((plan) => (
-                  <tr key={plan.plan_id}>
-                    <th scope="row">
-                      {plan.name} <small class="muted">{plan.plan_id}</small>
-                    </th>
-                    <td>{plan.terms}</td>
-                    <td>
-                      <When at={plan.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </figure>
-        ))}
-      {role !== 'viewer' && <NewPlan onCreated={plans.reload} />}
-    </Section>
+    <Card title="Plans">
+      {role === 'viewer' ? (
+        list
+      ) : (
+        <div class="plans-layout">
+          <div>{list}</div>
+          <NewPlan onCreated={plans.reload} />
+        </div>
+      )}
+    </Card>
   );
 }
+
+const planFields = ['name', 'cpa', 'revshare'] as const;
 
 function NewPlan({ onCreated }: { onCreated: () => void }) {
   const empty = { name: '', cpa: '', minDeposit: '', revshare: '', carryOver: false };
   const [form, setForm] = useState(empty);
-  const { busy, outcome, run } = useAction({ forbidden: 'Your role may not create plans.' });
+  const { busy, failed, run } = useChange('Your role may not create plans.');
+  const failure = failed('plan');
   const field = (name: 'name' | 'cpa' | 'minDeposit' | 'revshare') => ({
     value: form[name],
     onInput: (e: Event) => setForm({ ...form, [name]: (e.currentTarget as HTMLInputElement).value }),
   });
+  const errors = {
+    name: errorsOf(failure, 'name'),
+    cpa: errorsOf(failure, 'cpa amount', 'cpa.amount'),
+    minDeposit: errorsOf(failure, 'cpa min_deposit', 'cpa.min_deposit'),
+    revshare: errorsOf(failure, 'revshare percent', 'revshare.percent', 'revshare.carry_over'),
+  };
   const create = async (event: Event) => {
     event.preventDefault();
     const body = {
@@ -171,23 +285,36 @@ function NewPlan({ onCreated }: { onCreated: () => void }) {
     <form class="new-plan" onSubmit={create} aria-label="New plan">
       <h3>New plan</h3>
       <p class="muted">CPA, RevShare or both (hybrid): fill in what the plan pays. Amounts are in the application's currency.</p>
-      <label for="plan-name">Name</label>
-      <input id="plan-name" name="name" required maxLength={100} autocomplete="off" {...field('name')} />
-      <div class="grid">
-        <label>
-          CPA per qualified first deposit
-          <input name="cpa_amount" inputMode="decimal" placeholder="e.g. 50" autocomplete="off" {...field('cpa')} />
-        </label>
-        <label>
-          Smallest qualifying first deposit
-          <input name="cpa_min_deposit" inputMode="decimal" placeholder="0" autocomplete="off" disabled={!form.cpa.trim()} {...field('minDeposit')} />
-        </label>
-        <label>
-          RevShare, % of NGR
-          <input name="revshare_percent" inputMode="decimal" placeholder="e.g. 25" autocomplete="off" {...field('revshare')} />
-        </label>
+      <Field id="plan-name" label="Name" errors={errors.name}>
+        <input {...fieldProps('plan-name', errors.name)} name="name" required maxLength={100} autocomplete="off" {...field('name')} />
+      </Field>
+      <div class="form-row">
+        <Field id="plan-cpa" label="CPA per qualified first deposit" errors={errors.cpa}>
+          <input {...fieldProps('plan-cpa', errors.cpa)} name="cpa_amount" inputMode="decimal" placeholder="e.g. 50" autocomplete="off" {...field('cpa')} />
+        </Field>
+        <Field id="plan-min-deposit" label="Smallest qualifying first deposit" errors={errors.minDeposit}>
+          <input
+            {...fieldProps('plan-min-deposit', errors.minDeposit)}
+            name="cpa_min_deposit"
+            inputMode="decimal"
+            placeholder="0"
+            autocomplete="off"
+            disabled={!form.cpa.trim()}
+            {...field('minDeposit')}
+          />
+        </Field>
+        <Field id="plan-revshare" label="RevShare, % of NGR" errors={errors.revshare}>
+          <input
+            {...fieldProps('plan-revshare', errors.revshare)}
+            name="revshare_percent"
+            inputMode="decimal"
+            placeholder="e.g. 25"
+            autocomplete="off"
+            {...field('revshare')}
+          />
+        </Field>
       </div>
-      <label>
+      <label class="choice">
         <input
           type="checkbox"
           role="switch"
@@ -198,10 +325,16 @@ function NewPlan({ onCreated }: { onCreated: () => void }) {
         />
         Carry a month's negative RevShare into the next month
       </label>
-      <button type="submit" aria-busy={busy === 'plan'} disabled={busy !== undefined}>
-        Create plan
-      </button>
-      <Result outcome={outcome} />
+      <FormFailure failure={failure} fields={[...planFields]} />
+      <FormActions>
+        <button type="submit" class="primary" aria-busy={busy === 'plan'} disabled={busy !== undefined}>
+          Create plan
+        </button>
+      </FormActions>
     </form>
   );
+}
+
+export function FormActions({ children }: { children: ComponentChildren }) {
+  return <div class="form-actions">{children}</div>;
 }

@@ -1,2 +1,38 @@
 /** Rules only the affiliates pages need, on top of the design system's components (joined into the one stylesheet by ../stylesheet.ts). */
-export const affiliatesCss = ``;
+export const affiliatesCss = `
+.status-filter { display: flex; align-items: center; gap: var(--urm-space-2); }
+.status-filter label { margin: 0; }
+.status-filter select { width: auto; min-width: 9rem; }
+.plans-layout { display: grid; gap: var(--urm-space-5); grid-template-columns: repeat(auto-fit, minmax(min(100%, 26rem), 1fr)); align-items: start; }
+.new-plan { border-top: 1px solid var(--urm-line); padding-top: var(--urm-space-4); }
+@media (min-width: 80rem) { .new-plan { border-top: 0; padding-top: 0; border-left: 1px solid var(--urm-line); padding-left: var(--urm-space-5); } }
+.new-plan .choice { margin-bottom: var(--urm-space-3); }
+.plan-id { display: block; font-weight: 400; font-family: var(--urm-font-mono); font-size: var(--urm-text-xs); }
+.plan-terms { display: block; min-width: 12rem; }
+.affiliate-report .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); }
+@media (max-width: 30rem) { .affiliate-report .kpis { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
+.affiliate-who { display: inline-flex; flex-wrap: wrap; align-items: center; gap: var(--urm-space-1) var(--urm-space-3); }
+.status-actions .cluster > button.danger { background: var(--urm-surface); color: var(--urm-danger); border-color: var(--urm-danger); }
+.status-actions .cluster > button.danger:hover { background: var(--urm-danger-soft); }
+.status-actions .alert { margin: var(--urm-space-2) 0 0; }
+.inline-control { display: flex; flex-wrap: wrap; gap: var(--urm-space-2); align-items: stretch; }
+.inline-control > select, .inline-control > input { flex: 1 1 14rem; width: auto; min-width: 0; }
+.assign-plan { margin-top: var(--urm-space-4); padding-top: var(--urm-space-4); border-top: 1px solid var(--urm-line); }
+.assign-plan .field { margin-bottom: var(--urm-space-2); }
+table.links td .landing { display: block; color: var(--urm-muted); font-size: var(--urm-text-sm); margin-top: var(--urm-space-1); }
+.new-link { margin-top: var(--urm-space-4); }
+.report-range { display: flex; flex-wrap: wrap; gap: var(--urm-space-2) var(--urm-space-3); align-items: flex-end; margin-bottom: var(--urm-space-4); }
+.report-range .field { margin: 0; }
+.report-range input { width: auto; }
+.affiliate-report h3.by-link { margin-top: var(--urm-space-5); }
+.report-period { font-size: var(--urm-text-sm); }
+table.report, table.report-links { font-size: var(--urm-text-sm); }
+:is(table.report, table.report-links) :is(th, td) { padding: 0.4rem 0.5rem; }
+:is(table.report, table.report-links) :is(th, td):first-child { padding-left: 0.75rem; }
+:is(table.report, table.report-links) :is(th, td):last-child { padding-right: 0.75rem; }
+.postback-url .inline-control > input { flex-basis: 20rem; }
+.postback-actions { margin-bottom: var(--urm-space-4); }
+.trace .grid-wide { margin-bottom: var(--urm-space-5); }
+ul.money-events { list-style: none; margin: 0; padding: 0; }
+ul.money-events li + li { margin-top: var(--urm-space-1); }
+`;
