@@ -152,45 +152,39 @@ export function SendPush({ path, unavailable, onSent }: { path: string; unavaila
     <form class="send-form" onSubmit={submit} aria-labelledby="send-push-title">
       <h3 id="send-push-title">Send push</h3>
       <p class="muted">To the player's web push devices.</p>
-      {unavailable && (
+      {/* Nothing to fill in when nothing can be sent: the reason, and the button it disables. */}
+      {unavailable ? (
         <p class="alert tone-warning" id="push-unavailable">
           {unavailable}
         </p>
+      ) : (
+        <>
+          <Field id="push-title" label="Title" errors={titleErrors}>
+            <input
+              {...fieldProps('push-title', titleErrors)}
+              name="title"
+              value={title}
+              onInput={(e) => setTitle(e.currentTarget.value)}
+              required
+              autocomplete="off"
+            />
+          </Field>
+          <Field id="push-body" label="Body" errors={bodyErrors}>
+            <textarea {...fieldProps('push-body', bodyErrors)} name="body" rows={3} value={body} onInput={(e) => setBody(e.currentTarget.value)} required />
+          </Field>
+          <Field id="push-url" label="Link (optional)" errors={urlErrors}>
+            <input
+              {...fieldProps('push-url', urlErrors)}
+              name="url"
+              type="url"
+              value={url}
+              onInput={(e) => setUrl(e.currentTarget.value)}
+              placeholder="https://"
+              autocomplete="off"
+            />
+          </Field>
+        </>
       )}
-      <Field id="push-title" label="Title" errors={titleErrors}>
-        <input
-          {...fieldProps('push-title', titleErrors)}
-          name="title"
-          value={title}
-          onInput={(e) => setTitle(e.currentTarget.value)}
-          required
-          autocomplete="off"
-          disabled={off}
-        />
-      </Field>
-      <Field id="push-body" label="Body" errors={bodyErrors}>
-        <textarea
-          {...fieldProps('push-body', bodyErrors)}
-          name="body"
-          rows={3}
-          value={body}
-          onInput={(e) => setBody(e.currentTarget.value)}
-          required
-          disabled={off}
-        />
-      </Field>
-      <Field id="push-url" label="Link (optional)" errors={urlErrors}>
-        <input
-          {...fieldProps('push-url', urlErrors)}
-          name="url"
-          type="url"
-          value={url}
-          onInput={(e) => setUrl(e.currentTarget.value)}
-          placeholder="https://"
-          autocomplete="off"
-          disabled={off}
-        />
-      </Field>
       <div class="form-actions">
         <button type="submit" class="primary" aria-busy={busy} disabled={busy || off} aria-describedby={off ? 'push-unavailable' : undefined}>
           Send push

@@ -98,13 +98,6 @@ export function PlayerPage({ id }: { id: string }) {
           </div>
           {view && (
             <div class="player-side">
-              {role !== 'viewer' && (
-                <Section id="section-message-the-player" title="Message the player">
-                  <SendEmail path={path} channels={channels} onSent={timelineSoon} />
-                  <hr />
-                  <SendPush path={path} unavailable={pushUnavailable(view)} onSent={timelineSoon} />
-                </Section>
-              )}
               <Section id="section-push" title="Push">
                 <Push view={view} />
               </Section>
@@ -114,6 +107,13 @@ export function PlayerPage({ id }: { id: string }) {
               <Section id="section-rejected-records" title="Rejected records">
                 <Rejections view={view} />
               </Section>
+              {role !== 'viewer' && (
+                <Section id="section-message-the-player" title="Message the player">
+                  <SendEmail path={path} channels={channels} onSent={timelineSoon} />
+                  <hr />
+                  <SendPush path={path} unavailable={pushUnavailable(view)} onSent={timelineSoon} />
+                </Section>
+              )}
             </div>
           )}
         </div>

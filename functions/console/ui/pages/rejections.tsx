@@ -29,6 +29,16 @@ export function recordFields(record: string): [string, unknown][] | undefined {
   }
 }
 
+/** The record as JSON, indented when it parses (a cut record is shown as stored). */
+function recordText(record: string): string {
+  try {
+    return JSON.stringify(JSON.parse(record), null, 2);
+  } catch {
+    return record;
+  }
+}
+
+/** Folded: its kind and insert id. Open: its fields as values, then the JSON as sent, to copy, fix and send again. */
 function Record({ rejection }: { rejection: Rejection }) {
   const fields = recordFields(rejection.record);
   return (
@@ -36,7 +46,7 @@ function Record({ rejection }: { rejection: Rejection }) {
       <summary>
         <Badge tone="neutral">{rejection.kind}</Badge> <code>{rejection.urm_insert_id}</code>
       </summary>
-      {fields ? (
+      {fields && (
         <dl class="pairs record-fields">
           {fields.map(([name, value]) => (
             <div key={name}>
@@ -47,10 +57,9 @@ function Record({ rejection }: { rejection: Rejection }) {
             </div>
           ))}
         </dl>
-      ) : (
-        <pre>{rejection.record}</pre>
       )}
-      {rejection.record_truncated && <small class="muted">Cut to fit: the record was longer.</small>}
+      <p class="record-label">As sent{rejection.record_truncated ? ', cut to fit: the record was longer' : ''}</p>
+      <pre>{recordText(rejection.record)}</pre>
     </details>
   );
 }

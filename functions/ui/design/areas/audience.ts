@@ -27,11 +27,22 @@ table.timeline td.when { white-space: nowrap; color: var(--urm-ink-soft); }
 table.timeline td.event-name code { white-space: nowrap; background: var(--urm-accent-soft); color: var(--urm-accent-strong); }
 table.timeline td.event-name code.system { background: var(--urm-surface-sunken); color: var(--urm-ink-soft); }
 table.timeline td.what { overflow-wrap: anywhere; min-width: 12rem; }
+/* A phone: each entry a block (when and event on a line, what happened under them), not a table to scroll sideways. */
+@media (max-width: 40rem) {
+  table.timeline thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.timeline, table.timeline tbody { display: block; }
+  table.timeline tr { display: flex; flex-wrap: wrap; gap: var(--urm-space-1) var(--urm-space-3); align-items: baseline; padding: var(--urm-space-2) var(--urm-space-3); border-bottom: 1px solid var(--urm-line); }
+  table.timeline tbody tr:last-child { border-bottom: 0; }
+  table.timeline td { display: block; padding: 0; border: 0; }
+  table.timeline td.what { flex-basis: 100%; min-width: 0; }
+}
 table.timeline ul.details { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: var(--urm-space-1) var(--urm-space-4); }
 table.timeline .detail-name { color: var(--urm-muted); }
 details.record > summary { cursor: pointer; display: inline-flex; flex-wrap: wrap; gap: var(--urm-space-1); align-items: center; }
 details.record[open] > summary { margin-bottom: var(--urm-space-2); }
-dl.pairs.record-fields { font-size: var(--urm-text-md); margin: 0; min-width: 16rem; }
+dl.pairs.record-fields { font-size: var(--urm-text-md); margin: 0 0 var(--urm-space-3); min-width: 16rem; }
+details.record .record-label { font-size: var(--urm-text-sm); color: var(--urm-muted); margin: 0 0 var(--urm-space-1); }
+details.record pre { margin: 0; font-size: var(--urm-text-sm); }
 .data-table .reason { display: block; min-width: 14rem; overflow-wrap: anywhere; }
 .home-grid { display: grid; gap: 0 var(--urm-space-4); grid-template-columns: minmax(0, 1fr); align-items: start; }
 @media (min-width: 64rem) { .home-grid { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); } }
