@@ -93,39 +93,41 @@ export function PlayersPage() {
   return (
     <>
       <PageHeader title="Players" subtitle="Every player the application has sent, by profile id. Open one to see its attributes, timeline and messages." />
-      <div class="card players-search">
-        <PlayerSearch id="player-search" name="Find players" value={typed} onInput={setTyped} onSubmit={search} button="Search" />
-      </div>
-      <DataTable
-        label={prefix ? `Players whose id starts with “${prefix}”` : 'Players'}
-        rows={list.data?.players}
-        columns={columns}
-        rowId={(player) => player.profile_id}
-        loading={list.loading}
-        error={list.error && <ErrorNote error={list.error} />}
-        empty={
-          prefix ? (
-            <>
-              No player's id starts with “<Visible text={prefix} />
-              ”.
-            </>
-          ) : cursor ? (
-            'No players on this page.'
-          ) : (
-            'No players yet: they appear here once the application sends its first profile or event.'
-          )
-        }
-        paging={
-          list.data && {
-            count: list.data.players.length,
-            noun: 'player',
-            next: list.data.next_cursor,
-            atFirst: cursor === undefined,
-            onNext: (next) => setPaged({ prefix, cursor: next }),
-            onFirst: () => setPaged(undefined),
+      <div class="players-list">
+        <div class="card players-search">
+          <PlayerSearch id="player-search" name="Find players" value={typed} onInput={setTyped} onSubmit={search} button="Search" />
+        </div>
+        <DataTable
+          label={prefix ? `Players whose id starts with “${prefix}”` : 'Players'}
+          rows={list.data?.players}
+          columns={columns}
+          rowId={(player) => player.profile_id}
+          loading={list.loading}
+          error={list.error && <ErrorNote error={list.error} />}
+          empty={
+            prefix ? (
+              <>
+                No player's id starts with “<Visible text={prefix} />
+                ”.
+              </>
+            ) : cursor ? (
+              'No players on this page.'
+            ) : (
+              'No players yet: they appear here once the application sends its first profile or event.'
+            )
           }
-        }
-      />
+          paging={
+            list.data && {
+              count: list.data.players.length,
+              noun: 'player',
+              next: list.data.next_cursor,
+              atFirst: cursor === undefined,
+              onNext: (next) => setPaged({ prefix, cursor: next }),
+              onFirst: () => setPaged(undefined),
+            }
+          }
+        />
+      </div>
     </>
   );
 }

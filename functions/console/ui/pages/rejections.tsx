@@ -23,7 +23,8 @@ type Rejection = ConsoleAnswer<'ConsoleListRejections'>['rejections'][number];
 export function recordFields(record: string): [string, unknown][] | undefined {
   try {
     const parsed = JSON.parse(record) as unknown;
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.entries(parsed) : undefined;
+    // Not app_id: it is the console's own application.
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.entries(parsed).filter(([name]) => name !== 'app_id') : undefined;
   } catch {
     return undefined;
   }

@@ -2,7 +2,8 @@
 export const audienceCss = `
 .search-row { display: flex; flex-wrap: wrap; gap: var(--urm-space-2); align-items: flex-start; }
 .search-row > input { flex: 1 1 14rem; width: auto; min-width: 0; }
-.players-search { padding: var(--urm-space-4) var(--urm-space-5); max-width: 44rem; }
+.players-list { max-width: 64rem; }
+.players-search { padding: var(--urm-space-4) var(--urm-space-5); }
 .player-summary { display: flex; flex-wrap: wrap; gap: var(--urm-space-2) var(--urm-space-4); align-items: center; }
 .player-layout { display: grid; gap: 0 var(--urm-space-4); grid-template-columns: minmax(0, 1fr); align-items: start; }
 @media (min-width: 80rem) { .player-layout.with-side { grid-template-columns: minmax(0, 1fr) minmax(20rem, 24rem); } }
