@@ -9,6 +9,8 @@ export const audienceCss = `
 @media (min-width: 80rem) { .player-layout.with-side { grid-template-columns: minmax(0, 1fr) minmax(20rem, 24rem); } }
 .player-main, .player-side { min-width: 0; }
 .table-wrap.attributes { margin-bottom: var(--urm-space-5); }
+.table-wrap.attributes:last-child { margin-bottom: 0; }
+.player-side dl.pairs { align-items: baseline; }
 .table-wrap.attributes th.attribute-name { font-weight: 600; color: var(--urm-ink); overflow-wrap: anywhere; min-width: 7rem; }
 .table-wrap.attributes td.attribute-type { color: var(--urm-muted); font-size: var(--urm-text-sm); white-space: nowrap; }
 .table-wrap.attributes td.attribute-value { overflow-wrap: anywhere; min-width: 9rem; width: 60%; }
