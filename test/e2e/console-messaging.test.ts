@@ -1,8 +1,9 @@
 /**
  * Messaging on a player's page in Chromium: as an admin, send player-42 an
  * email (it reaches the local mail store, and the player's timeline shows
- * it) and try a push to a player without devices (the server's 409 is
- * shown); as a viewer, no send form, and a forged send gets 403.
+ * it, naming the channel by its name) and see that a push to a player
+ * without devices cannot be sent, and why; as a viewer, no send form, and a
+ * forged send gets 403.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -15,6 +16,7 @@ import { consoleApp, forgedPost, screenshot, signedInPage, type ConsoleApp } fro
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { mailWithSubject } from '../support/mail';
+import { checkPage } from '../support/page-checks';
 
 const applied = { timeout: 15_000 };
 let stack: TestStack;
@@ -57,7 +59,7 @@ async function openPlayer42(page: Awaited<ReturnType<typeof signedInPage>>) {
 }
 
 describe('messaging a player from the console, as an admin', () => {
-  test('an email sent from the player page reaches the mail store and shows on the timeline; a push without devices shows why not', async () => {
+  test('an email sent from the player page reaches the mail store and shows on the timeline by its channel name; a push without devices is disabled, saying why', async () => {
     const page = await signedInPage(stack, browser, app, 'admin');
     await openPlayer42(page);
     const subject = `Your bonus ${randomUUID().slice(0, 8)}`;
@@ -75,14 +77,19 @@ describe('messaging a player from the console, as an admin', () => {
     expect(mails.map((mail) => [mail.destination.to, mail.body.text?.trim()])).toEqual([
       [[expect.stringContaining('ann@example.com')], 'Hello Ann, a bonus awaits.'],
     ]);
-    await page.locator('table.timeline').getByText(`Email sent: “${subject}”`, { exact: false }).waitFor(applied);
+    // The timeline names the channel as the admin named it, not by its id.
+    await page.locator('table.timeline').getByText(`Email sent: “${subject}” through News`, { exact: true }).waitFor(applied);
     await screenshot(page, 'player-email-sent');
 
-    await page.getByLabel('Title').fill('Spin now');
-    await page.getByLabel('Body').fill('Free spins today');
-    await page.getByRole('button', { name: 'Send push' }).click();
-    await expect(page.locator('form.send-form [role="alert"]').textContent()).resolves.toBe('Not sent: the player has no web push device.');
+    // No web push device: Send push is disabled, and the reason is shown and describes the button.
+    const sendPush = page.getByRole('button', { name: 'Send push' });
+    await expect(sendPush.isDisabled()).resolves.toBe(true);
+    await expect(page.getByLabel('Title').count()).resolves.toBe(0);
+    const reason = await sendPush.getAttribute('aria-describedby');
+    await expect(page.locator(`#${reason}`).textContent()).resolves.toMatch(/the player has no web push device/);
+    await expect(page.locator(`#${reason}`).isVisible()).resolves.toBe(true);
     await screenshot(page, 'player-push-refused');
+    await checkPage(page, 'console-player-messaging');
     await page.context().close();
   });
 });

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
+import { checkPage } from '../support/page-checks';
 import { consoleApp, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
@@ -64,5 +65,6 @@ test('the timeline shows each event named like a prototype property with its nam
   );
   expect(errors).toEqual([]);
   await screenshot(page, 'player-prototype-names');
+  await checkPage(page, 'console-player-prototype-names');
   await page.context().close();
 });

@@ -5,11 +5,16 @@
  */
 type Attributes = Record<string, unknown>;
 
+/** What the page knows that the event only refers to by id: a channel's name, when the reader may list channels. */
+export interface EventNames {
+  channel?: (channelId: string) => string | undefined;
+}
+
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 const quoted = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
 
 // A Map, not an object: an integrator's event named `__proto__` or `constructor` must find no sentence.
-const sentences = new Map<string, (a: Attributes) => string>(
+const sentences = new Map<string, (a: Attributes, names: EventNames) => string>(
   Object.entries({
     urm_back_office_action: (a) => {
       const who = text(a.user_email ?? a.user_id ?? 'Someone');
@@ -17,20 +22,23 @@ const sentences = new Map<string, (a: Attributes) => string>(
       if (a.action === 'unset_attribute') return `${who} unset ${text(a.attribute)}`;
       return `${who}: ${text(a.action)}`;
     },
-    urm_email_sent: (a) => `Email sent: “${text(a.subject ?? '')}” (channel ${text(a.channel_id ?? '?')})`,
+    urm_email_sent: (a, names) => {
+      const channel = typeof a.channel_id === 'string' ? names.channel?.(a.channel_id) : undefined;
+      return `Email sent: “${text(a.subject ?? '')}” ${channel === undefined ? `(channel ${text(a.channel_id ?? '?')})` : `through ${channel}`}`;
+    },
     urm_push_sent: (a) => `Push sent: “${text(a.title ?? '')}” to ${text(a.sent ?? 0)} of ${text(a.tokens ?? 0)} devices`,
     urm_push_received: () => 'Push notification shown on a device',
     urm_push_clicked: () => 'Push notification clicked',
     urm_push_dismissed: () => 'Push notification dismissed',
     urm_affiliate_attributed: (a) =>
       `Attributed to affiliate ${text(a.urm_aff_id ?? '?')}${a.urm_aff_link_id ? ` (link ${text(a.urm_aff_link_id)})` : ''}${a.urm_aff ? `, sub-id ${text(a.urm_aff)}` : ''}`,
-  } satisfies Record<string, (a: Attributes) => string>),
+  } satisfies Record<string, (a: Attributes, names: EventNames) => string>),
 );
 
 /** A sentence for a system event; for an unknown `urm_*` one, its name in words; undefined for an integrator's event. */
-export function describeEvent(event: string, attributes: Attributes): string | undefined {
+export function describeEvent(event: string, attributes: Attributes, names: EventNames = {}): string | undefined {
   const sentence = sentences.get(event);
-  if (sentence) return sentence(attributes);
+  if (sentence) return sentence(attributes, names);
   if (event.startsWith('urm_')) {
     const words = event.slice(4).replace(/_/g, ' ');
     return words.charAt(0).toUpperCase() + words.slice(1);

@@ -132,8 +132,8 @@ mark.invisible-char { background: var(--urm-warning-soft); color: var(--urm-warn
 table { border-collapse: separate; border-spacing: 0; width: 100%; font-size: var(--urm-text-md); font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: 0.55rem 0.75rem; border-bottom: 1px solid var(--urm-line); vertical-align: top; }
 thead th { position: sticky; top: 0; z-index: 1; background: var(--urm-surface-sunken); color: var(--urm-ink-soft); font-size: var(--urm-text-sm); font-weight: 600; white-space: nowrap; }
-tbody tr:hover td, tbody tr:hover th { background: #f8f9fc; }
-tbody tr:last-child td, tbody tr:last-child th { border-bottom: 0; }
+tbody tr:hover > td, tbody tr:hover > th { background: #f8f9fc; }
+tbody tr:last-child > td, tbody tr:last-child > th { border-bottom: 0; }
 tfoot td, tfoot th { font-weight: 650; border-top: 1px solid var(--urm-line-strong); border-bottom: 0; }
 th.num, td.num { text-align: right; white-space: nowrap; }
 td.wrap { overflow-wrap: anywhere; min-width: 10rem; }

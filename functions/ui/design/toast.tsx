@@ -36,17 +36,17 @@ export function ToastProvider({ children }: { children: ComponentChildren }) {
   return (
     <ToastContext.Provider value={value}>
       {children}
-      <ul class="toasts" aria-live="polite">
+      {/* Not a list: a list's items may not be status or alert regions (axe's "list" rule). */}
+      <div class="toasts" aria-live="polite">
         {toasts.map((toast) => (
-          // The role is on the text, not the item: a list's items may not take another role.
-          <li key={toast.id} class={`toast tone-${toast.tone}`}>
+          <div key={toast.id} class={`toast tone-${toast.tone}`}>
             <span role={toast.tone === 'danger' ? 'alert' : 'status'}>{toast.text}</span>
             <button type="button" class="small" onClick={() => dismiss(toast.id)} aria-label="Dismiss">
               ×
             </button>
-          </li>
+          </div>
         ))}
-      </ul>
+      </div>
     </ToastContext.Provider>
   );
 }

@@ -25,6 +25,13 @@ describe('system events in words', () => {
     expect(describeEvent('urm_email_sent', { subject: 'Welcome', channel_id: 'ch_1', message_id: 'm' })).toBe('Email sent: “Welcome” (channel ch_1)');
   });
 
+  test("an email sent names its channel by the channel's name when the page knows it, by its id when not", () => {
+    const names = { channel: (id: string) => (id === 'ch_1' ? 'News' : undefined) };
+
+    expect(describeEvent('urm_email_sent', { subject: 'Welcome', channel_id: 'ch_1' }, names)).toBe('Email sent: “Welcome” through News');
+    expect(describeEvent('urm_email_sent', { subject: 'Welcome', channel_id: 'ch_gone' }, names)).toBe('Email sent: “Welcome” (channel ch_gone)');
+  });
+
   test('an affiliate attribution names the affiliate, link and sub-id', () => {
     expect(describeEvent('urm_affiliate_attributed', { urm_aff_id: 'aff_1', urm_aff_link_id: 'lnk_2', urm_aff: 'spring' })).toBe(
       'Attributed to affiliate aff_1 (link lnk_2), sub-id spring',

@@ -1,43 +1,56 @@
 /**
  * Messaging one player from its page (admins, marketers): an email through
  * one of the application's channels, to the player's own `email` attribute,
- * or a web push to its devices. The server's answer is shown as it is; the
- * send shows on the timeline (urm_email_sent / urm_push_sent) within seconds.
+ * or a web push to its devices. A send's result is a toast; a refusal stays
+ * next to the form (the server's message, a 400's errors under the fields
+ * they name). The send shows on the timeline (urm_email_sent / urm_push_sent)
+ * within seconds.
  */
 import { useState } from 'preact/hooks';
 import type { ConsoleAnswer } from '../../answers';
+import { Field, errorsFor, fieldProps, otherErrors } from '../../../ui/design/field';
+import { useToast } from '../../../ui/design/toast';
 import { refusal, Result, type Outcome } from '../actions';
-import { postJson } from '../api';
+import { ApiError, postJson } from '../api';
 import { ErrorNote } from '../components';
 import type { Loaded } from '../use-api';
 
 /** One send per click; a retry of the same click (same action_id) would not send twice. */
-function useSend(url: string, onSent: () => void) {
+function useSend(url: string, fields: readonly string[], onSent: () => void) {
+  const notify = useToast();
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>();
+  const [errors, setErrors] = useState<string[]>([]);
   const send = async <T,>(body: Record<string, unknown>, describe: (answer: T) => string) => {
     setBusy(true);
     setOutcome(undefined);
+    setErrors([]);
     try {
       const answer = await postJson<T>(url, { ...body, action_id: crypto.randomUUID() });
-      setOutcome({ kind: 'success', text: describe(answer) });
+      notify('success', describe(answer));
       onSent();
       return true;
     } catch (error) {
-      setOutcome(refusal(error, { prefix: 'Not sent: ', end: '.', forbidden: 'your role may not message players.' }));
+      const words = { prefix: 'Not sent: ', end: '.', forbidden: 'your role may not message players.' };
+      // A 400's messages that name a field go under it; the alert says the rest.
+      if (error instanceof ApiError && error.status === 400 && error.errors.length > 0) {
+        setErrors(error.errors);
+        const rest = otherErrors(error.errors, fields);
+        setOutcome(refusal(new ApiError(400, error.message, rest), words));
+      } else setOutcome(refusal(error, words));
       return false;
     } finally {
       setBusy(false);
     }
   };
-  return { busy, outcome, send };
+  return { busy, outcome, errors, send };
 }
 
 export function SendEmail({ path, channels, onSent }: { path: string; channels: Loaded<ConsoleAnswer<'ConsoleListChannels'>>; onSent: () => void }) {
   const [channelId, setChannelId] = useState('');
   const [subject, setSubject] = useState('');
   const [text, setText] = useState('');
-  const { busy, outcome, send } = useSend(`${path}/email`, onSent);
+  const { busy, outcome, errors, send } = useSend(`${path}/email`, ['channel_id', 'subject', 'text_body'], onSent);
   const enabled = channels.data?.channels.filter((channel) => channel.enabled) ?? [];
   const chosen = channelId || enabled[0]?.channel_id || '';
 
@@ -53,40 +66,72 @@ export function SendEmail({ path, channels, onSent }: { path: string; channels: 
     }
   };
 
+  const channelErrors = errorsFor(errors, 'channel_id');
+  const subjectErrors = errorsFor(errors, 'subject');
+  const textErrors = errorsFor(errors, 'text_body');
   return (
     <form class="send-form" onSubmit={submit} aria-labelledby="send-email-title">
       <h3 id="send-email-title">Send email</h3>
       <p class="muted">To the player's own address (its email attribute).</p>
       {channels.error && <ErrorNote error={channels.error} />}
-      <label for="email-channel">Channel</label>
-      <select id="email-channel" name="channel_id" value={chosen} onChange={(e) => setChannelId(e.currentTarget.value)} required>
-        {enabled.length === 0 && <option value="">{channels.data ? 'no enabled channel: an admin adds one in Settings' : 'loading channels…'}</option>}
-        {enabled.map((channel) => (
-          <option key={channel.channel_id} value={channel.channel_id}>
-            {channel.name} — {channel.from_name} &lt;{channel.from_email}&gt;
-          </option>
-        ))}
-      </select>
-      <label for="email-subject">Subject</label>
-      <input id="email-subject" name="subject" value={subject} onInput={(e) => setSubject(e.currentTarget.value)} required maxLength={998} autocomplete="off" />
-      <label for="email-text">Text</label>
-      <textarea id="email-text" name="text_body" rows={5} value={text} onInput={(e) => setText(e.currentTarget.value)} required />
-      <button type="submit" aria-busy={busy} disabled={busy || !chosen}>
-        Send email
-      </button>
+      <Field
+        id="email-channel"
+        label="Channel"
+        errors={channelErrors}
+        hint={channels.data && enabled.length === 0 ? 'No enabled channel: an admin adds one in Settings.' : undefined}
+      >
+        <select
+          {...fieldProps('email-channel', channelErrors, !!channels.data && enabled.length === 0)}
+          name="channel_id"
+          value={chosen}
+          onChange={(e) => setChannelId(e.currentTarget.value)}
+          required
+        >
+          {enabled.length === 0 && <option value="">{channels.data ? 'no enabled channel' : 'loading channels…'}</option>}
+          {enabled.map((channel) => (
+            <option key={channel.channel_id} value={channel.channel_id}>
+              {channel.name} — {channel.from_name} &lt;{channel.from_email}&gt;
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id="email-subject" label="Subject" errors={subjectErrors}>
+        <input
+          {...fieldProps('email-subject', subjectErrors)}
+          name="subject"
+          value={subject}
+          onInput={(e) => setSubject(e.currentTarget.value)}
+          required
+          maxLength={998}
+          autocomplete="off"
+        />
+      </Field>
+      <Field id="email-text" label="Text" errors={textErrors}>
+        <textarea {...fieldProps('email-text', textErrors)} name="text_body" rows={5} value={text} onInput={(e) => setText(e.currentTarget.value)} required />
+      </Field>
+      <div class="form-actions">
+        <button type="submit" class="primary" aria-busy={busy} disabled={busy || !chosen}>
+          Send email
+        </button>
+      </div>
       <Result outcome={outcome} />
     </form>
   );
 }
 
-export function SendPush({ path, onSent }: { path: string; onSent: () => void }) {
+/**
+ * `unavailable`: why no push can reach the player (no web push device, or it
+ * said no to notifications); the form is shown disabled, with the reason.
+ */
+export function SendPush({ path, unavailable, onSent }: { path: string; unavailable?: string; onSent: () => void }) {
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
   const [url, setUrl] = useState('');
-  const { busy, outcome, send } = useSend(`${path}/push`, onSent);
+  const { busy, outcome, errors, send } = useSend(`${path}/push`, ['title', 'body', 'url'], onSent);
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (unavailable) return;
     const sent = await send<ConsoleAnswer<'ConsolePushPlayer'>>(
       { title, body, ...(url.trim() ? { url: url.trim() } : {}) },
       (answer) =>
@@ -99,19 +144,52 @@ export function SendPush({ path, onSent }: { path: string; onSent: () => void })
     }
   };
 
+  const off = !!unavailable;
+  const titleErrors = errorsFor(errors, 'title');
+  const bodyErrors = errorsFor(errors, 'body');
+  const urlErrors = errorsFor(errors, 'url');
   return (
     <form class="send-form" onSubmit={submit} aria-labelledby="send-push-title">
       <h3 id="send-push-title">Send push</h3>
       <p class="muted">To the player's web push devices.</p>
-      <label for="push-title">Title</label>
-      <input id="push-title" name="title" value={title} onInput={(e) => setTitle(e.currentTarget.value)} required autocomplete="off" />
-      <label for="push-body">Body</label>
-      <textarea id="push-body" name="body" rows={3} value={body} onInput={(e) => setBody(e.currentTarget.value)} required />
-      <label for="push-url">Link (optional)</label>
-      <input id="push-url" name="url" type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://" autocomplete="off" />
-      <button type="submit" aria-busy={busy} disabled={busy}>
-        Send push
-      </button>
+      {/* Nothing to fill in when nothing can be sent: the reason, and the button it disables. */}
+      {unavailable ? (
+        <p class="alert tone-warning" id="push-unavailable">
+          {unavailable}
+        </p>
+      ) : (
+        <>
+          <Field id="push-title" label="Title" errors={titleErrors}>
+            <input
+              {...fieldProps('push-title', titleErrors)}
+              name="title"
+              value={title}
+              onInput={(e) => setTitle(e.currentTarget.value)}
+              required
+              autocomplete="off"
+            />
+          </Field>
+          <Field id="push-body" label="Body" errors={bodyErrors}>
+            <textarea {...fieldProps('push-body', bodyErrors)} name="body" rows={3} value={body} onInput={(e) => setBody(e.currentTarget.value)} required />
+          </Field>
+          <Field id="push-url" label="Link (optional)" errors={urlErrors}>
+            <input
+              {...fieldProps('push-url', urlErrors)}
+              name="url"
+              type="url"
+              value={url}
+              onInput={(e) => setUrl(e.currentTarget.value)}
+              placeholder="https://"
+              autocomplete="off"
+            />
+          </Field>
+        </>
+      )}
+      <div class="form-actions">
+        <button type="submit" class="primary" aria-busy={busy} disabled={busy || off} aria-describedby={off ? 'push-unavailable' : undefined}>
+          Send push
+        </button>
+      </div>
       <Result outcome={outcome} />
     </form>
   );

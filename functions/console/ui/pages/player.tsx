@@ -1,14 +1,21 @@
 /**
- * One player: attributes with their types, push devices, affiliate
+ * One player: attributes shown as values, push devices, affiliate
  * attribution, rejections, and the timeline (newest first, paged, filtered
- * by event name). Admins and marketers may set or unset an attribute; the
- * change goes through the stream and shows here once the consumer applied it.
+ * by event name). Admins and marketers may set or unset an attribute and
+ * message the player; a change goes through the stream and shows here once
+ * the consumer applied it.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
 import type { ConsoleAnswer } from '../../answers';
+import { Badge, ConsentBadge, RgBadge } from '../../../ui/design/badge';
+import { Field, errorsFor, fieldProps, otherErrors } from '../../../ui/design/field';
+import { Alert, PageHeader } from '../../../ui/design/page';
+import { useToast } from '../../../ui/design/toast';
+import { Value, Visible, When } from '../../../ui/design/value';
 import { ApiError, getJson, postJson } from '../api';
-import { ErrorNote, Loading, Pager, Section, Value, When } from '../components';
-import { describeEvent, eventDetails } from '../events';
+import { ErrorNote, Loading } from '../components';
+import { describeEvent, type EventNames, eventDetails } from '../events';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
 import { SendEmail, SendPush } from './messaging';
@@ -16,83 +23,170 @@ import { SendEmail, SendPush } from './messaging';
 export const TIMELINE_PAGE_SIZE = 25;
 
 type PlayerView = ConsoleAnswer<'ConsoleGetPlayer'>;
+type AttributeRow = PlayerView['attributes'][number];
 /** After a change, how often and how long the page reads the player again to show it applied (bounded). */
 const refreshDelaysMs = [400, 800, 1500, 3000, 5000];
+
+/** A card whose heading id is given: the page's tests and links find the sections by it. */
+function Section({ id, title, aside, children }: { id: string; title: string; aside?: ComponentChildren; children: ComponentChildren }) {
+  return (
+    <section class="card" aria-labelledby={id}>
+      <div class="card-header">
+        <h2 id={id}>{title}</h2>
+        {aside}
+      </div>
+      {children}
+    </section>
+  );
+}
 
 export function PlayerPage({ id }: { id: string }) {
   const { role } = useSession();
   const path = `/players/${encodeURIComponent(id)}`;
   const player = useApi(() => getJson<PlayerView>(path), id);
-  // The application's channels, for Send email, read in parallel with the player (a viewer sends nothing).
+  // The application's channels, for Send email and for naming channels on the timeline (a viewer may not list them).
   const channels = useApi(() => getJson<ConsoleAnswer<'ConsoleListChannels'>>('/channels'), 'channels', role !== 'viewer');
+  const names = useMemo<EventNames>(() => {
+    const byId = new Map(channels.data?.channels.map((channel) => [channel.channel_id, channel.name]));
+    return { channel: (channelId) => byId.get(channelId) };
+  }, [channels.data]);
   const [changes, setChanges] = useState(0);
   // A message's event reaches the timeline through the stream: read it again a few times (bounded).
   const timelineSoon = () => {
     for (const delay of refreshDelaysMs) setTimeout(() => setChanges((n) => n + 1), delay);
   };
+  const trail = [{ label: 'Players', href: '/console/players' }, { label: <Visible text={id} /> }];
 
   if (player.error?.status === 404)
     return (
       <>
-        <p>
-          <a href="/console/players">← Players</a>
-        </p>
-        <h1>{id}</h1>
-        <p role="alert">There is no player with this id in this application.</p>
+        <PageHeader trail={trail} title={<Visible text={id} />} />
+        <Alert tone="danger">There is no player with this id in this application.</Alert>
       </>
     );
 
+  const view = player.data;
   return (
     <>
-      <p>
-        <a href="/console/players">← Players</a>
-      </p>
-      <h1 class="profile-id">{id}</h1>
-      {player.error && <ErrorNote error={player.error} />}
-      {!player.data && player.loading && <Loading what="the player" />}
-      {player.data && (
-        <>
-          <p class="muted">
-            Last updated <When at={player.data.updated_at} />
-          </p>
-          <div class="grid player-grid">
-            <Section title="Attributes">
-              <Attributes view={player.data} />
-              {role !== 'viewer' && <ChangeAttribute path={path} onChanged={() => setChanges((n) => n + 1)} refresh={player.reload} />}
-            </Section>
-            <div>
-              <Section title="Push">
-                <Push view={player.data} />
+      <PageHeader
+        trail={trail}
+        title={<Visible text={id} />}
+        subtitle={
+          view && (
+            <span class="player-summary">
+              <span>
+                Last updated <When at={view.updated_at} />
+              </span>
+              <PlayerBadges view={view} />
+            </span>
+          )
+        }
+      />
+      {player.error && <PlayerError error={player.error} />}
+      {!player.error && (
+        <div class={view ? 'player-layout with-side' : 'player-layout'}>
+          <div class="player-main">
+            {!view && player.loading && <Loading what="the player" />}
+            {view && (
+              <Section id="section-attributes" title="Attributes" aside={<span class="muted">{countOf(view.attributes.length, 'attribute')}</span>}>
+                <Attributes view={view} />
+                {role !== 'viewer' && <ChangeAttribute path={path} onChanged={() => setChanges((n) => n + 1)} refresh={player.reload} />}
               </Section>
-              <Section title="Affiliate">
-                <Affiliate view={player.data} />
-              </Section>
-              <Section title="Rejected records">
-                <Rejections view={player.data} />
-              </Section>
-            </div>
+            )}
+            {/* Not waiting for the player: the timeline reads by its id, in parallel with it (an unknown id shows the 404 above instead). */}
+            <Timeline path={path} changes={changes} names={names} />
           </div>
-          {role !== 'viewer' && (
-            <Section title="Message the player">
-              <div class="grid player-grid">
-                <SendEmail path={path} channels={channels} onSent={timelineSoon} />
-                <SendPush path={path} onSent={timelineSoon} />
-              </div>
-            </Section>
+          {view && (
+            <div class="player-side">
+              <Section id="section-push" title="Push">
+                <Push view={view} />
+              </Section>
+              <Section id="section-affiliate" title="Affiliate">
+                <Affiliate view={view} />
+              </Section>
+              <Section id="section-rejected-records" title="Rejected records">
+                <Rejections view={view} />
+              </Section>
+              {role !== 'viewer' && (
+                <Section id="section-message-the-player" title="Message the player">
+                  <SendEmail path={path} channels={channels} onSent={timelineSoon} />
+                  <hr />
+                  <SendPush path={path} unavailable={pushUnavailable(view)} onSent={timelineSoon} />
+                </Section>
+              )}
+            </div>
           )}
-        </>
+        </div>
       )}
-      {/* Not waiting for the player: the timeline reads by its id, in parallel with it (an unknown id shows the 404 above instead). */}
-      {!player.error && <Timeline path={path} changes={changes} />}
     </>
   );
 }
 
-function Attributes({ view }: { view: PlayerView }) {
-  if (view.attributes.length === 0) return <p>No attributes.</p>;
+const countOf = (count: number, noun: string) => `${count.toLocaleString('en-GB')} ${noun}${count === 1 ? '' : 's'}`;
+
+/** A 400 on the id itself is an id stored before the identifier rule: say so, beside the id shown with its marks. */
+function PlayerError({ error }: { error: ApiError }) {
+  if (error.status === 400 && error.errors.some((message) => message.startsWith('profile_id ')))
+    return (
+      <Alert tone="danger" title="This player's id cannot be read here">
+        It holds a character the service no longer accepts in an id (marked above), stored before that rule. Its records stay as they are; the API refuses reads
+        and writes under this id.
+      </Alert>
+    );
+  return <ErrorNote error={error} />;
+}
+
+/** Why no push can reach the player, as the server would refuse it (functions/back-office/messaging.ts); undefined when one can. */
+export function pushUnavailable(view: Pick<PlayerView, 'push'>): string | undefined {
+  if (view.push.receives_notifications === false) return 'Not possible: the player does not receive notifications (urm_receives_notifications is false).';
+  if (!view.push.devices.some((device) => device.platform === 'web'))
+    return 'Not possible: the player has no web push device. One is added when the player allows notifications on the site.';
+  return undefined;
+}
+
+// An integrator's own names for responsible-gaming status and marketing consent: shown as badges when the player has them.
+const rgStatusName = /^(?:urm_)?(?:rg|responsible_gaming|responsible_gambling)_status$/i;
+const selfExcludedName = /^(?:urm_)?self_excluded$/i;
+const consentName = /^(?:urm_)?(?:(email|sms|push|phone|marketing)_(?:consent|opt_in|optin)|(?:consent|opt_in|optin)_(email|sms|push|phone|marketing))$/i;
+
+export function playerBadges(attributes: readonly Pick<AttributeRow, 'name' | 'value'>[]): { rg: string[]; consent: [string, boolean][] } {
+  const rg: string[] = [];
+  const consent: [string, boolean][] = [];
+  for (const { name, value } of attributes) {
+    if (rgStatusName.test(name) && typeof value === 'string' && value !== '') rg.push(value);
+    else if (selfExcludedName.test(name) && value === true) rg.push('self_excluded');
+    else if (name === 'urm_receives_notifications' && typeof value === 'boolean') consent.push(['Push', value]);
+    else if (typeof value === 'boolean') {
+      const channel = consentName.exec(name);
+      const word = channel?.[1] ?? channel?.[2];
+      if (word) consent.push([word === 'sms' ? 'SMS' : word.charAt(0).toUpperCase() + word.slice(1).toLowerCase(), value]);
+    }
+  }
+  return { rg, consent };
+}
+
+function PlayerBadges({ view }: { view: PlayerView }) {
+  const { rg, consent } = playerBadges(view.attributes);
+  if (rg.length === 0 && consent.length === 0) return null;
   return (
-    <figure class="table-scroll">
-      <table class="striped">
+    <span class="cluster player-badges">
+      {rg.map((status) => (
+        <RgBadge key={status} status={status} />
+      ))}
+      {consent.map(([channel, given]) => (
+        <ConsentBadge key={channel} channel={channel} consent={given} />
+      ))}
+    </span>
+  );
+}
+
+const pushTokenNames = new Set(['urm_web_push_notification_token', 'urm_ios_push_notification_token', 'urm_android_push_notification_token']);
+
+function Attributes({ view }: { view: PlayerView }) {
+  if (view.attributes.length === 0) return <p class="muted">No attributes.</p>;
+  return (
+    <section class="table-wrap attributes" aria-label="Attributes (scrolls)" tabIndex={0}>
+      <table>
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -103,18 +197,25 @@ function Attributes({ view }: { view: PlayerView }) {
         <tbody>
           {view.attributes.map((attribute) => (
             <tr key={attribute.name}>
-              <th scope="row">{attribute.name}</th>
-              <td>
-                <small class={`type type-${attribute.type}`}>{attribute.type}</small>
-              </td>
-              <td class="value">
-                <Value value={attribute.value} />
+              <th scope="row" class="attribute-name">
+                <Visible text={attribute.name} />
+              </th>
+              <td class="attribute-type">{attribute.type}</td>
+              <td class="attribute-value">
+                {/* Push tokens are credentials, and long: the Push card shows the devices. */}
+                {pushTokenNames.has(attribute.name) && Array.isArray(attribute.value) ? (
+                  <span class="muted" title="Type: list">
+                    {countOf(attribute.value.length, 'device')} (see Push)
+                  </span>
+                ) : (
+                  <Value value={attribute.value} />
+                )}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-    </figure>
+    </section>
   );
 }
 
@@ -122,16 +223,22 @@ function Push({ view }: { view: PlayerView }) {
   const receives = view.push.receives_notifications;
   return (
     <>
-      <p>
-        Receives notifications: <strong>{receives === null ? 'not set' : receives ? 'yes' : 'no'}</strong>
-      </p>
+      <dl class="pairs">
+        <div>
+          <dt>Receives notifications</dt>
+          <dd>
+            {receives === null ? <span class="value-empty">not set</span> : <Badge tone={receives ? 'success' : 'warning'}>{receives ? 'Yes' : 'No'}</Badge>}
+          </dd>
+        </div>
+      </dl>
       {view.push.devices.length === 0 ? (
-        <p>No push devices.</p>
+        <p class="muted">No push devices.</p>
       ) : (
-        <ul>
+        <ul class="devices">
           {view.push.devices.map((device, i) => (
             <li key={i}>
-              {device.platform === 'web' ? `Web push via ${device.service ?? 'an unknown service'}` : `${device.platform} device …${device.token_end ?? ''}`}
+              <Badge tone="info">{device.platform === 'web' ? 'Web' : device.platform === 'ios' ? 'iOS' : 'Android'}</Badge>{' '}
+              {device.platform === 'web' ? `via ${device.service ?? 'an unknown service'}` : `device …${device.token_end ?? ''}`}
             </li>
           ))}
         </ul>
@@ -141,13 +248,33 @@ function Push({ view }: { view: PlayerView }) {
 }
 
 function Affiliate({ view }: { view: PlayerView }) {
-  if (!view.affiliate) return <p>Not attributed to an affiliate.</p>;
-  const rows: [string, string | null][] = [
-    ['Affiliate', view.affiliate.urm_aff_id],
-    ['Link', view.affiliate.urm_aff_link_id],
-    ['Sub-id', view.affiliate.urm_aff],
-  ];
-  return <dl>{rows.flatMap(([label, value]) => [<dt key={`${label}-t`}>{label}</dt>, <dd key={`${label}-d`}>{value ?? '—'}</dd>])}</dl>;
+  const affiliate = view.affiliate;
+  if (!affiliate) return <p class="muted">Not attributed to an affiliate.</p>;
+  const shown = (value: string | null) => (value === null ? <span class="value-empty">none</span> : <Visible text={value} />);
+  return (
+    <dl class="pairs">
+      <div>
+        <dt>Affiliate</dt>
+        <dd>
+          {affiliate.urm_aff_id === null ? (
+            shown(null)
+          ) : (
+            <a href={`/console/affiliates/${encodeURIComponent(affiliate.urm_aff_id)}`} class="break">
+              <Visible text={affiliate.urm_aff_id} />
+            </a>
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Link</dt>
+        <dd class="break">{shown(affiliate.urm_aff_link_id)}</dd>
+      </div>
+      <div>
+        <dt>Sub-id</dt>
+        <dd class="break">{shown(affiliate.urm_aff)}</dd>
+      </div>
+    </dl>
+  );
 }
 
 function Rejections({ view }: { view: PlayerView }) {
@@ -159,16 +286,20 @@ function Rejections({ view }: { view: PlayerView }) {
   if (view.rejections.length === 0)
     return (
       <>
-        <p>None.</p>
+        <p class="muted">None.</p>
         {more}
       </>
     );
   return (
     <>
-      <ul>
+      <ul class="rejection-list">
         {view.rejections.map((rejection) => (
           <li key={rejection.urm_insert_id}>
-            <When at={rejection.rejected_at} />: {rejection.kind} <code>{rejection.urm_insert_id}</code> — {rejection.reason}
+            <span class="muted">
+              <When at={rejection.rejected_at} />
+            </span>{' '}
+            <Badge tone="danger">{rejection.kind}</Badge> <code>{rejection.urm_insert_id}</code>
+            <p class="reason">{rejection.reason}</p>
           </li>
         ))}
       </ul>
@@ -194,33 +325,26 @@ export function parseValue(kind: ValueKind, raw: string): { value: unknown } | {
   }
 }
 
-interface FieldErrors {
-  attribute?: string;
-  value?: string;
-  form?: string;
-}
-
-/** The server's 400 errors by the field they name ("attribute …", "value …"); anything else is the form's. */
-function fieldErrors(error: ApiError): FieldErrors {
-  const found: FieldErrors = {};
-  const messages = error.errors.length > 0 ? error.errors : [error.message];
-  for (const message of messages) {
-    const field = /^(attribute|value)\b/.exec(message)?.[1] as 'attribute' | 'value' | undefined;
-    const key = error.status === 400 && field ? field : 'form';
-    found[key] = found[key] ? `${found[key]}; ${message}` : message;
+/** The server's refusal in words for the form's own alert: what no field shows. */
+function formProblem(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return 'The server could not be reached. Try again.';
+  if (error.status === 403) return 'Your role may not change players.';
+  if (error.status === 400 && error.errors.length > 0) {
+    const rest = otherErrors(error.errors, ['attribute', 'value']);
+    return rest.length > 0 ? rest.join('; ') : undefined;
   }
-  if (error.status === 403) found.form = 'Your role may not change players.';
-  return found;
+  return error.message;
 }
 
 function ChangeAttribute({ path, onChanged, refresh }: { path: string; onChanged: () => void; refresh: () => void }) {
+  const notify = useToast();
   const [action, setAction] = useState<'set' | 'unset'>('set');
   const [attribute, setAttribute] = useState('');
   const [kind, setKind] = useState<ValueKind>('text');
   const [raw, setRaw] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<string[]>([]);
+  const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<string | undefined>();
 
   // After a change, read the player and timeline again a few times: the consumer applies it within seconds.
   const [refreshes, setRefreshes] = useState(0);
@@ -238,118 +362,102 @@ function ChangeAttribute({ path, onChanged, refresh }: { path: string; onChanged
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setDone(undefined);
+    setProblem(undefined);
     let body: Record<string, unknown> = { action, attribute: attribute.trim() };
     if (action === 'set') {
       const parsed = parseValue(kind, raw);
-      if ('error' in parsed) return setErrors({ value: parsed.error });
+      if ('error' in parsed) return setErrors([parsed.error]);
       body = { ...body, value: parsed.value };
     }
     setBusy(true);
-    setErrors({});
+    setErrors([]);
     try {
       await postJson(`${path}/attributes`, { ...body, action_id: crypto.randomUUID() });
-      setDone(action === 'set' ? `${body.attribute} set to ${JSON.stringify(body.value)}.` : `${body.attribute} unset.`);
+      notify(
+        'success',
+        `${action === 'set' ? `${body.attribute} set to ${JSON.stringify(body.value)}.` : `${body.attribute} unset.`} It shows here once applied (within seconds).`,
+      );
       setRefreshes((n) => n + 1);
     } catch (error) {
-      setErrors(error instanceof ApiError ? fieldErrors(error) : { form: 'The server could not be reached. Try again.' });
+      setErrors(error instanceof ApiError && error.status === 400 ? error.errors : []);
+      setProblem(formProblem(error));
     } finally {
       setBusy(false);
     }
   };
 
+  const attributeErrors = errorsFor(errors, 'attribute');
+  const valueErrors = errorsFor(errors, 'value');
   return (
     <form class="change-attribute" onSubmit={submit} aria-labelledby="change-attribute-title" noValidate>
       <h3 id="change-attribute-title">Change an attribute</h3>
-      <fieldset>
+      <fieldset class="choices">
         <legend>Action</legend>
-        <label>
+        <label class="choice">
           <input type="radio" name="action" value="set" checked={action === 'set'} onChange={() => setAction('set')} /> Set
         </label>
-        <label>
+        <label class="choice">
           <input type="radio" name="action" value="unset" checked={action === 'unset'} onChange={() => setAction('unset')} /> Unset (make it null)
         </label>
       </fieldset>
-      <label for="attribute-name">Attribute</label>
-      <input
-        id="attribute-name"
-        name="attribute"
-        value={attribute}
-        onInput={(e) => setAttribute(e.currentTarget.value)}
-        required
-        autocomplete="off"
-        aria-invalid={errors.attribute ? 'true' : undefined}
-        aria-describedby={errors.attribute ? 'attribute-error' : undefined}
-      />
-      {errors.attribute && (
-        <small id="attribute-error" class="error">
-          {errors.attribute}
-        </small>
-      )}
-      {action === 'set' && (
-        <div class="grid value-row">
-          <div>
-            <label for="value-kind">Type</label>
-            <select id="value-kind" name="kind" value={kind} onChange={(e) => setKind(e.currentTarget.value as ValueKind)}>
-              <option value="text">string</option>
-              <option value="number">number</option>
-              <option value="boolean">boolean</option>
-              <option value="json">array (JSON)</option>
-            </select>
-          </div>
-          <div>
-            <label for="attribute-value">Value</label>
-            {kind === 'boolean' ? (
-              <select
-                id="attribute-value"
-                name="value"
-                value={raw}
-                onChange={(e) => setRaw(e.currentTarget.value)}
-                aria-invalid={errors.value ? 'true' : undefined}
-                aria-describedby={errors.value ? 'value-error' : undefined}
-              >
-                <option value="">choose…</option>
-                <option value="true">true</option>
-                <option value="false">false</option>
+      <div class="form-row">
+        <Field id="attribute" label="Attribute" errors={attributeErrors}>
+          <input
+            {...fieldProps('attribute', attributeErrors)}
+            name="attribute"
+            value={attribute}
+            onInput={(e) => setAttribute(e.currentTarget.value)}
+            required
+            autocomplete="off"
+            spellcheck={false}
+          />
+        </Field>
+        {action === 'set' && (
+          <>
+            <Field id="value-kind" label="Type">
+              <select id="value-kind" name="kind" value={kind} onChange={(e) => setKind(e.currentTarget.value as ValueKind)}>
+                <option value="text">string</option>
+                <option value="number">number</option>
+                <option value="boolean">boolean</option>
+                <option value="json">array (JSON)</option>
               </select>
-            ) : (
-              <input
-                id="attribute-value"
-                name="value"
-                value={raw}
-                onInput={(e) => setRaw(e.currentTarget.value)}
-                inputMode={kind === 'number' ? 'decimal' : undefined}
-                autocomplete="off"
-                aria-invalid={errors.value ? 'true' : undefined}
-                aria-describedby={errors.value ? 'value-error' : undefined}
-              />
-            )}
-            {errors.value && (
-              <small id="value-error" class="error">
-                {errors.value}
-              </small>
-            )}
-          </div>
-        </div>
-      )}
-      <button type="submit" aria-busy={busy} disabled={busy}>
-        {action === 'set' ? 'Set attribute' : 'Unset attribute'}
-      </button>
-      {errors.form && (
-        <p role="alert" class="error">
-          {errors.form}
-        </p>
-      )}
-      {done && (
-        <p role="status" class="success">
-          {done} It shows here once applied (within seconds).
+            </Field>
+            <Field id="value" label="Value" errors={valueErrors}>
+              {kind === 'boolean' ? (
+                <select {...fieldProps('value', valueErrors)} name="value" value={raw} onChange={(e) => setRaw(e.currentTarget.value)}>
+                  <option value="">choose…</option>
+                  <option value="true">true</option>
+                  <option value="false">false</option>
+                </select>
+              ) : (
+                <input
+                  {...fieldProps('value', valueErrors)}
+                  name="value"
+                  value={raw}
+                  onInput={(e) => setRaw(e.currentTarget.value)}
+                  inputMode={kind === 'number' ? 'decimal' : undefined}
+                  autocomplete="off"
+                />
+              )}
+            </Field>
+          </>
+        )}
+      </div>
+      <div class="form-actions">
+        <button type="submit" class="primary" aria-busy={busy} disabled={busy}>
+          {action === 'set' ? 'Set attribute' : 'Unset attribute'}
+        </button>
+      </div>
+      {problem && (
+        <p role="alert" class="field-error">
+          {problem}
         </p>
       )}
     </form>
   );
 }
 
-function Timeline({ path, changes }: { path: string; changes: number }) {
+function Timeline({ path, changes, names }: { path: string; changes: number; names: EventNames }) {
   const [typed, setTyped] = useState('');
   const [filter, setFilter] = useState('');
   const [cursor, setCursor] = useState<string | undefined>();
@@ -364,11 +472,12 @@ function Timeline({ path, changes }: { path: string; changes: number }) {
     setFilter(typed.trim());
   };
 
+  const events = timeline.data?.events;
   return (
-    <Section title="Timeline">
-      <form onSubmit={apply} aria-label="Filter the timeline">
+    <Section id="section-timeline" title="Timeline" aside={<span class="muted">Newest first</span>}>
+      <form class="timeline-filter" onSubmit={apply} aria-label="Filter the timeline">
         <label for="timeline-event">Event name (exact; empty for all)</label>
-        <fieldset role="group">
+        <div class="search-row">
           <input
             id="timeline-event"
             name="event"
@@ -376,61 +485,82 @@ function Timeline({ path, changes }: { path: string; changes: number }) {
             onInput={(e) => setTyped(e.currentTarget.value)}
             placeholder="e.g. deposit or urm_back_office_action"
             autocomplete="off"
+            spellcheck={false}
           />
           <button type="submit">Filter</button>
-        </fieldset>
+        </div>
       </form>
       {/* A 404 here is the player's own 404, which may answer after this read: the page says it, not the timeline. */}
       {timeline.error && timeline.error.status !== 404 && <ErrorNote error={timeline.error} />}
-      {!timeline.data && timeline.loading && <Loading what="the timeline" />}
-      {timeline.data && (
-        <>
-          {timeline.data.events.length === 0 ? (
-            <p>{filter ? `No “${filter}” events on this page.` : 'No events.'}</p>
-          ) : (
-            <figure class="table-scroll">
-              <table class="striped timeline">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">What happened</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {timeline.data.events.map((event) => {
-                    const sentence = describeEvent(event.event, event.attributes);
-                    const details = eventDetails(event.attributes);
-                    return (
-                      <tr key={event.urm_insert_id}>
-                        <td>
-                          <When at={event.urm_date_time} />
-                        </td>
-                        <td>
-                          <code>{event.event}</code>
-                        </td>
-                        <td>
-                          {sentence && <span class="sentence">{sentence}</span>}
-                          {!sentence && details.length > 0 && (
-                            <ul class="details">
-                              {details.map(([name, value]) => (
-                                <li key={name}>
-                                  {name}: <Value value={value} />
-                                </li>
-                              ))}
-                            </ul>
-                          )}
-                          {event.merged_from && <small class="muted"> (from merged player {event.merged_from})</small>}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </figure>
-          )}
-          <Pager next={timeline.data.next_cursor} atFirst={cursor === undefined} onNext={setCursor} onFirst={() => setCursor(undefined)} />
-        </>
+      {!events && timeline.loading && <Loading what="the timeline" />}
+      {events &&
+        (events.length === 0 ? (
+          <p class="empty">{filter ? `No “${filter}” events on this page.` : 'No events.'}</p>
+        ) : (
+          <section class="table-wrap" aria-label="Timeline (scrolls)" tabIndex={0} aria-busy={timeline.loading}>
+            <table class="timeline">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">What happened</th>
+                </tr>
+              </thead>
+              <tbody>
+                {events.map((event) => {
+                  const sentence = describeEvent(event.event, event.attributes, names);
+                  const details = eventDetails(event.attributes);
+                  return (
+                    <tr key={event.urm_insert_id}>
+                      <td class="when">
+                        <When at={event.urm_date_time} />
+                      </td>
+                      <td class="event-name">
+                        <code class={event.event.startsWith('urm_') ? 'system' : undefined}>{event.event}</code>
+                      </td>
+                      <td class="what">
+                        {sentence && <span class="sentence">{sentence}</span>}
+                        {!sentence && details.length > 0 && (
+                          <ul class="details">
+                            {details.map(([name, value]) => (
+                              <li key={name}>
+                                <span class="detail-name">{name}:</span> <Value value={value} />
+                              </li>
+                            ))}
+                          </ul>
+                        )}
+                        {event.merged_from && (
+                          <small class="muted">
+                            {' '}
+                            (from merged player <Visible text={event.merged_from} />)
+                          </small>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </section>
+        ))}
+      {events && (events.length > 0 || cursor !== undefined) && (
+        <nav class="table-footer" aria-label="Timeline pages">
+          <span>
+            {countOf(events.length, 'event')} on this page{timeline.data?.next_cursor ? ', older ones on the next' : ''}
+          </span>
+          <span class="cluster">
+            {cursor !== undefined && (
+              <button type="button" class="small" onClick={() => setCursor(undefined)}>
+                First page
+              </button>
+            )}
+            {timeline.data?.next_cursor && (
+              <button type="button" class="small" onClick={() => setCursor(timeline.data!.next_cursor!)}>
+                Next
+              </button>
+            )}
+          </span>
+        </nav>
       )}
     </Section>
   );
