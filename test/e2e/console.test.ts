@@ -249,6 +249,37 @@ describe('a profile id stored before the identifier rule', () => {
   });
 });
 
+describe("a player's CRM attributes", () => {
+  test('show as badges at the top of the player page: the RG status with its end, and each consent as stored', async () => {
+    const id = `crm-${randomUUID().slice(0, 8)}`;
+    const stored = await request(stack.baseUrl, 'POST', '/profiles', {
+      key: app.serverKey,
+      body: [
+        {
+          app_id: app.appId,
+          profile_id: id,
+          urm_date_time: '2026-11-21T10:00:00Z',
+          urm_rg_status: 'self_excluded',
+          urm_rg_until: '2099-01-01T00:00:00Z',
+          urm_consent_email: true,
+        },
+      ],
+    });
+    expect(stored.status).toBe(200);
+    // The stream applies it within about a second: the page is opened once it has been.
+    const read = () => request(stack.baseUrl, 'GET', `/profiles/${id}?app_id=${app.appId}`, { key: app.serverKey });
+    for (let attempt = 0; attempt < 150 && (await read()).status !== 200; attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const page = await signedIn('admin');
+
+    await page.goto(`${stack.baseUrl}/console/players/${id}`);
+    const badges = page.locator('.player-badges');
+    await badges.getByText('RG: self excluded until 2099-01-01').waitFor();
+
+    await expect(badges.locator('.badge').allTextContents()).resolves.toEqual(['RG: self excluded until 2099-01-01', 'Email: opted in', 'SMS: no consent']);
+    await page.context().close();
+  });
+});
+
 describe('an unknown player in the console', () => {
   test('says there is no such player, and shows no timeline although it was asked for with the player', async () => {
     const page = await signedIn('admin');

@@ -39,15 +39,24 @@ export const RoleBadge = ({ role, as }: { role: string; as?: 'span' | 'mark' }) 
 /** An affiliate's, a key's or a delivery's status. */
 export const StatusBadge = ({ status }: { status: string }) => <Badge tone={statusTones[status] ?? 'neutral'}>{status}</Badge>;
 
-/** A player's responsible-gaming status: anything but "none"/"active" is a reason not to market. */
-export function RgBadge({ status }: { status: string | undefined }) {
-  if (!status) return <Badge title="No responsible-gaming status is stored for this player">RG: unknown</Badge>;
-  const clear = status === 'none' || status === 'active';
-  return <Badge tone={clear ? 'success' : 'danger'}>RG: {status.replace(/_/g, ' ')}</Badge>;
+/**
+ * A player's responsible-gambling status (`urm_rg_status`; absent counts as
+ * `none`): anything but none is a reason never to market. A status whose
+ * `urm_rg_until` has passed counts as none, and says so.
+ */
+export function RgBadge({ status, until, ended = false }: { status: string; until?: string; ended?: boolean }) {
+  const words = status.replace(/_/g, ' ');
+  if (status === 'none') return <Badge tone="success">RG: none</Badge>;
+  if (ended) return <Badge title={`Ended ${until}: counts as none`}>{`RG: ${words} (ended)`}</Badge>;
+  return (
+    <Badge tone="danger" title={until ? `Until ${until}` : 'No end date'}>
+      {`RG: ${words}${until ? ` until ${until.slice(0, 10)}` : ''}`}
+    </Badge>
+  );
 }
 
-/** Marketing consent on one channel: given, withdrawn or never stated. */
+/** Marketing consent on one channel: given, withdrawn, or never stated (which counts as no consent). */
 export function ConsentBadge({ channel, consent }: { channel: string; consent: boolean | undefined }) {
-  if (consent === undefined) return <Badge title={`No ${channel} consent is stored`}>{channel}: not stated</Badge>;
+  if (consent === undefined) return <Badge title={`No ${channel} consent is stored: counts as no consent`}>{`${channel}: no consent`}</Badge>;
   return <Badge tone={consent ? 'success' : 'warning'}>{`${channel}: ${consent ? 'opted in' : 'opted out'}`}</Badge>;
 }

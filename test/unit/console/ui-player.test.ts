@@ -4,18 +4,32 @@ import { playerBadges, pushUnavailable } from '../../../functions/console/ui/pag
 import { recordFields } from '../../../functions/console/ui/pages/rejections';
 
 describe("the player's badges", () => {
-  test('show a responsible-gaming status and consents only when the player has such attributes', () => {
-    expect(playerBadges([{ name: 'country', value: 'MT' }])).toEqual({ rg: [], consent: [] });
+  const now = Date.parse('2026-11-26T12:00:00Z');
+
+  test('a player with no CRM attribute reads RG none and no email or SMS consent', () => {
+    expect(playerBadges([{ name: 'country', value: 'MT' }], now)).toEqual({
+      rg: { status: 'none', ended: false },
+      consent: [
+        ['Email', undefined],
+        ['SMS', undefined],
+      ],
+    });
+  });
+
+  test('show the stored RG status with its end, each consent as stored, and push when it is stated', () => {
     expect(
-      playerBadges([
-        { name: 'rg_status', value: 'cooling_off' },
-        { name: 'email_consent', value: true },
-        { name: 'consent_sms', value: false },
-        { name: 'urm_receives_notifications', value: false },
-        { name: 'self_excluded', value: true },
-      ]),
+      playerBadges(
+        [
+          { name: 'urm_rg_status', value: 'cool_off' },
+          { name: 'urm_rg_until', value: '2026-12-24T00:00:00Z' },
+          { name: 'urm_consent_email', value: true },
+          { name: 'urm_consent_sms', value: false },
+          { name: 'urm_receives_notifications', value: false },
+        ],
+        now,
+      ),
     ).toEqual({
-      rg: ['cooling_off', 'self_excluded'],
+      rg: { status: 'cool_off', until: '2026-12-24T00:00:00Z', ended: false },
       consent: [
         ['Email', true],
         ['SMS', false],
@@ -24,15 +38,30 @@ describe("the player's badges", () => {
     });
   });
 
-  test('take no badge from a value of the wrong type or a name that only resembles one', () => {
+  test('an exclusion whose end has passed is shown as ended; a status unset to null reads none', () => {
+    const ended = playerBadges(
+      [
+        { name: 'urm_rg_status', value: 'self_excluded' },
+        { name: 'urm_rg_until', value: '2026-11-01T00:00:00Z' },
+      ],
+      now,
+    );
+    const unset = playerBadges([{ name: 'urm_rg_status', value: null }], now);
+
+    expect(ended.rg).toEqual({ status: 'self_excluded', until: '2026-11-01T00:00:00Z', ended: true });
+    expect(unset.rg).toEqual({ status: 'none', ended: false });
+  });
+
+  test('an integrator attribute that only resembles a CRM one makes no badge', () => {
     expect(
-      playerBadges([
-        { name: 'email_consent', value: 'yes' },
-        { name: 'rg_status', value: 3 },
-        { name: 'self_excluded', value: false },
-        { name: 'my_email_consent_note', value: true },
-      ]),
-    ).toEqual({ rg: [], consent: [] });
+      playerBadges(
+        [
+          { name: 'email_consent', value: true },
+          { name: 'rg_status', value: 'self_excluded' },
+        ],
+        now,
+      ).rg.status,
+    ).toBe('none');
   });
 });
 

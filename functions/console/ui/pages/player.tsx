@@ -144,35 +144,43 @@ export function pushUnavailable(view: Pick<PlayerView, 'push'>): string | undefi
   return undefined;
 }
 
-// An integrator's own names for responsible-gaming status and marketing consent: shown as badges when the player has them.
-const rgStatusName = /^(?:urm_)?(?:rg|responsible_gaming|responsible_gambling)_status$/i;
-const selfExcludedName = /^(?:urm_)?self_excluded$/i;
-const consentName = /^(?:urm_)?(?:(email|sms|push|phone|marketing)_(?:consent|opt_in|optin)|(?:consent|opt_in|optin)_(email|sms|push|phone|marketing))$/i;
+export interface Badges {
+  rg: { status: string; until?: string; ended: boolean };
+  /** Channel and its consent; undefined when none is stored (no consent for email and SMS). */
+  consent: [string, boolean | undefined][];
+}
 
-export function playerBadges(attributes: readonly Pick<AttributeRow, 'name' | 'value'>[]): { rg: string[]; consent: [string, boolean][] } {
-  const rg: string[] = [];
-  const consent: [string, boolean][] = [];
-  for (const { name, value } of attributes) {
-    if (rgStatusName.test(name) && typeof value === 'string' && value !== '') rg.push(value);
-    else if (selfExcludedName.test(name) && value === true) rg.push('self_excluded');
-    else if (name === 'urm_receives_notifications' && typeof value === 'boolean') consent.push(['Push', value]);
-    else if (typeof value === 'boolean') {
-      const channel = consentName.exec(name);
-      const word = channel?.[1] ?? channel?.[2];
-      if (word) consent.push([word === 'sms' ? 'SMS' : word.charAt(0).toUpperCase() + word.slice(1).toLowerCase(), value]);
-    }
-  }
-  return { rg, consent };
+/**
+ * The CRM attributes as badges (docs/api.md, "CRM attributes"): the
+ * responsible-gambling status (absent = none; ended once urm_rg_until has
+ * passed), email and SMS consent (absent = no consent), and push
+ * (urm_receives_notifications) when it is stated.
+ */
+export function playerBadges(attributes: readonly Pick<AttributeRow, 'name' | 'value'>[], now = Date.now()): Badges {
+  const byName = new Map(attributes.map((attribute) => [attribute.name, attribute.value]));
+  const status = byName.get('urm_rg_status');
+  const until = byName.get('urm_rg_until');
+  const untilText = typeof until === 'string' ? until : undefined;
+  const rgStatus = typeof status === 'string' ? status : 'none';
+  const ended = rgStatus !== 'none' && untilText !== undefined && Date.parse(untilText) <= now;
+  const stated = (name: string) => {
+    const value = byName.get(name);
+    return typeof value === 'boolean' ? value : undefined;
+  };
+  const consent: [string, boolean | undefined][] = [
+    ['Email', stated('urm_consent_email')],
+    ['SMS', stated('urm_consent_sms')],
+  ];
+  const push = stated('urm_receives_notifications');
+  if (push !== undefined) consent.push(['Push', push]);
+  return { rg: { status: rgStatus, ...(untilText ? { until: untilText } : {}), ended }, consent };
 }
 
 function PlayerBadges({ view }: { view: PlayerView }) {
   const { rg, consent } = playerBadges(view.attributes);
-  if (rg.length === 0 && consent.length === 0) return null;
   return (
     <span class="cluster player-badges">
-      {rg.map((status) => (
-        <RgBadge key={status} status={status} />
-      ))}
+      <RgBadge status={rg.status} until={rg.until} ended={rg.ended} />
       {consent.map(([channel, given]) => (
         <ConsentBadge key={channel} channel={channel} consent={given} />
       ))}
