@@ -203,6 +203,7 @@ const consoleShell = `
 .content { padding: var(--urm-space-5); max-width: 90rem; width: 100%; min-width: 0; }
 .centered { max-width: 36rem; margin: 0 auto; padding: 4rem var(--urm-space-4); }
 @media (max-width: ${breakpoints.lg}) {
+  .shell { grid-template-rows: auto 1fr; }
   .sidebar nav[data-open="false"] { display: none; }
   .content { padding: var(--urm-space-4) var(--urm-space-3); }
   .topbar { padding: var(--urm-space-2) var(--urm-space-3); }
