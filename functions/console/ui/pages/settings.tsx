@@ -87,12 +87,21 @@ function useChange() {
  * The refusal's message, with the errors no field shows; `shown` says which
  * messages a field of the form already shows (errorsFor on its path).
  */
-function Refusal({ failure, shown = () => false }: { failure: Failure | undefined; shown?: (message: string) => boolean }) {
+function Refusal({
+  failure,
+  shown = () => false,
+  not = 'Not saved',
+}: {
+  failure: Failure | undefined;
+  shown?: (message: string) => boolean;
+  /** What did not happen: "Not saved", "Not created"… */
+  not?: string;
+}) {
   if (!failure) return null;
   const rest = failure.errors.filter((message) => !shown(message));
   return (
     <Alert tone="danger">
-      {failure.message}
+      {not}: {failure.message}
       {rest.length > 0 && ` (${rest.join('; ')})`}
       {rest.length < failure.errors.length && '. See the marked fields.'}
     </Alert>
@@ -150,7 +159,7 @@ function ApiKeys() {
   };
 
   const columns: Column<KeyView>[] = [
-    { id: 'key_id', header: 'Key id', value: (k) => k.key_id, cell: (k) => <code>{k.key_id}</code>, rowHeader: true, required: true },
+    { id: 'key_id', header: 'Key id', value: (k) => k.key_id, cell: (k) => <code class="nowrap">{k.key_id}</code>, rowHeader: true, required: true },
     {
       id: 'scope',
       header: 'Scope',
@@ -218,7 +227,7 @@ function ApiKeys() {
         </button>
       </form>
       {issued && <ShownOnce label={`New key ${issued.key_id}`} value={issued.key} />}
-      <Refusal failure={failure} />
+      <Refusal failure={failure} not="Not done" />
       <DataTable
         label="API keys"
         rows={keys.data?.keys}
@@ -503,7 +512,7 @@ function Channels() {
   return (
     <Card title="Email channels" id="email-channels">
       <p class="muted">A channel is a sender address with a display name; email is sent through an enabled channel.</p>
-      <Refusal failure={toggling.failure} />
+      <Refusal failure={toggling.failure} not="Not changed" />
       <DataTable
         label="Email channels"
         rows={channels.data?.channels}
@@ -562,7 +571,7 @@ function Channels() {
               <option key={sender.sender} value={sender.sender} />
             ))}
         </datalist>
-        <Refusal failure={create.failure} shown={namesOneOf(channelFields)} />
+        <Refusal failure={create.failure} not="Not created" shown={namesOneOf(channelFields)} />
         <div class="form-actions">
           <button type="submit" class="primary" aria-busy={create.busy === 'create'} disabled={create.busy !== undefined}>
             Create channel
@@ -623,7 +632,7 @@ function Vapid() {
             autocomplete="off"
           />
         </Field>
-        <Refusal failure={failure} shown={namesOneOf(['subject'])} />
+        <Refusal failure={failure} not="Not done" shown={namesOneOf(['subject'])} />
         <div class="form-actions">
           {has ? (
             <ConfirmButton
@@ -664,7 +673,7 @@ function IdentitySecret() {
     <Card title="Identity-verification secret" id="identity-secret">
       <p class="muted">Your servers sign profile ids with it. A new one replaces the old within 5 minutes: update your servers at once.</p>
       {secret && <ShownOnce label="New identity secret" value={secret} />}
-      <Refusal failure={failure} />
+      <Refusal failure={failure} not="Not rotated" />
       <div class="form-actions">
         <ConfirmButton
           label="Rotate secret…"

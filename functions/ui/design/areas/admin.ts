@@ -13,6 +13,7 @@ table.money-map { margin: 0 0 var(--urm-space-1); }
 table.money-map caption { padding: 0 0 var(--urm-space-1); color: var(--urm-ink); font-weight: 600; font-size: var(--urm-text-md); }
 table.money-map thead th { position: static; background: none; padding: var(--urm-space-1) var(--urm-space-2) var(--urm-space-1) 0; }
 table.money-map td { padding: var(--urm-space-1) var(--urm-space-2) var(--urm-space-1) 0; border-bottom: 0; vertical-align: middle; }
+table.money-map select { min-width: 8.5rem; }
 table.money-map td.row-action { width: 1%; padding-right: 0; }
 table.money-map tbody tr:hover td { background: none; }
 table.money-map tr.row-error td { padding-top: 0; }
