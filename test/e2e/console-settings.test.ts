@@ -90,6 +90,7 @@ describe('the Settings page, as an admin', () => {
     await page.getByRole('status').getByText('Channel “News” created.').waitFor();
     await page.locator('tbody tr', { hasText: 'Casino News' }).getByText('enabled').waitFor();
     await screenshot(page, 'settings');
+    await checkPage(page, 'console-settings-channel');
     await page.context().close();
   }, 90_000);
 

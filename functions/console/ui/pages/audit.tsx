@@ -69,9 +69,19 @@ export function Details({ details }: { details: Entry['details'] }) {
 }
 
 const columns: Column<Entry>[] = [
-  { id: 'when', header: 'When', value: (entry) => entry.at, cell: (entry) => <When at={entry.at} />, required: true },
+  {
+    id: 'when',
+    header: 'When',
+    value: (entry) => entry.at,
+    cell: (entry) => (
+      <span class="nowrap">
+        <When at={entry.at} />
+      </span>
+    ),
+    required: true,
+  },
   { id: 'who', header: 'Who', value: (entry) => entry.actor.email, cell: (entry) => <Visible text={entry.actor.email} />, required: true },
-  { id: 'action', header: 'Action', value: (entry) => entry.action, cell: (entry) => <code>{entry.action}</code>, required: true },
+  { id: 'action', header: 'Action', value: (entry) => entry.action, cell: (entry) => <code class="nowrap">{entry.action}</code>, required: true },
   { id: 'target', header: 'Target', value: (entry) => entry.target, cell: (entry) => <Visible text={entry.target} /> },
   { id: 'details', header: 'Details', cell: (entry) => <Details details={entry.details} /> },
 ];

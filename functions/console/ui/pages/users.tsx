@@ -39,7 +39,16 @@ export function UsersPage() {
     { id: 'email', header: 'Email', value: (user) => user.email, cell: (user) => <Visible text={user.email} />, required: true },
     { id: 'role', header: 'Role', value: (user) => user.role, cell: (user) => <RoleBadge role={user.role} /> },
     { id: 'change', header: 'Change role', required: true, cell: (user) => <RoleForm user={user} onChanged={users.reload} /> },
-    { id: 'since', header: 'Since', value: (user) => user.created_at, cell: (user) => <When at={user.created_at} /> },
+    {
+      id: 'since',
+      header: 'Since',
+      value: (user) => user.created_at,
+      cell: (user) => (
+        <span class="nowrap">
+          <When at={user.created_at} />
+        </span>
+      ),
+    },
   ];
 
   return (
