@@ -36,16 +36,17 @@ export function ToastProvider({ children }: { children: ComponentChildren }) {
   return (
     <ToastContext.Provider value={value}>
       {children}
-      <ul class="toasts" aria-live="polite">
+      {/* Divs, not a list: a list item may not be a status or an alert (axe: list). */}
+      <div class="toasts" aria-live="polite">
         {toasts.map((toast) => (
-          <li key={toast.id} class={`toast tone-${toast.tone}`} role={toast.tone === 'danger' ? 'alert' : 'status'}>
+          <div key={toast.id} class={`toast tone-${toast.tone}`} role={toast.tone === 'danger' ? 'alert' : 'status'}>
             <span>{toast.text}</span>
             <button type="button" class="small" onClick={() => dismiss(toast.id)} aria-label="Dismiss">
               ×
             </button>
-          </li>
+          </div>
         ))}
-      </ul>
+      </div>
     </ToastContext.Provider>
   );
 }
