@@ -18,6 +18,7 @@ import { When } from '../../../ui/design/value';
 import { ShownOnce } from '../actions';
 import { ApiError, getJson, postJson } from '../api';
 import { ErrorNote, Forbidden } from '../components';
+import { kindWords, type MoneyRow, moneyKinds, moneyRowErrors } from '../money-events';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
 
@@ -694,34 +695,6 @@ function IdentitySecret() {
 
 // ---- Money events ----------------------------------------------------------
 
-/** The kinds the server takes (functions/domain/affiliate-program.ts, whose types only the UI may import): a kind added there and missing here fails the type check. */
-const kindWords: Record<MoneyKind, string> = { deposit: 'deposit', withdrawal: 'withdrawal', bet: 'bet', win: 'win', bonus: 'bonus' };
-const moneyKinds = Object.keys(kindWords) as MoneyKind[];
-
-interface MoneyRow {
-  /** Stable across edits: the row's key and its controls' ids. */
-  key: number;
-  name: string;
-  kind: MoneyKind;
-}
-
-/**
- * The server's messages about one event of the mapping: it names the event
- * quoted (`money_events: "" is not an event name…`), bare
- * (`money_events: urm_affiliate_attributed is the attribution event…`) or in
- * a path (`money_events.Deposit must be one of…`). The body is a map, so an
- * event is its name, not its position.
- */
-export function moneyRowErrors(errors: readonly string[] | undefined, name: string): string[] {
-  if (!errors) return [];
-  return errors.filter(
-    (message) =>
-      message.startsWith(`money_events: ${JSON.stringify(name)} `) ||
-      message.startsWith(`money_events: ${name} is the attribution event`) ||
-      message.startsWith(`money_events.${name} must be `),
-  );
-}
-
 function Money() {
   const money = useApi(() => getJson<ConsoleAnswer<'ConsoleGetMoney'>>('/money'), 'money');
   return (
@@ -755,7 +728,8 @@ function MoneyForm({ currency, events, onSaved }: { currency: string; events: Re
   const save = async (event: Event) => {
     event.preventDefault();
     // A map cannot hold a name twice: said here, as the server would never see the second.
-    const duplicate = rows.find((row, index) => rows.findIndex((other) => other.name === row.name) !== index);
+    // Unnamed rows are left to the server, which names the empty name beside each of them.
+    const duplicate = rows.find((row, index) => row.name !== '' && rows.findIndex((other) => other.name === row.name) !== index);
     setTwice(duplicate?.name);
     if (duplicate) return;
     const mapping = new Map(rows.map((row) => [row.name, row.kind]));
