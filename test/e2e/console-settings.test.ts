@@ -66,6 +66,13 @@ describe('the Settings page, as an admin', () => {
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await expect(page.getByText(key).count()).resolves.toBe(0);
     await page.getByRole('button', { name: `Revoke ${keyId}` }).click();
+    // The confirmation is a modal dialog whose safe choice has the focus.
+    await page
+      .getByRole('dialog', { name: `Revoke ${keyId}?` })
+      .getByRole('button', { name: 'Cancel' })
+      .and(page.locator(':focus'))
+      .waitFor();
+    await checkPage(page, 'console-settings-revoke');
     await page.getByRole('button', { name: `Yes, revoke ${keyId}` }).click();
     await page.getByRole('status').getByText(`Key ${keyId} revoked`).waitFor();
     await page.locator('tbody tr', { hasText: keyId }).getByText('revoked').waitFor();
