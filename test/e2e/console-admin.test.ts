@@ -39,7 +39,9 @@ describe('the Users and Audit log pages, as an admin', () => {
 
     const mia = table.locator('tbody tr', { hasText: 'Mia Marketer' });
     await expect(mia.locator('.badge').textContent()).resolves.toBe('marketer');
-    const email = (await mia.locator('td').first().textContent())!;
+    const listed = (await page.evaluate(() => fetch('/console/api/users').then((r) => r.json()))) as { users: { user_id: string; email: string }[] };
+    const email = listed.users.find((user) => user.user_id === app.users.marketer)!.email;
+    await mia.getByText(email, { exact: true }).waitFor();
     await mia.getByLabel(`Role of ${email}`).selectOption('viewer');
     await mia.getByRole('button', { name: `Change the role of ${email}` }).click();
     await mia.getByRole('status').getByText('Now viewer.').waitFor();

@@ -29,14 +29,18 @@ export function UsersPage() {
       value: fullName,
       rowHeader: true,
       required: true,
+      // The email under the name: who someone is and what to change stay in view on a phone.
       cell: (user) => (
         <>
           {fullName(user) ? <Visible text={fullName(user)} /> : '—'}
           {user.user_id === session.user.user_id && <small class="muted"> (you)</small>}
+          <span class="user-email">
+            <Visible text={user.email} />
+          </span>
         </>
       ),
     },
-    { id: 'email', header: 'Email', value: (user) => user.email, cell: (user) => <Visible text={user.email} />, required: true },
+    { id: 'email', header: 'Email', value: (user) => user.email, cell: (user) => <Visible text={user.email} />, hidden: true },
     { id: 'role', header: 'Role', value: (user) => user.role, cell: (user) => <RoleBadge role={user.role} /> },
     { id: 'change', header: 'Change role', required: true, cell: (user) => <RoleForm user={user} onChanged={users.reload} /> },
     {

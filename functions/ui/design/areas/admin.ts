@@ -18,6 +18,8 @@ table.money-map td.row-action { width: 1%; padding-right: 0; }
 table.money-map tbody tr:hover td { background: none; }
 table.money-map tr.row-error td { padding-top: 0; }
 table.money-map tr.row-error .field-error { margin: 0; }
+.user-email { display: block; font-weight: 400; color: var(--urm-muted); font-size: var(--urm-text-sm); overflow-wrap: anywhere; min-width: 10rem; }
+.role-form .cluster { flex-wrap: nowrap; }
 .role-form select { width: auto; min-height: 1.75rem; padding: 0.15rem 0.5rem; font-size: var(--urm-text-sm); }
 .role-form .field-error, .role-form .role-changed { margin: var(--urm-space-1) 0 0; font-size: var(--urm-text-sm); }
 .role-form .role-changed { color: var(--urm-success); }
