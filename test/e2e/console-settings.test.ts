@@ -4,6 +4,8 @@
  * it stops working), and create an email channel with a sender the operator
  * assigned (another is refused beside the field); edit the money-event
  * mapping row by row (a refused row shows the server's message beside it);
+ * generate VAPID keys (a missing subject said beside its field) and rotate
+ * them and the identity secret after a confirm;
  * choose the default plan of new affiliates (one registered through the API
  * then has it); as a viewer, no Settings in the nav, the page shows the
  * server's 403, and forged POSTs get 403.
@@ -158,6 +160,36 @@ describe('the Settings page, as an admin', () => {
     await money.getByRole('alert').getByText('See the marked fields.').waitFor();
     await checkPage(page, 'console-settings-money-refused');
     await expect(page.evaluate(() => fetch('/console/api/money').then((r) => r.json()))).resolves.toEqual(before);
+    await page.context().close();
+  });
+
+  test('VAPID keys are generated, then rotated only after a confirm; the identity secret is rotated after a confirm and shown once', async () => {
+    const page = await signedInPage(stack, browser, app, 'admin', '/console/settings');
+    const push = page.getByRole('form', { name: 'VAPID keys' });
+    // The local portal origin is http: there is no subject to default to, and the server's 400 shows beside the field.
+    await push.getByRole('button', { name: 'Generate keys' }).click();
+    await push.locator('#vapid-subject-error').getByText('a subject is required').waitFor();
+    await expect(push.getByLabel('Subject (mailto: or https:, optional)').getAttribute('aria-invalid')).resolves.toBe('true');
+    await push.getByLabel('Subject (mailto: or https:, optional)').fill('mailto:push@casino.example');
+    await push.getByRole('button', { name: 'Generate keys' }).click();
+    await page.getByRole('status').getByText('VAPID keys generated.').waitFor();
+    const first = (await page.evaluate(() => fetch('/console/api/vapid').then((r) => r.json()))) as { vapid_public_key: string };
+    await page.getByText(first.vapid_public_key).waitFor();
+
+    await push.getByRole('button', { name: 'Rotate keys' }).click();
+    const rotate = page.getByRole('dialog', { name: 'Rotate the VAPID keys?' });
+    await rotate.getByText('Rotating stops every existing subscription until its page subscribes again.').waitFor();
+    await rotate.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.evaluate(() => fetch('/console/api/vapid').then((r) => r.json()))).resolves.toMatchObject({ vapid_public_key: first.vapid_public_key });
+    await push.getByRole('button', { name: 'Rotate keys' }).click();
+    await rotate.getByRole('button', { name: 'Yes, rotate the keys' }).click();
+    await page.getByRole('status').getByText('VAPID keys rotated.').waitFor();
+    const second = (await page.evaluate(() => fetch('/console/api/vapid').then((r) => r.json()))) as { vapid_public_key: string };
+    expect(second.vapid_public_key).not.toBe(first.vapid_public_key);
+
+    await page.getByRole('button', { name: 'Rotate secret…' }).click();
+    await page.getByRole('dialog', { name: 'Rotate the identity secret?' }).getByRole('button', { name: 'Yes, rotate the secret' }).click();
+    await page.locator('.shown-once', { hasText: 'New identity secret' }).locator('code.secret').waitFor();
     await page.context().close();
   });
 
