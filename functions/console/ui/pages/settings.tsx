@@ -718,7 +718,13 @@ function MoneyForm({ currency, events, onSaved }: { currency: string; events: Re
   const errors = failure?.errors;
 
   const update = (key: number, change: Partial<MoneyRow>) => setRows((all) => all.map((row) => (row.key === key ? { ...row, ...change } : row)));
-  const remove = (key: number) => setRows((all) => all.filter((row) => row.key !== key));
+  const remove = (key: number) => {
+    const at = rows.findIndex((row) => row.key === key);
+    const next = rows[at + 1] ?? rows[at - 1];
+    setRows((all) => all.filter((row) => row.key !== key));
+    // The removed row's button goes with it: the focus moves to a neighbouring row, or to "Add event".
+    requestAnimationFrame(() => document.getElementById(next ? `money-event-${next.key}-name` : 'money-add')?.focus());
+  };
   const add = () => {
     const row = newRow();
     setRows((all) => [...all, row]);
@@ -840,7 +846,7 @@ function MoneyForm({ currency, events, onSaved }: { currency: string; events: Re
         })}
       </table>
       <div class="form-actions">
-        <button type="button" class="small" onClick={add}>
+        <button type="button" id="money-add" class="small" onClick={add}>
           Add event
         </button>
       </div>
