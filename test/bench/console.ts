@@ -270,7 +270,7 @@ const cases: PageCase[] = [
     usableWhen: 'every section loaded (no loading note left), Create key enabled',
     async open(page, baseUrl) {
       await page.goto(`${baseUrl}/console/settings`);
-      await shown(page, 'section[aria-labelledby="section-api-keys"] tbody tr');
+      await shown(page, 'section[aria-labelledby="card-api-keys"] tbody tr');
       await page.waitForFunction(
         () => document.querySelectorAll('main h2').length >= 6 && document.querySelectorAll('main p[aria-busy="true"]').length === 0,
         undefined,
@@ -278,7 +278,7 @@ const cases: PageCase[] = [
           timeout: PAGE_TIMEOUT_MS,
         },
       );
-      await enabled(page, 'section[aria-labelledby="section-api-keys"] button[type=submit]');
+      await enabled(page, 'section[aria-labelledby="card-api-keys"] button[type=submit]');
     },
   },
   {

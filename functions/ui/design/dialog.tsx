@@ -17,6 +17,8 @@ export function ConfirmButton({
   disabled = false,
   class: className = 'danger',
   small = false,
+  name,
+  confirmClass,
 }: {
   /** The button's own label, e.g. "Revoke". */
   label: string;
@@ -31,6 +33,10 @@ export function ConfirmButton({
   disabled?: boolean;
   class?: string;
   small?: boolean;
+  /** The button's accessible name when its label alone is ambiguous (a row's "Revoke" → "Revoke key_1"); it should start with the label. */
+  name?: string;
+  /** The confirming button's class: by default danger when the button is, else primary. */
+  confirmClass?: string;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
@@ -43,7 +49,14 @@ export function ConfirmButton({
   const id = `confirm-${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${useRef(Math.random().toString(36).slice(2, 8)).current}`;
   return (
     <>
-      <button type="button" class={`${className}${small ? ' small' : ''}`} onClick={() => setOpen(true)} disabled={disabled || busy} aria-busy={busy}>
+      <button
+        type="button"
+        class={`${className}${small ? ' small' : ''}`}
+        onClick={() => setOpen(true)}
+        disabled={disabled || busy}
+        aria-busy={busy}
+        aria-label={name}
+      >
         {label}
       </button>
       <dialog ref={dialog} aria-labelledby={`${id}-title`} onClose={() => setOpen(false)}>
@@ -56,7 +69,7 @@ export function ConfirmButton({
           </button>
           <button
             type="button"
-            class={className === 'danger' ? 'danger' : 'primary'}
+            class={confirmClass ?? (className === 'danger' ? 'danger' : 'primary')}
             onClick={() => {
               setOpen(false);
               onConfirm();

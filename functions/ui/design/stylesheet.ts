@@ -128,6 +128,8 @@ mark.invisible-char { background: var(--urm-warning-soft); color: var(--urm-warn
 .kpi.key { border-color: var(--urm-accent); box-shadow: inset 0 0 0 1px var(--urm-accent); }
 .table-wrap { overflow-x: auto; border: 1px solid var(--urm-line); border-radius: var(--urm-radius-lg); background: var(--urm-surface); max-width: 100%; }
 .table-wrap:focus-visible { outline-offset: 0; }
+/* The containing block of what is positioned inside (a visually hidden label): else it escapes the region's scrolling and widens the page. */
+.table-wrap { position: relative; }
 .table-wrap.scroll-y { max-height: 36rem; overflow-y: auto; }
 table { border-collapse: separate; border-spacing: 0; width: 100%; font-size: var(--urm-text-md); font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: 0.55rem 0.75rem; border-bottom: 1px solid var(--urm-line); vertical-align: top; }

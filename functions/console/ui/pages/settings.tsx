@@ -1,17 +1,26 @@
 /**
- * Settings (admins): API keys, the application, email channels, VAPID keys,
- * the identity-verification secret and the money-event mapping. Keys and
- * secrets are shown once, when made; the server never shows them again.
+ * Settings (admins): API keys, the application, email channels and the
+ * senders they may use, VAPID keys, the identity-verification secret and the
+ * money-event mapping. Keys and secrets are shown once, when made; the server
+ * never shows them again. A change's result is a toast; a refusal stays in
+ * its card, each of the server's 400 `errors` under the field it names.
  */
 import { useState } from 'preact/hooks';
 import type { ConsoleAnswer } from '../../answers';
-import { useAction, Result, ShownOnce } from '../actions';
+import type { MoneyKind } from '../../../domain/affiliate-program';
+import { Badge, StatusBadge } from '../../../ui/design/badge';
+import { DataTable, type Column } from '../../../ui/design/data-table';
+import { ConfirmButton } from '../../../ui/design/dialog';
+import { Field, errorsFor, fieldProps } from '../../../ui/design/field';
+import { Alert, Card, PageHeader } from '../../../ui/design/page';
+import { useToast } from '../../../ui/design/toast';
+import { When } from '../../../ui/design/value';
+import { ShownOnce } from '../actions';
 import { ApiError, getJson, postJson } from '../api';
-import { ErrorNote, Forbidden, Loading, Section, When } from '../components';
+import { ErrorNote, Forbidden } from '../components';
+import { kindWords, type MoneyRow, moneyKinds, moneyRowErrors } from '../money-events';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
-
-const useSettingsAction = () => useAction({ forbidden: 'Only admins may change settings.' });
 
 export function SettingsPage() {
   const { role } = useSession();
@@ -19,31 +28,114 @@ export function SettingsPage() {
   if (role !== 'admin')
     return (
       <>
-        <h1>Settings</h1>
+        <PageHeader title="Settings" />
         <Forbidden />
       </>
     );
   return (
-    <>
-      <h1>Settings</h1>
+    <div class="admin-settings">
+      <PageHeader title="Settings" subtitle="Keys, the application, email, web push and money events. Every change is written to the audit log." />
       <ApiKeys />
-      <Application />
+      <div class="grid-wide">
+        <Application />
+        <Money />
+      </div>
       <Channels />
-      <Vapid />
-      <IdentitySecret />
-      <Money />
-    </>
+      <div class="grid-wide">
+        <Vapid />
+        <IdentitySecret />
+      </div>
+    </div>
   );
 }
 
+/** A refusal as the form shows it: the server's message and its field errors (a 400's `errors`). */
+interface Failure {
+  message: string;
+  errors: string[];
+}
+
+function failureOf(error: unknown): Failure {
+  if (!(error instanceof ApiError)) return { message: 'The server could not be reached. Try again.', errors: [] };
+  if (error.status === 403) return { message: 'Only admins may change settings.', errors: [] };
+  return { message: error.message, errors: error.errors };
+}
+
+/** A POST with its busy flag (the action under way); success is a toast, a refusal is kept for the form. */
+function useChange() {
+  const notify = useToast();
+  const [busy, setBusy] = useState<string | undefined>();
+  const [failure, setFailure] = useState<Failure | undefined>();
+  const run = async <T,>(name: string, call: () => Promise<T>, done: (answer: T) => string | undefined): Promise<T | undefined> => {
+    setBusy(name);
+    setFailure(undefined);
+    try {
+      const answer = await call();
+      const text = done(answer);
+      if (text) notify('success', text);
+      return answer;
+    } catch (error) {
+      setFailure(failureOf(error));
+      return undefined;
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  return { busy, failure, run, clear: () => setFailure(undefined) };
+}
+
+/**
+ * The refusal's message, with the errors no field shows; `shown` says which
+ * messages a field of the form already shows (errorsFor on its path).
+ */
+function Refusal({
+  failure,
+  shown = () => false,
+  not = 'Not saved',
+}: {
+  failure: Failure | undefined;
+  shown?: (message: string) => boolean;
+  /** What did not happen: "Not saved", "Not created"… */
+  not?: string;
+}) {
+  if (!failure) return null;
+  const rest = failure.errors.filter((message) => !shown(message));
+  return (
+    <Alert tone="danger">
+      {not}: {failure.message}
+      {rest.length > 0 && ` (${rest.join('; ')})`}
+      {rest.length < failure.errors.length && '. See the marked fields.'}
+    </Alert>
+  );
+}
+
+/** Whether a message names one of `paths` (what a Field with errorsFor shows). */
+const namesOneOf =
+  (paths: readonly string[]) =>
+  (message: string): boolean =>
+    paths.some((path) => errorsFor([message], path).length > 0);
+
+const Loading = ({ what }: { what: string }) => (
+  <p class="loading" aria-busy="true">
+    Loading {what}…
+  </p>
+);
+
+// ---- API keys --------------------------------------------------------------
+
 type KeyView = ConsoleAnswer<'ConsoleListKeys'>['keys'][number];
+
+const scopeWords: Record<KeyView['scope'], string> = {
+  server: 'server — ingestion and the server API',
+  comms: 'comms — sending email and push',
+  browser: 'browser — the web SDK',
+};
 
 function ApiKeys() {
   const keys = useApi(() => getJson<ConsoleAnswer<'ConsoleListKeys'>>('/keys'), 'keys');
   const [scope, setScope] = useState<KeyView['scope']>('server');
   const [issued, setIssued] = useState<{ key: string; key_id: string } | undefined>();
-  const [confirming, setConfirming] = useState<string | undefined>();
-  const { busy, outcome, run } = useSettingsAction();
+  const { busy, failure, run } = useChange();
 
   const create = async (event: Event) => {
     event.preventDefault();
@@ -51,7 +143,7 @@ function ApiKeys() {
     const answer = await run(
       'create',
       () => postJson<ConsoleAnswer<'ConsoleIssueKey'>>('/keys', { scope }),
-      () => undefined,
+      (a) => `Key ${a.key_id} created: copy it now.`,
     );
     if (answer) {
       setIssued({ key: answer.key, key_id: answer.key_id });
@@ -59,109 +151,145 @@ function ApiKeys() {
     }
   };
   const revoke = async (keyId: string) => {
-    setConfirming(undefined);
     await run(
-      'revoke',
+      keyId,
       () => postJson(`/keys/${encodeURIComponent(keyId)}/revoke`),
       () => `Key ${keyId} revoked: it stops working within 30 seconds.`,
     );
     keys.reload();
   };
 
+  const columns: Column<KeyView>[] = [
+    { id: 'key_id', header: 'Key id', value: (k) => k.key_id, cell: (k) => <code class="nowrap">{k.key_id}</code>, rowHeader: true, required: true },
+    {
+      id: 'scope',
+      header: 'Scope',
+      value: (k) => k.scope,
+      cell: (k) => <Badge tone={k.scope === 'browser' ? 'info' : 'neutral'}>{k.scope}</Badge>,
+      required: true,
+    },
+    { id: 'created', header: 'Created', value: (k) => k.created_at, cell: (k) => <When at={k.created_at} />, required: true },
+    {
+      id: 'state',
+      header: 'State',
+      value: (k) => (k.revoked_at ? 'revoked' : 'active'),
+      required: true,
+      cell: (k) =>
+        k.revoked_at ? (
+          <span class="cluster">
+            <StatusBadge status="revoked" />
+            <small class="muted">
+              <When at={k.revoked_at} />
+            </small>
+          </span>
+        ) : (
+          <StatusBadge status="active" />
+        ),
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      required: true,
+      cell: (k) =>
+        !k.revoked_at && (
+          <ConfirmButton
+            label="Revoke"
+            name={`Revoke ${k.key_id}`}
+            title={`Revoke ${k.key_id}?`}
+            confirmLabel={`Yes, revoke ${k.key_id}`}
+            onConfirm={() => revoke(k.key_id)}
+            class="ghost"
+            confirmClass="danger"
+            small
+            busy={busy === k.key_id}
+            disabled={busy !== undefined}
+          >
+            <p>Integrations using this {k.scope} key stop working within 30 seconds. This cannot be undone: make a new key first if one is still needed.</p>
+          </ConfirmButton>
+        ),
+    },
+  ];
+
   return (
-    <Section title="API keys">
-      <form onSubmit={create} aria-label="Create an API key">
-        <label for="key-scope">Scope of a new key</label>
-        <fieldset role="group">
+    <Card title="API keys" id="api-keys">
+      <p class="muted">Server keys send data and call the server API; comms keys send email and push; browser keys are for the web SDK on your site origins.</p>
+      <form onSubmit={create} aria-label="Create an API key" class="inline-form">
+        <Field id="key-scope" label="Scope of a new key">
           <select id="key-scope" name="scope" value={scope} onChange={(e) => setScope(e.currentTarget.value as KeyView['scope'])}>
-            <option value="server">server — ingestion and the server API</option>
-            <option value="comms">comms — sending email and push</option>
-            <option value="browser">browser — the web SDK</option>
+            {(Object.keys(scopeWords) as KeyView['scope'][]).map((value) => (
+              <option key={value} value={value}>
+                {scopeWords[value]}
+              </option>
+            ))}
           </select>
-          <button type="submit" aria-busy={busy === 'create'} disabled={busy !== undefined}>
-            Create key
-          </button>
-        </fieldset>
+        </Field>
+        <button type="submit" class="primary" aria-busy={busy === 'create'} disabled={busy !== undefined}>
+          Create key
+        </button>
       </form>
       {issued && <ShownOnce label={`New key ${issued.key_id}`} value={issued.key} />}
-      <Result outcome={outcome} />
-      {keys.error && <ErrorNote error={keys.error} />}
-      {!keys.data && keys.loading && <Loading what="keys" />}
-      {keys.data && (
-        <figure class="table-scroll">
-          <table class="striped">
-            <thead>
-              <tr>
-                <th scope="col">Key id</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.keys.map((key) => (
-                <tr key={key.key_id}>
-                  <th scope="row">
-                    <code>{key.key_id}</code>
-                  </th>
-                  <td>{key.scope}</td>
-                  <td>
-                    <When at={key.created_at} />
-                  </td>
-                  <td>
-                    {key.revoked_at ? (
-                      <span class="muted">
-                        revoked <When at={key.revoked_at} />
-                      </span>
-                    ) : confirming === key.key_id ? (
-                      <span class="button-row" role="group" aria-label={`Confirm revoking ${key.key_id}`}>
-                        <span>Revoke? Integrations using it stop working.</span>
-                        <button type="button" class="danger" onClick={() => revoke(key.key_id)} disabled={busy !== undefined}>
-                          Yes, revoke {key.key_id}
-                        </button>
-                        <button type="button" class="secondary outline" onClick={() => setConfirming(undefined)}>
-                          Cancel
-                        </button>
-                      </span>
-                    ) : (
-                      <>
-                        active{' '}
-                        <button type="button" class="secondary outline small" onClick={() => setConfirming(key.key_id)} aria-label={`Revoke ${key.key_id}`}>
-                          Revoke…
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </figure>
-      )}
-    </Section>
+      <Refusal failure={failure} not="Not done" />
+      <DataTable
+        label="API keys"
+        rows={keys.data?.keys}
+        columns={columns}
+        rowId={(k) => k.key_id}
+        loading={keys.loading}
+        error={keys.error && <ErrorNote error={keys.error} />}
+        empty="No keys yet: create one to send data."
+      />
+    </Card>
   );
 }
 
+// ---- The application -------------------------------------------------------
+
 type AppView = ConsoleAnswer<'ConsoleGetApp'>['app'];
+type PlanView = ConsoleAnswer<'ConsoleListPlans'>['plans'][number];
 
 function Application() {
   const app = useApi(() => getJson<ConsoleAnswer<'ConsoleGetApp'>>('/app'), 'app');
+  const plans = useApi(() => getJson<ConsoleAnswer<'ConsoleListPlans'>>('/plans'), 'plans');
   return (
-    <Section title="Application">
+    <Card title="Application" id="application">
       {app.error && <ErrorNote error={app.error} />}
       {!app.data && app.loading && <Loading what="the application" />}
-      {app.data && <ApplicationForm key={JSON.stringify(app.data.app)} app={app.data.app} onSaved={app.reload} />}
-    </Section>
+      {app.data && (
+        <ApplicationForm key={JSON.stringify(app.data.app)} app={app.data.app} plans={plans.data?.plans} plansError={plans.error} onSaved={app.reload} />
+      )}
+    </Card>
   );
 }
 
-function ApplicationForm({ app, onSaved }: { app: AppView; onSaved: () => void }) {
+/** The paths of the application form's fields, as the server's messages name them. */
+const appFields = {
+  name: ['name'],
+  portal: ['portal_origin', 'portal origin'],
+  sites: ['site_origins', 'site origin'],
+  plan: ['default_plan_id'],
+};
+const fieldErrors = (errors: readonly string[] | undefined, paths: readonly string[]) => paths.flatMap((path) => errorsFor(errors, path));
+
+function ApplicationForm({
+  app,
+  plans,
+  plansError,
+  onSaved,
+}: {
+  app: AppView;
+  plans: readonly PlanView[] | undefined;
+  plansError: ApiError | undefined;
+  onSaved: () => void;
+}) {
+  const notify = useToast();
   const [name, setName] = useState(app.name);
   const [portal, setPortal] = useState(app.portal_origin ?? '');
   const [sites, setSites] = useState(app.site_origins.join('\n'));
+  const [plan, setPlan] = useState(app.default_plan_id ?? '');
   const [verification, setVerification] = useState(app.identity_verification);
   const [approval, setApproval] = useState(app.affiliate_approval);
-  const { busy, outcome, run } = useSettingsAction();
+  const { busy, failure, run } = useChange();
+  const errors = failure?.errors;
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -170,9 +298,10 @@ function ApplicationForm({ app, onSaved }: { app: AppView; onSaved: () => void }
     if (name !== app.name) body.name = name;
     if (portal.trim() && portal.trim() !== app.portal_origin) body.portal_origin = portal.trim();
     if (siteOrigins.join('\n') !== app.site_origins.join('\n')) body.site_origins = siteOrigins;
+    if (plan && plan !== app.default_plan_id) body.default_plan_id = plan;
     if (verification !== app.identity_verification) body.identity_verification = verification;
     if (approval !== app.affiliate_approval) body.affiliate_approval = approval;
-    if (Object.keys(body).length === 0) return;
+    if (Object.keys(body).length === 0) return notify('info', 'Nothing to save: no field was changed.');
     if (
       (await run(
         'save',
@@ -183,30 +312,68 @@ function ApplicationForm({ app, onSaved }: { app: AppView; onSaved: () => void }
       onSaved();
   };
 
+  const nameErrors = fieldErrors(errors, appFields.name);
+  const portalErrors = fieldErrors(errors, appFields.portal);
+  const siteErrors = fieldErrors(errors, appFields.sites);
+  const planErrors = fieldErrors(errors, appFields.plan);
+  // The stored default may be missing from the list (not loaded yet): it is still the one selected.
+  const planChoices = plans ?? [];
+  const storedMissing = app.default_plan_id && !planChoices.some((p) => p.plan_id === app.default_plan_id);
+
   return (
     <form onSubmit={save} aria-label="The application">
       <p class="muted">
         Application id <code>{app.app_id}</code>
       </p>
-      <label for="app-name">Name</label>
-      <input id="app-name" name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={200} />
-      <label for="app-portal">Portal origin (sign-in links and the affiliate portal)</label>
-      <input id="app-portal" name="portal_origin" value={portal} onInput={(e) => setPortal(e.currentTarget.value)} placeholder="https://portal.example.com" />
-      <label for="app-sites">Site origins (one a line; pages there may use the browser key)</label>
-      <textarea
-        id="app-sites"
-        name="site_origins"
-        rows={3}
-        value={sites}
-        onInput={(e) => setSites(e.currentTarget.value)}
-        placeholder="https://shop.example.com"
-      />
-      <div class="grid">
+      <Field id="app-name" label="Name" errors={nameErrors}>
+        <input {...fieldProps('app-name', nameErrors)} name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={200} />
+      </Field>
+      <Field id="app-portal" label="Portal origin (sign-in links and the affiliate portal)" errors={portalErrors}>
+        <input
+          {...fieldProps('app-portal', portalErrors)}
+          name="portal_origin"
+          value={portal}
+          onInput={(e) => setPortal(e.currentTarget.value)}
+          placeholder="https://portal.example.com"
+          autocomplete="off"
+        />
+      </Field>
+      <Field id="app-sites" label="Site origins (one a line; pages there may use the browser key)" errors={siteErrors}>
+        <textarea
+          {...fieldProps('app-sites', siteErrors)}
+          name="site_origins"
+          rows={3}
+          value={sites}
+          onInput={(e) => setSites(e.currentTarget.value)}
+          placeholder="https://shop.example.com"
+        />
+      </Field>
+      <Field
+        id="app-default-plan"
+        label="Default plan of new affiliates"
+        hint={
+          plansError
+            ? `The plans could not be read: ${plansError.message}`
+            : 'The plan an affiliate gets on registering; an affiliate’s own page changes theirs.'
+        }
+        errors={planErrors}
+      >
+        <select {...fieldProps('app-default-plan', planErrors, true)} name="default_plan_id" value={plan} onChange={(e) => setPlan(e.currentTarget.value)}>
+          {!app.default_plan_id && <option value="">No default plan</option>}
+          {storedMissing && <option value={app.default_plan_id ?? ''}>{app.default_plan_id}</option>}
+          {planChoices.map((p) => (
+            <option key={p.plan_id} value={p.plan_id}>
+              {p.name} ({p.terms})
+            </option>
+          ))}
+        </select>
+      </Field>
+      <div class="form-row">
         <fieldset>
           <legend>Identity verification</legend>
           {(['on', 'off'] as const).map((value) => (
-            <label key={value}>
-              <input type="radio" name="identity_verification" value={value} checked={verification === value} onChange={() => setVerification(value)} />{' '}
+            <label key={value} class="choice">
+              <input type="radio" name="identity_verification" value={value} checked={verification === value} onChange={() => setVerification(value)} />
               {value === 'on' ? 'On: browsers prove profile ids' : 'Off'}
             </label>
           ))}
@@ -214,29 +381,34 @@ function ApplicationForm({ app, onSaved }: { app: AppView; onSaved: () => void }
         <fieldset>
           <legend>New affiliates</legend>
           {(['pending', 'approve'] as const).map((value) => (
-            <label key={value}>
-              <input type="radio" name="affiliate_approval" value={value} checked={approval === value} onChange={() => setApproval(value)} />{' '}
+            <label key={value} class="choice">
+              <input type="radio" name="affiliate_approval" value={value} checked={approval === value} onChange={() => setApproval(value)} />
               {value === 'pending' ? 'Wait for approval' : 'Approved at once'}
             </label>
           ))}
         </fieldset>
       </div>
-      <button type="submit" aria-busy={busy === 'save'} disabled={busy !== undefined}>
-        Save application
-      </button>
-      <Result outcome={outcome} />
+      <Refusal failure={failure} shown={namesOneOf(Object.values(appFields).flat())} />
+      <div class="form-actions">
+        <button type="submit" class="primary" aria-busy={busy === 'save'} disabled={busy !== undefined}>
+          Save application
+        </button>
+      </div>
     </form>
   );
 }
 
+// ---- Email channels and their senders --------------------------------------
+
 type SenderView = ConsoleAnswer<'ConsoleListSenders'>['senders'][number];
+type ChannelView = ConsoleAnswer<'ConsoleListChannels'>['channels'][number];
 
 /** The senders the operator assigned: the only ones a channel may be made with. */
 function AssignedSenders({ senders }: { senders: SenderView[] }) {
   if (senders.length === 0)
     return <p class="muted">No sender is assigned to this application yet: a channel can only send as an address or domain the operator assigns to it.</p>;
   return (
-    <p class="muted">
+    <p>
       Senders the operator assigned to this application:{' '}
       {senders.map((sender, i) => (
         <span key={sender.sender}>
@@ -250,26 +422,23 @@ function AssignedSenders({ senders }: { senders: SenderView[] }) {
   );
 }
 
+const channelFields = ['name', 'from_email', 'from_name'];
+
 function Channels() {
   const channels = useApi(() => getJson<ConsoleAnswer<'ConsoleListChannels'>>('/channels'), 'channels');
   const senders = useApi(() => getJson<ConsoleAnswer<'ConsoleListSenders'>>('/senders'), 'senders');
   const [name, setName] = useState('');
   const [fromEmail, setFromEmail] = useState('');
   const [fromName, setFromName] = useState('');
-  const [fromEmailError, setFromEmailError] = useState<string | undefined>();
-  const { busy, outcome, run } = useSettingsAction();
+  const create = useChange();
+  const toggling = useChange();
+  const errors = create.failure?.errors;
 
-  const create = async (event: Event) => {
+  const submit = async (event: Event) => {
     event.preventDefault();
-    setFromEmailError(undefined);
-    const answer = await run(
+    const answer = await create.run(
       'create',
-      () =>
-        postJson<ConsoleAnswer<'ConsoleCreateChannel'>>('/channels', { name, from_email: fromEmail, from_name: fromName }).catch((error: unknown) => {
-          // A sender the application was not assigned: said beside the field too.
-          if (error instanceof ApiError) setFromEmailError(error.errors.find((message) => message.startsWith('from_email')));
-          throw error;
-        }),
+      () => postJson<ConsoleAnswer<'ConsoleCreateChannel'>>('/channels', { name, from_email: fromEmail, from_name: fromName }),
       (a) => `Channel “${a.channel.name}” created.`,
     );
     if (answer) {
@@ -279,8 +448,8 @@ function Channels() {
       channels.reload();
     }
   };
-  const toggle = async (channel: ConsoleAnswer<'ConsoleListChannels'>['channels'][number]) => {
-    await run(
+  const toggle = async (channel: ChannelView) => {
+    await toggling.run(
       channel.channel_id,
       () => postJson(`/channels/${encodeURIComponent(channel.channel_id)}`, { enabled: !channel.enabled }),
       () => `Channel “${channel.name}” ${channel.enabled ? 'disabled' : 'enabled'}.`,
@@ -288,111 +457,143 @@ function Channels() {
     channels.reload();
   };
 
-  return (
-    <Section title="Email channels">
-      {channels.error && <ErrorNote error={channels.error} />}
-      {channels.data &&
-        (channels.data.channels.length === 0 ? (
-          <p>No channels yet: email cannot be sent until one is added.</p>
+  const columns: Column<ChannelView>[] = [
+    { id: 'name', header: 'Name', value: (c) => c.name, rowHeader: true, required: true },
+    {
+      id: 'sender',
+      header: 'Sender',
+      value: (c) => c.from_email,
+      required: true,
+      cell: (c) => (
+        <>
+          {c.from_name} &lt;{c.from_email}&gt;
+          {c.from_domain && <small class="muted"> (any address at {c.from_domain})</small>}
+        </>
+      ),
+    },
+    {
+      id: 'state',
+      header: 'State',
+      value: (c) => (c.enabled ? 'enabled' : 'disabled'),
+      required: true,
+      cell: (c) => <Badge tone={c.enabled ? 'success' : 'neutral'}>{c.enabled ? 'enabled' : 'disabled'}</Badge>,
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      required: true,
+      cell: (c) =>
+        c.enabled ? (
+          <ConfirmButton
+            label="Disable"
+            name={`Disable ${c.name}`}
+            title={`Disable the channel “${c.name}”?`}
+            confirmLabel="Disable channel"
+            onConfirm={() => toggle(c)}
+            class="ghost"
+            confirmClass="danger"
+            small
+            busy={toggling.busy === c.channel_id}
+            disabled={toggling.busy !== undefined}
+          >
+            <p>Email sent through it is refused until you enable it again; campaigns and sends naming it fail meanwhile.</p>
+          </ConfirmButton>
         ) : (
-          <figure class="table-scroll">
-            <table class="striped">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Sender</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {channels.data.channels.map((channel) => (
-                  <tr key={channel.channel_id}>
-                    <th scope="row">{channel.name}</th>
-                    <td>
-                      {channel.from_name} &lt;{channel.from_email}&gt;
-                      {channel.from_domain && <small class="muted"> (any address at {channel.from_domain})</small>}
-                    </td>
-                    <td>
-                      {channel.enabled ? 'enabled' : 'disabled'}{' '}
-                      <button
-                        type="button"
-                        class="secondary outline small"
-                        onClick={() => toggle(channel)}
-                        aria-busy={busy === channel.channel_id}
-                        disabled={busy !== undefined}
-                      >
-                        {channel.enabled ? `Disable` : `Enable`}
-                        <span class="visually-hidden"> {channel.name}</span>
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </figure>
-        ))}
-      <form onSubmit={create} aria-labelledby="new-channel-title">
-        <h3 id="new-channel-title">New channel</h3>
+          <button type="button" class="small" onClick={() => toggle(c)} aria-busy={toggling.busy === c.channel_id} disabled={toggling.busy !== undefined}>
+            Enable<span class="visually-hidden"> {c.name}</span>
+          </button>
+        ),
+    },
+  ];
+
+  const nameErrors = errorsFor(errors, 'name');
+  const emailErrors = errorsFor(errors, 'from_email');
+  const fromNameErrors = errorsFor(errors, 'from_name');
+
+  return (
+    <Card title="Email channels" id="email-channels">
+      <p class="muted">A channel is a sender address with a display name; email is sent through an enabled channel.</p>
+      <Refusal failure={toggling.failure} not="Not changed" />
+      <DataTable
+        label="Email channels"
+        rows={channels.data?.channels}
+        columns={columns}
+        rowId={(c) => c.channel_id}
+        loading={channels.loading}
+        error={channels.error && <ErrorNote error={channels.error} />}
+        empty="No channels yet: email cannot be sent until one is added."
+      />
+      <section class="sub-section" aria-labelledby="assigned-senders-title">
+        <h3 id="assigned-senders-title">Assigned senders</h3>
         {senders.error && <ErrorNote error={senders.error} />}
+        {!senders.data && senders.loading && <Loading what="the senders" />}
         {senders.data && <AssignedSenders senders={senders.data.senders} />}
-        <div class="grid">
-          <label>
-            Channel name
-            <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} required autocomplete="off" />
-          </label>
-          <div>
-            <label>
-              From email
-              <input
-                name="from_email"
-                type="email"
-                list="assigned-senders"
-                value={fromEmail}
-                onInput={(e) => setFromEmail(e.currentTarget.value)}
-                required
-                autocomplete="off"
-                aria-invalid={fromEmailError ? 'true' : undefined}
-                aria-describedby={fromEmailError ? 'from-email-error' : undefined}
-              />
-            </label>
-            {fromEmailError && (
-              <small id="from-email-error" class="error">
-                {fromEmailError}
-              </small>
-            )}
-          </div>
-          <datalist id="assigned-senders">
-            {senders.data?.senders
-              .filter((sender) => sender.kind === 'address')
-              .map((sender) => (
-                <option key={sender.sender} value={sender.sender} />
-              ))}
-          </datalist>
-          <label>
-            From name
-            <input name="from_name" value={fromName} onInput={(e) => setFromName(e.currentTarget.value)} required autocomplete="off" />
-          </label>
+      </section>
+      <form onSubmit={submit} aria-labelledby="new-channel-title" class="sub-section">
+        <h3 id="new-channel-title">New channel</h3>
+        <div class="form-row">
+          <Field id="channel-name" label="Channel name" errors={nameErrors}>
+            <input
+              {...fieldProps('channel-name', nameErrors)}
+              name="name"
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+              required
+              autocomplete="off"
+            />
+          </Field>
+          <Field id="from-email" label="From email" errors={emailErrors}>
+            <input
+              {...fieldProps('from-email', emailErrors)}
+              name="from_email"
+              type="email"
+              list="assigned-senders"
+              value={fromEmail}
+              onInput={(e) => setFromEmail(e.currentTarget.value)}
+              required
+              autocomplete="off"
+            />
+          </Field>
+          <Field id="from-name" label="From name" errors={fromNameErrors}>
+            <input
+              {...fieldProps('from-name', fromNameErrors)}
+              name="from_name"
+              value={fromName}
+              onInput={(e) => setFromName(e.currentTarget.value)}
+              required
+              autocomplete="off"
+            />
+          </Field>
         </div>
-        <button type="submit" aria-busy={busy === 'create'} disabled={busy !== undefined}>
-          Create channel
-        </button>
+        <datalist id="assigned-senders">
+          {senders.data?.senders
+            .filter((sender) => sender.kind === 'address')
+            .map((sender) => (
+              <option key={sender.sender} value={sender.sender} />
+            ))}
+        </datalist>
+        <Refusal failure={create.failure} not="Not created" shown={namesOneOf(channelFields)} />
+        <div class="form-actions">
+          <button type="submit" class="primary" aria-busy={create.busy === 'create'} disabled={create.busy !== undefined}>
+            Create channel
+          </button>
+        </div>
       </form>
-      <Result outcome={outcome} />
-    </Section>
+    </Card>
   );
 }
+
+// ---- Web push and the identity secret --------------------------------------
 
 function Vapid() {
   const vapid = useApi(() => getJson<ConsoleAnswer<'ConsoleGetVapid'>>('/vapid'), 'vapid');
   const [subject, setSubject] = useState('');
-  const [confirming, setConfirming] = useState(false);
-  const { busy, outcome, run } = useSettingsAction();
+  const { busy, failure, run } = useChange();
   const has = Boolean(vapid.data?.vapid_public_key);
+  // The subject is the form's one field: every message of a 400 is about it ("a subject is required…" too).
+  const subjectErrors = failure?.errors ?? [];
 
-  const generate = async (event: Event) => {
-    event.preventDefault();
-    if (has && !confirming) return setConfirming(true);
-    setConfirming(false);
+  const generate = async () => {
     const answer = await run(
       'vapid',
       () => postJson('/vapid', { ...(subject.trim() ? { subject: subject.trim() } : {}), ...(has ? { rotate: true } : {}) }),
@@ -400,139 +601,262 @@ function Vapid() {
     );
     if (answer) vapid.reload();
   };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    // Rotating goes through its confirmation (the button below); Enter in the field only generates the first keys.
+    if (!has) void generate();
+  };
 
   return (
-    <Section title="Web push (VAPID keys)">
+    <Card title="Web push (VAPID keys)" id="vapid">
       {vapid.error && <ErrorNote error={vapid.error} />}
+      {!vapid.data && vapid.loading && <Loading what="the VAPID keys" />}
       {vapid.data && (
-        <dl>
-          <dt>Public key</dt>
-          <dd>{vapid.data.vapid_public_key ? <code class="secret">{vapid.data.vapid_public_key}</code> : 'none yet: web push is off'}</dd>
-          <dt>Subject</dt>
-          <dd>{vapid.data.vapid_subject ?? '—'}</dd>
+        <dl class="pairs">
+          <div>
+            <dt>Public key</dt>
+            <dd>{vapid.data.vapid_public_key ? <code class="secret">{vapid.data.vapid_public_key}</code> : 'none yet: web push is off'}</dd>
+          </div>
+          <div>
+            <dt>Subject</dt>
+            <dd>{vapid.data.vapid_subject ?? '—'}</dd>
+          </div>
         </dl>
       )}
-      <form onSubmit={generate} aria-label="VAPID keys">
-        <label for="vapid-subject">Subject (mailto: or https:, optional)</label>
-        <input
-          id="vapid-subject"
-          name="subject"
-          value={subject}
-          onInput={(e) => setSubject(e.currentTarget.value)}
-          placeholder={vapid.data?.vapid_subject ?? 'mailto:ops@example.com'}
-          autocomplete="off"
-        />
-        {confirming && (
-          <p role="alert" class="error">
-            Rotating stops every existing subscription until its page subscribes again. Press “Rotate keys” again to go on.
-          </p>
-        )}
-        <button type="submit" class={has ? 'danger' : undefined} aria-busy={busy === 'vapid'} disabled={busy !== undefined || !vapid.data}>
-          {has ? 'Rotate keys' : 'Generate keys'}
-        </button>
+      <form onSubmit={submit} aria-label="VAPID keys">
+        <Field id="vapid-subject" label="Subject (mailto: or https:, optional)" errors={subjectErrors}>
+          <input
+            {...fieldProps('vapid-subject', subjectErrors)}
+            name="subject"
+            value={subject}
+            onInput={(e) => setSubject(e.currentTarget.value)}
+            placeholder={vapid.data?.vapid_subject ?? 'mailto:ops@example.com'}
+            autocomplete="off"
+          />
+        </Field>
+        <Refusal failure={failure} not="Not done" shown={() => true} />
+        <div class="form-actions">
+          {has ? (
+            <ConfirmButton
+              label="Rotate keys"
+              title="Rotate the VAPID keys?"
+              confirmLabel="Yes, rotate the keys"
+              onConfirm={generate}
+              busy={busy === 'vapid'}
+              disabled={busy !== undefined}
+              class=""
+              confirmClass="danger"
+            >
+              <p>Rotating stops every existing subscription until its page subscribes again.</p>
+            </ConfirmButton>
+          ) : (
+            <button type="submit" class="primary" aria-busy={busy === 'vapid'} disabled={busy !== undefined || !vapid.data}>
+              Generate keys
+            </button>
+          )}
+        </div>
       </form>
-      <Result outcome={outcome} />
-    </Section>
+    </Card>
   );
 }
 
 function IdentitySecret() {
   const [secret, setSecret] = useState<string | undefined>();
-  const [confirming, setConfirming] = useState(false);
-  const { busy, outcome, run } = useSettingsAction();
+  const { busy, failure, run } = useChange();
   const rotate = async () => {
-    setConfirming(false);
     const answer = await run(
       'rotate',
       () => postJson<ConsoleAnswer<'ConsoleRotateIdentitySecret'>>('/identity_secret'),
-      () => undefined,
+      () => 'Identity secret rotated: copy the new one now.',
     );
     if (answer) setSecret(answer.identity_secret);
   };
   return (
-    <Section title="Identity-verification secret">
+    <Card title="Identity-verification secret" id="identity-secret">
       <p class="muted">Your servers sign profile ids with it. A new one replaces the old within 5 minutes: update your servers at once.</p>
       {secret && <ShownOnce label="New identity secret" value={secret} />}
-      {confirming ? (
-        <div class="button-row" role="group" aria-label="Confirm rotating the secret">
-          <span>Rotate? Profile ids signed with the old secret stop being accepted.</span>
-          <button type="button" class="danger" onClick={rotate}>
-            Yes, rotate the secret
-          </button>
-          <button type="button" class="secondary outline" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </div>
-      ) : (
-        <button type="button" class="secondary" onClick={() => setConfirming(true)} aria-busy={busy === 'rotate'} disabled={busy !== undefined}>
-          Rotate secret…
-        </button>
-      )}
-      <Result outcome={outcome} />
-    </Section>
+      <Refusal failure={failure} not="Not rotated" />
+      <div class="form-actions">
+        <ConfirmButton
+          label="Rotate secret…"
+          title="Rotate the identity secret?"
+          confirmLabel="Yes, rotate the secret"
+          onConfirm={rotate}
+          busy={busy === 'rotate'}
+          disabled={busy !== undefined}
+          class=""
+          confirmClass="danger"
+        >
+          <p>Profile ids signed with the old secret stop being accepted within 5 minutes. The new secret is shown once.</p>
+        </ConfirmButton>
+      </div>
+    </Card>
   );
 }
+
+// ---- Money events ----------------------------------------------------------
 
 function Money() {
   const money = useApi(() => getJson<ConsoleAnswer<'ConsoleGetMoney'>>('/money'), 'money');
   return (
-    <Section title="Money events">
+    <Card title="Money events" id="money-events">
       {money.error && <ErrorNote error={money.error} />}
+      {!money.data && money.loading && <Loading what="the money events" />}
       {money.data && <MoneyForm key={JSON.stringify(money.data)} currency={money.data.currency} events={money.data.money_events} onSaved={money.reload} />}
-    </Section>
+    </Card>
   );
 }
 
+let nextRowKey = 1;
+const newRow = (name = '', kind: MoneyKind = 'deposit'): MoneyRow => ({ key: nextRowKey++, name, kind });
+
 function MoneyForm({ currency, events, onSaved }: { currency: string; events: Record<string, string>; onSaved: () => void }) {
   const [main, setMain] = useState(currency);
-  const [mapping, setMapping] = useState(JSON.stringify(events, null, 2));
-  const [invalid, setInvalid] = useState<string | undefined>();
-  const { busy, outcome, run } = useSettingsAction();
+  const [rows, setRows] = useState<MoneyRow[]>(() => Object.entries(events).map(([name, kind]) => newRow(name, kind as MoneyKind)));
+  const [twice, setTwice] = useState<string | undefined>();
+  const { busy, failure, run } = useChange();
+  const errors = failure?.errors;
+
+  const update = (key: number, change: Partial<MoneyRow>) => setRows((all) => all.map((row) => (row.key === key ? { ...row, ...change } : row)));
+  const remove = (key: number) => {
+    const at = rows.findIndex((row) => row.key === key);
+    const next = rows[at + 1] ?? rows[at - 1];
+    setRows((all) => all.filter((row) => row.key !== key));
+    // The removed row's button goes with it: the focus moves to a neighbouring row, or to "Add event".
+    requestAnimationFrame(() => document.getElementById(next ? `money-event-${next.key}-name` : 'money-add')?.focus());
+  };
+  const add = () => {
+    const row = newRow();
+    setRows((all) => [...all, row]);
+    // The new row's name takes the focus once rendered.
+    requestAnimationFrame(() => document.getElementById(`money-event-${row.key}-name`)?.focus());
+  };
+
   const save = async (event: Event) => {
     event.preventDefault();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(mapping);
-    } catch {
-      return setInvalid('The mapping must be JSON, e.g. {"deposit": "deposit", "cashout": "withdrawal"}.');
-    }
-    setInvalid(undefined);
+    // A map cannot hold a name twice: said here, as the server would never see the second.
+    // Unnamed rows are left to the server, which names the empty name beside each of them.
+    const duplicate = rows.find((row, index) => row.name !== '' && rows.findIndex((other) => other.name === row.name) !== index);
+    setTwice(duplicate?.name);
+    if (duplicate) return;
+    const mapping = new Map(rows.map((row) => [row.name, row.kind]));
     if (
       (await run(
         'money',
-        () => postJson('/money', { currency: main.trim(), money_events: parsed }),
+        () => postJson('/money', { currency: main.trim(), money_events: Object.fromEntries(mapping) }),
         () => 'Saved.',
       )) !== undefined
     )
       onSaved();
   };
+
+  const currencyErrors = errorsFor(errors, 'currency');
+  const shownByRows = (message: string) => errorsFor([message], 'currency').length > 0 || rows.some((row) => moneyRowErrors([message], row.name).length > 0);
+
   return (
     <form onSubmit={save} aria-label="Money events" noValidate>
       <p class="muted">
         Which of your events are money (deposits, withdrawals, bonuses…), in what main currency: the affiliate reports are computed from them.
       </p>
-      <label for="money-currency">Main currency</label>
-      <input id="money-currency" name="currency" value={main} onInput={(e) => setMain(e.currentTarget.value)} maxLength={3} autocomplete="off" />
-      <label for="money-events">Mapping: event name → kind (JSON)</label>
-      <textarea
-        id="money-events"
-        name="money_events"
-        rows={6}
-        class="mono"
-        value={mapping}
-        onInput={(e) => setMapping(e.currentTarget.value)}
-        aria-invalid={invalid ? 'true' : undefined}
-        aria-describedby={invalid ? 'money-error' : undefined}
-      />
-      {invalid && (
-        <small id="money-error" class="error">
-          {invalid}
-        </small>
-      )}
-      <button type="submit" aria-busy={busy === 'money'} disabled={busy !== undefined}>
-        Save money events
-      </button>
-      <Result outcome={outcome} />
+      <Field id="money-currency" label="Main currency" hint="Three letters (ISO 4217), e.g. EUR." errors={currencyErrors}>
+        <input
+          {...fieldProps('money-currency', currencyErrors, true)}
+          class="currency"
+          name="currency"
+          value={main}
+          onInput={(e) => setMain(e.currentTarget.value)}
+          maxLength={3}
+          autocomplete="off"
+        />
+      </Field>
+      <table class="money-map" aria-labelledby="money-map-title">
+        <caption id="money-map-title">Mapping: event name → kind</caption>
+        <thead>
+          <tr>
+            <th scope="col">Event name</th>
+            <th scope="col">Kind</th>
+            <th scope="col">
+              <span class="visually-hidden">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        {rows.length === 0 && (
+          <tbody>
+            <tr>
+              <td colSpan={3} class="muted">
+                No money events: the affiliate reports count registrations only.
+              </td>
+            </tr>
+          </tbody>
+        )}
+        {rows.map((row, index) => {
+          const id = `money-event-${row.key}`;
+          const messages = [...moneyRowErrors(errors, row.name), ...(twice !== undefined && row.name === twice ? ['This event is named twice.'] : [])];
+          const invalid = messages.length > 0;
+          const called = row.name || `row ${index + 1}`;
+          return (
+            <tbody key={row.key} class={invalid ? 'invalid' : undefined}>
+              <tr>
+                <td>
+                  <input
+                    id={`${id}-name`}
+                    name="event_name"
+                    value={row.name}
+                    onInput={(e) => update(row.key, { name: e.currentTarget.value })}
+                    aria-label={`Event name ${index + 1}`}
+                    aria-invalid={invalid ? 'true' : undefined}
+                    aria-describedby={invalid ? `${id}-error` : undefined}
+                    placeholder="e.g. Deposit"
+                    autocomplete="off"
+                    maxLength={256}
+                  />
+                </td>
+                <td>
+                  <select
+                    id={`${id}-kind`}
+                    name="event_kind"
+                    value={row.kind}
+                    onChange={(e) => update(row.key, { kind: e.currentTarget.value as MoneyKind })}
+                    aria-label={`Kind of event ${index + 1}`}
+                  >
+                    {moneyKinds.map((kind) => (
+                      <option key={kind} value={kind}>
+                        {kindWords[kind]}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td class="row-action">
+                  <button type="button" class="ghost small" onClick={() => remove(row.key)}>
+                    Remove<span class="visually-hidden"> {called}</span>
+                  </button>
+                </td>
+              </tr>
+              {invalid && (
+                <tr class="row-error">
+                  <td colSpan={3}>
+                    <p class="field-error" id={`${id}-error`}>
+                      {messages.join(' ')}
+                    </p>
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          );
+        })}
+      </table>
+      <div class="form-actions">
+        <button type="button" id="money-add" class="small" onClick={add}>
+          Add event
+        </button>
+      </div>
+      <Refusal failure={failure} shown={shownByRows} />
+      {twice !== undefined && <Alert tone="danger">Not saved: “{twice}” is named twice. Each event name may be mapped once.</Alert>}
+      <div class="form-actions">
+        <button type="submit" class="primary" aria-busy={busy === 'money'} disabled={busy !== undefined}>
+          Save money events
+        </button>
+      </div>
     </form>
   );
 }
