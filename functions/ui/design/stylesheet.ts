@@ -36,6 +36,8 @@ img, svg, canvas { max-width: 100%; }
 :focus-visible { outline: 3px solid var(--urm-focus); outline-offset: 2px; }
 [hidden] { display: none !important; }
 .muted { color: var(--urm-muted); }
+p.error, span.error { color: var(--urm-danger); }
+p.success, span.success { color: var(--urm-success); }
 .mono { font-family: var(--urm-font-mono); }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .nowrap { white-space: nowrap; }
