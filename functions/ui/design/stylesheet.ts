@@ -214,7 +214,7 @@ const consoleShell = `
 }
 @media (min-width: ${breakpoints.lg}) {
   .shell { grid-template-columns: 15rem minmax(0, 1fr); }
-  .sidebar { position: sticky; top: 0; height: 100vh; overflow-y: auto; }
+  .sidebar { min-height: 100vh; }
   .sidebar .nav-toggle { display: none; }
 }
 .main-column { min-width: 0; display: flex; flex-direction: column; }
