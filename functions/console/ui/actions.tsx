@@ -5,6 +5,9 @@
  * this once.
  */
 import { useState } from 'preact/hooks';
+import { errorsFor } from '../../ui/design/field';
+import { Alert } from '../../ui/design/page';
+import { useToast } from '../../ui/design/toast';
 import { ApiError } from './api';
 
 export type Outcome = { kind: 'error' | 'success'; text: string } | undefined;
@@ -71,4 +74,77 @@ export function ShownOnce({ label, value }: { label: string; value: string }) {
       </p>
     </article>
   );
+}
+
+/** A change refused: the server's message, and its 400 `errors` for the fields to show. */
+export interface Failure {
+  message: string;
+  errors: string[];
+}
+
+/**
+ * A form's POST, the design system's way: its busy flag (the action under
+ * way), a success told in a toast, a refusal kept for the form to show by its
+ * fields (Field, errorsFor) and in its alert (FormFailure). `forbidden` is
+ * what a 403 says.
+ */
+export function useChange(forbidden: string) {
+  const notify = useToast();
+  const [busy, setBusy] = useState<string | undefined>();
+  const [failure, setFailure] = useState<(Failure & { action: string }) | undefined>();
+  const run = async <T,>(action: string, call: () => Promise<T>, done: (answer: T) => string | undefined): Promise<T | undefined> => {
+    setBusy(action);
+    setFailure(undefined);
+    try {
+      const answer = await call();
+      const text = done(answer);
+      if (text) notify('success', text);
+      return answer;
+    } catch (error) {
+      if (!(error instanceof ApiError)) setFailure({ action, message: 'The server could not be reached. Try again.', errors: [] });
+      else if (error.status === 403) setFailure({ action, message: forbidden, errors: [] });
+      else setFailure({ action, message: error.message, errors: error.errors });
+      return undefined;
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  /** The refusal of `action` (of any action without one), if that was the last thing tried. */
+  const failed = (action?: string): Failure | undefined => (failure && (action === undefined || failure.action === action) ? failure : undefined);
+  return { busy, failure: failed(), failed, run, clear: () => setFailure(undefined) };
+}
+
+/** The messages about a field whose server paths may be spelt several ways (`cpa amount`, `cpa.amount`). */
+export const errorsOf = (failure: Failure | undefined, ...paths: string[]) => paths.flatMap((path) => errorsFor(failure?.errors, path));
+
+/**
+ * A refusal in its form's alert: what did not happen and the server's
+ * message, then the errors no field shows. A message some field shows is one
+ * that names a path of `fields`, or that `shown` claims.
+ */
+export function FormFailure({
+  failure,
+  not = 'Not saved',
+  fields = [],
+  shown = () => false,
+}: {
+  failure: Failure | undefined;
+  /** What did not happen: "Not saved", "Not created"… */
+  not?: string;
+  fields?: readonly string[];
+  shown?: (message: string) => boolean;
+}) {
+  if (!failure) return null;
+  const rest = failure.errors.filter((message) => !shown(message) && !fields.some((field) => errorsFor([message], field).length > 0));
+  return (
+    <Alert tone="danger">
+      {not}: {failure.message}
+      {rest.length > 0 && ` (${rest.join('; ')})`}
+      {rest.length < failure.errors.length && '. See the marked fields.'}
+    </Alert>
+  );
+}
+
+export function FormActions({ children }: { children: preact.ComponentChildren }) {
+  return <div class="form-actions">{children}</div>;
 }

@@ -3,7 +3,7 @@ import { describe, expect, test } from '@jest/globals';
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { figure, previousOf } from '../../../functions/console/ui/pages/affiliate';
-import { errorsOf, FormFailure } from '../../../functions/console/ui/pages/affiliates';
+import { errorsOf, FormFailure } from '../../../functions/console/ui/actions';
 
 describe('the previous period the KPI cards compare with', () => {
   test('is the same number of days, ending the day before the period starts', () => {
@@ -54,7 +54,7 @@ describe("a form's refusal", () => {
     const html = renderToString(
       h(FormFailure, { failure: { message: 'link is invalid', errors: ['landing_url is required'] }, fields: ['name', 'landing_url'] }),
     );
-    expect(html).toContain('See the fields marked above.');
+    expect(html).toContain('See the marked fields.');
     expect(renderToString(h(FormFailure, { failure: undefined }))).toBe('');
   });
 });

@@ -23,7 +23,7 @@ import { apiPath, getJson, postJson } from '../api';
 import { ErrorNote, Loading } from '../components';
 import { useSession } from '../session';
 import { type Loaded, useApi } from '../use-api';
-import { errorsOf, FormActions, FormFailure, useChange } from './affiliates';
+import { errorsOf, FormActions, FormFailure, useChange } from '../actions';
 
 /** How a refused change to an affiliate reads. */
 const forbidden = 'Your role may not change affiliates.';

@@ -13,7 +13,8 @@ import { Field, errorsFor, fieldProps, otherErrors } from '../../../ui/design/fi
 import { Alert, Card, PageHeader } from '../../../ui/design/page';
 import { useToast } from '../../../ui/design/toast';
 import { Visible, When } from '../../../ui/design/value';
-import { ApiError, getJson, postJson } from '../api';
+import { errorsOf, FormActions, FormFailure, useChange } from '../actions';
+import { getJson, postJson } from '../api';
 import { ErrorNote } from '../components';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
@@ -24,66 +25,6 @@ export const AFFILIATE_PAGE_SIZE = 25;
 export type PlanView = ConsoleAnswer<'ConsoleListPlans'>['plans'][number];
 type AffiliateRow = ConsoleAnswer<'ConsoleListAffiliates'>['affiliates'][number];
 const statuses = ['pending', 'approved', 'suspended'] as const;
-
-/** A change refused: the server's message, and its 400 `errors` for the fields to show. */
-export interface Failure {
-  message: string;
-  errors: string[];
-}
-
-/**
- * A form's POST: its busy flag (the action under way), a success told in a
- * toast, and a refusal kept for the form to show by its fields (Field,
- * errorsFor) and in its own alert (FormFailure).
- */
-export function useChange(forbidden: string) {
-  const notify = useToast();
-  const [busy, setBusy] = useState<string | undefined>();
-  const [failure, setFailure] = useState<(Failure & { action: string }) | undefined>();
-  const run = async <T,>(action: string, call: () => Promise<T>, done: (answer: T) => string | undefined): Promise<T | undefined> => {
-    setBusy(action);
-    setFailure(undefined);
-    try {
-      const answer = await call();
-      const text = done(answer);
-      if (text) notify('success', text);
-      return answer;
-    } catch (error) {
-      if (!(error instanceof ApiError)) setFailure({ action, message: 'The server could not be reached. Try again.', errors: [] });
-      else if (error.status === 403) setFailure({ action, message: forbidden, errors: [] });
-      else setFailure({ action, message: error.message, errors: error.errors });
-      return undefined;
-    } finally {
-      setBusy(undefined);
-    }
-  };
-  /** The refusal of `action` (of any action without one), if that was the last thing tried. */
-  const failed = (action?: string): Failure | undefined => (failure && (action === undefined || failure.action === action) ? failure : undefined);
-  return { busy, failed, run, clear: () => setFailure(undefined) };
-}
-
-/** The refusal in a form's alert: the server's message and the errors no field of `fields` shows. */
-export function FormFailure({ failure, fields = [] }: { failure: Failure | undefined; fields?: readonly string[] }) {
-  if (!failure) return null;
-  const rest = otherErrors(failure.errors, fields);
-  const shownByFields = failure.errors.length > rest.length;
-  return (
-    <Alert tone="danger">
-      <strong>{failure.message}</strong>
-      {rest.length > 0 && (
-        <ul>
-          {rest.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      )}
-      {shownByFields && rest.length === 0 && <p>See the fields marked above.</p>}
-    </Alert>
-  );
-}
-
-/** The messages about a field whose server paths may be spelt several ways (`cpa amount`, `cpa.amount`). */
-export const errorsOf = (failure: Failure | undefined, ...paths: string[]) => paths.flatMap((path) => errorsFor(failure?.errors, path));
 
 const known = (status: string | undefined) => ((statuses as readonly string[]).includes(status ?? '') ? status! : '');
 
@@ -325,7 +266,7 @@ function NewPlan({ onCreated }: { onCreated: () => void }) {
         />
         Carry a month's negative RevShare into the next month
       </label>
-      <FormFailure failure={failure} fields={[...planFields]} />
+      <FormFailure failure={failure} not="Not created" fields={[...planFields]} />
       <FormActions>
         <button type="submit" class="primary" aria-busy={busy === 'plan'} disabled={busy !== undefined}>
           Create plan
@@ -333,8 +274,4 @@ function NewPlan({ onCreated }: { onCreated: () => void }) {
       </FormActions>
     </form>
   );
-}
-
-export function FormActions({ children }: { children: ComponentChildren }) {
-  return <div class="form-actions">{children}</div>;
 }

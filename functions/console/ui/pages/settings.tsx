@@ -15,12 +15,14 @@ import { Field, errorsFor, fieldProps } from '../../../ui/design/field';
 import { Alert, Card, PageHeader } from '../../../ui/design/page';
 import { useToast } from '../../../ui/design/toast';
 import { When } from '../../../ui/design/value';
-import { ShownOnce } from '../actions';
-import { ApiError, getJson, postJson } from '../api';
+import { FormFailure, ShownOnce, useChange } from '../actions';
+import { type ApiError, getJson, postJson } from '../api';
 import { ErrorNote, Forbidden } from '../components';
 import { kindWords, type MoneyRow, moneyKinds, moneyRowErrors } from '../money-events';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
+
+const adminsOnly = 'Only admins may change settings.';
 
 export function SettingsPage() {
   const { role } = useSession();
@@ -46,66 +48,6 @@ export function SettingsPage() {
         <IdentitySecret />
       </div>
     </div>
-  );
-}
-
-/** A refusal as the form shows it: the server's message and its field errors (a 400's `errors`). */
-interface Failure {
-  message: string;
-  errors: string[];
-}
-
-function failureOf(error: unknown): Failure {
-  if (!(error instanceof ApiError)) return { message: 'The server could not be reached. Try again.', errors: [] };
-  if (error.status === 403) return { message: 'Only admins may change settings.', errors: [] };
-  return { message: error.message, errors: error.errors };
-}
-
-/** A POST with its busy flag (the action under way); success is a toast, a refusal is kept for the form. */
-function useChange() {
-  const notify = useToast();
-  const [busy, setBusy] = useState<string | undefined>();
-  const [failure, setFailure] = useState<Failure | undefined>();
-  const run = async <T,>(name: string, call: () => Promise<T>, done: (answer: T) => string | undefined): Promise<T | undefined> => {
-    setBusy(name);
-    setFailure(undefined);
-    try {
-      const answer = await call();
-      const text = done(answer);
-      if (text) notify('success', text);
-      return answer;
-    } catch (error) {
-      setFailure(failureOf(error));
-      return undefined;
-    } finally {
-      setBusy(undefined);
-    }
-  };
-  return { busy, failure, run, clear: () => setFailure(undefined) };
-}
-
-/**
- * The refusal's message, with the errors no field shows; `shown` says which
- * messages a field of the form already shows (errorsFor on its path).
- */
-function Refusal({
-  failure,
-  shown = () => false,
-  not = 'Not saved',
-}: {
-  failure: Failure | undefined;
-  shown?: (message: string) => boolean;
-  /** What did not happen: "Not saved", "Not created"… */
-  not?: string;
-}) {
-  if (!failure) return null;
-  const rest = failure.errors.filter((message) => !shown(message));
-  return (
-    <Alert tone="danger">
-      {not}: {failure.message}
-      {rest.length > 0 && ` (${rest.join('; ')})`}
-      {rest.length < failure.errors.length && '. See the marked fields.'}
-    </Alert>
   );
 }
 
@@ -135,7 +77,7 @@ function ApiKeys() {
   const keys = useApi(() => getJson<ConsoleAnswer<'ConsoleListKeys'>>('/keys'), 'keys');
   const [scope, setScope] = useState<KeyView['scope']>('server');
   const [issued, setIssued] = useState<{ key: string; key_id: string } | undefined>();
-  const { busy, failure, run } = useChange();
+  const { busy, failure, run } = useChange(adminsOnly);
 
   const create = async (event: Event) => {
     event.preventDefault();
@@ -228,7 +170,7 @@ function ApiKeys() {
         </button>
       </form>
       {issued && <ShownOnce label={`New key ${issued.key_id}`} value={issued.key} />}
-      <Refusal failure={failure} not="Not done" />
+      <FormFailure failure={failure} not="Not done" />
       <DataTable
         label="API keys"
         rows={keys.data?.keys}
@@ -288,7 +230,7 @@ function ApplicationForm({
   const [plan, setPlan] = useState(app.default_plan_id ?? '');
   const [verification, setVerification] = useState(app.identity_verification);
   const [approval, setApproval] = useState(app.affiliate_approval);
-  const { busy, failure, run } = useChange();
+  const { busy, failure, run } = useChange(adminsOnly);
   const errors = failure?.errors;
 
   const save = async (event: Event) => {
@@ -388,7 +330,7 @@ function ApplicationForm({
           ))}
         </fieldset>
       </div>
-      <Refusal failure={failure} shown={namesOneOf(Object.values(appFields).flat())} />
+      <FormFailure failure={failure} shown={namesOneOf(Object.values(appFields).flat())} />
       <div class="form-actions">
         <button type="submit" class="primary" aria-busy={busy === 'save'} disabled={busy !== undefined}>
           Save application
@@ -430,8 +372,8 @@ function Channels() {
   const [name, setName] = useState('');
   const [fromEmail, setFromEmail] = useState('');
   const [fromName, setFromName] = useState('');
-  const create = useChange();
-  const toggling = useChange();
+  const create = useChange(adminsOnly);
+  const toggling = useChange(adminsOnly);
   const errors = create.failure?.errors;
 
   const submit = async (event: Event) => {
@@ -513,7 +455,7 @@ function Channels() {
   return (
     <Card title="Email channels" id="email-channels">
       <p class="muted">A channel is a sender address with a display name; email is sent through an enabled channel.</p>
-      <Refusal failure={toggling.failure} not="Not changed" />
+      <FormFailure failure={toggling.failure} not="Not changed" />
       <DataTable
         label="Email channels"
         rows={channels.data?.channels}
@@ -572,7 +514,7 @@ function Channels() {
               <option key={sender.sender} value={sender.sender} />
             ))}
         </datalist>
-        <Refusal failure={create.failure} not="Not created" shown={namesOneOf(channelFields)} />
+        <FormFailure failure={create.failure} not="Not created" shown={namesOneOf(channelFields)} />
         <div class="form-actions">
           <button type="submit" class="primary" aria-busy={create.busy === 'create'} disabled={create.busy !== undefined}>
             Create channel
@@ -588,7 +530,7 @@ function Channels() {
 function Vapid() {
   const vapid = useApi(() => getJson<ConsoleAnswer<'ConsoleGetVapid'>>('/vapid'), 'vapid');
   const [subject, setSubject] = useState('');
-  const { busy, failure, run } = useChange();
+  const { busy, failure, run } = useChange(adminsOnly);
   const has = Boolean(vapid.data?.vapid_public_key);
   // The subject is the form's one field: every message of a 400 is about it ("a subject is required…" too).
   const subjectErrors = failure?.errors ?? [];
@@ -634,7 +576,7 @@ function Vapid() {
             autocomplete="off"
           />
         </Field>
-        <Refusal failure={failure} not="Not done" shown={() => true} />
+        <FormFailure failure={failure} not="Not done" shown={() => true} />
         <div class="form-actions">
           {has ? (
             <ConfirmButton
@@ -662,7 +604,7 @@ function Vapid() {
 
 function IdentitySecret() {
   const [secret, setSecret] = useState<string | undefined>();
-  const { busy, failure, run } = useChange();
+  const { busy, failure, run } = useChange(adminsOnly);
   const rotate = async () => {
     const answer = await run(
       'rotate',
@@ -675,7 +617,7 @@ function IdentitySecret() {
     <Card title="Identity-verification secret" id="identity-secret">
       <p class="muted">Your servers sign profile ids with it. A new one replaces the old within 5 minutes: update your servers at once.</p>
       {secret && <ShownOnce label="New identity secret" value={secret} />}
-      <Refusal failure={failure} not="Not rotated" />
+      <FormFailure failure={failure} not="Not rotated" />
       <div class="form-actions">
         <ConfirmButton
           label="Rotate secret…"
@@ -714,7 +656,7 @@ function MoneyForm({ currency, events, onSaved }: { currency: string; events: Re
   const [main, setMain] = useState(currency);
   const [rows, setRows] = useState<MoneyRow[]>(() => Object.entries(events).map(([name, kind]) => newRow(name, kind as MoneyKind)));
   const [twice, setTwice] = useState<string | undefined>();
-  const { busy, failure, run } = useChange();
+  const { busy, failure, run } = useChange(adminsOnly);
   const errors = failure?.errors;
 
   const update = (key: number, change: Partial<MoneyRow>) => setRows((all) => all.map((row) => (row.key === key ? { ...row, ...change } : row)));
@@ -850,7 +792,7 @@ function MoneyForm({ currency, events, onSaved }: { currency: string; events: Re
           Add event
         </button>
       </div>
-      <Refusal failure={failure} shown={shownByRows} />
+      <FormFailure failure={failure} shown={shownByRows} />
       {twice !== undefined && <Alert tone="danger">Not saved: “{twice}” is named twice. Each event name may be mapped once.</Alert>}
       <div class="form-actions">
         <button type="submit" class="primary" aria-busy={busy === 'money'} disabled={busy !== undefined}>
