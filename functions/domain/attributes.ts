@@ -102,8 +102,8 @@ export const pushTokensSchema = {
   items: { type: 'string', minLength: 1, maxLength: limits.pushTokenLength },
 } as const;
 
-/** A marketing topic a player may leave (`sports`, `casino`, `vip`). */
-export const topicSchema = { type: 'string', minLength: 1, maxLength: limits.topicLength, ...identifierText } as const;
+/** A marketing topic a player may leave (`sports`, `casino`, `vip`): a name the operator chooses, a plain slug (format `urm-topic`). */
+export const topicSchema = { type: 'string', minLength: 1, maxLength: limits.topicLength, format: 'urm-topic' } as const;
 export const topicsSchema = { type: 'array', maxItems: limits.topicsPerProfile, uniqueItems: true, items: topicSchema } as const;
 
 /** Each CRM attribute's value, wherever a record sets it. */
@@ -116,6 +116,13 @@ export const crmAttributeSchemas = {
   urm_timezone: { type: 'string', format: 'iana-time-zone', maxLength: 64 },
   urm_language: { type: 'string', format: 'bcp47', maxLength: 35 },
 } as const satisfies Record<CrmAttribute, object>;
+
+/**
+ * The CRM attributes as one subschema, for each place a record may set them
+ * (`allOf`): the bundle's precompiled validators then hold its code once, not
+ * at every place (precompiled-validators.ts, shareRepeatedSubschemas).
+ */
+export const crmAttributesSchema = { type: 'object', properties: crmAttributeSchemas } as const;
 
 export const appIdSchema = { type: 'string', minLength: 1, maxLength: limits.appIdLength, ...identifierText } as const;
 export const profileIdSchema = { type: 'string', minLength: 1, maxLength: limits.profileIdLength, ...identifierText } as const;

@@ -43,6 +43,7 @@ export const schemaFormats = {
   youtube: { type: 'string', validate: isYouTubeLink },
   'iana-time-zone': { type: 'string', validate: isTimeZone },
   bcp47: { type: 'string', validate: isLanguageTag },
+  'urm-topic': /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/,
 } as const;
 
 /** `urmAttributeName: allowed`: why `name` is neither a custom attribute name nor one of `allowed`, or undefined. */

@@ -183,6 +183,8 @@ function formatMessage(format: string): string {
       return 'must be a full YouTube URL or a handle starting with @';
     case 'iana-time-zone':
       return 'must be an IANA time zone name, e.g. Europe/Malta';
+    case 'urm-topic':
+      return 'must be a topic name: letters, digits, and _ . : - after the first';
     case 'bcp47':
       return 'must be a BCP 47 language tag, e.g. en or pt-BR';
     default:

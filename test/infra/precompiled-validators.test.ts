@@ -23,11 +23,12 @@ import { eventBatch, profileBatch } from '../bench/workloads';
 
 /**
  * Minified bytes the ingestion bundles may reach (docs/performance.md, figure 4). The issue's target is 250 KB;
- * with the AWS SDK bundled, POST /events is about 340 KB, and POST /profiles about 470 KB, 77 KB of it the
- * standalone code of its large schema. These budgets
+ * with the AWS SDK bundled, POST /events is about 340 KB, and POST /profiles about 495 KB, 95 KB of it the
+ * standalone code of its large schema (the seven typed CRM attributes added 19 KB, their schema shared once by allOf
+ * at each place a record may set them, down from 50 KB inlined). These budgets
  * hold what is reached: the ajv compiler coming back (about 120 KB) or a client a function does not use breaks them.
  */
-const INGESTION_BUNDLE_BUDGET: Record<string, number> = { IngestEvents: 350 * 1024, IngestProfiles: 480 * 1024 };
+const INGESTION_BUNDLE_BUDGET: Record<string, number> = { IngestEvents: 350 * 1024, IngestProfiles: 500 * 1024 };
 
 /** The module that stands for `#schema-validators` in the bundle of `entry`. */
 function precompiledModule(entry: string): string {

@@ -70,6 +70,7 @@ describe('a server key', () => {
     [{ urm_language: 'english please' }, 'urm_language must be a BCP 47 language tag'],
     [{ urm_unsubscribed_topics: 'sports' }, 'urm_unsubscribed_topics must be'],
     [{ urm_append: { urm_unsubscribed_topics: [7] } }, 'urm_append.urm_unsubscribed_topics[0] must be'],
+    [{ urm_unsubscribed_topics: ['sports', 'live casino'] }, 'urm_unsubscribed_topics[1] must be a topic name'],
     [{ urm_append: { urm_consent_email: [true] } }, 'urm_append.urm_consent_email'],
     [{ urm_add: { urm_consent_email: 1 } }, 'urm_add.urm_consent_email'],
   ])('gets a 400 naming the field for %j, and nothing is written', async (fields, message) => {

@@ -6,7 +6,7 @@ import {
   arrayValueSchema,
   commonRecordProperties,
   crmAttributes,
-  crmAttributeSchemas,
+  crmAttributesSchema,
   directives,
   nameSchema,
   pushTokenAttributes,
@@ -29,8 +29,9 @@ const attributeValues = {
   type: 'object',
   maxProperties: MAX_NAMES,
   propertyNames: nameSchema(writableSystemAttributes),
-  properties: { ...pushTokenProperties, urm_receives_notifications: { type: 'boolean' }, ...crmAttributeSchemas },
+  properties: { ...pushTokenProperties, urm_receives_notifications: { type: 'boolean' } },
   additionalProperties: valueSchema,
+  allOf: [crmAttributesSchema],
 } as const;
 
 /** The system attributes that hold lists: the push tokens and the unsubscribed topics. */
@@ -74,7 +75,6 @@ export const profileRecordSchema = {
     ...commonRecordProperties,
     urm_web_push_notification_token: pushTokensSchema,
     urm_receives_notifications: { type: 'boolean' },
-    ...crmAttributeSchemas,
     urm_set: attributeValues,
     urm_set_if_null: attributeValues,
     urm_add: {
@@ -99,6 +99,7 @@ export const profileRecordSchema = {
     [PROOF_FIELD]: proofSchema,
   },
   additionalProperties: valueSchema,
+  allOf: [crmAttributesSchema],
 } as const;
 
 export const profilesBodySchema = {
