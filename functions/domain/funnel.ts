@@ -121,6 +121,14 @@ export interface FirstDeposit {
   urm_date_time: string;
 }
 
+/** A deposit as the ledger remembers it (the player's latest). */
+export interface LastDeposit {
+  day: string;
+  /** In the main currency. */
+  amount: string;
+  urm_date_time: string;
+}
+
 /** A player's ledger as stored (`p#<app_id>#<profile_id>`, `ledger`). */
 export interface StoredLedger {
   pk: string;
@@ -133,6 +141,10 @@ export interface StoredLedger {
   first_deposit?: FirstDeposit;
   /** Money seen before the attribution, by day: added to the affiliate's days when it arrives. */
   unattributed: Record<string, MoneySums>;
+  /** Every money event the player ever made, by kind, in the main currency; missing on ledgers written before it was kept: zero. */
+  lifetime?: MoneySums;
+  /** The deposit with the latest urm_date_time (of equal ones, the last counted); missing: none yet. */
+  last_deposit?: LastDeposit;
   applied: Record<string, string>;
   recent: Record<string, string>;
   version: number;
@@ -283,6 +295,9 @@ export function countPlayer(input: {
       continue;
     }
     const sums: Partial<MoneySums> = { [sumOfKind[kind]]: money.amount, ...(kind === 'deposit' ? { deposit_count: 1 } : {}) };
+    // On the ledger, so the conditional write that records the record as counted carries it: exactly once by construction.
+    ledger.lifetime = addFigures(ledger.lifetime ?? zeroMoney(), sums);
+    if (kind === 'deposit' && isLatest(dateTime, ledger.last_deposit)) ledger.last_deposit = { day, amount: money.amount, urm_date_time: dateTime };
     const firstDeposit = kind === 'deposit' && !ledger.first_deposit;
     if (firstDeposit) ledger.first_deposit = { day, amount: money.amount, insert_id: record.urm_insert_id, urm_date_time: dateTime };
     if (ledger.attribution) {
@@ -302,7 +317,10 @@ export function countPlayer(input: {
   return outcome;
 }
 
-const zeroMoney = (): MoneySums => ({ deposit_count: 0, deposits: '0', withdrawals: '0', bets: '0', wins: '0', bonuses: '0' });
+/** Whether a deposit at `dateTime` (readable: its day was) is the player's latest so far. */
+const isLatest = (dateTime: string, last: LastDeposit | undefined) => last === undefined || Date.parse(dateTime) >= Date.parse(last.urm_date_time);
+
+export const zeroMoney = (): MoneySums => ({ deposit_count: 0, deposits: '0', withdrawals: '0', bets: '0', wins: '0', bonuses: '0' });
 
 /** A counted click: one click for its affiliate, link and day; or why it counts nowhere. */
 export function clickContribution(item: StreamItem): Contribution | { reason: string } {
@@ -386,6 +404,11 @@ export interface FunnelStore {
   putDayRow(row: StoredDayRow, expectedVersion: number | undefined): Promise<boolean>;
   /** Like putDayRow, for a ledger. */
   putLedger(ledger: StoredLedger, expectedVersion: number | undefined): Promise<boolean>;
+}
+
+/** Port: one player's ledger, read (the console's player page: one GetItem). */
+export interface LedgerReader {
+  ledger(appId: string, profileId: string): Promise<StoredLedger | undefined>;
 }
 
 export const rowKeyString = (key: { pk: string; sk: string }) => `${key.pk}\u0000${key.sk}`;

@@ -155,6 +155,20 @@ describe('count-funnel handler', () => {
     expect(writes()).toEqual([]);
   });
 
+  test("a player's lifetime money rides on the ledger write, and a redelivery adds nothing to it", async () => {
+    const batch = playersBatch();
+    await handler(batch);
+    const once = ledger('p-1')?.lifetime;
+    funnel.calls.length = 0;
+
+    await handler(batch);
+
+    expect(once).toEqual({ deposit_count: 1, deposits: '100', withdrawals: '0', bets: '30.1', wins: '10', bonuses: '0' });
+    expect(ledger('p-1')?.lifetime).toEqual(once);
+    expect(ledger('p-1')?.last_deposit).toEqual({ day: '2026-11-21', amount: '100', urm_date_time: '2026-11-21T10:00:00Z' });
+    expect(writes()).toEqual([]);
+  });
+
   test('a crash after the day rows, before the ledgers, then the redelivery: the same totals as one clean delivery', async () => {
     const batch = playersBatch();
     funnel.beforePut = (row) => {

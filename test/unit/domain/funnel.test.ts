@@ -230,6 +230,70 @@ describe('the funnel of one player', () => {
   );
 });
 
+describe("a player's lifetime money on the ledger", () => {
+  test('every money event adds to its kind, attributed or not, in exact decimals, and deposits are counted', () => {
+    const outcome = count([
+      money(1, 'Deposit', 0.1),
+      money(2, 'Bonus', 5),
+      attributed(3),
+      money(4, 'Admin Deposit', 0.2),
+      money(5, 'Bet', 40),
+      money(6, 'Win', 12.5),
+      money(7, 'Withdrawal', 20, { currency: 'USD', exchange_rate: 0.9 }),
+    ]);
+
+    expect(outcome.ledger?.lifetime).toEqual({ deposit_count: 2, deposits: '0.3', withdrawals: '18', bets: '40', wins: '12.5', bonuses: '5' });
+  });
+
+  test('the last deposit is the one with the latest urm_date_time, whatever order they arrive in', () => {
+    const outcome = count([
+      money(1, 'Deposit', 10, { urm_date_time: '2026-11-20T10:00:00Z' }),
+      money(2, 'Deposit', 30, { urm_date_time: '2026-11-22T08:00:00+02:00' }),
+      money(3, 'Deposit', 20, { urm_date_time: '2026-11-21T10:00:00Z' }),
+    ]);
+
+    expect(outcome.ledger?.last_deposit).toEqual({ day: '2026-11-22', amount: '30', urm_date_time: '2026-11-22T08:00:00+02:00' });
+    expect(outcome.ledger?.first_deposit?.amount).toBe('10');
+  });
+
+  test('a later batch adds to what the ledger holds', () => {
+    const first = count([money(1, 'Deposit', 50), money(2, 'Withdrawal', 10)]);
+
+    const second = count([money(3, 'Deposit', 25.5, { urm_date_time: '2026-11-22T09:00:00Z' })], first.ledger);
+
+    expect(second.ledger?.lifetime).toMatchObject({ deposit_count: 2, deposits: '75.5', withdrawals: '10' });
+    expect(second.ledger?.last_deposit).toEqual({ day: '2026-11-22', amount: '25.5', urm_date_time: '2026-11-22T09:00:00Z' });
+  });
+
+  test('a redelivered batch, or a deposit re-sent with its insert id, adds nothing twice: no ledger to write', () => {
+    const batch = [money(1, 'Deposit', 50), money(2, 'Bet', 20), money(3, 'Withdrawal', 5)];
+    const first = count(batch);
+
+    const again = count(batch, first.ledger);
+    const resent = count([{ ...batch[0]!, sequenceNumber: seq(10) }], first.ledger);
+
+    expect([again.ledger, resent.ledger]).toEqual([undefined, undefined]);
+    expect(first.ledger?.lifetime).toEqual({ deposit_count: 1, deposits: '50', withdrawals: '5', bets: '20', wins: '0', bonuses: '0' });
+  });
+
+  test('a ledger written before lifetime figures were kept starts them from zero', () => {
+    const older = count([money(1, 'Deposit', 50)]).ledger!;
+    delete older.lifetime;
+    delete older.last_deposit;
+
+    const outcome = count([money(2, 'Withdrawal', 7)], older);
+
+    expect(outcome.ledger?.lifetime).toEqual({ deposit_count: 0, deposits: '0', withdrawals: '7', bets: '0', wins: '0', bonuses: '0' });
+    expect(outcome.ledger?.last_deposit).toBeUndefined();
+  });
+
+  test('a rejected money event adds nothing', () => {
+    const outcome = count([money(1, 'Deposit', 50), money(2, 'Deposit', -5), money(3, 'Withdrawal', 5, { currency: 'USD' })]);
+
+    expect(outcome.ledger?.lifetime).toMatchObject({ deposit_count: 1, deposits: '50', withdrawals: '0' });
+  });
+});
+
 describe('clicks', () => {
   test('a click counts one click for its affiliate, link and UTC day', () => {
     const click = clickContribution(item(1, { affiliate_id: 'aff-1', link_id: 'link-1', urm_date_time: '2026-11-21T23:59:59.999Z' }, 'click'));
