@@ -9,9 +9,19 @@
  *
  * Days are YYYY-MM-DD, so a period is one sort-key range per kind.
  */
-import { paginateQuery, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { FtdRow, FunnelDayRow, FunnelReader, RegistrationRow } from '../domain/affiliate-program';
-import { affiliatePk, ledgerSk, rowKeyString, type FunnelStore, type StoredDayRow, type StoredLedger, type TraceRow } from '../domain/funnel';
+import {
+  affiliatePk,
+  ledgerPk,
+  ledgerSk,
+  rowKeyString,
+  type FunnelStore,
+  type LedgerReader,
+  type StoredDayRow,
+  type StoredLedger,
+  type TraceRow,
+} from '../domain/funnel';
 import { batchGetAll, batchWriteAll, putVersioned, unprocessedRetry } from './batch-write';
 import type { RetryPolicy } from './retry';
 
@@ -24,7 +34,7 @@ function withoutStorage<T>(item: Item): T {
   return row as T;
 }
 
-export class DynamoFunnelStore implements FunnelStore, FunnelReader {
+export class DynamoFunnelStore implements FunnelStore, FunnelReader, LedgerReader {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -34,6 +44,12 @@ export class DynamoFunnelStore implements FunnelStore, FunnelReader {
   async ledgers(pks: string[]): Promise<Map<string, StoredLedger>> {
     const found = await this.getMany<StoredLedger>([...new Set(pks)].map((pk) => ({ pk, sk: ledgerSk })));
     return new Map([...found.values()].map((ledger) => [ledger.pk, ledger]));
+  }
+
+  async ledger(appId: string, profileId: string): Promise<StoredLedger | undefined> {
+    // Eventually consistent: the page shows what the consumer counted, which trails the events by seconds anyway.
+    const found = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: ledgerPk(appId, profileId), sk: ledgerSk } }));
+    return found.Item as StoredLedger | undefined;
   }
 
   async dayRows(keys: Key[]): Promise<Map<string, StoredDayRow>> {

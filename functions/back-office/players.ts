@@ -1,16 +1,21 @@
 /**
  * The back office's players: find them, read one (attributes with their
- * types, push devices, affiliate attribution, rejected records), page through
+ * types, push devices, affiliate attribution, rejected records, lifetime
+ * money from the funnel's ledger), page through
  * a timeline, and set or unset an attribute. Reads go to the tables; a change
  * goes on the ingestion stream as an integrator's record would, with an
  * `urm_back_office_action` event saying who made it, so it is applied exactly
  * once and shows on the timeline. Every call is for the signed-in user's own
  * application: another application's player is simply not found.
  */
+import { defaultCurrency } from '../domain/affiliate-program';
+import type { AppStore } from '../domain/apps';
 import type { AttributeValue, Attributes } from '../domain/attributes';
 import { affiliateAttributes, pushTokenAttributes } from '../domain/attributes';
 import type { AuditLog } from '../domain/audit';
+import { ngrOf } from '../domain/commission';
 import { NotFound, ValidationError } from '../domain/errors';
+import { zeroMoney, type LedgerReader, type StoredLedger } from '../domain/funnel';
 import { toStreamEntries, type RecordWriter } from '../domain/ingest';
 import { partitionKey } from '../domain/stream-record';
 import { audit } from './audit';
@@ -45,6 +50,10 @@ export interface PlayerPorts {
   profiles: Pick<ProfileStore, 'get' | 'getMany'>;
   timeline: Pick<TimelineStore, 'page'>;
   rejections: Pick<RejectionLog, 'listForProfile'>;
+  /** The application's main currency, which the funnel counts money in. */
+  apps: Pick<AppStore, 'get'>;
+  /** The funnel consumer's ledger of each player: its lifetime money. */
+  ledgers: LedgerReader;
   writer: RecordWriter;
   /** Every change made from the back office is in the audit log (back-office/audit.ts). */
   audit: AuditLog;
@@ -138,6 +147,34 @@ export interface PlayerView {
   rejections: { urm_insert_id: string; kind: Rejection['kind']; reason: string; received_at: string; rejected_at: string }[];
   /** False when only the application's newest rejections were looked through. */
   rejections_complete: boolean;
+  money: PlayerMoney;
+}
+
+/** A player's money ever, in the application's main currency: exact decimal strings, as the funnel counted them. */
+export interface PlayerMoney {
+  currency: string;
+  deposits: string;
+  withdrawals: string;
+  /** bets − wins − bonuses, as affiliate reports define it. */
+  ngr: string;
+  deposit_count: number;
+  first_deposit: { day: string; amount: string } | null;
+  last_deposit: { day: string; amount: string } | null;
+}
+
+/** What a ledger (none: the player made no money event yet; an older one: no lifetime figures) says of the player's money. */
+export function playerMoneyOf(ledger: StoredLedger | undefined, currency: string): PlayerMoney {
+  const sums = ledger?.lifetime ?? zeroMoney();
+  const deposit = (found: { day: string; amount: string } | undefined) => (found ? { day: found.day, amount: found.amount } : null);
+  return {
+    currency,
+    deposits: sums.deposits,
+    withdrawals: sums.withdrawals,
+    ngr: ngrOf(sums).toFixed(),
+    deposit_count: sums.deposit_count,
+    first_deposit: deposit(ledger?.first_deposit),
+    last_deposit: deposit(ledger?.last_deposit),
+  };
 }
 
 const platforms = {
@@ -177,11 +214,15 @@ async function existingPlayer(profiles: Pick<ProfileStore, 'get'>, appId: string
   return stored;
 }
 
-export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections'>) {
+export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections' | 'apps' | 'ledgers'>) {
   return async (actor: Pick<Actor, 'appId'>, profileId: string): Promise<PlayerView> => {
     const stored = await existingPlayer(ports.profiles, actor.appId, profileId);
     const attributes = JSON.parse(stored.attrs) as Attributes;
-    const found = await ports.rejections.listForProfile(actor.appId, profileId, playerLimits.rejectionReadBudget);
+    const [found, app, ledger] = await Promise.all([
+      ports.rejections.listForProfile(actor.appId, profileId, playerLimits.rejectionReadBudget),
+      ports.apps.get(actor.appId),
+      ports.ledgers.ledger(actor.appId, profileId),
+    ]);
     const receives = attributes.urm_receives_notifications;
     return {
       profile_id: profileId,
@@ -199,6 +240,7 @@ export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections'>) {
         rejected_at,
       })),
       rejections_complete: found.complete,
+      money: playerMoneyOf(ledger, app?.currency ?? defaultCurrency),
     };
   };
 }

@@ -49,6 +49,7 @@ export const handler = makeConsoleHandler({
   profiles: profileStore(),
   timeline: timelineStore(),
   rejections: rejectionLog(),
+  ledgers: reports.funnel,
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),

@@ -13,6 +13,7 @@ import { pushEndpointPolicy } from '../../functions/domain/push';
 import { hashSecret, newSecret } from '../../functions/domain/secrets-random';
 import { consoleCsrf } from '../../functions/domain/sessions';
 import { makeConsoleHandler, type ConsolePorts } from '../../functions/console/make-handler';
+import { MemoryFunnelStore } from './funnel-store';
 import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from './affiliates';
 import { FakeClock, MemoryAuditLog, MemoryUserStore } from './enterprise';
 import { apiEvent, context } from './lambda';
@@ -73,6 +74,8 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     affiliates: new MemoryAffiliateStore(),
     links: new MemoryLinkStore(),
     funnel: new MemoryFunnel(),
+    /** The funnel consumer's ledgers (a player's lifetime money). */
+    ledgers: new MemoryFunnelStore(),
     postbackSettings: new MemoryPostbackSettings(),
     postbackLog: new MemoryPostbackOutbox(),
     profiles: new MemoryProfiles(),

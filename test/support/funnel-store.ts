@@ -4,16 +4,25 @@
  * writes that fail on a conflict. It records each call, and lets a test crash
  * or race a write.
  */
-import { ledgerSk, rowKeyString, type FunnelStore, type StoredDayRow, type StoredLedger, type TraceRow } from '../../functions/domain/funnel';
+import {
+  ledgerPk,
+  ledgerSk,
+  rowKeyString,
+  type FunnelStore,
+  type LedgerReader,
+  type StoredDayRow,
+  type StoredLedger,
+  type TraceRow,
+} from '../../functions/domain/funnel';
 
 type Row = StoredDayRow | StoredLedger | TraceRow;
 const clone = <T>(value: T): T => structuredClone(value);
 
-export class MemoryFunnelStore implements FunnelStore {
+export class MemoryFunnelStore implements FunnelStore, LedgerReader {
   /** Every row, by pk + NUL + sk. */
   readonly rows = new Map<string, Row>();
   /** Each call, with the keys (pk + NUL + sk) it named, in the order made. */
-  readonly calls: { op: keyof FunnelStore; keys: string[] }[] = [];
+  readonly calls: { op: keyof FunnelStore | keyof LedgerReader; keys: string[] }[] = [];
   /** Runs before a day row or ledger write is applied: a test's way to crash, stall or race. */
   beforePut: (row: StoredDayRow | StoredLedger) => void | Promise<void> = () => {};
 
@@ -21,6 +30,11 @@ export class MemoryFunnelStore implements FunnelStore {
     const keys = pks.map((pk) => rowKeyString({ pk, sk: ledgerSk }));
     this.calls.push({ op: 'ledgers', keys });
     return new Map(keys.flatMap((key) => (this.rows.has(key) ? [[(this.rows.get(key) as StoredLedger).pk, clone(this.rows.get(key) as StoredLedger)]] : [])));
+  }
+
+  async ledger(appId: string, profileId: string): Promise<StoredLedger | undefined> {
+    this.calls.push({ op: 'ledger', keys: [rowKeyString({ pk: ledgerPk(appId, profileId), sk: ledgerSk })] });
+    return clone(this.rows.get(rowKeyString({ pk: ledgerPk(appId, profileId), sk: ledgerSk })) as StoredLedger | undefined);
   }
 
   async dayRows(keys: { pk: string; sk: string }[]): Promise<Map<string, StoredDayRow>> {

@@ -27,7 +27,8 @@ export const routes = [
     path: '/console/api/players/{profile_id}',
     roles: everyone,
     mutates: false,
-    tables: { ...sessionTables, profiles: 'read', rejections: 'read' },
+    // apps: the main currency; funnel: the player's ledger (one GetItem), its lifetime money.
+    tables: { ...sessionTables, profiles: 'read', rejections: 'read', apps: 'read', funnel: 'read' },
   },
   {
     id: 'ConsolePlayerTimeline',

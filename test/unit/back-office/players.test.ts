@@ -4,7 +4,11 @@ import { NotFound, ValidationError } from '../../../functions/domain/errors';
 import type { RecordWriter, StreamEntry } from '../../../functions/domain/ingest';
 import { decodeEnvelope, partitionKey } from '../../../functions/domain/stream-record';
 import type { ProfileRejections, Rejection, TimelineEntry } from '../../../functions/domain/timeline';
+import { countPlayer, type StoredLedger } from '../../../functions/domain/funnel';
+import type { StreamItem } from '../../../functions/stream/kinesis-batch';
+import { MemoryAppStore } from '../../support/affiliates';
 import { MemoryAuditLog } from '../../support/enterprise';
+import { MemoryFunnelStore } from '../../support/funnel-store';
 import { MemoryProfiles, MemoryTimeline, storedProfile } from '../../support/players';
 
 const profile = storedProfile;
@@ -34,6 +38,7 @@ class CapturingWriter implements RecordWriter {
 
 const noRejections = { listForProfile: async (): Promise<ProfileRejections> => ({ rejections: [], complete: true }) };
 const ada = { appId: 'app_1', userId: 'usr_1', email: 'ada@example.com' };
+const apps = new MemoryAppStore([{ app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00.000Z', currency: 'GBP' }]);
 
 describe('listing players', () => {
   test("lists only the application's players, in profile id order, paging with a cursor", async () => {
@@ -109,7 +114,7 @@ describe('one player', () => {
       },
     };
 
-    const view = await getPlayer({ profiles, rejections })(ada, 'p-1');
+    const view = await getPlayer({ profiles, rejections, apps, ledgers: new MemoryFunnelStore() })(ada, 'p-1');
 
     expect(view.attributes.filter((a) => !a.name.startsWith('urm')).map(({ name, type }) => [name, type])).toEqual([
       ['gone', 'null'],
@@ -130,7 +135,80 @@ describe('one player', () => {
   test("another application's player is not found", async () => {
     const profiles = new MemoryProfiles(profile('app_2', 'p-1'));
 
-    await expect(getPlayer({ profiles, rejections: noRejections })(ada, 'p-1')).rejects.toBeInstanceOf(NotFound);
+    await expect(getPlayer({ profiles, rejections: noRejections, apps, ledgers: new MemoryFunnelStore() })(ada, 'p-1')).rejects.toBeInstanceOf(NotFound);
+  });
+});
+
+describe("a player's money", () => {
+  const profiles = new MemoryProfiles(profile('app_1', 'p-1'));
+  let n = 0;
+  const moneyEvent = (event: string, amount: number, urm_date_time: string): StreamItem => ({
+    shardId: 's1',
+    sequenceNumber: String(++n),
+    envelope: {
+      v: 1,
+      kind: 'event',
+      received_at: urm_date_time,
+      record: { app_id: 'app_1', profile_id: 'p-1', urm_insert_id: `m-${n}`, urm_date_time, event, amount, currency: 'GBP' },
+    },
+  });
+  /** The ledger the funnel consumer leaves after counting these events. */
+  async function ledgersAfter(items: StreamItem[]): Promise<MemoryFunnelStore> {
+    const ledgers = new MemoryFunnelStore();
+    const settings = { currency: 'GBP', money_events: { Deposit: 'deposit', Withdrawal: 'withdrawal', Bet: 'bet', Win: 'win', Bonus: 'bonus' } } as const;
+    const { ledger } = countPlayer({ stored: undefined, appId: 'app_1', profileId: 'p-1', items, settings, now: new Date('2026-11-21T00:00:00Z') });
+    await ledgers.putLedger(ledger!, undefined);
+    return ledgers;
+  }
+
+  test('shows lifetime deposits, withdrawals, NGR (bets − wins − bonuses), the first and last deposits, in the main currency', async () => {
+    const ledgers = await ledgersAfter([
+      moneyEvent('Deposit', 100, '2026-11-01T10:00:00Z'),
+      moneyEvent('Bet', 80.5, '2026-11-01T11:00:00Z'),
+      moneyEvent('Win', 30.25, '2026-11-01T12:00:00Z'),
+      moneyEvent('Bonus', 10, '2026-11-02T09:00:00Z'),
+      moneyEvent('Deposit', 0.1, '2026-11-03T09:00:00Z'),
+      moneyEvent('Withdrawal', 20.05, '2026-11-04T09:00:00Z'),
+    ]);
+
+    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers })(ada, 'p-1');
+
+    expect(view.money).toEqual({
+      currency: 'GBP',
+      deposits: '100.1',
+      withdrawals: '20.05',
+      ngr: '40.25',
+      deposit_count: 2,
+      first_deposit: { day: '2026-11-01', amount: '100' },
+      last_deposit: { day: '2026-11-03', amount: '0.1' },
+    });
+    expect(ledgers.calls.filter((call) => call.op === 'ledger')).toEqual([{ op: 'ledger', keys: ['p#app_1#p-1\u0000ledger'] }]);
+  });
+
+  test('a player without money events has zero figures and no deposits', async () => {
+    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers: new MemoryFunnelStore() })(ada, 'p-1');
+
+    expect(view.money).toEqual({
+      currency: 'GBP',
+      deposits: '0',
+      withdrawals: '0',
+      ngr: '0',
+      deposit_count: 0,
+      first_deposit: null,
+      last_deposit: null,
+    });
+  });
+
+  test('a ledger written before lifetime figures were kept reads as zero, with the first deposit it remembers', async () => {
+    const ledgers = await ledgersAfter([moneyEvent('Deposit', 40, '2026-11-01T10:00:00Z')]);
+    const older = ledgers.row('p#app_1#p-1', 'ledger') as StoredLedger;
+    delete older.lifetime;
+    delete older.last_deposit;
+    ledgers.rows.set('p#app_1#p-1\u0000ledger', older);
+
+    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers })(ada, 'p-1');
+
+    expect(view.money).toMatchObject({ deposits: '0', deposit_count: 0, first_deposit: { day: '2026-11-01', amount: '40' }, last_deposit: null });
   });
 });
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoFunnelStore } from '../../../functions/adapters/dynamo-funnel-store';
 import type { StoredDayRow, StoredLedger, TraceRow } from '../../../functions/domain/funnel';
@@ -32,6 +32,18 @@ describe('DynamoFunnelStore, as the funnel consumer writes it', () => {
         ConsistentRead: true,
       },
       { Keys: [{ pk: dayRow.pk, sk: dayRow.sk }], ConsistentRead: true },
+    ]);
+  });
+
+  test("reads one player's ledger with one GetItem, and none as undefined", async () => {
+    dynamo.on(GetCommand).resolvesOnce({ Item: ledger }).resolvesOnce({});
+
+    const found = [await store.ledger('app_1', 'p-1'), await store.ledger('app_1', 'p-2')];
+
+    expect(found).toEqual([ledger, undefined]);
+    expect(dynamo.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: 'funnel', Key: { pk: 'p#app_1#p-1', sk: 'ledger' } },
+      { TableName: 'funnel', Key: { pk: 'p#app_1#p-2', sk: 'ledger' } },
     ]);
   });
 
