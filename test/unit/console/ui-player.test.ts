@@ -1,6 +1,7 @@
 /** What the player's page and the Rejections page decide from the data (functions/console/ui/pages/player.tsx, rejections.tsx). */
 import { describe, expect, test } from '@jest/globals';
 import { playerBadges, pushUnavailable } from '../../../functions/console/ui/pages/player';
+import { hasMoney, moneyKpis } from '../../../functions/console/ui/pages/player-money';
 import { recordFields } from '../../../functions/console/ui/pages/rejections';
 
 describe("the player's badges", () => {
@@ -86,5 +87,35 @@ describe("a rejected record's fields", () => {
     ]);
     expect(recordFields('{"app_id":"a","profile_id":"p","na')).toBeUndefined();
     expect(recordFields('[1]')).toBeUndefined();
+  });
+});
+
+describe("the player's money cards", () => {
+  const none = { currency: 'EUR', deposits: '0', withdrawals: '0', ngr: '0', deposit_count: 0, first_deposit: null, last_deposit: null };
+
+  test('a player without money events has no cards', () => {
+    expect(hasMoney(none)).toBe(false);
+    expect(hasMoney({ ...none, ngr: '-5' })).toBe(true);
+  });
+
+  test('show each figure with its currency, and the first and last deposit with their days', () => {
+    const kpis = moneyKpis({
+      ...none,
+      deposits: '1234.5',
+      withdrawals: '20',
+      ngr: '-3.25',
+      deposit_count: 3,
+      first_deposit: { day: '2026-11-02', amount: '1000' },
+      last_deposit: null,
+    });
+
+    expect(kpis.map(({ label, value, unit }) => [label, typeof value === 'string' ? value : 'markup', unit])).toEqual([
+      ['Deposits', '1,234.50', 'EUR'],
+      ['Withdrawals', '20.00', 'EUR'],
+      ['NGR', '\u22123.25', 'EUR'],
+      ['Number of deposits', '3', undefined],
+      ['First deposit', '1,000.00', 'EUR, 2 Nov 2026'],
+      ['Last deposit', 'markup', undefined],
+    ]);
   });
 });

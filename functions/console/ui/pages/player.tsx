@@ -1,6 +1,6 @@
 /**
- * One player: attributes shown as values, push devices, affiliate
- * attribution, rejections, and the timeline (newest first, paged, filtered
+ * One player: lifetime money (player-money.tsx), attributes shown as
+ * values, push devices, affiliate attribution, rejections, and the timeline (newest first, paged, filtered
  * by event name). Admins and marketers may set or unset an attribute and
  * message the player; a change goes through the stream and shows here once
  * the consumer applied it.
@@ -19,6 +19,7 @@ import { describeEvent, type EventNames, eventDetails } from '../events';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
 import { SendEmail, SendPush } from './messaging';
+import { PlayerMoneyCards } from './player-money';
 
 export const TIMELINE_PAGE_SIZE = 25;
 
@@ -83,6 +84,7 @@ export function PlayerPage({ id }: { id: string }) {
         }
       />
       {player.error && <PlayerError error={player.error} />}
+      {view && <PlayerMoneyCards money={view.money} />}
       {!player.error && (
         <div class={view ? 'player-layout with-side' : 'player-layout'}>
           <div class="player-main">
