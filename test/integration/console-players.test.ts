@@ -132,6 +132,68 @@ describe('one player', () => {
   });
 });
 
+describe("a player's money", () => {
+  test('shows lifetime deposits, withdrawals, NGR and the first and last deposit, exactly, a re-sent deposit counted once', async () => {
+    // An application of its own, its money settings set before its first event (the funnel consumer caches them).
+    const casino = await newApplication(stack.baseUrl);
+    const operator = await consoleSignIn(stack.baseUrl, casino);
+    const settings = await api(
+      'POST',
+      '/console/api/money',
+      { currency: 'EUR', money_events: { Deposit: 'deposit', Cashout: 'withdrawal', Spin: 'bet', Win: 'win', Gift: 'bonus' } },
+      operator,
+    );
+    expect(settings.status).toBe(200);
+    await ingest(casino, '/profiles', [{ profile_id: 'whale' }]);
+    const money = (event: string, amount: number, urm_date_time: string, fields: Record<string, unknown> = {}) => ({
+      profile_id: 'whale',
+      event,
+      amount,
+      currency: 'EUR',
+      urm_date_time,
+      ...fields,
+    });
+    const firstDeposit = money('Deposit', 100.1, '2026-11-01T10:00:00Z', { urm_insert_id: 'dep-1' });
+    const before = await eventually(
+      () => api('GET', '/console/api/players/whale', undefined, operator),
+      (r) => r.status === 200,
+    );
+
+    await ingest(casino, '/events', [
+      firstDeposit,
+      money('Deposit', 50, '2026-11-03T09:30:00Z', { currency: 'USD', exchange_rate: 0.9 }),
+      money('Cashout', 20.05, '2026-11-04T12:00:00Z'),
+      money('Win', 12.5, '2026-11-02T12:00:00Z'),
+      money('Gift', 5, '2026-11-02T12:00:00Z'),
+    ]);
+    // The same deposit again (its insert id), then a spin: the spin counted means the re-sent deposit was looked at before it.
+    await ingest(casino, '/events', [firstDeposit, money('Spin', 30, '2026-11-02T11:00:00Z')]);
+    const after = await eventually(
+      () => api('GET', '/console/api/players/whale', undefined, operator),
+      (r) => r.status === 200 && r.body.money.ngr === '12.5',
+    );
+
+    expect(before.body.money).toEqual({
+      currency: 'EUR',
+      deposits: '0',
+      withdrawals: '0',
+      ngr: '0',
+      deposit_count: 0,
+      first_deposit: null,
+      last_deposit: null,
+    });
+    expect(after.body.money).toEqual({
+      currency: 'EUR',
+      deposits: '145.1',
+      withdrawals: '20.05',
+      ngr: '12.5',
+      deposit_count: 2,
+      first_deposit: { day: '2026-11-01', amount: '100.1' },
+      last_deposit: { day: '2026-11-03', amount: '45' },
+    });
+  });
+});
+
 describe('acting on a player', () => {
   test('a set goes through the stream once, and lands on the timeline with who did it', async () => {
     const change = { action: 'set', attribute: 'tier', value: 'gold', action_id: randomUUID() };
