@@ -12,6 +12,8 @@ export interface Kpi {
   /** The figure as shown (already formatted; markup when a page needs its own hooks in it). */
   value: ComponentChildren;
   unit?: string;
+  /** A short line under the figure (e.g. the day it happened). */
+  note?: ComponentChildren;
   /** The same figure over the previous period of equal length, when known. */
   current?: number;
   previous?: number;
@@ -57,6 +59,7 @@ export function KpiCard({ kpi }: { kpi: Kpi }) {
         {kpi.value}
         {kpi.unit && <span class="kpi-unit"> {kpi.unit}</span>}
       </span>
+      {kpi.note && <span class="kpi-note">{kpi.note}</span>}
       {change && (
         <span class={`kpi-change ${change.direction}`}>
           {change.text} <span class="muted">vs previous period</span>

@@ -122,6 +122,7 @@ mark.invisible-char { background: var(--urm-warning-soft); color: var(--urm-warn
 .kpi .kpi-label { display: block; color: var(--urm-muted); font-size: var(--urm-text-sm); font-weight: 500; }
 .kpi .kpi-value { display: block; font-size: var(--urm-text-xl); font-weight: 650; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
 .kpi .kpi-unit { font-size: var(--urm-text-sm); font-weight: 600; color: var(--urm-muted); }
+.kpi .kpi-note { display: block; color: var(--urm-muted); font-size: var(--urm-text-sm); }
 .kpi .kpi-change { font-size: var(--urm-text-sm); font-weight: 600; }
 .kpi .kpi-change.up { color: var(--urm-success); }
 .kpi .kpi-change.down { color: var(--urm-danger); }

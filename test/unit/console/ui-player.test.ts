@@ -109,13 +109,13 @@ describe("the player's money cards", () => {
       last_deposit: null,
     });
 
-    expect(kpis.map(({ label, value, unit }) => [label, typeof value === 'string' ? value : 'markup', unit])).toEqual([
-      ['Deposits', '1,234.50', 'EUR'],
-      ['Withdrawals', '20.00', 'EUR'],
-      ['NGR', '\u22123.25', 'EUR'],
-      ['Number of deposits', '3', undefined],
-      ['First deposit', '1,000.00', 'EUR, 2 Nov 2026'],
-      ['Last deposit', 'markup', undefined],
+    expect(kpis.map(({ label, value, unit, note }) => [label, typeof value === 'string' ? value : 'markup', unit, note])).toEqual([
+      ['Deposits', '1,234.50', 'EUR', undefined],
+      ['Withdrawals', '20.00', 'EUR', undefined],
+      ['NGR', '\u22123.25', 'EUR', undefined],
+      ['Number of deposits', '3', undefined, undefined],
+      ['First deposit', '1,000.00', 'EUR', '2 Nov 2026'],
+      ['Last deposit', 'markup', undefined, undefined],
     ]);
   });
 });

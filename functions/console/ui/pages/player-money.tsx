@@ -24,7 +24,7 @@ export function moneyKpis(money: PlayerMoney): Kpi[] {
   const { currency } = money;
   const deposit = (id: string, label: string, found: PlayerMoney['first_deposit']): Kpi =>
     found
-      ? { id, label, value: figure(found.amount, currency), unit: `${currency}, ${formatDay(found.day)}` }
+      ? { id, label, value: figure(found.amount, currency), unit: currency, note: formatDay(found.day) }
       : { id, label, value: <span class="muted">none</span> };
   return [
     { id: 'kpi-deposits', label: 'Deposits', value: figure(money.deposits, currency), unit: currency, key: true },
@@ -38,5 +38,9 @@ export function moneyKpis(money: PlayerMoney): Kpi[] {
 
 export function PlayerMoneyCards({ money }: { money: PlayerMoney }) {
   if (!hasMoney(money)) return <p class="muted player-money-none">No money events yet</p>;
-  return <KpiCards label="Money" kpis={moneyKpis(money)} />;
+  return (
+    <div class="player-money">
+      <KpiCards label="Money" kpis={moneyKpis(money)} />
+    </div>
+  );
 }
