@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { createApp } from '../../functions/back-office/apps';
 import { issueKey } from '../../functions/back-office/keys';
+import { setMoneySettings } from '../../functions/back-office/money';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { tables } from '../../functions/manifest/resources';
@@ -50,6 +51,8 @@ beforeAll(async () => {
   });
   expect(signUp.status).toBe(200);
   [users.admin, users.viewer] = signUp.body.users.map((user: { user_id: string }) => user.user_id);
+  // The README's deposit carries money: the player page shows it.
+  await setMoneySettings(office, app.appId, commandLineActor, { currency: 'EUR', money_events: { deposit: 'deposit' } });
   // The README's player.
   const ingest = (path: string, record: Record<string, unknown>) =>
     request(stack.baseUrl, 'POST', path, {
@@ -122,6 +125,15 @@ describe('the console in Chromium, as an admin', () => {
     await expect(attributeRow(page, 'games').locator('td').allTextContents()).resolves.toEqual(['array', 'blackjack']);
     await expect(attributeRow(page, 'games').locator('td .chips li').allTextContents()).resolves.toEqual(['blackjack']);
     await page.locator('table.timeline').getByText('deposit', { exact: true }).waitFor(applied);
+    // The funnel consumer counts the deposit beside the profile consumer: read the page again until it has.
+    const deposits = page.locator('#kpi-deposits .kpi-value');
+    for (let attempt = 0; attempt < 15 && !(await deposits.isVisible()); attempt++) {
+      await page.waitForTimeout(1000);
+      await page.reload();
+      await page.getByRole('heading', { name: 'player-42', level: 1 }).waitFor();
+    }
+    await expect(deposits.textContent()).resolves.toBe('25.50 EUR');
+    await expect(page.locator('#kpi-deposit-count .kpi-value').textContent()).resolves.toBe('1');
     await shoot(page, 'player');
     await checkPage(page, 'console-player');
     // 200 % zoom on a 1280-pixel screen is a 640-pixel viewport: the page reflows, nothing needs sideways scrolling.
