@@ -109,14 +109,4 @@ export function Field(props: {
 
 export const Csrf = (props: { token: string }) => <input type="hidden" name="csrf" value={props.token} />;
 
-/** A table's scroll region: named, and reachable by keyboard so a wide table can be scrolled without a mouse. */
-export function TableRegion(props: { label: string; children: ComponentChildren }) {
-  return (
-    <>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region is focusable so that a keyboard can scroll it. */}
-      <section class="table-wrap" aria-label={props.label} tabIndex={0}>
-        {props.children}
-      </section>
-    </>
-  );
-}
+export { TableRegion } from '../../ui/design/page';

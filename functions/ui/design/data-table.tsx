@@ -9,6 +9,7 @@
  * Sorting orders the rows loaded (one page of the server's); the server's
  * own order (newest first, by id) decides which rows a page holds.
  */
+import { TableRegion } from './page';
 import {
   type ColumnDef,
   type ColumnVisibilityState,
@@ -217,10 +218,9 @@ export function DataTable<T extends RowData>({
           </details>
         )}
       </div>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region is focusable so that a keyboard can scroll it. */}
-      <section class="table-wrap scroll-y" aria-label={`${label} (scrolls)`} tabIndex={0} aria-busy={loading}>
+      <TableRegion label={`${label} (scrolls)`} class="scroll-y" busy={loading}>
         {body}
-      </section>
+      </TableRegion>
       {paging && (paging.count > 0 || !paging.atFirst) && (
         <nav class="table-footer" aria-label={`${label} pages`}>
           <span>

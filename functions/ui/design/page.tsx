@@ -83,3 +83,17 @@ export function Alert({ tone = 'info', title, children }: { tone?: 'info' | 'suc
 export function Empty({ children }: { children: ComponentChildren }) {
   return <div class="empty">{children}</div>;
 }
+
+/**
+ * A table's scroll region, the only place a page may scroll sideways: named
+ * (the label as given; say "(scrolls)" in it where the reader should know),
+ * and focusable, so a keyboard can scroll it. Server-safe.
+ */
+export function TableRegion({ label, class: className, busy, children }: { label: string; class?: string; busy?: boolean; children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region is focusable so that a keyboard can scroll it.
+    <section class={className ? `table-wrap ${className}` : 'table-wrap'} aria-label={label} tabIndex={0} aria-busy={busy}>
+      {children}
+    </section>
+  );
+}

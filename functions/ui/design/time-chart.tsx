@@ -6,6 +6,7 @@
  * totals, so the chart is never the only way to read them. Days are UTC days,
  * as every report's are.
  */
+import { TableRegion } from './page';
 import type uPlot from 'uplot';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { colors, seriesColors } from './tokens';
@@ -104,8 +105,7 @@ export function TimeChart({
       </ul>
       <details class="fallback">
         <summary>Show as a table</summary>
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region is focusable so that a keyboard can scroll it. */}
-        <section class="table-wrap" aria-label={`${title} as a table (scrolls)`} tabIndex={0}>
+        <TableRegion label={`${title} as a table (scrolls)`}>
           <table>
             <caption>{title}</caption>
             <thead>
@@ -131,7 +131,7 @@ export function TimeChart({
               ))}
             </tbody>
           </table>
-        </section>
+        </TableRegion>
       </details>
     </figure>
   );

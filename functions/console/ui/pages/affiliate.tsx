@@ -14,7 +14,7 @@ import { StatusBadge } from '../../../ui/design/badge';
 import { ConfirmButton } from '../../../ui/design/dialog';
 import { Field, fieldProps } from '../../../ui/design/field';
 import { type Kpi, KpiCards } from '../../../ui/design/kpi';
-import { Card, PageHeader } from '../../../ui/design/page';
+import { Card, PageHeader, TableRegion } from '../../../ui/design/page';
 import { type ChartSeries, TimeChart } from '../../../ui/design/time-chart';
 import { Money, Visible, When } from '../../../ui/design/value';
 import { formatCount, formatDay, formatMoney, isoDay } from '../../../ui/format';
@@ -29,15 +29,6 @@ import { errorsOf, FormActions, FormFailure, useChange } from '../actions';
 const forbidden = 'Your role may not change affiliates.';
 type Affiliate = ConsoleAnswer<'ConsoleGetAffiliate'>['affiliate'];
 type Report = ConsoleAnswer<'ConsoleAffiliateReport'>;
-
-/** A scroll region for a table too wide for a phone: focusable, so a keyboard can scroll it, and named. */
-function TableRegion({ label, children, className }: { label: string; children: ComponentChildren; className?: string }) {
-  return (
-    <section class={`table-wrap${className ? ` ${className}` : ''}`} aria-label={`${label} (scrolls)`} tabIndex={0}>
-      {children}
-    </section>
-  );
-}
 
 export function AffiliatePage({ id }: { id: string }) {
   const { role } = useSession();
@@ -218,7 +209,7 @@ function AssignPlan({
 function Links({ links }: { links: Affiliate['links'] }) {
   if (links.length === 0) return <p class="muted">No tracking links.</p>;
   return (
-    <TableRegion label="Tracking links">
+    <TableRegion label="Tracking links (scrolls)">
       <table class="links">
         <thead>
           <tr>
@@ -411,7 +402,7 @@ function Postbacks({ path, canChange, onChanged }: { path: string; canChange: bo
           {view.deliveries.length === 0 ? (
             <p class="muted">No postbacks sent yet.</p>
           ) : (
-            <TableRegion label="Postback deliveries">
+            <TableRegion label="Postback deliveries (scrolls)">
               <table>
                 <thead>
                   <tr>
@@ -583,7 +574,7 @@ function ReportView({ report, previous }: { report: Report; previous: Report | u
       </p>
       <KpiCards label="Period totals" kpis={kpis} />
       <TimeChart title="Clicks, registrations and FTDs by day" days={days} series={series} />
-      <TableRegion label="Report by day" className="report-wrap">
+      <TableRegion label="Report by day (scrolls)" class="report-wrap">
         <table class="report">
           <caption>By day (UTC); amounts in {currency}</caption>
           <thead>
@@ -653,7 +644,7 @@ function ByLink({ report }: { report: Report }) {
   return (
     <>
       <h3 class="by-link">By link</h3>
-      <TableRegion label="Figures by link">
+      <TableRegion label="Figures by link (scrolls)">
         <table class="report-links">
           <caption>The period by link; amounts in {currency}</caption>
           <thead>
@@ -723,7 +714,7 @@ function Trace({ path, range }: { path: string; range: { from: string; to: strin
               {data.ftds.length === 0 ? (
                 <p class="muted">None in the period.</p>
               ) : (
-                <TableRegion label="First deposits">
+                <TableRegion label="First deposits (scrolls)">
                   <table>
                     <thead>
                       <tr>
@@ -756,7 +747,7 @@ function Trace({ path, range }: { path: string; range: { from: string; to: strin
               {data.registrations.length === 0 ? (
                 <p class="muted">None in the period.</p>
               ) : (
-                <TableRegion label="Registrations">
+                <TableRegion label="Registrations (scrolls)">
                   <table>
                     <thead>
                       <tr>
@@ -785,7 +776,7 @@ function Trace({ path, range }: { path: string; range: { from: string; to: strin
           {data.players.length === 0 ? (
             <p class="muted">No players attributed by the end of the period.</p>
           ) : (
-            <TableRegion label="Players and their money events">
+            <TableRegion label="Players and their money events (scrolls)">
               <table>
                 <thead>
                   <tr>

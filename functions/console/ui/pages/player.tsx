@@ -10,7 +10,7 @@ import type { ComponentChildren } from 'preact';
 import type { ConsoleAnswer } from '../../answers';
 import { Badge, ConsentBadge, RgBadge } from '../../../ui/design/badge';
 import { Field, errorsFor, fieldProps, otherErrors } from '../../../ui/design/field';
-import { Alert, PageHeader } from '../../../ui/design/page';
+import { Alert, PageHeader, TableRegion } from '../../../ui/design/page';
 import { useToast } from '../../../ui/design/toast';
 import { Value, Visible, When } from '../../../ui/design/value';
 import { ApiError, getJson, postJson } from '../api';
@@ -195,7 +195,7 @@ const pushTokenNames = new Set(['urm_web_push_notification_token', 'urm_ios_push
 function Attributes({ view }: { view: PlayerView }) {
   if (view.attributes.length === 0) return <p class="muted">No attributes.</p>;
   return (
-    <section class="table-wrap attributes" aria-label="Attributes (scrolls)" tabIndex={0}>
+    <TableRegion label="Attributes (scrolls)" class="attributes">
       <table>
         <thead>
           <tr>
@@ -225,7 +225,7 @@ function Attributes({ view }: { view: PlayerView }) {
           ))}
         </tbody>
       </table>
-    </section>
+    </TableRegion>
   );
 }
 
@@ -507,7 +507,7 @@ function Timeline({ path, changes, names }: { path: string; changes: number; nam
         (events.length === 0 ? (
           <p class="empty">{filter ? `No “${filter}” events on this page.` : 'No events.'}</p>
         ) : (
-          <section class="table-wrap" aria-label="Timeline (scrolls)" tabIndex={0} aria-busy={timeline.loading}>
+          <TableRegion label="Timeline (scrolls)" busy={timeline.loading}>
             <table class="timeline">
               <thead>
                 <tr>
@@ -551,7 +551,7 @@ function Timeline({ path, changes, names }: { path: string; changes: number; nam
                 })}
               </tbody>
             </table>
-          </section>
+          </TableRegion>
         ))}
       {events && (events.length > 0 || cursor !== undefined) && (
         <nav class="table-footer" aria-label="Timeline pages">
