@@ -258,6 +258,21 @@ export const tables = {
     partitionKey: S('token_hash'),
     timeToLiveAttribute: 'ttl',
   },
+  /**
+   * Segments (functions/domain/segments/model.ts): definitions and their size
+   * shards (`app#<app_id>`), members (`m#<app_id>#<segment_id>`), and each
+   * player's segment state (`p#<app_id>#<profile_id>`). `due` is sparse: only
+   * a state with a moment when time alone may change a membership carries its
+   * keys, so the timer reads what is due, never every player.
+   */
+  segments: {
+    id: 'SegmentsTable',
+    envVar: 'SEGMENTS_TABLE',
+    localName: 'urm-segments',
+    partitionKey: S('pk'),
+    sortKey: S('sk'),
+    indexes: [{ name: 'due', kind: 'global', partitionKey: S('due_part'), sortKey: S('due_at'), projection: 'KEYS_ONLY' }],
+  },
 } satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof tables;
