@@ -222,9 +222,11 @@ export function conditionShapeProblems(condition: Condition): string[] {
       problems.push(`${path} is nested more than ${MAX_CONDITION_DEPTH} deep`);
       return;
     }
-    if ('all' in node) node.all.forEach((child, i) => walk(child, `${path}.all[${i}]`, depth + 1));
-    else if ('any' in node) node.any.forEach((child, i) => walk(child, `${path}.any[${i}]`, depth + 1));
-    else if ('not' in node) walk(node.not, `${path}.not`, depth + 1);
+    if ('all' in node) {
+      for (const [i, child] of node.all.entries()) walk(child, `${path}.all[${i}]`, depth + 1);
+    } else if ('any' in node) {
+      for (const [i, child] of node.any.entries()) walk(child, `${path}.any[${i}]`, depth + 1);
+    } else if ('not' in node) walk(node.not, `${path}.not`, depth + 1);
     else problems.push(...leafProblems(node, path));
   };
   walk(condition, 'condition', 1);
