@@ -28,6 +28,7 @@ import { DynamoKeyStore } from './dynamo-key-store';
 import { DynamoLinkStore } from './dynamo-link-store';
 import { DynamoOneTimeTokenStore } from './dynamo-one-time-token-store';
 import { DynamoPlanStore } from './dynamo-plan-store';
+import { DynamoSegmentStore } from './dynamo-segment-store';
 import { DynamoPlayerDirectory } from './dynamo-player-directory';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from './dynamo-postback-store';
 import { DynamoProfileStore } from './dynamo-profile-store';
@@ -55,6 +56,7 @@ export const postbackOutbox = () => new DynamoPostbackOutbox(dynamo, table('funn
 export const affiliateStore = () => new DynamoAffiliateStore(dynamo, table('affiliates'));
 export const affiliateAccounts = () => new DynamoAffiliateAccounts(dynamo, table('affiliates'));
 export const planStore = () => new DynamoPlanStore(dynamo, table('affiliates'));
+export const segmentStore = () => new DynamoSegmentStore(dynamo, table('segments'));
 export const postbackSettings = () => new DynamoPostbackSettings(dynamo, table('affiliates'));
 export const affiliateSessionStore = () => new DynamoAffiliateSessionStore(dynamo, table('affiliateSessions'));
 export const signInAttempts = () => new DynamoSignInAttempts(dynamo, table('signInAttempts'));
