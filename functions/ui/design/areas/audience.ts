@@ -6,6 +6,20 @@ export const audienceCss = `
 .players-search { padding: var(--urm-space-4) var(--urm-space-5); }
 .player-summary { display: flex; flex-wrap: wrap; gap: var(--urm-space-2) var(--urm-space-4); align-items: center; }
 .player-money .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); }
+/* Player 360: activity beside the money, one band; on a wide screen the two activity cards take a third. */
+.player-overview { display: grid; gap: 0 var(--urm-space-3); grid-template-columns: minmax(0, 1fr); align-items: start; }
+@media (min-width: 64rem) { .player-overview { grid-template-columns: minmax(0, 1fr) minmax(0, 3fr); } }
+.player-facts .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); }
+.player-overview .player-money-none { align-self: center; }
+.player-id code { font-size: var(--urm-text-sm); overflow-wrap: anywhere; }
+a.player-attribution { text-decoration: none; }
+a.player-attribution:hover { text-decoration: underline; }
+h3.attributes-group { margin: var(--urm-space-5) 0 var(--urm-space-2); font-size: var(--urm-text-md); }
+.attributes-none { margin-top: 0; }
+.timeline-filter-fields { display: flex; flex-wrap: wrap; gap: 0 var(--urm-space-3); align-items: flex-end; }
+.timeline-filter-fields .field { flex: 1 1 9rem; }
+.timeline-filter-fields .field:first-child { flex: 2 1 14rem; }
+.timeline-filter-actions { margin-bottom: var(--urm-space-4); }
 .player-layout { display: grid; gap: 0 var(--urm-space-4); grid-template-columns: minmax(0, 1fr); align-items: start; }
 @media (min-width: 80rem) { .player-layout.with-side { grid-template-columns: minmax(0, 1fr) minmax(20rem, 24rem); } }
 .player-main, .player-side { min-width: 0; }
@@ -26,7 +40,7 @@ export const audienceCss = `
 .rejection-list li { padding: var(--urm-space-2) 0; border-bottom: 1px solid var(--urm-line); }
 .rejection-list li:last-child { border-bottom: 0; }
 .rejection-list .reason { margin: var(--urm-space-1) 0 0; font-size: var(--urm-text-md); }
-.timeline-filter { margin-bottom: var(--urm-space-3); max-width: 36rem; }
+.timeline-filter { margin-bottom: var(--urm-space-1); }
 table.timeline td.when { white-space: nowrap; color: var(--urm-ink-soft); }
 table.timeline td.event-name code { white-space: nowrap; background: var(--urm-accent-soft); color: var(--urm-accent-strong); }
 table.timeline td.event-name code.system { background: var(--urm-surface-sunken); color: var(--urm-ink-soft); }
