@@ -108,7 +108,13 @@ describe('the player page as a player 360', () => {
     // Own attributes apart from the service's.
     await page.getByRole('heading', { name: 'System attributes (urm_)', level: 3 }).waitFor();
     await checkPage(page, 'console-player-360');
-    await screenshot(page, 'player-360');
+    // The widths checkPage does not take: a tablet and a wide screen, neither scrolling sideways.
+    for (const width of [768, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);
+      await screenshot(page, `player-360-${width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The timeline filtered on the server: Logins only, then the days around the first one.
     await page.getByLabel('Event name (exact; empty for all)').fill('Login');

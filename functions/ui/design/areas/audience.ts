@@ -6,11 +6,8 @@ export const audienceCss = `
 .players-search { padding: var(--urm-space-4) var(--urm-space-5); }
 .player-summary { display: flex; flex-wrap: wrap; gap: var(--urm-space-2) var(--urm-space-4); align-items: center; }
 .player-money .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); }
-/* Player 360: activity beside the money, one band; on a wide screen the two activity cards take a third. */
-.player-overview { display: grid; gap: 0 var(--urm-space-3); grid-template-columns: minmax(0, 1fr); align-items: start; }
-@media (min-width: 64rem) { .player-overview { grid-template-columns: minmax(0, 1fr) minmax(0, 3fr); } }
-.player-facts .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); }
-.player-overview .player-money-none { align-self: center; }
+/* Player 360: activity above the money, on one track so their cards line up (one band of eight wrapped their figures). */
+.player-overview .kpis { grid-template-columns: repeat(auto-fill, minmax(min(100%, 10.5rem), 1fr)); }
 .player-id code { font-size: var(--urm-text-sm); overflow-wrap: anywhere; }
 a.player-attribution { text-decoration: none; }
 a.player-attribution:hover { text-decoration: underline; }
@@ -18,7 +15,7 @@ h3.attributes-group { margin: var(--urm-space-5) 0 var(--urm-space-2); font-size
 .attributes-none { margin-top: 0; }
 .timeline-filter-fields { display: flex; flex-wrap: wrap; gap: 0 var(--urm-space-3); align-items: flex-end; }
 .timeline-filter-fields .field { flex: 1 1 9rem; }
-.timeline-filter-fields .field:first-child { flex: 2 1 14rem; }
+.timeline-filter-fields .field:first-child { flex: 3 1 18rem; }
 .timeline-filter-actions { margin-bottom: var(--urm-space-4); }
 .player-layout { display: grid; gap: 0 var(--urm-space-4); grid-template-columns: minmax(0, 1fr); align-items: start; }
 @media (min-width: 80rem) { .player-layout.with-side { grid-template-columns: minmax(0, 1fr) minmax(20rem, 24rem); } }
@@ -56,6 +53,8 @@ table.timeline td.what { overflow-wrap: anywhere; min-width: 12rem; }
 }
 table.timeline ul.details { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: var(--urm-space-1) var(--urm-space-4); }
 table.timeline .detail-name { color: var(--urm-muted); }
+/* The markup writes the colon: not the audit page's one too (admin.ts styles every ul.details). */
+table.timeline ul.details .detail-name::after { content: none; }
 details.record > summary { cursor: pointer; display: inline-flex; flex-wrap: wrap; gap: var(--urm-space-1); align-items: center; }
 details.record[open] > summary { margin-bottom: var(--urm-space-2); }
 dl.pairs.record-fields { font-size: var(--urm-text-md); margin: 0 0 var(--urm-space-3); min-width: 16rem; }
