@@ -14,8 +14,9 @@ a.player-attribution:hover { text-decoration: underline; }
 h3.attributes-group { margin: var(--urm-space-5) 0 var(--urm-space-2); font-size: var(--urm-text-md); }
 .attributes-none { margin-top: 0; }
 .timeline-filter-fields { display: flex; flex-wrap: wrap; gap: 0 var(--urm-space-3); align-items: flex-end; }
-.timeline-filter-fields .field { flex: 1 1 9rem; }
-.timeline-filter-fields .field:first-child { flex: 3 1 18rem; }
+/* The name takes the room; a date is a date's width, wrapped or not. */
+.timeline-filter-fields .field { flex: 0 1 10.5rem; }
+.timeline-filter-fields .field:first-child { flex: 1 1 16rem; }
 .timeline-filter-actions { margin-bottom: var(--urm-space-4); }
 .player-layout { display: grid; gap: 0 var(--urm-space-4); grid-template-columns: minmax(0, 1fr); align-items: start; }
 @media (min-width: 80rem) { .player-layout.with-side { grid-template-columns: minmax(0, 1fr) minmax(20rem, 24rem); } }
