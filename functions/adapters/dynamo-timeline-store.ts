@@ -142,6 +142,16 @@ export class DynamoTimelineStore implements TimelineStore {
     return { entries };
   }
 
+  async oldest(pk: string): Promise<TimelineEntry | undefined> {
+    // The oldest page by key may not hold the oldest event (a page spans PAGE_SPAN_MS back from its key): the next
+    // few pages are read with it, one query, and the oldest event among them taken.
+    const out = await this.db.send(
+      new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: 3 }),
+    );
+    const entries = ((out.Items ?? []) as TimelinePageItem[]).flatMap(entriesOf);
+    return entries.reduce<TimelineEntry | undefined>((oldest, entry) => (oldest === undefined || entry.ts < oldest.ts ? entry : oldest), undefined);
+  }
+
   /**
    * Pages newest first by key; from the first that may hold an entry older than `before`.
    * Lazy: the next query is sent only when the reader wants past the pages read so far.

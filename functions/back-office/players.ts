@@ -15,10 +15,13 @@ import { affiliateAttributes, pushTokenAttributes } from '../domain/attributes';
 import type { AuditLog } from '../domain/audit';
 import { ngrOf } from '../domain/commission';
 import { NotFound, ValidationError } from '../domain/errors';
-import { zeroMoney, type LedgerReader, type StoredLedger } from '../domain/funnel';
+import { eventMoney, zeroMoney, type LedgerReader, type StoredLedger } from '../domain/funnel';
+import type { MoneyKind } from '../domain/affiliate-program';
+import { moneySettingsOf } from '../domain/money-settings';
 import { toStreamEntries, type RecordWriter } from '../domain/ingest';
 import { partitionKey } from '../domain/stream-record';
 import { audit } from './audit';
+import type { StoredProfile } from '../domain/profile-state';
 import { isBefore, type ProfileStore, type Rejection, type RejectionLog, type TimelineEntry, type TimelineStore } from '../domain/timeline';
 
 export const playerLimits = {
@@ -29,7 +32,19 @@ export const playerLimits = {
   /** A filtered timeline page reads at most this many entries per query, and this many queries. */
   filteredReadItems: 500,
   filteredReadQueries: 4,
+  /** The player's page reads this many of the newest events: the last event, the names for the timeline's picklist. */
+  recentEvents: 100,
+  /** Then looks for the last login among at most this many older events per query, and this many queries. */
+  loginReadItems: 500,
+  loginReadQueries: 2,
 } as const;
+
+/**
+ * The event that counts as a login on the player page. The application's
+ * settings have no such notion: `Login` is the name the README's and the
+ * demo's integrations send (docs/api.md, "Players").
+ */
+export const LOGIN_EVENT = 'Login';
 
 /** The event a back-office change puts on the player's timeline. */
 export const backOfficeActionEvent = 'urm_back_office_action';
@@ -48,7 +63,7 @@ export interface PlayerDirectory {
 export interface PlayerPorts {
   directory: PlayerDirectory;
   profiles: Pick<ProfileStore, 'get' | 'getMany'>;
-  timeline: Pick<TimelineStore, 'page'>;
+  timeline: Pick<TimelineStore, 'page' | 'oldest'>;
   rejections: Pick<RejectionLog, 'listForProfile'>;
   /** The application's main currency, which the funnel counts money in. */
   apps: Pick<AppStore, 'get'>;
@@ -148,6 +163,25 @@ export interface PlayerView {
   /** False when only the application's newest rejections were looked through. */
   rejections_complete: boolean;
   money: PlayerMoney;
+  /** The affiliate the funnel's ledger counts the player for (its first attribution); null: none. */
+  attribution: { affiliate_id: string; link_id: string; day: string } | null;
+  activity: PlayerActivity;
+  /** Set by the send gate's suppression list once it exists; absent: nothing is known of it. */
+  suppressed?: boolean;
+}
+
+/** What the newest events and the oldest say, read in bounded steps (playerLimits). */
+export interface PlayerActivity {
+  /** The newest event; null: the timeline is empty. */
+  last_event: { event: string; at: string } | null;
+  /** The newest LOGIN_EVENT found; null: none among the events read. */
+  last_login: { at: string } | null;
+  /** When last_login is null and the search stopped before the oldest event: the time of the oldest event it read. */
+  login_searched_to: string | null;
+  /** The oldest event (the player's first sign of life); null: none. */
+  first_event_at: string | null;
+  /** The names among the newest events, sorted: the timeline's picklist. */
+  event_names: string[];
 }
 
 /** A player's money ever, in the application's main currency: exact decimal strings, as the funnel counted them. */
@@ -214,15 +248,49 @@ async function existingPlayer(profiles: Pick<ProfileStore, 'get'>, appId: string
   return stored;
 }
 
-export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections' | 'apps' | 'ledgers'>) {
+/** Entries an unfinished delete still leaves are not the player's any more. */
+const keptAfter = (deleted: StoredProfile['deleted']) => (entry: TimelineEntry) => !deleted || !isBefore(entry, deleted.shard, deleted.seq, deleted.at);
+
+/**
+ * The last event, the last login and the first event, without reading the
+ * whole timeline: the newest events (one query), then older logins in at most
+ * loginReadQueries bounded queries, and the oldest page (one query).
+ */
+export async function playerActivity(timeline: Pick<TimelineStore, 'page' | 'oldest'>, stored: StoredProfile): Promise<PlayerActivity> {
+  const kept = keptAfter(stored.deleted);
+  const [recent, oldest] = await Promise.all([timeline.page(stored.pk, playerLimits.recentEvents), timeline.oldest(stored.pk)]);
+  const events = recent.entries.filter(kept);
+  let login = events.find((entry) => entry.event === LOGIN_EVENT);
+  let searchedTo = recent.entries.at(-1)?.urm_date_time ?? null;
+  let from = recent.next;
+  for (let queries = 0; !login && from !== undefined && queries < playerLimits.loginReadQueries; queries++) {
+    const page = await timeline.page(stored.pk, playerLimits.loginReadItems, from, { event: LOGIN_EVENT });
+    login = page.entries.find(kept);
+    from = page.next;
+    // The store gives the last read entry's key: its time is how far back the search went.
+    if (page.next) searchedTo = page.next.ts.slice(0, page.next.ts.indexOf('#'));
+  }
+  const first = oldest !== undefined && kept(oldest) ? oldest : undefined;
+  return {
+    last_event: events[0] ? { event: events[0].event, at: events[0].urm_date_time } : null,
+    last_login: login ? { at: login.urm_date_time } : null,
+    login_searched_to: login || from === undefined ? null : searchedTo,
+    first_event_at: first?.urm_date_time ?? null,
+    event_names: [...new Set(events.map((entry) => entry.event))].sort(),
+  };
+}
+
+export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections' | 'apps' | 'ledgers' | 'timeline'>) {
   return async (actor: Pick<Actor, 'appId'>, profileId: string): Promise<PlayerView> => {
     const stored = await existingPlayer(ports.profiles, actor.appId, profileId);
     const attributes = JSON.parse(stored.attrs) as Attributes;
-    const [found, app, ledger] = await Promise.all([
+    const [found, app, ledger, activity] = await Promise.all([
       ports.rejections.listForProfile(actor.appId, profileId, playerLimits.rejectionReadBudget),
       ports.apps.get(actor.appId),
       ports.ledgers.ledger(actor.appId, profileId),
+      playerActivity(ports.timeline, stored),
     ]);
+    const attribution = ledger?.attribution;
     const receives = attributes.urm_receives_notifications;
     return {
       profile_id: profileId,
@@ -241,6 +309,8 @@ export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections' | '
       })),
       rejections_complete: found.complete,
       money: playerMoneyOf(ledger, app?.currency ?? defaultCurrency),
+      attribution: attribution ? { affiliate_id: attribution.affiliate_id, link_id: attribution.link_id, day: attribution.day } : null,
+      activity,
     };
   };
 }
@@ -255,60 +325,114 @@ export interface PlayerTimeline {
     received_at: string;
     attributes: Record<string, unknown>;
     merged_from?: string;
+    /** A money event of the application's mapping (money_events), read as the funnel reads it; absent when the event carries none it could count. */
+    money?: { kind: MoneyKind; amount: string; currency: string };
   }[];
   next_cursor: string | null;
+}
+
+export interface TimelineQuery {
+  /** Only events of this name; `event` is its older spelling. */
+  name?: string;
+  event?: string;
+  /** Only events at or after `from`, before `to` (ISO 8601 date-times). */
+  from?: string;
+  to?: string;
+  cursor?: string;
+  limit?: string;
 }
 
 const cursorKeys = ['insert_id', 'ts'] as const;
 const keyOf = (entry: TimelineEntry): Record<string, string> => ({ pk: entry.pk, insert_id: entry.insert_id, ts: entry.ts });
 
+/** The time key just above every entry before `at`: a start that reads from `at` back (timeline.ts, timeKey). */
+const startBefore = (pk: string, at: string) => ({ pk, insert_id: '', ts: `${new Date(at).toISOString()}#` });
+
+/** The query's filters, or a 400 naming the field. */
+function filtersOf(query: TimelineQuery) {
+  const problems: string[] = [];
+  if (query.name !== undefined && query.event !== undefined && query.name !== query.event) problems.push('name and event are the same filter: give one');
+  if (query.from !== undefined && query.to !== undefined && Date.parse(query.from) >= Date.parse(query.to)) problems.push('from must be before to');
+  if (problems.length > 0) throw new ValidationError(problems, 'query string is invalid');
+  const name = query.name ?? query.event;
+  return { name, fromKey: query.from === undefined ? undefined : `${new Date(query.from).toISOString()}#` };
+}
+
 /**
  * A player's timeline, newest first, system `urm_*` events included, only the
- * events named `event` if given. DynamoDB filters after reading, so a filtered
- * page reads ahead in bounded queries and may come back short, with a cursor.
- * Entries an unfinished delete still leaves are skipped the same way.
+ * events named `name` and between `from` and `to` if given. The dates are a
+ * key range (`to` is where the read starts, `from` where it stops); DynamoDB
+ * filters names after reading, so a filtered page reads ahead in bounded
+ * queries and may come back short, with a cursor. Entries an unfinished
+ * delete still leaves are skipped the same way. Money events carry their
+ * amount as the funnel reads it (funnel.ts, eventMoney).
  */
-export function playerTimeline(ports: Pick<PlayerPorts, 'profiles' | 'timeline'>) {
-  return async (actor: Pick<Actor, 'appId'>, profileId: string, query: { event?: string; cursor?: string; limit?: string }): Promise<PlayerTimeline> => {
-    const stored = await existingPlayer(ports.profiles, actor.appId, profileId);
+export function playerTimeline(ports: Pick<PlayerPorts, 'profiles' | 'timeline' | 'apps'>) {
+  return async (actor: Pick<Actor, 'appId'>, profileId: string, query: TimelineQuery): Promise<PlayerTimeline> => {
+    const { name, fromKey } = filtersOf(query);
+    const [stored, app] = await Promise.all([existingPlayer(ports.profiles, actor.appId, profileId), ports.apps.get(actor.appId)]);
     const pk = partitionKey(actor.appId, profileId);
     let from: Record<string, string> | undefined =
-      query.cursor === undefined ? undefined : { pk, ...Object.fromEntries(decode(query.cursor, 2).map((v, i) => [cursorKeys[i], v])) };
+      query.cursor !== undefined
+        ? { pk, ...Object.fromEntries(decode(query.cursor, 2).map((v, i) => [cursorKeys[i], v])) }
+        : query.to !== undefined
+          ? startBefore(pk, query.to)
+          : undefined;
     const limit = pageSize(query.limit);
-    const only = query.event === undefined ? undefined : { event: query.event };
-    const deleted = stored.deleted;
-    const kept: TimelineEntry[] = [];
+    const only = name === undefined ? undefined : { event: name };
+    const kept = keptAfter(stored.deleted);
+    const found: TimelineEntry[] = [];
     let next: Record<string, string> | undefined;
-    const readSize = only || deleted ? playerLimits.filteredReadItems : limit;
-    for (let queries = 0; queries < playerLimits.filteredReadQueries; queries++) {
+    const readSize = only || stored.deleted ? playerLimits.filteredReadItems : limit;
+    reading: for (let queries = 0; queries < playerLimits.filteredReadQueries; queries++) {
       const page = await ports.timeline.page(pk, readSize, from, only);
-      let full = false;
       for (const [i, entry] of page.entries.entries()) {
-        if (deleted && isBefore(entry, deleted.shard, deleted.seq, deleted.at)) continue;
-        kept.push(entry);
-        if (kept.length === limit) {
-          full = true;
-          next = i < page.entries.length - 1 || page.next !== undefined ? keyOf(entry) : undefined;
-          break;
+        // Newest first: the first entry before `from` ends the range.
+        if (fromKey !== undefined && entry.ts < fromKey) {
+          next = undefined;
+          break reading;
+        }
+        if (!kept(entry)) continue;
+        found.push(entry);
+        if (found.length === limit) {
+          const rest = page.entries.slice(i + 1);
+          const inRange = (later: TimelineEntry) => fromKey === undefined || later.ts >= fromKey;
+          next = rest.some(inRange) || (rest.every(inRange) && page.next !== undefined) ? keyOf(entry) : undefined;
+          break reading;
         }
       }
-      if (full) break;
       from = page.next;
       next = page.next;
       if (page.next === undefined) break;
     }
+    const settings = moneySettingsOf(app ?? { currency: defaultCurrency });
     return {
-      events: kept.map((entry) => ({
-        event: entry.event,
-        urm_date_time: entry.urm_date_time,
-        urm_insert_id: entry.insert_id,
-        received_at: entry.received_at,
-        attributes: JSON.parse(entry.attrs) as Record<string, unknown>,
-        ...(entry.merged_from ? { merged_from: entry.merged_from } : {}),
-      })),
-      next_cursor: next === undefined ? null : encode(cursorKeys.map((name) => next[name]!)),
+      events: found.map((entry) => {
+        const attributes = JSON.parse(entry.attrs) as Record<string, unknown>;
+        return {
+          event: entry.event,
+          urm_date_time: entry.urm_date_time,
+          urm_insert_id: entry.insert_id,
+          received_at: entry.received_at,
+          attributes,
+          ...(entry.merged_from ? { merged_from: entry.merged_from } : {}),
+          ...moneyOf(entry.event, attributes, settings),
+        };
+      }),
+      next_cursor: next === undefined ? null : encode(cursorKeys.map((key) => next[key]!)),
     };
   };
+}
+
+/** The money of an event the application maps to a kind, when the funnel could count it. */
+function moneyOf(
+  event: string,
+  attributes: Record<string, unknown>,
+  settings: ReturnType<typeof moneySettingsOf>,
+): Pick<PlayerTimeline['events'][number], 'money'> {
+  if (!Object.hasOwn(settings.money_events, event)) return {};
+  const money = eventMoney(attributes, settings.currency);
+  return 'reason' in money ? {} : { money: { kind: settings.money_events[event]!, amount: money.amount, currency: money.currency } };
 }
 
 // ---- acting on a player ----------------------------------------------------

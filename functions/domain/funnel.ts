@@ -171,8 +171,23 @@ export function countsEvent(settings: Pick<MoneySettings, 'money_events'>, recor
 
 const positive = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
 
+/** A money event's amount as sent and in the main currency (exact decimal strings), or why it counts nowhere. */
+export interface EventMoney {
+  /** As sent, in `currency`. */
+  amount: string;
+  currency: string;
+  /** In the main currency. */
+  main: string;
+}
+
 /** A money event's amount in the main currency (exact), or why it counts nowhere. */
 export function mainAmount(record: Record<string, unknown>, mainCurrency: string): { amount: string } | { reason: string } {
+  const money = eventMoney(record, mainCurrency);
+  return 'reason' in money ? money : { amount: money.main };
+}
+
+/** A money event's amount as sent and in the main currency, read once for the funnel and for the console's timeline. */
+export function eventMoney(record: Record<string, unknown>, mainCurrency: string): EventMoney | { reason: string } {
   const problems: string[] = [];
   if (!positive(record.amount)) problems.push('amount must be a number greater than 0');
   if (!isCurrency(record.currency)) problems.push('currency must be three upper-case letters (ISO 4217)');
@@ -182,7 +197,11 @@ export function mainAmount(record: Record<string, unknown>, mainCurrency: string
   if (problems.length > 0) return { reason: `money event ${JSON.stringify(record.event)}: ${problems.join('; ')}` };
   // String(number) is the shortest text that reads back as the number: 0.1 stays 0.1, not 0.1000000000000000055….
   const amount = new Decimal(String(record.amount));
-  return { amount: (record.currency === mainCurrency ? amount : amount.times(String(record.exchange_rate))).toFixed() };
+  return {
+    amount: amount.toFixed(),
+    currency: record.currency as string,
+    main: (record.currency === mainCurrency ? amount : amount.times(String(record.exchange_rate))).toFixed(),
+  };
 }
 
 export function emptyLedger(appId: string, profileId: string): StoredLedger {

@@ -104,6 +104,8 @@ export interface TimelineStore {
   writeNew(entries: TimelineEntry[]): Promise<number>;
   /** Newest first by urm_date_time. */
   page(pk: string, limit: number, start?: Record<string, string>, only?: { event: string }): Promise<TimelinePage>;
+  /** The profile's oldest entry (within a minute: the pages read are bounded), or undefined when it has none. */
+  oldest(pk: string): Promise<TimelineEntry | undefined>;
   /** About `limit` entries of a profile in storage order (not strictly by time), from `start`: a walk in bounded steps. */
   walk(pk: string, limit: number, start?: Record<string, string>): Promise<TimelinePage>;
   /** Removes entries a walk gave (by their page); other entries are looked up around their time. */

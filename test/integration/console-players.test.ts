@@ -244,3 +244,86 @@ describe('acting on a player', () => {
     expect(response.status).toBe(400);
   });
 });
+
+describe('the player 360', () => {
+  let casino: { appId: string; serverKey: string };
+  let operator: ConsoleSession;
+  const day = (d: number, hour = 12) => new Date(Date.UTC(2026, 10, d, hour)).toISOString();
+  const timeline = (query: string) => api('GET', `/console/api/players/ada/timeline?${query}`, undefined, operator);
+  const events = (answer: { body: { events: { event: string; urm_date_time: string }[] } }) =>
+    answer.body.events.map((e) => `${e.event}@${e.urm_date_time.slice(8, 10)}`);
+
+  beforeAll(async () => {
+    // An application of its own, its money settings set before its first event (the funnel consumer caches them).
+    casino = await newApplication(stack.baseUrl);
+    operator = await consoleSignIn(stack.baseUrl, casino);
+    expect((await api('POST', '/console/api/money', { currency: 'EUR', money_events: { Deposit: 'deposit', Cashout: 'withdrawal' } }, operator)).status).toBe(
+      200,
+    );
+    await ingest(casino, '/profiles', [{ profile_id: 'ada', first_name: 'Ada', last_name: 'Lovelace' }]);
+    await ingest(casino, '/events', [
+      { profile_id: 'ada', event: 'Register', urm_date_time: day(1) },
+      { profile_id: 'ada', event: 'Login', urm_date_time: day(2) },
+      { profile_id: 'ada', event: 'Deposit', amount: 25, currency: 'EUR', method: 'card', urm_date_time: day(3) },
+      { profile_id: 'ada', event: 'Login', urm_date_time: day(4) },
+      { profile_id: 'ada', event: 'Cashout', amount: 10, currency: 'EUR', urm_date_time: day(5) },
+      { profile_id: 'ada', event: 'spin', urm_date_time: day(6) },
+    ]);
+    await eventually(
+      () => timeline(''),
+      (r) => r.status === 200 && r.body.events.length === 6,
+    );
+  });
+
+  test("the player's answer has its last login, last event, first event and the newest event names", async () => {
+    const player = await api('GET', '/console/api/players/ada', undefined, operator);
+
+    expect(player.status).toBe(200);
+    expect(player.body.activity).toEqual({
+      last_event: { event: 'spin', at: day(6) },
+      last_login: { at: day(4) },
+      login_searched_to: null,
+      first_event_at: day(1),
+      event_names: ['Cashout', 'Deposit', 'Login', 'Register', 'spin'],
+    });
+    expect(player.body.attribution).toBeNull();
+  });
+
+  test('the timeline filters by name and by dates on the server, and pages on within them', async () => {
+    const logins = await timeline('name=Login');
+    const middle = await timeline(`from=${day(2, 0)}&to=${day(5, 0)}`);
+    const firstPage = await timeline(`from=${day(2, 0)}&to=${day(5, 0)}&limit=2`);
+    const secondPage = await timeline(`from=${day(2, 0)}&to=${day(5, 0)}&limit=2&cursor=${firstPage.body.next_cursor}`);
+    const both = await timeline(`name=Login&from=${day(3, 0)}`);
+
+    expect(events(logins)).toEqual(['Login@04', 'Login@02']);
+    expect(events(middle)).toEqual(['Login@04', 'Deposit@03', 'Login@02']);
+    expect([...events(firstPage), ...events(secondPage)]).toEqual(['Login@04', 'Deposit@03', 'Login@02']);
+    expect(secondPage.body.next_cursor).toBeNull();
+    expect(events(both)).toEqual(['Login@04']);
+  });
+
+  test('money events carry their kind and amount as sent, as the funnel reads them', async () => {
+    const money = await timeline(`from=${day(3, 0)}&to=${day(6, 0)}`);
+
+    expect(money.body.events.map((e: { event: string; money?: unknown }) => [e.event, e.money ?? null])).toEqual([
+      ['Cashout', { kind: 'withdrawal', amount: '10', currency: 'EUR' }],
+      ['Login', null],
+      ['Deposit', { kind: 'deposit', amount: '25', currency: 'EUR' }],
+    ]);
+  });
+
+  test.each([
+    ['from=yesterday', /^from must be an ISO 8601 date-time/],
+    ['to=2026-11-01', /^to must be an ISO 8601 date-time/],
+    [`from=${day(5)}&to=${day(2)}`, /^from must be before to$/],
+    ['name=', /^name /],
+    ['name=Login&event=spin', /^name and event are the same filter/],
+    ['colour=red', /colour/],
+  ])('refuses %s with a 400 naming the field', async (query, message) => {
+    const refused = await timeline(query);
+
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([expect.stringMatching(message)]);
+  });
+});

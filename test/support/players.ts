@@ -181,11 +181,18 @@ export class MemoryTimeline implements TimelineStore {
   async page(pk: string, limit: number, start?: Record<string, string>, only?: { event: string }): Promise<TimelinePage> {
     this.reads++;
     const all = this.entries.filter((e) => e.pk === pk).sort((a, b) => (a.ts < b.ts ? 1 : -1));
-    const from = start === undefined ? 0 : all.findIndex((e) => e.ts === start.ts) + 1;
+    // From the first entry older than the start's key, as DynamoDB's key range reads (a start may be any key, not an entry's).
+    const after = start === undefined ? 0 : all.findIndex((e) => e.ts < start.ts);
+    const from = after === -1 ? all.length : after;
     const read = all.slice(from, from + limit);
     const last = read.at(-1);
     const next = from + limit < all.length && last ? { pk: last.pk, insert_id: last.insert_id, ts: last.ts } : undefined;
     return { entries: read.filter((e) => !only || e.event === only.event), next };
+  }
+
+  async oldest(pk: string): Promise<TimelineEntry | undefined> {
+    this.reads++;
+    return this.of(pk)[0];
   }
 
   async writeNew(entries: TimelineEntry[]): Promise<number> {

@@ -27,8 +27,9 @@ export const routes = [
     path: '/console/api/players/{profile_id}',
     roles: everyone,
     mutates: false,
-    // apps: the main currency; funnel: the player's ledger (one GetItem), its lifetime money.
-    tables: { ...sessionTables, profiles: 'read', rejections: 'read', apps: 'read', funnel: 'read' },
+    // apps: the main currency; funnel: the player's ledger (one GetItem), its lifetime money and attribution;
+    // timeline: the newest events, the last login and the oldest event, in bounded queries.
+    tables: { ...sessionTables, profiles: 'read', rejections: 'read', apps: 'read', funnel: 'read', timeline: 'read' },
   },
   {
     id: 'ConsolePlayerTimeline',
@@ -37,7 +38,8 @@ export const routes = [
     roles: everyone,
     mutates: false,
     query: validPlayerTimelineQuery,
-    tables: { ...sessionTables, profiles: 'read', timeline: 'read' },
+    // apps: which events carry money (money_events) and the main currency.
+    tables: { ...sessionTables, profiles: 'read', timeline: 'read', apps: 'read' },
   },
   {
     id: 'ConsoleChangePlayerAttribute',

@@ -18,17 +18,21 @@ export const listPlayersQuerySchema = {
   additionalProperties: false,
 } as const;
 
-/** GET /console/api/players/{profile_id}/timeline?event=…&cursor=…&limit=… */
+const timelineEventName = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[^\\u0000-\\u001F\\u007F\\uD800-\\uDFFF]*$',
+} as const;
+
+/** GET /console/api/players/{profile_id}/timeline?name=…&from=…&to=…&cursor=…&limit=… */
 export const playerTimelineQuerySchema = {
   type: 'object',
   properties: {
-    event: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 255,
-      pattern: '^[^\\u0000-\\u001F\\u007F\\uD800-\\uDFFF]*$',
-      description: 'Only events of this name (system urm_* events too).',
-    },
+    name: { ...timelineEventName, description: 'Only events of this name (system urm_* events too).' },
+    event: { ...timelineEventName, description: 'The older spelling of name.' },
+    from: { type: 'string', format: 'date-time', maxLength: 64, description: 'Only events at or after this time.' },
+    to: { type: 'string', format: 'date-time', maxLength: 64, description: 'Only events before this time.' },
     limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', description: 'an integer from 1 to 100' },
     cursor: { type: 'string', minLength: 1, maxLength: 2048 },
   },

@@ -1,9 +1,38 @@
 /**
- * The timeline's system events (`urm_*`) in words, for people: what the
- * service itself wrote on a player's timeline. An integrator's own events
- * have no sentence; the page shows their attributes as they are.
+ * The timeline's events in words, for people: what the service itself wrote
+ * on a player's timeline (`urm_*`), and money events of the application's
+ * mapping, whose amount the server read as the funnel does. An integrator's
+ * other events have no sentence; the page shows their attributes as they are.
  */
+import type { ConsoleAnswer } from '../answers';
+import { formatMoney } from '../../ui/format';
+
 type Attributes = Record<string, unknown>;
+export type EventMoney = NonNullable<ConsoleAnswer<'ConsolePlayerTimeline'>['events'][number]['money']>;
+
+/** The properties that say how money moved, first found wins: `Deposited 25.00 EUR by card`. */
+const methodProperties = ['method', 'payment_method', 'provider'];
+
+function methodOf(attributes: Attributes): string | undefined {
+  for (const name of methodProperties) {
+    const value = attributes[name];
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  }
+  return undefined;
+}
+
+const moneyWords: Record<EventMoney['kind'], (amount: string, method: string | undefined) => string> = {
+  deposit: (amount, method) => `Deposited ${amount}${method ? ` by ${method}` : ''}`,
+  withdrawal: (amount, method) => `Withdrew ${amount}${method ? ` to ${method}` : ''}`,
+  bet: (amount) => `Bet ${amount}`,
+  win: (amount) => `Won ${amount}`,
+  bonus: (amount) => `Got a bonus of ${amount}`,
+};
+
+/** A money event as a sentence, in the currency it was made in. */
+export function describeMoney(money: EventMoney, attributes: Attributes): string {
+  return moneyWords[money.kind](formatMoney(money.amount, money.currency), methodOf(attributes));
+}
 
 /** What the page knows that the event only refers to by id: a channel's name, when the reader may list channels. */
 export interface EventNames {
@@ -12,6 +41,7 @@ export interface EventNames {
 
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 const quoted = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
+const segmentOf = (a: Attributes) => (typeof a.segment_name === 'string' ? `“${a.segment_name}”` : text(a.segment_id ?? '?'));
 
 // A Map, not an object: an integrator's event named `__proto__` or `constructor` must find no sentence.
 const sentences = new Map<string, (a: Attributes, names: EventNames) => string>(
@@ -30,13 +60,16 @@ const sentences = new Map<string, (a: Attributes, names: EventNames) => string>(
     urm_push_received: () => 'Push notification shown on a device',
     urm_push_clicked: () => 'Push notification clicked',
     urm_push_dismissed: () => 'Push notification dismissed',
+    urm_segment_entered: (a) => `Entered segment ${segmentOf(a)}`,
+    urm_segment_exited: (a) => `Left segment ${segmentOf(a)}`,
     urm_affiliate_attributed: (a) =>
       `Attributed to affiliate ${text(a.urm_aff_id ?? '?')}${a.urm_aff_link_id ? ` (link ${text(a.urm_aff_link_id)})` : ''}${a.urm_aff ? `, sub-id ${text(a.urm_aff)}` : ''}`,
   } satisfies Record<string, (a: Attributes, names: EventNames) => string>),
 );
 
-/** A sentence for a system event; for an unknown `urm_*` one, its name in words; undefined for an integrator's event. */
-export function describeEvent(event: string, attributes: Attributes, names: EventNames = {}): string | undefined {
+/** A sentence for a money or system event; for an unknown `urm_*` one, its name in words; undefined for an integrator's other events. */
+export function describeEvent(event: string, attributes: Attributes, names: EventNames = {}, money?: EventMoney): string | undefined {
+  if (money) return describeMoney(money, attributes);
   const sentence = sentences.get(event);
   if (sentence) return sentence(attributes, names);
   if (event.startsWith('urm_')) {

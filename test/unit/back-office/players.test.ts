@@ -114,7 +114,7 @@ describe('one player', () => {
       },
     };
 
-    const view = await getPlayer({ profiles, rejections, apps, ledgers: new MemoryFunnelStore() })(ada, 'p-1');
+    const view = await getPlayer({ profiles, rejections, apps, ledgers: new MemoryFunnelStore(), timeline: new MemoryTimeline() })(ada, 'p-1');
 
     expect(view.attributes.filter((a) => !a.name.startsWith('urm')).map(({ name, type }) => [name, type])).toEqual([
       ['gone', 'null'],
@@ -135,7 +135,9 @@ describe('one player', () => {
   test("another application's player is not found", async () => {
     const profiles = new MemoryProfiles(profile('app_2', 'p-1'));
 
-    await expect(getPlayer({ profiles, rejections: noRejections, apps, ledgers: new MemoryFunnelStore() })(ada, 'p-1')).rejects.toBeInstanceOf(NotFound);
+    await expect(
+      getPlayer({ profiles, rejections: noRejections, apps, ledgers: new MemoryFunnelStore(), timeline: new MemoryTimeline() })(ada, 'p-1'),
+    ).rejects.toBeInstanceOf(NotFound);
   });
 });
 
@@ -171,7 +173,7 @@ describe("a player's money", () => {
       moneyEvent('Withdrawal', 20.05, '2026-11-04T09:00:00Z'),
     ]);
 
-    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers })(ada, 'p-1');
+    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers, timeline: new MemoryTimeline() })(ada, 'p-1');
 
     expect(view.money).toEqual({
       currency: 'GBP',
@@ -186,7 +188,7 @@ describe("a player's money", () => {
   });
 
   test('a player without money events has zero figures and no deposits', async () => {
-    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers: new MemoryFunnelStore() })(ada, 'p-1');
+    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers: new MemoryFunnelStore(), timeline: new MemoryTimeline() })(ada, 'p-1');
 
     expect(view.money).toEqual({
       currency: 'GBP',
@@ -206,7 +208,7 @@ describe("a player's money", () => {
     delete older.last_deposit;
     ledgers.rows.set('p#app_1#p-1\u0000ledger', older);
 
-    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers })(ada, 'p-1');
+    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers, timeline: new MemoryTimeline() })(ada, 'p-1');
 
     expect(view.money).toMatchObject({ deposits: '0', deposit_count: 0, first_deposit: { day: '2026-11-01', amount: '40' }, last_deposit: null });
   });
@@ -217,7 +219,7 @@ describe("a player's timeline", () => {
 
   test('pages newest first, system events included', async () => {
     const timeline = new MemoryTimeline([entry(pk, 1, 'deposit'), entry(pk, 2, 'urm_email_sent'), entry(pk, 3, 'login')]);
-    const read = playerTimeline({ profiles: new MemoryProfiles(profile('app_1', 'p-1')), timeline });
+    const read = playerTimeline({ profiles: new MemoryProfiles(profile('app_1', 'p-1')), timeline, apps });
 
     const first = await read(ada, 'p-1', { limit: '2' });
     const second = await read(ada, 'p-1', { limit: '2', cursor: first.next_cursor! });
@@ -230,7 +232,7 @@ describe("a player's timeline", () => {
   test('filters by event name across reads, within a bounded number of queries', async () => {
     const entries = Array.from({ length: 3000 }, (_, n) => entry(pk, n, n % 1000 === 0 ? 'deposit' : 'spin'));
     const timeline = new MemoryTimeline(entries);
-    const read = playerTimeline({ profiles: new MemoryProfiles(profile('app_1', 'p-1')), timeline });
+    const read = playerTimeline({ profiles: new MemoryProfiles(profile('app_1', 'p-1')), timeline, apps });
 
     const page = await read(ada, 'p-1', { event: 'deposit', limit: '10' });
 
@@ -242,7 +244,158 @@ describe("a player's timeline", () => {
   test("another application's player has no timeline here", async () => {
     const timeline = new MemoryTimeline([entry(partitionKey('app_2', 'p-1'), 1, 'deposit')]);
 
-    await expect(playerTimeline({ profiles: new MemoryProfiles(profile('app_2', 'p-1')), timeline })(ada, 'p-1', {})).rejects.toBeInstanceOf(NotFound);
+    await expect(playerTimeline({ profiles: new MemoryProfiles(profile('app_2', 'p-1')), timeline, apps })(ada, 'p-1', {})).rejects.toBeInstanceOf(NotFound);
+  });
+});
+
+describe("a player's timeline filters", () => {
+  const pk = partitionKey('app_1', 'p-1');
+  const at = (day: number, event: string, attrs: Record<string, unknown> = {}): TimelineEntry => {
+    const time = new Date(Date.UTC(2026, 10, day, 12)).toISOString();
+    return { ...entry(pk, day, event, attrs), insert_id: `d-${day}`, ts: `${time}#d-${day}`, urm_date_time: time, received_at: time };
+  };
+  const days = () => new MemoryTimeline(Array.from({ length: 10 }, (_, i) => at(i + 1, i % 2 === 0 ? 'Login' : 'spin')));
+  const reader = (timeline: MemoryTimeline) => playerTimeline({ profiles: new MemoryProfiles(profile('app_1', 'p-1')), timeline, apps });
+
+  test('keeps only events from `from` (inclusive) to `to` (exclusive), newest first', async () => {
+    const page = await reader(days())(ada, 'p-1', { from: '2026-11-03T12:00:00Z', to: '2026-11-06T12:00:00Z' });
+
+    expect(page.events.map((e) => e.urm_insert_id)).toEqual(['d-5', 'd-4', 'd-3']);
+    expect(page.next_cursor).toBeNull();
+  });
+
+  test('combines the name with the dates, and pages on with a cursor that keeps to the range', async () => {
+    const read = reader(days());
+    const query = { name: 'Login', from: '2026-11-02T00:00:00Z', to: '2026-11-10T00:00:00Z', limit: '2' };
+
+    const first = await read(ada, 'p-1', query);
+    const second = await read(ada, 'p-1', { ...query, cursor: first.next_cursor! });
+
+    expect(first.events.map((e) => e.urm_insert_id)).toEqual(['d-9', 'd-7']);
+    expect(second.events.map((e) => e.urm_insert_id)).toEqual(['d-5', 'd-3']);
+    expect(second.next_cursor).toBeNull();
+  });
+
+  test('reads from `to` back, not from the newest event', async () => {
+    const timeline = days();
+
+    await reader(timeline)(ada, 'p-1', { to: '2026-11-02T00:00:00Z' });
+
+    expect(timeline.reads).toBe(1);
+  });
+
+  test('refuses `from` at or after `to`, and name and event that disagree, naming the field', async () => {
+    const read = reader(days());
+
+    await expect(read(ada, 'p-1', { from: '2026-11-05T00:00:00Z', to: '2026-11-05T00:00:00Z' })).rejects.toMatchObject({
+      errors: ['from must be before to'],
+    });
+    await expect(read(ada, 'p-1', { name: 'Login', event: 'spin' })).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
+describe("money on a player's timeline", () => {
+  const pk = partitionKey('app_1', 'p-1');
+  const moneyApps = new MemoryAppStore([
+    { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00.000Z', currency: 'EUR', money_events: { Deposit: 'deposit', Cashout: 'withdrawal' } },
+  ]);
+
+  test('gives a mapped event its kind and amount as sent (exact), an unmapped or uncountable one none', async () => {
+    const timeline = new MemoryTimeline([
+      entry(pk, 1, 'Deposit', { amount: 25, currency: 'EUR', method: 'card' }),
+      entry(pk, 2, 'Cashout', { amount: 0.1, currency: 'USD', exchange_rate: 0.9 }),
+      entry(pk, 3, 'Deposit', { amount: -5, currency: 'EUR' }),
+      entry(pk, 4, 'spin', { amount: 1, currency: 'EUR' }),
+    ]);
+
+    const page = await playerTimeline({ profiles: new MemoryProfiles(profile('app_1', 'p-1')), timeline, apps: moneyApps })(ada, 'p-1', {});
+
+    expect(page.events.map((e) => [e.event, e.money])).toEqual([
+      ['spin', undefined],
+      ['Deposit', undefined],
+      ['Cashout', { kind: 'withdrawal', amount: '0.1', currency: 'USD' }],
+      ['Deposit', { kind: 'deposit', amount: '25', currency: 'EUR' }],
+    ]);
+  });
+});
+
+describe("a player's activity", () => {
+  const pk = partitionKey('app_1', 'p-1');
+  const read = (timeline: MemoryTimeline) =>
+    getPlayer({ profiles: new MemoryProfiles(profile('app_1', 'p-1')), rejections: noRejections, apps, ledgers: new MemoryFunnelStore(), timeline })(
+      ada,
+      'p-1',
+    );
+
+  test('gives the last event, the last Login among the newest, the first event and the newest names', async () => {
+    const timeline = new MemoryTimeline([entry(pk, 1, 'Register'), entry(pk, 2, 'Login'), entry(pk, 3, 'Deposit'), entry(pk, 4, 'spin')]);
+
+    const { activity } = await read(timeline);
+
+    expect(activity).toEqual({
+      last_event: { event: 'spin', at: '2026-11-01T00:00:04.000Z' },
+      last_login: { at: '2026-11-01T00:00:02.000Z' },
+      login_searched_to: null,
+      first_event_at: '2026-11-01T00:00:01.000Z',
+      event_names: ['Deposit', 'Login', 'Register', 'spin'],
+    });
+  });
+
+  test('looks for an older Login in bounded reads, and says how far back it looked when it found none', async () => {
+    const older = new MemoryTimeline(Array.from({ length: 700 }, (_, n) => entry(pk, n, n === 10 ? 'Login' : 'spin')));
+    const none = new MemoryTimeline(Array.from({ length: 2000 }, (_, n) => entry(pk, n, 'spin')));
+
+    const found = await read(older);
+    none.reads = 0;
+    const missing = await read(none);
+
+    expect(found.activity.last_login).toEqual({ at: entry(pk, 10, 'Login').urm_date_time });
+    expect(missing.activity.last_login).toBeNull();
+    // 100 newest, then 2 × 500 older: entry 899 is the last read.
+    expect(missing.activity.login_searched_to).toBe(entry(pk, 900, 'spin').urm_date_time);
+    expect(missing.activity.event_names).toEqual(['spin']);
+    // The newest page, the oldest, and two bounded Login reads.
+    expect(none.reads).toBe(4);
+  });
+
+  test('an empty timeline has no last event, no login and no first event, and says so without a bound', async () => {
+    const { activity } = await read(new MemoryTimeline());
+
+    expect(activity).toEqual({ last_event: null, last_login: null, login_searched_to: null, first_event_at: null, event_names: [] });
+  });
+
+  test('names the affiliate the ledger counts the player for', async () => {
+    const ledgers = new MemoryFunnelStore();
+    const item: StreamItem = {
+      shardId: 's1',
+      sequenceNumber: '1',
+      envelope: {
+        v: 1,
+        kind: 'event',
+        received_at: '2026-11-01T10:00:00Z',
+        record: {
+          app_id: 'app_1',
+          profile_id: 'p-1',
+          urm_insert_id: 'a-1',
+          urm_date_time: '2026-11-01T10:00:00Z',
+          event: 'urm_affiliate_attributed',
+          urm_aff_id: 'aff_9',
+          urm_aff_link_id: 'lnk_1',
+        },
+      },
+    };
+    const settings = { currency: 'GBP', money_events: {} };
+    await ledgers.putLedger(countPlayer({ stored: undefined, appId: 'app_1', profileId: 'p-1', items: [item], settings, now: new Date() }).ledger!, undefined);
+
+    const view = await getPlayer({
+      profiles: new MemoryProfiles(profile('app_1', 'p-1')),
+      rejections: noRejections,
+      apps,
+      ledgers,
+      timeline: new MemoryTimeline(),
+    })(ada, 'p-1');
+
+    expect(view.attribution).toEqual({ affiliate_id: 'aff_9', link_id: 'lnk_1', day: '2026-11-01' });
   });
 });
 

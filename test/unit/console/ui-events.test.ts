@@ -57,3 +57,33 @@ describe('system events in words', () => {
     },
   );
 });
+
+describe('money events in words', () => {
+  test('a deposit says its amount and currency, and the method when the record names one', () => {
+    expect(describeEvent('Deposit', { method: 'card' }, {}, { kind: 'deposit', amount: '25', currency: 'EUR' })).toBe('Deposited 25.00 EUR by card');
+    expect(describeEvent('Deposit', { provider: 'Skrill' }, {}, { kind: 'deposit', amount: '0.1', currency: 'GBP' })).toBe('Deposited 0.10 GBP by Skrill');
+  });
+
+  test('a withdrawal, a bet, a win and a bonus each read as what happened, in the currency sent', () => {
+    expect(describeEvent('Cashout', {}, {}, { kind: 'withdrawal', amount: '10', currency: 'EUR' })).toBe('Withdrew 10.00 EUR');
+    expect(describeEvent('Cashout', { payment_method: 'bank' }, {}, { kind: 'withdrawal', amount: '10', currency: 'EUR' })).toBe('Withdrew 10.00 EUR to bank');
+    expect(describeEvent('Bet', {}, {}, { kind: 'bet', amount: '1234.5', currency: 'USD' })).toBe('Bet 1,234.50 USD');
+    expect(describeEvent('Win', {}, {}, { kind: 'win', amount: '7', currency: 'EUR' })).toBe('Won 7.00 EUR');
+    expect(describeEvent('Bonus', {}, {}, { kind: 'bonus', amount: '5', currency: 'EUR' })).toBe('Got a bonus of 5.00 EUR');
+  });
+
+  test('a method that is not text, or blank, is left out', () => {
+    expect(describeEvent('Deposit', { method: 3, provider: '  ' }, {}, { kind: 'deposit', amount: '25', currency: 'EUR' })).toBe('Deposited 25.00 EUR');
+  });
+
+  test('an event the server gave no money (unmapped, or not countable) keeps its properties instead', () => {
+    expect(describeEvent('Deposit', { amount: -5, currency: 'EUR' })).toBeUndefined();
+  });
+});
+
+describe('segment events in words', () => {
+  test('entering and leaving name the segment, by its name when the event has it', () => {
+    expect(describeEvent('urm_segment_entered', { segment_id: 'seg_1', segment_name: 'VIP' })).toBe('Entered segment “VIP”');
+    expect(describeEvent('urm_segment_exited', { segment_id: 'seg_1' })).toBe('Left segment seg_1');
+  });
+});

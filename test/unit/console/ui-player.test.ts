@@ -1,6 +1,7 @@
 /** What the player's page and the Rejections page decide from the data (functions/console/ui/pages/player.tsx, rejections.tsx). */
 import { describe, expect, test } from '@jest/globals';
-import { playerBadges, pushUnavailable } from '../../../functions/console/ui/pages/player';
+import { playerBadges, pushUnavailable, timelineQuery } from '../../../functions/console/ui/pages/player';
+import { activityKpis, ago, playerName } from '../../../functions/console/ui/pages/player-facts';
 import { hasMoney, moneyKpis } from '../../../functions/console/ui/pages/player-money';
 import { recordFields } from '../../../functions/console/ui/pages/rejections';
 
@@ -117,5 +118,86 @@ describe("the player's money cards", () => {
       ['First deposit', '1,000.00', 'EUR', '2 Nov 2026'],
       ['Last deposit', 'markup', undefined, undefined],
     ]);
+  });
+});
+
+describe("the player's name", () => {
+  test('is first and last name, else name, else none (the page then shows the id)', () => {
+    expect(
+      playerName([
+        { name: 'first_name', value: 'Ada' },
+        { name: 'last_name', value: 'Lovelace' },
+        { name: 'name', value: 'ada99' },
+      ]),
+    ).toBe('Ada Lovelace');
+    expect(playerName([{ name: 'last_name', value: 'Lovelace' }])).toBe('Lovelace');
+    expect(playerName([{ name: 'name', value: ' ada99 ' }])).toBe('ada99');
+    expect(
+      playerName([
+        { name: 'first_name', value: '  ' },
+        { name: 'name', value: 7 },
+      ]),
+    ).toBeUndefined();
+  });
+});
+
+describe("the player's activity cards", () => {
+  const now = Date.parse('2026-11-26T12:00:00Z');
+  const none = { last_event: null, last_login: null, login_searched_to: null, first_event_at: null, event_names: [] };
+  const shown = (kpis: ReturnType<typeof activityKpis>) => kpis.map((kpi) => [kpi.id, kpi.label, typeof kpi.value === 'string' ? kpi.value : 'markup']);
+
+  test('show the last login and the days since the first event', () => {
+    const kpis = activityKpis(
+      {
+        ...none,
+        last_login: { at: '2026-11-23T12:00:00Z' },
+        last_event: { event: 'spin', at: '2026-11-26T11:00:00Z' },
+        first_event_at: '2026-10-27T12:00:00Z',
+      },
+      now,
+    );
+
+    expect(shown(kpis)).toEqual([
+      ['kpi-last-login', 'Last login', '3 days ago'],
+      ['kpi-days-registered', 'Days since registration', '30'],
+    ]);
+  });
+
+  test('without a login: the last event, or, when the bounded search stopped, how long none has come', () => {
+    const lastEvent = activityKpis({ ...none, last_event: { event: 'spin', at: '2026-11-26T09:00:00Z' }, first_event_at: '2026-11-26T09:00:00Z' }, now);
+    const searched = activityKpis({ ...none, last_event: { event: 'spin', at: '2026-11-26T09:00:00Z' }, login_searched_to: '2026-11-16T10:00:00Z' }, now);
+
+    expect(shown(lastEvent)).toEqual([
+      ['kpi-last-event', 'Last event', '3 hours ago'],
+      ['kpi-days-registered', 'Days since registration', '0'],
+    ]);
+    expect(shown(searched)[0]).toEqual(['kpi-last-login', 'Last login', 'More than 10 days ago']);
+  });
+
+  test('a player without events has neither', () => {
+    expect(shown(activityKpis(none, now))).toEqual([
+      ['kpi-last-login', 'Last login', 'markup'],
+      ['kpi-days-registered', 'Days since registration', 'markup'],
+    ]);
+  });
+
+  test('times read as people say them', () => {
+    expect([ago('2026-11-26T11:59:30Z', now), ago('2026-11-26T11:55:00Z', now), ago('2026-11-25T11:00:00Z', now)]).toEqual([
+      'just now',
+      '5 minutes ago',
+      'yesterday',
+    ]);
+  });
+});
+
+describe("the timeline's filters", () => {
+  test("send the name trimmed, and the dates as the start of the from day and of the day after the to day, in the reader's zone", () => {
+    const query = timelineQuery({ name: ' Login ', from: '2026-11-01', to: '2026-11-03' });
+
+    expect(query).toEqual({ name: 'Login', from: new Date(2026, 10, 1).toISOString(), to: new Date(2026, 10, 4).toISOString() });
+  });
+
+  test('send nothing for empty fields', () => {
+    expect(timelineQuery({ name: '', from: '', to: '' })).toEqual({});
   });
 });

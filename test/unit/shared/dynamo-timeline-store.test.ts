@@ -206,6 +206,25 @@ describe('the timeline store packs the events of a profile into pages of one wri
   });
 });
 
+describe("the timeline store finds a profile's oldest event", () => {
+  test('in one query of the oldest pages, although a later page holds an older event (written late)', async () => {
+    await store.writeNew(Array.from({ length: 10 }, (_, i) => entry(`a-${i}`, 10 + i * 3)));
+    // A late batch: its page's key is newer than the first page's, its oldest event older than all.
+    await store.writeNew([entry('late-0', 2), entry('late-1', 15)]);
+
+    dynamo.resetHistory();
+
+    const oldest = await store.oldest(PK);
+
+    expect(oldest?.insert_id).toBe('late-0');
+    expect(dynamo.commandCalls(QueryCommand).length).toBe(1);
+  });
+
+  test('a profile without events has none', async () => {
+    await expect(store.oldest('app_1#nobody')).resolves.toBeUndefined();
+  });
+});
+
 describe('the timeline store writes on conditions, after consistent lookups', () => {
   const of = (pk: string, insertId: string, second: number) => entry(insertId, second, { pk });
 

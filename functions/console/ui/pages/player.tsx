@@ -1,9 +1,13 @@
 /**
- * One player: lifetime money (player-money.tsx), attributes shown as
- * values, push devices, affiliate attribution, rejections, and the timeline (newest first, paged, filtered
- * by event name). Admins and marketers may set or unset an attribute and
- * message the player; a change goes through the stream and shows here once
- * the consumer applied it.
+ * One player, whole: its name and id, status badges (RG, consent,
+ * suppression, the affiliate it counts for), activity (player-facts.tsx) and
+ * lifetime money (player-money.tsx), attributes shown as values (the
+ * integrator's apart from the service's `urm_*`), push devices, affiliate
+ * attribution, rejections, and the timeline (newest first, paged, money and
+ * system events as sentences, filtered by event name and dates on the
+ * server). Admins and marketers may set or unset an attribute and message
+ * the player; a change goes through the stream and shows here once the
+ * consumer applied it.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
@@ -19,6 +23,7 @@ import { describeEvent, type EventNames, eventDetails } from '../events';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
 import { SendEmail, SendPush } from './messaging';
+import { PlayerFacts, playerName } from './player-facts';
 import { PlayerMoneyCards } from './player-money';
 
 export const TIMELINE_PAGE_SIZE = 25;
@@ -67,24 +72,43 @@ export function PlayerPage({ id }: { id: string }) {
     );
 
   const view = player.data;
+  const name = view && playerName(view.attributes);
   return (
     <>
       <PageHeader
         trail={trail}
-        title={<Visible text={id} />}
+        title={name ? <Visible text={name} /> : <Visible text={id} />}
         subtitle={
           view && (
             <span class="player-summary">
+              {name && (
+                <span class="player-id">
+                  ID{' '}
+                  <code>
+                    <Visible text={id} />
+                  </code>
+                </span>
+              )}
               <span>
                 Last updated <When at={view.updated_at} />
               </span>
               <PlayerBadges view={view} />
+              {view.attribution && (
+                <a class="badge tone-accent player-attribution" href={`/console/affiliates/${encodeURIComponent(view.attribution.affiliate_id)}`}>
+                  Affiliate <Visible text={view.attribution.affiliate_id} />
+                </a>
+              )}
             </span>
           )
         }
       />
       {player.error && <PlayerError error={player.error} />}
-      {view && <PlayerMoneyCards money={view.money} />}
+      {view && (
+        <div class="player-overview">
+          <PlayerFacts activity={view.activity} />
+          <PlayerMoneyCards money={view.money} />
+        </div>
+      )}
       {!player.error && (
         <div class={view ? 'player-layout with-side' : 'player-layout'}>
           <div class="player-main">
@@ -96,7 +120,7 @@ export function PlayerPage({ id }: { id: string }) {
               </Section>
             )}
             {/* Not waiting for the player: the timeline reads by its id, in parallel with it (an unknown id shows the 404 above instead). */}
-            <Timeline path={path} changes={changes} names={names} />
+            <Timeline path={path} changes={changes} names={names} eventNames={view?.activity.event_names ?? []} />
           </div>
           {view && (
             <div class="player-side">
@@ -186,6 +210,12 @@ function PlayerBadges({ view }: { view: PlayerView }) {
       {consent.map(([channel, given]) => (
         <ConsentBadge key={channel} channel={channel} consent={given} />
       ))}
+      {/* The send gate's suppression list sets it; until then the answer has no such field and nothing shows. */}
+      {view.suppressed === true && (
+        <Badge tone="danger" title="On the suppression list: no message is sent">
+          Suppressed
+        </Badge>
+      )}
     </span>
   );
 }
@@ -194,8 +224,27 @@ const pushTokenNames = new Set(['urm_web_push_notification_token', 'urm_ios_push
 
 function Attributes({ view }: { view: PlayerView }) {
   if (view.attributes.length === 0) return <p class="muted">No attributes.</p>;
+  // The integrator's own first; the service's urm_* (CRM, affiliate, push) apart, after them.
+  const own = view.attributes.filter((attribute) => !attribute.name.startsWith('urm_'));
+  const system = view.attributes.filter((attribute) => attribute.name.startsWith('urm_'));
   return (
-    <TableRegion label="Attributes (scrolls)" class="attributes">
+    <>
+      {own.length > 0 ? <AttributeTable rows={own} label="Attributes (scrolls)" /> : <p class="muted attributes-none">No attributes of your own.</p>}
+      {system.length > 0 && (
+        <>
+          <h3 class="attributes-group" id="system-attributes">
+            System attributes <span class="muted">(urm_)</span>
+          </h3>
+          <AttributeTable rows={system} label="Set by the service (scrolls)" />
+        </>
+      )}
+    </>
+  );
+}
+
+function AttributeTable({ rows, label }: { rows: AttributeRow[]; label: string }) {
+  return (
+    <TableRegion label={label} class="attributes">
       <table>
         <thead>
           <tr>
@@ -205,7 +254,7 @@ function Attributes({ view }: { view: PlayerView }) {
           </tr>
         </thead>
         <tbody>
-          {view.attributes.map((attribute) => (
+          {rows.map((attribute) => (
             <tr key={attribute.name}>
               <th scope="row" class="attribute-name">
                 <Visible text={attribute.name} />
@@ -467,45 +516,94 @@ function ChangeAttribute({ path, onChanged, refresh }: { path: string; onChanged
   );
 }
 
-function Timeline({ path, changes, names }: { path: string; changes: number; names: EventNames }) {
-  const [typed, setTyped] = useState('');
-  const [filter, setFilter] = useState('');
+/** The server's timeline filters from the form: a local date's start, and the start of the day after `to` (the server's `to` is exclusive). */
+export function timelineQuery(form: { name: string; from: string; to: string }): { name?: string; from?: string; to?: string } {
+  const startOf = (day: string, plusDays = 0) => {
+    const date = new Date(`${day}T00:00:00`);
+    date.setDate(date.getDate() + plusDays);
+    return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  };
+  const name = form.name.trim();
+  return {
+    ...(name ? { name } : {}),
+    ...(form.from ? { from: startOf(form.from) } : {}),
+    ...(form.to ? { to: startOf(form.to, 1) } : {}),
+  };
+}
+
+const noFilter = { name: '', from: '', to: '' };
+
+function Timeline({ path, changes, names, eventNames }: { path: string; changes: number; names: EventNames; eventNames: readonly string[] }) {
+  const [typed, setTyped] = useState(noFilter);
+  const [filter, setFilter] = useState(noFilter);
   const [cursor, setCursor] = useState<string | undefined>();
+  const query = timelineQuery(filter);
   const timeline = useApi(
-    () => getJson<ConsoleAnswer<'ConsolePlayerTimeline'>>(`${path}/timeline`, { event: filter || undefined, cursor, limit: TIMELINE_PAGE_SIZE }),
-    `${filter}\n${cursor ?? ''}\n${changes}`,
+    () => getJson<ConsoleAnswer<'ConsolePlayerTimeline'>>(`${path}/timeline`, { ...query, cursor, limit: TIMELINE_PAGE_SIZE }),
+    `${JSON.stringify(query)}\n${cursor ?? ''}\n${changes}`,
   );
+  const filtered = query.name !== undefined || query.from !== undefined || query.to !== undefined;
+  // A 400 names the filter it refuses: shown under that field; any other refusal below the form.
+  const refused = timeline.error?.status === 400 ? timeline.error.errors : [];
+  const shownByFields = refused.length > 0 && otherErrors(refused, ['name', 'from', 'to']).length === 0;
 
   const apply = (event: Event) => {
     event.preventDefault();
     setCursor(undefined);
-    setFilter(typed.trim());
+    setFilter({ ...typed, name: typed.name.trim() });
   };
+  const clear = () => {
+    setTyped(noFilter);
+    setFilter(noFilter);
+    setCursor(undefined);
+  };
+  const type = (field: keyof typeof noFilter) => (e: { currentTarget: HTMLInputElement }) => setTyped({ ...typed, [field]: e.currentTarget.value });
 
   const events = timeline.data?.events;
   return (
     <Section id="section-timeline" title="Timeline" aside={<span class="muted">Newest first</span>}>
-      <form class="timeline-filter" onSubmit={apply} aria-label="Filter the timeline">
-        <label for="timeline-event">Event name (exact; empty for all)</label>
-        <div class="search-row">
-          <input
-            id="timeline-event"
-            name="event"
-            value={typed}
-            onInput={(e) => setTyped(e.currentTarget.value)}
-            placeholder="e.g. deposit or urm_back_office_action"
-            autocomplete="off"
-            spellcheck={false}
-          />
-          <button type="submit">Filter</button>
+      <form class="timeline-filter" onSubmit={apply} aria-label="Filter the timeline" noValidate>
+        <div class="timeline-filter-fields">
+          <Field id="timeline-event" label="Event name (exact; empty for all)" errors={errorsFor(refused, 'name')}>
+            <input
+              {...fieldProps('timeline-event', errorsFor(refused, 'name'))}
+              name="event"
+              list="timeline-event-names"
+              value={typed.name}
+              onInput={type('name')}
+              placeholder="e.g. deposit or urm_back_office_action"
+              autocomplete="off"
+              spellcheck={false}
+            />
+          </Field>
+          {/* The names among the player's newest events (the player answer's bounded read); any other name may be typed. */}
+          <datalist id="timeline-event-names">
+            {eventNames.map((eventName) => (
+              <option key={eventName} value={eventName} />
+            ))}
+          </datalist>
+          <Field id="timeline-from" label="From" errors={errorsFor(refused, 'from')}>
+            <input {...fieldProps('timeline-from', errorsFor(refused, 'from'))} name="from" type="date" value={typed.from} onInput={type('from')} />
+          </Field>
+          <Field id="timeline-to" label="To" errors={errorsFor(refused, 'to')}>
+            <input {...fieldProps('timeline-to', errorsFor(refused, 'to'))} name="to" type="date" value={typed.to} onInput={type('to')} />
+          </Field>
+          <div class="cluster timeline-filter-actions">
+            <button type="submit">Filter</button>
+            {filtered && (
+              <button type="button" class="ghost" onClick={clear}>
+                Show all
+              </button>
+            )}
+          </div>
         </div>
       </form>
       {/* A 404 here is the player's own 404, which may answer after this read: the page says it, not the timeline. */}
-      {timeline.error && timeline.error.status !== 404 && <ErrorNote error={timeline.error} />}
+      {timeline.error && timeline.error.status !== 404 && !shownByFields && <ErrorNote error={timeline.error} />}
       {!events && timeline.loading && <Loading what="the timeline" />}
       {events &&
         (events.length === 0 ? (
-          <p class="empty">{filter ? `No “${filter}” events on this page.` : 'No events.'}</p>
+          <p class="empty">{emptyTimeline(filter)}</p>
         ) : (
           <TableRegion label="Timeline (scrolls)" busy={timeline.loading}>
             <table class="timeline">
@@ -518,7 +616,7 @@ function Timeline({ path, changes, names }: { path: string; changes: number; nam
               </thead>
               <tbody>
                 {events.map((event) => {
-                  const sentence = describeEvent(event.event, event.attributes, names);
+                  const sentence = describeEvent(event.event, event.attributes, names, event.money);
                   const details = eventDetails(event.attributes);
                   return (
                     <tr key={event.urm_insert_id}>
@@ -574,4 +672,10 @@ function Timeline({ path, changes, names }: { path: string; changes: number; nam
       )}
     </Section>
   );
+}
+
+function emptyTimeline(filter: typeof noFilter): string {
+  const dates = filter.from || filter.to ? ` ${[filter.from && `from ${filter.from}`, filter.to && `to ${filter.to}`].filter(Boolean).join(' ')}` : '';
+  if (filter.name) return `No “${filter.name}” events${dates} on this page.`;
+  return dates ? `No events${dates} on this page.` : 'No events.';
 }

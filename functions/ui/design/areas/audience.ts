@@ -6,6 +6,18 @@ export const audienceCss = `
 .players-search { padding: var(--urm-space-4) var(--urm-space-5); }
 .player-summary { display: flex; flex-wrap: wrap; gap: var(--urm-space-2) var(--urm-space-4); align-items: center; }
 .player-money .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); }
+/* Player 360: activity above the money, on one track so their cards line up (one band of eight wrapped their figures). */
+.player-overview .kpis { grid-template-columns: repeat(auto-fill, minmax(min(100%, 10.5rem), 1fr)); }
+.player-id code { font-size: var(--urm-text-sm); overflow-wrap: anywhere; }
+a.player-attribution { text-decoration: none; }
+a.player-attribution:hover { text-decoration: underline; }
+h3.attributes-group { margin: var(--urm-space-5) 0 var(--urm-space-2); font-size: var(--urm-text-md); }
+.attributes-none { margin-top: 0; }
+.timeline-filter-fields { display: flex; flex-wrap: wrap; gap: 0 var(--urm-space-3); align-items: flex-end; }
+/* The name takes the room; a date is a date's width, wrapped or not. */
+.timeline-filter-fields .field { flex: 0 1 10.5rem; }
+.timeline-filter-fields .field:first-child { flex: 1 1 16rem; }
+.timeline-filter-actions { margin-bottom: var(--urm-space-4); }
 .player-layout { display: grid; gap: 0 var(--urm-space-4); grid-template-columns: minmax(0, 1fr); align-items: start; }
 @media (min-width: 80rem) { .player-layout.with-side { grid-template-columns: minmax(0, 1fr) minmax(20rem, 24rem); } }
 .player-main, .player-side { min-width: 0; }
@@ -26,7 +38,7 @@ export const audienceCss = `
 .rejection-list li { padding: var(--urm-space-2) 0; border-bottom: 1px solid var(--urm-line); }
 .rejection-list li:last-child { border-bottom: 0; }
 .rejection-list .reason { margin: var(--urm-space-1) 0 0; font-size: var(--urm-text-md); }
-.timeline-filter { margin-bottom: var(--urm-space-3); max-width: 36rem; }
+.timeline-filter { margin-bottom: var(--urm-space-1); }
 table.timeline td.when { white-space: nowrap; color: var(--urm-ink-soft); }
 table.timeline td.event-name code { white-space: nowrap; background: var(--urm-accent-soft); color: var(--urm-accent-strong); }
 table.timeline td.event-name code.system { background: var(--urm-surface-sunken); color: var(--urm-ink-soft); }
@@ -42,6 +54,8 @@ table.timeline td.what { overflow-wrap: anywhere; min-width: 12rem; }
 }
 table.timeline ul.details { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: var(--urm-space-1) var(--urm-space-4); }
 table.timeline .detail-name { color: var(--urm-muted); }
+/* The markup writes the colon: not the audit page's one too (admin.ts styles every ul.details). */
+table.timeline ul.details .detail-name::after { content: none; }
 details.record > summary { cursor: pointer; display: inline-flex; flex-wrap: wrap; gap: var(--urm-space-1); align-items: center; }
 details.record[open] > summary { margin-bottom: var(--urm-space-2); }
 dl.pairs.record-fields { font-size: var(--urm-text-md); margin: 0 0 var(--urm-space-3); min-width: 16rem; }
