@@ -124,11 +124,13 @@ export interface PlayerSearchIndex {
 export interface SearchQuery {
   field: SearchField;
   text: string;
+  /** The profiles table's own id order (`by-app`), case as sent: finds players applied before the index was. */
+  ids?: true;
 }
 
 /**
- * The Queries a search text makes: the profile id, the full name and each
- * searchable attribute by the normalised text; the attributes again by its
+ * The Queries a search text makes: the profile id, each searchable attribute
+ * and the full name by the normalised text; the attributes again by its
  * digits when it looks like a phone number written otherwise ("+356 7912").
  */
 export function searchQueries(query: string, searchable: readonly string[]): SearchQuery[] {
@@ -136,7 +138,7 @@ export function searchQueries(query: string, searchable: readonly string[]): Sea
   if (text.length === 0) return [];
   const attributes = searchable.map((name): SearchField => ({ kind: 'attribute', name }));
   const withName = searchable.includes('first_name') && searchable.includes('last_name') ? [{ kind: 'name' } as const] : [];
-  const queries: SearchQuery[] = [{ kind: 'id' } as const, ...withName, ...attributes].map((field) => ({ field, text }));
+  const queries: SearchQuery[] = [{ kind: 'id' } as const, ...attributes, ...withName].map((field) => ({ field, text }));
   const digits = digitsOf(text);
   if (digits !== undefined && digits !== text) queries.push(...attributes.map((field) => ({ field, text: digits })));
   return queries;
@@ -170,6 +172,7 @@ export function rankHits(queries: readonly SearchQuery[], hits: readonly SearchH
  * write whose profile write never took, or by an older setting, is no match.
  */
 export function stillMatches(hit: RankedHit, profileId: string, attributes: Attributes | undefined, searchable: readonly string[]): boolean {
+  if (hit.query.ids) return attributes !== undefined && profileId.startsWith(hit.query.text);
   return termsOf(profileId, attributes, searchable).has(termKey({ field: hit.query.field, term: hit.term }));
 }
 
