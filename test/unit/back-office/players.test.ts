@@ -92,7 +92,7 @@ describe('searching players', () => {
   const williams = { first_name: 'Will', last_name: 'Liamson', email: 'will@example.com' };
 
   /** The profiles, and the index as the profile consumer leaves it for them. */
-  async function arranged(players: Record<string, Record<string, unknown>>, searchable = defaultSearchAttributes) {
+  async function arranged(players: Record<string, Record<string, unknown>>, searchable: readonly string[] = defaultSearchAttributes) {
     const profiles = new MemoryProfiles();
     const search = new MemoryPlayerSearch();
     for (const [id, attrs] of Object.entries(players)) {
