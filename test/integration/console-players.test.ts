@@ -76,6 +76,43 @@ beforeAll(async () => {
   );
 }, 60_000);
 
+describe('searching players by id, email, name or phone', () => {
+  test('finds Liam Borg by first name, full name in capitals, last name, email prefix and phone digits; never another application; not once deleted', async () => {
+    const liam = { first_name: 'Liam', last_name: 'Borg', email: 'liam.borg@example.com', phone: '+356 7912 3456' };
+    await ingest(ours, '/profiles', [{ profile_id: 'p-liam', ...liam }]);
+    await ingest(theirs, '/profiles', [{ profile_id: 'p-liam-theirs', ...liam }]);
+    const found = (q: string) => api('GET', `/console/api/players?q=${encodeURIComponent(q)}`);
+    const ids = (response: { body: { players: { profile_id: string }[] } }) => response.body.players.map((p) => p.profile_id);
+    await eventually(
+      () => found('liam'),
+      (r) => r.status === 200 && ids(r).includes('p-liam'),
+    );
+
+    for (const q of ['liam', 'LIAM B', 'borg', 'liam.borg@exa', '3567912', '+356 7912']) {
+      const response = await found(q);
+      expect({ q, status: response.status, ids: ids(response) }).toEqual({ q, status: 200, ids: ['p-liam'] });
+    }
+    const [row] = (await found('liam')).body.players;
+    expect(row).toMatchObject({ name: 'Liam Borg', email: 'liam.borg@example.com', matched: { by: 'first_name', exact: true }, money: { deposits: '0' } });
+
+    await ingest(ours, '/profiles', [{ profile_id: 'p-liam', urm_delete_profile: 'profile_id', urm_date_time: at(5) }]);
+    await eventually(
+      () => found('liam'),
+      (r) => r.status === 200 && r.body.players.length === 0,
+    );
+    expect(ids(await found('3567912'))).toEqual([]);
+  });
+
+  test('an empty search lists the players as before, and a search of over 200 characters is refused', async () => {
+    const listed = await api('GET', '/console/api/players?q=');
+    const long = await api('GET', `/console/api/players?q=${'x'.repeat(201)}`);
+
+    expect(listed.status).toBe(200);
+    expect(listed.body.players.length).toBeGreaterThan(0);
+    expect(long.status).toBe(400);
+  });
+});
+
 describe('finding players', () => {
   test("pages through the application's players in profile id order, and never another application's", async () => {
     const first = await api('GET', '/console/api/players?limit=2');
