@@ -103,7 +103,13 @@ export async function updateApp(
     default_plan_id: input.defaultPlanId,
     search_attributes: input.searchAttributes === undefined ? undefined : checkSearchAttributes(input.searchAttributes),
   };
-  const updated = await office.apps.update(appId, changes);
+  const searchable = searchAttributesOf(before);
+  // The profile consumer gives a player applied before the change its new terms, and takes the old ones back, once.
+  const searchChanged = changes.search_attributes !== undefined && changes.search_attributes.join('\u0000') !== searchable.join('\u0000');
+  const updated = await office.apps.update(appId, {
+    ...changes,
+    ...(searchChanged ? { search_attributes_previous: [...searchable], search_attributes_changed_at: nowOf(office).toISOString() } : {}),
+  });
   const changed = changedFields(before, updated, Object.keys(changes) as (keyof typeof changes)[]);
   if (Object.keys(changed).length > 0) {
     await audit(office)({ appId, actor, action: 'app.updated', target: `app:${appId}`, details: { changes: changed } });

@@ -16,6 +16,7 @@ import type { SecretStore } from '../domain/secrets';
 import type { PlanStore } from '../domain/plans';
 import type { PostbackLog, PostbackSettingsStore } from '../domain/postbacks';
 import type { RejectionLog, TimelineStore } from '../domain/timeline';
+import type { PlayerPorts } from './players';
 
 export interface BackOffice {
   apps: AppStore;
@@ -42,6 +43,8 @@ export interface BackOffice {
   signInTokens: Pick<SignInTokenStore, 'put'>;
   /** What every state-changing back-office action writes (back-office/audit.ts). */
   audit: AuditLog;
+  /** Finding players (back-office/players.ts): the profiles, their id order, the search index, their ledgers. */
+  players: Pick<PlayerPorts, 'directory' | 'profiles' | 'search' | 'ledgers'>;
   now?: () => Date;
 }
 

@@ -22,6 +22,9 @@ export interface App extends ProgrammeSettings {
   identity_verification?: 'on' | 'off';
   /** The attributes the console's player search finds players by (./player-search.ts); absent: the default. */
   search_attributes?: string[];
+  /** The searchable attributes before their last change, and when that was: a player applied before it is reindexed once. */
+  search_attributes_previous?: string[];
+  search_attributes_changed_at?: string;
 }
 
 export interface AppStore {

@@ -180,21 +180,56 @@ export function stillMatches(hit: RankedHit, profileId: string, attributes: Attr
 export const searchAttributesOf = (app: { search_attributes?: readonly string[] } | undefined): readonly string[] =>
   app?.search_attributes ?? defaultSearchAttributes;
 
+/** What the profile consumer needs of the setting: the attributes, and those before its last change, and when that was. */
+export interface SearchSetting {
+  attributes: readonly string[];
+  /** The attributes before the last change, whose terms a player applied before it may still have. */
+  previous?: readonly string[];
+  /** When the setting last changed (ISO). */
+  changedAt?: string;
+}
+
+type SettingSource = { search_attributes?: readonly string[]; search_attributes_previous?: readonly string[]; search_attributes_changed_at?: string };
+
+export const searchSettingOf = (app: SettingSource | undefined): SearchSetting => ({
+  attributes: searchAttributesOf(app),
+  ...(app?.search_attributes_changed_at
+    ? { previous: app.search_attributes_previous ?? defaultSearchAttributes, changedAt: app.search_attributes_changed_at }
+    : {}),
+});
+
 /**
- * An application's searchable attributes, read at most once a minute per
+ * What the index must gain and lose for a player going from `stored` to
+ * `after` attributes. A player last applied before the setting changed may
+ * have terms of the old attributes and lack those of the new: it loses the
+ * old ones it no longer has and is given all of its terms, once (its next
+ * write is newer than the change).
+ */
+export function searchChange(
+  profileId: string,
+  stored: { attributes: Attributes | undefined; updatedAt?: string },
+  after: Attributes | undefined,
+  setting: SearchSetting,
+): { puts: SearchTerm[]; deletes: SearchTerm[] } {
+  const before = termsOf(profileId, stored.attributes, setting.attributes);
+  const next = termsOf(profileId, after, setting.attributes);
+  const older = stored.attributes !== undefined && setting.changedAt !== undefined && (stored.updatedAt === undefined || stored.updatedAt < setting.changedAt);
+  if (!older) return termsDiff(before, next);
+  for (const [key, term] of termsOf(profileId, stored.attributes, setting.previous ?? [])) before.set(key, term);
+  return { puts: [...next.values()], deletes: termsDiff(before, next).deletes };
+}
+
+/**
+ * An application's search setting, read at most once a minute per
  * application and process: a changed setting reaches the profile consumer
  * within a minute, and a batch of many players costs one read.
  */
-export function cachedSearchAttributes(
-  apps: { get(appId: string): Promise<{ search_attributes?: readonly string[] } | undefined> },
-  ttlMs = 60_000,
-  now = Date.now,
-) {
-  const cache = new Map<string, { at: number; searchable: Promise<readonly string[]> }>();
-  return (appId: string): Promise<readonly string[]> => {
+export function cachedSearchSetting(apps: { get(appId: string): Promise<SettingSource | undefined> }, ttlMs = 60_000, now = Date.now) {
+  const cache = new Map<string, { at: number; searchable: Promise<SearchSetting> }>();
+  return (appId: string): Promise<SearchSetting> => {
     const found = cache.get(appId);
     if (found && now() - found.at < ttlMs) return found.searchable;
-    const searchable = apps.get(appId).then(searchAttributesOf);
+    const searchable = apps.get(appId).then(searchSettingOf);
     // A failed read is not remembered: the next profile asks again.
     searchable.catch(() => cache.delete(appId));
     cache.set(appId, { at: now(), searchable });

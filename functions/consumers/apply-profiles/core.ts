@@ -29,7 +29,7 @@ export interface ApplyProfilesDeps {
   profiles: ProfileStore;
   timeline: TimelineStore;
   rejections: RejectionSink;
-  /** The players' search index and each application's searchable attributes (./search-terms.ts). */
+  /** The players' search index and each application's search setting (./search-terms.ts). */
   search: SearchIndexing;
   /** The ingestion stream: a delete's or merge's timeline work that does not fit one invocation continues through it. */
   stream: Pick<RecordWriter, 'write'>;

@@ -7,13 +7,13 @@
  * misses a write that took.
  */
 import type { Attributes } from '../../domain/attributes';
-import { termKey, termsDiff, termsOf, type PlayerSearchIndex, type SearchTerm } from '../../domain/player-search';
+import { searchChange, termKey, termsOf, type PlayerSearchIndex, type SearchSetting, type SearchTerm } from '../../domain/player-search';
 import type { ProfileState, StoredProfile } from '../../domain/profile-state';
 
 export interface SearchIndexing {
   index: PlayerSearchIndex;
-  /** The application's searchable attributes (its `search_attributes` setting, else the default). */
-  searchable(appId: string): Promise<readonly string[]>;
+  /** The application's search setting: its searchable attributes (else the default), and their last change. */
+  setting(appId: string): Promise<SearchSetting>;
 }
 
 // Terms an attempt put whose profile write then lost to another writer: the next attempt's state may not have them.
@@ -26,12 +26,14 @@ const putByEarlierAttempts = new WeakMap<object, Map<string, SearchTerm>>();
  * conflict are taken back by the next when they are no longer the player's.
  */
 export async function indexSearchTerms(search: SearchIndexing, stored: StoredProfile | undefined, state: ProfileState, attempt: object): Promise<void> {
-  const searchable = await search.searchable(state.appId);
-  const before = termsOf(state.profileId, stored?.exists ? (JSON.parse(stored.attrs) as Attributes) : undefined, searchable);
+  const setting = await search.setting(state.appId);
+  const was = stored?.exists ? (JSON.parse(stored.attrs) as Attributes) : undefined;
+  const after = state.exists ? state.attributes : undefined;
+  const change = searchChange(state.profileId, { attributes: was, updatedAt: stored?.updated_at }, after, setting);
   const earlier = putByEarlierAttempts.get(attempt) ?? new Map<string, SearchTerm>();
-  for (const [key, term] of earlier) before.set(key, term);
-  const after = termsOf(state.profileId, state.exists ? state.attributes : undefined, searchable);
-  const change = termsDiff(before, after);
+  const kept = termsOf(state.profileId, after, setting.attributes);
+  const deleting = new Set(change.deletes.map(termKey));
+  for (const [key, term] of earlier) if (!kept.has(key) && !deleting.has(key)) change.deletes.push(term);
   if (change.puts.length === 0 && change.deletes.length === 0) return;
   await search.index.write(state.appId, state.profileId, change);
   for (const term of change.puts) earlier.set(termKey(term), term);

@@ -99,7 +99,7 @@ function consumer(timelineStepItems?: number) {
     profiles,
     timeline,
     rejections,
-    search: { index: new MemoryPlayerSearch(), searchable: async () => defaultSearchAttributes },
+    search: { index: new MemoryPlayerSearch(), setting: async () => ({ attributes: defaultSearchAttributes }) },
     stream,
     now: () => new Date(),
     ...(timelineStepItems ? { timelineStepItems } : {}),

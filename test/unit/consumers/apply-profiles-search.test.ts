@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import type { KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
 import { makeApplyProfilesHandler } from '../../../functions/consumers/apply-profiles/make-handler';
-import { defaultSearchAttributes } from '../../../functions/domain/player-search';
+import { defaultSearchAttributes, type SearchSetting } from '../../../functions/domain/player-search';
 import { logger } from '../../../functions/runtime/logger';
 import { streamRecord } from '../../support/kinesis-event';
 import { context } from '../../support/lambda';
@@ -14,13 +14,13 @@ type Item = Record<string, unknown>;
 const SHARD = 'shardId-000000000000';
 const seq = (n: number) => (49_659_418_287_166_424_180_426_340_437_516_292_198_866_470_424_436_228_098n + BigInt(n)).toString();
 const RECEIVED_AT = new Date(Date.now() - 60_000).toISOString();
-const record = (sequence: number, fields: Item, profileId = 'p-liam'): KinesisStreamRecord =>
+const record = (sequence: number, fields: Item, profileId = 'p-liam', receivedAt = RECEIVED_AT): KinesisStreamRecord =>
   streamRecord({
     kind: 'profile',
     record: { app_id: 'app_1', profile_id: profileId, urm_date_time: '2026-11-21T10:00:00Z', urm_insert_id: `i-${sequence}`, ...fields },
     sequenceNumber: seq(sequence),
     shardId: SHARD,
-    receivedAt: RECEIVED_AT,
+    receivedAt,
   });
 const batch = (...records: KinesisStreamRecord[]): KinesisStreamEvent => ({ Records: records });
 
@@ -38,6 +38,7 @@ const liamTerms = [
 let profiles: MemoryProfiles;
 let index: MemoryPlayerSearch;
 let handler: (event: KinesisStreamEvent) => Promise<KinesisStreamBatchResponse>;
+let setting: SearchSetting;
 
 beforeAll(() => {
   jest.spyOn(logger, 'error').mockImplementation(() => {});
@@ -48,11 +49,12 @@ beforeAll(() => {
 beforeEach(() => {
   profiles = new MemoryProfiles();
   index = new MemoryPlayerSearch();
+  setting = { attributes: defaultSearchAttributes };
   const consume = makeApplyProfilesHandler({
     profiles,
     timeline: new MemoryTimeline(),
     rejections: new MemoryRejectionLog(),
-    search: { index, searchable: async () => defaultSearchAttributes },
+    search: { index, setting: async () => setting },
     stream: new MemoryStream(),
     now: () => new Date(),
   });
@@ -153,5 +155,18 @@ describe("the profile consumer keeps the players' search index", () => {
     expect(terms).toContain('a.last_name vella');
     expect(terms).not.toContain('a.last_name borg');
     expect(JSON.parse(profiles.stored('app_1#p-liam')!.attrs).email).toBe('other@writer.example');
+  });
+
+  test('after the searchable attributes change, a player applied before is given its new terms and loses the old, once', async () => {
+    await handler(batch(record(1, { urm_set: { ...liam, nickname: 'Ace' } })));
+    const later = (seconds: number) => new Date(Date.parse(RECEIVED_AT) + seconds * 1000).toISOString();
+    setting = { attributes: ['nickname'], previous: defaultSearchAttributes, changedAt: later(10) };
+
+    await handler(batch(record(2, { urm_set: { country: 'MT' } }, 'p-liam', later(20))));
+    const writes = index.writes.length;
+    await handler(batch(record(3, { urm_set: { level: 2 } }, 'p-liam', later(30))));
+
+    expect(index.termsOf('app_1', 'p-liam')).toEqual(['a.nickname ace', 'urm.id p-liam']);
+    expect(index.writes).toHaveLength(writes);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import {
-  cachedSearchAttributes,
+  cachedSearchSetting,
   checkSearchAttributes,
   defaultSearchAttributes,
   digitsOf,
@@ -141,7 +141,7 @@ describe('the searchable attributes setting', () => {
   test('is read once a minute per application, the default when the application never said', async () => {
     let reads = 0;
     let now = 0;
-    const searchable = cachedSearchAttributes(
+    const searchable = cachedSearchSetting(
       {
         get: async () => {
           reads++;
@@ -152,11 +152,11 @@ describe('the searchable attributes setting', () => {
       () => now,
     );
 
-    expect(await searchable('app_1')).toEqual(defaultSearchAttributes);
+    expect(await searchable('app_1')).toEqual({ attributes: defaultSearchAttributes });
     now = 59_999;
-    expect(await searchable('app_1')).toEqual(defaultSearchAttributes);
+    expect(await searchable('app_1')).toEqual({ attributes: defaultSearchAttributes });
     now = 60_000;
-    expect(await searchable('app_1')).toEqual(['nickname']);
+    expect((await searchable('app_1')).attributes).toEqual(['nickname']);
     expect(reads).toBe(2);
   });
 });

@@ -33,7 +33,7 @@ const deposit = (which: 'first_deposit' | 'last_deposit', header: string): Colum
   cell: (player) => {
     const found = player.money[which];
     return found ? (
-      <span class="deposit-cell">
+      <span>
         <Money amount={found.amount} currency={player.money.currency} /> <span class="muted">{found.day}</span>
       </span>
     ) : (
