@@ -23,6 +23,7 @@ import { partitionKey } from '../../functions/domain/stream-record';
 import { tables } from '../../functions/manifest/resources';
 import { ensureTables } from '../../lib/local/bootstrap';
 import { startDynamoLocal } from '../../lib/local/emulators';
+import { storedProfile } from '../support/players';
 import { freePort } from '../support/ports';
 import { functionEnvironment, percentile, report, round } from './support';
 
@@ -95,25 +96,7 @@ async function main(): Promise<PlayerSearchResult> {
           .map((from) =>
             limit(async () => {
               const ids = Array.from({ length: Math.min(CHUNK, PLAYERS - from) }, (_, k) => from + k);
-              const profiles = ids.map((i) => {
-                const profileId = `player-${i}`;
-                const attrs = playerAttributes(i);
-                return {
-                  PutRequest: {
-                    Item: {
-                      pk: partitionKey(APP, profileId),
-                      app_id: APP,
-                      profile_id: profileId,
-                      attrs: JSON.stringify(attrs),
-                      exists: true,
-                      version: 1,
-                      updated_at: '2026-11-20T10:00:00.000Z',
-                      applied: {},
-                      recent: {},
-                    },
-                  },
-                };
-              });
+              const profiles = ids.map((i) => ({ PutRequest: { Item: storedProfile(APP, `player-${i}`, playerAttributes(i)) } }));
               const terms = ids.flatMap((i) =>
                 [...termsOf(`player-${i}`, playerAttributes(i), defaultSearchAttributes).values()].map(({ field, term }) => ({
                   PutRequest: { Item: searchKey(APP, field, term, `player-${i}`) },
