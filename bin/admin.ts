@@ -12,7 +12,7 @@ import { affiliateReport, affiliateTrace } from '../functions/back-office/affili
 import { assignPlan, setAffiliateStatus } from '../functions/back-office/affiliates';
 import { affiliateApprovals, checkOrigin, createApp, listApps, updateApp } from '../functions/back-office/apps';
 import { createPlan, listPlans } from '../functions/back-office/plans';
-import { searchPlayers } from '../functions/back-office/players';
+import { reindexPlayers, searchPlayers } from '../functions/back-office/players';
 import { changeAffiliatePostbacks, postbackDeliveries } from '../functions/back-office/postbacks';
 import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from '../functions/back-office/channels';
 import { assignSender, listSenders, releaseSender, type SenderInput } from '../functions/back-office/senders';
@@ -629,6 +629,38 @@ export function adminProgram(options: AdminOptions = {}): Command {
       );
     });
 
+  players
+    .command('reindex')
+    .description('give players the search terms of the current searchable attributes (those not applied since it changed); resumable')
+    .argument('<app_id>')
+    .option('--cursor <cursor>', 'go on where an earlier run stopped')
+    .option(
+      '--max <players>',
+      'stop after this many players (default 10000)',
+      (v: string) => {
+        const n = Number(v);
+        if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('a positive whole number');
+        return n;
+      },
+      10_000,
+    )
+    .action(async (appId: string, opts: { cursor?: string; max: number }) => {
+      const back = await office();
+      const reindex = reindexPlayers({ ...back.players, apps: back.apps });
+      let cursor = opts.cursor;
+      let read = 0;
+      let written = 0;
+      do {
+        const page = await reindex(appId, { cursor, limit: 100 });
+        read += page.read;
+        written += page.written;
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor !== undefined && read < opts.max);
+      print({ app_id: appId, read, written, next_cursor: cursor ?? null }, () => [
+        `Reindexed ${written} players of ${appId} (${read} read)`,
+        ...(cursor ? [`More to go: run again with --cursor ${cursor}`] : []),
+      ]);
+    });
   const push = program.command('push').description('web push');
   push
     .command('vapid')

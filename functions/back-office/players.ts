@@ -17,9 +17,12 @@ import { ngrOf } from '../domain/commission';
 import { NotFound, ValidationError } from '../domain/errors';
 import { ledgerPk, zeroMoney, type FunnelStore, type LedgerReader, type StoredLedger } from '../domain/funnel';
 import { toStreamEntries, type RecordWriter } from '../domain/ingest';
+import pLimit from 'p-limit';
 import {
   rankHits,
   searchAttributesOf,
+  searchChange,
+  searchSettingOf,
   searchLimits,
   searchQueries,
   stillMatches,
@@ -496,5 +499,49 @@ export function changePlayerAttribute(ports: Pick<PlayerPorts, 'profiles' | 'wri
       details: { attribute: change.attribute, ...(change.action === 'set' ? { value: change.value } : {}), message_id: messageId },
     });
     return { message_id: messageId };
+  };
+}
+
+// ---- reindexing ------------------------------------------------------------
+
+export interface ReindexPage {
+  /** Players read on this page (deleted ones included: they have no terms). */
+  read: number;
+  /** Players whose terms were written. */
+  written: number;
+  next_cursor: string | null;
+}
+
+/**
+ * Gives one page of the application's players (profile id order) every
+ * term of the current setting, and takes back those of the setting before
+ * its last change: what the profile consumer does for a player it applies,
+ * for players not applied since (or applied before the index existed).
+ * Repeating a page is harmless; follow `next_cursor` to go on where it
+ * stopped. A player the consumer changes meanwhile may keep a term it lost
+ * until its next change: searches check every hit against the profile.
+ */
+export function reindexPlayers(ports: Pick<PlayerPorts, 'directory' | 'profiles' | 'apps'> & { search: Pick<PlayerSearchIndex, 'write'> }) {
+  return async (appId: string, options: { cursor?: string; limit: number }): Promise<ReindexPage> => {
+    const setting = searchSettingOf(await ports.apps.get(appId));
+    const after = options.cursor === undefined ? undefined : decode(options.cursor, 1)[0];
+    const page = await ports.directory.page(appId, { limit: Math.min(Math.max(1, options.limit), playerLimits.maxPageSize), after });
+    const pks = page.profileIds.map((id) => partitionKey(appId, id));
+    const stored = await ports.profiles.getMany(pks, ['pk', 'exists', 'attrs']);
+    const limit = pLimit(10);
+    const written = await Promise.all(
+      page.profileIds.map((profileId, i) =>
+        limit(async () => {
+          const item = stored.get(pks[i]!);
+          if (!item?.exists) return 0;
+          const attributes = JSON.parse(item.attrs) as Attributes;
+          // No time of its own: taken as applied before the setting's change, so every term is put and the old ones go.
+          const change = searchChange(profileId, { attributes }, attributes, { ...setting, changedAt: setting.changedAt ?? '' });
+          await ports.search.write(appId, profileId, change);
+          return 1;
+        }),
+      ),
+    );
+    return { read: page.profileIds.length, written: written.filter(Boolean).length, next_cursor: page.last === undefined ? null : encode([page.last]) };
   };
 }

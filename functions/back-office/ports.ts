@@ -49,7 +49,7 @@ export interface BackOffice {
   players: {
     directory: { page(appId: string, options: { prefix?: string; limit: number; after?: string }): Promise<{ profileIds: string[]; last?: string }> };
     profiles: Pick<ProfileStore, 'get' | 'getMany'>;
-    search: Pick<PlayerSearchIndex, 'find'>;
+    search: PlayerSearchIndex;
     ledgers: LedgerReader & Pick<FunnelStore, 'ledgers'>;
   };
   now?: () => Date;

@@ -286,7 +286,7 @@ describe('searching players by id, email, name or phone', () => {
     expect(ids(await found('3567912'))).toEqual([]);
   });
 
-  test('the command line finds a player by name: `players search <app> <query>`', async () => {
+  test('the command line finds a player by name (`players search <app> <query>`) and reindexes the players', async () => {
     await ingest(ours, '/profiles', [{ profile_id: 'p-zed', first_name: 'Zed', last_name: 'Camilleri' }]);
     await eventually(
       () => api('GET', '/console/api/players?q=zed'),
@@ -298,6 +298,9 @@ describe('searching players by id, email, name or phone', () => {
 
     expect(printed).toMatch(/p-zed\s+Zed Camilleri/);
     expect(none).toBe(`No player of ${ours.appId} matches "nobody-at-all"`);
+    // Reindexing rewrites what the consumer wrote: the search still finds the same.
+    expect(await admin('players', 'reindex', ours.appId)).toMatch(new RegExp(`^Reindexed \\d+ players of ${ours.appId}`));
+    expect((await api('GET', '/console/api/players?q=zed')).body.players.map((p: { profile_id: string }) => p.profile_id)).toEqual(['p-zed']);
   });
 
   test('the searchable attributes, named on the command line, find the profiles applied after; the console refuses six, naming the field', async () => {

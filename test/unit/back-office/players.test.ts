@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { backOfficeActionEvent, changePlayerAttribute, getPlayer, listPlayers, playerTimeline } from '../../../functions/back-office/players';
+import { backOfficeActionEvent, changePlayerAttribute, getPlayer, listPlayers, playerTimeline, reindexPlayers } from '../../../functions/back-office/players';
 import { NotFound, ValidationError } from '../../../functions/domain/errors';
 import type { RecordWriter, StreamEntry } from '../../../functions/domain/ingest';
 import { decodeEnvelope, partitionKey } from '../../../functions/domain/stream-record';
@@ -168,6 +168,28 @@ describe('searching players', () => {
 
     expect(ids(await find('ace'))).toEqual(['p-liam']);
     expect(ids(await find('borg'))).toEqual([]);
+  });
+
+  test('reindexing gives players applied before the setting changed its new terms, takes the old back, and resumes from its cursor', async () => {
+    const { profiles, search } = await arranged({ 'p-a': { ...liam, nickname: 'Ace' }, 'p-b': { nickname: 'Bee' }, 'p-c': { nickname: 'Cee' } });
+    const changed = new MemoryAppStore([
+      {
+        app_id: 'app_1',
+        name: 'Casino',
+        created_at: '2026-01-01T00:00:00.000Z',
+        search_attributes: ['nickname'],
+        search_attributes_previous: [...defaultSearchAttributes],
+        search_attributes_changed_at: '2026-11-21T00:00:00.000Z',
+      },
+    ]);
+    const reindex = reindexPlayers({ directory: profiles, profiles, apps: changed, search });
+
+    const first = await reindex('app_1', { limit: 2 });
+    const rest = await reindex('app_1', { limit: 2, cursor: first.next_cursor! });
+
+    expect([first.written, rest.written, rest.next_cursor]).toEqual([2, 1, null]);
+    expect(search.termsOf('app_1', 'p-a')).toEqual(['a.nickname ace', 'urm.id p-a']);
+    expect(search.termsOf('app_1', 'p-c')).toEqual(['a.nickname cee', 'urm.id p-c']);
   });
 
   test('refuses a search with a cursor', async () => {
