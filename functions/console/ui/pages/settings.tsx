@@ -351,7 +351,8 @@ function PlayerSearchSetting() {
     <Card title="Player search" id="player-search-setting">
       <p class="muted">
         The Players page finds a player by profile id, by the attributes named here and, when first_name and last_name are both here, by the full name. A change
-        applies to players as their profiles are applied from then on: a player not changed since is still found by the attributes searched before.
+        applies to players as their profiles are applied from then on: a player not changed since is still found by the attributes searched before, until an
+        operator runs <code>npm run admin -- players reindex</code>.
       </p>
       {app.error && <ErrorNote error={app.error} />}
       {!app.data && app.loading && <Loading what="the setting" />}
