@@ -12,6 +12,7 @@ import { affiliateReport, affiliateTrace } from '../functions/back-office/affili
 import { assignPlan, setAffiliateStatus } from '../functions/back-office/affiliates';
 import { affiliateApprovals, checkOrigin, createApp, listApps, updateApp } from '../functions/back-office/apps';
 import { createPlan, listPlans } from '../functions/back-office/plans';
+import { reindexPlayers, searchPlayers } from '../functions/back-office/players';
 import { changeAffiliatePostbacks, postbackDeliveries } from '../functions/back-office/postbacks';
 import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from '../functions/back-office/channels';
 import { assignSender, listSenders, releaseSender, type SenderInput } from '../functions/back-office/senders';
@@ -121,10 +122,26 @@ export function adminProgram(options: AdminOptions = {}): Command {
       ]),
     )
     .option('--default-plan <plan_id>', 'the plan new affiliates get (one of `plan list`)')
+    .option(
+      '--search-attributes <names>',
+      'the attributes player search finds players by, comma-separated, at most 5 (default email,first_name,last_name,phone); applies to profiles applied from then on',
+      (v: string) =>
+        v
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+    )
     .action(
       async (
         appId: string,
-        opts: { name?: string; portalOrigin?: string; siteOrigin?: string[]; affiliateApproval?: 'approve' | 'pending'; defaultPlan?: string },
+        opts: {
+          name?: string;
+          portalOrigin?: string;
+          siteOrigin?: string[];
+          affiliateApproval?: 'approve' | 'pending';
+          defaultPlan?: string;
+          searchAttributes?: string[];
+        },
       ) => {
         const updated = await updateApp(await office(), appId, commandLineActor, {
           name: opts.name,
@@ -132,6 +149,7 @@ export function adminProgram(options: AdminOptions = {}): Command {
           siteOrigins: opts.siteOrigin,
           affiliateApproval: opts.affiliateApproval,
           defaultPlanId: opts.defaultPlan,
+          searchAttributes: opts.searchAttributes,
         });
         print(updated, () => [`Updated application ${appId}`]);
       },
@@ -584,6 +602,64 @@ export function adminProgram(options: AdminOptions = {}): Command {
             ],
       );
       if (failed.length > 0) process.exitCode = 1;
+    });
+  const players = program.command('players').description("an application's players");
+  players
+    .command('search')
+    .description('find players by profile id, email, name or phone (the searchable attributes): any case, whole or its beginning; at most 50, exact first')
+    .argument('<app_id>')
+    .argument('<query>')
+    .action(async (appId: string, query: string) => {
+      const back = await office();
+      const found = await searchPlayers({ ...back.players, apps: back.apps })({ appId }, query);
+      print(found, () =>
+        found.length === 0
+          ? [`No player of ${appId} matches "${query}"`]
+          : table(
+              found.map((p) => ({
+                profile_id: p.profile_id,
+                name: p.name,
+                email: p.email,
+                matched: p.matched ? `${p.matched.by}${p.matched.exact ? '' : ' (beginning)'}` : '',
+                deposits: `${p.money.deposits} ${p.money.currency}`,
+                updated_at: p.updated_at,
+              })),
+              ['profile_id', 'name', 'email', 'matched', 'deposits', 'updated_at'],
+            ),
+      );
+    });
+
+  players
+    .command('reindex')
+    .description('give players the search terms of the current searchable attributes (those not applied since it changed); resumable')
+    .argument('<app_id>')
+    .option('--cursor <cursor>', 'go on where an earlier run stopped')
+    .option(
+      '--max <players>',
+      'stop after this many players (default 10000)',
+      (v: string) => {
+        const n = Number(v);
+        if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('a positive whole number');
+        return n;
+      },
+      10_000,
+    )
+    .action(async (appId: string, opts: { cursor?: string; max: number }) => {
+      const back = await office();
+      const reindex = reindexPlayers({ ...back.players, apps: back.apps });
+      let cursor = opts.cursor;
+      let read = 0;
+      let written = 0;
+      do {
+        const page = await reindex(appId, { cursor, limit: 100 });
+        read += page.read;
+        written += page.written;
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor !== undefined && read < opts.max);
+      print({ app_id: appId, read, written, next_cursor: cursor ?? null }, () => [
+        `Reindexed ${written} players of ${appId} (${read} read)`,
+        ...(cursor ? [`More to go: run again with --cursor ${cursor}`] : []),
+      ]);
     });
   const push = program.command('push').description('web push');
   push

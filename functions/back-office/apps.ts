@@ -3,6 +3,7 @@ import type { App, AppStore } from '../domain/apps';
 import { newAppId } from '../domain/api-keys';
 import { NotFound, ValidationError } from '../domain/errors';
 import { identitySecretName, newIdentitySecret } from '../domain/identity';
+import { checkSearchAttributes, searchAttributesOf } from '../domain/player-search';
 import type { AuditActor } from '../domain/audit';
 import { audit } from './audit';
 import { nowOf, type BackOffice } from './ports';
@@ -83,6 +84,8 @@ export async function updateApp(
     siteOrigins?: string[];
     affiliateApproval?: NonNullable<App['affiliate_approval']>;
     defaultPlanId?: string;
+    /** Replaces the searchable attributes; applies to profiles applied from then on. */
+    searchAttributes?: string[];
   },
 ): Promise<App> {
   const before = await requireApp(office, appId);
@@ -98,8 +101,15 @@ export async function updateApp(
     site_origins: input.siteOrigins?.map((o) => checkOrigin(o, 'site origin')),
     affiliate_approval: input.affiliateApproval,
     default_plan_id: input.defaultPlanId,
+    search_attributes: input.searchAttributes === undefined ? undefined : checkSearchAttributes(input.searchAttributes),
   };
-  const updated = await office.apps.update(appId, changes);
+  const searchable = searchAttributesOf(before);
+  // The profile consumer gives a player applied before the change its new terms, and takes the old ones back, once.
+  const searchChanged = changes.search_attributes !== undefined && changes.search_attributes.join('\u0000') !== searchable.join('\u0000');
+  const updated = await office.apps.update(appId, {
+    ...changes,
+    ...(searchChanged ? { search_attributes_previous: [...searchable], search_attributes_changed_at: nowOf(office).toISOString() } : {}),
+  });
   const changed = changedFields(before, updated, Object.keys(changes) as (keyof typeof changes)[]);
   if (Object.keys(changed).length > 0) {
     await audit(office)({ appId, actor, action: 'app.updated', target: `app:${appId}`, details: { changes: changed } });
@@ -136,6 +146,7 @@ export function appSettingsView(app: App) {
     identity_verification: app.identity_verification ?? 'on',
     affiliate_approval: app.affiliate_approval ?? 'pending',
     default_plan_id: app.default_plan_id ?? null,
+    search_attributes: [...searchAttributesOf(app)],
   };
 }
 

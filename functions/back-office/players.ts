@@ -15,10 +15,23 @@ import { affiliateAttributes, pushTokenAttributes } from '../domain/attributes';
 import type { AuditLog } from '../domain/audit';
 import { ngrOf } from '../domain/commission';
 import { NotFound, ValidationError } from '../domain/errors';
-import { eventMoney, zeroMoney, type LedgerReader, type StoredLedger } from '../domain/funnel';
+import { eventMoney, ledgerPk, zeroMoney, type FunnelStore, type LedgerReader, type StoredLedger } from '../domain/funnel';
 import type { MoneyKind } from '../domain/affiliate-program';
 import { moneySettingsOf } from '../domain/money-settings';
 import { toStreamEntries, type RecordWriter } from '../domain/ingest';
+import pLimit from 'p-limit';
+import {
+  rankHits,
+  searchAttributesOf,
+  searchChange,
+  searchSettingOf,
+  searchLimits,
+  searchQueries,
+  stillMatches,
+  type PlayerSearchIndex,
+  type RankedHit,
+  type SearchQuery,
+} from '../domain/player-search';
 import { partitionKey } from '../domain/stream-record';
 import { audit } from './audit';
 import type { StoredProfile } from '../domain/profile-state';
@@ -67,8 +80,10 @@ export interface PlayerPorts {
   rejections: Pick<RejectionLog, 'listForProfile'>;
   /** The application's main currency, which the funnel counts money in. */
   apps: Pick<AppStore, 'get'>;
-  /** The funnel consumer's ledger of each player: its lifetime money. */
-  ledgers: LedgerReader;
+  /** The funnel consumer's ledger of each player: its lifetime money (one player's, or a page's in one BatchGetItem). */
+  ledgers: LedgerReader & Pick<FunnelStore, 'ledgers'>;
+  /** The players' search index (functions/domain/player-search.ts). */
+  search: Pick<PlayerSearchIndex, 'find'>;
   writer: RecordWriter;
   /** Every change made from the back office is in the audit log (back-office/audit.ts). */
   audit: AuditLog;
@@ -104,35 +119,149 @@ function decode(cursor: string, length: number): string[] {
 
 const pageSize = (limit: string | undefined) => (limit === undefined ? playerLimits.defaultPageSize : Number(limit));
 
-// ---- the list --------------------------------------------------------------
+// ---- the list ------------------------------------------------------------
+
+/** A player's attribute as a list shows it: scalars only, long text cut. */
+export type ListedValue = string | number | boolean | null;
+
+export const listLimits = {
+  /** Attributes of each listed player (by name order), for the list's columns. */
+  attributes: 40,
+  /** Characters of a listed text attribute. */
+  textLength: 200,
+  /** Ranked hits a search checks against their profiles (one BatchGetItem). */
+  candidates: 100,
+} as const;
 
 export interface PlayerSummary {
   profile_id: string;
   updated_at: string;
+  /** first_name and last_name, else `name`; null when the player has neither. */
+  name: string | null;
+  email: string | null;
+  /** The player's scalar attributes (push tokens aside, text cut at 200 characters), for the list's columns. */
+  attributes: Record<string, ListedValue>;
+  money: PlayerMoney;
+  /** A search's hit: what it matched (`profile_id`, `full name` or an attribute) and whether exactly. */
+  matched?: { by: string; exact: boolean };
 }
 
 export interface PlayerList {
   players: PlayerSummary[];
   next_cursor: string | null;
+  /** The application's players in all, once a counter keeps it; absent: unknown. */
+  total?: number;
 }
+
+const hidden = new Set<string>(pushTokenAttributes);
+
+function listedAttributes(attributes: Attributes): Record<string, ListedValue> {
+  const listed: Record<string, ListedValue> = {};
+  for (const name of Object.keys(attributes).sort()) {
+    if (Object.keys(listed).length === listLimits.attributes) break;
+    const value = attributes[name];
+    if (hidden.has(name) || Array.isArray(value) || value === undefined) continue;
+    listed[name] = typeof value === 'string' && [...value].length > listLimits.textLength ? `${[...value].slice(0, listLimits.textLength).join('')}…` : value;
+  }
+  return listed;
+}
+
+function nameOf(attributes: Attributes): string | null {
+  const text = (name: string) =>
+    typeof attributes[name] === 'string' && (attributes[name] as string).trim() ? (attributes[name] as string).trim() : undefined;
+  const full = [text('first_name'), text('last_name')].filter(Boolean).join(' ');
+  return full || text('name') || null;
+}
+
+const matchedBy = (hit: RankedHit): PlayerSummary['matched'] => ({
+  by: hit.query.field.kind === 'attribute' ? hit.query.field.name : hit.query.field.kind === 'name' ? 'full name' : 'profile_id',
+  exact: hit.exact,
+});
+
+/** The rows of `profileIds` that still exist, with their money: one BatchGetItem of their ledgers. */
+async function rowsOf(
+  ports: Pick<PlayerPorts, 'apps' | 'ledgers'>,
+  appId: string,
+  found: { profileId: string; stored: StoredProfile; hit?: RankedHit }[],
+): Promise<PlayerSummary[]> {
+  if (found.length === 0) return [];
+  const [app, ledgers] = await Promise.all([ports.apps.get(appId), ports.ledgers.ledgers(found.map(({ profileId }) => ledgerPk(appId, profileId)))]);
+  const currency = app?.currency ?? defaultCurrency;
+  return found.map(({ profileId, stored, hit }) => {
+    const attributes = JSON.parse(stored.attrs) as Attributes;
+    return {
+      profile_id: profileId,
+      updated_at: stored.updated_at,
+      name: nameOf(attributes),
+      email: typeof attributes.email === 'string' ? attributes.email : null,
+      attributes: listedAttributes(attributes),
+      money: playerMoneyOf(ledgers.get(ledgerPk(appId, profileId)), currency),
+      ...(hit ? { matched: matchedBy(hit) } : {}),
+    };
+  });
+}
+
+const listedFields: (keyof StoredProfile)[] = ['pk', 'exists', 'updated_at', 'attrs'];
 
 /**
  * A page of the application's players in profile id order, those whose id
  * starts with `prefix` if given (an exact id comes first). A deleted player's
  * item stays (it remembers the delete), so a page may hold fewer than `limit`.
+ * With `q`, a search instead (searchPlayers): one bounded answer, no cursor.
  */
-export function listPlayers(ports: Pick<PlayerPorts, 'directory' | 'profiles'>) {
-  return async (actor: Pick<Actor, 'appId'>, query: { prefix?: string; cursor?: string; limit?: string }): Promise<PlayerList> => {
+export function listPlayers(ports: Pick<PlayerPorts, 'directory' | 'profiles' | 'apps' | 'ledgers' | 'search'>) {
+  const search = searchPlayers(ports);
+  return async (actor: Pick<Actor, 'appId'>, query: { q?: string; prefix?: string; cursor?: string; limit?: string }): Promise<PlayerList> => {
+    if (query.q !== undefined && query.q.trim() !== '') {
+      if (query.cursor !== undefined || query.prefix !== undefined) throw new ValidationError(['q is not paged, nor given with prefix'], 'request is invalid');
+      return { players: await search(actor, query.q), next_cursor: null };
+    }
     const after = query.cursor === undefined ? undefined : decode(query.cursor, 1)[0];
     if (after !== undefined && query.prefix !== undefined && !after.startsWith(query.prefix)) throw invalidCursor();
     const page = await ports.directory.page(actor.appId, { prefix: query.prefix, limit: pageSize(query.limit), after });
     const pks = page.profileIds.map((id) => partitionKey(actor.appId, id));
-    const stored = await ports.profiles.getMany(pks, ['pk', 'exists', 'updated_at']);
-    const players = page.profileIds.flatMap((id, i) => {
+    const stored = await ports.profiles.getMany(pks, listedFields);
+    const found = page.profileIds.flatMap((profileId, i) => {
       const item = stored.get(pks[i]!);
-      return item?.exists ? [{ profile_id: id, updated_at: item.updated_at }] : [];
+      return item?.exists ? [{ profileId, stored: item }] : [];
     });
-    return { players, next_cursor: page.last === undefined ? null : encode([page.last]) };
+    return { players: await rowsOf(ports, actor.appId, found), next_cursor: page.last === undefined ? null : encode([page.last]) };
+  };
+}
+
+/**
+ * Finds players by profile id, searchable attribute or full name: case does
+ * not matter, a whole value or its beginning matches (docs/api.md, "Finding
+ * players"). One bounded Query per field of the index, and one of the
+ * profiles' own id order (players applied before the index was); each
+ * player once, exact matches before prefixes, at most 50; every hit checked
+ * against the profile, so a term the profile no longer has finds nobody.
+ */
+export function searchPlayers(ports: Pick<PlayerPorts, 'directory' | 'profiles' | 'apps' | 'ledgers' | 'search'>) {
+  return async (actor: Pick<Actor, 'appId'>, text: string): Promise<PlayerSummary[]> => {
+    const searchable = searchAttributesOf(await ports.apps.get(actor.appId));
+    const raw = text.trim();
+    const [first, ...rest] = searchQueries(raw, searchable);
+    if (first === undefined) return [];
+    const queries: SearchQuery[] = [first, { field: { kind: 'id' }, text: raw, ids: true }, ...rest];
+    const hits = await Promise.all(
+      queries.map(async (query) => {
+        if (!query.ids) return ports.search.find(actor.appId, query.field, query.text, searchLimits.perQuery);
+        const page = await ports.directory.page(actor.appId, { prefix: query.text, limit: searchLimits.perQuery });
+        return page.profileIds.map((profileId) => ({ profileId, term: profileId }));
+      }),
+    );
+    const ranked = rankHits(queries, hits).slice(0, listLimits.candidates);
+    const stored = await ports.profiles.getMany(
+      ranked.map((hit) => partitionKey(actor.appId, hit.profileId)),
+      listedFields,
+    );
+    const found = ranked.flatMap((hit) => {
+      const item = stored.get(partitionKey(actor.appId, hit.profileId));
+      const attributes = item?.exists ? (JSON.parse(item.attrs) as Attributes) : undefined;
+      return item && stillMatches(hit, hit.profileId, attributes, searchable) ? [{ profileId: hit.profileId, stored: item, hit }] : [];
+    });
+    return rowsOf(ports, actor.appId, found.slice(0, searchLimits.results));
   };
 }
 
@@ -493,5 +622,49 @@ export function changePlayerAttribute(ports: Pick<PlayerPorts, 'profiles' | 'wri
       details: { attribute: change.attribute, ...(change.action === 'set' ? { value: change.value } : {}), message_id: messageId },
     });
     return { message_id: messageId };
+  };
+}
+
+// ---- reindexing ------------------------------------------------------------
+
+export interface ReindexPage {
+  /** Players read on this page (deleted ones included: they have no terms). */
+  read: number;
+  /** Players whose terms were written. */
+  written: number;
+  next_cursor: string | null;
+}
+
+/**
+ * Gives one page of the application's players (profile id order) every
+ * term of the current setting, and takes back those of the setting before
+ * its last change: what the profile consumer does for a player it applies,
+ * for players not applied since (or applied before the index existed).
+ * Repeating a page is harmless; follow `next_cursor` to go on where it
+ * stopped. A player the consumer changes meanwhile may keep a term it lost
+ * until its next change: searches check every hit against the profile.
+ */
+export function reindexPlayers(ports: Pick<PlayerPorts, 'directory' | 'profiles' | 'apps'> & { search: Pick<PlayerSearchIndex, 'write'> }) {
+  return async (appId: string, options: { cursor?: string; limit: number }): Promise<ReindexPage> => {
+    const setting = searchSettingOf(await ports.apps.get(appId));
+    const after = options.cursor === undefined ? undefined : decode(options.cursor, 1)[0];
+    const page = await ports.directory.page(appId, { limit: Math.min(Math.max(1, options.limit), playerLimits.maxPageSize), after });
+    const pks = page.profileIds.map((id) => partitionKey(appId, id));
+    const stored = await ports.profiles.getMany(pks, ['pk', 'exists', 'attrs']);
+    const limit = pLimit(10);
+    const written = await Promise.all(
+      page.profileIds.map((profileId, i) =>
+        limit(async () => {
+          const item = stored.get(pks[i]!);
+          if (!item?.exists) return 0;
+          const attributes = JSON.parse(item.attrs) as Attributes;
+          // No time of its own: taken as applied before the setting's change, so every term is put and the old ones go.
+          const change = searchChange(profileId, { attributes }, attributes, { ...setting, changedAt: setting.changedAt ?? '' });
+          await ports.search.write(appId, profileId, change);
+          return 1;
+        }),
+      ),
+    );
+    return { read: page.profileIds.length, written: written.filter(Boolean).length, next_cursor: page.last === undefined ? null : encode([page.last]) };
   };
 }

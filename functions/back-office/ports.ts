@@ -15,7 +15,9 @@ import type { ChannelStore, SenderStore } from '../domain/channels';
 import type { SecretStore } from '../domain/secrets';
 import type { PlanStore } from '../domain/plans';
 import type { PostbackLog, PostbackSettingsStore } from '../domain/postbacks';
-import type { RejectionLog, TimelineStore } from '../domain/timeline';
+import type { ProfileStore, RejectionLog, TimelineStore } from '../domain/timeline';
+import type { FunnelStore, LedgerReader } from '../domain/funnel';
+import type { PlayerSearchIndex } from '../domain/player-search';
 
 export interface BackOffice {
   apps: AppStore;
@@ -42,6 +44,14 @@ export interface BackOffice {
   signInTokens: Pick<SignInTokenStore, 'put'>;
   /** What every state-changing back-office action writes (back-office/audit.ts). */
   audit: AuditLog;
+  /** Finding players (back-office/players.ts): the profiles, their id order, the search index, their ledgers. */
+  // As players.ts's PlayerPorts has them, spelt out: importing that module from here would make a cycle (players → audit → ports).
+  players: {
+    directory: { page(appId: string, options: { prefix?: string; limit: number; after?: string }): Promise<{ profileIds: string[]; last?: string }> };
+    profiles: Pick<ProfileStore, 'get' | 'getMany'>;
+    search: PlayerSearchIndex;
+    ledgers: LedgerReader & Pick<FunnelStore, 'ledgers'>;
+  };
   now?: () => Date;
 }
 

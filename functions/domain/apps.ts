@@ -20,6 +20,11 @@ export interface App extends ProgrammeSettings {
    * that never said anything is protected.
    */
   identity_verification?: 'on' | 'off';
+  /** The attributes the console's player search finds players by (./player-search.ts); absent: the default. */
+  search_attributes?: string[];
+  /** The searchable attributes before their last change, and when that was: a player applied before it is reindexed once. */
+  search_attributes_previous?: string[];
+  search_attributes_changed_at?: string;
 }
 
 export interface AppStore {
@@ -29,7 +34,17 @@ export interface AppStore {
   update(
     appId: string,
     changes: Partial<
-      Pick<App, 'name' | 'portal_origin' | 'site_origins' | 'vapid_public_key' | 'vapid_subject' | 'identity_verification' | keyof ProgrammeSettings>
+      Pick<
+        App,
+        | 'name'
+        | 'portal_origin'
+        | 'site_origins'
+        | 'vapid_public_key'
+        | 'vapid_subject'
+        | 'identity_verification'
+        | 'search_attributes'
+        | keyof ProgrammeSettings
+      >
     >,
   ): Promise<App>;
 }

@@ -250,7 +250,8 @@ export const streamConsumers: StreamConsumer[] = [
   {
     id: 'ApplyProfiles',
     entry: 'functions/consumers/apply-profiles/handler.ts',
-    tables: { profiles: 'readwrite', timeline: 'readwrite', rejections: 'write' },
+    // apps: each application's searchable attributes; playerSearch: a player's changed search terms.
+    tables: { profiles: 'readwrite', timeline: 'readwrite', rejections: 'write', apps: 'read', playerSearch: 'write' },
     // Continuation records: a delete's or merge's timeline work that does not fit one invocation.
     stream: 'write',
     kinds: ['profile'],

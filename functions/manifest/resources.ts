@@ -67,6 +67,20 @@ export const tables = {
     indexes: [{ name: 'by-app', kind: 'global', partitionKey: S('app_id'), sortKey: S('profile_id'), projection: 'KEYS_ONLY' }],
   },
   /**
+   * The players' search index (functions/domain/player-search.ts): one item
+   * per term of a player (profile id, searchable attributes, full name),
+   * `pk` = `<app_id>#<field>#<first character>`, `sk` = `<term>\u0000<profile_id>`,
+   * so an exact or prefix search is one bounded Query per field. Keys only;
+   * the profile consumer writes a player's changed terms.
+   */
+  playerSearch: {
+    id: 'PlayerSearchTable',
+    envVar: 'PLAYER_SEARCH_TABLE',
+    localName: 'urm-player-search',
+    partitionKey: S('pk'),
+    sortKey: S('sk'),
+  },
+  /**
    * Timelines: page items of up to 1 KB, each holding events of one profile
    * written together, keyed by the time key of the page's newest event, so the
    * table's own order is time order (functions/domain/timeline-pages.ts).

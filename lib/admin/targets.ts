@@ -23,6 +23,9 @@ import { DynamoLinkStore } from '../../functions/adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../../functions/adapters/dynamo-plan-store';
 import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-store';
 import { DynamoFunnelStore } from '../../functions/adapters/dynamo-funnel-store';
+import { DynamoPlayerDirectory } from '../../functions/adapters/dynamo-player-directory';
+import { DynamoPlayerSearch } from '../../functions/adapters/dynamo-player-search';
+import { DynamoProfileStore } from '../../functions/adapters/dynamo-profile-store';
 import { DynamoRejectionLog } from '../../functions/adapters/dynamo-rejection-log';
 import { DynamoSenderStore } from '../../functions/adapters/dynamo-sender-store';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/adapters/dynamo-postback-store';
@@ -111,6 +114,12 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     users: new DynamoEnterpriseUserStore(document, tableName(tables.enterpriseUsers)),
     signInTokens: new DynamoOneTimeTokenStore(document, tableName(tables.signInTokens)),
     audit: new DynamoAuditLog(document, tableName(tables.auditLog)),
+    players: {
+      directory: new DynamoPlayerDirectory(document, tableName(tables.profiles)),
+      profiles: new DynamoProfileStore(document, tableName(tables.profiles)),
+      search: new DynamoPlayerSearch(document, tableName(tables.playerSearch)),
+      ledgers: new DynamoFunnelStore(document, tableName(tables.funnel)),
+    },
     postbacks: {
       settings: new DynamoPostbackSettings(document, tableName(tables.affiliates)),
       log: new DynamoPostbackOutbox(document, tableName(tables.funnel)),

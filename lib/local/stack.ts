@@ -22,6 +22,9 @@ import { DynamoLinkStore } from '../../functions/adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../../functions/adapters/dynamo-plan-store';
 import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-store';
 import { DynamoFunnelStore } from '../../functions/adapters/dynamo-funnel-store';
+import { DynamoPlayerDirectory } from '../../functions/adapters/dynamo-player-directory';
+import { DynamoPlayerSearch } from '../../functions/adapters/dynamo-player-search';
+import { DynamoProfileStore } from '../../functions/adapters/dynamo-profile-store';
 import { DynamoRejectionLog } from '../../functions/adapters/dynamo-rejection-log';
 import { DynamoSecretStore } from '../../functions/adapters/dynamo-secret-store';
 import { DynamoSenderStore } from '../../functions/adapters/dynamo-sender-store';
@@ -132,6 +135,12 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     users: new DynamoEnterpriseUserStore(document, tables.enterpriseUsers.localName),
     signInTokens: new DynamoOneTimeTokenStore(document, tables.signInTokens.localName),
     audit: new DynamoAuditLog(document, tables.auditLog.localName),
+    players: {
+      directory: new DynamoPlayerDirectory(document, tables.profiles.localName),
+      profiles: new DynamoProfileStore(document, tables.profiles.localName),
+      search: new DynamoPlayerSearch(document, tables.playerSearch.localName),
+      ledgers: new DynamoFunnelStore(document, tables.funnel.localName),
+    },
     postbacks: {
       settings: new DynamoPostbackSettings(document, tables.affiliates.localName),
       log: new DynamoPostbackOutbox(document, tables.funnel.localName),

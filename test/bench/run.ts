@@ -26,6 +26,7 @@ import { costPerMillion, streamFeePerMonth, type CostBreakdown } from './cost';
 import type { EndToEndResult } from './end-to-end';
 import type { FunnelResult } from './funnel';
 import type { IngestHandlerResult } from './ingest-handler';
+import type { PlayerSearchResult } from './player-search';
 import { round, type BenchRow } from './support';
 import type { WebSdkResult } from './web-sdk';
 
@@ -33,7 +34,7 @@ const FIGURE_TIMEOUT_MS = 240_000;
 /** What a figure that keeps to a budget (figure 4) may spend: its time limit less room to finish and report. */
 const FIGURE_BUDGET_MS = FIGURE_TIMEOUT_MS - 60_000;
 
-const figureNumbers = ['1', '2', '3', '4', '5', '6', '7', '8'];
+const figureNumbers = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
 const asked = process.argv.slice(2);
 const unknown = asked.filter((number) => !figureNumbers.includes(number));
 if (unknown.length > 0) {
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
   const funnel = await figure<FunnelResult>('3', 'funnel.ts');
   const clicks = await figure<ClickResult>('7', 'clicks.ts');
   const consolePages = await figure<ConsoleResult>('8', 'console.ts');
+  const search = await figure<PlayerSearchResult>('9', 'player-search.ts');
 
   const rows: Row[] = [];
   const missing = (name: string, outcome: Failed) =>
@@ -309,6 +311,20 @@ async function main(): Promise<void> {
   else if (measured(clicks)) rows.push(...clickRows(clicks));
   if (failed(consolePages)) missing('8 console', consolePages);
   else if (measured(consolePages)) rows.push(...consoleRows(consolePages));
+
+  if (failed(search)) missing('9 player search', search);
+  else if (measured(search)) {
+    for (const found of search.searches) {
+      rows.push({
+        figure: '9 player search',
+        measure: `${found.name}: p50 / p95 ms (${search.players} players, ${found.found} found)`,
+        value: `${found.p50Ms} / ${found.p95Ms}`,
+        baseline: `${search.baseline.p50Ms} / ${search.baseline.p95Ms} (GetItem of a profile)`,
+        ratio: `${found.ratio} (p50, search ÷ GetItem)`,
+        target: '',
+      });
+    }
+  }
 
   printTable(rows);
   console.log(

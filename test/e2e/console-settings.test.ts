@@ -103,6 +103,25 @@ describe('the Settings page, as an admin', () => {
     await page.context().close();
   }, 90_000);
 
+  test('the searchable attributes are saved in their own card and read back after a reload; six are refused under the field', async () => {
+    const page = await signedInPage(stack, browser, app, 'admin');
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings' }).click();
+    const field = page.getByLabel('Searchable attributes');
+    await expect(field.inputValue()).resolves.toBe('email, first_name, last_name, phone');
+
+    await field.fill('a, b, c, d, e, f');
+    await page.getByRole('button', { name: 'Save searchable attributes' }).click();
+    await page.locator('section[aria-labelledby="card-player-search-setting"]').getByText('search_attributes must hold at most 5 items').first().waitFor();
+    await checkPage(page, 'console-settings-search');
+    await field.fill('email, nickname');
+    await page.getByRole('button', { name: 'Save searchable attributes' }).click();
+    await page.getByRole('status').getByText('Saved: players applied from now on are found by these attributes.').waitFor();
+    await page.reload();
+
+    await expect(page.getByLabel('Searchable attributes').inputValue()).resolves.toBe('email, nickname');
+    await page.context().close();
+  });
+
   test('the money mapping is edited row by row: two rows added, one removed, saved and read back after a reload', async () => {
     const page = await signedInPage(stack, browser, app, 'admin', '/console/settings');
     const money = page.getByRole('form', { name: 'Money events' });

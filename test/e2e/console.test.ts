@@ -218,6 +218,50 @@ describe('the console in Chromium, as an admin', () => {
   });
 });
 
+describe('finding a player by name', () => {
+  test('searching "liam" on the Players page finds Liam Borg, shows what matched, and a column can be added; a search that finds nobody says so', async () => {
+    const sent = await request(stack.baseUrl, 'POST', '/profiles', {
+      key: app.serverKey,
+      body: [
+        {
+          app_id: app.appId,
+          profile_id: 'player-liam',
+          urm_date_time: '2026-11-21T10:00:00Z',
+          first_name: 'Liam',
+          last_name: 'Borg',
+          email: 'liam.borg@example.com',
+          phone: '+356 7912 3456',
+          country: 'MT',
+        },
+      ],
+    });
+    expect(sent.status).toBe(200);
+    const page = await signedIn('admin');
+
+    await page.getByLabel('Search by id, email, name or phone').fill('liam');
+    await page.getByRole('button', { name: 'Search' }).click();
+    // The profile is applied within seconds of the 200: search again until it is listed.
+    const link = page.getByRole('link', { name: 'player-liam', exact: true });
+    for (let attempt = 0; attempt < 15 && !(await link.isVisible()); attempt++) {
+      await page.waitForTimeout(1000);
+      await page.getByRole('button', { name: 'Search' }).click();
+    }
+    const row = page.locator('main tbody tr', { has: link });
+    await expect(row.locator('td').allTextContents()).resolves.toEqual(expect.arrayContaining(['Liam Borg', 'liam.borg@example.com', 'first name (exact)']));
+    await page.getByText('Columns', { exact: true }).click();
+    await page.getByRole('checkbox', { name: 'country' }).check();
+    await page.getByRole('columnheader', { name: 'country' }).waitFor();
+    await expect(row.locator('td').allTextContents()).resolves.toContain('MT');
+    await page.getByText('Columns', { exact: true }).click();
+    await checkPage(page, 'console-players-search');
+
+    await page.getByLabel('Search by id, email, name or phone').fill('nobody-at-all');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('No player matches “nobody-at-all”.').waitFor();
+    await page.context().close();
+  });
+});
+
 describe('a profile id stored before the identifier rule', () => {
   test('shows its invisible character marked on the players list and on the player page', async () => {
     // The API refuses such an id now (test/integration/trust-identifiers.test.ts): the item is written as an older version stored it.

@@ -826,3 +826,39 @@ function resourceIdForPath(path: string): string {
   }
   return found;
 }
+
+describe("the players' search index", () => {
+  const onSearch = (fn: IConstruct & { role?: IConstruct }) =>
+    allowedStatements(fn)
+      .filter((statement) => [statement.Resource].flat().some((resource) => JSON.stringify(resource).includes(logicalId(stack.data.tables.playerSearch))))
+      .flatMap(actionsOf)
+      .filter((action) => action !== 'dynamodb:DescribeTable')
+      .sort();
+
+  test('is a table of its own keyed pk and sk, which the profile consumer only writes and the console only reads', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      TableName: Match.absent(),
+    });
+    expect(onSearch(stack.pipeline.consumers.ApplyProfiles!)).toEqual([
+      'dynamodb:BatchWriteItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
+    expect(onSearch(stack.ingestion.operations.Console!)).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:Scan',
+    ]);
+    const others = [...Object.entries(stack.pipeline.consumers), ...Object.entries(stack.ingestion.operations)].filter(
+      ([id]) => id !== 'ApplyProfiles' && id !== 'Console',
+    );
+    expect(others.filter(([, fn]) => onSearch(fn).length > 0).map(([id]) => id)).toEqual([]);
+  });
+});

@@ -4,7 +4,8 @@
  */
 import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { adminProgram } from '../../bin/admin';
 import { createApp } from '../../functions/back-office/apps';
 import { issueKey } from '../../functions/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
@@ -37,8 +38,21 @@ async function ingest(app: { appId: string; serverKey: string }, path: '/profile
 const api = (method: 'GET' | 'POST', path: string, body?: unknown, as: ConsoleSession | null = session) =>
   consoleRequest(stack.baseUrl, as, method, path, body);
 
-/** Reads until `check` holds (the stream applies within about a second), at most 15 s. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+/** `npm run admin -- …` against the test stack, in this process: what it printed. */
+async function admin(...args: string[]): Promise<string> {
+  const printed = jest.spyOn(console, 'log').mockImplementation(() => {});
+  try {
+    await adminProgram()
+      .exitOverride()
+      .parseAsync(['--data-dir', stack.dataDir, ...args], { from: 'user' });
+    return printed.mock.calls.map((call) => String(call[0])).join('\n');
+  } finally {
+    printed.mockRestore();
+  }
+}
+
+/** Reads until `check` holds (the stream applies within about a second), at most 15 s unless told. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 15_000): Promise<T> {
   let last!: T;
   await waitFor(
     async () => {
@@ -46,7 +60,7 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
       return check(last);
     },
     'the console to show the change',
-    15_000,
+    ms,
   );
   return last;
 }
@@ -325,5 +339,81 @@ describe('the player 360', () => {
 
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toEqual([expect.stringMatching(message)]);
+  });
+});
+
+describe('searching players by id, email, name or phone', () => {
+  test('finds Liam Borg by first name, full name in capitals, last name, email prefix and phone digits; never another application; not once deleted', async () => {
+    const liam = { first_name: 'Liam', last_name: 'Borg', email: 'liam.borg@example.com', phone: '+356 7912 3456' };
+    await ingest(ours, '/profiles', [{ profile_id: 'p-liam', ...liam }]);
+    await ingest(theirs, '/profiles', [{ profile_id: 'p-liam-theirs', ...liam }]);
+    const found = (q: string) => api('GET', `/console/api/players?q=${encodeURIComponent(q)}`);
+    const ids = (response: { body: { players: { profile_id: string }[] } }) => response.body.players.map((p) => p.profile_id);
+    await eventually(
+      () => found('liam'),
+      (r) => r.status === 200 && ids(r).includes('p-liam'),
+    );
+
+    for (const q of ['liam', 'LIAM B', 'borg', 'liam.borg@exa', '3567912', '+356 7912']) {
+      const response = await found(q);
+      expect({ q, status: response.status, ids: ids(response) }).toEqual({ q, status: 200, ids: ['p-liam'] });
+    }
+    const [row] = (await found('liam')).body.players;
+    expect(row).toMatchObject({ name: 'Liam Borg', email: 'liam.borg@example.com', matched: { by: 'first_name', exact: true }, money: { deposits: '0' } });
+
+    await ingest(ours, '/profiles', [{ profile_id: 'p-liam', urm_delete_profile: 'profile_id', urm_date_time: at(5) }]);
+    await eventually(
+      () => found('liam'),
+      (r) => r.status === 200 && r.body.players.length === 0,
+    );
+    expect(ids(await found('3567912'))).toEqual([]);
+  });
+
+  test('the command line finds a player by name (`players search <app> <query>`) and reindexes the players', async () => {
+    await ingest(ours, '/profiles', [{ profile_id: 'p-zed', first_name: 'Zed', last_name: 'Camilleri' }]);
+    await eventually(
+      () => api('GET', '/console/api/players?q=zed'),
+      (r) => r.body.players?.length === 1,
+    );
+
+    const printed = await admin('players', 'search', ours.appId, 'ZED CAM');
+    const none = await admin('players', 'search', ours.appId, 'nobody-at-all');
+
+    expect(printed).toMatch(/p-zed\s+Zed Camilleri/);
+    expect(none).toBe(`No player of ${ours.appId} matches "nobody-at-all"`);
+    // Reindexing rewrites what the consumer wrote: the search still finds the same.
+    expect(await admin('players', 'reindex', ours.appId)).toMatch(new RegExp(`^Reindexed \\d+ players of ${ours.appId}`));
+    expect((await api('GET', '/console/api/players?q=zed')).body.players.map((p: { profile_id: string }) => p.profile_id)).toEqual(['p-zed']);
+  });
+
+  test('the searchable attributes, named on the command line, find the profiles applied after; the console refuses six, naming the field', async () => {
+    const fresh = await newApplication(stack.baseUrl);
+    await admin('app', 'update', fresh.appId, '--search-attributes', 'nickname, email');
+    const freshSession = await consoleSignIn(stack.baseUrl, fresh);
+    await ingest(fresh, '/profiles', [{ profile_id: 'p-ace', nickname: 'Ace', first_name: 'Ada' }]);
+    const search = (q: string) => api('GET', `/console/api/players?q=${q}`, undefined, freshSession);
+
+    const found = await eventually(
+      () => search('ACE'),
+      (r) => r.body.players?.length === 1,
+    );
+    const byName = await search('ada');
+    const setting = await api('GET', '/console/api/app', undefined, freshSession);
+    const six = await api('POST', '/console/api/app', { search_attributes: ['a', 'b', 'c', 'd', 'e', 'f'] }, freshSession);
+
+    expect(found.body.players[0]).toMatchObject({ profile_id: 'p-ace', matched: { by: 'nickname', exact: true } });
+    expect(byName.body.players).toEqual([]);
+    expect(setting.body.app.search_attributes).toEqual(['nickname', 'email']);
+    expect(six.status).toBe(400);
+    expect(six.body.errors.join()).toMatch(/search_attributes/);
+  });
+
+  test('an empty search lists the players as before, and a search of over 200 characters is refused', async () => {
+    const listed = await api('GET', '/console/api/players?q=');
+    const long = await api('GET', `/console/api/players?q=${'x'.repeat(201)}`);
+
+    expect(listed.status).toBe(200);
+    expect(listed.body.players.length).toBeGreaterThan(0);
+    expect(long.status).toBe(400);
   });
 });

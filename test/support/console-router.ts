@@ -20,6 +20,7 @@ import { apiEvent, context } from './lambda';
 import { MemoryStream } from './memory-stream';
 import { fixedVapid, MemoryDeliveryClaims, MemoryMailer, MemoryPushSender, MemorySentActions } from './messaging';
 import { MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from './players';
+import { MemoryPlayerSearch } from './player-search';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
 import { MemorySessionStore } from './sessions';
 import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore, MemorySenderStore } from './settings';
@@ -79,6 +80,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     postbackSettings: new MemoryPostbackSettings(),
     postbackLog: new MemoryPostbackOutbox(),
     profiles: new MemoryProfiles(),
+    search: new MemoryPlayerSearch(),
     timeline: new MemoryTimeline(),
     rejections: new MemoryRejectionLog(),
     stream: new MemoryStream(),

@@ -17,8 +17,9 @@ export const routes = [
     roles: everyone,
     mutates: false,
     query: validListPlayersQuery,
-    // profiles: whether each listed player still exists, and when it last changed.
-    tables: { ...sessionTables, profiles: 'read' },
+    // profiles: each listed player (still there? its attributes); playerSearch: a search's terms (one Query per field);
+    // apps: the searchable attributes and main currency; funnel: the page's ledgers (one BatchGetItem), their money.
+    tables: { ...sessionTables, profiles: 'read', playerSearch: 'read', apps: 'read', funnel: 'read' },
     indexes: { profiles: ['by-app'] },
   },
   {

@@ -7,10 +7,16 @@ import { compileValidator } from '../../domain/validation';
 import { emailMessageProperties } from '../../messaging/email';
 import { pushMessageProperties } from '../../messaging/push';
 
-/** GET /console/api/players?prefix=…&cursor=…&limit=… */
+/** GET /console/api/players?q=… (a search) or ?prefix=…&cursor=…&limit=… (a page) */
 export const listPlayersQuerySchema = {
   type: 'object',
   properties: {
+    q: {
+      type: 'string',
+      maxLength: 200,
+      pattern: '^[^\\u0000-\\u001F\\u007F\\uD800-\\uDFFF]*$',
+      description: 'Players whose profile id, searchable attribute or full name is this or starts with it, in any case; at most 50, exact matches first.',
+    },
     prefix: { ...profileIdSchema, description: 'Only players whose profile_id starts with this (an exact id comes first).' },
     limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', description: 'an integer from 1 to 100' },
     cursor: { type: 'string', minLength: 1, maxLength: 2048 },

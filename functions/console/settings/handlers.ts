@@ -46,6 +46,7 @@ export function settingsHandlers(office: SettingsPorts) {
         siteOrigins: body.site_origins,
         affiliateApproval: body.affiliate_approval,
         defaultPlanId: body.default_plan_id,
+        searchAttributes: body.search_attributes === undefined ? undefined : [...body.search_attributes],
       });
       if (body.identity_verification !== undefined) {
         app = await setIdentityVerification(office, identity.appId, actor, body.identity_verification === 'on');

@@ -1,7 +1,9 @@
 /** The request bodies of the console's settings (docs/api.md, "Back office API", "Settings"): the rules are the back office's, as for the command line. */
 import { affiliateApprovals } from '../../back-office/apps';
 import { scopes } from '../../domain/api-keys';
+import { nameSchema } from '../../domain/attributes';
 import { emailLimits } from '../../domain/email';
+import { searchLimits } from '../../domain/player-search';
 import { identifierText } from '../../domain/text';
 import { compileValidator } from '../../domain/validation';
 
@@ -31,6 +33,13 @@ export const updateAppBodySchema = {
     affiliate_approval: { type: 'string', enum: affiliateApprovals },
     default_plan_id: { type: 'string', minLength: 1, maxLength: 64, ...identifierText },
     identity_verification: { type: 'string', enum: ['on', 'off'] },
+    search_attributes: {
+      type: 'array',
+      maxItems: searchLimits.attributes,
+      uniqueItems: true,
+      items: nameSchema(),
+      description: 'Replaces the attributes the player search finds players by; applies to profiles applied from then on.',
+    },
   },
   additionalProperties: false,
 } as const;

@@ -23,11 +23,14 @@ import { rejectionOf } from '../../domain/rejections';
 import { encodeEnvelope, partitionKey, type Continuation } from '../../domain/stream-record';
 import { isBefore, type ProfileStore, type Rejection, type RejectionSink, type TimelineEntry, type TimelineStore } from '../../domain/timeline';
 import type { StreamItem } from '../../stream/kinesis-batch';
+import { indexSearchTerms, type SearchIndexing } from './search-terms';
 
 export interface ApplyProfilesDeps {
   profiles: ProfileStore;
   timeline: TimelineStore;
   rejections: RejectionSink;
+  /** The players' search index and each application's search setting (./search-terms.ts). */
+  search: SearchIndexing;
   /** The ingestion stream: a delete's or merge's timeline work that does not fit one invocation continues through it. */
   stream: Pick<RecordWriter, 'write'>;
   now: () => Date;
@@ -218,6 +221,8 @@ async function applyGroup(
       await continueLater(deps, state, step.continuations);
       const deleteGoesOn = step.continuations.some((work) => work.op === 'delete' && work.seq === deletedBy?.sequenceNumber);
       pruneRecent(state, deps.now());
+      // Before the write, like the rejections: a crash in between is repeated identically by the redelivery.
+      await indexSearchTerms(deps.search, stored, state, group);
       const version = (stored?.version ?? 0) + 1;
       if (await deps.profiles.put(toStored(pk, state, version), stored?.version)) {
         unconfirmed = new Map();

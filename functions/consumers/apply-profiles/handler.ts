@@ -1,6 +1,7 @@
 import { kinesis } from '../../adapters/clients/kinesis';
 import { KinesisRecordWriter } from '../../adapters/kinesis-record-writer';
-import { profileStore, rejectionLog, timelineStore } from '../../adapters/stores';
+import { appStore, playerSearch, profileStore, rejectionLog, timelineStore } from '../../adapters/stores';
+import { cachedSearchSetting } from '../../domain/player-search';
 import { ingestStream } from '../../manifest/resources';
 import { optionalEnv, requireEnv } from '../../runtime/config';
 import { TIMELINE_STEP_ITEMS } from './core';
@@ -10,6 +11,7 @@ export const handler = makeApplyProfilesHandler({
   profiles: profileStore(),
   timeline: timelineStore(),
   rejections: rejectionLog(),
+  search: { index: playerSearch(), setting: cachedSearchSetting(appStore()) },
   stream: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   now: () => new Date(),
   timelineStepItems: timelineStepItemsOf(optionalEnv('TIMELINE_STEP_ITEMS', String(TIMELINE_STEP_ITEMS))),

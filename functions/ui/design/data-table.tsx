@@ -95,7 +95,9 @@ export function DataTable<T extends RowData>({
   toolbar?: ComponentChildren;
 }) {
   const [sorting, setSorting] = useState<SortingState>([]);
-  const [visibility, setVisibility] = useState<ColumnVisibilityState>(() => Object.fromEntries(columns.filter((c) => c.hidden).map((c) => [c.id, false])));
+  const [chosen, setVisibility] = useState<ColumnVisibilityState>({});
+  // A column that arrives with later rows (a player's attribute, say) starts hidden too, if it says so.
+  const visibility = useMemo(() => ({ ...Object.fromEntries(columns.filter((c) => c.hidden).map((c) => [c.id, false])), ...chosen }), [columns, chosen]);
   const data = useMemo(() => [...(rows ?? [])], [rows]);
   const defs = useMemo(
     () =>

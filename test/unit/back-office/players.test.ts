@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { backOfficeActionEvent, changePlayerAttribute, getPlayer, listPlayers, playerTimeline } from '../../../functions/back-office/players';
+import { backOfficeActionEvent, changePlayerAttribute, getPlayer, listPlayers, playerTimeline, reindexPlayers } from '../../../functions/back-office/players';
 import { NotFound, ValidationError } from '../../../functions/domain/errors';
 import type { RecordWriter, StreamEntry } from '../../../functions/domain/ingest';
 import { decodeEnvelope, partitionKey } from '../../../functions/domain/stream-record';
@@ -9,6 +9,8 @@ import type { StreamItem } from '../../../functions/stream/kinesis-batch';
 import { MemoryAppStore } from '../../support/affiliates';
 import { MemoryAuditLog } from '../../support/enterprise';
 import { MemoryFunnelStore } from '../../support/funnel-store';
+import { MemoryPlayerSearch } from '../../support/player-search';
+import { defaultSearchAttributes, termsDiff, termsOf } from '../../../functions/domain/player-search';
 import { MemoryProfiles, MemoryTimeline, storedProfile } from '../../support/players';
 
 const profile = storedProfile;
@@ -40,10 +42,18 @@ const noRejections = { listForProfile: async (): Promise<ProfileRejections> => (
 const ada = { appId: 'app_1', userId: 'usr_1', email: 'ada@example.com' };
 const apps = new MemoryAppStore([{ app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00.000Z', currency: 'GBP' }]);
 
+const listPorts = (profiles: MemoryProfiles, search = new MemoryPlayerSearch(), ledgers = new MemoryFunnelStore()) => ({
+  directory: profiles,
+  profiles,
+  apps,
+  ledgers,
+  search,
+});
+
 describe('listing players', () => {
   test("lists only the application's players, in profile id order, paging with a cursor", async () => {
     const profiles = new MemoryProfiles(profile('app_1', 'p-2'), profile('app_1', 'p-1'), profile('app_1', 'p-3'), profile('app_2', 'p-0'));
-    const list = listPlayers({ directory: profiles, profiles });
+    const list = listPlayers(listPorts(profiles));
 
     const first = await list(ada, { limit: '2' });
     const second = await list(ada, { limit: '2', cursor: first.next_cursor! });
@@ -56,7 +66,7 @@ describe('listing players', () => {
   test('finds players by prefix, the exact id first', async () => {
     const profiles = new MemoryProfiles(profile('app_1', 'player-42'), profile('app_1', 'player-420'), profile('app_1', 'player-5'));
 
-    const found = await listPlayers({ directory: profiles, profiles })(ada, { prefix: 'player-42' });
+    const found = await listPlayers(listPorts(profiles))(ada, { prefix: 'player-42' });
 
     expect(found.players.map((p) => p.profile_id)).toEqual(['player-42', 'player-420']);
   });
@@ -64,15 +74,128 @@ describe('listing players', () => {
   test('leaves out deleted players', async () => {
     const profiles = new MemoryProfiles(profile('app_1', 'gone', {}, { exists: false }), profile('app_1', 'here'));
 
-    const found = await listPlayers({ directory: profiles, profiles })(ada, {});
+    const found = await listPlayers(listPorts(profiles))(ada, {});
 
-    expect(found.players).toEqual([{ profile_id: 'here', updated_at: '2026-11-20T10:00:00.000Z' }]);
+    expect(found.players.map((p) => p.profile_id)).toEqual(['here']);
   });
 
   test('refuses a cursor it did not give', async () => {
     const profiles = new MemoryProfiles();
 
-    await expect(listPlayers({ directory: profiles, profiles })(ada, { cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(ValidationError);
+    await expect(listPlayers(listPorts(profiles))(ada, { cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
+describe('searching players', () => {
+  const liam = { first_name: 'Liam', last_name: 'Borg', email: 'liam.borg@example.com', phone: '+356 7912 3456', vip: true };
+  const lia = { first_name: 'Lia', last_name: 'Camilleri', email: 'lia@example.com' };
+  const williams = { first_name: 'Will', last_name: 'Liamson', email: 'will@example.com' };
+
+  /** The profiles, and the index as the profile consumer leaves it for them. */
+  async function arranged(players: Record<string, Record<string, unknown>>, searchable: readonly string[] = defaultSearchAttributes) {
+    const profiles = new MemoryProfiles();
+    const search = new MemoryPlayerSearch();
+    for (const [id, attrs] of Object.entries(players)) {
+      profiles.add(profile('app_1', id, attrs));
+      await search.write('app_1', id, termsDiff(new Map(), termsOf(id, attrs as never, searchable)));
+    }
+    return { profiles, search, find: (q: string) => listPlayers(listPorts(profiles, search))(ada, { q }) };
+  }
+  const ids = (list: { players: { profile_id: string }[] }) => list.players.map((p) => p.profile_id);
+
+  test('finds a player by first name, full name, last name, email and phone, in any case, whole or by its beginning', async () => {
+    const { find } = await arranged({ 'p-liam': liam, 'p-lia': lia });
+
+    expect(ids(await find('liam'))).toEqual(['p-liam']);
+    expect(ids(await find('LIAM B'))).toEqual(['p-liam']);
+    expect(ids(await find('borg'))).toEqual(['p-liam']);
+    expect(ids(await find('Liam.Borg@'))).toEqual(['p-liam']);
+    expect(ids(await find('3567912'))).toEqual(['p-liam']);
+    expect(ids(await find('+356 7912'))).toEqual(['p-liam']);
+    expect(ids(await find('nobody'))).toEqual([]);
+  });
+
+  test('answers each player once, exact matches before prefixes, with what matched', async () => {
+    const { find } = await arranged({ 'p-liam': liam, 'p-lia': lia, 'p-will': williams });
+
+    const found = await find('lia');
+
+    expect(found.players.map((p) => [p.profile_id, p.matched])).toEqual([
+      ['p-lia', { by: 'first_name', exact: true }],
+      ['p-liam', { by: 'email', exact: false }],
+      ['p-will', { by: 'last_name', exact: false }],
+    ]);
+    expect(found.next_cursor).toBeNull();
+  });
+
+  test("answers each player's name, email, attributes and money, the page's ledgers in one read", async () => {
+    const { profiles, search } = await arranged({ 'p-liam': liam });
+    const ledgers = new MemoryFunnelStore();
+
+    const [row] = (await listPlayers(listPorts(profiles, search, ledgers))(ada, { q: 'liam' })).players;
+
+    expect(row).toMatchObject({ profile_id: 'p-liam', name: 'Liam Borg', email: 'liam.borg@example.com', attributes: { ...liam } });
+    expect(row!.money).toMatchObject({ currency: 'GBP', deposits: '0', deposit_count: 0 });
+    expect(ledgers.calls).toEqual([{ op: 'ledgers', keys: ['p#app_1#p-liam\u0000ledger'] }]);
+  });
+
+  test('shows no player for a term its profile no longer has (a write whose profile write never took), nor a deleted one', async () => {
+    const { profiles, find } = await arranged({ 'p-liam': liam, 'p-gone': { first_name: 'Liam' } });
+    profiles.add(profile('app_1', 'p-liam', { ...liam, first_name: 'William' }), profile('app_1', 'p-gone', {}, { exists: false }));
+
+    expect(ids(await find('liam'))).toEqual([]);
+  });
+
+  test('finds by id players the index does not hold yet (applied before it was), as the id was sent', async () => {
+    const profiles = new MemoryProfiles(profile('app_1', 'Player-42'), profile('app_1', 'player-420'));
+
+    const found = await listPlayers(listPorts(profiles))(ada, { q: 'Player-4' });
+
+    expect(ids(found)).toEqual(['Player-42']);
+  });
+
+  test('answers at most 50 players', async () => {
+    const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`p-${String(i).padStart(2, '0')}`, { first_name: `Liam${i}` }]));
+    const { find } = await arranged(many);
+
+    expect((await find('liam')).players).toHaveLength(50);
+  });
+
+  test("searches the application's own searchable attributes only", async () => {
+    const { profiles, search } = await arranged({ 'p-liam': { ...liam, nickname: 'Ace' } }, ['nickname']);
+    const own = new MemoryAppStore([{ app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00.000Z', search_attributes: ['nickname'] }]);
+    const find = (q: string) => listPlayers({ ...listPorts(profiles, search), apps: own })(ada, { q });
+
+    expect(ids(await find('ace'))).toEqual(['p-liam']);
+    expect(ids(await find('borg'))).toEqual([]);
+  });
+
+  test('reindexing gives players applied before the setting changed its new terms, takes the old back, and resumes from its cursor', async () => {
+    const { profiles, search } = await arranged({ 'p-a': { ...liam, nickname: 'Ace' }, 'p-b': { nickname: 'Bee' }, 'p-c': { nickname: 'Cee' } });
+    const changed = new MemoryAppStore([
+      {
+        app_id: 'app_1',
+        name: 'Casino',
+        created_at: '2026-01-01T00:00:00.000Z',
+        search_attributes: ['nickname'],
+        search_attributes_previous: [...defaultSearchAttributes],
+        search_attributes_changed_at: '2026-11-21T00:00:00.000Z',
+      },
+    ]);
+    const reindex = reindexPlayers({ directory: profiles, profiles, apps: changed, search });
+
+    const first = await reindex('app_1', { limit: 2 });
+    const rest = await reindex('app_1', { limit: 2, cursor: first.next_cursor! });
+
+    expect([first.written, rest.written, rest.next_cursor]).toEqual([2, 1, null]);
+    expect(search.termsOf('app_1', 'p-a')).toEqual(['a.nickname ace', 'urm.id p-a']);
+    expect(search.termsOf('app_1', 'p-c')).toEqual(['a.nickname cee', 'urm.id p-c']);
+  });
+
+  test('refuses a search with a cursor', async () => {
+    const { profiles, search } = await arranged({});
+
+    await expect(listPlayers(listPorts(profiles, search))(ada, { q: 'liam', cursor: 'x' })).rejects.toBeInstanceOf(ValidationError);
   });
 });
 

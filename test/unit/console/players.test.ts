@@ -1,5 +1,6 @@
 /** The console's players routes (functions/console/players): reading players, and a change that goes on the stream. */
 import { describe, expect, test } from '@jest/globals';
+import { defaultSearchAttributes, termsDiff, termsOf } from '../../../functions/domain/player-search';
 import { decodeEnvelope } from '../../../functions/domain/stream-record';
 import type { TimelineEntry } from '../../../functions/domain/timeline';
 import { consoleRouter } from '../../support/console-router';
@@ -73,7 +74,27 @@ describe('reading players from the console', () => {
     const response = await api.call('GET', '/console/api/players?prefix=p-', { as: await api.signIn('viewer') });
 
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ players: [{ profile_id: 'p-1', updated_at: '2026-11-20T10:00:00.000Z' }], next_cursor: null });
+    expect(response.body).toEqual({
+      players: [expect.objectContaining({ profile_id: 'p-1', updated_at: '2026-11-20T10:00:00.000Z', attributes: { vip: true } })],
+      next_cursor: null,
+    });
+  });
+
+  test("searches the session's application's players by name, and refuses a search of over 200 characters", async () => {
+    const api = withPlayers();
+    const liam = { first_name: 'Liam', last_name: 'Borg' };
+    for (const appId of ['app_1', 'app_2']) {
+      api.profiles.add(storedProfile(appId, `liam-of-${appId}`, liam));
+      await api.search.write(appId, `liam-of-${appId}`, termsDiff(new Map(), termsOf(`liam-of-${appId}`, liam, defaultSearchAttributes)));
+    }
+    const viewer = await api.signIn('viewer');
+
+    const found = await api.call('GET', '/console/api/players?q=LIAM%20B', { as: viewer });
+    const long = await api.call('GET', `/console/api/players?q=${'a'.repeat(201)}`, { as: viewer });
+
+    expect(found.status).toBe(200);
+    expect(found.body.players.map((p: { profile_id: string; name: string }) => [p.profile_id, p.name])).toEqual([['liam-of-app_1', 'Liam Borg']]);
+    expect(long.status).toBe(400);
   });
 
   test('one player comes with its attributes and their types; another application’s is 404', async () => {

@@ -2,6 +2,7 @@ import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globa
 import type { KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
 import { makeApplyProfilesHandler, timelineStepItemsOf } from '../../../functions/consumers/apply-profiles/make-handler';
 import type { StreamEntry } from '../../../functions/domain/ingest';
+import { defaultSearchAttributes } from '../../../functions/domain/player-search';
 import { insertIdHash, type StoredProfile } from '../../../functions/domain/profile-state';
 import { decodeEnvelope } from '../../../functions/domain/stream-record';
 import type { TimelineEntry } from '../../../functions/domain/timeline';
@@ -9,6 +10,7 @@ import { logger } from '../../../functions/runtime/logger';
 import { streamRecord as supportStreamRecord } from '../../support/kinesis-event';
 import { context } from '../../support/lambda';
 import { MemoryStream } from '../../support/memory-stream';
+import { MemoryPlayerSearch } from '../../support/player-search';
 import { dynamoItemBytes, MAX_ITEM_BYTES, MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from '../../support/players';
 
 type Item = Record<string, unknown>;
@@ -93,7 +95,15 @@ beforeAll(() => {
 });
 
 function consumer(timelineStepItems?: number) {
-  return makeApplyProfilesHandler({ profiles, timeline, rejections, stream, now: () => new Date(), ...(timelineStepItems ? { timelineStepItems } : {}) });
+  return makeApplyProfilesHandler({
+    profiles,
+    timeline,
+    rejections,
+    search: { index: new MemoryPlayerSearch(), setting: async () => ({ attributes: defaultSearchAttributes }) },
+    stream,
+    now: () => new Date(),
+    ...(timelineStepItems ? { timelineStepItems } : {}),
+  });
 }
 
 beforeEach(() => {

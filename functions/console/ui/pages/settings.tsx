@@ -47,6 +47,9 @@ export function SettingsPage() {
         <Vapid />
         <IdentitySecret />
       </div>
+      <div class="grid-wide">
+        <PlayerSearchSetting />
+      </div>
     </div>
   );
 }
@@ -334,6 +337,73 @@ function ApplicationForm({
       <div class="form-actions">
         <button type="submit" class="primary" aria-busy={busy === 'save'} disabled={busy !== undefined}>
           Save application
+        </button>
+      </div>
+    </form>
+  );
+}
+
+// ---- Player search ---------------------------------------------------------
+
+function PlayerSearchSetting() {
+  const app = useApi(() => getJson<ConsoleAnswer<'ConsoleGetApp'>>('/app'), 'app');
+  return (
+    <Card title="Player search" id="player-search-setting">
+      <p class="muted">
+        The Players page finds a player by profile id, by the attributes named here and, when first_name and last_name are both here, by the full name. A change
+        applies to players as their profiles are applied from then on: a player not changed since is still found by the attributes searched before, until an
+        operator runs <code>npm run admin -- players reindex</code>.
+      </p>
+      {app.error && <ErrorNote error={app.error} />}
+      {!app.data && app.loading && <Loading what="the setting" />}
+      {app.data && <PlayerSearchForm key={app.data.app.search_attributes.join()} names={app.data.app.search_attributes} onSaved={app.reload} />}
+    </Card>
+  );
+}
+
+const searchFields = ['search_attributes', 'searchable attribute'];
+
+function PlayerSearchForm({ names, onSaved }: { names: readonly string[]; onSaved: () => void }) {
+  const notify = useToast();
+  const [text, setText] = useState(names.join(', '));
+  const { busy, failure, run } = useChange(adminsOnly);
+  const errors = fieldErrors(failure?.errors, searchFields);
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const chosen = text.split(/[\s,]+/).filter(Boolean);
+    if (chosen.join() === names.join()) return notify('info', 'Nothing to save: the attributes are the same.');
+    if (
+      (await run(
+        'save',
+        () => postJson('/app', { search_attributes: chosen }),
+        () => 'Saved: players applied from now on are found by these attributes.',
+      )) !== undefined
+    )
+      onSaved();
+  };
+
+  return (
+    <form onSubmit={save} aria-label="Player search">
+      <Field
+        id="search-attributes"
+        label="Searchable attributes"
+        hint="At most five attribute names, separated by commas, e.g. email, first_name, last_name, phone."
+        errors={errors}
+      >
+        <input
+          {...fieldProps('search-attributes', errors)}
+          name="search_attributes"
+          value={text}
+          onInput={(e) => setText(e.currentTarget.value)}
+          autocomplete="off"
+          spellcheck={false}
+        />
+      </Field>
+      <FormFailure failure={failure} shown={namesOneOf(searchFields)} />
+      <div class="form-actions">
+        <button type="submit" class="primary" aria-busy={busy === 'save'} disabled={busy !== undefined}>
+          Save searchable attributes
         </button>
       </div>
     </form>

@@ -2,7 +2,13 @@
 export const audienceCss = `
 .search-row { display: flex; flex-wrap: wrap; gap: var(--urm-space-2); align-items: flex-start; }
 .search-row > input { flex: 1 1 14rem; width: auto; min-width: 0; }
-.players-list { max-width: 64rem; }
+.players-list { max-width: 80rem; }
+.player-search label { display: block; font-weight: 600; margin-bottom: var(--urm-space-2); }
+.player-search .search-hint { display: block; color: var(--urm-muted); font-size: var(--urm-text-sm); font-weight: 400; margin-top: var(--urm-space-1); }
+.players-list .table-count { margin: 0; color: var(--urm-muted); font-size: var(--urm-text-sm); }
+/* Cells keep their line and the table scrolls in its region, rather than an email broken into four lines; a long id wraps. */
+.players-list .data-table td { white-space: nowrap; }
+.players-list .data-table tbody th { min-width: 8rem; }
 .players-search { padding: var(--urm-space-4) var(--urm-space-5); }
 .player-summary { display: flex; flex-wrap: wrap; gap: var(--urm-space-2) var(--urm-space-4); align-items: center; }
 .player-money .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); }
