@@ -11,8 +11,6 @@
  *   `app#<app_id>` / `d#<day>` rows made of the same contributions and the
  *   same conditional writes as an affiliate's day rows (functions/domain/funnel.ts).
  */
-import DecimalJs from 'decimal.js';
-import { daysBetween, ngrOf } from './commission';
 import type { MoneySums } from './funnel';
 import type { ProfileState, StoredProfile } from './profile-state';
 
@@ -89,58 +87,9 @@ export interface ApplicationFigures {
 
 export const figuresLimits = { defaultDays: 30, maxDays: 366 } as const;
 
-const Decimal = DecimalJs.clone({ precision: 200, toExpNeg: -300, toExpPos: 300 });
-const zeroTotals = (): FiguresTotals => ({ registrations: 0, ftds: 0, deposit_count: 0, deposits: '0', withdrawals: '0', ngr: '0' });
-
-function add(into: FiguresTotals, day: FiguresTotals): FiguresTotals {
-  return {
-    registrations: into.registrations + day.registrations,
-    ftds: into.ftds + day.ftds,
-    deposit_count: into.deposit_count + day.deposit_count,
-    deposits: new Decimal(into.deposits).plus(day.deposits).toFixed(),
-    withdrawals: new Decimal(into.withdrawals).plus(day.withdrawals).toFixed(),
-    ngr: new Decimal(into.ngr).plus(day.ngr).toFixed(),
-  };
-}
-
 /** The UTC day `n` days before `day`. */
 export function daysBefore(day: string, n: number): string {
   const date = new Date(`${day}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() - n);
   return date.toISOString().slice(0, 10);
-}
-
-/**
- * The figures of the `days` days ending `to` (included) and of as many days
- * before them, from what the stores read over both (`from` = `to` − 2·days + 1).
- */
-export function figuresOf(input: { currency: string; to: string; days: number; counts: PlayerCounts; money: AppMoneyDay[] }): ApplicationFigures {
-  const { to, days } = input;
-  const from = daysBefore(to, days - 1);
-  const money = new Map(input.money.map((row) => [row.day, row]));
-  const dayOf = (day: string): FiguresDay => {
-    const row = money.get(day);
-    return {
-      day,
-      registrations: input.counts.registrations[day] ?? 0,
-      ftds: row?.ftds ?? 0,
-      deposit_count: row?.deposit_count ?? 0,
-      deposits: row ? new Decimal(row.deposits).toFixed() : '0',
-      withdrawals: row ? new Decimal(row.withdrawals).toFixed() : '0',
-      ngr: row ? ngrOf(row).toFixed() : '0',
-    };
-  };
-  const range = daysBetween(from, to).map(dayOf);
-  const before = daysBetween(daysBefore(from, days), daysBefore(from, 1)).map(dayOf);
-  const total = (list: FiguresDay[]) => list.reduce<FiguresTotals>((sum, { day: _day, ...figures }) => add(sum, figures), zeroTotals());
-  return {
-    currency: input.currency,
-    // A counter of ADDs never goes below zero in truth; a stray negative (a table restored) shows as none.
-    players: Math.max(0, input.counts.players),
-    from,
-    to,
-    totals: total(range),
-    previous: total(before),
-    days: range,
-  };
 }

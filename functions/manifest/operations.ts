@@ -250,7 +250,8 @@ export const streamConsumers: StreamConsumer[] = [
   {
     id: 'ApplyProfiles',
     entry: 'functions/consumers/apply-profiles/handler.ts',
-    tables: { profiles: 'readwrite', timeline: 'readwrite', rejections: 'write' },
+    // figures: the players counter and registrations by day, moved in the transaction of a profile's creation or delete.
+    tables: { profiles: 'readwrite', timeline: 'readwrite', rejections: 'write', figures: 'write' },
     // Continuation records: a delete's or merge's timeline work that does not fit one invocation.
     stream: 'write',
     kinds: ['profile'],
