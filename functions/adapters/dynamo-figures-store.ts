@@ -6,7 +6,7 @@
  *
  * `total` sorts after every `d#` day, so one Query from the first day reads both.
  */
-import { paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { figuresPk, registrationDaySk, totalSk, type PlayerCountReader, type PlayerCounts } from '../domain/figures';
 
 export class DynamoFiguresStore implements PlayerCountReader {
@@ -14,6 +14,11 @@ export class DynamoFiguresStore implements PlayerCountReader {
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
+
+  async players(appId: string): Promise<number> {
+    const found = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: figuresPk(appId), sk: totalSk } }));
+    return Math.max(0, Number(found.Item?.players ?? 0));
+  }
 
   async playerCounts(appId: string, from: string): Promise<PlayerCounts> {
     const counts: PlayerCounts = { players: 0, registrations: {} };

@@ -15,6 +15,7 @@ import { affiliateAttributes, pushTokenAttributes } from '../domain/attributes';
 import type { AuditLog } from '../domain/audit';
 import { ngrOf } from '../domain/commission';
 import { NotFound, ValidationError } from '../domain/errors';
+import type { PlayerCountReader } from '../domain/figures';
 import { zeroMoney, type LedgerReader, type StoredLedger } from '../domain/funnel';
 import { toStreamEntries, type RecordWriter } from '../domain/ingest';
 import { partitionKey } from '../domain/stream-record';
@@ -47,6 +48,8 @@ export interface PlayerDirectory {
 
 export interface PlayerPorts {
   directory: PlayerDirectory;
+  /** The application's players counter (the `figures` table), for the list's total. */
+  playerCounts: Pick<PlayerCountReader, 'players'>;
   profiles: Pick<ProfileStore, 'get' | 'getMany'>;
   timeline: Pick<TimelineStore, 'page'>;
   rejections: Pick<RejectionLog, 'listForProfile'>;
@@ -99,6 +102,8 @@ export interface PlayerSummary {
 export interface PlayerList {
   players: PlayerSummary[];
   next_cursor: string | null;
+  /** The application's players that exist, whatever the prefix: counted as profiles are applied, exact. */
+  total: number;
 }
 
 /**
@@ -106,18 +111,21 @@ export interface PlayerList {
  * starts with `prefix` if given (an exact id comes first). A deleted player's
  * item stays (it remembers the delete), so a page may hold fewer than `limit`.
  */
-export function listPlayers(ports: Pick<PlayerPorts, 'directory' | 'profiles'>) {
+export function listPlayers(ports: Pick<PlayerPorts, 'directory' | 'profiles' | 'playerCounts'>) {
   return async (actor: Pick<Actor, 'appId'>, query: { prefix?: string; cursor?: string; limit?: string }): Promise<PlayerList> => {
     const after = query.cursor === undefined ? undefined : decode(query.cursor, 1)[0];
     if (after !== undefined && query.prefix !== undefined && !after.startsWith(query.prefix)) throw invalidCursor();
-    const page = await ports.directory.page(actor.appId, { prefix: query.prefix, limit: pageSize(query.limit), after });
+    const [page, total] = await Promise.all([
+      ports.directory.page(actor.appId, { prefix: query.prefix, limit: pageSize(query.limit), after }),
+      ports.playerCounts.players(actor.appId),
+    ]);
     const pks = page.profileIds.map((id) => partitionKey(actor.appId, id));
     const stored = await ports.profiles.getMany(pks, ['pk', 'exists', 'updated_at']);
     const players = page.profileIds.flatMap((id, i) => {
       const item = stored.get(pks[i]!);
       return item?.exists ? [{ profile_id: id, updated_at: item.updated_at }] : [];
     });
-    return { players, next_cursor: page.last === undefined ? null : encode([page.last]) };
+    return { players, next_cursor: page.last === undefined ? null : encode([page.last]), total };
   };
 }
 

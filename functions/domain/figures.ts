@@ -49,6 +49,8 @@ export interface PlayerCounts {
 export interface PlayerCountReader {
   /** The players now, and the registrations of `from` (YYYY-MM-DD) and after. */
   playerCounts(appId: string, from: string): Promise<PlayerCounts>;
+  /** The players now (one GetItem). */
+  players(appId: string): Promise<number>;
 }
 
 /** Port: the funnel's application-wide day rows, read. */

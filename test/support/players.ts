@@ -128,6 +128,9 @@ export class MemoryProfiles implements PlayerDirectory, ProfileStore, PlayerCoun
     }
     return true;
   }
+  async players(appId: string): Promise<number> {
+    return Math.max(0, this.counts.get(appId)?.players ?? 0);
+  }
   async playerCounts(appId: string, from: string): Promise<PlayerCounts> {
     const counts = this.counts.get(appId) ?? { players: 0, registrations: {} };
     // The same range as the adapter's Query: days from `from` on.

@@ -17,8 +17,8 @@ export const routes = [
     roles: everyone,
     mutates: false,
     query: validListPlayersQuery,
-    // profiles: whether each listed player still exists, and when it last changed.
-    tables: { ...sessionTables, profiles: 'read' },
+    // profiles: whether each listed player still exists, and when it last changed; figures: the players counter (one GetItem).
+    tables: { ...sessionTables, profiles: 'read', figures: 'read' },
     indexes: { profiles: ['by-app'] },
   },
   {

@@ -43,7 +43,7 @@ const apps = new MemoryAppStore([{ app_id: 'app_1', name: 'Casino', created_at: 
 describe('listing players', () => {
   test("lists only the application's players, in profile id order, paging with a cursor", async () => {
     const profiles = new MemoryProfiles(profile('app_1', 'p-2'), profile('app_1', 'p-1'), profile('app_1', 'p-3'), profile('app_2', 'p-0'));
-    const list = listPlayers({ directory: profiles, profiles });
+    const list = listPlayers({ directory: profiles, profiles, playerCounts: profiles });
 
     const first = await list(ada, { limit: '2' });
     const second = await list(ada, { limit: '2', cursor: first.next_cursor! });
@@ -56,7 +56,7 @@ describe('listing players', () => {
   test('finds players by prefix, the exact id first', async () => {
     const profiles = new MemoryProfiles(profile('app_1', 'player-42'), profile('app_1', 'player-420'), profile('app_1', 'player-5'));
 
-    const found = await listPlayers({ directory: profiles, profiles })(ada, { prefix: 'player-42' });
+    const found = await listPlayers({ directory: profiles, profiles, playerCounts: profiles })(ada, { prefix: 'player-42' });
 
     expect(found.players.map((p) => p.profile_id)).toEqual(['player-42', 'player-420']);
   });
@@ -64,15 +64,27 @@ describe('listing players', () => {
   test('leaves out deleted players', async () => {
     const profiles = new MemoryProfiles(profile('app_1', 'gone', {}, { exists: false }), profile('app_1', 'here'));
 
-    const found = await listPlayers({ directory: profiles, profiles })(ada, {});
+    const found = await listPlayers({ directory: profiles, profiles, playerCounts: profiles })(ada, {});
 
     expect(found.players).toEqual([{ profile_id: 'here', updated_at: '2026-11-20T10:00:00.000Z' }]);
+  });
+
+  test("answers the application's players counter as its total, whatever page or prefix", async () => {
+    const profiles = new MemoryProfiles(profile('app_1', 'p-1'), profile('app_1', 'p-2'));
+    profiles.counts.set('app_1', { players: 1_234, registrations: {} });
+    profiles.counts.set('app_2', { players: 7, registrations: {} });
+
+    const found = await listPlayers({ directory: profiles, profiles, playerCounts: profiles })(ada, { prefix: 'p-2', limit: '1' });
+
+    expect(found.total).toBe(1_234);
   });
 
   test('refuses a cursor it did not give', async () => {
     const profiles = new MemoryProfiles();
 
-    await expect(listPlayers({ directory: profiles, profiles })(ada, { cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(ValidationError);
+    await expect(listPlayers({ directory: profiles, profiles, playerCounts: profiles })(ada, { cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
   });
 });
 
