@@ -69,11 +69,14 @@ describe('reading players from the console', () => {
   test("lists the session's application's players only, by prefix", async () => {
     const api = withPlayers();
     api.profiles.add(storedProfile('app_1', 'q-1'));
+    // The counters the profile consumer keeps: the application's total, whatever the prefix.
+    api.profiles.counts.set('app_1', { players: 2, registrations: {} });
+    api.profiles.counts.set('app_2', { players: 1, registrations: {} });
 
     const response = await api.call('GET', '/console/api/players?prefix=p-', { as: await api.signIn('viewer') });
 
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ players: [{ profile_id: 'p-1', updated_at: '2026-11-20T10:00:00.000Z' }], next_cursor: null });
+    expect(response.body).toEqual({ players: [{ profile_id: 'p-1', updated_at: '2026-11-20T10:00:00.000Z' }], next_cursor: null, total: 2 });
   });
 
   test('one player comes with its attributes and their types; another application’s is 404', async () => {
