@@ -85,7 +85,7 @@ async function signedIn(who: keyof typeof users): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(signIn.body.redirect_url as string);
-  await page.getByRole('heading', { name: 'Players', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
   return page;
 }
 
@@ -112,6 +112,10 @@ describe('the console in Chromium, as an admin', () => {
     expect(page.url()).toBe(`${stack.baseUrl}/console/`);
     await expect(page.locator('.app-name').textContent()).resolves.toMatch(/^Casino /);
     await expect(page.locator('.who').textContent()).resolves.toBe('Ada Lovelace admin');
+    // /console/ opens on the application's figures; the players are one link away.
+    await page.locator('#kpi-players .kpi-value').waitFor();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Players' }).click();
+    await page.getByRole('heading', { name: 'Players', level: 1 }).waitFor();
     // The list as a person sees it once loaded, not its spinner.
     await page.locator('main table tbody tr').first().waitFor();
     await shoot(page, 'players');

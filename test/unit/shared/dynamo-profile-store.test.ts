@@ -1,10 +1,5 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import {
-  ConditionalCheckFailedException,
-  DynamoDBClient,
-  ProvisionedThroughputExceededException,
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { unprocessedRetry } from '../../../functions/adapters/batch-write';
