@@ -78,6 +78,11 @@ describe('Home, as an admin', () => {
     // Nothing in the 30 days before: each figure is new.
     await expect(figures.locator('#kpi-ftds .kpi-change').textContent()).resolves.toMatch(/^new/);
 
+    // No segments route yet (or none): no segments card.
+    await expect(page.getByRole('heading', { name: 'Largest segments' }).count()).resolves.toBe(0);
+    await screenshot(page, 'home');
+    await checkPage(page, 'console-home-figures');
+
     await page.getByText('Show as a table').click();
     const day = page
       .getByRole('region', { name: 'New registrations, FTDs and deposits by day as a table (scrolls)' })
@@ -89,11 +94,6 @@ describe('Home, as an admin', () => {
         .locator('tbody tr')
         .count(),
     ).resolves.toBe(30);
-
-    // No segments route yet (or none): no segments card.
-    await expect(page.getByRole('heading', { name: 'Largest segments' }).count()).resolves.toBe(0);
-    await screenshot(page, 'home');
-    await checkPage(page, 'console-home-figures');
 
     await page.getByLabel('Profile id, or its beginning').fill('player-2');
     await page.getByRole('button', { name: 'Find' }).click();

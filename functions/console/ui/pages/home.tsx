@@ -235,7 +235,7 @@ function Figures({ overview }: { overview: Overview }) {
         {formatDay(overview.from)} – {formatDay(overview.to)} (UTC), against the {DAYS} days before. Money in {currency}.
       </p>
       <KpiCards label={`Last ${DAYS} days`} kpis={kpis} />
-      <TimeChart title="New registrations, FTDs and deposits by day" days={days} series={series} kind="bars" />
+      <TimeChart title="New registrations, FTDs and deposits by day" days={days} series={series} />
     </Card>
   );
 }
