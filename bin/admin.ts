@@ -11,6 +11,9 @@ import { clickAddress, createLinkForAffiliate, listLinks } from '../functions/ba
 import { affiliateReport, affiliateTrace } from '../functions/back-office/affiliate-report';
 import { assignPlan, setAffiliateStatus } from '../functions/back-office/affiliates';
 import { affiliateApprovals, checkOrigin, createApp, listApps, updateApp } from '../functions/back-office/apps';
+import { applicationFigures } from '../functions/back-office/figures';
+import { nowOf } from '../functions/back-office/ports';
+import { figuresLimits } from '../functions/domain/figures';
 import { createPlan, listPlans } from '../functions/back-office/plans';
 import { reindexPlayers, searchPlayers } from '../functions/back-office/players';
 import { changeAffiliatePostbacks, postbackDeliveries } from '../functions/back-office/postbacks';
@@ -85,7 +88,7 @@ export function adminProgram(options: AdminOptions = {}): Command {
   const office = () => backOfficeOf({ ...target(), dataDir: resolve(root, target().dataDir) });
   const print = (value: unknown, lines: () => string[]) => printResult(target().json, value, lines);
 
-  const app = program.command('app').description('applications');
+  const app = program.command('app').alias('apps').description('applications');
   app
     .command('create')
     .description('create an application')
@@ -174,6 +177,37 @@ export function adminProgram(options: AdminOptions = {}): Command {
       const updated = await setIdentityVerification(await office(), opts.app, commandLineActor, Boolean(opts.on));
       print({ app_id: opts.app, identity_verification: updated.identity_verification }, () => [
         `Identity verification of ${opts.app} is ${updated.identity_verification} (applies within 5 minutes)`,
+      ]);
+    });
+  app
+    .command('figures')
+    .description("an application's figures: players now, and registrations, FTDs, deposits and NGR by day against as many days before")
+    .argument('<app_id>')
+    .option(
+      '--days <n>',
+      'days up to today (UTC)',
+      (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > figuresLimits.maxDays) throw new InvalidArgumentError(`a whole number from 1 to ${figuresLimits.maxDays}`);
+        return n;
+      },
+      figuresLimits.defaultDays,
+    )
+    .action(async (appId: string, opts: { days: number }) => {
+      const backOffice = await office();
+      const figures = await applicationFigures({ ...backOffice, now: () => nowOf(backOffice) })(appId, { days: opts.days });
+      const columns = ['registrations', 'ftds', 'deposit_count', 'deposits', 'withdrawals', 'ngr'];
+      print(figures, () => [
+        `Figures of ${appId}, ${figures.from} to ${figures.to} (UTC), money in ${figures.currency}`,
+        `Players: ${figures.players}`,
+        ...table(
+          [
+            ...figures.days.map(({ day, ...rest }) => ({ date: day, ...rest })),
+            { date: 'total', ...figures.totals },
+            { date: `the ${opts.days} days before`, ...figures.previous },
+          ],
+          ['date', ...columns],
+        ),
       ]);
     });
   app

@@ -6,13 +6,17 @@
  *                              r#<day>#<profile_id>  registrations
  *                              f#<day>#<profile_id>  first deposits
  *   p#<app_id>#<profile_id>    ledger                the player's ledger
+ *   app#<app_id>               d#<day>               the application's day rows (every player)
  *
  * Days are YYYY-MM-DD, so a period is one sort-key range per kind.
  */
 import { GetCommand, paginateQuery, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { FtdRow, FunnelDayRow, FunnelReader, RegistrationRow } from '../domain/affiliate-program';
+import type { AppMoneyDay, AppMoneyReader } from '../domain/figures';
 import {
   affiliatePk,
+  appDaySk,
+  appPk,
   ledgerPk,
   ledgerSk,
   rowKeyString,
@@ -34,7 +38,7 @@ function withoutStorage<T>(item: Item): T {
   return row as T;
 }
 
-export class DynamoFunnelStore implements FunnelStore, FunnelReader, LedgerReader {
+export class DynamoFunnelStore implements FunnelStore, FunnelReader, LedgerReader, AppMoneyReader {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -85,6 +89,20 @@ export class DynamoFunnelStore implements FunnelStore, FunnelReader, LedgerReade
 
   async registrations(appId: string, affiliateId: string, from: string, to: string): Promise<RegistrationRow[]> {
     return (await this.range(appId, affiliateId, 'r', from, to)).map((item) => withoutStorage<RegistrationRow>(item));
+  }
+
+  async appDays(appId: string, from: string, to: string): Promise<AppMoneyDay[]> {
+    const items: Item[] = [];
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': appPk(appId), ':from': appDaySk(from), ':to': appDaySk(to) },
+      },
+    );
+    for await (const page of pages) items.push(...(page.Items ?? []));
+    return items.map((item) => withoutStorage<AppMoneyDay>(item));
   }
 
   private async range(appId: string, affiliateId: string, prefix: 'd' | 'r' | 'f', from: string, to: string): Promise<Item[]> {

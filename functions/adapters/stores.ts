@@ -23,6 +23,7 @@ import { DynamoChannelStore } from './dynamo-channel-store';
 import { DynamoClickClaims } from './dynamo-click-claims';
 import { DynamoDeliveryClaims } from './dynamo-delivery-claims';
 import { DynamoEnterpriseUserStore } from './dynamo-enterprise-user-store';
+import { DynamoFiguresStore } from './dynamo-figures-store';
 import { DynamoFunnelStore } from './dynamo-funnel-store';
 import { DynamoKeyStore } from './dynamo-key-store';
 import { DynamoLinkStore } from './dynamo-link-store';
@@ -46,6 +47,9 @@ export const appStore = () => new DynamoAppStore(dynamo, table('apps'));
 export const keyStore = () => new DynamoKeyStore(dynamo, table('keys'));
 export const auditLog = () => new DynamoAuditLog(dynamo, table('auditLog'));
 export const profileStore = () => new DynamoProfileStore(dynamo, table('profiles'));
+/** The profile consumer's: a profile coming into being or deleted moves the application's players counter with it. */
+export const countingProfileStore = () => new DynamoProfileStore(dynamo, table('profiles'), undefined, table('figures'));
+export const figuresStore = () => new DynamoFiguresStore(dynamo, table('figures'));
 export const playerDirectory = () => new DynamoPlayerDirectory(dynamo, table('profiles'));
 export const playerSearch = () => new DynamoPlayerSearch(dynamo, table('playerSearch'));
 export const timelineStore = () => new DynamoTimelineStore(dynamo, table('timeline'));

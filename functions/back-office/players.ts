@@ -15,6 +15,7 @@ import { affiliateAttributes, pushTokenAttributes } from '../domain/attributes';
 import type { AuditLog } from '../domain/audit';
 import { ngrOf } from '../domain/commission';
 import { NotFound, ValidationError } from '../domain/errors';
+import type { PlayerCountReader } from '../domain/figures';
 import { eventMoney, ledgerPk, zeroMoney, type FunnelStore, type LedgerReader, type StoredLedger } from '../domain/funnel';
 import type { MoneyKind } from '../domain/affiliate-program';
 import { moneySettingsOf } from '../domain/money-settings';
@@ -75,6 +76,8 @@ export interface PlayerDirectory {
 
 export interface PlayerPorts {
   directory: PlayerDirectory;
+  /** The application's players counter (the `figures` table), for the list's total. */
+  playerCounts: Pick<PlayerCountReader, 'players'>;
   profiles: Pick<ProfileStore, 'get' | 'getMany'>;
   timeline: Pick<TimelineStore, 'page' | 'oldest'>;
   rejections: Pick<RejectionLog, 'listForProfile'>;
@@ -149,8 +152,8 @@ export interface PlayerSummary {
 export interface PlayerList {
   players: PlayerSummary[];
   next_cursor: string | null;
-  /** The application's players in all, once a counter keeps it; absent: unknown. */
-  total?: number;
+  /** The application's players that exist, whatever the prefix: counted as profiles are applied, exact. */
+  total: number;
 }
 
 const hidden = new Set<string>(pushTokenAttributes);
@@ -209,23 +212,27 @@ const listedFields: (keyof StoredProfile)[] = ['pk', 'exists', 'updated_at', 'at
  * item stays (it remembers the delete), so a page may hold fewer than `limit`.
  * With `q`, a search instead (searchPlayers): one bounded answer, no cursor.
  */
-export function listPlayers(ports: Pick<PlayerPorts, 'directory' | 'profiles' | 'apps' | 'ledgers' | 'search'>) {
+export function listPlayers(ports: Pick<PlayerPorts, 'directory' | 'profiles' | 'apps' | 'ledgers' | 'search' | 'playerCounts'>) {
   const search = searchPlayers(ports);
   return async (actor: Pick<Actor, 'appId'>, query: { q?: string; prefix?: string; cursor?: string; limit?: string }): Promise<PlayerList> => {
     if (query.q !== undefined && query.q.trim() !== '') {
       if (query.cursor !== undefined || query.prefix !== undefined) throw new ValidationError(['q is not paged, nor given with prefix'], 'request is invalid');
-      return { players: await search(actor, query.q), next_cursor: null };
+      const [players, total] = await Promise.all([search(actor, query.q), ports.playerCounts.players(actor.appId)]);
+      return { players, next_cursor: null, total };
     }
     const after = query.cursor === undefined ? undefined : decode(query.cursor, 1)[0];
     if (after !== undefined && query.prefix !== undefined && !after.startsWith(query.prefix)) throw invalidCursor();
-    const page = await ports.directory.page(actor.appId, { prefix: query.prefix, limit: pageSize(query.limit), after });
+    const [page, total] = await Promise.all([
+      ports.directory.page(actor.appId, { prefix: query.prefix, limit: pageSize(query.limit), after }),
+      ports.playerCounts.players(actor.appId),
+    ]);
     const pks = page.profileIds.map((id) => partitionKey(actor.appId, id));
     const stored = await ports.profiles.getMany(pks, listedFields);
     const found = page.profileIds.flatMap((profileId, i) => {
       const item = stored.get(pks[i]!);
       return item?.exists ? [{ profileId, stored: item }] : [];
     });
-    return { players: await rowsOf(ports, actor.appId, found), next_cursor: page.last === undefined ? null : encode([page.last]) };
+    return { players: await rowsOf(ports, actor.appId, found), next_cursor: page.last === undefined ? null : encode([page.last]), total };
   };
 }
 

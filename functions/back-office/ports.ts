@@ -12,6 +12,7 @@ import type { AppStore, KeyStore } from '../domain/apps';
 import type { AuditLog } from '../domain/audit';
 import type { EnterpriseUserStore, SignInTokenStore } from '../domain/enterprise';
 import type { ChannelStore, SenderStore } from '../domain/channels';
+import type { AppMoneyReader, PlayerCountReader } from '../domain/figures';
 import type { SecretStore } from '../domain/secrets';
 import type { PlanStore } from '../domain/plans';
 import type { PostbackLog, PostbackSettingsStore } from '../domain/postbacks';
@@ -27,6 +28,10 @@ export interface BackOffice {
   plans: PlanStore;
   /** What the funnel consumer keeps: the figures behind reports and commission. */
   funnel: FunnelReader;
+  /** The application's players and registrations by day, as the profile consumer counts them (the `figures` table). */
+  playerCounts: PlayerCountReader;
+  /** The funnel's application-wide day rows: every player's money and FTDs (back-office/figures.ts). */
+  appMoney: AppMoneyReader;
   /** Players' timelines: the money events behind a commission line (affiliate trace). */
   timeline: Pick<TimelineStore, 'page'>;
   /** Affiliates' tracking links (back-office/affiliate-links.ts; their names in reports). */

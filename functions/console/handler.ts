@@ -10,6 +10,7 @@ import {
   channelStore,
   deliveryClaims,
   enterpriseUserStore,
+  figuresStore,
   keyStore,
   playerDirectory,
   playerSearch,
@@ -52,6 +53,8 @@ export const handler = makeConsoleHandler({
   timeline: timelineStore(),
   rejections: rejectionLog(),
   ledgers: reports.funnel,
+  playerCounts: figuresStore(),
+  appMoney: reports.funnel,
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),

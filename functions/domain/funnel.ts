@@ -83,20 +83,23 @@ export const registrationSk = (day: string, profileId: string) => `r#${day}#${pr
 export const ftdSk = (day: string, profileId: string) => `f#${day}#${profileId}`;
 export const ledgerPk = (appId: string, profileId: string) => `p#${appId}#${profileId}`;
 export const ledgerSk = 'ledger';
+/** The application-wide day rows: every player's money and FTDs, attributed or not (functions/domain/figures.ts). */
+export const appPk = (appId: string) => `app#${appId}`;
+export const appDaySk = (day: string) => `d#${day}`;
 
-/** What one record adds to one affiliate, link and day. */
+/** What one record adds to one affiliate, link and day; or, without an affiliate, to the application's day. */
 export interface Contribution {
   app_id: string;
-  affiliate_id: string;
-  link_id: string;
+  affiliate_id?: string;
+  link_id?: string;
   day: string;
   shard: string;
   seq: string;
   figures: Partial<DayFigures>;
 }
 
-/** A day row as stored: the figures and the exactly-once bookkeeping. */
-export interface StoredDayRow extends FunnelDayRow {
+/** A day row as stored: the figures and the exactly-once bookkeeping; an application's row has no affiliate or link. */
+export interface StoredDayRow extends Omit<FunnelDayRow, 'affiliate_id' | 'link_id'>, Partial<Pick<FunnelDayRow, 'affiliate_id' | 'link_id'>> {
   pk: string;
   sk: string;
   /** Per shard, the last sequence number whose contributions the row includes. */
@@ -319,6 +322,8 @@ export function countPlayer(input: {
     if (kind === 'deposit' && isLatest(dateTime, ledger.last_deposit)) ledger.last_deposit = { day, amount: money.amount, urm_date_time: dateTime };
     const firstDeposit = kind === 'deposit' && !ledger.first_deposit;
     if (firstDeposit) ledger.first_deposit = { day, amount: money.amount, insert_id: record.urm_insert_id, urm_date_time: dateTime };
+    // The application's day counts every player's money at once, attributed or not.
+    outcome.contributions.push({ app_id: appId, day, shard: item.shardId, seq: item.sequenceNumber, figures: firstDeposit ? { ...sums, ftds: 1 } : sums });
     if (ledger.attribution) {
       contribute(item, ledger.attribution, day, sums);
       if (firstDeposit) countFtd(item, ledger.attribution, ledger.first_deposit!);
@@ -361,10 +366,10 @@ export function clickContribution(item: StreamItem): Contribution | { reason: st
   };
 }
 
-export const dayRowKey = (c: Pick<Contribution, 'app_id' | 'affiliate_id' | 'day' | 'link_id'>) => ({
-  pk: affiliatePk(c.app_id, c.affiliate_id),
-  sk: dayRowSk(c.day, c.link_id),
-});
+export const dayRowKey = (c: Pick<Contribution, 'app_id' | 'affiliate_id' | 'day' | 'link_id'>) =>
+  c.affiliate_id === undefined
+    ? { pk: appPk(c.app_id), sk: appDaySk(c.day) }
+    : { pk: affiliatePk(c.app_id, c.affiliate_id), sk: dayRowSk(c.day, c.link_id ?? noLink) };
 
 /**
  * The day row with the contributions it does not include yet: those after
@@ -381,8 +386,7 @@ export function applyContributions(stored: StoredDayRow | undefined, contributio
       pk,
       sk,
       app_id: first.app_id,
-      affiliate_id: first.affiliate_id,
-      link_id: first.link_id,
+      ...(first.affiliate_id === undefined ? {} : { affiliate_id: first.affiliate_id, link_id: first.link_id ?? noLink }),
       day: first.day,
       ...zeroFigures(),
       applied: {},

@@ -1,5 +1,6 @@
 /** Timeline entries and the ports the consumers and the read API use. */
 import type { StreamRecordKind } from './stream-record';
+import type { PlayerCountChange } from './figures';
 import { compareSequence, type StoredProfile } from './profile-state';
 
 export interface TimelineEntry {
@@ -83,8 +84,11 @@ export interface ProfileStore {
   get(pk: string, consistent: boolean): Promise<StoredProfile | undefined>;
   /** Profiles by key (merge sources, deletion marks), in as few calls as possible; `fields` limits what is read. */
   getMany(pks: string[], fields?: (keyof StoredProfile)[], consistent?: boolean): Promise<Map<string, StoredProfile>>;
-  /** Writes the profile if its version is still `expectedVersion` (undefined: it must not exist); false on conflict. */
-  put(profile: StoredProfile, expectedVersion: number | undefined): Promise<boolean>;
+  /**
+   * Writes the profile if its version is still `expectedVersion` (undefined: it must not exist); false on conflict.
+   * With `count`, the application's players counter (and registrations) move in the same transaction, or not at all.
+   */
+  put(profile: StoredProfile, expectedVersion: number | undefined, count?: PlayerCountChange): Promise<boolean>;
 }
 
 export interface TimelinePage {

@@ -250,8 +250,9 @@ export const streamConsumers: StreamConsumer[] = [
   {
     id: 'ApplyProfiles',
     entry: 'functions/consumers/apply-profiles/handler.ts',
-    // apps: each application's searchable attributes; playerSearch: a player's changed search terms.
-    tables: { profiles: 'readwrite', timeline: 'readwrite', rejections: 'write', apps: 'read', playerSearch: 'write' },
+    // apps: each application's searchable attributes; playerSearch: a player's changed search terms;
+    // figures: the players counter and registrations by day, moved in the transaction of a profile's creation or delete.
+    tables: { profiles: 'readwrite', timeline: 'readwrite', rejections: 'write', apps: 'read', playerSearch: 'write', figures: 'write' },
     // Continuation records: a delete's or merge's timeline work that does not fit one invocation.
     stream: 'write',
     kinds: ['profile'],

@@ -225,7 +225,9 @@ export const tables = {
    * registrations (`r#<day>#<profile_id>`) and first deposits (`f#<day>#<profile_id>`);
    * `p#<app_id>#<profile_id>` partitions hold a player's ledger (`ledger`):
    * the attribution, the first deposit, money seen before the attribution, and
-   * the exactly-once bookkeeping. Affiliate partitions also hold the postback
+   * the exactly-once bookkeeping; `app#<app_id>` partitions hold the
+   * application's day rows (`d#<day>`: every player's money and first
+   * deposits). Affiliate partitions also hold the postback
    * delivery log (`pb#<at>#<event_id>`, expiring). `postbacks-due` is the
    * postback outbox: sparse, only registration and FTD rows whose postback is
    * due carry its keys (functions/domain/postbacks.ts).
@@ -238,6 +240,19 @@ export const tables = {
     sortKey: S('sk'),
     indexes: [{ name: 'postbacks-due', kind: 'global', partitionKey: S('postback_queue'), sortKey: S('postback_due') }],
     timeToLiveAttribute: 'expires_at',
+  },
+  /**
+   * An application's player counts (functions/domain/figures.ts), one
+   * partition per application (`app#<app_id>`): `total`, the players that exist,
+   * and `d#<day>`, the profiles that came into being that UTC day. Moved only by
+   * the profile consumer, with ADDs in the transaction of the profile's write.
+   */
+  figures: {
+    id: 'FiguresTable',
+    envVar: 'FIGURES_TABLE',
+    localName: 'urm-figures',
+    partitionKey: S('pk'),
+    sortKey: S('sk'),
   },
   /**
    * Affiliate portal sessions by the SHA-256 of the session id, and by

@@ -45,6 +45,12 @@ export function formatMoney(amount: string, currency: string): string {
   return `${negative ? '\u2212' : ''}${figure} ${currency}`;
 }
 
+/** A figure without its currency, where a caption or unit names it once (formatMoney's digits, the code dropped). */
+export function figure(amount: string, currency: string): string {
+  const text = formatMoney(amount, currency);
+  return text.endsWith(` ${currency}`) ? text.slice(0, -(currency.length + 1)) : text;
+}
+
 const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** `2026-11-05` → `5 Nov 2026`. */

@@ -22,6 +22,7 @@ import { DynamoKeyStore } from '../../functions/adapters/dynamo-key-store';
 import { DynamoLinkStore } from '../../functions/adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../../functions/adapters/dynamo-plan-store';
 import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-store';
+import { DynamoFiguresStore } from '../../functions/adapters/dynamo-figures-store';
 import { DynamoFunnelStore } from '../../functions/adapters/dynamo-funnel-store';
 import { DynamoPlayerDirectory } from '../../functions/adapters/dynamo-player-directory';
 import { DynamoPlayerSearch } from '../../functions/adapters/dynamo-player-search';
@@ -107,6 +108,8 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     links: new DynamoLinkStore(document, tableName(tables.links)),
     plans: new DynamoPlanStore(document, tableName(tables.affiliates)),
     funnel: new DynamoFunnelStore(document, tableName(tables.funnel)),
+    playerCounts: new DynamoFiguresStore(document, tableName(tables.figures)),
+    appMoney: new DynamoFunnelStore(document, tableName(tables.funnel)),
     timeline: new DynamoTimelineStore(document, tableName(tables.timeline)),
     channels: new DynamoChannelStore(document, tableName(tables.channels)),
     senders: new DynamoSenderStore(document, tableName(tables.senders)),

@@ -21,6 +21,7 @@ import { DynamoKeyStore } from '../../functions/adapters/dynamo-key-store';
 import { DynamoLinkStore } from '../../functions/adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../../functions/adapters/dynamo-plan-store';
 import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-store';
+import { DynamoFiguresStore } from '../../functions/adapters/dynamo-figures-store';
 import { DynamoFunnelStore } from '../../functions/adapters/dynamo-funnel-store';
 import { DynamoPlayerDirectory } from '../../functions/adapters/dynamo-player-directory';
 import { DynamoPlayerSearch } from '../../functions/adapters/dynamo-player-search';
@@ -128,6 +129,8 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     links: new DynamoLinkStore(document, tables.links.localName),
     plans: new DynamoPlanStore(document, tables.affiliates.localName),
     funnel: new DynamoFunnelStore(document, tables.funnel.localName),
+    playerCounts: new DynamoFiguresStore(document, tables.figures.localName),
+    appMoney: new DynamoFunnelStore(document, tables.funnel.localName),
     timeline: new DynamoTimelineStore(document, tables.timeline.localName),
     channels: new DynamoChannelStore(document, tables.channels.localName),
     senders: new DynamoSenderStore(document, tables.senders.localName),

@@ -85,11 +85,18 @@ async function signedIn(who: keyof typeof users): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(signIn.body.redirect_url as string);
-  await page.getByRole('heading', { name: 'Players', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
   return page;
 }
 
+/** The Players page from the sidebar: sign-in lands on Home. */
+async function toPlayers(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Players' }).click();
+  await page.getByRole('heading', { name: 'Players', level: 1 }).waitFor();
+}
+
 async function openPlayer42(page: Page): Promise<void> {
+  await toPlayers(page);
   await page.getByLabel('Profile id, or its beginning').fill('player-42');
   await page.getByRole('button', { name: 'Search' }).click();
   // The README's writes are applied within seconds: search again until the player is listed.
@@ -112,6 +119,9 @@ describe('the console in Chromium, as an admin', () => {
     expect(page.url()).toBe(`${stack.baseUrl}/console/`);
     await expect(page.locator('.app-name').textContent()).resolves.toMatch(/^Casino /);
     await expect(page.locator('.who').textContent()).resolves.toBe('Ada Lovelace admin');
+    // /console/ opens on the application's figures; the players are one link away.
+    await page.locator('#kpi-players .kpi-value').waitFor();
+    await toPlayers(page);
     // The list as a person sees it once loaded, not its spinner.
     await page.locator('main table tbody tr').first().waitFor();
     await shoot(page, 'players');
@@ -284,6 +294,7 @@ describe('a profile id stored before the identifier rule', () => {
       }),
     );
     const page = await signedIn('admin');
+    await toPlayers(page);
 
     await page.getByLabel('Profile id, or its beginning').fill('player');
     await page.getByRole('button', { name: 'Search' }).click();

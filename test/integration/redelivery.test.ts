@@ -96,7 +96,13 @@ describe('redelivery after a partial failure', () => {
     }));
     const failing = `${stack.dev.app_id}#${profileIds[1]}`;
 
-    fault = (command, input) => command === 'PutItemCommand' && input.TableName === tables.profiles.localName && input.Item?.pk === failing;
+    // Every write of that profile fails: a plain conditional put, or (a new profile) the transaction that also counts it.
+    fault = (command, input) =>
+      (command === 'PutItemCommand' && input.TableName === tables.profiles.localName && input.Item?.pk === failing) ||
+      (command === 'TransactWriteItemsCommand' &&
+        (input.TransactItems as { Put?: { TableName: string; Item: { pk: string } } }[]).some(
+          (item) => item.Put?.TableName === tables.profiles.localName && item.Put.Item.pk === failing,
+        ));
     const first = await applyProfiles(kinesisEvent(inputs), context());
     fault = undefined;
     expect(first.batchItemFailures).toEqual([{ itemIdentifier: seqs[1] }]);

@@ -46,14 +46,15 @@ export async function consoleApp(stack: TestStack, name: string): Promise<Consol
   return { appId: created.app_id, serverKey, office, users: { admin: admin!, marketer: marketer!, viewer: viewer! } };
 }
 
-/** A browser context of its own, signed in through sign_in's link, on `path` (the Players page first). */
+/** A browser context of its own, signed in through sign_in's link, on `path` (Home, the landing page, first). */
 export async function signedInPage(stack: TestStack, browser: Browser, app: ConsoleApp, who: ConsoleRole, path?: string): Promise<Page> {
   const signIn = await request(stack.baseUrl, 'POST', '/enterprises/sign_in', { key: app.serverKey, body: { app_id: app.appId, user_id: app.users[who] } });
   expect(signIn.status).toBe(200);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(signIn.body.redirect_url as string);
-  await page.getByRole('heading', { name: 'Players', level: 1 }).waitFor();
+  // The sign-in lands on /console/: Home, the application's figures.
+  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
   if (path) await page.goto(`${stack.baseUrl}${path}`);
   return page;
 }

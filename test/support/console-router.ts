@@ -95,6 +95,8 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     now: clock.now,
     postbacks: { settings: fakes.postbackSettings, log: fakes.postbackLog, allowedHosts: [] },
     directory: fakes.profiles,
+    playerCounts: fakes.profiles,
+    appMoney: fakes.ledgers,
     writer: fakes.stream,
     vapid: fixedVapid(),
     endpoints: pushEndpointPolicy(''),

@@ -4,7 +4,10 @@
  * writes that fail on a conflict. It records each call, and lets a test crash
  * or race a write.
  */
+import type { AppMoneyDay, AppMoneyReader } from '../../functions/domain/figures';
 import {
+  appDaySk,
+  appPk,
   ledgerPk,
   ledgerSk,
   rowKeyString,
@@ -18,11 +21,11 @@ import {
 type Row = StoredDayRow | StoredLedger | TraceRow;
 const clone = <T>(value: T): T => structuredClone(value);
 
-export class MemoryFunnelStore implements FunnelStore, LedgerReader {
+export class MemoryFunnelStore implements FunnelStore, LedgerReader, AppMoneyReader {
   /** Every row, by pk + NUL + sk. */
   readonly rows = new Map<string, Row>();
   /** Each call, with the keys (pk + NUL + sk) it named, in the order made. */
-  readonly calls: { op: keyof FunnelStore | keyof LedgerReader; keys: string[] }[] = [];
+  readonly calls: { op: keyof FunnelStore | keyof LedgerReader | keyof AppMoneyReader; keys: string[] }[] = [];
   /** Runs before a day row or ledger write is applied: a test's way to crash, stall or race. */
   beforePut: (row: StoredDayRow | StoredLedger) => void | Promise<void> = () => {};
 
@@ -54,6 +57,18 @@ export class MemoryFunnelStore implements FunnelStore, LedgerReader {
 
   putLedger(ledger: StoredLedger, expectedVersion: number | undefined): Promise<boolean> {
     return this.putVersioned('putLedger', ledger, expectedVersion);
+  }
+
+  /** The application's day rows from `from` to `to`, as the adapter's one Query reads them. */
+  async appDays(appId: string, from: string, to: string): Promise<AppMoneyDay[]> {
+    this.calls.push({ op: 'appDays', keys: [rowKeyString({ pk: appPk(appId), sk: appDaySk(from) }), rowKeyString({ pk: appPk(appId), sk: appDaySk(to) })] });
+    return [...this.rows.values()]
+      .filter((row) => row.pk === appPk(appId) && row.sk >= appDaySk(from) && row.sk <= appDaySk(to))
+      .sort((a, b) => a.sk.localeCompare(b.sk))
+      .map((row) => {
+        const { pk: _pk, sk: _sk, applied: _applied, version: _version, ...day } = clone(row) as StoredDayRow;
+        return day as AppMoneyDay;
+      });
   }
 
   row(pk: string, sk: string): Row | undefined {

@@ -6,6 +6,7 @@
  * test play another writer or a failure.
  */
 import type { PlayerDirectory } from '../../functions/back-office/players';
+import { registrationDaySk, type PlayerCountChange, type PlayerCountReader, type PlayerCounts } from '../../functions/domain/figures';
 import type { StoredProfile } from '../../functions/domain/profile-state';
 import { partitionKey } from '../../functions/domain/stream-record';
 import {
@@ -61,9 +62,13 @@ export interface ProfileRead {
   many: boolean;
 }
 
-/** The profiles table and its by-app index, in memory. */
-export class MemoryProfiles implements PlayerDirectory, ProfileStore {
+/** The profiles table and its by-app index, in memory; and the `figures` table's player counts the profile writes move. */
+export class MemoryProfiles implements PlayerDirectory, ProfileStore, PlayerCountReader {
   readonly items = new Map<string, StoredProfile>();
+  /** Per application, as the `figures` table keeps them: moved only by a write that takes, as in its transaction. */
+  readonly counts = new Map<string, PlayerCounts>();
+  /** The counter moves of the writes that took. */
+  readonly countMoves: PlayerCountChange[] = [];
   readonly reads: ProfileRead[] = [];
   readonly puts: { pk: string; expectedVersion: number | undefined }[] = [];
   /** Profiles whose write fails with this error, as a throttled or unreachable table does. */
@@ -101,7 +106,7 @@ export class MemoryProfiles implements PlayerDirectory, ProfileStore {
     }
     return found;
   }
-  async put(profile: StoredProfile, expectedVersion: number | undefined) {
+  async put(profile: StoredProfile, expectedVersion: number | undefined, count?: PlayerCountChange) {
     this.puts.push({ pk: profile.pk, expectedVersion });
     const hook = this.beforeNextPut;
     this.beforeNextPut = undefined;
@@ -114,7 +119,23 @@ export class MemoryProfiles implements PlayerDirectory, ProfileStore {
       throw Object.assign(new Error('Item size has exceeded the maximum allowed size'), { name: 'ValidationException' });
     }
     this.items.set(profile.pk, clone(profile));
+    if (count) {
+      this.countMoves.push(clone(count));
+      const counts = this.counts.get(count.app_id) ?? { players: 0, registrations: {} };
+      counts.players += count.players;
+      if (count.registered_on) counts.registrations[count.registered_on] = (counts.registrations[count.registered_on] ?? 0) + 1;
+      this.counts.set(count.app_id, counts);
+    }
     return true;
+  }
+  async players(appId: string): Promise<number> {
+    return Math.max(0, this.counts.get(appId)?.players ?? 0);
+  }
+  async playerCounts(appId: string, from: string): Promise<PlayerCounts> {
+    const counts = this.counts.get(appId) ?? { players: 0, registrations: {} };
+    // The same range as the adapter's Query: days from `from` on.
+    const registrations = Object.fromEntries(Object.entries(counts.registrations).filter(([day]) => registrationDaySk(day) >= registrationDaySk(from)));
+    return { players: counts.players, registrations };
   }
   async page(appId: string, options: { prefix?: string; limit: number; after?: string }) {
     const ids = [...this.items.values()]

@@ -18,8 +18,9 @@ export const routes = [
     mutates: false,
     query: validListPlayersQuery,
     // profiles: each listed player (still there? its attributes); playerSearch: a search's terms (one Query per field);
-    // apps: the searchable attributes and main currency; funnel: the page's ledgers (one BatchGetItem), their money.
-    tables: { ...sessionTables, profiles: 'read', playerSearch: 'read', apps: 'read', funnel: 'read' },
+    // apps: the searchable attributes and main currency; funnel: the page's ledgers (one BatchGetItem), their money;
+    // figures: the players counter (one GetItem).
+    tables: { ...sessionTables, profiles: 'read', playerSearch: 'read', apps: 'read', funnel: 'read', figures: 'read' },
     indexes: { profiles: ['by-app'] },
   },
   {

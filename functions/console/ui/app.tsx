@@ -172,7 +172,7 @@ function NotFound() {
     <>
       <h1>Page not found</h1>
       <p>
-        There is no such page in the console. <a href={LANDING.path}>Go to {LANDING.nav}</a>.
+        There is no such page in the console. <a href={CONSOLE_ROOT}>Go to {LANDING.nav}</a> or <a href="/console/players">Go to Players</a>.
       </p>
     </>
   );

@@ -54,10 +54,10 @@ export const routes: readonly ConsoleRoute[] = [
 ];
 
 /**
- * `/console/` itself shows the Players page: a sign-in lands where the day's
- * work starts (find a player); Home, the overview, is the sidebar's first entry.
+ * `/console/` itself shows Home, the application's figures (and `/console/home`
+ * the same page): a sign-in lands on them, with a player a search away.
  */
-export const LANDING = routes.find((route) => route.path === '/console/players')!;
+export const LANDING = routes.find((route) => route.path === '/console/home')!;
 
 export const navFor = (role: Role) => routes.filter((route) => route.nav && route.roles.includes(role));
 

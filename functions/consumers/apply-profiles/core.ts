@@ -17,6 +17,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import pLimit from 'p-limit';
 import { applyProfileRecord, type ProfileChange } from '../../domain/directive-engine';
 import type { Attributes } from '../../domain/attributes';
+import { playerCountChange } from '../../domain/figures';
 import { compareSequence, pruneRecent, remember, stateOf, toStored, whetherSeen, type ProfileState, type StoredProfile } from '../../domain/profile-state';
 import type { RecordWriter } from '../../domain/ingest';
 import { rejectionOf } from '../../domain/rejections';
@@ -224,7 +225,8 @@ async function applyGroup(
       // Before the write, like the rejections: a crash in between is repeated identically by the redelivery.
       await indexSearchTerms(deps.search, stored, state, group);
       const version = (stored?.version ?? 0) + 1;
-      if (await deps.profiles.put(toStored(pk, state, version), stored?.version)) {
+      // A profile coming into being or deleted moves the application's players counter in the same write.
+      if (await deps.profiles.put(toStored(pk, state, version), stored?.version, playerCountChange(stored, state))) {
         unconfirmed = new Map();
         // Events the event consumer wrote while the delete was under way (before it could see the mark); reads hide them meanwhile.
         // A failure here is only logged: the delete is applied, a retry would skip it, and reads hide what is left.

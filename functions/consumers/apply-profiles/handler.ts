@@ -1,6 +1,6 @@
 import { kinesis } from '../../adapters/clients/kinesis';
 import { KinesisRecordWriter } from '../../adapters/kinesis-record-writer';
-import { appStore, playerSearch, profileStore, rejectionLog, timelineStore } from '../../adapters/stores';
+import { appStore, countingProfileStore, playerSearch, rejectionLog, timelineStore } from '../../adapters/stores';
 import { cachedSearchSetting } from '../../domain/player-search';
 import { ingestStream } from '../../manifest/resources';
 import { optionalEnv, requireEnv } from '../../runtime/config';
@@ -8,7 +8,7 @@ import { TIMELINE_STEP_ITEMS } from './core';
 import { makeApplyProfilesHandler, timelineStepItemsOf } from './make-handler';
 
 export const handler = makeApplyProfilesHandler({
-  profiles: profileStore(),
+  profiles: countingProfileStore(),
   timeline: timelineStore(),
   rejections: rejectionLog(),
   search: { index: playerSearch(), setting: cachedSearchSetting(appStore()) },

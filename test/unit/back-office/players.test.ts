@@ -48,6 +48,7 @@ const listPorts = (profiles: MemoryProfiles, search = new MemoryPlayerSearch(), 
   apps,
   ledgers,
   search,
+  playerCounts: profiles,
 });
 
 describe('listing players', () => {
@@ -77,6 +78,16 @@ describe('listing players', () => {
     const found = await listPlayers(listPorts(profiles))(ada, {});
 
     expect(found.players.map((p) => p.profile_id)).toEqual(['here']);
+  });
+
+  test("answers the application's players counter as its total, whatever page or prefix", async () => {
+    const profiles = new MemoryProfiles(profile('app_1', 'p-1'), profile('app_1', 'p-2'));
+    profiles.counts.set('app_1', { players: 1_234, registrations: {} });
+    profiles.counts.set('app_2', { players: 7, registrations: {} });
+
+    const found = await listPlayers(listPorts(profiles))(ada, { prefix: 'p-2', limit: '1' });
+
+    expect(found.total).toBe(1_234);
   });
 
   test('refuses a cursor it did not give', async () => {

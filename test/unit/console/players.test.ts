@@ -70,6 +70,9 @@ describe('reading players from the console', () => {
   test("lists the session's application's players only, by prefix", async () => {
     const api = withPlayers();
     api.profiles.add(storedProfile('app_1', 'q-1'));
+    // The counters the profile consumer keeps: the application's total, whatever the prefix.
+    api.profiles.counts.set('app_1', { players: 2, registrations: {} });
+    api.profiles.counts.set('app_2', { players: 1, registrations: {} });
 
     const response = await api.call('GET', '/console/api/players?prefix=p-', { as: await api.signIn('viewer') });
 
@@ -77,6 +80,7 @@ describe('reading players from the console', () => {
     expect(response.body).toEqual({
       players: [expect.objectContaining({ profile_id: 'p-1', updated_at: '2026-11-20T10:00:00.000Z', attributes: { vip: true } })],
       next_cursor: null,
+      total: 2,
     });
   });
 

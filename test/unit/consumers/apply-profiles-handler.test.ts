@@ -11,7 +11,7 @@ import { streamRecord as supportStreamRecord } from '../../support/kinesis-event
 import { context } from '../../support/lambda';
 import { MemoryStream } from '../../support/memory-stream';
 import { MemoryPlayerSearch } from '../../support/player-search';
-import { dynamoItemBytes, MAX_ITEM_BYTES, MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from '../../support/players';
+import { dynamoItemBytes, MAX_ITEM_BYTES, MemoryProfiles, MemoryRejectionLog, MemoryTimeline, storedProfile } from '../../support/players';
 
 type Item = Record<string, unknown>;
 
@@ -68,6 +68,7 @@ const snapshot = () => ({
   profiles: [...profiles.items.values()].map((profile) => structuredClone(profile)),
   timeline: timeline.of(),
   rejections: structuredClone(rejections.rejections),
+  counts: structuredClone([...profiles.counts]),
 });
 
 // Continuations the consumer put on the stream, each under the sequence number the stream gave it, delivered later.
@@ -564,6 +565,78 @@ describe('apply-profiles handler', () => {
   test('an operator sets the timeline step with a positive integer, and a cold start refuses anything else', () => {
     expect(timelineStepItemsOf('500')).toBe(500);
     for (const value of ['0', '-1', '1.5', 'many']) expect(() => timelineStepItemsOf(value)).toThrow('TIMELINE_STEP_ITEMS must be a positive integer');
+  });
+
+  describe("the application's players counter", () => {
+    const DAY = RECEIVED_AT.slice(0, 10);
+    const counts = () => profiles.counts.get('app_1');
+
+    test('a new profile adds one player and one registration on the day it was received; its updates add nothing', async () => {
+      await handler(threeProfilesBatch());
+      await handler(batch(streamRecord(seq(20), profileRecord('p-a', 'a-later', { level: 9 }))));
+
+      expect(counts()).toEqual({ players: 3, registrations: { [DAY]: 3 } });
+      expect(profiles.countMoves).toHaveLength(3);
+    });
+
+    test('a delete takes the player away and leaves its registration on its day; a record after it registers the player anew', async () => {
+      await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann' })), streamRecord(seq(2), profileRecord('p-b', 'b-1'))));
+
+      await handler(batch(streamRecord(seq(3), profileRecord('p-a', 'a-del', { urm_delete_profile: 'profile_id' }))));
+      const afterDelete = structuredClone(counts());
+      await handler(batch(streamRecord(seq(4), profileRecord('p-a', 'a-back', { name: 'Ann' }))));
+
+      expect(afterDelete).toEqual({ players: 1, registrations: { [DAY]: 2 } });
+      expect(counts()).toEqual({ players: 2, registrations: { [DAY]: 3 } });
+    });
+
+    test('a profile made and deleted within one batch, or a delete of a profile that never was, moves nothing', async () => {
+      await handler(
+        batch(
+          streamRecord(seq(1), profileRecord('p-a', 'a-1', { name: 'Ann' })),
+          streamRecord(seq(2), profileRecord('p-a', 'a-del', { urm_delete_profile: 'profile_id' })),
+          streamRecord(seq(3), profileRecord('p-z', 'z-del', { urm_delete_profile: 'profile_id' })),
+        ),
+      );
+
+      expect(counts()).toBeUndefined();
+      expect(profiles.countMoves).toEqual([]);
+    });
+
+    test('a batch delivered again, and records re-sent with their insert ids, move the counter once', async () => {
+      await handler(threeProfilesBatch());
+      const resent = threeProfilesBatch().Records.map((record, i) => streamRecord(seq(100 + i), decodeEnvelope(record.kinesis.data).record));
+
+      await handler(threeProfilesBatch());
+      await handler(batch(...resent));
+
+      expect(counts()).toEqual({ players: 3, registrations: { [DAY]: 3 } });
+    });
+
+    test('a write that fails moves nothing, and its redelivery counts the player once', async () => {
+      profiles.failing.set('app_1#p-b', new Error('Lambda timed out'));
+      const failed = await handler(threeProfilesBatch());
+      const afterFailure = structuredClone(counts());
+      profiles.failing.clear();
+
+      await handler(threeProfilesBatch());
+
+      expect(failed.batchItemFailures).toEqual([{ itemIdentifier: seq(2) }]);
+      expect(afterFailure).toEqual({ players: 2, registrations: { [DAY]: 2 } });
+      expect(counts()).toEqual({ players: 3, registrations: { [DAY]: 3 } });
+    });
+
+    test('a profile another writer created first is counted by that writer only: the re-applying is an update', async () => {
+      profiles.beforeNextPut = () => {
+        void profiles.put(storedProfile('app_1', 'p-a', { name: 'Other' }), undefined, { app_id: 'app_1', players: 1, registered_on: DAY });
+      };
+
+      const response = await handler(batch(streamRecord(seq(1), profileRecord('p-a', 'a-1', { level: 1 }))));
+
+      expect(response).toEqual({ batchItemFailures: [] });
+      expect(attributesOf('p-a')).toEqual({ name: 'Other', level: 1 });
+      expect(counts()).toEqual({ players: 1, registrations: { [DAY]: 1 } });
+    });
   });
 
   describe('a timeline of 20,000 entries', () => {

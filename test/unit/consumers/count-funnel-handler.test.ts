@@ -69,6 +69,9 @@ const click = (): Omit<EventRecordInput, 'sequenceNumber'> => ({
 
 const DAY_ROW = { pk: `a#${APP}#aff-1`, sk: 'd#2026-11-21#link-1' };
 const dayRow = () => funnel.row(DAY_ROW.pk, DAY_ROW.sk) as StoredDayRow | undefined;
+/** The application's row of the day: every player's money, whichever affiliate. */
+const APP_ROW = { pk: `app#${APP}`, sk: 'd#2026-11-21' };
+const appRow = () => funnel.row(APP_ROW.pk, APP_ROW.sk) as StoredDayRow | undefined;
 const ledger = (profileId: string) => funnel.row(`p#${APP}#${profileId}`, 'ledger') as StoredLedger | undefined;
 const figures = (row: StoredDayRow | undefined) =>
   row && {
@@ -111,6 +114,7 @@ describe('count-funnel handler', () => {
 
     expect(response).toEqual({ batchItemFailures: [] });
     expect(figures(dayRow())).toEqual(expectedTotals);
+    expect(figures(appRow())).toEqual({ ...expectedTotals, clicks: 0, registrations: 0 });
     expect(funnel.calls).toEqual([
       { op: 'ledgers', keys: [`p#${APP}#p-1\u0000ledger`, `p#${APP}#p-2\u0000ledger`] },
       {
@@ -122,8 +126,9 @@ describe('count-funnel handler', () => {
           `a#${APP}#aff-1\u0000f#2026-11-21#p-2`,
         ],
       },
-      { op: 'dayRows', keys: [`${DAY_ROW.pk}\u0000${DAY_ROW.sk}`] },
+      { op: 'dayRows', keys: [`${DAY_ROW.pk}\u0000${DAY_ROW.sk}`, `${APP_ROW.pk}\u0000${APP_ROW.sk}`] },
       { op: 'putDayRow', keys: [`${DAY_ROW.pk}\u0000${DAY_ROW.sk}`] },
+      { op: 'putDayRow', keys: [`${APP_ROW.pk}\u0000${APP_ROW.sk}`] },
       { op: 'putLedger', keys: [`p#${APP}#p-1\u0000ledger`] },
       { op: 'putLedger', keys: [`p#${APP}#p-2\u0000ledger`] },
     ]);
@@ -169,7 +174,7 @@ describe('count-funnel handler', () => {
     expect(writes()).toEqual([]);
   });
 
-  test('a crash after the day rows, before the ledgers, then the redelivery: the same totals as one clean delivery', async () => {
+  test("a crash after the day rows, before the ledgers, then the redelivery: the same totals as one clean delivery, the application's too", async () => {
     const batch = playersBatch();
     funnel.beforePut = (row) => {
       if (row.sk === 'ledger') throw new Error('Lambda timed out');
@@ -182,6 +187,7 @@ describe('count-funnel handler', () => {
 
     expect(response).toEqual({ batchItemFailures: [] });
     expect(figures(dayRow())).toEqual(expectedTotals);
+    expect(figures(appRow())).toEqual({ ...expectedTotals, clicks: 0, registrations: 0 });
     expect(ledger('p-1')).toEqual(expect.objectContaining({ version: 1 }));
   });
 

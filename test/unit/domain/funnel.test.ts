@@ -40,10 +40,13 @@ const money = (n: number, event: string, amount: unknown, fields: Record<string,
 
 const count = (items: StreamItem[], stored?: StoredLedger) => countPlayer({ stored, appId: 'app_1', profileId: 'player-1', items, settings, now: NOW });
 
-/** What the contributions add up to per affiliate/link/day, through the day rows that would store them. */
-function rows(contributions: Contribution[]): Record<string, Partial<DayFigures>> {
+/** What the contributions add up to per affiliate/link/day, through the day rows that would store them (`app/<day>`: the application's). */
+function rows(contributions: Contribution[], scope: 'affiliates' | 'app' = 'affiliates'): Record<string, Partial<DayFigures>> {
   const byRow = new Map<string, Contribution[]>();
-  for (const c of contributions) byRow.set(`${c.affiliate_id}/${c.link_id}/${c.day}`, [...(byRow.get(`${c.affiliate_id}/${c.link_id}/${c.day}`) ?? []), c]);
+  for (const c of contributions.filter((c) => (c.affiliate_id === undefined) === (scope === 'app'))) {
+    const key = c.affiliate_id === undefined ? `app/${c.day}` : `${c.affiliate_id}/${c.link_id}/${c.day}`;
+    byRow.set(key, [...(byRow.get(key) ?? []), c]);
+  }
   return Object.fromEntries(
     [...byRow].map(([key, group]) => {
       const { clicks, registrations, ftds, deposit_count, deposits, withdrawals, bets, wins, bonuses } = applyContributions(undefined, group)!;
@@ -128,7 +131,12 @@ describe('the funnel of one player', () => {
     const before = count([money(1, 'Deposit', 40, { urm_date_time: '2026-11-19T08:00:00Z' }), money(2, 'Bet', 15, { urm_date_time: '2026-11-20T08:00:00Z' })]);
     const after = count([attributed(3, { urm_date_time: '2026-11-21T08:00:00Z' })], before.ledger);
 
-    expect(before.contributions).toEqual([]);
+    expect(rows(before.contributions)).toEqual({});
+    expect(rows(before.contributions, 'app')).toEqual({
+      'app/2026-11-19': { ...zero, ftds: 1, deposit_count: 1, deposits: '40' },
+      'app/2026-11-20': { ...zero, bets: '15' },
+    });
+    expect(rows(after.contributions, 'app')).toEqual({});
     expect(rows(after.contributions)).toEqual({
       'aff-1/link-1/2026-11-19': { ...zero, ftds: 1, deposit_count: 1, deposits: '40' },
       'aff-1/link-1/2026-11-20': { ...zero, bets: '15' },
@@ -338,5 +346,49 @@ describe('day rows', () => {
 
   test('the day of a record is the UTC date of its urm_date_time', () => {
     expect(dayOf('2026-11-21T01:00:00+03:00')).toBe('2026-11-20');
+  });
+});
+
+describe("the application's day rows", () => {
+  test('every money event counts on its UTC day for the application, attributed or not, the first deposit as its FTD', () => {
+    const outcome = count([
+      money(1, 'Deposit', 40, { urm_date_time: '2026-11-20T23:30:00-02:00' }),
+      money(2, 'Deposit', 10.5),
+      money(3, 'Withdrawal', 5),
+      attributed(4),
+      money(5, 'Bet', 20),
+      money(6, 'Win', 7.25),
+    ]);
+
+    expect(rows(outcome.contributions, 'app')).toEqual({
+      'app/2026-11-21': { ...zero, ftds: 1, deposit_count: 2, deposits: '50.5', withdrawals: '5', bets: '20', wins: '7.25' },
+    });
+  });
+
+  test('a redelivered or re-sent money event adds nothing to the application', () => {
+    const deposit = money(1, 'Deposit', 40);
+    const first = count([deposit]);
+    const resent = money(2, 'Deposit', 40, { urm_insert_id: deposit.envelope.record.urm_insert_id });
+
+    const again = count([deposit, resent], first.ledger);
+
+    expect(again.contributions).toEqual([]);
+  });
+
+  test('a later deposit is no FTD for the application', () => {
+    const first = count([money(1, 'Deposit', 40)]);
+    const later = count([money(2, 'Deposit', 30)], first.ledger);
+
+    expect(rows(later.contributions, 'app')).toEqual({ 'app/2026-11-21': { ...zero, deposit_count: 1, deposits: '30' } });
+  });
+
+  test("an application's row is keyed by the application and day, without affiliate or link", () => {
+    const [contribution] = count([money(1, 'Bet', 3)]).contributions;
+
+    const row = applyContributions(undefined, [contribution])!;
+
+    expect(row).toMatchObject({ pk: 'app#app_1', sk: 'd#2026-11-21', app_id: 'app_1', day: '2026-11-21', bets: '3', version: 1 });
+    expect(row).not.toHaveProperty('affiliate_id');
+    expect(row).not.toHaveProperty('link_id');
   });
 });

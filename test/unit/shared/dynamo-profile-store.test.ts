@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { ConditionalCheckFailedException, DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { unprocessedRetry } from '../../../functions/adapters/batch-write';
 import { DynamoProfileStore } from '../../../functions/adapters/dynamo-profile-store';
-import { noWaiting } from '../../support/retry';
+import { noWaiting, transactionCancelled } from '../../support/retry';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const retry = noWaiting(unprocessedRetry);
@@ -94,5 +94,60 @@ describe('DynamoProfileStore reads and versioned writes', () => {
 
     expect(await store.put(stored, 2)).toBe(false);
     await expect(store.put(stored, 2)).rejects.toThrow(ProvisionedThroughputExceededException);
+  });
+});
+
+describe("DynamoProfileStore moving the application's players counter", () => {
+  const stored = { pk: 'app_1#p-a', app_id: 'app_1', profile_id: 'p-a', attrs: '{}', exists: true, version: 1, updated_at: '', applied: {}, recent: {} };
+  const conflicts = noWaiting({ maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 });
+  const counting = new DynamoProfileStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'profiles', retry, 'figures', conflicts);
+  test('a new player is one transaction: the profile only if none exists, one more player, one more registration on its day', async () => {
+    dynamo.on(TransactWriteCommand).resolves({});
+
+    expect(await counting.put(stored, undefined, { app_id: 'app_1', players: 1, registered_on: '2026-11-21' })).toBe(true);
+
+    expect(dynamo.commandCalls(PutCommand)).toEqual([]);
+    expect(dynamo.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems)).toEqual([
+      [
+        { Put: { TableName: 'profiles', Item: stored, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Update: { TableName: 'figures', Key: { pk: 'app#app_1', sk: 'total' }, UpdateExpression: 'ADD players :n', ExpressionAttributeValues: { ':n': 1 } } },
+        {
+          Update: {
+            TableName: 'figures',
+            Key: { pk: 'app#app_1', sk: 'd#2026-11-21' },
+            UpdateExpression: 'ADD registrations :one',
+            ExpressionAttributeValues: { ':one': 1 },
+          },
+        },
+      ],
+    ]);
+  });
+
+  test('a delete is the profile at its version and one player less, no registration', async () => {
+    dynamo.on(TransactWriteCommand).resolves({});
+
+    await counting.put({ ...stored, exists: false }, 4, { app_id: 'app_1', players: -1 });
+
+    const [items] = dynamo.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
+    expect(items.map((item) => item.Put?.ConditionExpression ?? item.Update?.ExpressionAttributeValues)).toEqual(['version = :expected', { ':n': -1 }]);
+  });
+
+  test('a profile another writer changed answers false, moving nothing; a transaction in conflict on the counter is tried again', async () => {
+    dynamo
+      .on(TransactWriteCommand)
+      .rejectsOnce(transactionCancelled('ConditionalCheckFailed', 'None', 'None'))
+      .rejectsOnce(transactionCancelled('None', 'TransactionConflict', 'None'))
+      .resolves({});
+
+    expect(await counting.put(stored, 2, { app_id: 'app_1', players: 1, registered_on: '2026-11-21' })).toBe(false);
+    expect(await counting.put(stored, 2, { app_id: 'app_1', players: 1, registered_on: '2026-11-21' })).toBe(true);
+
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
+  });
+
+  test('a store without the figures table refuses to move the counter rather than write the profile alone', async () => {
+    await expect(store.put(stored, undefined, { app_id: 'app_1', players: 1, registered_on: '2026-11-21' })).rejects.toThrow('no figures table');
+
+    expect(dynamo.calls()).toEqual([]);
   });
 });

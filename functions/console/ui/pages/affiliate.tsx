@@ -17,7 +17,7 @@ import { type Kpi, KpiCards } from '../../../ui/design/kpi';
 import { Card, PageHeader, TableRegion } from '../../../ui/design/page';
 import { type ChartSeries, TimeChart } from '../../../ui/design/time-chart';
 import { Money, Visible, When } from '../../../ui/design/value';
-import { formatCount, formatDay, formatMoney, isoDay } from '../../../ui/format';
+import { figure, formatCount, formatDay, isoDay } from '../../../ui/format';
 import { ShownOnce } from '../actions';
 import { apiPath, getJson, postJson } from '../api';
 import { ErrorNote, Loading } from '../components';
@@ -510,11 +510,7 @@ const moneyColumns = [
   { key: 'commission', label: 'Commission' },
 ] as const;
 
-/** A figure of the table without its currency, which the caption names once (formatMoney's digits, the code dropped). */
-export function figure(amount: string, currency: string): string {
-  const text = formatMoney(amount, currency);
-  return text.endsWith(` ${currency}`) ? text.slice(0, -(currency.length + 1)) : text;
-}
+export { figure };
 
 const decimal = (amount: string) => Number(amount) || 0;
 

@@ -1,17 +1,21 @@
 /**
- * Home: the overview a CRM manager opens first. What needs a decision now
- * (affiliates awaiting approval, records the service could not apply), a
- * way straight to a player, and the way to each section. Every figure is
- * read from the same API the sections use, at most one page of each.
+ * Home, what `/console/` opens on: the application's figures (players now;
+ * registrations, FTDs, deposits and NGR over the last 30 days against the 30
+ * before, by day), what needs a decision now (affiliates awaiting approval,
+ * records the service could not apply), the largest segments, and a way
+ * straight to a player. The figures are one read of what the consumers keep
+ * (GET /console/api/overview), never a count of lists.
  */
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { ConsoleAnswer } from '../../answers';
 import { Badge } from '../../../ui/design/badge';
 import { KpiCards, type Kpi } from '../../../ui/design/kpi';
 import { Card, PageHeader } from '../../../ui/design/page';
+import { type ChartSeries, TimeChart } from '../../../ui/design/time-chart';
 import { Visible, When } from '../../../ui/design/value';
-import { getJson } from '../api';
+import { figure, formatCount, formatDay } from '../../../ui/format';
+import { ApiError, getJson } from '../api';
 import { ErrorNote } from '../components';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
@@ -22,18 +26,44 @@ const COUNT_PAGE = 100;
 const counted = (items: readonly unknown[], next: string | null | undefined) => `${items.length}${next ? '+' : ''}`;
 /** How many of the newest rejections the page shows. */
 const NEWEST = 3;
+/** The period of the figures, against as many days before. */
+const DAYS = 30;
+/** How many segments the card lists, largest first. */
+const LARGEST = 5;
+
+type Overview = ConsoleAnswer<'ConsoleOverview'>;
+
+/** A segment as GET /console/api/segments lists it (the segments' own page owns the route). */
+export interface SegmentSummary {
+  segment_id: string;
+  name: string;
+  size: number;
+  status: string;
+}
+
+const decimal = (amount: string) => Number(amount) || 0;
 
 export function HomePage() {
   const session = useSession();
   const { route } = useLocation();
   const [id, setId] = useState('');
-  const players = useApi(() => getJson<ConsoleAnswer<'ConsoleListPlayers'>>('/players', { limit: COUNT_PAGE }), 'players');
+  const overview = useApi(() => getJson<Overview>('/overview', { days: String(DAYS) }), 'overview');
   const pending = useApi(() => getJson<ConsoleAnswer<'ConsoleListAffiliates'>>('/affiliates', { status: 'pending', limit: COUNT_PAGE }), 'pending');
   const approved = useApi(() => getJson<ConsoleAnswer<'ConsoleListAffiliates'>>('/affiliates', { status: 'approved', limit: COUNT_PAGE }), 'approved');
   const rejections = useApi(() => getJson<ConsoleAnswer<'ConsoleListRejections'>>('/rejections', { limit: COUNT_PAGE }), 'rejections');
+  // Segments may not be there (404): the card shows only what the route answers.
+  const segments = useApi(() => getJson<{ segments?: SegmentSummary[] }>('/segments').catch(quietWhenMissing), 'segments');
 
   const kpis: Kpi[] = [];
-  if (players.data) kpis.push({ label: 'Players', value: counted(players.data.players, players.data.next_cursor) });
+  if (overview.data) {
+    kpis.push({
+      label: 'Players',
+      value: formatCount(overview.data.players),
+      note: `${formatCount(overview.data.totals.registrations)} new in ${DAYS} days`,
+      id: 'kpi-players',
+      key: true,
+    });
+  }
   if (pending.data)
     kpis.push({
       label: 'Affiliates awaiting approval',
@@ -48,8 +78,10 @@ export function HomePage() {
       key: rejections.data.rejections.length > 0,
     });
   const newest = rejections.data?.rejections.slice(0, NEWEST) ?? [];
-  const error = players.error ?? pending.error ?? approved.error ?? rejections.error;
+  // Segments are an extra: their failure is not the page's.
+  const error = overview.error ?? pending.error ?? approved.error ?? rejections.error;
   const waiting = pending.data?.affiliates.length ?? 0;
+  const largest = [...(segments.data?.segments ?? [])].sort((a, b) => b.size - a.size).slice(0, LARGEST);
 
   const open = (event: Event) => {
     event.preventDefault();
@@ -70,6 +102,7 @@ export function HomePage() {
           </p>
         )
       )}
+      {overview.data && <Figures overview={overview.data} />}
       <div class="home-grid">
         <Card title="Needs a decision">
           <ul class="decisions">
@@ -117,13 +150,92 @@ export function HomePage() {
             </>
           )}
         </Card>
-        <Card title="Find a player">
-          <PlayerSearch id="home-player" name="Find a player" value={id} onInput={setId} onSubmit={open} button="Find" />
-          <p class="muted home-hint">
-            Or browse <a href="/console/players">all players</a>.
-          </p>
-        </Card>
+        <div class="home-side">
+          <Card title="Find a player">
+            <PlayerSearch id="home-player" name="Find a player" value={id} onInput={setId} onSubmit={open} button="Find" />
+            <p class="muted home-hint">
+              Or browse <a href="/console/players">all players</a>.
+            </p>
+          </Card>
+          {largest.length > 0 && (
+            <Card title="Largest segments">
+              <ol class="largest-segments">
+                {largest.map((segment) => (
+                  <li key={segment.segment_id}>
+                    <span class="segment-name break">
+                      <a href={`/console/segments/${encodeURIComponent(segment.segment_id)}`}>
+                        <Visible text={segment.name} />
+                      </a>
+                      {segment.status !== 'active' && <Badge>{segment.status}</Badge>}
+                    </span>
+                    <span class="num segment-size">{formatCount(segment.size)} players</span>
+                  </li>
+                ))}
+              </ol>
+            </Card>
+          )}
+        </div>
       </div>
     </>
+  );
+}
+
+/** A missing segments route (404, before the segments arrive) is no error: the card stays hidden. */
+function quietWhenMissing(error: unknown): { segments: SegmentSummary[] } {
+  if (error instanceof ApiError && error.status === 404) return { segments: [] };
+  throw error;
+}
+
+/** The last days' figures: a KPI card each (change against the days before, sparkline), and a chart by day. */
+function Figures({ overview }: { overview: Overview }) {
+  const { totals, previous, currency } = overview;
+  const by = (pick: (day: Overview['days'][number]) => number) => overview.days.map(pick);
+  const kpis: Kpi[] = [
+    {
+      label: 'New registrations',
+      value: formatCount(totals.registrations),
+      current: totals.registrations,
+      previous: previous.registrations,
+      series: by((d) => d.registrations),
+      id: 'kpi-registrations',
+    },
+    { label: 'FTDs', value: formatCount(totals.ftds), current: totals.ftds, previous: previous.ftds, series: by((d) => d.ftds), id: 'kpi-ftds' },
+    {
+      label: 'Deposits',
+      value: figure(totals.deposits, currency),
+      unit: currency,
+      note: `${formatCount(totals.deposit_count)} deposits`,
+      current: decimal(totals.deposits),
+      previous: decimal(previous.deposits),
+      series: by((d) => decimal(d.deposits)),
+      id: 'kpi-deposits',
+    },
+    {
+      label: 'NGR',
+      value: figure(totals.ngr, currency),
+      unit: currency,
+      current: decimal(totals.ngr),
+      previous: decimal(previous.ngr),
+      series: by((d) => decimal(d.ngr)),
+      id: 'kpi-ngr',
+    },
+  ];
+  const days = useMemo(() => overview.days.map((d) => d.day), [overview]);
+  const series = useMemo<ChartSeries[]>(
+    () => [
+      { label: 'New registrations', values: overview.days.map((d) => d.registrations) },
+      { label: 'FTDs', values: overview.days.map((d) => d.ftds) },
+      { label: 'Deposits (count)', values: overview.days.map((d) => d.deposit_count) },
+    ],
+    [overview],
+  );
+  return (
+    <Card title={`Last ${DAYS} days`} id="figures">
+      <p class="muted home-period">
+        {formatDay(overview.from)} – {formatDay(overview.to)} (UTC), against the {DAYS} days before. Money in {currency}.
+      </p>
+      <KpiCards label={`Last ${DAYS} days`} kpis={kpis} />
+      <TimeChart title="New registrations, FTDs and deposits by day" days={days} series={series} />
+    </Card>
   );
 }
