@@ -14,14 +14,15 @@
  * PIPELINE_MARGIN_MS): that event is not counted. It is why completing waits
  * for `since + PIPELINE_MARGIN_MS`.
  */
+import { createHash } from 'node:crypto';
 import DecimalJs from 'decimal.js';
 import type { Attributes } from '../attributes';
 import { dayOf, mainAmount } from '../funnel';
 import type { MoneySettings } from '../money-settings';
 import { compareSequence } from '../profile-state';
 import type { TimelineEntry } from '../timeline';
-import { segmentEnteredEvent, segmentExitedEvent } from './model';
-import type { Need } from './needs';
+import { DUE_PARTS, segmentEnteredEvent, segmentExitedEvent, type SegmentDefinition } from './model';
+import { versionSince, type Need } from './needs';
 
 const Decimal = DecimalJs.clone({ precision: 200, toExpNeg: -300, toExpPos: 300 });
 const plus = (a: string, b: string) => new Decimal(a).plus(b).toFixed();
@@ -191,4 +192,17 @@ export function figureOf(aggregate: Aggregate | undefined, now: Date, days?: num
   let sum = new Decimal(0);
   for (const [day, value] of Object.entries(aggregate.days ?? {})) if (day >= first) sum = sum.plus(value);
   return sum.toFixed();
+}
+
+/** When a definition's backfill may start: its figures' `since` plus the pipeline's margin (an ISO time). */
+export const backfillStartsAt = (definition: Pick<SegmentDefinition, 'backfill' | 'updated_at'>) =>
+  new Date(Date.parse(versionSince(definition)) + PIPELINE_MARGIN_MS).toISOString();
+
+/** A player's place among `parts` (size shards, due partitions): the same for the same player, spread evenly. */
+export const spreadOf = (profileId: string, parts: number) => createHash('sha256').update(profileId, 'utf8').digest().readUInt32BE(0) % parts;
+
+/** When the state is due (an outbox to send is due at once), and in which partition; undefined: never. */
+export function dueOf(state: PlayerState): { due_part: string; due_at: string } | undefined {
+  const at = state.outbox.length > 0 ? state.updated_at : state.next_at;
+  return at === undefined ? undefined : { due_part: `due#${spreadOf(state.profile_id, DUE_PARTS)}`, due_at: at };
 }
