@@ -13,6 +13,7 @@
  * the next record) sends it again under the same insert ids and times, which
  * the timeline keeps once.
  */
+import pLimit from 'p-limit';
 import type { Attributes } from '../attributes';
 import type { RecordWriter } from '../ingest';
 import type { MoneySettings } from '../money-settings';
@@ -84,6 +85,8 @@ export interface PlayerWork {
 }
 
 const TIMELINE_PAGE = 1_000;
+/** Players of a batch or page kept at once: each is a few calls in a row (a timeline walk, a write, the stream). */
+const PLAYERS_IN_PARALLEL = 10;
 const PROFILE_FIELDS: (keyof StoredProfile)[] = ['pk', 'attrs', 'exists', 'applied', 'deleted'];
 
 /**
@@ -115,7 +118,8 @@ export async function keepPlayers(
       true,
     ),
   ]);
-  for (const player of players) {
+  const limit = pLimit(PLAYERS_IN_PARALLEL);
+  const keepPlayer = async (player: PlayerWork) => {
     counts.players++;
     const pk = statePk(appId, player.profileId);
     const stored = preloaded?.get(pk) ?? read.get(pk) ?? emptyPlayerState(appId, player.profileId);
@@ -125,7 +129,7 @@ export async function keepPlayers(
     if (pending) {
       // The profile consumer is seconds behind at most: the records come again and find it applied.
       failed.push(pending.sequenceNumber);
-      continue;
+      return;
     }
     try {
       const done = await keepOne(deps, stored, profile, player, active, needs, settings, options.backfilling);
@@ -135,7 +139,11 @@ export async function keepPlayers(
       if (first === undefined) throw error;
       failed.push(first);
     }
-  }
+  };
+  // Every player's work settles before a failure is thrown: a write in flight must not land after its retry's read.
+  const outcomes = await Promise.allSettled(players.map((player) => limit(() => keepPlayer(player))));
+  const thrown = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (thrown) throw thrown.reason;
   return { failed: failed.sort(compareSequence), counts };
 }
 
