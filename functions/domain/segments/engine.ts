@@ -182,7 +182,16 @@ export function step(input: StepInput): StepOutcome {
 
 /** What of the state is worth a write (not its version or time). */
 const substance = (state: PlayerState) =>
-  JSON.stringify([state.aggregates, state.memberships, state.applied, state.recent, state.reset_for ?? null, state.outbox, state.next_at ?? null]);
+  JSON.stringify([
+    state.aggregates,
+    state.memberships,
+    state.applied,
+    state.recent,
+    state.reset_for ?? null,
+    state.outbox,
+    state.next_at ?? null,
+    state.awaiting ?? null,
+  ]);
 
 export function changedFrom(stored: PlayerState, state: PlayerState): boolean {
   return substance(stored) !== substance(state);

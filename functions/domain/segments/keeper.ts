@@ -25,7 +25,7 @@ import { changedFrom, prepare, step, toWrite, type MemberChange } from './engine
 import type { Facts } from './evaluate';
 import { statePk, type SegmentDefinition } from './model';
 import { needsOf, type Need } from './needs';
-import { addTimelineEntries, emptyPlayerState, type PlayerState } from './state';
+import { addTimelineEntries, emptyPlayerState, type Awaiting, type PlayerState } from './state';
 
 /** Where the engine keeps players' state and membership (the segments table). */
 export interface SegmentStateStore {
@@ -55,6 +55,9 @@ export interface KeeperDeps {
   settings: (appId: string) => Promise<MoneySettings | undefined>;
   now: () => Date;
   suppressed?: Facts['suppressed'];
+  /** Default PROFILE_WAIT_MS; and how to wait (tests pass their own). */
+  profileWaitMs?: number;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface KeepCounts {
@@ -82,7 +85,12 @@ export interface PlayerWork {
   items: StreamItem[];
   /** The moment of a change when there are no records (the due moment); default now. */
   at?: string;
+  /** Its last profile record the profile consumer had not applied when the wait ran out. */
+  awaiting?: Awaiting;
 }
+
+/** How long a batch waits, in all, for the profile consumer to apply the profile records it carries. */
+export const PROFILE_WAIT_MS = 10_000;
 
 const TIMELINE_PAGE = 1_000;
 /** Players of a batch or page kept at once: each is a few calls in a row (a timeline walk, a write, the stream). */
@@ -91,8 +99,7 @@ const PROFILE_FIELDS: (keyof StoredProfile)[] = ['pk', 'attrs', 'exists', 'appli
 
 /**
  * Keeps the players; answers the first sequence number of each player whose
- * records must come again (a profile record the profile consumer has not
- * applied yet, a conflict, a failure), and counts.
+ * records must come again (a conflict, a failure), and counts.
  */
 export async function keepPlayers(
   deps: KeeperDeps,
@@ -118,6 +125,7 @@ export async function keepPlayers(
       true,
     ),
   ]);
+  await awaitProfiles(deps, appId, players, profiles);
   const limit = pLimit(PLAYERS_IN_PARALLEL);
   const keepPlayer = async (player: PlayerWork) => {
     counts.players++;
@@ -125,14 +133,10 @@ export async function keepPlayers(
     const stored = preloaded?.get(pk) ?? read.get(pk) ?? emptyPlayerState(appId, player.profileId);
     const profile = profiles.get(partitionKey(appId, player.profileId));
     const first = player.items[0]?.sequenceNumber;
-    const pending = player.items.find((item) => item.envelope.kind === 'profile' && !profileApplied(profile, item));
-    if (pending) {
-      // The profile consumer is seconds behind at most: the records come again and find it applied.
-      failed.push(pending.sequenceNumber);
-      return;
-    }
+    const pending = player.items.filter((item) => item.envelope.kind === 'profile' && !profileApplied(profile, item)).at(-1);
+    const awaiting = pending && { shard: pending.shardId, seq: pending.sequenceNumber, at: timeOf(pending) };
     try {
-      const done = await keepOne(deps, stored, profile, player, active, needs, settings, options.backfilling);
+      const done = await keepOne(deps, stored, profile, { ...player, awaiting }, active, needs, settings, options.backfilling);
       addCounts(counts, done);
       if (done.conflicts > 0 && first !== undefined) failed.push(first);
     } catch (error) {
@@ -147,9 +151,28 @@ export async function keepPlayers(
   return { failed: failed.sort(compareSequence), counts };
 }
 
-function profileApplied(profile: StoredProfile | undefined, item: StreamItem): boolean {
-  const applied = profile?.applied[item.shardId];
-  return applied !== undefined && compareSequence(applied, item.sequenceNumber) >= 0;
+function profileApplied(profile: Pick<StoredProfile, 'applied'> | undefined, at: { shardId: string; sequenceNumber: string }): boolean {
+  const applied = profile?.applied[at.shardId];
+  return applied !== undefined && compareSequence(applied, at.sequenceNumber) >= 0;
+}
+
+/**
+ * The profile consumer runs beside this one and is usually a little behind: a profile record it has not applied
+ * yet is waited for, re-reading those profiles with backoff, for at most `profileWaitMs`. Failing the batch instead
+ * would spend the mapping's bounded retries, and after a crash (a backlog for both) drop the player's records.
+ */
+async function awaitProfiles(deps: KeeperDeps, appId: string, players: PlayerWork[], profiles: Map<string, StoredProfile>): Promise<void> {
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let budget = deps.profileWaitMs ?? PROFILE_WAIT_MS;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 1_000)) {
+    const waiting = players
+      .map((player) => partitionKey(appId, player.profileId))
+      .filter((pk, i) => players[i].items.some((item) => item.envelope.kind === 'profile' && !profileApplied(profiles.get(pk), item)));
+    if (waiting.length === 0 || delay > budget) return;
+    budget -= delay;
+    await sleep(delay);
+    for (const [pk, profile] of await deps.profiles.getMany(waiting, PROFILE_FIELDS, true)) profiles.set(pk, profile);
+  }
 }
 
 async function keepOne(
@@ -168,7 +191,14 @@ async function keepOne(
   if (toComplete.length > 0) counts.timeline_read += await completeFromTimeline(deps, state, toComplete, settings);
   const attributes: Attributes = profile?.exists ? (JSON.parse(profile.attrs) as Attributes) : {};
   const last = player.items[player.items.length - 1];
-  const at = last ? timeOf(last) : (player.at ?? now.toISOString());
+  let at = last ? timeOf(last) : (player.at ?? now.toISOString());
+  // Evaluated now on the profile as it is, and again (the state is due) once the record is applied, at its time.
+  const awaited = state.awaiting;
+  if (player.awaiting) state.awaiting = player.awaiting;
+  else if (awaited && profileApplied(profile, { shardId: awaited.shard, sequenceNumber: awaited.seq })) {
+    delete state.awaiting;
+    if (!last) at = awaited.at;
+  }
   const outcome = step({ state, definitions, needs, attributes, items: player.items, settings, now, at, backfilling, suppressed: deps.suppressed });
   counts.counted = outcome.counted;
   let current = stored;

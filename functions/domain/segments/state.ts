@@ -70,6 +70,14 @@ export interface SegmentChange {
   insert_id: string;
 }
 
+/** A profile record the profile consumer had not applied when the player was kept: the state is due until it has. */
+export interface Awaiting {
+  shard: string;
+  seq: string;
+  /** The record's time: the moment of the change it makes. */
+  at: string;
+}
+
 export interface PlayerState {
   app_id: string;
   profile_id: string;
@@ -83,6 +91,7 @@ export interface PlayerState {
   outbox: SegmentChange[];
   /** The next moment time alone may change a membership. */
   next_at?: string;
+  awaiting?: Awaiting;
   version: number;
   updated_at: string;
 }
@@ -201,8 +210,8 @@ export const backfillStartsAt = (definition: Pick<SegmentDefinition, 'backfill' 
 /** A player's place among `parts` (size shards, due partitions): the same for the same player, spread evenly. */
 export const spreadOf = (profileId: string, parts: number) => createHash('sha256').update(profileId, 'utf8').digest().readUInt32BE(0) % parts;
 
-/** When the state is due (an outbox to send is due at once), and in which partition; undefined: never. */
+/** When the state is due (an outbox to send, or a profile record awaited, at once), and in which partition; undefined: never. */
 export function dueOf(state: PlayerState): { due_part: string; due_at: string } | undefined {
-  const at = state.outbox.length > 0 ? state.updated_at : state.next_at;
+  const at = state.outbox.length > 0 || state.awaiting ? state.updated_at : state.next_at;
   return at === undefined ? undefined : { due_part: `due#${spreadOf(state.profile_id, DUE_PARTS)}`, due_at: at };
 }

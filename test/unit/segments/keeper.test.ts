@@ -27,6 +27,8 @@ let profiles: MemoryProfiles;
 let timeline: MemoryTimeline;
 let stream: MemoryStream;
 let consume: (event: KinesisStreamEvent) => Promise<KinesisStreamBatchResponse>;
+/** What happens while the consumer waits for the profile consumer (by default: nothing, so the wait runs out). */
+let waitWith: () => Promise<void>;
 
 const definition = (segmentId: string, condition: Condition, extra: Partial<SegmentDefinition> = {}): SegmentDefinition => ({
   app_id: APP,
@@ -126,7 +128,9 @@ beforeEach(() => {
     apps: new MemoryAppStore([{ app_id: APP, name: 'Test', created_at: LONG_AGO, currency: 'EUR', money_events: { Deposit: 'deposit', Bet: 'bet' } }]),
     rejections: new MemoryRejectionLog(),
     now: () => now,
+    sleep: () => waitWith(),
   });
+  waitWith = async () => {};
   consume = (event) => handler(event, context());
 });
 
@@ -210,14 +214,37 @@ describe('the segment consumer', () => {
     expect(new Set(emitted().map(([, , , id]) => id)).size).toBe(2);
   });
 
-  test('a profile record the profile consumer has not applied yet fails the batch from it', async () => {
+  test('a profile record the profile consumer has not applied yet is waited for, within the batch', async () => {
     define(definition('maltese', { attribute: 'country', op: 'equals', value: 'MT' }));
     const batch = batchOf([profileRecord('p1', { country: 'MT' })], { pending: true });
+    const record = batch.Records[0].kinesis.sequenceNumber;
+    waitWith = async () => profiles.add(storedProfile(APP, 'p1', { country: 'MT' }, { applied: { [SHARD]: record } }));
 
     const answer = await consume(batch);
 
-    expect(answer.batchItemFailures).toEqual([{ itemIdentifier: batch.Records[0].kinesis.sequenceNumber }]);
-    expect(store.writesMade()).toBe(0);
+    expect(answer.batchItemFailures).toEqual([]);
+    expect(store.size(APP, 'maltese')).toBe(1);
+    expect(store.state(APP, 'p1')?.awaiting).toBeUndefined();
+  });
+
+  test('one the profile consumer is too far behind for is kept due, and evaluated when applied, at its time', async () => {
+    define(definition('maltese', { attribute: 'country', op: 'equals', value: 'MT' }));
+    const recordTime = now.toISOString();
+    const batch = batchOf([profileRecord('p1', { country: 'MT' })], { pending: true });
+
+    const answer = await consume(batch);
+    expect(answer.batchItemFailures).toEqual([]);
+    expect(store.size(APP, 'maltese')).toBe(0);
+    await timers();
+    expect(store.size(APP, 'maltese')).toBe(0);
+
+    profiles.add(storedProfile(APP, 'p1', { country: 'MT' }, { applied: { [SHARD]: batch.Records[0].kinesis.sequenceNumber } }));
+    now = new Date(now.getTime() + 60_000);
+    await timers();
+
+    expect(store.size(APP, 'maltese')).toBe(1);
+    expect(emitted()).toEqual([['urm_segment_entered', 'p1', 'maltese', expect.any(String), recordTime]]);
+    expect(store.state(APP, 'p1')?.awaiting).toBeUndefined();
   });
 
   test('the engine never counts its own events', async () => {
