@@ -26,6 +26,8 @@ import { costPerMillion, streamFeePerMonth, type CostBreakdown } from './cost';
 import type { EndToEndResult } from './end-to-end';
 import type { FunnelResult } from './funnel';
 import type { IngestHandlerResult } from './ingest-handler';
+import { segmentLatencyRows, type SegmentLatencyResult } from './segment-latency';
+import { segmentEngineRows, type SegmentEngineResult } from './segments';
 import { round, type BenchRow } from './support';
 import type { WebSdkResult } from './web-sdk';
 
@@ -33,7 +35,7 @@ const FIGURE_TIMEOUT_MS = 240_000;
 /** What a figure that keeps to a budget (figure 4) may spend: its time limit less room to finish and report. */
 const FIGURE_BUDGET_MS = FIGURE_TIMEOUT_MS - 60_000;
 
-const figureNumbers = ['1', '2', '3', '4', '5', '6', '7', '8'];
+const figureNumbers = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
 const asked = process.argv.slice(2);
 const unknown = asked.filter((number) => !figureNumbers.includes(number));
 if (unknown.length > 0) {
@@ -102,6 +104,8 @@ async function main(): Promise<void> {
   const funnel = await figure<FunnelResult>('3', 'funnel.ts');
   const clicks = await figure<ClickResult>('7', 'clicks.ts');
   const consolePages = await figure<ConsoleResult>('8', 'console.ts');
+  const segmentEngine = await figure<SegmentEngineResult>('9', 'segments.ts');
+  const segmentLatency = await figure<SegmentLatencyResult>('9', 'segment-latency.ts');
 
   const rows: Row[] = [];
   const missing = (name: string, outcome: Failed) =>
@@ -309,6 +313,10 @@ async function main(): Promise<void> {
   else if (measured(clicks)) rows.push(...clickRows(clicks));
   if (failed(consolePages)) missing('8 console', consolePages);
   else if (measured(consolePages)) rows.push(...consoleRows(consolePages));
+  if (failed(segmentEngine)) missing('9 segments', segmentEngine);
+  else if (measured(segmentEngine)) rows.push(...segmentEngineRows(segmentEngine));
+  if (failed(segmentLatency)) missing('9 segments', segmentLatency);
+  else if (measured(segmentLatency)) rows.push(...segmentLatencyRows(segmentLatency));
 
   printTable(rows);
   console.log(
@@ -324,7 +332,7 @@ async function main(): Promise<void> {
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
     prices: awsPrices,
     rows,
-    figures: { ingest, endToEnd, consumer, funnel, coldStart, webSdk, clicks, consolePages, costs },
+    figures: { ingest, endToEnd, consumer, funnel, coldStart, webSdk, clicks, consolePages, segmentEngine, segmentLatency, costs },
   };
   // A run of some figures keeps the whole run's file.
   const file = asked.length === 0 ? 'bench.json' : `bench-${[...new Set(asked)].sort().join('-')}.json`;
@@ -339,6 +347,8 @@ async function main(): Promise<void> {
     '5 web SDK': webSdk,
     '7 clicks': clicks,
     '8 console': consolePages,
+    '9 segment engine': segmentEngine,
+    '9 segment latency': segmentLatency,
   };
   const notMeasured = Object.entries(outcomes).filter((entry): entry is [string, Failed] => failed(entry[1]));
   for (const [name, outcome] of notMeasured) console.error(`Figure ${name} was not measured: ${outcome.error}`);
