@@ -12,6 +12,7 @@ import { DynamoSegmentStore } from '../../functions/adapters/dynamo-segment-stor
 import { tables } from '../../functions/manifest/resources';
 import { localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
+import { readyDefinition } from '../support/segment-state';
 import { percentile, report, round, withLocalStack, type BenchRow } from './support';
 
 const PLAYERS = Number(process.env.URM_BENCH_SEGMENT_PLAYERS ?? 30);
@@ -29,19 +30,9 @@ export interface SegmentLatencyResult {
 async function main(): Promise<SegmentLatencyResult> {
   return withLocalStack(async ({ dev, endpoints }) => {
     const segments = new DynamoSegmentStore(localClients(endpoints).document, tables.segments.localName);
-    const longAgo = new Date(Date.now() - 86_400_000).toISOString();
-    await segments.create({
-      app_id: dev.app_id,
-      segment_id: 'pinged',
-      name: 'Pinged',
-      condition: { events: { name: 'BenchPing' }, measure: 'count', op: 'gte', value: 1 },
-      version: 1,
-      status: 'ready',
-      created_at: longAgo,
-      updated_at: longAgo,
-      updated_by: 'bench',
-      backfill: { started_at: longAgo, done: 0, finished_at: longAgo },
-    });
+    await segments.create(
+      readyDefinition(dev.app_id, 'pinged', { events: { name: 'BenchPing' }, measure: 'count', op: 'gte', value: 1 }, { updated_by: 'bench' }),
+    );
     const entered: number[] = [];
     const own: number[] = [];
     for (let i = 0; i < PLAYERS; i++) {

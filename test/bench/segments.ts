@@ -1,35 +1,14 @@
-/**
- * Figure 9, the segment engine on DynamoDB Local, in process:
- *
- * - DynamoDB calls and units per 1,000 events with 20 active segments,
- *   through functions/consumers/keep-segments (10 players × 10 events a batch
- *   of 100: logins, deposits, bets, wins and page views), against the same
- *   batches through the timeline consumer (record-events) in the same run;
- *   and the engine's extra dollars per million events (DynamoDB on-demand and
- *   Lambda arm64 at 256 MB, test/bench/aws-prices.ts).
- * - Backfill throughput: players/s of a new segment over 1,000 players with
- *   a deposit each on their timeline (the timer's core, a page of 100 at a
- *   time), against the reads any backfill must make (the by-app listing and
- *   a consistent BatchGetItem of the profiles) in the same run.
- */
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Condition } from '../../functions/domain/segments/condition';
 import type { SegmentDefinition } from '../../functions/domain/segments/model';
 import { tables } from '../../functions/manifest/resources';
-import { ensureTables } from '../../lib/local/bootstrap';
-import { startDynamoLocal } from '../../lib/local/emulators';
 import { kinesisEvent, sequenceNumbers } from '../support/kinesis-event';
 import { context } from '../support/lambda';
-import { freePort } from '../support/ports';
+import { readyDefinition } from '../support/segment-state';
 import { awsPrices } from './aws-prices';
-import { countDynamoCalls, functionEnvironment, report, round, type BenchRow } from './support';
+import { countDynamoCalls, functionEnvironment, startBenchDynamo, report, round, type BenchRow } from './support';
 
 type Consumer = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse>;
 
@@ -68,28 +47,9 @@ function conditions(): Condition[] {
 }
 
 async function main(): Promise<SegmentEngineResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'urm-bench-segments-'));
-  const port = await freePort();
-  const dynamoProcess = await startDynamoLocal({ port, dataDir, accessKeyId: 'local' });
+  const dynamoLocal = await startBenchDynamo('urm-bench-segments-');
   try {
-    const endpoint = `http://127.0.0.1:${port}`;
-    const admin = new DynamoDBClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      requestHandler: new NodeHttpHandler(),
-    });
-    for (let i = 0; ; i++) {
-      try {
-        await admin.send(new ListTablesCommand({ Limit: 1 }));
-        break;
-      } catch (error) {
-        if (i > 600) throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${dynamoProcess.diagnostics()}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-    await ensureTables(admin);
-    admin.destroy();
+    const endpoint = dynamoLocal.endpoint;
 
     Object.assign(process.env, functionEnvironment({ dynamodb: endpoint }));
     const { dynamo } = await import('../../functions/adapters/clients/dynamo');
@@ -110,19 +70,8 @@ async function main(): Promise<SegmentEngineResult> {
       );
     }
     const definitions = stores.segmentStore();
-    const definition = (appId: string, segmentId: string, condition: Condition, extra: Partial<SegmentDefinition> = {}): SegmentDefinition => ({
-      app_id: appId,
-      segment_id: segmentId,
-      name: segmentId,
-      condition,
-      version: 1,
-      status: 'ready',
-      created_at: longAgo,
-      updated_at: longAgo,
-      updated_by: 'bench',
-      backfill: { started_at: longAgo, done: 0, finished_at: longAgo },
-      ...extra,
-    });
+    const definition = (appId: string, segmentId: string, condition: Condition, extra: Partial<SegmentDefinition> = {}) =>
+      readyDefinition(appId, segmentId, condition, { sinceMs: 30 * 86_400_000, updated_by: 'bench', ...extra });
     for (const [i, condition] of conditions().entries()) await definitions.create(definition(APP, `s${i}`, condition));
 
     let emitted = 0;
@@ -309,8 +258,7 @@ async function main(): Promise<SegmentEngineResult> {
       },
     };
   } finally {
-    await dynamoProcess.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await dynamoLocal.stop();
   }
 }
 

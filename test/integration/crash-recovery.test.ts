@@ -22,6 +22,7 @@ import { request } from '../support/http';
 import { endpointsOf, freePorts, killHard, startLocalProcess, waitFor, type LocalProcess } from '../support/local-process';
 import type { TestStack } from '../support/local-stack';
 import { readProfile, readTimeline, until } from '../support/profiles';
+import { readyDefinition } from '../support/segment-state';
 import { StreamReceipts, type ReceiptEntry } from '../support/stream-drain';
 
 const PROFILES = 40;
@@ -90,19 +91,9 @@ describe('a crash in the middle of ingestion', () => {
     const topBettors = [...betsOf].filter(([, n]) => n === mostBets).map(([id]) => id);
     const segments = new DynamoSegmentStore(localClients(endpointsOf(env)).document, tables.segments.localName);
     const segmentId = `most-bets-${run}`;
-    const longAgo = new Date(Date.now() - 86_400_000).toISOString();
-    await segments.create({
-      app_id: dev.app_id,
-      segment_id: segmentId,
-      name: 'Most bets',
-      condition: { events: { name: 'Bet' }, measure: 'count', op: 'equals', value: mostBets },
-      version: 1,
-      status: 'ready',
-      created_at: longAgo,
-      updated_at: longAgo,
-      updated_by: 'admin-cli',
-      backfill: { started_at: longAgo, done: 0, finished_at: longAgo },
-    });
+    await segments.create(
+      readyDefinition(dev.app_id, segmentId, { events: { name: 'Bet' }, measure: 'count', op: 'equals', value: mostBets }, { name: 'Most bets' }),
+    );
 
     const receipts = new StreamReceipts(join(dataDir, 'checkpoints.json'));
     let receipted = 0;

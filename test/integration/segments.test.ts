@@ -13,6 +13,7 @@ import { tables } from '../../functions/manifest/resources';
 import { localClients } from '../../lib/local/stack';
 import { testStack, type TestStack } from '../support/local-stack';
 import { readTimeline, send, until } from '../support/profiles';
+import { readyDefinition } from '../support/segment-state';
 
 const DAY = 86_400_000;
 let stack: TestStack;
@@ -25,19 +26,7 @@ beforeAll(async () => {
 /** A ready segment whose condition came into being long ago: no backfill to wait for. */
 async function defineReady(condition: Condition): Promise<string> {
   const segmentId = `seg-${randomUUID().slice(0, 8)}`;
-  const longAgo = new Date(Date.now() - 30 * DAY).toISOString();
-  const created = await segments.create({
-    app_id: stack.dev.app_id,
-    segment_id: segmentId,
-    name: 'No Login for 7 days',
-    condition,
-    version: 1,
-    status: 'ready',
-    created_at: longAgo,
-    updated_at: longAgo,
-    updated_by: 'admin-cli',
-    backfill: { started_at: longAgo, done: 0, finished_at: longAgo },
-  });
+  const created = await segments.create(readyDefinition(stack.dev.app_id, segmentId, condition, { name: 'No Login for 7 days', sinceMs: 30 * DAY }));
   expect(created).toBe(true);
   return segmentId;
 }

@@ -7,6 +7,7 @@
  */
 import type { MemberChange } from '../../functions/domain/segments/engine';
 import type { SegmentStateStore } from '../../functions/domain/segments/keeper';
+import type { Condition } from '../../functions/domain/segments/condition';
 import type { SegmentDefinition } from '../../functions/domain/segments/model';
 import { backfillStartsAt, dueOf, type PlayerState } from '../../functions/domain/segments/state';
 import type { MemorySegmentStore } from './segments';
@@ -94,4 +95,31 @@ export class MemorySegmentStateStore implements SegmentStateStore {
     this.segments.definitions.set(key, { ...current, status: definition.status, ...(definition.backfill ? { backfill: clone(definition.backfill) } : {}) });
     return true;
   }
+}
+
+/**
+ * A `ready` definition whose condition came into being `sinceMs` ago (a day by default): its figures count every
+ * event received since, and no backfill is waited for. `extra` overrides (a backfilling one, another version).
+ */
+export function readyDefinition(
+  appId: string,
+  segmentId: string,
+  condition: Condition,
+  extra: Partial<SegmentDefinition> & { sinceMs?: number } = {},
+): SegmentDefinition {
+  const { sinceMs = 86_400_000, ...rest } = extra;
+  const since = new Date(Date.now() - sinceMs).toISOString();
+  return {
+    app_id: appId,
+    segment_id: segmentId,
+    name: segmentId,
+    condition,
+    version: 1,
+    status: 'ready',
+    created_at: since,
+    updated_at: since,
+    updated_by: 'admin-cli',
+    backfill: { started_at: since, done: 0, finished_at: since },
+    ...rest,
+  };
 }
