@@ -6,18 +6,35 @@
  */
 import { GetCommand, paginateQuery, PutCommand, QueryCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { definitionPk, definitionSk, memberPk, type SegmentDefinition, type SegmentMember, type SegmentStore } from '../domain/segments/model';
+import {
+  BACKFILL_DUE_PART,
+  definitionPk,
+  definitionSk,
+  memberPk,
+  type SegmentDefinition,
+  type SegmentMember,
+  type SegmentStore,
+} from '../domain/segments/model';
+import { backfillStartsAt } from '../domain/segments/state';
 
 const DEFINITION_PREFIX = 'seg#';
 
 function definitionOf(item: Record<string, NativeAttributeValue>): SegmentDefinition {
-  const { pk: _pk, sk: _sk, condition, ...rest } = item;
+  const { pk: _pk, sk: _sk, due_part: _part, due_at: _at, condition, ...rest } = item;
   // The condition is kept as JSON text: a map would turn an attribute named `constructor` into a failed write.
   return { ...(rest as Omit<SegmentDefinition, 'condition'>), condition: JSON.parse(condition as string) };
 }
 
 function itemOf(definition: SegmentDefinition): Record<string, NativeAttributeValue> {
-  return { ...definition, pk: definitionPk(definition.app_id), sk: definitionSk(definition.segment_id), condition: JSON.stringify(definition.condition) };
+  // A backfilling definition is in the `due` index, where the engine's timer finds it (never by reading every application).
+  const due = definition.status === 'backfilling' ? { due_part: BACKFILL_DUE_PART, due_at: backfillStartsAt(definition) } : {};
+  return {
+    ...definition,
+    ...due,
+    pk: definitionPk(definition.app_id),
+    sk: definitionSk(definition.segment_id),
+    condition: JSON.stringify(definition.condition),
+  };
 }
 
 /** A members cursor is the last profile id of the page, base64url: opaque to callers, checked on the way back. */

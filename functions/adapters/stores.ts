@@ -29,6 +29,7 @@ import { DynamoKeyStore } from './dynamo-key-store';
 import { DynamoLinkStore } from './dynamo-link-store';
 import { DynamoOneTimeTokenStore } from './dynamo-one-time-token-store';
 import { DynamoPlanStore } from './dynamo-plan-store';
+import { DynamoSegmentStateStore } from './dynamo-segment-state-store';
 import { DynamoSegmentStore } from './dynamo-segment-store';
 import { DynamoPlayerDirectory } from './dynamo-player-directory';
 import { DynamoPlayerSearch } from './dynamo-player-search';
@@ -63,6 +64,7 @@ export const affiliateStore = () => new DynamoAffiliateStore(dynamo, table('affi
 export const affiliateAccounts = () => new DynamoAffiliateAccounts(dynamo, table('affiliates'));
 export const planStore = () => new DynamoPlanStore(dynamo, table('affiliates'));
 export const segmentStore = () => new DynamoSegmentStore(dynamo, table('segments'));
+export const segmentStateStore = () => new DynamoSegmentStateStore(dynamo, table('segments'));
 export const postbackSettings = () => new DynamoPostbackSettings(dynamo, table('affiliates'));
 export const affiliateSessionStore = () => new DynamoAffiliateSessionStore(dynamo, table('affiliateSessions'));
 export const signInAttempts = () => new DynamoSignInAttempts(dynamo, table('signInAttempts'));

@@ -280,6 +280,19 @@ export const streamConsumers: StreamConsumer[] = [
     retryAttempts: 10,
     maxRecordAgeSeconds: 6 * 24 * 60 * 60,
   },
+  {
+    // Segment membership in real time (functions/domain/segments/keeper.ts): profiles and timeline read for the player's
+    // attributes and the figures a new segment needs from history; apps for the money settings; the stream for the
+    // entered/exited events; rejections only for undecodable records.
+    id: 'KeepSegments',
+    entry: 'functions/consumers/keep-segments/handler.ts',
+    tables: { segments: 'readwrite', profiles: 'read', timeline: 'read', apps: 'read', rejections: 'write' },
+    stream: 'write',
+    kinds: ['profile', 'event'],
+    batchSize: 100,
+    retryAttempts: 10,
+    maxRecordAgeSeconds: 6 * 24 * 60 * 60,
+  },
 ];
 
 /** A function run on a schedule rather than by a request or the stream. */
@@ -302,5 +315,17 @@ export const scheduledFunctions: ScheduledFunction[] = [
     everyMinutes: 1,
     // Pages start only with 55 s left (functions/scheduled/send-postbacks/core.ts); runs that overlap never take the same row.
     timeoutSeconds: 120,
+  },
+  {
+    // Segments whose membership time alone changes (the `due` index), outboxes a crash left, and backfills (the
+    // players of an application through the profiles' `by-app` index).
+    id: 'SegmentTimers',
+    entry: 'functions/scheduled/segment-timers/handler.ts',
+    tables: { segments: 'readwrite', profiles: 'read', timeline: 'read', apps: 'read' },
+    indexes: { segments: ['due'], profiles: ['by-app'] },
+    stream: 'write',
+    everyMinutes: 1,
+    // Work starts only with 20 s left (functions/scheduled/segment-timers/core.ts).
+    timeoutSeconds: 60,
   },
 ];

@@ -148,7 +148,7 @@ const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : S
 
 export function capacityTable(rates: number[], wruPerEvent: number[]): string {
   const header =
-    '| events/s | WRU/event | shards (on-demand) | per shard, records/s | consumer PF needed | consumer concurrency (3 mappings) | ingest concurrency | API requests/s | timeline WCU/s | one player, events/s max | USD per million events | USD per month | breaks first, and the knob |';
+    '| events/s | WRU/event | shards (on-demand) | per shard, records/s | consumer PF needed | consumer concurrency (a mapping per consumer) | ingest concurrency | API requests/s | timeline WCU/s | one player, events/s max | USD per million events | USD per month | breaks first, and the knob |';
   const rule = `|${header
     .split('|')
     .slice(1, -1)

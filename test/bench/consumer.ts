@@ -1,27 +1,11 @@
-/**
- * Figure 3: records/s the profile consumer (functions/consumers/apply-profiles/handler.ts)
- * applies against DynamoDB Local, and DynamoDB calls and capacity units per
- * record, for Kinesis batches where each profile has 1, 10 and 100 records.
- * Baseline: a naive GetItem + PutItem per record on the same table, with the
- * same parallelism across profiles, the two taking turns a batch each. Also
- * the event consumer, for the cost figure.
- */
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { streamConsumers } from '../../functions/manifest/operations';
 import { tables } from '../../functions/manifest/resources';
-import { ensureTables } from '../../lib/local/bootstrap';
-import { startDynamoLocal } from '../../lib/local/emulators';
 import { kinesisEvent, sequenceNumbers } from '../support/kinesis-event';
 import { context } from '../support/lambda';
-import { freePort } from '../support/ports';
-import { countDynamoCalls, functionEnvironment, report, round } from './support';
+import { countDynamoCalls, functionEnvironment, startBenchDynamo, report, round } from './support';
 
 type Consumer = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse>;
 
@@ -66,28 +50,9 @@ function profileUpdate(profileId: string, n: number): Record<string, unknown> {
 }
 
 async function main(): Promise<ConsumerResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'urm-bench-dynamo-'));
-  const port = await freePort();
-  const dynamoProcess = await startDynamoLocal({ port, dataDir, accessKeyId: 'local' });
+  const dynamoLocal = await startBenchDynamo('urm-bench-dynamo-');
   try {
-    const endpoint = `http://127.0.0.1:${port}`;
-    const admin = new DynamoDBClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      requestHandler: new NodeHttpHandler(),
-    });
-    for (let i = 0; ; i++) {
-      try {
-        await admin.send(new ListTablesCommand({ Limit: 1 }));
-        break;
-      } catch (error) {
-        if (i > 600) throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${dynamoProcess.diagnostics()}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-    await ensureTables(admin);
-    admin.destroy();
+    const endpoint = dynamoLocal.endpoint;
 
     Object.assign(process.env, functionEnvironment({ dynamodb: endpoint }));
     const { dynamo } = await import('../../functions/adapters/clients/dynamo');
@@ -218,8 +183,7 @@ async function main(): Promise<ConsumerResult> {
       },
     };
   } finally {
-    await dynamoProcess.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await dynamoLocal.stop();
   }
 }
 

@@ -1,27 +1,11 @@
-/**
- * The funnel consumer (functions/consumers/count-funnel/handler.ts) against DynamoDB
- * Local: money events of attributed players per second, and DynamoDB calls
- * per event, in batches of 100 records (10 players × 10 events, players
- * spread over 5 affiliates). Baseline, in the same run: the naive way, a
- * GetItem and a PutItem of the affiliate's day row per event (no
- * exactly-once at all), with the same parallelism.
- */
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { streamConsumers } from '../../functions/manifest/operations';
 import { tables } from '../../functions/manifest/resources';
-import { ensureTables } from '../../lib/local/bootstrap';
-import { startDynamoLocal } from '../../lib/local/emulators';
 import { kinesisEvent, sequenceNumbers } from '../support/kinesis-event';
 import { context } from '../support/lambda';
-import { freePort } from '../support/ports';
-import { countDynamoCalls, functionEnvironment, report, round } from './support';
+import { countDynamoCalls, functionEnvironment, startBenchDynamo, report, round } from './support';
 
 type Consumer = (event: KinesisStreamEvent, context: Context) => Promise<KinesisStreamBatchResponse>;
 
@@ -46,28 +30,9 @@ export interface FunnelResult {
 const kinds = ['Deposit', 'Bet', 'Win', 'Bet', 'Bonus'];
 
 async function main(): Promise<FunnelResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'urm-bench-funnel-'));
-  const port = await freePort();
-  const dynamoProcess = await startDynamoLocal({ port, dataDir, accessKeyId: 'local' });
+  const dynamoLocal = await startBenchDynamo('urm-bench-funnel-');
   try {
-    const endpoint = `http://127.0.0.1:${port}`;
-    const admin = new DynamoDBClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      requestHandler: new NodeHttpHandler(),
-    });
-    for (let i = 0; ; i++) {
-      try {
-        await admin.send(new ListTablesCommand({ Limit: 1 }));
-        break;
-      } catch (error) {
-        if (i > 600) throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${dynamoProcess.diagnostics()}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-    await ensureTables(admin);
-    admin.destroy();
+    const endpoint = dynamoLocal.endpoint;
 
     Object.assign(process.env, functionEnvironment({ dynamodb: endpoint }));
     const { dynamo } = await import('../../functions/adapters/clients/dynamo');
@@ -172,8 +137,7 @@ async function main(): Promise<FunnelResult> {
       speedup: round(eventsPerSecond / naiveEventsPerSecond, 2),
     };
   } finally {
-    await dynamoProcess.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await dynamoLocal.stop();
   }
 }
 

@@ -27,6 +27,8 @@ import type { EndToEndResult } from './end-to-end';
 import type { FunnelResult } from './funnel';
 import type { IngestHandlerResult } from './ingest-handler';
 import type { PlayerSearchResult } from './player-search';
+import { segmentLatencyRows, type SegmentLatencyResult } from './segment-latency';
+import { segmentEngineRows, type SegmentEngineResult } from './segments';
 import { round, type BenchRow } from './support';
 import type { WebSdkResult } from './web-sdk';
 
@@ -104,6 +106,8 @@ async function main(): Promise<void> {
   const clicks = await figure<ClickResult>('7', 'clicks.ts');
   const consolePages = await figure<ConsoleResult>('8', 'console.ts');
   const search = await figure<PlayerSearchResult>('9', 'player-search.ts');
+  const segmentEngine = await figure<SegmentEngineResult>('10', 'segments.ts');
+  const segmentLatency = await figure<SegmentLatencyResult>('10', 'segment-latency.ts');
 
   const rows: Row[] = [];
   const missing = (name: string, outcome: Failed) =>
@@ -311,6 +315,10 @@ async function main(): Promise<void> {
   else if (measured(clicks)) rows.push(...clickRows(clicks));
   if (failed(consolePages)) missing('8 console', consolePages);
   else if (measured(consolePages)) rows.push(...consoleRows(consolePages));
+  if (failed(segmentEngine)) missing('10 segments', segmentEngine);
+  else if (measured(segmentEngine)) rows.push(...segmentEngineRows(segmentEngine));
+  if (failed(segmentLatency)) missing('10 segments', segmentLatency);
+  else if (measured(segmentLatency)) rows.push(...segmentLatencyRows(segmentLatency));
 
   if (failed(search)) missing('9 player search', search);
   else if (measured(search)) {
@@ -340,7 +348,7 @@ async function main(): Promise<void> {
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
     prices: awsPrices,
     rows,
-    figures: { ingest, endToEnd, consumer, funnel, coldStart, webSdk, clicks, consolePages, costs },
+    figures: { ingest, endToEnd, consumer, funnel, coldStart, webSdk, clicks, consolePages, segmentEngine, segmentLatency, costs },
   };
   // A run of some figures keeps the whole run's file.
   const file = asked.length === 0 ? 'bench.json' : `bench-${[...new Set(asked)].sort().join('-')}.json`;
@@ -355,6 +363,8 @@ async function main(): Promise<void> {
     '5 web SDK': webSdk,
     '7 clicks': clicks,
     '8 console': consolePages,
+    '9 segment engine': segmentEngine,
+    '9 segment latency': segmentLatency,
   };
   const notMeasured = Object.entries(outcomes).filter((entry): entry is [string, Failed] => failed(entry[1]));
   for (const [name, outcome] of notMeasured) console.error(`Figure ${name} was not measured: ${outcome.error}`);

@@ -5,16 +5,20 @@
  * test/bench/run.ts (each figure runs in its own process, so a
  * module mocked or configured for one figure never leaks into another).
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureTables } from '../../lib/local/bootstrap';
 import type { DevConfig } from '../../lib/local/demo-app';
+import { startDynamoLocal } from '../../lib/local/emulators';
 import type { LocalEndpoints } from '../../lib/local/stack';
 import { tables, ingestStream } from '../../functions/manifest/resources';
 import { secretsEnv } from '../../functions/manifest/secrets';
 import { httpOperations, routedFunctions, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/manifest/operations';
 import { endpointsOf, freePorts, startLocalProcess, waitFor } from '../support/local-process';
+import { freePort } from '../support/ports';
 
 export const median = (values: number[]): number => percentile(values, 50);
 
@@ -186,4 +190,40 @@ export async function withLocalStack<T>(work: (stack: BenchStack) => Promise<T>)
     await stack.exited;
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** DynamoDB Local on a free port with the service's tables, for a figure measured in process; `stop` removes its data. */
+export async function startBenchDynamo(prefix: string): Promise<{ endpoint: string; stop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const port = await freePort();
+  const dynamoProcess = await startDynamoLocal({ port, dataDir, accessKeyId: 'local' });
+  const stop = async () => {
+    await dynamoProcess.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const endpoint = `http://127.0.0.1:${port}`;
+  const admin = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    requestHandler: new NodeHttpHandler(),
+  });
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        await admin.send(new ListTablesCommand({ Limit: 1 }));
+        break;
+      } catch (error) {
+        if (i > 600) throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${dynamoProcess.diagnostics()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    await ensureTables(admin);
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    admin.destroy();
+  }
+  return { endpoint, stop };
 }

@@ -466,6 +466,62 @@ describe('the postback sender', () => {
   });
 });
 
+type SegmentFunction = IConstruct & { role?: IConstruct };
+
+describe('the segment engine', () => {
+  const reads = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan'];
+  const writes = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+  const onTable = (fn: SegmentFunction, name: TableName) =>
+    allowedStatements(fn)
+      .filter((statement) => [statement.Resource].flat().some((resource) => JSON.stringify(resource) === JSON.stringify(arn(stack.data.tables[name]))))
+      .flatMap(actionsOf)
+      .filter((action) => action !== 'dynamodb:DescribeTable')
+      .sort();
+  const touched = (fn: SegmentFunction) =>
+    Object.keys(tables)
+      .filter((name) => onTable(fn, name as TableName).length > 0)
+      .sort();
+  const kinesisActions = (fn: SegmentFunction) =>
+    allowedStatements(fn)
+      .flatMap(actionsOf)
+      .filter((action) => action.startsWith('kinesis:Put'));
+
+  test('the consumer takes profile and event records; reads and writes segments, reads profiles, the timeline and apps, writes the stream', () => {
+    const fn = stack.pipeline.consumers.KeepSegments;
+
+    expect(onTable(fn, 'segments')).toEqual([...reads, ...writes].sort());
+    for (const name of ['profiles', 'timeline', 'apps'] as const) expect(onTable(fn, name)).toEqual(reads);
+    // Only records that cannot be decoded, as every consumer keeps them.
+    expect(onTable(fn, 'rejections')).toEqual(writes);
+    expect(touched(fn)).toEqual(['apps', 'profiles', 'rejections', 'segments', 'timeline']);
+    expect(kinesisActions(fn)).toEqual(['kinesis:PutRecord', 'kinesis:PutRecords']);
+  });
+
+  test('the timer runs every minute, queries only the due and by-app indexes, and touches nothing else', () => {
+    const fn = stack.scheduled.functions.SegmentTimers;
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: arn(fn) })],
+    });
+    const indexes = allowedStatements(fn)
+      .flatMap((statement) => [statement.Resource].flat())
+      .map((resource) => JSON.stringify(resource))
+      .filter((resource) => resource.includes('/index/'))
+      .sort();
+
+    expect(onTable(fn, 'segments')).toEqual([...reads, ...writes].sort());
+    for (const name of ['profiles', 'timeline', 'apps'] as const) expect(onTable(fn, name)).toEqual(reads);
+    expect(touched(fn)).toEqual(['apps', 'profiles', 'segments', 'timeline']);
+    expect(indexes).toEqual(
+      [
+        JSON.stringify({ 'Fn::Join': ['', [arn(stack.data.tables.segments), '/index/due']] }),
+        JSON.stringify({ 'Fn::Join': ['', [arn(stack.data.tables.profiles), '/index/by-app']] }),
+      ].sort(),
+    );
+    expect(kinesisActions(fn)).toEqual(['kinesis:PutRecord', 'kinesis:PutRecords']);
+  });
+});
+
 describe('the operator affiliate functions', () => {
   const granted: Record<string, TableName[]> = {
     ListAffiliates: ['keys', 'affiliates'],

@@ -4,19 +4,25 @@
  * the client re-sends what it got no receipt for (same insert ids). Every
  * record must then be applied once: none lost, none twice. The players are
  * attributed to an affiliate first and the events are bets, so the affiliate
- * funnel must come out exact too.
+ * funnel must come out exact too. A segment of the players with exactly the
+ * most bets of any must come out exact as well: those players members, each
+ * with one urm_segment_entered on its timeline, the others neither.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
+import { DynamoSegmentStore } from '../../functions/adapters/dynamo-segment-store';
+import { tables } from '../../functions/manifest/resources';
 import type { DevConfig } from '../../lib/local/demo-app';
+import { localClients } from '../../lib/local/stack';
 import { funnelOf, setAffiliate, totalsOf } from '../support/funnel';
 import { request } from '../support/http';
 import { endpointsOf, freePorts, killHard, startLocalProcess, waitFor, type LocalProcess } from '../support/local-process';
 import type { TestStack } from '../support/local-stack';
-import { readProfile, readTimeline } from '../support/profiles';
+import { readProfile, readTimeline, until } from '../support/profiles';
+import { readyDefinition } from '../support/segment-state';
 import { StreamReceipts, type ReceiptEntry } from '../support/stream-drain';
 
 const PROFILES = 40;
@@ -76,6 +82,18 @@ describe('a crash in the middle of ingestion', () => {
     const affiliateId = `aff-crash-${run}`;
     // Each player's attribution: a profile record and an event on its timeline, before the workload.
     for (let p = 0; p < PROFILES; p++) await setAffiliate({ baseUrl, dev } as TestStack, { profile_id: `crash-${run}-${p}`, urm_aff_id: affiliateId });
+    // Players with exactly the most bets: a count lost or counted twice takes a player out (or, rarely, in).
+    const betsOf = new Map<string, number>();
+    for (const batch of batches.filter((b) => b.path === '/events')) {
+      for (const record of batch.records) betsOf.set(record.profile_id as string, (betsOf.get(record.profile_id as string) ?? 0) + 1);
+    }
+    const mostBets = Math.max(...betsOf.values());
+    const topBettors = [...betsOf].filter(([, n]) => n === mostBets).map(([id]) => id);
+    const segments = new DynamoSegmentStore(localClients(endpointsOf(env)).document, tables.segments.localName);
+    const segmentId = `most-bets-${run}`;
+    await segments.create(
+      readyDefinition(dev.app_id, segmentId, { events: { name: 'Bet' }, measure: 'count', op: 'equals', value: mostBets }, { name: 'Most bets' }),
+    );
 
     const receipts = new StreamReceipts(join(dataDir, 'checkpoints.json'));
     let receipted = 0;
@@ -113,7 +131,9 @@ describe('a crash in the middle of ingestion', () => {
         for (const profileId of expected.keys()) {
           const profile = await readProfile(stack, profileId);
           const timeline = await readTimeline(stack, profileId);
-          seen.set(profileId, { updates: profile.status === 200 ? (profile.body.attributes.count as number) : 0, events: timeline.length });
+          // The segment engine's events are checked apart.
+          const events = timeline.filter((event) => !String(event.event).startsWith('urm_segment_')).length;
+          seen.set(profileId, { updates: profile.status === 200 ? (profile.body.attributes.count as number) : 0, events });
         }
         return seen;
       };
@@ -146,6 +166,27 @@ describe('a crash in the middle of ingestion', () => {
       const funnel = totalsOf(await funnelOf(endpointsOf(env)).reader.days(dev.app_id, affiliateId, '2000-01-01', '2100-01-01'));
       console.log(`crash recovery, funnel: ${funnel.registrations} registrations, bets ${funnel.bets} (expected ${bets / 10})`);
       expect(funnel).toEqual(expect.objectContaining({ registrations: PROFILES, bets: String(bets / 10), ftds: 0, deposits: '0' }));
+
+      // The engine's events go on the stream after the records that made them: wait for them (bounded), then the exact set.
+      const segmentEvents = async () => {
+        const found: string[] = [];
+        for (const profileId of expected.keys()) {
+          for (const event of await readTimeline(stack, profileId)) {
+            if (event.attributes.segment_id === segmentId) found.push(`${profileId} ${event.event}`);
+          }
+        }
+        return found.sort();
+      };
+      const entered = topBettors.map((id) => `${id} urm_segment_entered`).sort();
+      // The restarted stack has new credentials.
+      const segmentsNow = new DynamoSegmentStore(localClients(endpointsOf(env)).document, tables.segments.localName);
+      const members = async () => (await segmentsNow.members(dev.app_id, segmentId, 100)).members.map((member) => member.profile_id).sort();
+      await until(members, (found) => found.length >= topBettors.length, 'the top bettors to enter the segment', 60_000);
+      await until(segmentEvents, (found) => found.length >= entered.length, 'their entered events on the timeline', 60_000);
+      console.log(`crash recovery, segment: ${topBettors.length} players with ${mostBets} bets`);
+      expect(await members()).toEqual([...topBettors].sort());
+      expect(await segmentsNow.size(dev.app_id, segmentId)).toBe(topBettors.length);
+      expect(await segmentEvents()).toEqual(entered);
     } finally {
       running.child.kill('SIGTERM');
       await running.exited;

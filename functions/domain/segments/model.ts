@@ -7,6 +7,9 @@
  * - a definition: pk `app#<app_id>`, sk `seg#<segment_id>`;
  * - its size, in shards summed on read: pk `app#<app_id>`, sk `size#<segment_id>#<0..SIZE_SHARDS-1>`, `n`;
  * - a member: pk `m#<app_id>#<segment_id>`, sk `<profile_id>`, `entered_at`;
+ * - while a definition is `backfilling` it carries `due_part` `backfill` and
+ *   `due_at` (when its backfill may start), so the timer finds it in the
+ *   `due` index;
  * - a player's state (the aggregates the defined segments need, its
  *   memberships, the exactly-once bookkeeping, the next moment time alone may
  *   change a membership): pk `p#<app_id>#<profile_id>`, sk `state`; while such
@@ -43,8 +46,11 @@ export interface SegmentDefinition {
   updated_at: string;
   /** Who made the last change (an enterprise user's email, or `admin-cli`). */
   updated_by: string;
-  /** The backfill of `version`: players evaluated so far of the application's total when it began. */
-  backfill?: { started_at: string; done: number; total?: number; finished_at?: string };
+  /**
+   * The backfill of `version`: players evaluated so far of the application's total when it began; `cursor`, the
+   * last profile id done (where the engine's next run goes on from).
+   */
+  backfill?: { started_at: string; done: number; total?: number; finished_at?: string; cursor?: string };
 }
 
 export const definitionPk = (appId: string) => `app#${appId}`;
@@ -55,6 +61,8 @@ export const memberPk = (appId: string, segmentId: string) => `m#${appId}#${segm
 export const statePk = (appId: string, profileId: string) => `p#${appId}#${profileId}`;
 export const stateSk = 'state';
 export const DUE_PARTS = 8;
+/** The `due` partition of backfilling definitions. */
+export const BACKFILL_DUE_PART = 'backfill';
 
 export interface SegmentMember {
   profile_id: string;
