@@ -18,6 +18,7 @@ import {
   profileStore,
   reportStores,
   rejectionLog,
+  segmentStore,
   senderStore,
   sentActions,
   timelineStore,
@@ -50,6 +51,7 @@ export const handler = makeConsoleHandler({
   timeline: timelineStore(),
   rejections: rejectionLog(),
   ledgers: reports.funnel,
+  segments: segmentStore(),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),

@@ -7,10 +7,11 @@
 import { routes as affiliates } from './affiliates/routes';
 import { routes as players } from './players/routes';
 import { routes as rejections } from './rejections/routes';
+import { routes as segments } from './segments/routes';
 import { routes as settings } from './settings/routes';
 import { routes as users } from './users/routes';
 
-export const routes = [...users, ...settings, ...players, ...affiliates, ...rejections] as const;
+export const routes = [...users, ...settings, ...players, ...affiliates, ...rejections, ...segments] as const;
 
 export type ConsoleRoute = (typeof routes)[number];
 export type ConsoleRouteId = ConsoleRoute['id'];

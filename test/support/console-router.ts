@@ -21,6 +21,7 @@ import { MemoryStream } from './memory-stream';
 import { fixedVapid, MemoryDeliveryClaims, MemoryMailer, MemoryPushSender, MemorySentActions } from './messaging';
 import { MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from './players';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
+import { MemorySegmentStore } from './segments';
 import { MemorySessionStore } from './sessions';
 import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore, MemorySenderStore } from './settings';
 
@@ -81,6 +82,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     profiles: new MemoryProfiles(),
     timeline: new MemoryTimeline(),
     rejections: new MemoryRejectionLog(),
+    segments: new MemorySegmentStore(),
     stream: new MemoryStream(),
     mailer: new MemoryMailer(),
     actions: new MemorySentActions(),
