@@ -344,10 +344,11 @@ export interface SegmentMemberPage {
   next_cursor: string | null;
 }
 
-/** Members' ids and when they entered, a page at a time: the integrator API's answer. */
+/** Members' ids and when they entered, a page at a time: the integrator API's answer. An archived segment is not found. */
 export function segmentMemberIds(ports: Pick<SegmentPorts, 'segments'>) {
   return async (appId: string, segmentId: string, options: { limit?: number; cursor?: string } = {}): Promise<SegmentMemberPage> => {
     const segment = await requireSegment(ports, appId, segmentId);
+    if (segment.status === 'archived') throw new NotFound('no segment with this id');
     const page = await memberIds(ports, segment, options.limit ?? segmentLimits.defaultPageSize, options.cursor);
     return { members: page.members.map(({ profile_id, entered_at }) => ({ profile_id, entered_at })), next_cursor: page.next };
   };

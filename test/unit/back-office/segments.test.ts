@@ -212,7 +212,7 @@ describe('archiving a segment', () => {
     expect(audit.entries.filter((entry) => entry.action === 'segment.archived').map((entry) => entry.target)).toEqual(['segment:user', 'segment:base']);
   });
 
-  test('an archived segment is left out of the list unless asked for, and shows no members', async () => {
+  test('an archived segment is left out of the list unless asked for, shows no members, and is not found by the API', async () => {
     const { create, ports, segments } = arrange();
     await create({ segment_id: 'gone', name: 'Gone', condition: deposits });
     segments.addMember('app_1', 'gone', { profile_id: 'p-1', entered_at: '2026-11-21T10:00:00.000Z' });
@@ -220,7 +220,8 @@ describe('archiving a segment', () => {
 
     expect(await listSegments(ports)('app_1')).toEqual([]);
     expect((await listSegments(ports)('app_1', { archived: true })).map((segment) => segment.status)).toEqual(['archived']);
-    expect(await segmentMemberIds(ports)('app_1', 'gone')).toEqual({ members: [], next_cursor: null });
+    expect((await segmentMembers(ports)('app_1', 'gone')).members).toEqual([]);
+    expect(await refusal(segmentMemberIds(ports)('app_1', 'gone'))).toBeInstanceOf(NotFound);
   });
 });
 

@@ -54,6 +54,7 @@ describe("a refusal's message names the node's path", () => {
     [{ attribute: 'age', op: 'gt' }, 'condition.value is required for gt'],
     [{ events: { name: 'Bet' }, measure: 'sum', op: 'gt', value: 1 }, 'condition.property is required to sum events by name'],
     [{ last: { name: 'Login' } }, 'condition needs one of within_days and not_within_days'],
+    [{ not: { last: { name: 'Login' }, within_days: 400 } }, 'condition.not.within_days must be <= 365'],
     [{ lifecycle: 'ngr' }, 'condition needs op and value for ngr'],
     [{ lifecycle: 'ftd', op: 'gt', value: 1 }, 'condition: ftd takes no op or value (use {"not": …} for players without one)'],
     [{ all: [{ colour: 'blue' }] }, 'condition.all[0] must have one of attribute, events, last, lifecycle, reachable, segment, all, any, not'],
@@ -63,6 +64,10 @@ describe("a refusal's message names the node's path", () => {
   ])('%j: %s', (condition, message) => {
     expect(problemsOf(condition)).toContain(message);
   });
+});
+
+test("a recency node's refusal speaks only of the window it uses", () => {
+  expect(problemsOf({ last: { name: 'Login' }, not_within_days: 0 })).toEqual(['condition.not_within_days must be >= 1']);
 });
 
 describe('bounds', () => {
