@@ -113,6 +113,8 @@ async function requireSegment(ports: Pick<SegmentPorts, 'segments'>, appId: stri
   return found;
 }
 
+const reservedIds = ['new'];
+
 /** The id a name gives: lower case, words joined by `-`, at most 64 characters. */
 export function segmentIdFromName(name: string): string {
   return name
@@ -211,6 +213,8 @@ export function createSegment(ports: SegmentPorts) {
           ? 'segment_id is required: the name gives none (use letters or digits)'
           : 'segment_id must be 1 to 64 lower-case letters, digits, _ or -, starting with a letter or digit',
       );
+    // The console's address of the new-segment form.
+    if (problems.length === 0 && reservedIds.includes(segmentId)) problems.push(`segment_id ${segmentId} is reserved: give another`);
     if (problems.length > 0) throw new ValidationError(problems, 'segment is invalid');
     const condition = checkedCondition(input.condition);
     const all = await ports.segments.list(appId, { archived: true });

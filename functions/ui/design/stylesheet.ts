@@ -12,6 +12,7 @@ import { adminCss } from './areas/admin';
 import { affiliatesCss } from './areas/affiliates';
 import { audienceCss } from './areas/audience';
 import { portalCss } from './areas/portal';
+import { segmentsCss } from './areas/segments';
 import { breakpoints, tokensCss } from './tokens';
 
 const base = `
@@ -237,7 +238,19 @@ main.page.narrow { max-width: 28rem; padding-top: var(--urm-space-10); }
 `;
 
 /** The whole stylesheet, as one string (the console minifies it; the portal inlines it). */
-export const designStylesheet = [tokensCss(), base, controls, components, consoleShell, portalFrame, audienceCss, affiliatesCss, adminCss, portalCss].join('');
+export const designStylesheet = [
+  tokensCss(),
+  base,
+  controls,
+  components,
+  consoleShell,
+  portalFrame,
+  audienceCss,
+  segmentsCss,
+  affiliatesCss,
+  adminCss,
+  portalCss,
+].join('');
 
 /**
  * What the affiliate portal and the enterprise portal's pages inline: the same
