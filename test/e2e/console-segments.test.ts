@@ -74,6 +74,7 @@ describe('segments in the console', () => {
     const conditionError = page.locator('#segment-condition-error');
     await conditionError.getByText('condition.all[0].within_days must be <= 365').waitFor();
     await expect(page.getByLabel('Condition').getAttribute('aria-invalid')).resolves.toBe('true');
+    await page.getByText('What each kind means').click();
     await checkPage(page, 'console-segment-form');
 
     await page.getByLabel('Condition').fill('');
@@ -103,6 +104,14 @@ describe('segments in the console', () => {
     await checkPage(page, 'console-segments');
 
     await row.getByRole('link', { name: 'Active depositors' }).click();
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit Active depositors', level: 1 }).waitFor();
+    await page.getByLabel('Description (optional)').fill('Regulars who deposit and log in');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Active depositors', level: 1 }).waitFor();
+    await page.getByText('Regulars who deposit and log in').waitFor();
+    await page.getByText('version 1').waitFor();
+
     await page.getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('button', { name: 'Archive segment' }).click();
     await page.getByRole('heading', { name: 'Segments', level: 1 }).waitFor();

@@ -4,6 +4,7 @@
  * condition; its messages (which name the part of the condition) show under
  * the field.
  */
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { ConsoleAnswer } from '../../answers';
@@ -13,7 +14,7 @@ import { Visible } from '../../../ui/design/value';
 import { errorsOf, FormActions, FormFailure, useChange } from '../actions';
 import { getJson, postJson } from '../api';
 import { ErrorNote, Loading } from '../components';
-import { conditionExamples, withExample } from '../segment-sentences';
+import { conditionExamples, conditionSentence, withExample } from '../segment-sentences';
 import { useApi } from '../use-api';
 import { segmentPath } from './segments';
 
@@ -139,6 +140,21 @@ function SegmentForm({ segment }: { segment?: ConsoleAnswer<'ConsoleGetSegment'>
             spellcheck={false}
             placeholder={'{\n  "last": {"name": "Login"},\n  "not_within_days": 7\n}'}
           />
+          <details class="condition-reference">
+            <summary>What each kind means</summary>
+            <dl>
+              {conditionExamples.map((example) => (
+                <Fragment key={example.label}>
+                  <dt>{example.label}</dt>
+                  <dd>
+                    {conditionSentence(example.condition).text}
+                    <br />
+                    <code>{JSON.stringify(example.condition)}</code>
+                  </dd>
+                </Fragment>
+              ))}
+            </dl>
+          </details>
         </Field>
         <FormFailure failure={failure} not={segment ? 'Not saved' : 'Not created'} fields={fields} />
         <FormActions>

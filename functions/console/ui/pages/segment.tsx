@@ -29,7 +29,7 @@ type Member = Members['members'][number];
 export function SentenceTree({ sentence }: { sentence: Sentence }) {
   return (
     <li>
-      <span>{sentence.text}</span>
+      <span class={sentence.parts ? 'combinator' : undefined}>{sentence.text}</span>
       {sentence.parts && (
         <ul>
           {sentence.parts.map((part, i) => (
@@ -62,7 +62,7 @@ function memberColumns(currency: string): readonly Column<Member>[] {
         </a>
       ),
     },
-    { id: 'email', header: 'Email', value: (member) => member.email ?? '', cell: (member) => <span class="break">{member.email ?? ''}</span> },
+    { id: 'email', header: 'Email', value: (member) => member.email ?? '', cell: (member) => <span class="member-email">{member.email ?? ''}</span> },
     { id: 'deposit_count', header: 'Deposits', value: (member) => member.deposit_count, numeric: true },
     {
       id: 'deposits',
@@ -119,20 +119,22 @@ function MembersPreview({ segment }: { segment: Segment }) {
   const members = useApi(() => getJson<Members>(path, { limit: MEMBERS_PAGE_SIZE, cursor }), `${segment.segment_id}\n${cursor ?? ''}\n${segment.version}`);
   const csv = `${API_ROOT}/segments/${encodeURIComponent(segment.segment_id)}/members.csv`;
   return (
-    <Card
-      title="Members"
-      actions={
-        segment.status !== 'archived' && (
-          <a class="button small" href={csv} download>
-            Download CSV
-          </a>
-        )
-      }
-    >
-      {segment.size > 10_000 && (
-        <p class="muted">A file holds the first 10,000 members by profile id; `npm run admin -- segments export` writes every member.</p>
-      )}
+    <Card title="Members">
       <DataTable
+        toolbar={
+          segment.status !== 'archived' && (
+            <>
+              <a class="button small" href={csv} download>
+                Download CSV
+              </a>
+              <small class="muted">
+                {segment.size > 10_000
+                  ? 'The file holds the first 10,000 members by profile id; npm run admin -- segments export writes them all.'
+                  : 'Every member, with name, email and money.'}
+              </small>
+            </>
+          )
+        }
         label={`Members of ${segment.name}`}
         rows={members.data?.members}
         columns={memberColumns(members.data?.currency ?? 'EUR')}

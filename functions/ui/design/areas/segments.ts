@@ -14,12 +14,22 @@ export const segmentsCss = `
 .condition-sentences, .condition-sentences ul { list-style: none; margin: 0; padding: 0; }
 .condition-sentences ul { margin: var(--urm-space-1) 0 0 var(--urm-space-2); padding-left: var(--urm-space-3); border-left: 2px solid var(--urm-accent-soft); }
 .condition-sentences li { padding: var(--urm-space-1) 0; overflow-wrap: anywhere; }
-.condition-sentences > li > span { font-weight: 600; }
+.condition-sentences span.combinator { font-weight: 600; }
+.condition-sentences li > span:not(.combinator) { display: inline-block; padding: 2px var(--urm-space-2); background: var(--urm-accent-soft); color: var(--urm-accent-strong); border-radius: var(--urm-radius-sm); }
+.member-email { display: inline-block; min-width: 12rem; overflow-wrap: anywhere; }
+.condition-reference { margin-top: var(--urm-space-2); font-size: var(--urm-text-sm); }
+.condition-reference summary { cursor: pointer; color: var(--urm-accent-strong); }
+.condition-reference dl { display: grid; grid-template-columns: minmax(0, 1fr); gap: var(--urm-space-1) var(--urm-space-3); margin: var(--urm-space-2) 0 0; }
+@media (min-width: 48rem) { .condition-reference dl { grid-template-columns: 9rem minmax(0, 1fr); } }
+.condition-reference dt { font-weight: 600; }
+.condition-reference dd { margin: 0 0 var(--urm-space-1); overflow-wrap: anywhere; }
+.condition-reference code { font-size: var(--urm-text-xs); }
 .condition-json { margin-top: var(--urm-space-3); }
 .condition-json summary { cursor: pointer; color: var(--urm-accent-strong); }
 .condition-json pre { margin: var(--urm-space-2) 0 0; padding: var(--urm-space-3); background: var(--urm-surface-sunken); border-radius: var(--urm-radius-md); overflow-x: auto; max-width: 100%; font-size: var(--urm-text-sm); }
 .segment-form { max-width: 56rem; }
 .segment-form .form-row { display: grid; gap: 0 var(--urm-space-4); grid-template-columns: repeat(auto-fit, minmax(min(100%, 16rem), 1fr)); }
+.example-buttons .muted { font-size: var(--urm-text-sm); }
 .example-buttons { display: flex; flex-wrap: wrap; gap: var(--urm-space-1) var(--urm-space-2); align-items: center; margin-bottom: var(--urm-space-2); }
 textarea.condition-editor { min-height: 16rem; font-size: var(--urm-text-sm); line-height: 1.5; tab-size: 2; }
 .nowrap { white-space: nowrap; }
