@@ -5,7 +5,11 @@
  * writes them (functions/domain/segments/model.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, test } from '@jest/globals';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { adminProgram } from '../../bin/admin';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createApp } from '../../functions/back-office/apps';
 import { issueKey } from '../../functions/back-office/keys';
@@ -139,5 +143,56 @@ describe('the integrator API', () => {
     const members = await server('/api/segments/api-members/members', app.browserKey);
 
     expect([listed.status, members.status]).toEqual([403, 403]);
+  });
+});
+
+/** `npm run admin -- --json …` against the test stack, in this process (what it prints is its answer). */
+async function cli(...args: string[]): Promise<any> {
+  const printed = jest.spyOn(console, 'log').mockImplementation(() => {});
+  try {
+    await adminProgram()
+      .exitOverride()
+      .parseAsync(['--data-dir', stack.dataDir, '--json', ...args], { from: 'user' });
+    return JSON.parse(String(printed.mock.calls.at(-1)?.[0]));
+  } finally {
+    printed.mockRestore();
+  }
+}
+
+describe('the admin command line', () => {
+  test('creates a segment from a file, changes its condition (a new version), lists, shows, pages and exports members, and archives it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'urm-segments-'));
+    writeFileSync(join(dir, 'condition.json'), JSON.stringify({ last: { name: 'Login' }, not_within_days: 7 }));
+
+    const created = await cli('segments', 'create', '--app', app.appId, '--name', 'Lapsed', '--condition', `@${join(dir, 'condition.json')}`);
+    const edited = await cli(
+      'segments',
+      'edit',
+      '--app',
+      app.appId,
+      '--segment',
+      'lapsed',
+      '--condition',
+      '{"last": {"name": "Login"}, "not_within_days": 14}',
+    );
+    await arrangeMembers('lapsed', ['p-a', 'p-b', 'p-c']);
+    const listed = await cli('segments', 'list', '--app', app.appId);
+    const shown = await cli('segments', 'show', '--app', app.appId, '--segment', 'lapsed');
+    const page = await cli('segments', 'members', '--app', app.appId, '--segment', 'lapsed', '--limit', '2');
+    await cli('segments', 'export', '--app', app.appId, '--segment', 'lapsed', '--out', join(dir, 'lapsed.csv'));
+    const archived = await cli('segments', 'archive', '--app', app.appId, '--segment', 'lapsed');
+
+    expect(created).toMatchObject({ segment_id: 'lapsed', version: 1, status: 'backfilling' });
+    expect(edited).toMatchObject({ version: 2, condition: { last: { name: 'Login' }, not_within_days: 14 } });
+    expect(listed.map((segment: { segment_id: string }) => segment.segment_id)).toContain('lapsed');
+    expect(shown).toMatchObject({ segment_id: 'lapsed', size: 3 });
+    expect(page.members.map((member: { profile_id: string }) => member.profile_id)).toEqual(['p-a', 'p-b']);
+    expect(
+      readFileSync(join(dir, 'lapsed.csv'), 'utf8')
+        .split('\r\n')
+        .slice(1, -1)
+        .map((line) => line.split(',')[0]),
+    ).toEqual(['p-a', 'p-b', 'p-c']);
+    expect(archived).toMatchObject({ status: 'archived' });
   });
 });
