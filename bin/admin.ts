@@ -25,16 +25,8 @@ import { roles, type Role } from '../functions/domain/enterprise';
 import { listAffiliates, listRejections } from '../functions/back-office/records';
 import { getMoneySettings, setMoneySettings, type AppMoneySettings } from '../functions/back-office/money';
 import { replayFailures } from '../functions/back-office/replay';
-import {
-  archiveSegment,
-  createSegment,
-  editSegment,
-  getSegment,
-  listSegments,
-  segmentCsv,
-  segmentMembers,
-  type SegmentDetail,
-} from '../functions/back-office/segments';
+import { archiveSegment, createSegment, editSegment, getSegment, listSegments, type SegmentDetail } from '../functions/back-office/segments';
+import { segmentCsv, segmentMembers } from '../functions/back-office/segment-members';
 import { generateVapidKeys } from '../functions/back-office/web-push';
 import { statusOf } from '../functions/domain/affiliates';
 import { scopes, type Scope } from '../functions/domain/api-keys';

@@ -1,14 +1,6 @@
 /** The segments routes (segments/routes.ts) over the back office's use cases, made from their ports. */
-import {
-  archiveSegment,
-  createSegment,
-  editSegment,
-  getSegment,
-  listSegments,
-  segmentCsv,
-  segmentMembers,
-  type SegmentPorts,
-} from '../../back-office/segments';
+import { archiveSegment, createSegment, editSegment, getSegment, listSegments, type SegmentPorts } from '../../back-office/segments';
+import { segmentCsv, segmentMembers } from '../../back-office/segment-members';
 import { consoleActor } from '../../http/console-auth';
 import { answer, type Implementations } from '../route';
 import type { routes } from './routes';

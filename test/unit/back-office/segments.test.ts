@@ -5,12 +5,11 @@ import {
   editSegment,
   getSegment,
   listSegments,
-  segmentCsv,
   segmentIdFromName,
   segmentMemberIds,
-  segmentMembers,
   type SegmentPorts,
 } from '../../../functions/back-office/segments';
+import { segmentCsv, segmentMembers } from '../../../functions/back-office/segment-members';
 import { Conflict, NotFound, ValidationError } from '../../../functions/domain/errors';
 import type { StoredLedger } from '../../../functions/domain/funnel';
 import { MAX_ACTIVE_SEGMENTS, type SegmentDefinition } from '../../../functions/domain/segments/model';
@@ -106,6 +105,8 @@ describe('creating a segment', () => {
     ],
     [{ name: '!!!', condition: deposits }, 'segment_id is required: the name gives none (use letters or digits)'],
     [{ name: 'Fine' } as never, 'condition is required'],
+    [{ name: 'New', condition: deposits }, 'segment_id new is reserved: give another'],
+    [{ name: 'Fine', description: 'x'.repeat(1001), condition: deposits }, 'description must be text of at most 1000 characters'],
   ])('%j is refused: %s', async (input, message) => {
     const { create, audit } = arrange();
 
@@ -130,7 +131,7 @@ describe('creating a segment', () => {
     await archiveSegment(ports)('app_1', ada, 'old');
 
     const error = (await refusal(
-      create({ segment_id: 'new', name: 'New', condition: { any: [{ segment: 'nope' }, { not: { segment: 'old' } }, { segment: 'new' }] } }),
+      create({ segment_id: 'fresh', name: 'Fresh', condition: { any: [{ segment: 'nope' }, { not: { segment: 'old' } }, { segment: 'fresh' }] } }),
     )) as ValidationError;
 
     expect(error.errors).toEqual([

@@ -33,7 +33,6 @@ export function SentenceTree({ sentence }: { sentence: Sentence }) {
       {sentence.parts && (
         <ul>
           {sentence.parts.map((part, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a condition's parts are positional.
             <SentenceTree key={i} sentence={part} />
           ))}
         </ul>
