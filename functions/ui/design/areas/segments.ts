@@ -1,9 +1,9 @@
 /** Rules only the segments pages need, on top of the design system's components (joined into the one stylesheet by ../stylesheet.ts). */
 export const segmentsCss = `
-.segment-name { display: flex; flex-direction: column; gap: 2px; min-width: 10rem; }
+.segment-name { display: flex; flex-direction: column; gap: 2px; min-width: 8rem; }
 .segment-name small { font-weight: 400; overflow-wrap: anywhere; }
 .segment-status { display: inline-flex; flex-wrap: wrap; gap: var(--urm-space-1) var(--urm-space-2); align-items: center; }
-.segment-status .muted { font-size: var(--urm-text-sm); white-space: nowrap; }
+.segment-status .muted { font-size: var(--urm-text-sm); }
 .segment-page { display: grid; gap: var(--urm-space-4); min-width: 0; }
 .segment-page > * { min-width: 0; margin: 0; }
 .segment-page .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 12rem), 1fr)); }
