@@ -110,7 +110,7 @@ describe('segments in the console', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { name: 'Active depositors', level: 1 }).waitFor();
     await page.getByText('Regulars who deposit and log in').waitFor();
-    await page.getByText('version 1').waitFor();
+    await page.getByText(/^Version 1, last changed /).waitFor();
 
     await page.getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('button', { name: 'Archive segment' }).click();

@@ -219,7 +219,6 @@ export function SegmentPage({ id }: { id: string }) {
           id: 'segment-size',
         },
         { label: 'Status', value: <SegmentStatus segment={{ status: s.status, backfill: null }} />, note: `version ${s.version}` },
-        { label: 'Last changed', value: <When at={s.updated_at} />, note: <span class="break">by {s.updated_by}</span> },
       ]
     : [];
   return (
@@ -245,6 +244,9 @@ export function SegmentPage({ id }: { id: string }) {
             <ul class="condition-sentences">
               <SentenceTree sentence={conditionSentence(s.condition)} />
             </ul>
+            <p class="muted condition-changed">
+              Version {s.version}, last changed <When at={s.updated_at} /> by <span class="break">{s.updated_by}</span>.
+            </p>
             <details class="condition-json">
               <summary>Show as JSON</summary>
               <pre>

@@ -6,7 +6,7 @@ export const segmentsCss = `
 .segment-status .muted { font-size: var(--urm-text-sm); }
 .segment-page { display: grid; gap: var(--urm-space-4); min-width: 0; }
 .segment-page > * { min-width: 0; margin: 0; }
-.segment-page .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 12rem), 1fr)); }
+.segment-page .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 10rem), 1fr)); }
 .segment-actions { display: flex; flex-direction: column; align-items: flex-end; gap: var(--urm-space-2); }
 .backfill-progress { display: flex; flex-wrap: wrap; gap: var(--urm-space-2) var(--urm-space-3); align-items: center; margin: var(--urm-space-3) 0; }
 .backfill-progress progress { flex: 1 1 14rem; height: 0.75rem; accent-color: var(--urm-accent); }
@@ -24,7 +24,8 @@ export const segmentsCss = `
 .condition-reference dt { font-weight: 600; }
 .condition-reference dd { margin: 0 0 var(--urm-space-1); overflow-wrap: anywhere; }
 .condition-reference code { font-size: var(--urm-text-xs); }
-.condition-json { margin-top: var(--urm-space-3); }
+.condition-changed { margin: var(--urm-space-3) 0 0; font-size: var(--urm-text-sm); }
+.condition-json { margin-top: var(--urm-space-2); }
 .condition-json summary { cursor: pointer; color: var(--urm-accent-strong); }
 .condition-json pre { margin: var(--urm-space-2) 0 0; padding: var(--urm-space-3); background: var(--urm-surface-sunken); border-radius: var(--urm-radius-md); overflow-x: auto; max-width: 100%; font-size: var(--urm-text-sm); }
 .segment-form { max-width: 56rem; }
