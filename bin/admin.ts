@@ -5,6 +5,7 @@
  */
 import '../lib/local/quiet-sdk-warning';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clickAddress, createLinkForAffiliate, listLinks } from '../functions/back-office/affiliate-links';
@@ -28,6 +29,8 @@ import { roles, type Role } from '../functions/domain/enterprise';
 import { listAffiliates, listRejections } from '../functions/back-office/records';
 import { getMoneySettings, setMoneySettings, type AppMoneySettings } from '../functions/back-office/money';
 import { replayFailures } from '../functions/back-office/replay';
+import { archiveSegment, createSegment, editSegment, getSegment, listSegments, type SegmentDetail } from '../functions/back-office/segments';
+import { segmentCsv, segmentMembers } from '../functions/back-office/segment-members';
 import { generateVapidKeys } from '../functions/back-office/web-push';
 import { statusOf } from '../functions/domain/affiliates';
 import { scopes, type Scope } from '../functions/domain/api-keys';
@@ -36,7 +39,7 @@ import { describePlan } from '../functions/domain/plans';
 import { Conflict, DomainError, ValidationError } from '../functions/domain/errors';
 import { parseMoneyEventPairs } from '../functions/domain/money-settings';
 import { printResult, textTable as table } from '../lib/admin/format';
-import { backOfficeOf, baseUrlOf, replayPortsOf, TargetError } from '../lib/admin/targets';
+import { backOfficeOf, baseUrlOf, replayPortsOf, segmentPortsOf, TargetError } from '../lib/admin/targets';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -63,6 +66,21 @@ const origin = (field: string) => (value: string) => {
     throw new InvalidArgumentError((error as ValidationError).errors?.[0] ?? String(error));
   }
 };
+/** `--condition`: JSON text, or `@file.json`. */
+function conditionArgument(value: string): unknown {
+  const text = value.startsWith('@') ? readFileSync(resolve(value.slice(1)), 'utf8') : value;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new InvalidArgumentError(`not JSON: ${(error as Error).message}`);
+  }
+}
+
+const positiveInteger = (value: string) => {
+  if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError('a whole number from 1');
+  return Number(value);
+};
+
 const collect =
   (parse: (v: string) => string) =>
   (value: string, previous: string[] = []) => [...previous, parse(value)];
@@ -694,6 +712,115 @@ export function adminProgram(options: AdminOptions = {}): Command {
         `Reindexed ${written} players of ${appId} (${read} read)`,
         ...(cursor ? [`More to go: run again with --cursor ${cursor}`] : []),
       ]);
+    });
+  const segments = program.command('segments').description('segments: named conditions over players, kept in real time (docs/api.md, "Segments")');
+  const segmentPorts = () => segmentPortsOf({ ...target(), dataDir: resolve(root, target().dataDir) });
+  const segmentLines = (segment: SegmentDetail) => [
+    `${segment.segment_id} (${segment.name}): ${segment.size} members, ${segment.status}, version ${segment.version}`,
+    ...(segment.backfill && segment.status === 'backfilling'
+      ? [
+          `backfill: ${segment.backfill.done}${segment.backfill.total === null ? '' : ` of ${segment.backfill.total}`} players since ${segment.backfill.started_at}`,
+        ]
+      : []),
+    ...(segment.description ? [segment.description] : []),
+    `condition: ${JSON.stringify(segment.condition)}`,
+  ];
+  segments
+    .command('list')
+    .description("an application's segments with their sizes")
+    .requiredOption('--app <app_id>')
+    .option('--archived', 'archived segments too')
+    .action(async (opts: { app: string; archived?: boolean }) => {
+      const found = await listSegments(await segmentPorts())(opts.app, { archived: opts.archived });
+      print(found, () => table(found as unknown as Record<string, unknown>[], ['segment_id', 'name', 'size', 'status', 'version', 'updated_at']));
+    });
+  segments
+    .command('show')
+    .description('a segment: its condition, size and backfill')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--segment <segment_id>')
+    .action(async (opts: { app: string; segment: string }) => {
+      const found = await getSegment(await segmentPorts())(opts.app, opts.segment);
+      print(found, () => segmentLines(found));
+    });
+  segments
+    .command('create')
+    .description('define a segment: it is backfilled over the existing players, then kept in real time')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--name <name>', 'a name for people, 1 to 100 characters')
+    .requiredOption('--condition <json>', 'the condition as JSON text, or @file.json', conditionArgument)
+    .option('--id <segment_id>', 'lower-case letters, digits, _ and - (default: made from the name)')
+    .option('--description <text>')
+    .action(async (opts: { app: string; name: string; condition: unknown; id?: string; description?: string }) => {
+      const created = await createSegment(await segmentPorts())(opts.app, commandLineActor, {
+        name: opts.name,
+        condition: opts.condition,
+        ...(opts.id ? { segment_id: opts.id } : {}),
+        ...(opts.description ? { description: opts.description } : {}),
+      });
+      print(created, () => [`Created segment ${created.segment_id}: backfilling.`, ...segmentLines(created)]);
+    });
+  segments
+    .command('edit')
+    .description('change a segment: a new condition is a new version, backfilled again')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--segment <segment_id>')
+    .option('--name <name>')
+    .option('--description <text>')
+    .option('--condition <json>', 'the condition as JSON text, or @file.json', conditionArgument)
+    .action(async (opts: { app: string; segment: string; name?: string; description?: string; condition?: unknown }) => {
+      const edited = await editSegment(await segmentPorts())(opts.app, commandLineActor, opts.segment, {
+        name: opts.name,
+        description: opts.description,
+        condition: opts.condition,
+      });
+      print(edited, () => [`Changed segment ${edited.segment_id}.`, ...segmentLines(edited)]);
+    });
+  segments
+    .command('archive')
+    .description('stop keeping a segment (refused while another segment uses it)')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--segment <segment_id>')
+    .action(async (opts: { app: string; segment: string }) => {
+      const archived = await archiveSegment(await segmentPorts())(opts.app, commandLineActor, opts.segment);
+      print(archived, () => [`Archived segment ${archived.segment_id}.`]);
+    });
+  segments
+    .command('members')
+    .description("a page of a segment's members with their name, email and money")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--segment <segment_id>')
+    .option('--limit <n>', 'members per page, 1 to 100 (default 100)', positiveInteger)
+    .option('--cursor <cursor>', 'the next_cursor of the previous page')
+    .action(async (opts: { app: string; segment: string; limit?: number; cursor?: string }) => {
+      const page = await segmentMembers(await segmentPorts())(opts.app, opts.segment, { limit: opts.limit, cursor: opts.cursor });
+      print(page, () => [
+        ...table(page.members as unknown as Record<string, unknown>[], ['profile_id', 'name', 'email', 'deposit_count', 'deposits', 'ngr', 'entered_at']),
+        ...(page.next_cursor ? [`next page: --cursor ${page.next_cursor}`] : []),
+      ]);
+    });
+  segments
+    .command('export')
+    .description('every member as CSV (all files of the console, one after another, the header once)')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--segment <segment_id>')
+    .option('--out <file>', 'write to this file (default: standard output)')
+    .action(async (opts: { app: string; segment: string; out?: string }) => {
+      const csv = segmentCsv(await segmentPorts());
+      const out = opts.out ? createWriteStream(opts.out) : process.stdout;
+      let cursor: string | undefined;
+      let rows = 0;
+      do {
+        const file = await csv(opts.app, opts.segment, { cursor });
+        // Every file starts with the header: the first one's is kept.
+        out.write(cursor === undefined ? file.csv : file.csv.slice(file.csv.indexOf('\r\n') + 2));
+        rows += file.rows;
+        cursor = file.next_cursor ?? undefined;
+      } while (cursor !== undefined);
+      if (opts.out) {
+        await new Promise((done) => (out as ReturnType<typeof createWriteStream>).end(done));
+        print({ segment_id: opts.segment, rows, file: opts.out }, () => [`Wrote ${rows} members to ${opts.out}.`]);
+      }
     });
   const push = program.command('push').description('web push');
   push

@@ -14,7 +14,9 @@ function cell(value: string | number): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-const row = (cells: (string | number)[]) => cells.map(cell).join(',');
+/** One CSV line of cells, escaped and neutralised as above: the segments' export writes its rows with it too. */
+export const csvRow = (cells: readonly (string | number)[]) => cells.map(cell).join(',');
+const row = csvRow;
 const values = (f: FunnelFigures) => figures.map((name) => f[name]);
 
 export function reportCsv(report: AffiliateReport): string {

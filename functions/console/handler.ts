@@ -20,6 +20,7 @@ import {
   profileStore,
   reportStores,
   rejectionLog,
+  segmentStore,
   senderStore,
   sentActions,
   timelineStore,
@@ -55,6 +56,7 @@ export const handler = makeConsoleHandler({
   ledgers: reports.funnel,
   playerCounts: figuresStore(),
   appMoney: reports.funnel,
+  segments: segmentStore(),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),

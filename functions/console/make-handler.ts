@@ -18,11 +18,12 @@ import { playersHandlers, type PlayersPorts } from './players/handlers';
 import { rejectionsHandlers, type RejectionsPorts } from './rejections/handlers';
 import type { ConsoleRouteDefinition, Implementation, Implementations } from './route';
 import { routes } from './routes';
+import { segmentsHandlers, type SegmentsPorts } from './segments/handlers';
 import { settingsHandlers, type SettingsPorts } from './settings/handlers';
 import { usersHandlers, type UsersPorts } from './users/handlers';
 
 /** What the console's routes are made of: every area's ports, and the session's. */
-export type ConsolePorts = ConsoleAuthPorts & SettingsPorts & PlayersPorts & AffiliatesPorts & UsersPorts & RejectionsPorts & OverviewPorts;
+export type ConsolePorts = ConsoleAuthPorts & SettingsPorts & PlayersPorts & AffiliatesPorts & UsersPorts & RejectionsPorts & OverviewPorts & SegmentsPorts;
 
 /** Each route's implementation, by id: the areas' together (the type says every declared route has one). */
 export function consoleImplementations(ports: ConsolePorts) {
@@ -33,6 +34,7 @@ export function consoleImplementations(ports: ConsolePorts) {
     ...affiliatesHandlers(ports),
     ...rejectionsHandlers(ports),
     ...overviewHandlers(ports),
+    ...segmentsHandlers(ports),
   } satisfies Implementations<typeof routes>;
 }
 

@@ -133,6 +133,21 @@ export const httpOperations: HttpOperation[] = [
     indexes: { links: ['by-affiliate'] },
   },
   {
+    id: 'ListSegments',
+    method: 'GET',
+    path: '/api/segments',
+    entry: 'functions/api/list-segments/handler.ts',
+    // The definitions and their size shards, in the application's partition.
+    tables: { keys: 'read', segments: 'read' },
+  },
+  {
+    id: 'ListSegmentMembers',
+    method: 'GET',
+    path: '/api/segments/{segment_id}/members',
+    entry: 'functions/api/list-segment-members/handler.ts',
+    tables: { keys: 'read', segments: 'read' },
+  },
+  {
     id: 'SendEmail',
     method: 'POST',
     path: '/api/send_email',

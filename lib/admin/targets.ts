@@ -30,6 +30,7 @@ import { DynamoProfileStore } from '../../functions/adapters/dynamo-profile-stor
 import { DynamoRejectionLog } from '../../functions/adapters/dynamo-rejection-log';
 import { DynamoSenderStore } from '../../functions/adapters/dynamo-sender-store';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/adapters/dynamo-postback-store';
+import { DynamoSegmentStore } from '../../functions/adapters/dynamo-segment-store';
 import { KinesisRecordReader } from '../../functions/adapters/kinesis-record-reader';
 import { LambdaConsumerInvoker } from '../../functions/adapters/lambda-consumer-invoker';
 import { SqsFailureList } from '../../functions/adapters/sqs-failure-list';
@@ -37,6 +38,7 @@ import { SsmSecretStore } from '../../functions/adapters/ssm-secret-store';
 import type { BackOffice } from '../../functions/back-office/ports';
 import { postbackHostList } from '../../functions/domain/postbacks';
 import type { ReplayPorts } from '../../functions/back-office/replay';
+import type { SegmentPorts } from '../../functions/back-office/segments';
 import { streamConsumers } from '../../functions/manifest/operations';
 import { tableOutputName, tables } from '../../functions/manifest/resources';
 import { secretsPrefixOutput } from '../../functions/manifest/secrets';
@@ -92,14 +94,35 @@ async function stackOutputsOf(stackName: string, region?: string): Promise<Map<s
   return new Map((out.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
 }
 
-async function deployedBackOffice(stackName: string, region?: string): Promise<BackOffice> {
+type TableDefinition = (typeof tables)[keyof typeof tables];
+
+/** A deployed stack's outputs, its tables' names, and a DynamoDB client for them. */
+async function deployedTables(stackName: string, region?: string) {
   const outputs = await stackOutputsOf(stackName, region);
-  const tableName = (definition: (typeof tables)[keyof typeof tables]) => {
+  const tableName = (definition: TableDefinition) => {
     const name = outputs.get(tableOutputName(definition));
     if (!name) throw new TargetError(`Stack ${stackName} has no output ${tableOutputName(definition)}; is it a urm stack?`);
     return name;
   };
-  const document = DynamoDBDocumentClient.from(new DynamoDBClient({ region }));
+  return { outputs, tableName, document: DynamoDBDocumentClient.from(new DynamoDBClient({ region })) };
+}
+
+/** What the segments' use cases read and write on the target (functions/back-office/segments.ts). */
+export async function segmentPortsOf(target: Target): Promise<SegmentPorts> {
+  const { document, tableName } = target.stack
+    ? await deployedTables(target.stack, target.region)
+    : { document: localClients(await runningLocalStack(target.dataDir)).document, tableName: (definition: TableDefinition) => definition.localName };
+  return {
+    segments: new DynamoSegmentStore(document, tableName(tables.segments)),
+    profiles: new DynamoProfileStore(document, tableName(tables.profiles)),
+    ledgers: new DynamoFunnelStore(document, tableName(tables.funnel)),
+    apps: new DynamoAppStore(document, tableName(tables.apps)),
+    audit: new DynamoAuditLog(document, tableName(tables.auditLog)),
+  };
+}
+
+async function deployedBackOffice(stackName: string, region?: string): Promise<BackOffice> {
+  const { outputs, tableName, document } = await deployedTables(stackName, region);
   return {
     apps: new DynamoAppStore(document, tableName(tables.apps)),
     keys: new DynamoKeyStore(document, tableName(tables.keys)),

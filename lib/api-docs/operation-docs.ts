@@ -25,6 +25,7 @@ import { enterprisePortalDocs } from './operations/enterprise-portal';
 import { ingestionDocs } from './operations/ingestion';
 import { profileReadDocs } from './operations/profile-reads';
 import { pushDocs } from './operations/push';
+import { segmentDocs } from './operations/segments';
 import { trackingLinkDocs } from './operations/tracking-links';
 
 /** Published under `#/components/schemas`: shared schemas, by identity. */
@@ -51,4 +52,5 @@ export const operationDocs: Record<string, OperationDoc> = {
   ...enterprisePortalDocs,
   ...pushDocs,
   ...trackingLinkDocs,
+  ...segmentDocs,
 };

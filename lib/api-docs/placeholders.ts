@@ -39,6 +39,10 @@ export const placeholders = {
   unknownAffiliateId: 'aff_00000000000000000000',
   /** An email not signed up in the application yet. */
   enterpriseEmail: 'grace.hopper@casino.example',
+  /** A segment of the application (not archived). */
+  segmentId: 'active-depositors',
+  /** A segment id the application does not have. */
+  unknownSegmentId: 'no-such-segment',
 } as const;
 
 export type Placeholder = keyof typeof placeholders;

@@ -249,6 +249,7 @@ describe('the Settings page, as a viewer', () => {
     await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual([
       'Home',
       'Players',
+      'Segments',
       'Affiliates',
       'Rejections',
     ]);

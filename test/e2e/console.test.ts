@@ -384,6 +384,7 @@ describe('the console in Chromium, as a viewer', () => {
     await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual([
       'Home',
       'Players',
+      'Segments',
       'Affiliates',
       'Rejections',
     ]);

@@ -522,10 +522,13 @@ describe('the segment engine', () => {
   });
 });
 
-describe('the operator affiliate functions', () => {
+describe('the operator read functions (affiliates, segments)', () => {
   const granted: Record<string, TableName[]> = {
     ListAffiliates: ['keys', 'affiliates'],
     GetAffiliateReport: ['keys', 'apps', 'affiliates', 'funnel', 'links'],
+    // Segments: the definitions, sizes and members, in one table.
+    ListSegments: ['keys', 'segments'],
+    ListSegmentMembers: ['keys', 'segments'],
   };
 
   for (const [id, readable] of Object.entries(granted)) {

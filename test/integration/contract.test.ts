@@ -16,6 +16,8 @@ import { expectedStatus } from '../../lib/api-docs/document';
 import { placeholders, type Placeholder } from '../../lib/api-docs/placeholders';
 import { httpRoutes } from '../../functions/manifest/operations';
 import { createLink } from '../../functions/back-office/affiliate-links';
+import { DynamoSegmentStore } from '../../functions/adapters/dynamo-segment-store';
+import { tables } from '../../functions/manifest/resources';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
@@ -83,6 +85,25 @@ beforeAll(async () => {
     landing_url: `${stack.baseUrl}/`,
   });
 
+  // A segment with a member, written as the console and the segment engine would.
+  const segments = new DynamoSegmentStore(localClients(stack.endpoints).document, tables.segments.localName);
+  const segmentId = `contract-${run}`
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]/g, '-')
+    .slice(0, 64);
+  const at = new Date().toISOString();
+  await segments.create({
+    app_id: stack.dev.app_id,
+    segment_id: segmentId,
+    name: 'Contract',
+    condition: { lifecycle: 'ftd' },
+    version: 1,
+    status: 'ready',
+    created_at: at,
+    updated_at: at,
+    updated_by: 'contract-test',
+  });
+
   const values: Record<Placeholder, string> = {
     appId: stack.dev.app_id,
     profileId,
@@ -100,6 +121,8 @@ beforeAll(async () => {
     unknownAffiliateId: `aff_never_${run}`,
     enterpriseEmail: `enterprise-${run}@example.com`,
     linkId: link.link_id,
+    segmentId,
+    unknownSegmentId: `never-${segmentId}`.slice(0, 64),
   };
   real = new Map(Object.entries(values).map(([name, value]) => [placeholders[name as Placeholder], value]));
 });

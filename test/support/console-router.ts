@@ -22,6 +22,7 @@ import { fixedVapid, MemoryDeliveryClaims, MemoryMailer, MemoryPushSender, Memor
 import { MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from './players';
 import { MemoryPlayerSearch } from './player-search';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
+import { MemorySegmentStore } from './segments';
 import { MemorySessionStore } from './sessions';
 import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore, MemorySenderStore } from './settings';
 
@@ -83,6 +84,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     search: new MemoryPlayerSearch(),
     timeline: new MemoryTimeline(),
     rejections: new MemoryRejectionLog(),
+    segments: new MemorySegmentStore(),
     stream: new MemoryStream(),
     mailer: new MemoryMailer(),
     actions: new MemorySentActions(),

@@ -34,6 +34,10 @@ const everyone = ['admin', 'marketer', 'viewer'] as const;
 const HomePage = lazy(() => import('./pages/home').then((page) => page.HomePage));
 const PlayersPage = lazy(() => import('./pages/players').then((page) => page.PlayersPage));
 const PlayerPage = lazy(() => import('./pages/player').then((page) => page.PlayerPage));
+const SegmentsPage = lazy(() => import('./pages/segments').then((page) => page.SegmentsPage));
+const SegmentPage = lazy(() => import('./pages/segment').then((page) => page.SegmentPage));
+const NewSegmentPage = lazy(() => import('./pages/segment-form').then((page) => page.NewSegmentPage));
+const EditSegmentPage = lazy(() => import('./pages/segment-form').then((page) => page.EditSegmentPage));
 const AffiliatesPage = lazy(() => import('./pages/affiliates').then((page) => page.AffiliatesPage));
 const AffiliatePage = lazy(() => import('./pages/affiliate').then((page) => page.AffiliatePage));
 const RejectionsPage = lazy(() => import('./pages/rejections').then((page) => page.RejectionsPage));
@@ -45,6 +49,11 @@ export const routes: readonly ConsoleRoute[] = [
   { path: '/console/home', component: HomePage, nav: 'Home', group: 'Overview', roles: everyone },
   { path: '/console/players', component: PlayersPage, nav: 'Players', group: 'Audience', roles: everyone },
   { path: '/console/players/:id', component: PlayerPage, roles: everyone },
+  { path: '/console/segments', component: SegmentsPage, nav: 'Segments', group: 'Audience', roles: everyone },
+  // Before `:id`: "new" is not a segment's id.
+  { path: '/console/segments/new', component: NewSegmentPage, roles: everyone },
+  { path: '/console/segments/:id', component: SegmentPage, roles: everyone },
+  { path: '/console/segments/:id/edit', component: EditSegmentPage, roles: everyone },
   { path: '/console/affiliates', component: AffiliatesPage, nav: 'Affiliates', group: 'Affiliates', roles: everyone },
   { path: '/console/affiliates/:id', component: AffiliatePage, roles: everyone },
   { path: '/console/rejections', component: RejectionsPage, nav: 'Rejections', group: 'Data', roles: everyone },

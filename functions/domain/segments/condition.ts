@@ -164,6 +164,8 @@ const kinds = [
   ['segment', membershipConditionSchema],
 ] as const;
 const leafValidators = kinds.map(([key, schema]) => [key, compileValidator(schema as RequestSchema, 'condition')] as const);
+// A recency node is described by the branch its window key picks: the other branch's refusals would only confuse.
+const [recencyWithin, recencyNotWithin] = recencyConditionSchema.oneOf.map((branch) => compileValidator(branch as RequestSchema, 'condition'));
 const combinators = ['all', 'any', 'not'] as const;
 
 /**
@@ -201,8 +203,9 @@ function describeNode(node: unknown, path: string, depth: number): string[] {
   const kind = leafValidators.find(([key]) => key in node);
   if (kind === undefined) return [`${path} must have one of ${[...kinds.map(([key]) => key), ...combinators].join(', ')}`];
   if (kind[0] === 'last' && 'within_days' in node === 'not_within_days' in node) return [`${path} needs one of within_days and not_within_days`];
+  const validate = kind[0] === 'last' ? ('within_days' in node ? recencyWithin! : recencyNotWithin!) : kind[1];
   try {
-    kind[1](node);
+    validate(node);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     return error.errors

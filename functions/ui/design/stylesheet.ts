@@ -13,6 +13,7 @@ import { affiliatesCss } from './areas/affiliates';
 import { audienceCss } from './areas/audience';
 import { homeCss } from './areas/home';
 import { portalCss } from './areas/portal';
+import { segmentsCss } from './areas/segments';
 import { breakpoints, tokensCss } from './tokens';
 
 const base = `
@@ -247,6 +248,7 @@ export const designStylesheet = [
   portalFrame,
   audienceCss,
   homeCss,
+  segmentsCss,
   affiliatesCss,
   adminCss,
   portalCss,

@@ -9,6 +9,7 @@ export const tags = [
   { name: 'Enterprise', description: "Enterprise users and their sign-in to the application's portal." },
   { name: 'Email', description: "Transactional email through the application's channels." },
   { name: 'Web push', description: 'Web push notifications and what the browser SDK needs.' },
+  { name: 'Segments', description: "The application's segments, their sizes and members, kept in real time." },
 ] as const;
 
 export type Tag = (typeof tags)[number]['name'];

@@ -1,0 +1,4 @@
+import { keyResolver, segmentStore } from '../../adapters/stores';
+import { makeListSegmentsHandler } from './make-handler';
+
+export const handler = makeListSegmentsHandler({ keys: keyResolver(), segments: segmentStore() });
