@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import { metricsNamespace } from '../../../functions/manifest/metrics';
@@ -17,6 +17,8 @@ setFunctionEnv({
   PROFILES_TABLE: 'profiles',
   TIMELINE_TABLE: 'timeline',
   REJECTIONS_TABLE: 'rejections',
+  FIGURES_TABLE: 'figures',
+  PLAYER_SEARCH_TABLE: 'player-search',
   SECRETS_PREFIX: '/urm/test',
 });
 
@@ -45,6 +47,10 @@ beforeEach(() => {
     Item: input.TableName === 'keys' ? byHash.get(input.Key.key_hash!) : undefined,
   }));
   dynamo.on(PutCommand).resolves({});
+  // A new profile is written with the players counter, in one transaction.
+  dynamo.on(TransactWriteCommand).resolves({});
+  // Its search terms, written before it.
+  dynamo.on(BatchWriteCommand).resolves({});
   kinesis.on(PutRecordsCommand).callsFake(acceptedPutRecords);
   written = [];
   jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
