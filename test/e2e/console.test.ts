@@ -247,6 +247,7 @@ describe('finding a player by name', () => {
     });
     expect(sent.status).toBe(200);
     const page = await signedIn('admin');
+    await toPlayers(page);
 
     await page.getByLabel('Search by id, email, name or phone').fill('liam');
     await page.getByRole('button', { name: 'Search' }).click();
