@@ -96,7 +96,8 @@ beforeAll(async () => {
     app_id: stack.dev.app_id,
     segment_id: segmentId,
     name: 'Contract',
-    condition: { lifecycle: 'ftd' },
+    // On the shared demo application: a condition nobody meets (integrators cannot set urm_ attributes), so other tests' players never enter it.
+    condition: { attribute: 'urm_contract_never', op: 'exists' },
     version: 1,
     status: 'ready',
     created_at: at,
