@@ -21,6 +21,7 @@ import { tables } from '../../functions/manifest/resources';
 import { partitionKey } from '../../functions/domain/stream-record';
 import { launchChromium } from '../support/chromium';
 import { request } from '../support/http';
+import { waitFor } from '../support/local-process';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';
 import { checkPage } from '../support/page-checks';
 
@@ -246,17 +247,19 @@ describe('finding a player by name', () => {
       ],
     });
     expect(sent.status).toBe(200);
+    // Indexed as the profile is applied, seconds after the 200: the page's first search comes after that.
+    await waitFor(
+      async () => (await request(stack.baseUrl, 'GET', `/profiles/player-liam?app_id=${app.appId}`, { key: app.serverKey })).status === 200,
+      'Liam to be applied',
+      30_000,
+    );
     const page = await signedIn('admin');
     await toPlayers(page);
 
     await page.getByLabel('Search by id, email, name or phone').fill('liam');
     await page.getByRole('button', { name: 'Search' }).click();
-    // The profile is applied within seconds of the 200: search again until it is listed.
     const link = page.getByRole('link', { name: 'player-liam', exact: true });
-    for (let attempt = 0; attempt < 15 && !(await link.isVisible()); attempt++) {
-      await page.waitForTimeout(1000);
-      await page.getByRole('button', { name: 'Search' }).click();
-    }
+    await link.waitFor();
     const row = page.locator('main tbody tr', { has: link });
     await expect(row.locator('td').allTextContents()).resolves.toEqual(expect.arrayContaining(['Liam Borg', 'liam.borg@example.com', 'first name (exact)']));
     await page.getByText('Columns', { exact: true }).click();
