@@ -12,20 +12,12 @@
  * stream would take longer than a figure may. Seeding stops at 100,000 or
  * at SEED_MS, whichever comes first; the result says how many.
  */
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { defaultSearchAttributes, searchKey, termsOf } from '../../functions/domain/player-search';
 import { partitionKey } from '../../functions/domain/stream-record';
 import { tables } from '../../functions/manifest/resources';
-import { ensureTables } from '../../lib/local/bootstrap';
-import { startDynamoLocal } from '../../lib/local/emulators';
 import { storedProfile } from '../support/players';
-import { freePort } from '../support/ports';
-import { functionEnvironment, percentile, report, round } from './support';
+import { functionEnvironment, percentile, report, round, startBenchDynamo } from './support';
 
 const PLAYERS = Number(process.env.URM_BENCH_SEARCH_PLAYERS ?? 100_000);
 const SEED_MS = Number(process.env.URM_BENCH_SEARCH_SEED_MS ?? 150_000);
@@ -53,29 +45,8 @@ export interface PlayerSearchResult {
 }
 
 async function main(): Promise<PlayerSearchResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'urm-bench-search-'));
-  const port = await freePort();
-  const dynamoProcess = await startDynamoLocal({ port, dataDir, accessKeyId: 'local' });
+  const { endpoint, stop } = await startBenchDynamo('urm-bench-search-');
   try {
-    const endpoint = `http://127.0.0.1:${port}`;
-    const admin = new DynamoDBClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      requestHandler: new NodeHttpHandler(),
-    });
-    for (let i = 0; ; i++) {
-      try {
-        await admin.send(new ListTablesCommand({ Limit: 1 }));
-        break;
-      } catch (error) {
-        if (i > 600) throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${dynamoProcess.diagnostics()}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-    await ensureTables(admin);
-    admin.destroy();
-
     Object.assign(process.env, functionEnvironment({ dynamodb: endpoint }));
     const { dynamo } = await import('../../functions/adapters/clients/dynamo');
     const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
@@ -147,8 +118,7 @@ async function main(): Promise<PlayerSearchResult> {
     }
     return { players: seeded, seedSeconds, runs: RUNS, baseline, searches };
   } finally {
-    await dynamoProcess.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 
