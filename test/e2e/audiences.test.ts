@@ -85,6 +85,8 @@ describe('audiences, end to end', () => {
 
     await page.getByLabel('Search by id, email, name or phone').fill('liam');
     await page.getByRole('button', { name: 'Search' }).click();
+    // Liam may be on the list the page opened with: read his row once the search's answer has replaced it.
+    await page.getByText(/found, best matches first/).waitFor();
     const link = page.getByRole('link', { name: 'p-liam', exact: true });
     await link.waitFor();
     const row = page.locator('main tbody tr', { has: link });
