@@ -1,6 +1,7 @@
 /** Applications and their keys: the ports the back office and the auth check use. */
 import type { ProgrammeSettings } from './affiliate-program';
 import type { ApiKeyRecord } from './api-keys';
+import type { MessagingSettings } from './send-gate';
 
 export interface App extends ProgrammeSettings {
   app_id: string;
@@ -25,6 +26,8 @@ export interface App extends ProgrammeSettings {
   /** The searchable attributes before their last change, and when that was: a player applied before it is reindexed once. */
   search_attributes_previous?: string[];
   search_attributes_changed_at?: string;
+  /** The send gate's settings: caps, quiet hours, time zone, topics, address attributes (./send-gate.ts); absent: the defaults. */
+  messaging?: MessagingSettings;
 }
 
 export interface AppStore {
@@ -43,6 +46,7 @@ export interface AppStore {
         | 'vapid_subject'
         | 'identity_verification'
         | 'search_attributes'
+        | 'messaging'
         | keyof ProgrammeSettings
       >
     >,

@@ -47,6 +47,7 @@ export const crmAttributes = [
   'urm_unsubscribed_topics',
   'urm_timezone',
   'urm_language',
+  'urm_email_suppressed',
 ] as const;
 export type CrmAttribute = (typeof crmAttributes)[number];
 
@@ -115,6 +116,8 @@ export const crmAttributeSchemas = {
   urm_unsubscribed_topics: topicsSchema,
   urm_timezone: { type: 'string', format: 'iana-time-zone', maxLength: 64 },
   urm_language: { type: 'string', format: 'bcp47', maxLength: 35 },
+  // Set by urm on a hard bounce or a complaint (send-gate.ts); an integrator may set or clear it (an imported suppression list, a fixed address).
+  urm_email_suppressed: { type: 'string', enum: ['bounce', 'complaint'] },
 } as const satisfies Record<CrmAttribute, object>;
 
 /**
