@@ -209,6 +209,18 @@ export function quietHoursEnd(now: Date, timeZone: string, window: MessagingSett
   return new Date(Math.max(candidate, now.getTime() + 1));
 }
 
+// ---- what was sent (the caps) ------------------------------------------
+
+/** Port: the marketing messages sent per player and channel in the player's local day and ISO week. */
+export interface SentCounts {
+  /** What was sent in `moment`'s day and week (0 for a day or week not yet counted). */
+  read(appId: string, profileId: string, channel: GateChannel, moment: LocalMoment): Promise<{ day: number; week: number }>;
+  /** Counts one message if `caps` allow it, atomically: false (nothing counted) when the day's or the week's cap is reached. */
+  claim(appId: string, profileId: string, channel: GateChannel, moment: LocalMoment, caps: ChannelCaps | undefined): Promise<boolean>;
+  /** Takes back a claim whose message did not go out. */
+  release(appId: string, profileId: string, channel: GateChannel, moment: LocalMoment): Promise<void>;
+}
+
 // ---- the decision -------------------------------------------------------
 
 export interface GateInput {
