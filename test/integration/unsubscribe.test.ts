@@ -1,0 +1,153 @@
+/**
+ * Unsubscribe links over HTTP (docs/api.md, "Unsubscribe"), on an application
+ * of this file's own: the link a marketing mail carries, posted as a mail
+ * client's one-click does, and what the integrator then reads back.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { createApp } from '../../functions/back-office/apps';
+import { issueKey } from '../../functions/back-office/keys';
+import { commandLineActor } from '../../functions/domain/audit';
+import { newUnsubscribeKey, signUnsubscribeToken } from '../../functions/domain/unsubscribe-token';
+import { unsubscribeLinks } from '../../functions/messaging/unsubscribe';
+import { localBackOffice, localClients } from '../../lib/local/stack';
+import { request } from '../support/http';
+import { testStack, type TestStack } from '../support/local-stack';
+import { until } from '../support/profiles';
+
+let stack: TestStack;
+let app: { app_id: string; portal_origin?: string };
+let serverKey: string;
+let link: (profileId: string, topic?: string) => Promise<string>;
+
+beforeAll(async () => {
+  stack = await testStack();
+  const office = localBackOffice(localClients(stack.endpoints).document);
+  app = await createApp(office, { name: `Unsubscribe ${randomUUID()}`, portalOrigin: new URL(stack.baseUrl).origin });
+  serverKey = (await issueKey(office, app.app_id, commandLineActor, 'server')).key;
+  // What composes a marketing mail asks for its link the same way.
+  const links = unsubscribeLinks({ secrets: office.secrets });
+  link = async (profileId, topic) => (await links(app, profileId, topic)).url;
+});
+
+const post = (url: string, body = 'List-Unsubscribe=One-Click') =>
+  fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
+
+async function profileOf(profileId: string) {
+  const response = await request(stack.baseUrl, 'GET', `/profiles/${encodeURIComponent(profileId)}?app_id=${app.app_id}`, { key: serverKey });
+  return response.status === 200 ? (response.body.attributes as Record<string, unknown>) : undefined;
+}
+
+async function eventsOf(profileId: string): Promise<Record<string, unknown>[]> {
+  const response = await request(stack.baseUrl, 'GET', `/profiles/${encodeURIComponent(profileId)}/events?app_id=${app.app_id}&limit=100`, { key: serverKey });
+  return response.status === 200 ? response.body.events : [];
+}
+
+/** A player who consented to marketing email, applied. */
+async function consentingPlayer(extra: Record<string, unknown> = {}): Promise<string> {
+  const id = `unsub-${randomUUID()}`;
+  const response = await request(stack.baseUrl, 'POST', '/profiles', {
+    key: serverKey,
+    body: [{ app_id: app.app_id, profile_id: id, urm_date_time: new Date().toISOString(), email: `${id}@example.com`, urm_consent_email: true, ...extra }],
+  });
+  expect(response.status).toBe(200);
+  await until(
+    () => profileOf(id),
+    (attributes) => attributes?.urm_consent_email === true,
+    `${id} to be applied`,
+  );
+  return id;
+}
+
+/** Applies a marker after whatever came before it on the player's shard, then answers the attributes without it. */
+async function settled(profileId: string): Promise<Record<string, unknown> | undefined> {
+  const marker = randomUUID();
+  await request(stack.baseUrl, 'POST', '/profiles', {
+    key: serverKey,
+    body: [{ app_id: app.app_id, profile_id: profileId, urm_date_time: new Date().toISOString(), urm_set: { marker } }],
+  });
+  const attributes = await until(
+    () => profileOf(profileId),
+    (a) => a?.marker === marker,
+    `${profileId}'s marker`,
+  );
+  const { marker: _marker, ...rest } = attributes ?? {};
+  return rest;
+}
+
+describe('the one-click POST on a mail’s unsubscribe link', () => {
+  test('answers 200, and the profile shows urm_consent_email false and urm_unsubscribed on the timeline within seconds', async () => {
+    const id = await consentingPlayer();
+
+    const response = await post(await link(id));
+
+    expect(response.status).toBe(200);
+    await until(
+      () => profileOf(id),
+      (attributes) => attributes?.urm_consent_email === false,
+      'consent to be off',
+    );
+    const events = await until(
+      () => eventsOf(id),
+      (list) => list.some((event) => event.event === 'urm_unsubscribed'),
+      'urm_unsubscribed',
+    );
+    expect(events.filter((event) => event.event === 'urm_unsubscribed')).toEqual([expect.objectContaining({ attributes: { method: 'one_click' } })]);
+  });
+
+  test("of a topic's link adds the topic to urm_unsubscribed_topics and keeps consent", async () => {
+    const id = await consentingPlayer({ urm_unsubscribed_topics: ['casino'] });
+
+    expect((await post(await link(id, 'sports'))).status).toBe(200);
+
+    const attributes = await until(
+      () => profileOf(id),
+      (a) => (a?.urm_unsubscribed_topics as string[] | undefined)?.includes('sports') === true,
+      'the topic',
+    );
+    expect(attributes).toMatchObject({ urm_consent_email: true, urm_unsubscribed_topics: ['casino', 'sports'] });
+  });
+
+  test('a second POST is harmless: 200 again, and one urm_unsubscribed on the timeline', async () => {
+    const id = await consentingPlayer();
+    const url = await link(id);
+
+    const answers = [await post(url), await post(url, '')];
+    await settled(id);
+    const later = await post(url);
+    await settled(id);
+
+    expect([...answers, later].map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect((await eventsOf(id)).filter((event) => event.event === 'urm_unsubscribed')).toHaveLength(1);
+  });
+
+  test("an old link still works after the player's next mail carried a new one", async () => {
+    const id = await consentingPlayer();
+    const old = await link(id, 'vip');
+    await link(id, 'sports');
+
+    expect((await post(old)).status).toBe(200);
+    await until(
+      () => profileOf(id),
+      (a) => (a?.urm_unsubscribed_topics as string[] | undefined)?.includes('vip') === true,
+      'the old link to apply',
+    );
+  });
+});
+
+describe('a forged or altered link', () => {
+  test('answers 4xx to every kind of bad token, and the profile is unchanged', async () => {
+    const id = await consentingPlayer();
+    const url = await link(id);
+    const token = url.slice(url.lastIndexOf('/') + 1);
+    const otherPlayer = `${Buffer.from(JSON.stringify({ v: 1, a: app.app_id, p: `${id}-x` })).toString('base64url')}.${token.split('.')[1]}`;
+    const forged = signUnsubscribeToken(newUnsubscribeKey(), { appId: app.app_id, profileId: id });
+    const base = `${new URL(stack.baseUrl).origin}/unsubscribe/`;
+
+    const answers = await Promise.all([forged, otherPlayer, token.slice(0, -2), `${token}x`, 'x'.repeat(2000)].map((bad) => post(`${base}${bad}`)));
+
+    expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 404, 404]);
+    expect(await settled(id)).toMatchObject({ urm_consent_email: true });
+    expect((await eventsOf(id)).filter((event) => event.event === 'urm_unsubscribed')).toEqual([]);
+  });
+});
