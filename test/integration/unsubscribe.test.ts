@@ -4,15 +4,18 @@
  * client's one-click does, and what the integrator then reads back.
  */
 import { randomUUID } from 'node:crypto';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { beforeAll, describe, expect, test } from '@jest/globals';
+import { SesMailer } from '../../functions/adapters/ses-mailer';
 import { createApp } from '../../functions/back-office/apps';
 import { issueKey } from '../../functions/back-office/keys';
 import { commandLineActor } from '../../functions/domain/audit';
 import { newUnsubscribeKey, signUnsubscribeToken } from '../../functions/domain/unsubscribe-token';
-import { unsubscribeLinks } from '../../functions/messaging/unsubscribe';
+import { unsubscribeLinks, withUnsubscribe } from '../../functions/messaging/unsubscribe';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
+import { mailWithId } from '../support/mail';
 import { until } from '../support/profiles';
 
 let stack: TestStack;
@@ -131,6 +134,34 @@ describe('the one-click POST on a mail’s unsubscribe link', () => {
       () => profileOf(id),
       (a) => (a?.urm_unsubscribed_topics as string[] | undefined)?.includes('vip') === true,
       'the old link to apply',
+    );
+  });
+});
+
+describe('a marketing mail through the local SES', () => {
+  test('is stored with List-Unsubscribe and List-Unsubscribe-Post, and posting its List-Unsubscribe address unsubscribes', async () => {
+    const id = await consentingPlayer();
+    const { endpoints } = stack;
+    const ses = new SESv2Client({
+      endpoint: endpoints.ses_endpoint,
+      region: endpoints.region,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const mail = { from: 'news@example.com', to: [`${id}@example.com`], replyTo: [], subject: 'Weekend bonus', html: '<p>Hi</p>', text: 'Hi', tags: {} };
+
+    const messageId = await new SesMailer(ses).send(withUnsubscribe(mail, await link(id)));
+    const stored = await mailWithId(stack, messageId);
+    const header = (name: string) => stored?.headers?.find((field) => field.name.toLowerCase() === name.toLowerCase())?.value;
+    const address = /^<(https?:[^>]+)>$/.exec(header('List-Unsubscribe') ?? '')?.[1];
+
+    expect(header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    expect(stored?.body.html).toContain('>Unsubscribe</a>');
+    expect(address).toBeDefined();
+    expect((await post(address as string)).status).toBe(200);
+    await until(
+      () => profileOf(id),
+      (attributes) => attributes?.urm_consent_email === false,
+      'consent to be off',
     );
   });
 });
