@@ -53,7 +53,7 @@ export function PreferencesPage(props: {
     <Layout title="Email preferences" brand={props.appName} narrow>
       <div class="card preferences">
         <h1>Email preferences</h1>
-        <p class="lead">Choose the email you get from {props.appName}.</p>
+        <p class="lead">{subscribed ? `Choose the email you get from ${props.appName}.` : `Your marketing email from ${props.appName}.`}</p>
         {props.done && <Confirmed appName={props.appName} done={props.done} />}
         {!subscribed && !props.done?.all && (
           <Notice kind="info" id="not-subscribed">
@@ -95,9 +95,7 @@ export function PreferencesPage(props: {
             <input type="hidden" name="action" value="all" />
             <h2>Unsubscribe from all</h2>
             <p>Stop every marketing email from {props.appName}.</p>
-            <button type="submit" class="danger">
-              Unsubscribe from all marketing email
-            </button>
+            <button type="submit">Unsubscribe from all marketing email</button>
           </form>
         )}
         <p class="account-note">Messages about your account, such as password resets and payment receipts, are not affected.</p>
@@ -131,7 +129,7 @@ export function InvalidLinkPage() {
     <Layout title="Link not valid" brand="Email preferences" narrow>
       <div class="card preferences">
         <h1>This link is not valid</h1>
-        <p>Open the unsubscribe link from the email itself, all of it: a link that has been cut short or changed does not work.</p>
+        <p>Open the unsubscribe link straight from the email: a link that was cut short or changed does not work.</p>
       </div>
     </Layout>
   );

@@ -3,6 +3,7 @@
  * served by the portal in the application's name: joined into the portals' stylesheet only.
  */
 export const preferencesCss = `
+.portal:has(.preferences) header.bar .inner { max-width: 28rem; }
 .portal .preferences h1 { font-size: var(--urm-text-xl); margin-bottom: var(--urm-space-1); }
 .portal .preferences .lead { color: var(--urm-muted); margin: 0 0 var(--urm-space-4); }
 .portal .preferences .alert { margin-bottom: var(--urm-space-4); }
