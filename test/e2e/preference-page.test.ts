@@ -4,68 +4,30 @@
  * topic left, the confirmation, then all marketing email left. The page runs
  * no script and passes checkPage (screenshots .urm/screenshots/preferences-*.png).
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { createApp } from '../../functions/back-office/apps';
-import { issueKey } from '../../functions/back-office/keys';
-import { commandLineActor } from '../../functions/domain/audit';
-import { unsubscribeLinks } from '../../functions/messaging/unsubscribe';
-import { localBackOffice, localClients } from '../../lib/local/stack';
 import { launchChromium } from '../support/chromium';
-import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { checkPage } from '../support/page-checks';
 import { until } from '../support/profiles';
+import { unsubscribeApp, type UnsubscribeApp } from '../support/unsubscribe';
 
 let stack: TestStack;
 let browser: Browser;
-let appId: string;
-let serverKey: string;
-let link: (profileId: string, topic?: string) => Promise<string>;
+let app: UnsubscribeApp;
 
 beforeAll(async () => {
   stack = await testStack();
   browser = await launchChromium();
-  const office = localBackOffice(localClients(stack.endpoints).document);
-  const app = await createApp(office, { name: 'Lucky Star Casino', portalOrigin: new URL(stack.baseUrl).origin });
-  await office.apps.update(app.app_id, {
-    messaging: {
-      topics: [
-        { name: 'sports', label: 'Sports news and odds boosts' },
-        { name: 'casino', label: 'Casino offers' },
-        { name: 'vip', label: 'VIP events' },
-      ],
-    },
-  });
-  appId = app.app_id;
-  serverKey = (await issueKey(office, appId, commandLineActor, 'server')).key;
-  const links = unsubscribeLinks({ secrets: office.secrets });
-  link = async (profileId, topic) => (await links(app, profileId, topic)).url;
+  app = await unsubscribeApp(stack, 'Lucky Star Casino', [
+    { name: 'sports', label: 'Sports news and odds boosts' },
+    { name: 'casino', label: 'Casino offers' },
+    { name: 'vip', label: 'VIP events' },
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
 });
-
-async function profileOf(profileId: string): Promise<Record<string, unknown> | undefined> {
-  const response = await request(stack.baseUrl, 'GET', `/profiles/${encodeURIComponent(profileId)}?app_id=${appId}`, { key: serverKey });
-  return response.status === 200 ? response.body.attributes : undefined;
-}
-
-async function consentingPlayer(): Promise<string> {
-  const id = `prefs-${randomUUID()}`;
-  const response = await request(stack.baseUrl, 'POST', '/profiles', {
-    key: serverKey,
-    body: [{ app_id: appId, profile_id: id, urm_date_time: new Date().toISOString(), email: `${id}@example.com`, urm_consent_email: true }],
-  });
-  expect(response.status).toBe(200);
-  await until(
-    () => profileOf(id),
-    (attributes) => attributes?.urm_consent_email === true,
-    `${id} to be applied`,
-  );
-  return id;
-}
 
 /** Server-rendered: no script on the page; then checkPage. */
 async function checkPreferencePage(page: Page, name: string) {
@@ -75,10 +37,10 @@ async function checkPreferencePage(page: Page, name: string) {
 
 describe('the email preference page in Chromium', () => {
   test('open it from a mail link, leave one topic, see the confirmation, then unsubscribe from all', async () => {
-    const id = await consentingPlayer();
+    const id = await app.consentingPlayer();
     const page = await (await browser.newContext({ viewport: { width: 1200, height: 800 } })).newPage();
 
-    await page.goto(await link(id, 'casino'));
+    await page.goto(await app.link(id, 'casino'));
     await expect(page.getByRole('heading', { level: 1, name: 'Email preferences' }).isVisible()).resolves.toBe(true);
     await expect(page.getByText('Lucky Star Casino').first().isVisible()).resolves.toBe(true);
     await expect(page.getByRole('checkbox', { name: 'Sports news and odds boosts' }).isChecked()).resolves.toBe(true);
@@ -92,7 +54,7 @@ describe('the email preference page in Chromium', () => {
     await expect(page.getByRole('checkbox', { name: /Casino offers/ }).isChecked()).resolves.toBe(true);
     await checkPreferencePage(page, 'preferences-saved');
     await until(
-      () => profileOf(id),
+      () => app.profileOf(id),
       (attributes) => JSON.stringify(attributes?.urm_unsubscribed_topics) === '["sports"]',
       'the topic to be left',
     );
@@ -103,19 +65,19 @@ describe('the email preference page in Chromium', () => {
     await expect(page.getByRole('button', { name: 'Unsubscribe from all marketing email' }).count()).resolves.toBe(0);
     await checkPreferencePage(page, 'preferences-unsubscribed');
     await until(
-      () => profileOf(id),
+      () => app.profileOf(id),
       (attributes) => attributes?.urm_consent_email === false,
       'consent to be off',
     );
 
     // Opened again later, the page reads the player's state back.
-    await page.goto(await link(id));
+    await page.goto(await app.link(id));
     await expect(page.getByText('You are unsubscribed from all marketing email from Lucky Star Casino.').isVisible()).resolves.toBe(true);
   });
 
   test('a link that was changed shows that it is not valid', async () => {
-    const id = await consentingPlayer();
-    const url = await link(id);
+    const id = await app.consentingPlayer();
+    const url = await app.link(id);
     const page = await (await browser.newContext()).newPage();
 
     const response = await page.goto(url.slice(0, -4));

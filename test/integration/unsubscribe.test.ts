@@ -7,67 +7,36 @@ import { randomUUID } from 'node:crypto';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { SesMailer } from '../../functions/adapters/ses-mailer';
-import { createApp } from '../../functions/back-office/apps';
-import { issueKey } from '../../functions/back-office/keys';
-import { commandLineActor } from '../../functions/domain/audit';
 import { newUnsubscribeKey, signUnsubscribeToken } from '../../functions/domain/unsubscribe-token';
-import { unsubscribeLinks, withUnsubscribe } from '../../functions/messaging/unsubscribe';
-import { localBackOffice, localClients } from '../../lib/local/stack';
-import { request } from '../support/http';
+import { withUnsubscribe } from '../../functions/messaging/unsubscribe';
 import { testStack, type TestStack } from '../support/local-stack';
 import { mailWithId } from '../support/mail';
+import { request } from '../support/http';
 import { until } from '../support/profiles';
+import { unsubscribeApp, type UnsubscribeApp } from '../support/unsubscribe';
 
 let stack: TestStack;
-let app: { app_id: string; portal_origin?: string };
-let serverKey: string;
-let link: (profileId: string, topic?: string) => Promise<string>;
+let app: UnsubscribeApp;
+let link: UnsubscribeApp['link'];
+let profileOf: UnsubscribeApp['profileOf'];
+let eventsOf: UnsubscribeApp['eventsOf'];
+let consentingPlayer: UnsubscribeApp['consentingPlayer'];
 
 beforeAll(async () => {
   stack = await testStack();
-  const office = localBackOffice(localClients(stack.endpoints).document);
-  app = await createApp(office, { name: `Unsubscribe ${randomUUID()}`, portalOrigin: new URL(stack.baseUrl).origin });
-  serverKey = (await issueKey(office, app.app_id, commandLineActor, 'server')).key;
-  // What composes a marketing mail asks for its link the same way.
-  const links = unsubscribeLinks({ secrets: office.secrets });
-  link = async (profileId, topic) => (await links(app, profileId, topic)).url;
+  app = await unsubscribeApp(stack, `Unsubscribe ${randomUUID()}`);
+  ({ link, profileOf, eventsOf, consentingPlayer } = app);
 });
 
 const post = (url: string, body = 'List-Unsubscribe=One-Click') =>
   fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
 
-async function profileOf(profileId: string) {
-  const response = await request(stack.baseUrl, 'GET', `/profiles/${encodeURIComponent(profileId)}?app_id=${app.app_id}`, { key: serverKey });
-  return response.status === 200 ? (response.body.attributes as Record<string, unknown>) : undefined;
-}
-
-async function eventsOf(profileId: string): Promise<Record<string, unknown>[]> {
-  const response = await request(stack.baseUrl, 'GET', `/profiles/${encodeURIComponent(profileId)}/events?app_id=${app.app_id}&limit=100`, { key: serverKey });
-  return response.status === 200 ? response.body.events : [];
-}
-
-/** A player who consented to marketing email, applied. */
-async function consentingPlayer(extra: Record<string, unknown> = {}): Promise<string> {
-  const id = `unsub-${randomUUID()}`;
-  const response = await request(stack.baseUrl, 'POST', '/profiles', {
-    key: serverKey,
-    body: [{ app_id: app.app_id, profile_id: id, urm_date_time: new Date().toISOString(), email: `${id}@example.com`, urm_consent_email: true, ...extra }],
-  });
-  expect(response.status).toBe(200);
-  await until(
-    () => profileOf(id),
-    (attributes) => attributes?.urm_consent_email === true,
-    `${id} to be applied`,
-  );
-  return id;
-}
-
 /** Applies a marker after whatever came before it on the player's shard, then answers the attributes without it. */
 async function settled(profileId: string): Promise<Record<string, unknown> | undefined> {
   const marker = randomUUID();
   await request(stack.baseUrl, 'POST', '/profiles', {
-    key: serverKey,
-    body: [{ app_id: app.app_id, profile_id: profileId, urm_date_time: new Date().toISOString(), urm_set: { marker } }],
+    key: app.serverKey,
+    body: [{ app_id: app.appId, profile_id: profileId, urm_date_time: new Date().toISOString(), urm_set: { marker } }],
   });
   const attributes = await until(
     () => profileOf(profileId),
@@ -171,8 +140,8 @@ describe('a forged or altered link', () => {
     const id = await consentingPlayer();
     const url = await link(id);
     const token = url.slice(url.lastIndexOf('/') + 1);
-    const otherPlayer = `${Buffer.from(JSON.stringify({ v: 1, a: app.app_id, p: `${id}-x` })).toString('base64url')}.${token.split('.')[1]}`;
-    const forged = signUnsubscribeToken(newUnsubscribeKey(), { appId: app.app_id, profileId: id });
+    const otherPlayer = `${Buffer.from(JSON.stringify({ v: 1, a: app.appId, p: `${id}-x` })).toString('base64url')}.${token.split('.')[1]}`;
+    const forged = signUnsubscribeToken(newUnsubscribeKey(), { appId: app.appId, profileId: id });
     const base = `${new URL(stack.baseUrl).origin}/unsubscribe/`;
 
     const answers = await Promise.all([forged, otherPlayer, token.slice(0, -2), `${token}x`, 'x'.repeat(2000)].map((bad) => post(`${base}${bad}`)));

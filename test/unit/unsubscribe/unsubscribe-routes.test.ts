@@ -170,7 +170,7 @@ describe('the preference page', () => {
   });
 
   test.each([
-    ['without its form token', (token: string) => ({ form: { action: 'all' } })],
+    ['without its form token', () => ({ form: { action: 'all' } })],
     ["with another link's form token", () => ({ form: formOf(tokenFor('sports'), { action: 'all' }) })],
     ['posted from another site', (token: string) => ({ form: formOf(token, { action: 'all' }), headers: { 'Sec-Fetch-Site': 'cross-site' } })],
   ])('form %s is refused with 403 and changes nothing', async (_kind, options) => {
