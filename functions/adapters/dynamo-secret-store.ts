@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SecretStore } from '../domain/secrets';
 
@@ -29,5 +30,22 @@ export class DynamoSecretStore implements SecretStore {
 
   async put(name: string, value: string): Promise<void> {
     await this.db.send(new PutCommand({ TableName: this.tableName, Item: { name, value } }));
+  }
+
+  async create(name: string, value: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { name, value },
+          ConditionExpression: 'attribute_not_exists(#name)',
+          ExpressionAttributeNames: { '#name': 'name' },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
   }
 }

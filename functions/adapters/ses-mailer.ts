@@ -22,6 +22,7 @@ export function sendEmailInput(mail: OutgoingMail, configurationSet?: string): S
           ...(mail.html !== undefined ? { Html: { Data: mail.html, Charset: CHARSET } } : {}),
           ...(mail.text !== undefined ? { Text: { Data: mail.text, Charset: CHARSET } } : {}),
         },
+        ...(mail.headers && mail.headers.length > 0 ? { Headers: mail.headers.map((header) => ({ Name: header.name, Value: header.value })) } : {}),
       },
     },
     EmailTags: Object.entries(mail.tags).map(([Name, Value]) => ({ Name, Value })),

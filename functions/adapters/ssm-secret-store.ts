@@ -1,4 +1,11 @@
-import { GetParameterCommand, ParameterNotFound, PutParameterCommand, paginateDescribeParameters, type SSMClient } from '@aws-sdk/client-ssm';
+import {
+  GetParameterCommand,
+  ParameterAlreadyExists,
+  ParameterNotFound,
+  PutParameterCommand,
+  paginateDescribeParameters,
+  type SSMClient,
+} from '@aws-sdk/client-ssm';
 import type { SecretStore } from '../domain/secrets';
 
 /** Secrets as SSM Parameter Store SecureStrings (encrypted with the account's aws/ssm key) under one path. */
@@ -34,5 +41,16 @@ export class SsmSecretStore implements SecretStore {
 
   async put(name: string, value: string): Promise<void> {
     await this.ssm.send(new PutParameterCommand({ Name: this.parameterName(name), Value: value, Type: 'SecureString', Overwrite: true }));
+  }
+
+  /** Without Overwrite, SSM refuses an existing name: the same ssm:PutParameter grant, and atomic. */
+  async create(name: string, value: string): Promise<boolean> {
+    try {
+      await this.ssm.send(new PutParameterCommand({ Name: this.parameterName(name), Value: value, Type: 'SecureString', Overwrite: false }));
+      return true;
+    } catch (error) {
+      if (error instanceof ParameterAlreadyExists) return false;
+      throw error;
+    }
   }
 }

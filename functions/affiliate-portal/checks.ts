@@ -12,6 +12,7 @@ import { h } from 'preact';
 import type { AffiliateSession } from '../domain/affiliate-portal';
 import type { AffiliateRecord } from '../domain/affiliates';
 import type { App, AppStore } from '../domain/apps';
+import { claimedApp, verifyUnsubscribeToken, type UnsubscribeClaims } from '../domain/unsubscribe-token';
 import { newSecret, SECRET_PATTERN } from '../domain/secrets-random';
 import { cookieSecureFor, portalCsrf } from '../domain/sessions';
 import { cookieOf } from '../http/html';
@@ -20,6 +21,7 @@ import type { ApiEvent, ApiResult } from '../http/types';
 import { logger } from '../runtime/logger';
 import { PRE_SESSION_COOKIE, preSessionCookie, SESSION_COOKIE } from './cookies';
 import { ForbiddenPage, NotFoundPage } from './pages/access';
+import { InvalidLinkPage } from './pages/unsubscribe';
 import { page, seeOther } from './render';
 import { appIdOf, formOf } from './request';
 import type { PortalRoute, PortalRouteDefinition } from './routes';
@@ -53,11 +55,23 @@ export interface SignedInVisit extends SessionVisit {
   affiliate: AffiliateRecord;
 }
 
+/** A visit through a player's unsubscribe link: its application, the player it names, and the key it was verified with. */
+export interface UnsubscribeVisit {
+  event: ApiEvent;
+  app: App;
+  token: string;
+  claims: UnsubscribeClaims;
+  key: string;
+  form: Record<string, string>;
+}
+
 type VisitFor<Access extends PortalRouteDefinition['access']> = Access extends 'signed-in'
   ? SignedInVisit
   : Access extends 'session-holder'
     ? SessionVisit
-    : Visit;
+    : Access extends 'unsubscribe-token'
+      ? UnsubscribeVisit
+      : Visit;
 
 /** Each route's work, given the visit its checks let through. */
 export type PortalWork = { [R in PortalRoute as R['id']]: (visit: VisitFor<R['access']>) => Promise<ApiResult> };
@@ -67,6 +81,7 @@ export interface PortalContext extends Context {
   visit?: Visit;
   sessionId?: string;
   signedIn?: Extract<CurrentAffiliate, { signedIn: true }>;
+  unsubscribe?: UnsubscribeVisit;
 }
 
 type Check = middy.MiddlewareObj<ApiEvent, ApiResult, Error, PortalContext>;
@@ -126,8 +141,35 @@ export function signedIn(current: (appId: string, sessionId: string | undefined)
   };
 }
 
+/**
+ * The unsubscribe link's token, verified with the key of the application it
+ * claims, and that application. Every kind of bad token (malformed, forged,
+ * altered, another application's, an application without a key) is the same
+ * 404 page, and nothing else is read.
+ */
+export function unsubscribeToken(apps: Pick<AppStore, 'get'>, keyOf: (appId: string) => Promise<string | undefined>): Check {
+  return {
+    before: async ({ event, context }) => {
+      const token = event.pathParameters?.token ?? '';
+      const appId = claimedApp(token);
+      const key = appId ? await keyOf(appId) : undefined;
+      const claims = key ? verifyUnsubscribeToken(key, token) : undefined;
+      const app = claims && claims.appId === appId ? await apps.get(appId) : undefined;
+      if (!claims || !key || !app) return page(404, h(InvalidLinkPage, {}));
+      context.unsubscribe = { event, app, token, claims, key, form: formOf(event) };
+    },
+  };
+}
+
+export interface CheckPorts {
+  apps: Pick<AppStore, 'get'>;
+  current: Parameters<typeof signedIn>[0];
+  unsubscribeKey: (appId: string) => Promise<string | undefined>;
+}
+
 /** The checks a route's declaration asks for, in order: application, session cookie, CSRF (before any session is read), signed-in. */
-export function checksOf(route: PortalRouteDefinition, ports: { apps: Pick<AppStore, 'get'>; current: Parameters<typeof signedIn>[0] }): Check[] {
+export function checksOf(route: PortalRouteDefinition, ports: CheckPorts): Check[] {
+  if (route.access === 'unsubscribe-token') return [unsubscribeToken(ports.apps, ports.unsubscribeKey)];
   return [
     application(ports.apps),
     ...(route.access === 'session-holder' ? [sessionHolder] : []),
@@ -143,6 +185,10 @@ function missing(what: string): never {
 
 export function visitOf(context: PortalContext): Visit {
   return context.visit ?? missing('visit');
+}
+
+export function unsubscribeVisitOf(context: PortalContext): UnsubscribeVisit {
+  return context.unsubscribe ?? missing('unsubscribe link');
 }
 
 export function sessionVisitOf(context: PortalContext): SessionVisit {

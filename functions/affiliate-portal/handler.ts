@@ -1,11 +1,13 @@
 /** The affiliate portal's one function (docs/api.md, "The affiliate portal"), on the stack's stores, SES and secrets. */
+import { kinesis } from '../adapters/clients/kinesis';
+import { KinesisRecordWriter } from '../adapters/kinesis-record-writer';
 import { secretStoreFromEnv } from '../adapters/secret-store';
 import { sesv2 } from '../adapters/clients/sesv2';
 import { SesMailer } from '../adapters/ses-mailer';
 import * as stores from '../adapters/stores';
 import { postbackHostList } from '../domain/postbacks';
-import { emailSending, postbackSending } from '../manifest/resources';
-import { optionalEnv } from '../runtime/config';
+import { emailSending, ingestStream, postbackSending } from '../manifest/resources';
+import { optionalEnv, requireEnv } from '../runtime/config';
 import { makeAffiliatePortalHandler } from './make-handler';
 
 export const handler = makeAffiliatePortalHandler({
@@ -24,4 +26,6 @@ export const handler = makeAffiliatePortalHandler({
     allowedHosts: postbackHostList(optionalEnv(postbackSending.allowedHostsEnvVar, '')),
   },
   secrets: secretStoreFromEnv(),
+  profiles: stores.profileStore(),
+  writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
 });

@@ -21,12 +21,15 @@ import type { Mailer } from '../domain/email';
 import type { Clock } from '../domain/enterprise';
 import { NotFound } from '../domain/errors';
 import { hashPassword, verifyPassword } from '../domain/passwords';
+import type { RecordWriter } from '../domain/ingest';
 import type { PlanStore } from '../domain/plans';
+import type { ProfileStore } from '../domain/timeline';
+import { unsubscribeKeyName } from '../domain/unsubscribe-token';
 import { newSecret } from '../domain/secrets-random';
 import { routeRequests, type RouteHandler } from '../http/router';
 import type { ApiEvent, ApiResult } from '../http/types';
 import { logger } from '../runtime/logger';
-import { checksOf, sessionVisitOf, signedInVisitOf, visitOf, type PortalContext, type PortalWork } from './checks';
+import { checksOf, sessionVisitOf, signedInVisitOf, unsubscribeVisitOf, visitOf, type PortalContext, type PortalWork } from './checks';
 import { dashboardWork } from './dashboard';
 import { linksWork } from './links';
 import { ErrorPage, NotFoundPage } from './pages/access';
@@ -36,6 +39,7 @@ import { resetWork } from './reset';
 import { routes, type PortalRoute } from './routes';
 import { currentAffiliate } from './session';
 import { signInWork } from './sign-in';
+import { unsubscribeWork } from './unsubscribe';
 
 export interface AffiliatePortalPorts {
   apps: Pick<AppStore, 'get'>;
@@ -54,8 +58,12 @@ export interface AffiliatePortalPorts {
   senders: Pick<SenderStore, 'holders'>;
   mailer: Mailer;
   postbacks: BackOffice['postbacks'];
-  /** Postback signing secrets. */
+  /** Postback signing secrets, and the unsubscribe keys (read only). */
   secrets: BackOffice['secrets'];
+  /** The players an unsubscribe link names: their preferences, read at each visit. */
+  profiles: Pick<ProfileStore, 'get'>;
+  /** The stream an unsubscribe is written to. */
+  writer: RecordWriter;
   /** The clock, scrypt and random secrets unless given (tests give cheaper ones). */
   now?: Clock;
   passwords?: { hash(password: string): Promise<string>; verify(password: string, stored: string): Promise<boolean> };
@@ -114,12 +122,26 @@ export function makeAffiliatePortalHandler(ports: AffiliatePortalPorts) {
     ...dashboardWork({ report: affiliateReport(ports), now }),
     ...linksWork({ apps: ports.apps, affiliates: ports.affiliates, links: ports.links, now }),
     ...postbacksWork(ports),
+    ...unsubscribeWork({ profiles: ports.profiles, writer: ports.writer, now }),
+  };
+
+  // An application's unsubscribe key never changes once made (domain/unsubscribe-token.ts), so a container keeps what it read.
+  const keys = new Map<string, string>();
+  const unsubscribeKey = async (appId: string): Promise<string | undefined> => {
+    const held = keys.get(appId);
+    if (held !== undefined) return held;
+    const key = await ports.secrets.get(unsubscribeKeyName(appId));
+    if (key !== undefined) {
+      if (keys.size >= 1000) keys.clear();
+      keys.set(appId, key);
+    }
+    return key;
   };
 
   const handlerOf = (route: PortalRoute): RouteHandler => {
     const chain = middy<ApiEvent, ApiResult, Error, PortalContext>()
       .before(() => logger.appendKeys({ route: route.id }))
-      .use(checksOf(route, { apps: ports.apps, current }));
+      .use(checksOf(route, { apps: ports.apps, current, unsubscribeKey }));
     switch (route.access) {
       case 'anyone':
         return chain.handler(async (_event, context) => work[route.id](visitOf(context)));
@@ -127,6 +149,8 @@ export function makeAffiliatePortalHandler(ports: AffiliatePortalPorts) {
         return chain.handler(async (_event, context) => work[route.id](sessionVisitOf(context)));
       case 'signed-in':
         return chain.handler(async (_event, context) => work[route.id](signedInVisitOf(context)));
+      case 'unsubscribe-token':
+        return chain.handler(async (_event, context) => work[route.id](unsubscribeVisitOf(context)));
     }
   };
 

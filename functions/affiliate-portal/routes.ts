@@ -5,6 +5,7 @@
  * here, checks.ts has them). Pure data: the manifest imports it.
  */
 import { postbackSecretPattern } from '../domain/postbacks';
+import { unsubscribeKeyPattern } from '../domain/unsubscribe-token';
 import type { RouteDefinition } from '../manifest/routes';
 
 /** Forms are small: anything larger is not one of ours (request.ts formOf). */
@@ -17,8 +18,11 @@ export interface PortalRouteDefinition extends RouteDefinition {
    * ends the session it names; without a cookie, on to `login`).
    * `signed-in`: a live session of an approved affiliate of the application
    * (without one, on to `login`, with `?notice=expired` when a session cookie came).
+   * `unsubscribe-token`: a player's unsubscribe link (docs/api.md, "Unsubscribe"): the
+   * token in the path, signed with its application's key, names the application and the
+   * player; any other string is the same 404 page.
    */
-  access: 'anyone' | 'session-holder' | 'signed-in';
+  access: 'anyone' | 'session-holder' | 'signed-in' | 'unsubscribe-token';
   /**
    * A form post's CSRF token, and the cookie it is bound to: the session's,
    * or before sign-in the pre-session cookie's (sign-in, reset). Missing or
@@ -128,6 +132,38 @@ export const routes = [
     secretChecks: [postbackSecretPattern],
     secretWrites: [postbackSecretPattern],
     postbackHosts: true,
+  },
+  // A player's unsubscribe link: the token names the application, so no application in the path. Reads its key, never makes one
+  // (whatever sends marketing mail does), and writes the player's choice through the stream.
+  {
+    id: 'UnsubscribePage',
+    method: 'GET',
+    path: '/unsubscribe/{token}',
+    access: 'unsubscribe-token',
+    tables: { ...application, profiles: 'read' },
+    secretReads: [unsubscribeKeyPattern],
+  },
+  {
+    // RFC 8058's one-click POST: no cookie, no CSRF token, any body (never read).
+    id: 'UnsubscribeOneClick',
+    method: 'POST',
+    path: '/unsubscribe/{token}',
+    access: 'unsubscribe-token',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...application, profiles: 'read' },
+    stream: 'write',
+    secretReads: [unsubscribeKeyPattern],
+  },
+  {
+    // The page's form: its form token, derived from the link's, and no cross-site post (unsubscribe.ts).
+    id: 'UnsubscribePreferences',
+    method: 'POST',
+    path: '/unsubscribe/{token}/preferences',
+    access: 'unsubscribe-token',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...application, profiles: 'read' },
+    stream: 'write',
+    secretReads: [unsubscribeKeyPattern],
   },
 ] as const satisfies readonly PortalRouteDefinition[];
 

@@ -4,6 +4,7 @@ import { newAppId } from '../domain/api-keys';
 import { NotFound, ValidationError } from '../domain/errors';
 import { identitySecretName, newIdentitySecret } from '../domain/identity';
 import { checkSearchAttributes, searchAttributesOf } from '../domain/player-search';
+import { newUnsubscribeKey, unsubscribeKeyName } from '../domain/unsubscribe-token';
 import type { AuditActor } from '../domain/audit';
 import { audit } from './audit';
 import { nowOf, type BackOffice } from './ports';
@@ -47,6 +48,8 @@ export async function createApp(
   // Identity verification is on from the start (docs/api.md, "The browser key"): the secret first, so the application never lacks it.
   const identitySecret = newIdentitySecret();
   await office.secrets.put(identitySecretName(app.app_id), identitySecret);
+  // Its marketing mail's unsubscribe links are signed with this key, never rotated (domain/unsubscribe-token.ts).
+  await office.secrets.create(unsubscribeKeyName(app.app_id), newUnsubscribeKey());
   await office.apps.create(app);
   return { ...app, identity_secret: identitySecret };
 }

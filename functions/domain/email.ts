@@ -102,6 +102,8 @@ export interface OutgoingMail {
   text?: string;
   /** Ids the mail service attaches to its sending events (bounces, complaints). */
   tags: Record<string, string>;
+  /** Extra header fields (List-Unsubscribe): names and values urm composes, never a caller's text. */
+  headers?: { name: string; value: string }[];
 }
 
 /** Port: sends one message and answers the mail service's message id. */

@@ -11,4 +11,6 @@ export interface SecretStore {
   exists(name: string): Promise<boolean>;
   /** Creates or replaces the secret. */
   put(name: string, value: string): Promise<void>;
+  /** Creates the secret unless it exists (atomic: of two racing callers one wins); whether this call created it. */
+  create(name: string, value: string): Promise<boolean>;
 }

@@ -104,9 +104,10 @@ export interface AnsweredRequest {
   ms: number;
 }
 
-/** `POST /events 200 14 ms` */
+/** `POST /events 200 14 ms`; an unsubscribe link's token (a player's lasting credential, naming them) is left out. */
 export function requestLine(request: AnsweredRequest): string {
-  return `${request.method} ${request.path} ${request.status ?? 'no answer (client gone)'} ${Math.round(request.ms)} ms`;
+  const path = request.path.replace(/^\/unsubscribe\/[^/]+/, '/unsubscribe/…');
+  return `${request.method} ${path} ${request.status ?? 'no answer (client gone)'} ${Math.round(request.ms)} ms`;
 }
 
 /** Calls `report` for each request `server` answers (or its client abandons), once the response is done. */

@@ -825,6 +825,8 @@ describe('web push in the stack', () => {
       Console: ['apps/*/vapid-private-key'],
       // Signing the postbacks.
       SendPostbacks: ['apps/*/affiliates/*/postback-secret'],
+      // Verifying unsubscribe links (never making the key: whatever sends marketing mail does).
+      AffiliatePortal: ['apps/*/unsubscribe-key'],
     });
     expect(kinds('secretChecks')).toEqual({
       // Whether the application has an identity secret (Settings), whether an affiliate has a signing secret yet.

@@ -21,6 +21,8 @@ import { apiEvent, context } from './lambda';
 import { MemoryMailer } from './messaging';
 import { MemoryChannelStore, MemorySenderStore } from './settings';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
+import { MemoryStream } from './memory-stream';
+import { MemoryProfiles } from './players';
 import { MemorySecretStore } from './secrets';
 import { MemoryOneTimeTokenStore, MemorySessionStore } from './sessions';
 
@@ -158,6 +160,8 @@ export function memoryPortal(apps: App[] = portalApps) {
     mailer: new MemoryMailer(),
     postbacks: { settings, log: new MemoryPostbackOutbox() },
     secrets: new MemorySecretStore(),
+    profiles: new MemoryProfiles(),
+    writer: new MemoryStream(),
     now: clock.now,
     passwords: fakePasswords,
   } satisfies AffiliatePortalPorts;

@@ -12,6 +12,8 @@ export interface StoredMail {
   destination: { to: string[]; cc: string[]; bcc: string[] };
   subject: string;
   body: { html?: string; text?: string };
+  /** The extra header fields of simple content (List-Unsubscribe). */
+  headers?: { name: string; value: string }[];
   at: number;
 }
 

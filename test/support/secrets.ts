@@ -25,4 +25,10 @@ export class MemorySecretStore implements SecretStore {
   async put(name: string, value: string) {
     this.values.set(name, value);
   }
+
+  async create(name: string, value: string) {
+    if (this.values.has(name)) return false;
+    this.values.set(name, value);
+    return true;
+  }
 }

@@ -9,6 +9,8 @@ export interface Frame {
   /** Shown when someone is signed in: their name, the navigation and the sign-out form. */
   signedIn?: { name: string; csrf: string; current: 'dashboard' | 'links' | 'postbacks' };
   narrow?: boolean;
+  /** The bar's name in place of the affiliate programme's: the preference page is the application's own. */
+  brand?: string;
 }
 
 const navigation = [
@@ -18,7 +20,7 @@ const navigation = [
 ] as const;
 
 export function Layout(props: Frame & { children: ComponentChildren }) {
-  const brand = props.appName ? `${props.appName} · Affiliates` : 'Affiliate portal';
+  const brand = props.brand ?? (props.appName ? `${props.appName} · Affiliates` : 'Affiliate portal');
   return (
     <html lang="en">
       <head>

@@ -13,6 +13,7 @@ import { affiliatesCss } from './areas/affiliates';
 import { audienceCss } from './areas/audience';
 import { homeCss } from './areas/home';
 import { portalCss } from './areas/portal';
+import { preferencesCss } from './areas/preferences';
 import { segmentsCss } from './areas/segments';
 import { breakpoints, tokensCss } from './tokens';
 
@@ -259,4 +260,4 @@ export const designStylesheet = [
  * parts without the console's shell and its pages' areas, so each page stays
  * within 30 kB of CSS (test/static/portal-css.test.ts).
  */
-export const portalStylesheet = [tokensCss(), base, controls, components, portalFrame, portalCss].join('');
+export const portalStylesheet = [tokensCss(), base, controls, components, portalFrame, portalCss, preferencesCss].join('');

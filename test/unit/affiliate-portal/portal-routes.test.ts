@@ -37,7 +37,8 @@ async function atSignIn(portal: ReturnType<typeof memoryPortal>) {
 
 describe('the routes', () => {
   test('are the portal pages of docs/api.md, each form post bound to a CSRF token within the form bound', () => {
-    const posts = routes.filter((route) => route.method === 'POST');
+    // The unsubscribe link's posts carry no session's CSRF token: one-click needs none, the preference form its own (unsubscribe.test.ts).
+    const posts = routes.filter((route) => route.method === 'POST' && route.access !== 'unsubscribe-token');
 
     expect(routes.map((route) => `${route.method} ${route.path.replace('/affiliates/{app_id}/', '')}`).sort()).toEqual(
       [
@@ -54,9 +55,13 @@ describe('the routes', () => {
         'POST postbacks',
         'POST reset',
         'POST sign_out',
+        'GET /unsubscribe/{token}',
+        'POST /unsubscribe/{token}',
+        'POST /unsubscribe/{token}/preferences',
       ].sort(),
     );
     expect(posts.filter((route) => !('csrf' in route) || route.maxBodyBytes !== 8 * 1024)).toEqual([]);
+    expect(routes.filter((route) => route.method === 'POST' && route.maxBodyBytes !== 8 * 1024)).toEqual([]);
   });
 });
 

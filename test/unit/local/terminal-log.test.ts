@@ -36,6 +36,11 @@ test('a request line says method, path, status and milliseconds', () => {
   expect(requestLine({ method: 'GET', path: '/profiles/p1', status: undefined, ms: 3 })).toBe('GET /profiles/p1 no answer (client gone) 3 ms');
 });
 
+test("a request line leaves out an unsubscribe link's token, which names the player", () => {
+  expect(requestLine({ method: 'POST', path: '/unsubscribe/eyJ2IjoxfQ.mac/preferences', status: 200, ms: 5 })).toBe('POST /unsubscribe/…/preferences 200 5 ms');
+  expect(requestLine({ method: 'GET', path: '/unsubscribe/eyJ2IjoxfQ.mac', status: 404, ms: 2 })).toBe('GET /unsubscribe/… 404 2 ms');
+});
+
 test('the file gets every line as written while the terminal gets the short form', () => {
   const dir = mkdtempSync(join(tmpdir(), 'urm-terminal-'));
   const file = join(dir, 'logs', 'run.log');

@@ -4,9 +4,9 @@
  * the local stack's table.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DescribeParametersCommand, GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeParametersCommand, GetParameterCommand, ParameterAlreadyExists, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoSecretStore } from '../../../functions/adapters/dynamo-secret-store';
 import { SsmSecretStore } from '../../../functions/adapters/ssm-secret-store';
@@ -67,5 +67,50 @@ describe('the local stack’s secret table asked whether a secret exists', () =>
     dynamo.on(GetCommand).resolves({});
 
     expect(await store.exists('apps/app_1/identity-secret')).toBe(false);
+  });
+});
+
+describe('a secret created only if absent (the unsubscribe key: never replaced once links carry it)', () => {
+  const ssm = mockClient(SSMClient);
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  const ssmStore = new SsmSecretStore(new SSMClient({ region: 'eu-west-1' }), '/urm/Urm');
+  const tableStore = new DynamoSecretStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'urm-secrets');
+  beforeEach(() => {
+    ssm.reset();
+    dynamo.reset();
+  });
+
+  test('in SSM is a PutParameter without Overwrite: true when it took, false when the name exists', async () => {
+    ssm
+      .on(PutParameterCommand)
+      .resolvesOnce({})
+      .rejectsOnce(new ParameterAlreadyExists({ message: 'exists', $metadata: {} }));
+
+    const results = [await ssmStore.create('apps/app_1/unsubscribe-key', 'k1'), await ssmStore.create('apps/app_1/unsubscribe-key', 'k2')];
+
+    expect(results).toEqual([true, false]);
+    expect(ssm).toHaveReceivedCommandWith(PutParameterCommand, { Name: '/urm/Urm/apps/app_1/unsubscribe-key', Type: 'SecureString', Overwrite: false });
+  });
+
+  test('in the local table is a put conditioned on no item: true when it took, false when one exists', async () => {
+    dynamo
+      .on(PutCommand)
+      .resolvesOnce({})
+      .rejectsOnce(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
+
+    const results = [await tableStore.create('apps/app_1/unsubscribe-key', 'k1'), await tableStore.create('apps/app_1/unsubscribe-key', 'k2')];
+
+    expect(results).toEqual([true, false]);
+    expect(dynamo).toHaveReceivedCommandWith(PutCommand, {
+      TableName: 'urm-secrets',
+      Item: { name: 'apps/app_1/unsubscribe-key', value: 'k1' },
+      ConditionExpression: 'attribute_not_exists(#name)',
+    });
+  });
+
+  test('any other failure is not taken for "exists"', async () => {
+    ssm.on(PutParameterCommand).rejects(new Error('throttled'));
+
+    await expect(ssmStore.create('apps/app_1/unsubscribe-key', 'k1')).rejects.toThrow('throttled');
   });
 });
