@@ -94,7 +94,10 @@ export function emailEventRecords(detail: SesEventDetail): EmailEventOutcome {
   const at = timeOf(detail);
   const insertId = (what: string) => {
     const readable = `urm-ses-${what}-${messageId}`;
-    const digest = createHash('sha256').update([messageId, type, ...recipients].join('\n'), 'utf8').digest('hex').slice(0, 24);
+    const digest = createHash('sha256')
+      .update([messageId, type, ...recipients].join('\n'), 'utf8')
+      .digest('hex')
+      .slice(0, 24);
     // The message id for a person reading the timeline's ids; the digest for which recipients the event is about.
     return `${readable.slice(0, limits.insertIdLength - digest.length - 1)}-${digest}`;
   };

@@ -23,7 +23,9 @@ export interface EventBinding {
 export interface AwsEvents {
   /** Hands the events to the matching functions, in order, in the background. */
   publish(events: EventBridgeEvent<string, unknown>[]): void;
-  /** Takes no more events and waits for those in flight. */
+  /** Resolves when every event published so far has been delivered or dropped. */
+  drained(): Promise<void>;
+  /** Takes no more events, cuts retries short and waits for the invocations in flight. */
   stop(): Promise<void>;
 }
 
@@ -55,7 +57,9 @@ export function startAwsEvents(bindings: EventBinding[], options: { log: (line: 
         return;
       } catch (error) {
         const last = attempt === attempts || !running;
-        options.log(`${definition.id} failed on a ${event['detail-type']} event (attempt ${attempt} of ${attempts}${last ? ', dropped' : ''}): ${(error as Error).message}`);
+        options.log(
+          `${definition.id} failed on a ${event['detail-type']} event (attempt ${attempt} of ${attempts}${last ? ', dropped' : ''}): ${(error as Error).message}`,
+        );
         if (last) return;
         await pause(retryDelayMs * attempt);
       }
@@ -72,6 +76,9 @@ export function startAwsEvents(bindings: EventBinding[], options: { log: (line: 
       })();
       inFlight.add(run);
       void run.finally(() => inFlight.delete(run));
+    },
+    async drained() {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
     async stop() {
       running = false;
