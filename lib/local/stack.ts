@@ -32,7 +32,14 @@ import { DynamoSenderStore } from '../../functions/adapters/dynamo-sender-store'
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/adapters/dynamo-postback-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { ensureConsoleBuilt } from '../console/build';
-import { eventFunctions, httpOperations, routedFunctions, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/manifest/operations';
+import {
+  eventFunctions,
+  httpOperations,
+  routedFunctions,
+  scheduledFunctions,
+  streamConsumers,
+  type FunctionDefinition,
+} from '../../functions/manifest/operations';
 import { ingestStream, postbackSending, pushSending, tables } from '../../functions/manifest/resources';
 import { postbackHostList } from '../../functions/domain/postbacks';
 import type { BackOffice } from '../../functions/back-office/ports';

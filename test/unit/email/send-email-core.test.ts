@@ -195,7 +195,9 @@ describe('send_email core', () => {
   });
 
   test('reply-to carries its name when one is given', () => {
-    expect(composeMail({ ...request, reply_to: 'help@example.com', reply_to_name: 'Help' }, channel, 'player-1').replyTo).toEqual(['"Help" <help@example.com>']);
+    expect(composeMail({ ...request, reply_to: 'help@example.com', reply_to_name: 'Help' }, channel, 'player-1').replyTo).toEqual([
+      '"Help" <help@example.com>',
+    ]);
     expect(composeMail({ ...request, reply_to: 'help@example.com' }, channel, 'player-1').replyTo).toEqual(['help@example.com']);
   });
 
