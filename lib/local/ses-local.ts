@@ -12,6 +12,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net';
 import sesLocalModule from 'aws-ses-v2-local';
 import { LocalStackError, type RunningProcess } from './emulators';
+import { readBody } from './server';
 import { simulatedEvents, type SendEmailRequestBody, type SesEventBridgeEvent } from './ses-simulator';
 
 // CommonJS with `exports.default`: imported from ESM, the function sits one level down.
@@ -40,19 +41,6 @@ async function closed(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-function readBody(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    stream.on('end', () => resolve(size <= limit ? Buffer.concat(chunks) : undefined));
-    stream.on('error', reject);
-  });
-}
-
 /** The request's body and SES's answer, when SES accepted a SendEmail: the simulator's input. */
 function acceptedSendEmail(body: Buffer, answer: Buffer): { request: SendEmailRequestBody; messageId: string } | undefined {
   try {
@@ -73,7 +61,7 @@ export async function startSesLocal(options: { port: number; host: string; regio
   let publish: ((events: SesEventBridgeEvent[]) => void) | undefined;
 
   const front = createServer(async (req, res) => {
-    const body = await readBody(req, MAX_BODY_BYTES).catch(() => undefined);
+    const body = await readBody(req, MAX_BODY_BYTES, MAX_BODY_BYTES).catch(() => undefined);
     if (body === undefined) {
       res.writeHead(413).end();
       return;
@@ -81,7 +69,7 @@ export async function startSesLocal(options: { port: number; host: string; regio
     const headers: IncomingHttpHeaders = { ...req.headers, host: `${options.host}:${innerPort}`, 'content-length': String(body.length) };
     delete headers['transfer-encoding'];
     const upstream = httpRequest({ host: options.host, port: innerPort, method: req.method, path: req.url, headers }, async (answer) => {
-      const text = (await readBody(answer, MAX_BODY_BYTES).catch(() => undefined)) ?? Buffer.alloc(0);
+      const text = (await readBody(answer, MAX_BODY_BYTES, MAX_BODY_BYTES).catch(() => undefined)) ?? Buffer.alloc(0);
       const answerHeaders = { ...answer.headers, 'content-length': String(text.length) };
       delete answerHeaders['transfer-encoding'];
       res.writeHead(answer.statusCode ?? 502, answerHeaders).end(text);
