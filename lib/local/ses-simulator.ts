@@ -25,6 +25,7 @@ export interface SendEmailRequestBody {
 
 const SIMULATOR_DOMAIN = 'simulator.amazonses.com';
 const ACCOUNT = '000000000000';
+const OUTCOME_DELAY_MS = 500;
 
 /** The mailbox of an address as SES reads it: `"Ann" <ann@example.com>` → `ann@example.com`. */
 export function mailboxOf(address: string): string {
@@ -59,8 +60,9 @@ export function simulatedEvents(request: SendEmailRequestBody, messageId: string
     tags,
   };
   let step = 0;
-  // Each outcome a moment after the one before, as SES reports them: a complaint follows its delivery.
-  const later = () => new Date(at.getTime() + ++step).toISOString();
+  // Each outcome a while after the one before, as SES reports them (a complaint after its delivery), and after the
+  // sender's own record of the send, which it stamps once SES has answered.
+  const later = () => new Date(at.getTime() + OUTCOME_DELAY_MS * ++step).toISOString();
   return recipients.flatMap((recipient) =>
     outcomesFor(mailboxOf(recipient)).map(({ type, subType }): SesEventBridgeEvent => {
       const timestamp = later();
@@ -89,7 +91,13 @@ export function simulatedEvents(request: SendEmailRequestBody, messageId: string
             : {
                 eventType: type,
                 mail,
-                delivery: { timestamp, processingTimeMillis: 1, recipients: [emailAddress], smtpResponse: '250 2.6.0 Message received', reportingMTA: 'local' },
+                delivery: {
+                  timestamp,
+                  processingTimeMillis: OUTCOME_DELAY_MS,
+                  recipients: [emailAddress],
+                  smtpResponse: '250 2.6.0 Message received',
+                  reportingMTA: 'local',
+                },
               };
       return {
         version: '0',

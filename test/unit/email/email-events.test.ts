@@ -64,7 +64,7 @@ describe('SES events of urm mail', () => {
     expect(profile.record).toEqual({
       app_id: 'app_1',
       profile_id: 'player-1',
-      urm_date_time: '2026-11-21T10:00:00.001Z',
+      urm_date_time: '2026-11-21T10:00:00.500Z',
       urm_insert_id: expect.stringMatching(/^urm-ses-suppress-ses-msg-1-[0-9a-f]{24}$/),
       urm_set: { urm_email_suppressed: 'bounce' },
     });
@@ -72,7 +72,7 @@ describe('SES events of urm mail', () => {
     expect(event.record).toEqual({
       app_id: 'app_1',
       profile_id: 'player-1',
-      urm_date_time: '2026-11-21T10:00:00.001Z',
+      urm_date_time: '2026-11-21T10:00:00.500Z',
       urm_insert_id: expect.stringMatching(/^urm-ses-bounce-ses-msg-1-[0-9a-f]{24}$/),
       event: 'urm_email_bounced',
       bounce_type: 'Permanent',
@@ -109,6 +109,12 @@ describe('SES events of urm mail', () => {
       ['event', 'urm_email_complained'],
     ]);
     expect(stream.envelopes()[2].record).toMatchObject({ feedback_type: 'abuse', message_id: 'ses-msg-1', channel_id: 'ch_news' });
+    // After the send (stamped once SES answered), the complaint after its delivery: the timeline reads in that order.
+    expect(stream.envelopes().map((envelope) => envelope.record.urm_date_time)).toEqual([
+      '2026-11-21T10:00:00.500Z',
+      '2026-11-21T10:00:01.000Z',
+      '2026-11-21T10:00:01.000Z',
+    ]);
   });
 
   test.each([['success@simulator.amazonses.com'], ['ooto@simulator.amazonses.com'], ['ann@example.com']])(
@@ -124,7 +130,7 @@ describe('SES events of urm mail', () => {
         {
           app_id: 'app_1',
           profile_id: 'player-1',
-          urm_date_time: '2026-11-21T10:00:00.001Z',
+          urm_date_time: '2026-11-21T10:00:00.500Z',
           urm_insert_id: expect.stringMatching(/^urm-ses-delivery-ses-msg-1-/),
           event: 'urm_email_delivered',
           message_id: 'ses-msg-1',
