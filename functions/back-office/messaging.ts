@@ -181,7 +181,7 @@ export function emailPlayer(ports: Pick<MessagingPorts, 'profiles' | 'channels' 
     const recipient = playerRecipient(await playerAttributes(ports.profiles, actor.appId, profileId));
     const channel = await channelFor(actor.appId, message);
     return act(actor, { kind: 'email', profileId, actionId, request: message }, async (id) => {
-      const messageId = await ports.mailer.send(composeMail({ ...message, to_addresses: [recipient] }, channel));
+      const messageId = await ports.mailer.send(composeMail({ ...message, to_addresses: [recipient] }, channel, profileId));
       const at = ports.now();
       return {
         answer: { message_id: messageId },

@@ -10,6 +10,7 @@
 import { routes as affiliatePortalRoutes } from '../affiliate-portal/routes';
 import { routes as consoleRoutes } from '../console/routes';
 import { routes as enterprisePortalRoutes } from '../enterprise-portal/routes';
+import { SES_EVENT_SOURCE, sesDetailTypes } from '../domain/email-events';
 import { identitySecretPattern } from '../domain/identity';
 import { postbackSecretPattern } from '../domain/postbacks';
 import { vapidPrivateKeyPattern } from '../domain/push';
@@ -342,5 +343,35 @@ export const scheduledFunctions: ScheduledFunction[] = [
     everyMinutes: 1,
     // Work starts only with 20 s left (functions/scheduled/segment-timers/core.ts).
     timeoutSeconds: 60,
+  },
+];
+
+/**
+ * A function EventBridge invokes with events AWS puts on the account's default
+ * bus (an EventBridge rule in AWS; locally, the emulator that stands for the
+ * AWS service invokes it: lib/local/aws-events.ts).
+ */
+export interface EventFunction extends FunctionDefinition {
+  /** The rule's pattern: the events' source and detail-types. */
+  source: string;
+  detailTypes: readonly string[];
+  /** Only the events of mail sent through the stack's SES configuration set (`detail.mail.tags.ses:configuration-set`). */
+  sesConfigurationSet?: true;
+  /** Its Lambda timeout. */
+  timeoutSeconds: number;
+}
+
+export const eventFunctions: EventFunction[] = [
+  {
+    // SES's bounces, complaints and deliveries of urm's mail (the configuration set's event destination): the
+    // suppression and the timeline events, through the stream; it reads nothing.
+    id: 'EmailEvents',
+    entry: 'functions/consumers/email-events/handler.ts',
+    tables: {},
+    stream: 'write',
+    source: SES_EVENT_SOURCE,
+    detailTypes: Object.values(sesDetailTypes),
+    sesConfigurationSet: true,
+    timeoutSeconds: 30,
   },
 ];

@@ -19,6 +19,7 @@ import {
   type Mailer,
   type OutgoingMail,
 } from '../domain/email';
+import { mailTagNames, profileTags } from '../domain/email-events';
 import { Conflict, NotFound, ValidationError } from '../domain/errors';
 import { limits } from '../domain/limits';
 import { identifierText } from '../domain/text';
@@ -83,10 +84,12 @@ export function sendEmailProblems(message: Omit<EmailMessage, 'channel_id' | 'to
 }
 
 /**
- * The message: sender fields default to the channel's, one by one; the
- * sender's domain goes out in lower case, the form the AWS grant names.
+ * The message to a player: sender fields default to the channel's, one by
+ * one; the sender's domain goes out in lower case, the form the AWS grant
+ * names. Its tags name the application, the channel and the profile, so SES's
+ * bounces, complaints and deliveries find the player (domain/email-events.ts).
  */
-export function composeMail(message: EmailMessage, channel: Channel): OutgoingMail {
+export function composeMail(message: EmailMessage, channel: Channel, profileId: string): OutgoingMail {
   return {
     from: formatAddress(canonicalAddress(message.from_email ?? channel.from_email), message.from_name ?? channel.from_name),
     to: message.to_addresses.map((recipient) => formatAddress(recipient.email, recipient.name)),
@@ -94,7 +97,7 @@ export function composeMail(message: EmailMessage, channel: Channel): OutgoingMa
     subject: message.subject,
     ...(message.html_body !== undefined ? { html: message.html_body } : {}),
     ...(message.text_body !== undefined ? { text: message.text_body } : {}),
-    tags: { app_id: channel.app_id, channel_id: channel.channel_id },
+    tags: { [mailTagNames.app]: channel.app_id, [mailTagNames.channel]: channel.channel_id, ...profileTags(profileId) },
   };
 }
 

@@ -14,6 +14,7 @@ import { pushEndpointPolicy } from '../../functions/domain/push';
 import { postbackHostList } from '../../functions/domain/postbacks';
 import { DataTables } from './constructs/data-tables';
 import { Email } from './constructs/email';
+import { EventFunctions } from './constructs/event-functions';
 import { EventPipeline } from './constructs/event-pipeline';
 import { apiStageName, IngestionApi } from './constructs/ingestion-api';
 import { PushCdn } from './constructs/push-cdn';
@@ -79,6 +80,7 @@ export class UrmStack extends Stack {
   readonly alarms: Alarms;
   readonly dashboard: UrmDashboard;
   readonly scheduled: ScheduledWork;
+  readonly events: EventFunctions;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -101,6 +103,11 @@ export class UrmStack extends Stack {
       senders: [...httpOperations, ...routedFunctions]
         .filter((definition) => definition.email === 'send')
         .map((definition) => this.ingestion.operations[definition.id]),
+    });
+    this.events = new EventFunctions(this, 'Events', {
+      tables: this.data.tables,
+      stream: this.pipeline.stream,
+      configurationSetName: this.email.configurationSet.configurationSetName,
     });
 
     // One API serves every surface (ingestion, CRM reads, enterprise, comms) for now; each keeps its own output so they can split later.

@@ -92,7 +92,7 @@ function reply(response: ServerResponse, status: number, message: string, header
  * of it, so the first `keep` = bound + 1 bytes get exactly the answer the
  * whole body would (403 for a bad key, 413 naming the bound otherwise).
  */
-function readBody(request: IncomingMessage, keep: number, limit: number): Promise<Buffer | undefined> {
+export function readBody(request: IncomingMessage, keep: number, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let kept = 0;

@@ -32,7 +32,14 @@ import { DynamoSenderStore } from '../../functions/adapters/dynamo-sender-store'
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/adapters/dynamo-postback-store';
 import { ensureSdkBuilt } from '../../web-sdk/build';
 import { ensureConsoleBuilt } from '../console/build';
-import { httpOperations, routedFunctions, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/manifest/operations';
+import {
+  eventFunctions,
+  httpOperations,
+  routedFunctions,
+  scheduledFunctions,
+  streamConsumers,
+  type FunctionDefinition,
+} from '../../functions/manifest/operations';
 import { ingestStream, postbackSending, pushSending, tables } from '../../functions/manifest/resources';
 import { postbackHostList } from '../../functions/domain/postbacks';
 import type { BackOffice } from '../../functions/back-office/ports';
@@ -43,6 +50,7 @@ import { ensureStream, ensureTables } from './bootstrap';
 import { sourceHandlers, type HandlerLoader } from './handlers';
 import { ensureDemoApp, type DevConfig } from './demo-app';
 import { assertJava, assertPortFree, LocalStackError, newAccessKeyId, startDynamoLocal, startKinesalite, type RunningProcess } from './emulators';
+import { startAwsEvents, type EventBinding, type EventHandler } from './aws-events';
 import { scopeInvocations } from './invocation';
 import { startSchedules, type ScheduleBinding, type ScheduledHandler } from './schedules';
 import { createApiServer, loadRoutes } from './server';
@@ -258,7 +266,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       accessKeyId: endpoints.access_key_id,
     });
     stoppers.push(() => kinesalite.stop());
-    const ses = await startSesLocal({ port: sesPort, host: options.host });
+    const ses = await startSesLocal({ port: sesPort, host: options.host, region: options.region, log: options.log });
     stoppers.push(() => ses.stop());
 
     const clients = localClients(endpoints);
@@ -277,7 +285,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The back-office console, served below under /console/, likewise.
     ensureConsoleBuilt(options.log);
 
-    const functions = [...httpOperations, ...routedFunctions, ...streamConsumers, ...scheduledFunctions];
+    const functions = [...httpOperations, ...routedFunctions, ...streamConsumers, ...scheduledFunctions, ...eventFunctions];
     const load = options.bundled ? await bundledLoader(options, functions) : sourceHandlers(options.root);
     // The handlers read their environment when first imported, as at a cold start.
     Object.assign(process.env, functionEnvironment(endpoints, ses.url));
@@ -328,6 +336,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       schedules.push({ definition, handler: (await load(definition)) as ScheduledHandler });
     }
     stoppers.push(startSchedules(schedules, { intervalMs: options.scheduleIntervalMs ?? 1000, region: options.region, log: options.log }));
+
+    // SES's events of sent mail, to the functions its EventBridge rule targets in AWS.
+    const eventBindings: EventBinding[] = [];
+    for (const definition of eventFunctions) {
+      eventBindings.push({ definition, handler: (await load(definition)) as EventHandler });
+    }
+    const awsEvents = startAwsEvents(eventBindings, { log: options.log });
+    ses.publishTo((events) => awsEvents.publish(events));
+    stoppers.push(() => awsEvents.stop());
 
     return { baseUrl, dev: demo.config, demoCreated: demo.created, onFailureFile, endpoints: { ...endpoints, ses_endpoint: ses.url }, stop };
   } catch (error) {

@@ -16,16 +16,23 @@ import { startDynamoLocal } from '../../lib/local/emulators';
 import type { LocalEndpoints } from '../../lib/local/stack';
 import { tables, ingestStream } from '../../functions/manifest/resources';
 import { secretsEnv } from '../../functions/manifest/secrets';
-import { httpOperations, routedFunctions, scheduledFunctions, streamConsumers, type FunctionDefinition } from '../../functions/manifest/operations';
+import {
+  eventFunctions,
+  httpOperations,
+  routedFunctions,
+  scheduledFunctions,
+  streamConsumers,
+  type FunctionDefinition,
+} from '../../functions/manifest/operations';
 import { endpointsOf, freePorts, startLocalProcess, waitFor } from '../support/local-process';
 import { freePort } from '../support/ports';
 
 export const median = (values: number[]): number => percentile(values, 50);
 
-/** Every function that deploys, once: the manifest's HTTP operations, browser UIs' routed functions, stream consumers and scheduled functions, one per handler module. */
+/** Every function that deploys, once: the manifest's HTTP operations, browser UIs' routed functions, stream consumers, scheduled and event functions, one per handler module. */
 export function deployedFunctions(): FunctionDefinition[] {
   const byEntry = new Map<string, FunctionDefinition>();
-  for (const definition of [...httpOperations, ...routedFunctions, ...streamConsumers, ...scheduledFunctions]) {
+  for (const definition of [...httpOperations, ...routedFunctions, ...streamConsumers, ...scheduledFunctions, ...eventFunctions]) {
     if (!byEntry.has(definition.entry)) byEntry.set(definition.entry, definition);
   }
   return [...byEntry.values()];

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { httpOperations, routedFunctions, streamConsumers } from '../../functions/manifest/operations';
+import { eventFunctions, httpOperations, routedFunctions, streamConsumers } from '../../functions/manifest/operations';
 import { emailSending } from '../../functions/manifest/resources';
 import { UrmStack } from '../../lib/aws/urm-stack';
 import { roleStatements, testApp } from '../support/cdk';
@@ -99,6 +99,7 @@ describe('email, without a sender domain', () => {
     const others = [
       ...httpFunctions.filter((definition) => definition.email !== 'send').map((definition) => stack.ingestion.operations[definition.id]),
       ...streamConsumers.map((consumer) => stack.pipeline.consumers[consumer.id]),
+      ...eventFunctions.map((definition) => stack.events.functions[definition.id]),
     ];
     const functions = template.findResources('AWS::Lambda::Function');
 
@@ -106,6 +107,60 @@ describe('email, without a sender domain', () => {
       expect(sesStatements(stack, template, fn)).toEqual([]);
       expect(functions[logicalId(stack, fn)].Properties.Environment.Variables[emailSending.configurationSetEnvVar]).toBe(undefined);
     }
+  });
+});
+
+describe("SES's bounces, complaints and deliveries", () => {
+  let stack: UrmStack;
+  let template: Template;
+  beforeAll(() => {
+    ({ stack, template } = synthesize());
+  });
+
+  test('the configuration set publishes bounces, complaints and deliveries to the default bus', () => {
+    template.resourceCountIs('AWS::SES::ConfigurationSetEventDestination', 1);
+    template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      ConfigurationSetName: ref(stack, stack.email.configurationSet),
+      EventDestination: {
+        Enabled: true,
+        MatchingEventTypes: Match.arrayEquals(['bounce', 'complaint', 'delivery']),
+        EventBridgeDestination: {
+          EventBusArn: {
+            'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':events:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':event-bus/default']],
+          },
+        },
+      },
+    });
+  });
+
+  test("a rule takes those events of this stack's configuration set only, to the email-events function", () => {
+    const fn = stack.events.functions.EmailEvents;
+
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: {
+        source: ['aws.ses'],
+        'detail-type': ['Email Bounced', 'Email Complained', 'Email Delivered'],
+        detail: { mail: { tags: { 'ses:configuration-set': [ref(stack, stack.email.configurationSet)] } } },
+      },
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(stack, fn), 'Arn'] } })],
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [logicalId(stack, fn), 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [logicalId(stack, stack.events.rules.EmailEvents), 'Arn'] },
+    });
+  });
+
+  test('the function may write to the stream and its log group, and nothing else', () => {
+    const fn = stack.events.functions.EmailEvents;
+    const statements = roleStatements(template, logicalId(stack, fn.role!)) as Statement[];
+
+    expect(statements.map((statement) => [statement.Action].flat().sort())).toEqual([
+      ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      ['kinesis:PutRecord', 'kinesis:PutRecords'],
+    ]);
   });
 });
 

@@ -2,7 +2,15 @@ import { beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { AssetStaging, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { httpOperations, httpRoutes, routedFunctions, scheduledFunctions, streamConsumers, type HttpOperation } from '../../functions/manifest/operations';
+import {
+  eventFunctions,
+  httpOperations,
+  httpRoutes,
+  routedFunctions,
+  scheduledFunctions,
+  streamConsumers,
+  type HttpOperation,
+} from '../../functions/manifest/operations';
 import { identitySecretName } from '../../functions/domain/identity';
 import { postbackSecretName } from '../../functions/domain/postbacks';
 import { vapidPrivateKeySecret } from '../../functions/domain/push';
@@ -38,6 +46,7 @@ const allFunctions = () => [
   ...routedFunctions.map((routed) => ({ definition: routed, fn: stack.ingestion.operations[routed.id], timeout: 10 })),
   ...streamConsumers.map((c) => ({ definition: c, fn: stack.pipeline.consumers[c.id], timeout: 60 })),
   ...scheduledFunctions.map((f) => ({ definition: f, fn: stack.scheduled.functions[f.id], timeout: f.timeoutSeconds })),
+  ...eventFunctions.map((f) => ({ definition: f, fn: stack.events.functions[f.id], timeout: f.timeoutSeconds })),
 ];
 
 /** Every Allow statement of the policies attached to a function's role. */
@@ -207,11 +216,13 @@ describe('the stack', () => {
 });
 
 describe('the functions', () => {
-  test('are one per integrator operation, browser UI, consumer and scheduled function, and nothing else', () => {
+  test('are one per integrator operation, browser UI, consumer, scheduled and event function, and nothing else', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
     const nodeFunctions = functions.filter((fn) => String(fn.Properties.Runtime).startsWith('nodejs'));
 
-    expect(nodeFunctions.length).toBe(httpOperations.length + routedFunctions.length + streamConsumers.length + scheduledFunctions.length);
+    expect(nodeFunctions.length).toBe(
+      httpOperations.length + routedFunctions.length + streamConsumers.length + scheduledFunctions.length + eventFunctions.length,
+    );
     // Besides them only the handler CDK's BucketDeployment brings for the SDK's CDN (test/infra/push-cdn.test.ts).
     expect(functions.length).toBe(nodeFunctions.length + 1);
   });

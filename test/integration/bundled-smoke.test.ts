@@ -114,7 +114,7 @@ describe('npm start -- --bundled (the synthesized bundles)', () => {
     expect(enterprise.headers.get('content-type')).toMatch(/^text\/html/);
   });
 
-  test('sends an email to the local SES and notes it on the timeline', async () => {
+  test('sends an email to the local SES and notes it on the timeline, with its delivery', async () => {
     const profileId = `bundled-mail-${randomUUID()}`;
     const subject = `Bundled ${randomUUID()}`;
 
@@ -134,9 +134,10 @@ describe('npm start -- --bundled (the synthesized bundles)', () => {
     expect((await mailWithId(stack, response.body.message_id))?.subject).toBe(subject);
     const timeline = await until(
       () => readTimeline(stack, profileId),
-      (events) => events.length > 0,
+      (events) => events.some((event: any) => event.event === 'urm_email_delivered'),
       `the timeline of ${profileId}`,
     );
-    expect(timeline.map((event: any) => event.event)).toEqual(['urm_email_sent']);
+    // SES's delivery follows the send: the local SES hands it to the EmailEvents bundle.
+    expect(timeline.map((event: any) => event.event).sort()).toEqual(['urm_email_delivered', 'urm_email_sent']);
   });
 });

@@ -74,11 +74,13 @@ describe('send_email through the local stack', () => {
     const response = await send(body);
     expect(response.status).toBe(200);
 
-    const events = await until(
+    const timeline = await until(
       () => readTimeline(stack, body.profile_id),
-      (found) => found.length > 0,
+      (found) => found.some((event) => event.event === 'urm_email_sent'),
       'the urm_email_sent event',
     );
+    // SES's deliveries (urm_email_delivered, one per recipient) follow it on the same timeline.
+    const events = timeline.filter((event) => event.event === 'urm_email_sent');
     expect(events.length).toBe(1);
     expect(events[0].event).toBe('urm_email_sent');
     expect(events[0].attributes).toEqual({

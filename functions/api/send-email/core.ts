@@ -32,7 +32,7 @@ export function sendEmail(deps: SendEmailDeps) {
     if (request.app_id !== callerAppId) throw new Forbidden();
     const channel = await channelFor(request.app_id, request);
 
-    const messageId = await deps.mailer.send(composeMail(request, channel));
+    const messageId = await deps.mailer.send(composeMail(request, channel, request.profile_id));
     const sent: SentEmail = { messageId, recipients: request.to_addresses.length };
 
     // The mail is out: failing now would make the caller send it again. A lost event is logged instead.

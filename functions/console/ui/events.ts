@@ -43,6 +43,11 @@ const text = (value: unknown) => (typeof value === 'string' ? value : JSON.strin
 const quoted = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
 const segmentOf = (a: Attributes) => (typeof a.segment_name === 'string' ? `“${a.segment_name}”` : text(a.segment_id ?? '?'));
 
+function throughChannel(a: Attributes, names: EventNames): string {
+  const channel = typeof a.channel_id === 'string' ? names.channel?.(a.channel_id) : undefined;
+  return channel === undefined ? `(channel ${text(a.channel_id ?? '?')})` : `through ${channel}`;
+}
+
 // A Map, not an object: an integrator's event named `__proto__` or `constructor` must find no sentence.
 const sentences = new Map<string, (a: Attributes, names: EventNames) => string>(
   Object.entries({
@@ -52,10 +57,12 @@ const sentences = new Map<string, (a: Attributes, names: EventNames) => string>(
       if (a.action === 'unset_attribute') return `${who} unset ${text(a.attribute)}`;
       return `${who}: ${text(a.action)}`;
     },
-    urm_email_sent: (a, names) => {
-      const channel = typeof a.channel_id === 'string' ? names.channel?.(a.channel_id) : undefined;
-      return `Email sent: “${text(a.subject ?? '')}” ${channel === undefined ? `(channel ${text(a.channel_id ?? '?')})` : `through ${channel}`}`;
-    },
+    urm_email_sent: (a, names) => `Email sent: “${text(a.subject ?? '')}” ${throughChannel(a, names)}`,
+    // SES's word on a sent mail (functions/domain/email-events.ts).
+    urm_email_delivered: (a, names) => `Email delivered ${throughChannel(a, names)}`,
+    urm_email_bounced: (a) =>
+      `Email bounced (${text(a.bounce_type ?? '?')}${a.bounce_subtype ? `, ${text(a.bounce_subtype)}` : ''})${a.bounce_type === 'Permanent' ? ': address suppressed' : ''}`,
+    urm_email_complained: () => 'Email marked as spam: address suppressed',
     urm_push_sent: (a) => `Push sent: “${text(a.title ?? '')}” to ${text(a.sent ?? 0)} of ${text(a.tokens ?? 0)} devices`,
     urm_push_received: () => 'Push notification shown on a device',
     urm_push_clicked: () => 'Push notification clicked',

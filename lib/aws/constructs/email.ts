@@ -1,6 +1,7 @@
 /**
  * Sending email with SES v2: a configuration set every message goes through
- * (TLS required, bounces and complaints suppressed, reputation metrics), the
+ * (TLS required, bounces and complaints suppressed, reputation metrics, its
+ * bounces, complaints and deliveries published to EventBridge), the
  * sender domain's identity when one is given, and for each function that
  * sends, the set's name and the right to ses:SendEmail there, from the
  * stack's identities only, and only as their addresses (`ses:FromAddress`).
@@ -11,7 +12,16 @@
 import { Annotations, CfnOutput, Stack, Token } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { ConfigurationSet, ConfigurationSetTlsPolicy, EmailIdentity, Identity, SuppressionReasons } from 'aws-cdk-lib/aws-ses';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import {
+  ConfigurationSet,
+  ConfigurationSetTlsPolicy,
+  EmailIdentity,
+  EmailSendingEvent,
+  EventDestination,
+  Identity,
+  SuppressionReasons,
+} from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
 import { canonicalAddress } from '../../../functions/domain/email';
 import { emailSending } from '../../../functions/manifest/resources';
@@ -64,6 +74,12 @@ export class Email extends Construct {
       sendingEnabled: true,
     });
     new CfnOutput(stack, 'EmailConfigurationSetName', { value: this.configurationSet.configurationSetName });
+    // Bounces, complaints and deliveries to the default bus (the only one SES publishes to), where the stack's rule
+    // takes this set's (event-functions.ts).
+    this.configurationSet.addEventDestination('Events', {
+      destination: EventDestination.eventBus(EventBus.fromEventBusName(this, 'DefaultBus', 'default')),
+      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.DELIVERY],
+    });
 
     if (props.domain !== undefined && props.domain !== '') {
       if (!Token.isUnresolved(props.domain) && !DOMAIN.test(props.domain)) {

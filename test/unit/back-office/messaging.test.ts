@@ -124,7 +124,7 @@ describe('emailing a player from the back office', () => {
         replyTo: [],
         subject: 'Your bonus',
         text: 'Hello Ann',
-        tags: { app_id: 'app_1', channel_id: 'ch_news' },
+        tags: { app_id: 'app_1', channel_id: 'ch_news', profile: 'cC0x' },
       },
     ]);
   });

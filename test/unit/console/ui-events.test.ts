@@ -32,6 +32,19 @@ describe('system events in words', () => {
     expect(describeEvent('urm_email_sent', { subject: 'Welcome', channel_id: 'ch_gone' }, names)).toBe('Email sent: “Welcome” (channel ch_gone)');
   });
 
+  test("SES's word on a mail: a delivery names the channel, a bounce its type and whether the address is now suppressed, a complaint the suppression", () => {
+    const names = { channel: (id: string) => (id === 'ch_1' ? 'News' : undefined) };
+
+    expect(describeEvent('urm_email_delivered', { message_id: 'm', channel_id: 'ch_1' }, names)).toBe('Email delivered through News');
+    expect(describeEvent('urm_email_bounced', { bounce_type: 'Permanent', bounce_subtype: 'General', channel_id: 'ch_1' }, names)).toBe(
+      'Email bounced (Permanent, General): address suppressed',
+    );
+    expect(describeEvent('urm_email_bounced', { bounce_type: 'Transient', bounce_subtype: 'MailboxFull' }, names)).toBe(
+      'Email bounced (Transient, MailboxFull)',
+    );
+    expect(describeEvent('urm_email_complained', { feedback_type: 'abuse', channel_id: 'ch_1' }, names)).toBe('Email marked as spam: address suppressed');
+  });
+
   test('an affiliate attribution names the affiliate, link and sub-id', () => {
     expect(describeEvent('urm_affiliate_attributed', { urm_aff_id: 'aff_1', urm_aff_link_id: 'lnk_2', urm_aff: 'spring' })).toBe(
       'Attributed to affiliate aff_1 (link lnk_2), sub-id spring',

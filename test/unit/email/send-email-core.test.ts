@@ -65,7 +65,8 @@ describe('send_email core', () => {
         subject: 'Welcome',
         html: '<p>Hello</p>',
         text: 'Hello',
-        tags: { app_id: 'app_1', channel_id: 'ch_news' },
+        // The profile in base64url: SES tag values allow only [A-Za-z0-9_-].
+        tags: { app_id: 'app_1', channel_id: 'ch_news', profile: 'cGxheWVyLTE' },
       },
     ]);
   });
@@ -93,8 +94,8 @@ describe('send_email core', () => {
   });
 
   test('each sender field defaults to the channel on its own', () => {
-    expect(composeMail({ ...request, from_email: 'vip@example.com' }, channel).from).toBe('"Casino News" <vip@example.com>');
-    expect(composeMail({ ...request, from_name: 'VIP desk' }, channel).from).toBe('"VIP desk" <news@example.com>');
+    expect(composeMail({ ...request, from_email: 'vip@example.com' }, channel, 'player-1').from).toBe('"Casino News" <vip@example.com>');
+    expect(composeMail({ ...request, from_name: 'VIP desk' }, channel, 'player-1').from).toBe('"VIP desk" <news@example.com>');
   });
 
   test("refuses a from_email that is not the channel's address, naming the field, and sends nothing", async () => {
@@ -194,8 +195,10 @@ describe('send_email core', () => {
   });
 
   test('reply-to carries its name when one is given', () => {
-    expect(composeMail({ ...request, reply_to: 'help@example.com', reply_to_name: 'Help' }, channel).replyTo).toEqual(['"Help" <help@example.com>']);
-    expect(composeMail({ ...request, reply_to: 'help@example.com' }, channel).replyTo).toEqual(['help@example.com']);
+    expect(composeMail({ ...request, reply_to: 'help@example.com', reply_to_name: 'Help' }, channel, 'player-1').replyTo).toEqual([
+      '"Help" <help@example.com>',
+    ]);
+    expect(composeMail({ ...request, reply_to: 'help@example.com' }, channel, 'player-1').replyTo).toEqual(['help@example.com']);
   });
 
   test('the insert id follows from the message id, so the same send is stored once', () => {

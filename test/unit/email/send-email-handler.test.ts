@@ -77,7 +77,7 @@ const mailsSent = () => mailer.sent;
 const streamWrites = () => stream.writes;
 
 describe('POST /api/send_email handler', () => {
-  test('sends one mail with every address named, in UTF-8, tagged with the application and channel, and answers its message id', async () => {
+  test('sends one mail with every address named, in UTF-8, tagged with the application, channel and profile, and answers its message id', async () => {
     const response = await post(valid);
 
     expect(response.statusCode).toBe(200);
@@ -90,7 +90,7 @@ describe('POST /api/send_email handler', () => {
         subject: 'Your weekly bonus',
         html: '<p>Your bonus is <b>ready</b>.</p>',
         text: 'Your bonus is ready.',
-        tags: { app_id: 'app_1', channel_id: 'ch_news' },
+        tags: { app_id: 'app_1', channel_id: 'ch_news', profile: 'cGxheWVyLTE' },
       },
     ]);
   });
