@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { clickAddress, createLinkForAffiliate, listLinks } from '../functions/back-office/affiliate-links';
 import { affiliateReport, affiliateTrace } from '../functions/back-office/affiliate-report';
 import { assignPlan, setAffiliateStatus } from '../functions/back-office/affiliates';
-import { affiliateApprovals, checkOrigin, createApp, listApps, updateApp } from '../functions/back-office/apps';
+import { affiliateApprovals, appSettingsView, checkOrigin, createApp, listApps, requireApp, updateApp } from '../functions/back-office/apps';
 import { applicationFigures } from '../functions/back-office/figures';
 import { nowOf } from '../functions/back-office/ports';
 import { figuresLimits } from '../functions/domain/figures';
@@ -255,6 +255,43 @@ export function adminProgram(options: AdminOptions = {}): Command {
               Object.entries(settings.money_events).map(([event, kind]) => ({ event, kind })),
               ['event', 'kind'],
             )),
+      ]);
+    });
+
+  app
+    .command('messaging')
+    .description("an application's send gate settings (caps, quiet hours, time zone, topics, address attributes); without --set, prints them")
+    .requiredOption('--app <app_id>')
+    .option(
+      '--set <json>',
+      'replaces them all, as JSON, e.g. \'{"caps":{"email":{"daily":1,"weekly":3}},"quiet_hours":{"start":"22:00","end":"08:00"},"time_zone":"Europe/Malta","topics":[{"name":"promos","label":"Promotions"}]}\'',
+      (v: string) => {
+        try {
+          return JSON.parse(v) as unknown;
+        } catch {
+          throw new InvalidArgumentError('must be JSON');
+        }
+      },
+    )
+    .action(async (opts: { app: string; set?: unknown }) => {
+      const backOffice = await office();
+      const found =
+        opts.set === undefined ? await requireApp(backOffice, opts.app) : await updateApp(backOffice, opts.app, commandLineActor, { messaging: opts.set });
+      const { messaging } = appSettingsView(found);
+      const cap = (n: number | null) => (n === null ? 'no cap' : String(n));
+      print(messaging, () => [
+        `Messaging settings of ${opts.app}:`,
+        ...table(
+          (['email', 'push'] as const).map((channel) => ({
+            channel,
+            per_day: cap(messaging.caps[channel].daily),
+            per_week: cap(messaging.caps[channel].weekly),
+          })),
+          ['channel', 'per_day', 'per_week'],
+        ),
+        `quiet hours: ${messaging.quiet_hours ? `${messaging.quiet_hours.start} to ${messaging.quiet_hours.end}` : 'none'} (players' local time; default zone ${messaging.time_zone})`,
+        `topics: ${messaging.topics.length === 0 ? 'none' : messaging.topics.map((t) => `${t.name} (${t.label})`).join(', ')}`,
+        `address attributes: email ${messaging.email_attribute}, phone ${messaging.phone_attribute}`,
       ]);
     });
 

@@ -5,6 +5,16 @@ import { NotFound, ValidationError } from '../domain/errors';
 import { identitySecretName, newIdentitySecret } from '../domain/identity';
 import { checkSearchAttributes, searchAttributesOf } from '../domain/player-search';
 import { newUnsubscribeKey, unsubscribeKeyName } from '../domain/unsubscribe-token';
+import { customNameProblem } from '../domain/attributes';
+import {
+  DEFAULT_EMAIL_ATTRIBUTE,
+  DEFAULT_PHONE_ATTRIBUTE,
+  DEFAULT_TIME_ZONE,
+  gateChannels,
+  messagingSettingsSchema,
+  type MessagingSettings,
+} from '../domain/send-gate';
+import { compileValidator } from '../domain/validation';
 import type { AuditActor } from '../domain/audit';
 import { audit } from './audit';
 import { nowOf, type BackOffice } from './ports';
@@ -76,6 +86,7 @@ export async function listApps(office: Pick<BackOffice, 'apps'>): Promise<App[]>
  * settings; `siteOrigins` replaces the list. A default plan must be one of
  * the application's plans. Audited as `app.updated` with each field that
  * changed (`{from, to}`); a call that changes nothing writes no entry.
+ * `messaging` replaces the send gate's settings as a whole.
  */
 export async function updateApp(
   office: Pick<BackOffice, 'apps' | 'plans' | 'audit' | 'now'>,
@@ -89,6 +100,8 @@ export async function updateApp(
     defaultPlanId?: string;
     /** Replaces the searchable attributes; applies to profiles applied from then on. */
     searchAttributes?: string[];
+    /** Replaces the send gate's settings as a whole (docs/api.md, "Messaging settings"). */
+    messaging?: unknown;
   },
 ): Promise<App> {
   const before = await requireApp(office, appId);
@@ -105,6 +118,7 @@ export async function updateApp(
     affiliate_approval: input.affiliateApproval,
     default_plan_id: input.defaultPlanId,
     search_attributes: input.searchAttributes === undefined ? undefined : checkSearchAttributes(input.searchAttributes),
+    messaging: input.messaging === undefined ? undefined : checkMessagingSettings(input.messaging),
   };
   const searchable = searchAttributesOf(before);
   // The profile consumer gives a player applied before the change its new terms, and takes the old ones back, once.
@@ -138,6 +152,45 @@ function canonical(value: unknown): string {
   );
 }
 
+const validMessagingSettings = compileValidator(messagingSettingsSchema, 'messaging');
+
+/** The send gate's settings, as the schema and what it cannot say: unique topics, attribute names, a day's cap within the week's. */
+export function checkMessagingSettings(input: unknown): MessagingSettings {
+  const settings = validMessagingSettings(input);
+  const problems: string[] = [];
+  const names = (settings.topics ?? []).map((topic) => topic.name);
+  if (new Set(names).size !== names.length) problems.push('messaging.topics: each topic name once');
+  for (const field of ['email_attribute', 'phone_attribute'] as const) {
+    const name = settings[field];
+    const problem = name === undefined ? undefined : customNameProblem(name);
+    if (problem) problems.push(`messaging.${field}: ${problem}`);
+  }
+  for (const channel of gateChannels) {
+    const caps = settings.caps?.[channel];
+    if (caps?.daily !== undefined && caps.weekly !== undefined && caps.daily > caps.weekly) {
+      problems.push(`messaging.caps.${channel}: the daily cap (${caps.daily}) must not be above the weekly cap (${caps.weekly})`);
+    }
+  }
+  if (problems.length > 0) throw new ValidationError(problems, 'messaging is invalid');
+  return settings as MessagingSettings;
+}
+
+/** The send gate's settings as the back office shows them: every field, the defaults filled, absent caps and window null. */
+export function messagingSettingsView(settings: MessagingSettings | undefined) {
+  const caps = (channel: (typeof gateChannels)[number]) => ({
+    daily: settings?.caps?.[channel]?.daily ?? null,
+    weekly: settings?.caps?.[channel]?.weekly ?? null,
+  });
+  return {
+    caps: { email: caps('email'), push: caps('push') },
+    quiet_hours: settings?.quiet_hours ? { ...settings.quiet_hours } : null,
+    time_zone: settings?.time_zone ?? DEFAULT_TIME_ZONE,
+    topics: (settings?.topics ?? []).map(({ name, label }) => ({ name, label })),
+    email_attribute: settings?.email_attribute ?? DEFAULT_EMAIL_ATTRIBUTE,
+    phone_attribute: settings?.phone_attribute ?? DEFAULT_PHONE_ATTRIBUTE,
+  };
+}
+
 /** An application's settings as the back office shows them: absent ones null, never a secret. */
 export function appSettingsView(app: App) {
   return {
@@ -150,6 +203,7 @@ export function appSettingsView(app: App) {
     affiliate_approval: app.affiliate_approval ?? 'pending',
     default_plan_id: app.default_plan_id ?? null,
     search_attributes: [...searchAttributesOf(app)],
+    messaging: messagingSettingsView(app.messaging),
   };
 }
 

@@ -9,7 +9,7 @@
  * application: another application's player is simply not found.
  */
 import { defaultCurrency } from '../domain/affiliate-program';
-import type { AppStore } from '../domain/apps';
+import type { App, AppStore } from '../domain/apps';
 import type { AttributeValue, Attributes } from '../domain/attributes';
 import { affiliateAttributes, pushTokenAttributes } from '../domain/attributes';
 import type { AuditLog } from '../domain/audit';
@@ -34,6 +34,8 @@ import {
   type SearchQuery,
 } from '../domain/player-search';
 import { partitionKey } from '../domain/stream-record';
+import { decide, gateChannels, localMoment, playerTimeZone, type GateAnswer, type GateChannel, type SentCounts } from '../domain/send-gate';
+import { nowFor } from '../runtime/clock';
 import { audit } from './audit';
 import type { StoredProfile } from '../domain/profile-state';
 import { isBefore, type ProfileStore, type Rejection, type RejectionLog, type TimelineEntry, type TimelineStore } from '../domain/timeline';
@@ -92,6 +94,8 @@ export interface PlayerPorts {
   audit: AuditLog;
   newId: () => string;
   now: () => Date;
+  /** The marketing messages sent in the player's local day and week (the send gate's caps): the player page's gate line reads them. */
+  sentCounts: Pick<SentCounts, 'read'>;
 }
 
 /** Who acts, as the console's auth gives it (functions/http/console-auth.ts). */
@@ -304,6 +308,16 @@ export interface PlayerView {
   activity: PlayerActivity;
   /** Set by the send gate's suppression list once it exists; absent: nothing is known of it. */
   suppressed?: boolean;
+  /** What the send gate would answer now to a marketing message without a topic, per channel. */
+  gate: Record<GateChannel, GateLine>;
+}
+
+/** The send gate's answer as the player page shows it; `until`: the end of a deferral (ISO 8601). */
+export interface GateLine {
+  verdict: GateAnswer['verdict'];
+  reason?: string;
+  detail?: string;
+  until?: string;
 }
 
 /** What the newest events and the oldest say, read in bounded steps (playerLimits). */
@@ -416,7 +430,37 @@ export async function playerActivity(timeline: Pick<TimelineStore, 'page' | 'old
   };
 }
 
-export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections' | 'apps' | 'ledgers' | 'timeline'>) {
+/**
+ * The gate's answer to a marketing message now (the application's clock),
+ * per channel. The caps' counts are read only for a channel whose answer
+ * would otherwise be send and which has a cap: most players cost no read.
+ */
+export async function gateLines(
+  ports: Pick<PlayerPorts, 'sentCounts'>,
+  appId: string,
+  profileId: string,
+  attributes: Attributes,
+  app: Pick<App, 'messaging'> | undefined,
+): Promise<Record<GateChannel, GateLine>> {
+  const settings = app?.messaging;
+  const now = nowFor(appId);
+  const moment = localMoment(now, playerTimeZone(attributes, settings));
+  const lineOf = async (channel: GateChannel): Promise<GateLine> => {
+    const input = { attributes, channel, purpose: 'marketing' as const, settings, now, sent: { day: 0, week: 0 } };
+    let answer = decide(input);
+    const caps = settings?.caps?.[channel];
+    if (answer.verdict === 'send' && (caps?.daily !== undefined || caps?.weekly !== undefined)) {
+      answer = decide({ ...input, sent: await ports.sentCounts.read(appId, profileId, channel, moment) });
+    }
+    if (answer.verdict === 'send') return { verdict: 'send' };
+    if (answer.verdict === 'defer') return { verdict: 'defer', reason: answer.reason, detail: answer.detail, until: answer.until.toISOString() };
+    return { verdict: 'refuse', reason: answer.reason, detail: answer.detail };
+  };
+  const [email, push] = await Promise.all(gateChannels.map(lineOf));
+  return { email: email!, push: push! };
+}
+
+export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections' | 'apps' | 'ledgers' | 'timeline' | 'sentCounts'>) {
   return async (actor: Pick<Actor, 'appId'>, profileId: string): Promise<PlayerView> => {
     const stored = await existingPlayer(ports.profiles, actor.appId, profileId);
     const attributes = JSON.parse(stored.attrs) as Attributes;
@@ -428,6 +472,7 @@ export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections' | '
     ]);
     const attribution = ledger?.attribution;
     const receives = attributes.urm_receives_notifications;
+    const gate = await gateLines(ports, actor.appId, profileId, attributes, app);
     return {
       profile_id: profileId,
       updated_at: stored.updated_at,
@@ -447,6 +492,7 @@ export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections' | '
       money: playerMoneyOf(ledger, app?.currency ?? defaultCurrency),
       attribution: attribution ? { affiliate_id: attribution.affiliate_id, link_id: attribution.link_id, day: attribution.day } : null,
       activity,
+      gate,
     };
   };
 }

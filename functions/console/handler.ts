@@ -29,9 +29,14 @@ import { AppVapidKeyring } from '../adapters/vapid-keyring';
 import { WebPushSender } from '../adapters/web-push-sender';
 import { postbackHostList } from '../domain/postbacks';
 import { pushEndpointPolicy, pushLimits } from '../domain/push';
+import type { SentCounts } from '../domain/send-gate';
 import { emailSending, ingestStream, postbackSending, pushSending } from '../manifest/resources';
 import { optionalEnv, requireEnv } from '../runtime/config';
 import { makeConsoleHandler } from './make-handler';
+
+// Issue 28: the send gate's caps counts are the sending lane's table; until its adapter is wired here, the player
+// page's gate line sees nothing sent (a capped player reads "would be sent"). The lead wires it at merge.
+const sentCountsToWire: Pick<SentCounts, 'read'> = { read: async () => ({ day: 0, week: 0 }) };
 
 // The stores an affiliate's report reads, which other routes share (the application above all).
 const reports = reportStores();
@@ -68,4 +73,5 @@ export const handler = makeConsoleHandler({
   audit: auditLog(),
   newId: randomUUID,
   now: () => new Date(),
+  sentCounts: sentCountsToWire,
 });

@@ -194,17 +194,30 @@ export function quietHoursEnd(now: Date, timeZone: string, window: MessagingSett
   const start = minutesOf(window.start);
   const end = minutesOf(window.end);
   if (start === end) return undefined;
+  const readsAt = (at: number) => localMoment(new Date(at), timeZone).minutes;
+  const insideAt = (minutes: number) => (start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end);
   const local = localMoment(now, timeZone).minutes;
-  const inside = start < end ? local >= start && local < end : local >= start || local < end;
-  if (!inside) return undefined;
+  if (!insideAt(local)) return undefined;
   const wholeMinute = now.getTime() - (now.getTime() % 60_000);
   let candidate = wholeMinute + ((end - local + 1440) % 1440) * 60_000;
+  let previous = candidate;
   // Across a daylight-saving change the local clock moved: step to where it reads the end.
   for (let step = 0; step < 3; step++) {
-    const reads = localMoment(new Date(candidate), timeZone).minutes;
-    const off = ((end - reads + 1440 + 720) % 1440) - 720;
+    const off = ((end - readsAt(candidate) + 1440 + 720) % 1440) - 720;
     if (off === 0) break;
+    previous = candidate;
     candidate += off * 60_000;
+  }
+  if (readsAt(candidate) !== end) {
+    // The end's local time does not exist that day (the clock jumped over it): the window ends at the jump,
+    // between the two instants the steps swung between (still inside, already past).
+    let [lo, hi] = [Math.min(previous, candidate), Math.max(previous, candidate)];
+    while (hi - lo > 60_000) {
+      const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+      if (insideAt(readsAt(mid))) lo = mid;
+      else hi = mid;
+    }
+    candidate = hi;
   }
   return new Date(Math.max(candidate, now.getTime() + 1));
 }

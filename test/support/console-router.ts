@@ -23,6 +23,7 @@ import { MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from './players';
 import { MemoryPlayerSearch } from './player-search';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
 import { MemorySegmentStore } from './segments';
+import { MemorySentCounts } from './sent-counts';
 import { MemorySessionStore } from './sessions';
 import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore, MemorySenderStore } from './settings';
 
@@ -91,6 +92,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     claims: new MemoryDeliveryClaims(),
     pusher: new MemoryPushSender(),
     audit: new MemoryAuditLog(),
+    sentCounts: new MemorySentCounts(),
   };
   const ports: ConsolePorts = {
     ...fakes,

@@ -47,6 +47,7 @@ export function settingsHandlers(office: SettingsPorts) {
         affiliateApproval: body.affiliate_approval,
         defaultPlanId: body.default_plan_id,
         searchAttributes: body.search_attributes === undefined ? undefined : [...body.search_attributes],
+        messaging: body.messaging,
       });
       if (body.identity_verification !== undefined) {
         app = await setIdentityVerification(office, identity.appId, actor, body.identity_verification === 'on');

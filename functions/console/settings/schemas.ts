@@ -4,6 +4,7 @@ import { scopes } from '../../domain/api-keys';
 import { nameSchema } from '../../domain/attributes';
 import { emailLimits } from '../../domain/email';
 import { searchLimits } from '../../domain/player-search';
+import { messagingSettingsSchema } from '../../domain/send-gate';
 import { identifierText } from '../../domain/text';
 import { compileValidator } from '../../domain/validation';
 
@@ -40,6 +41,7 @@ export const updateAppBodySchema = {
       items: nameSchema(),
       description: 'Replaces the attributes the player search finds players by; applies to profiles applied from then on.',
     },
+    messaging: { ...messagingSettingsSchema, description: "Replaces the send gate's settings: caps, quiet hours, time zone, topics, address attributes." },
   },
   additionalProperties: false,
 } as const;

@@ -4,7 +4,8 @@
  * alone could change the answer. Pure.
  */
 import DecimalJs from 'decimal.js';
-import { pushTokenAttributes, type AttributeValue, type Attributes } from '../attributes';
+import type { AttributeValue, Attributes } from '../attributes';
+import { activeRgStatus, EMAIL_SUPPRESSED_ATTRIBUTE, hasAddress } from '../send-gate';
 import { ngrOf } from '../commission';
 import type { AttributeCondition, Condition, EventCondition, LeafCondition, LifecycleCondition, ReachableCondition, RecencyCondition } from './condition';
 import { leafNeeds, leavesOf, needKey } from './needs';
@@ -160,28 +161,20 @@ function recencyHolds(leaf: RecencyCondition, facts: Facts): boolean {
 
 // ---- reachability -------------------------------------------------------
 
-const rgLimited = new Set(['cool_off', 'self_excluded']);
-
-/** RG status none: absent, `none`, or a cool-off or exclusion whose `urm_rg_until` has passed. */
+/** RG status none: absent, `none`, or a cool-off or exclusion whose `urm_rg_until` has passed (the send gate's rule). */
 export function rgNone(attributes: Attributes, now: Date): boolean {
-  const status = attributes.urm_rg_status;
-  if (status === undefined || status === null || status === 'none') return true;
-  if (typeof status !== 'string' || !rgLimited.has(status)) return false;
-  const until = asTime(attributes.urm_rg_until);
-  return !Number.isNaN(until) && until <= now.getTime();
+  return activeRgStatus(attributes, now) === undefined;
 }
 
 const filled = (value: unknown) => typeof value === 'string' && value.trim().length > 0;
 
+/** The send gate's static checks for a marketing message (functions/domain/send-gate.ts): RG, consent, suppression, address or device. */
 export function reachable(channel: Channel, facts: Facts): boolean {
   const a = facts.attributes;
   if (facts.suppressed?.(channel, a)) return false;
-  if (channel === 'push') {
-    const hasToken = pushTokenAttributes.some((name) => Array.isArray(a[name]) && (a[name] as AttributeValue[]).length > 0);
-    return hasToken && a.urm_receives_notifications !== false;
-  }
   if (!rgNone(a, facts.now)) return false;
-  if (channel === 'email') return filled(a.email) && a.urm_consent_email === true;
+  if (channel === 'push') return a.urm_receives_notifications === true && hasAddress(a, 'push', undefined);
+  if (channel === 'email') return a.urm_consent_email === true && !filled(a[EMAIL_SUPPRESSED_ATTRIBUTE]) && hasAddress(a, 'email', undefined);
   return filled(a.phone) && a.urm_consent_sms === true;
 }
 

@@ -1,4 +1,5 @@
-import { describe, expect, test } from '@jest/globals';
+import { afterEach, describe, expect, jest, test } from '@jest/globals';
+import type { App } from '../../../functions/domain/apps';
 import { backOfficeActionEvent, changePlayerAttribute, getPlayer, listPlayers, playerTimeline, reindexPlayers } from '../../../functions/back-office/players';
 import { NotFound, ValidationError } from '../../../functions/domain/errors';
 import type { RecordWriter, StreamEntry } from '../../../functions/domain/ingest';
@@ -12,6 +13,7 @@ import { MemoryFunnelStore } from '../../support/funnel-store';
 import { MemoryPlayerSearch } from '../../support/player-search';
 import { defaultSearchAttributes, termsDiff, termsOf } from '../../../functions/domain/player-search';
 import { MemoryProfiles, MemoryTimeline, storedProfile } from '../../support/players';
+import { MemorySentCounts } from '../../support/sent-counts';
 
 const profile = storedProfile;
 
@@ -248,7 +250,14 @@ describe('one player', () => {
       },
     };
 
-    const view = await getPlayer({ profiles, rejections, apps, ledgers: new MemoryFunnelStore(), timeline: new MemoryTimeline() })(ada, 'p-1');
+    const view = await getPlayer({
+      profiles,
+      rejections,
+      apps,
+      ledgers: new MemoryFunnelStore(),
+      timeline: new MemoryTimeline(),
+      sentCounts: new MemorySentCounts(),
+    })(ada, 'p-1');
 
     expect(view.attributes.filter((a) => !a.name.startsWith('urm')).map(({ name, type }) => [name, type])).toEqual([
       ['gone', 'null'],
@@ -270,7 +279,14 @@ describe('one player', () => {
     const profiles = new MemoryProfiles(profile('app_2', 'p-1'));
 
     await expect(
-      getPlayer({ profiles, rejections: noRejections, apps, ledgers: new MemoryFunnelStore(), timeline: new MemoryTimeline() })(ada, 'p-1'),
+      getPlayer({
+        profiles,
+        rejections: noRejections,
+        apps,
+        ledgers: new MemoryFunnelStore(),
+        timeline: new MemoryTimeline(),
+        sentCounts: new MemorySentCounts(),
+      })(ada, 'p-1'),
     ).rejects.toBeInstanceOf(NotFound);
   });
 });
@@ -307,7 +323,10 @@ describe("a player's money", () => {
       moneyEvent('Withdrawal', 20.05, '2026-11-04T09:00:00Z'),
     ]);
 
-    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers, timeline: new MemoryTimeline() })(ada, 'p-1');
+    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers, timeline: new MemoryTimeline(), sentCounts: new MemorySentCounts() })(
+      ada,
+      'p-1',
+    );
 
     expect(view.money).toEqual({
       currency: 'GBP',
@@ -322,7 +341,14 @@ describe("a player's money", () => {
   });
 
   test('a player without money events has zero figures and no deposits', async () => {
-    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers: new MemoryFunnelStore(), timeline: new MemoryTimeline() })(ada, 'p-1');
+    const view = await getPlayer({
+      profiles,
+      rejections: noRejections,
+      apps,
+      ledgers: new MemoryFunnelStore(),
+      timeline: new MemoryTimeline(),
+      sentCounts: new MemorySentCounts(),
+    })(ada, 'p-1');
 
     expect(view.money).toEqual({
       currency: 'GBP',
@@ -342,7 +368,10 @@ describe("a player's money", () => {
     delete older.last_deposit;
     ledgers.rows.set('p#app_1#p-1\u0000ledger', older);
 
-    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers, timeline: new MemoryTimeline() })(ada, 'p-1');
+    const view = await getPlayer({ profiles, rejections: noRejections, apps, ledgers, timeline: new MemoryTimeline(), sentCounts: new MemorySentCounts() })(
+      ada,
+      'p-1',
+    );
 
     expect(view.money).toMatchObject({ deposits: '0', deposit_count: 0, first_deposit: { day: '2026-11-01', amount: '40' }, last_deposit: null });
   });
@@ -456,10 +485,14 @@ describe("money on a player's timeline", () => {
 describe("a player's activity", () => {
   const pk = partitionKey('app_1', 'p-1');
   const read = (timeline: MemoryTimeline) =>
-    getPlayer({ profiles: new MemoryProfiles(profile('app_1', 'p-1')), rejections: noRejections, apps, ledgers: new MemoryFunnelStore(), timeline })(
-      ada,
-      'p-1',
-    );
+    getPlayer({
+      profiles: new MemoryProfiles(profile('app_1', 'p-1')),
+      rejections: noRejections,
+      apps,
+      ledgers: new MemoryFunnelStore(),
+      timeline,
+      sentCounts: new MemorySentCounts(),
+    })(ada, 'p-1');
 
   test('gives the last event, the last Login among the newest, the first event and the newest names', async () => {
     const timeline = new MemoryTimeline([entry(pk, 1, 'Register'), entry(pk, 2, 'Login'), entry(pk, 3, 'Deposit'), entry(pk, 4, 'spin')]);
@@ -527,6 +560,7 @@ describe("a player's activity", () => {
       apps,
       ledgers,
       timeline: new MemoryTimeline(),
+      sentCounts: new MemorySentCounts(),
     })(ada, 'p-1');
 
     expect(view.attribution).toEqual({ affiliate_id: 'aff_9', link_id: 'lnk_1', day: '2026-11-01' });
@@ -606,5 +640,63 @@ describe('changing an attribute', () => {
       NotFound,
     );
     expect(writer.written).toEqual([]);
+  });
+});
+
+describe("the player's gate line", () => {
+  const device = JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/abc', keys: { p256dh: 'k', auth: 'a' } });
+  const reachable = { email: 'ada@example.com', urm_consent_email: true, urm_receives_notifications: true, urm_web_push_notification_token: [device] };
+  const NOW = new Date('2026-11-21T12:00:00.000Z');
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  async function gateOf(attrs: Record<string, unknown>, messaging: App['messaging'] = undefined, sentCounts = new MemorySentCounts()) {
+    jest.useFakeTimers({ now: NOW, doNotFake: ['setImmediate', 'setTimeout', 'setInterval', 'nextTick', 'queueMicrotask'] });
+    const withSettings = new MemoryAppStore([{ app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00.000Z', ...(messaging ? { messaging } : {}) }]);
+    const read = getPlayer({
+      profiles: new MemoryProfiles(profile('app_1', 'p-1', attrs)),
+      rejections: noRejections,
+      apps: withSettings,
+      ledgers: new MemoryFunnelStore(),
+      timeline: new MemoryTimeline(),
+      sentCounts,
+    });
+    return (await read(ada, 'p-1')).gate;
+  }
+
+  test('a self-excluded player: email refused until the exclusion ends; push as well', async () => {
+    const gate = await gateOf({ ...reachable, urm_rg_status: 'self_excluded', urm_rg_until: '2027-01-01T00:00:00Z' });
+
+    expect(gate).toEqual({
+      email: { verdict: 'refuse', reason: 'rg_status', detail: 'self-excluded until 2027-01-01' },
+      push: { verdict: 'refuse', reason: 'rg_status', detail: 'self-excluded until 2027-01-01' },
+    });
+  });
+
+  test('a reachable player with no caps: both would be sent, and no count is read', async () => {
+    const sentCounts = new MemorySentCounts();
+
+    const gate = await gateOf(reachable, undefined, sentCounts);
+
+    expect(gate).toEqual({ email: { verdict: 'send' }, push: { verdict: 'send' } });
+    expect(sentCounts.reads).toBe(0);
+  });
+
+  test("the caps are read in the player's local day and week: a day's cap reached refuses that channel only", async () => {
+    const sentCounts = new MemorySentCounts();
+    sentCounts.set('app_1', 'p-1', 'email', { day: '2026-11-22', week: '2026-W47' }, { day: 1, week: 1 });
+
+    const gate = await gateOf({ ...reachable, urm_timezone: 'Pacific/Auckland' }, { caps: { email: { daily: 1 }, push: { daily: 1 } } }, sentCounts);
+
+    expect(gate).toEqual({ email: { verdict: 'refuse', reason: 'daily_cap', detail: '1 per day reached' }, push: { verdict: 'send' } });
+    expect(sentCounts.reads).toBe(2);
+  });
+
+  test('in quiet hours, on the application clock, marketing would be deferred to the window’s end', async () => {
+    const gate = await gateOf(reachable, { quiet_hours: { start: '11:00', end: '13:00' } });
+
+    expect(gate.email).toEqual({ verdict: 'defer', reason: 'quiet_hours', detail: 'quiet hours until 13:00 (UTC)', until: '2026-11-21T13:00:00.000Z' });
   });
 });

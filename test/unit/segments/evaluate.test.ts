@@ -147,7 +147,10 @@ describe('reachability', () => {
     ['email while blocked, whatever the end', { ...email, urm_rg_status: 'blocked', urm_rg_until: '2020-01-01T00:00:00Z' }, 'email', false],
     ['sms with a phone and consent', { phone: '+356 7912 3456', urm_consent_sms: true }, 'sms', true],
     ['sms without a phone', { urm_consent_sms: true }, 'sms', false],
-    ['push with a token', { urm_web_push_notification_token: ['t'] }, 'push', true],
+    ['push with a token and notifications on', { urm_web_push_notification_token: ['t'], urm_receives_notifications: true }, 'push', true],
+    ['push with a token but no answer on notifications (the gate: absent consent is no)', { urm_web_push_notification_token: ['t'] }, 'push', false],
+    ['push while self-excluded', { urm_web_push_notification_token: ['t'], urm_receives_notifications: true, urm_rg_status: 'self_excluded' }, 'push', false],
+    ['email to a bounced address', { ...email, urm_email_suppressed: 'bounce' }, 'email', false],
     ['push turned off', { urm_web_push_notification_token: ['t'], urm_receives_notifications: false }, 'push', false],
     ['push without a token', {}, 'push', false],
   ] as [string, Attributes, 'email' | 'sms' | 'push', boolean][])('%s', (_, attributes, channel, expected) => {

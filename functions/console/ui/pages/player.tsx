@@ -98,6 +98,7 @@ export function PlayerPage({ id }: { id: string }) {
                   Affiliate <Visible text={view.attribution.affiliate_id} />
                 </a>
               )}
+              <GateLines gate={view.gate} />
             </span>
           )
         }
@@ -217,6 +218,27 @@ function PlayerBadges({ view }: { view: PlayerView }) {
         </Badge>
       )}
     </span>
+  );
+}
+
+const gateChannelWords = { email: 'Email', push: 'Push' } as const;
+const verdictTones = { send: 'success', defer: 'warning', refuse: 'danger' } as const;
+
+/** The gate's answer to a marketing message now, as a sentence: "would be sent", "would be refused: …", "would be deferred: …". */
+export function gateSentence(line: PlayerView['gate']['email']): string {
+  if (line.verdict === 'send') return 'would be sent';
+  return `${line.verdict === 'defer' ? 'would be deferred' : 'would be refused'}: ${line.detail ?? line.reason ?? 'no reason given'}`;
+}
+
+function GateLines({ gate }: { gate: PlayerView['gate'] }) {
+  return (
+    <ul class="player-gate" aria-label="Marketing now (the send gate)">
+      {(['email', 'push'] as const).map((channel) => (
+        <li key={channel} class={`tone-${verdictTones[gate[channel].verdict]}`}>
+          <strong>{gateChannelWords[channel]}:</strong> {gateSentence(gate[channel])}
+        </li>
+      ))}
+    </ul>
   );
 }
 

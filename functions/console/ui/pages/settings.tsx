@@ -1,7 +1,7 @@
 /**
  * Settings (admins): API keys, the application, email channels and the
- * senders they may use, VAPID keys, the identity-verification secret and the
- * money-event mapping. Keys and secrets are shown once, when made; the server
+ * senders they may use, VAPID keys, the identity-verification secret, the
+ * money-event mapping and the send gate's messaging rules. Keys and secrets are shown once, when made; the server
  * never shows them again. A change's result is a toast; a refusal stays in
  * its card, each of the server's 400 `errors` under the field it names.
  */
@@ -50,6 +50,7 @@ export function SettingsPage() {
       <div class="grid-wide">
         <PlayerSearchSetting />
       </div>
+      <MessagingRules />
     </div>
   );
 }
@@ -867,6 +868,227 @@ function MoneyForm({ currency, events, onSaved }: { currency: string; events: Re
       <div class="form-actions">
         <button type="submit" class="primary" aria-busy={busy === 'money'} disabled={busy !== undefined}>
           Save money events
+        </button>
+      </div>
+    </form>
+  );
+}
+
+// ---- Messaging rules (the send gate) ----------------------------------------
+
+type MessagingView = ConsoleAnswer<'ConsoleGetApp'>['app']['messaging'];
+type TopicRow = { key: number; name: string; label: string };
+let nextTopicKey = 1;
+const channelsOfGate = [
+  ['email', 'Email'],
+  ['push', 'Push'],
+] as const;
+
+function MessagingRules() {
+  const app = useApi(() => getJson<ConsoleAnswer<'ConsoleGetApp'>>('/app'), 'app');
+  return (
+    <Card title="Messaging rules" id="messaging-rules">
+      <p class="muted">
+        What the send gate allows a marketing message: at most so many per player per channel, in the player’s local day and week; none in the quiet hours
+        (deferred to their end). Transactional messages skip these rules.
+      </p>
+      {app.error && <ErrorNote error={app.error} />}
+      {!app.data && app.loading && <Loading what="the rules" />}
+      {app.data && <MessagingForm key={JSON.stringify(app.data.app.messaging)} rules={app.data.app.messaging} onSaved={app.reload} />}
+    </Card>
+  );
+}
+
+/** The time zones the browser knows, UTC first. */
+function timeZones(current: string): string[] {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return [...new Set(['UTC', current, ...known])];
+}
+
+function MessagingForm({ rules, onSaved }: { rules: MessagingView; onSaved: () => void }) {
+  const text = (n: number | null) => (n === null ? '' : String(n));
+  const [caps, setCaps] = useState(() => ({
+    email: { daily: text(rules.caps.email.daily), weekly: text(rules.caps.email.weekly) },
+    push: { daily: text(rules.caps.push.daily), weekly: text(rules.caps.push.weekly) },
+  }));
+  const [quiet, setQuiet] = useState({ start: rules.quiet_hours?.start ?? '', end: rules.quiet_hours?.end ?? '' });
+  const [zone, setZone] = useState(rules.time_zone);
+  const [topics, setTopics] = useState<TopicRow[]>(() => rules.topics.map((t) => ({ key: nextTopicKey++, ...t })));
+  const [emailAttribute, setEmailAttribute] = useState(rules.email_attribute);
+  const [phoneAttribute, setPhoneAttribute] = useState(rules.phone_attribute);
+  const [halfWindow, setHalfWindow] = useState(false);
+  const { busy, failure, run } = useChange(adminsOnly);
+  const zones = timeZones(rules.time_zone);
+
+  const setCap = (channel: 'email' | 'push', period: 'daily' | 'weekly', value: string) =>
+    setCaps((all) => ({ ...all, [channel]: { ...all[channel], [period]: value } }));
+  const updateTopic = (key: number, change: Partial<TopicRow>) => setTopics((all) => all.map((t) => (t.key === key ? { ...t, ...change } : t)));
+  const removeTopic = (key: number) => {
+    const at = topics.findIndex((t) => t.key === key);
+    const next = topics[at + 1] ?? topics[at - 1];
+    setTopics((all) => all.filter((t) => t.key !== key));
+    // The removed row's button goes with it: the focus moves to a neighbouring row, or to "Add topic".
+    requestAnimationFrame(() => document.getElementById(next ? `topic-${next.key}-name` : 'topic-add')?.focus());
+  };
+  const addTopic = () => {
+    const row = { key: nextTopicKey++, name: '', label: '' };
+    setTopics((all) => [...all, row]);
+    requestAnimationFrame(() => document.getElementById(`topic-${row.key}-name`)?.focus());
+  };
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const oneSide = (quiet.start === '') !== (quiet.end === '');
+    setHalfWindow(oneSide);
+    if (oneSide) return;
+    const capOf = (values: { daily: string; weekly: string }) => ({
+      ...(values.daily.trim() === '' ? {} : { daily: Number(values.daily) }),
+      ...(values.weekly.trim() === '' ? {} : { weekly: Number(values.weekly) }),
+    });
+    const messaging = {
+      caps: { email: capOf(caps.email), push: capOf(caps.push) },
+      ...(quiet.start === '' ? {} : { quiet_hours: { start: quiet.start, end: quiet.end } }),
+      time_zone: zone,
+      topics: topics.map(({ name, label }) => ({ name: name.trim(), label: label.trim() })),
+      email_attribute: emailAttribute.trim(),
+      phone_attribute: phoneAttribute.trim(),
+    };
+    if (
+      (await run(
+        'messaging',
+        () => postJson('/app', { messaging }),
+        () => 'Saved: the send gate applies these rules from now on.',
+      )) !== undefined
+    )
+      onSaved();
+  };
+
+  return (
+    <form onSubmit={save} aria-label="Messaging rules" noValidate class="messaging-rules">
+      <fieldset>
+        <legend>Caps per player (empty: no cap)</legend>
+        <div class="messaging-caps">
+          {channelsOfGate.map(([channel, word]) =>
+            (['daily', 'weekly'] as const).map((period) => {
+              const id = `cap-${channel}-${period}`;
+              return (
+                <Field key={id} id={id} label={`${word} messages per ${period === 'daily' ? 'local day' : 'week'}`}>
+                  <input
+                    {...fieldProps(id, [])}
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={1000}
+                    name={id}
+                    value={caps[channel][period]}
+                    onInput={(e) => setCap(channel, period, e.currentTarget.value)}
+                  />
+                </Field>
+              );
+            }),
+          )}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Quiet hours (player’s local time; empty: none)</legend>
+        <div class="messaging-quiet">
+          <Field id="quiet-start" label="Quiet hours start">
+            <input
+              {...fieldProps('quiet-start', [])}
+              type="time"
+              name="quiet_start"
+              value={quiet.start}
+              onInput={(e) => setQuiet({ ...quiet, start: e.currentTarget.value })}
+            />
+          </Field>
+          <Field id="quiet-end" label="Quiet hours end">
+            <input
+              {...fieldProps('quiet-end', [])}
+              type="time"
+              name="quiet_end"
+              value={quiet.end}
+              onInput={(e) => setQuiet({ ...quiet, end: e.currentTarget.value })}
+            />
+          </Field>
+          <Field id="messaging-zone" label="Default time zone" hint="For players without urm_timezone.">
+            <select {...fieldProps('messaging-zone', [], true)} name="time_zone" value={zone} onChange={(e) => setZone(e.currentTarget.value)}>
+              {zones.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        {halfWindow && <Alert tone="danger">Not saved: give the quiet hours both a start and an end, or neither.</Alert>}
+      </fieldset>
+      <fieldset>
+        <legend>Topics a player may unsubscribe from</legend>
+        {topics.length === 0 && <p class="muted">No topics: a player unsubscribes from all marketing email at once.</p>}
+        {topics.map((topic, index) => (
+          <div key={topic.key} class="messaging-topic">
+            <Field id={`topic-${topic.key}-name`} label={`Topic ${index + 1} name`}>
+              <input
+                {...fieldProps(`topic-${topic.key}-name`, [])}
+                name="topic_name"
+                value={topic.name}
+                onInput={(e) => updateTopic(topic.key, { name: e.currentTarget.value })}
+                placeholder="e.g. promos"
+                autocomplete="off"
+                spellcheck={false}
+                maxLength={64}
+              />
+            </Field>
+            <Field id={`topic-${topic.key}-label`} label={`Topic ${index + 1} label`}>
+              <input
+                {...fieldProps(`topic-${topic.key}-label`, [])}
+                name="topic_label"
+                value={topic.label}
+                onInput={(e) => updateTopic(topic.key, { label: e.currentTarget.value })}
+                placeholder="e.g. Promotions and bonuses"
+                maxLength={80}
+              />
+            </Field>
+            <button type="button" class="ghost small" onClick={() => removeTopic(topic.key)}>
+              Remove<span class="visually-hidden"> topic {topic.name || index + 1}</span>
+            </button>
+          </div>
+        ))}
+        <div class="form-actions">
+          <button type="button" id="topic-add" class="small" onClick={addTopic}>
+            Add topic
+          </button>
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Address attributes</legend>
+        <div class="messaging-quiet">
+          <Field id="email-attribute" label="Email address attribute">
+            <input
+              {...fieldProps('email-attribute', [])}
+              name="email_attribute"
+              value={emailAttribute}
+              onInput={(e) => setEmailAttribute(e.currentTarget.value)}
+              autocomplete="off"
+              spellcheck={false}
+            />
+          </Field>
+          <Field id="phone-attribute" label="Phone attribute">
+            <input
+              {...fieldProps('phone-attribute', [])}
+              name="phone_attribute"
+              value={phoneAttribute}
+              onInput={(e) => setPhoneAttribute(e.currentTarget.value)}
+              autocomplete="off"
+              spellcheck={false}
+            />
+          </Field>
+        </div>
+      </fieldset>
+      <FormFailure failure={failure} />
+      <div class="form-actions">
+        <button type="submit" class="primary" aria-busy={busy === 'messaging'} disabled={busy !== undefined}>
+          Save messaging rules
         </button>
       </div>
     </form>

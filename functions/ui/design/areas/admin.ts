@@ -3,6 +3,14 @@ export const adminCss = `
 .admin-settings .inline-form { display: flex; flex-wrap: wrap; gap: var(--urm-space-2) var(--urm-space-3); align-items: flex-end; margin: 0 0 var(--urm-space-4); }
 .admin-settings .inline-form .field { margin: 0; flex: 0 1 24rem; }
 .admin-settings .sub-section { margin-top: var(--urm-space-5); padding-top: var(--urm-space-4); border-top: 1px solid var(--urm-line); }
+.messaging-rules fieldset { border: 0; margin: 0 0 var(--urm-space-4); padding: 0; min-width: 0; }
+.messaging-rules fieldset + fieldset { border-top: 1px solid var(--urm-line); padding-top: var(--urm-space-4); }
+.messaging-rules legend { float: left; width: 100%; font-size: var(--urm-text-md); font-weight: 700; color: var(--urm-ink); margin-bottom: var(--urm-space-3); padding: 0; }
+.messaging-rules legend + * { clear: left; }
+.messaging-caps, .messaging-quiet { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 13rem), 1fr)); gap: 0 var(--urm-space-4); }
+.messaging-topic { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 2fr) auto; gap: 0 var(--urm-space-3); align-items: end; }
+.messaging-topic > button { margin-bottom: var(--urm-space-3); }
+@media (max-width: 40rem) { .messaging-topic { grid-template-columns: minmax(0, 1fr); } .messaging-topic > button { justify-self: start; } }
 .admin-settings .shown-once { background: var(--urm-danger-soft); border-radius: var(--urm-radius-md); padding: var(--urm-space-3) var(--urm-space-4); margin: 0 0 var(--urm-space-4); }
 .admin-settings .shown-once p:last-child { margin-bottom: 0; }
 .admin-settings .shown-once code.secret { display: inline-block; background: var(--urm-surface); padding: var(--urm-space-1) var(--urm-space-2); }

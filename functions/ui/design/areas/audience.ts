@@ -14,6 +14,13 @@ export const audienceCss = `
 .player-money .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); }
 /* Player 360: activity above the money, on one track so their cards line up (one band of eight wrapped their figures). */
 .player-overview .kpis { grid-template-columns: repeat(auto-fill, minmax(min(100%, 10.5rem), 1fr)); }
+/* The send gate's answer per channel: its own line under the badges, a dot of the verdict's tone before each. */
+.player-gate { flex-basis: 100%; list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: var(--urm-space-1) var(--urm-space-4); font-size: var(--urm-text-md); color: var(--urm-ink-soft); }
+.player-gate li { overflow-wrap: anywhere; padding-left: 1rem; text-indent: -1rem; }
+.player-gate li::before { content: ""; display: inline-block; width: 0.5rem; height: 0.5rem; border-radius: 50%; margin-right: 0.5rem; background: var(--urm-muted); vertical-align: 0.1em; }
+.player-gate li.tone-success::before { background: var(--urm-success); }
+.player-gate li.tone-warning::before { background: var(--urm-warning); }
+.player-gate li.tone-danger::before { background: var(--urm-danger); }
 .player-id code { font-size: var(--urm-text-sm); overflow-wrap: anywhere; }
 a.player-attribution { text-decoration: none; }
 a.player-attribution:hover { text-decoration: underline; }
