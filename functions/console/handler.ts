@@ -8,6 +8,7 @@ import { SesMailer } from '../adapters/ses-mailer';
 import {
   auditLog,
   channelStore,
+  deferredOutbox,
   deliveryClaims,
   enterpriseUserStore,
   figuresStore,
@@ -23,6 +24,7 @@ import {
   segmentStore,
   senderStore,
   sentActions,
+  sentCounts,
   timelineStore,
 } from '../adapters/stores';
 import { AppVapidKeyring } from '../adapters/vapid-keyring';
@@ -30,6 +32,7 @@ import { WebPushSender } from '../adapters/web-push-sender';
 import { postbackHostList } from '../domain/postbacks';
 import { pushEndpointPolicy, pushLimits } from '../domain/push';
 import { emailSending, ingestStream, postbackSending, pushSending } from '../manifest/resources';
+import { nowFor } from '../runtime/clock';
 import { optionalEnv, requireEnv } from '../runtime/config';
 import { makeConsoleHandler } from './make-handler';
 
@@ -62,6 +65,11 @@ export const handler = makeConsoleHandler({
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),
   actions: sentActions(),
   claims: deliveryClaims(),
+  // The send gate: caps, message ids (beside the push claims), the deferred outbox, the application's clock.
+  counts: sentCounts(),
+  messageClaims: deliveryClaims(),
+  outbox: deferredOutbox(),
+  clock: nowFor,
   vapid: new AppVapidKeyring(reports.apps, secrets),
   pusher: new WebPushSender({ endpoints, timeoutMs: pushLimits.requestTimeoutMs }),
   endpoints,
