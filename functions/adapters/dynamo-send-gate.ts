@@ -12,7 +12,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { ChannelCaps, GateChannel, LocalMoment, SentCounts } from '../domain/send-gate';
-import type { DeferredOutbox, GatedRequest } from '../messaging/gated';
+import type { DeferredOutbox, DueMessage, GatedRequest } from '../messaging/gated';
 
 /** Counts outlive their ISO week by a few days, then TTL sweeps them. */
 const COUNT_TTL_SECONDS = 10 * 24 * 3600;
@@ -132,14 +132,6 @@ export class DynamoSentCounts implements SentCounts {
   }
 }
 
-/** A deferred message the sender found due. */
-export interface DueMessage {
-  appId: string;
-  messageId: string;
-  /** As stored: the sender claims the message on it. */
-  dueAt: string;
-  request: GatedRequest;
-}
 
 export function duePartition(messageId: string): string {
   return `due#${createHash('sha256').update(messageId).digest()[0] % DUE_PARTITIONS}`;

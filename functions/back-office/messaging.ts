@@ -58,7 +58,7 @@ export interface SentActions {
   release(appId: string, actionId: string): Promise<void>;
 }
 
-export interface MessagingPorts extends PushPorts, Pick<GatedPorts, 'apps' | 'counts' | 'messageClaims' | 'outbox' | 'clock'> {
+export interface MessagingPorts extends PushPorts, Pick<GatedPorts, 'apps' | 'counts' | 'messageClaims' | 'outbox' | 'appTime'> {
   profiles: Pick<ProfileStore, 'get'>;
   channels: Pick<ChannelStore, 'get'>;
   senders: Pick<SenderStore, 'holders'>;
@@ -151,7 +151,7 @@ export type PlayerEmail = Omit<EmailMessage, 'to_addresses'> & { action_id?: str
 /** What the console answers when the gate said no, or later. */
 export type GateAnswer = { suppressed: string; detail: string } | { deferred_until: string; detail: string };
 
-type GatePorts = Pick<MessagingPorts, 'apps' | 'profiles' | 'counts' | 'messageClaims' | 'outbox' | 'writer' | 'clock' | 'newId'>;
+type GatePorts = Pick<MessagingPorts, 'apps' | 'profiles' | 'counts' | 'messageClaims' | 'outbox' | 'writer' | 'appTime' | 'newId'>;
 
 /** The purpose, the reason and the topic, checked: 400 for a transactional send without a reason or an unknown topic. */
 async function purposeOf(ports: Pick<MessagingPorts, 'apps'>, appId: string, request: SendPurpose) {

@@ -69,7 +69,7 @@ export const handler = makeConsoleHandler({
   counts: sentCounts(),
   messageClaims: deliveryClaims(),
   outbox: deferredOutbox(),
-  clock: nowFor,
+  appTime: nowFor,
   vapid: new AppVapidKeyring(reports.apps, secrets),
   pusher: new WebPushSender({ endpoints, timeoutMs: pushLimits.requestTimeoutMs }),
   endpoints,

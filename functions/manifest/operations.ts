@@ -152,8 +152,9 @@ export const httpOperations: HttpOperation[] = [
     method: 'POST',
     path: '/api/send_email',
     entry: 'functions/api/send-email/handler.ts',
-    // senders: that the application still holds the channel's sender, at every send.
-    tables: { keys: 'read', channels: 'read', senders: 'read' },
+    // senders: that the application still holds the channel's sender, at every send. With a `purpose`, the send gate:
+    // the settings, the player, the caps and deferred outbox (sendGate), the message-id claims (pushDeliveries).
+    tables: { keys: 'read', channels: 'read', senders: 'read', apps: 'read', profiles: 'read', sendGate: 'readwrite', pushDeliveries: 'readwrite' },
     stream: 'write',
     email: 'send',
   },
@@ -198,7 +199,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'POST',
     path: '/api/send_push',
     entry: 'functions/api/send-push/handler.ts',
-    tables: { keys: 'read', apps: 'read', profiles: 'read', pushDeliveries: 'write' },
+    // With a `purpose`, the send gate: the caps and deferred outbox (sendGate), the message-id claims (pushDeliveries).
+    tables: { keys: 'read', apps: 'read', profiles: 'read', pushDeliveries: 'readwrite', sendGate: 'readwrite' },
     stream: 'write',
     // The application's VAPID private key.
     secretReads: [vapidPrivateKeyPattern],
@@ -341,6 +343,21 @@ export const scheduledFunctions: ScheduledFunction[] = [
     stream: 'write',
     everyMinutes: 1,
     // Work starts only with 20 s left (functions/scheduled/segment-timers/core.ts).
+    timeoutSeconds: 60,
+  },
+  {
+    // Messages the send gate deferred for quiet hours (the send-gate table's `due` index), sent through the gate again:
+    // the application's settings, the player, the caps, the message-id claims beside the push claims, the mail and push.
+    id: 'SendDeferred',
+    entry: 'functions/scheduled/send-deferred/handler.ts',
+    tables: { sendGate: 'readwrite', apps: 'read', profiles: 'read', channels: 'read', senders: 'read', pushDeliveries: 'readwrite' },
+    indexes: { sendGate: ['due'] },
+    stream: 'write',
+    email: 'send',
+    secretReads: [vapidPrivateKeyPattern],
+    pushEndpoints: true,
+    everyMinutes: 1,
+    // Work starts only with 15 s left (functions/scheduled/send-deferred/core.ts).
     timeoutSeconds: 60,
   },
 ];

@@ -62,6 +62,21 @@ export interface DeferredOutbox {
   defer(request: GatedRequest, until: Date, lease?: string): Promise<void>;
 }
 
+export interface DueMessage {
+  appId: string;
+  messageId: string;
+  dueAt: string;
+  request: GatedRequest;
+}
+
+/** Port: the deferred outbox as the deferred sender reads it (functions/scheduled/send-deferred). */
+export interface DueQueue {
+  partitions: readonly string[];
+  due(partition: string, by: Date, limit: number): Promise<DueMessage[]>;
+  take(message: DueMessage, lease: string, leaseUntil: Date): Promise<boolean>;
+  done(message: DueMessage, lease: string): Promise<void>;
+}
+
 export interface GatedPorts {
   apps: Pick<AppStore, 'get'>;
   profiles: Pick<ProfileStore, 'get'>;
@@ -71,7 +86,7 @@ export interface GatedPorts {
   outbox: DeferredOutbox;
   writer: RecordWriter;
   /** The application's clock (functions/runtime/clock.ts `nowFor`). */
-  clock: (appId: string) => Date;
+  appTime: (appId: string) => Date;
   newId: () => string;
   email?: EmailPorts;
   push?: Omit<PushPorts, 'profiles' | 'writer' | 'newId' | 'now'>;
@@ -136,7 +151,7 @@ export function gatedSend(ports: GatedPorts) {
     // Consistent: an exclusion the stream applied a moment ago is honoured.
     const stored = await ports.profiles.get(partitionKey(appId, profileId), true);
     const attributes = stored?.exists ? (JSON.parse(stored.attrs) as Record<string, AttributeValue | null>) : undefined;
-    const now = ports.clock(appId);
+    const now = ports.appTime(appId);
     const moment = localMoment(now, playerTimeZone(attributes ?? {}, settings));
     const marketing = purpose === 'marketing';
     const sent = attributes && marketing ? await ports.counts.read(appId, profileId, channel, moment) : { day: 0, week: 0 };

@@ -64,8 +64,17 @@ export const routes = [
     body: validPlayerEmail,
     maxBodyBytes: emailLimits.requestBytes,
     // pushDeliveries: the action ids (claimed before sending, so a retry sends once) live beside the push claims.
-    // senders: that the application still holds the channel's sender.
-    tables: { ...sessionTables, profiles: 'read', channels: 'read', senders: 'read', pushDeliveries: 'readwrite', auditLog: 'write' },
+    // senders: that the application still holds the channel's sender. apps, sendGate: the send gate's settings, caps, deferrals.
+    tables: {
+      ...sessionTables,
+      apps: 'read',
+      profiles: 'read',
+      channels: 'read',
+      senders: 'read',
+      pushDeliveries: 'readwrite',
+      sendGate: 'readwrite',
+      auditLog: 'write',
+    },
     stream: 'write',
     email: 'send',
   },
@@ -77,7 +86,7 @@ export const routes = [
     mutates: true,
     body: validPlayerPush,
     maxBodyBytes: 64 * 1024,
-    tables: { ...sessionTables, apps: 'read', profiles: 'read', pushDeliveries: 'readwrite', auditLog: 'write' },
+    tables: { ...sessionTables, apps: 'read', profiles: 'read', pushDeliveries: 'readwrite', sendGate: 'readwrite', auditLog: 'write' },
     stream: 'write',
     // The application's VAPID private key, and no other kind of secret.
     secretReads: [vapidPrivateKeyPattern],
