@@ -132,7 +132,6 @@ export class DynamoSentCounts implements SentCounts {
   }
 }
 
-
 export function duePartition(messageId: string): string {
   return `due#${createHash('sha256').update(messageId).digest()[0] % DUE_PARTITIONS}`;
 }

@@ -26,7 +26,7 @@ import { purposes, type Purpose } from '../domain/send-gate';
 import { partitionKey } from '../domain/stream-record';
 import type { ProfileStore } from '../domain/timeline';
 import { emailChannel, playerRecipient, type EmailMessage } from '../messaging/email';
-import { gatedSend, type GatedOutcome, type GatedPorts } from '../messaging/gated';
+import { gatedSend, type GatedOutcome, type GatedPorts, type HeldAnswer } from '../messaging/gated';
 import type { PushCounts, PushMessage, PushPorts, SendBudget } from '../messaging/push';
 import { audit } from './audit';
 import type { Actor } from './players';
@@ -149,7 +149,7 @@ export interface SendPurpose {
 export type PlayerEmail = Omit<EmailMessage, 'to_addresses'> & { action_id?: string } & SendPurpose;
 
 /** What the console answers when the gate said no, or later. */
-export type GateAnswer = { suppressed: string; detail: string } | { deferred_until: string; detail: string };
+export type GateAnswer = HeldAnswer;
 
 type GatePorts = Pick<MessagingPorts, 'apps' | 'profiles' | 'counts' | 'messageClaims' | 'outbox' | 'writer' | 'appTime' | 'newId'>;
 
@@ -168,7 +168,8 @@ async function purposeOf(ports: Pick<MessagingPorts, 'apps'>, appId: string, req
 /** The answer and the audit details of a message the gate held back: the gate wrote its event. */
 function heldBack(outcome: Exclude<GatedOutcome, { status: 'sent' }>): { answer: GateAnswer; details: Record<string, unknown> } {
   if (outcome.status === 'duplicate') throw new Conflict('this message was already sent');
-  if (outcome.status === 'deferred') return { answer: { deferred_until: outcome.deferred_until, detail: outcome.detail }, details: { deferred_until: outcome.deferred_until } };
+  if (outcome.status === 'deferred')
+    return { answer: { deferred_until: outcome.deferred_until, detail: outcome.detail }, details: { deferred_until: outcome.deferred_until } };
   return { answer: { suppressed: outcome.reason, detail: outcome.detail }, details: { suppressed: outcome.reason, detail: outcome.detail } };
 }
 
@@ -235,7 +236,12 @@ export function pushPlayer(ports: Pick<MessagingPorts, keyof PushPorts | 'writer
       );
       if (outcome.status !== 'sent') {
         const held = heldBack(outcome);
-        return { answer: held.answer, audit: { action: 'player.push_sent', details: { title: message.title, ...why, ...held.details } }, audited: false, recorded: true };
+        return {
+          answer: held.answer,
+          audit: { action: 'player.push_sent', details: { title: message.title, ...why, ...held.details } },
+          audited: false,
+          recorded: true,
+        };
       }
       const { reasons, ...counts } = outcome.push ?? { notification_id: id, sent: 0, failed: 0, removed: 0, unsent: 0, skipped: 0, reasons: {} };
       return {

@@ -180,4 +180,3 @@ export function playerRecipient(attributes: Record<string, AttributeValue | null
   const name = text('name') || [text('first_name'), text('last_name')].filter(Boolean).join(' ');
   return { email: address, name: validName(name) ? name : '' };
 }
-

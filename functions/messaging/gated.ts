@@ -19,8 +19,11 @@ import {
   localMoment,
   MESSAGE_SUPPRESSED_EVENT,
   playerTimeZone,
+  purposes,
+  refusalReasons,
   type GateChannel,
   type Purpose,
+  type RefusalReason,
   type SentCounts,
   type SuppressionReason,
 } from '../domain/send-gate';
@@ -46,9 +49,18 @@ export interface GatedRequest {
   sentBy?: Record<string, string>;
 }
 
+/** What a caller answers when the gate held the message back: refused, or deferred to the end of quiet hours. */
+export type HeldAnswer = { suppressed: RefusalReason; detail: string } | { deferred_until: string; detail: string };
+
 export type GatedOutcome =
-  | { status: 'sent'; email?: { message_id: string }; push?: PushCounts & { reasons: Record<string, number> }; recorded: boolean; event?: Record<string, unknown> }
-  | { status: 'suppressed'; reason: SuppressionReason; detail: string }
+  | {
+      status: 'sent';
+      email?: { message_id: string };
+      push?: PushCounts & { reasons: Record<string, number> };
+      recorded: boolean;
+      event?: Record<string, unknown>;
+    }
+  | { status: 'suppressed'; reason: RefusalReason; detail: string }
   | { status: 'deferred'; deferred_until: string; detail: string }
   /** An earlier call with this message id sent it: nothing more goes out. */
   | { status: 'duplicate' };
@@ -115,9 +127,47 @@ export function messageIdOf(...parts: unknown[]): string {
   return createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('base64url');
 }
 
+/** The same, shaped as a UUID (a push's notification id is one). */
+export function messageUuidOf(...parts: unknown[]): string {
+  const hex = createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** send_email's and send_push's optional fields that put a message through the gate (docs/api.md, "The send gate"). */
+export const gatedRequestProperties = {
+  purpose: {
+    enum: purposes,
+    description:
+      'Puts the message through the send gate for the profile: `marketing` (every rule) or `transactional` (suppression only). Absent: not gated, the integrator is responsible for consent.',
+  },
+  topic: { type: 'string', minLength: 1, maxLength: 64, description: "With `purpose`: one of the application's topics; a player who left it is not sent to." },
+} as const;
+
+/** The 200 answers of a gated send that sent nothing. */
+export const suppressedAnswerSchema = {
+  type: 'object',
+  required: ['suppressed', 'detail'],
+  additionalProperties: false,
+  properties: {
+    suppressed: { enum: refusalReasons, description: 'Why the gate refused: nothing was sent, and `urm_message_suppressed` is on the timeline.' },
+    detail: { type: 'string', description: 'The reason in words, e.g. "self-excluded until 2027-01-01".' },
+  },
+} as const;
+export const deferredAnswerSchema = {
+  type: 'object',
+  required: ['deferred_until', 'detail'],
+  additionalProperties: false,
+  properties: {
+    deferred_until: { type: 'string', format: 'date-time', description: 'Quiet hours: the message is kept and sent then, once, if the gate still allows it.' },
+    detail: { type: 'string' },
+  },
+} as const;
+
 export function gatedSend(ports: GatedPorts) {
   const channelFor = ports.email ? emailChannel(ports.email) : undefined;
-  const push = ports.push ? pushToProfile({ ...ports.push, profiles: ports.profiles, writer: ports.writer, newId: ports.newId, now: () => new Date() }) : undefined;
+  const push = ports.push
+    ? pushToProfile({ ...ports.push, profiles: ports.profiles, writer: ports.writer, newId: ports.newId, now: () => new Date() })
+    : undefined;
 
   async function record(request: GatedRequest, at: Date, reason: SuppressionReason, detail: string, until?: string): Promise<void> {
     const event = {
@@ -219,11 +269,15 @@ export function gatedSend(ports: GatedPorts) {
     if (!push) throw new Error('push is not wired for this function');
     let pushed: Awaited<ReturnType<typeof push>>;
     try {
-      pushed = await push(appId, { ...request.message.push, profile_id: profileId }, {
-        notificationId: request.messageId,
-        ...(options.budget ? { budget: options.budget } : {}),
-        eventAttributes: { purpose, ...(request.topic !== undefined ? { topic: request.topic } : {}), ...request.sentBy },
-      });
+      pushed = await push(
+        appId,
+        { ...request.message.push, profile_id: profileId },
+        {
+          notificationId: request.messageId,
+          ...(options.budget ? { budget: options.budget } : {}),
+          eventAttributes: { purpose, ...(request.topic !== undefined ? { topic: request.topic } : {}), ...request.sentBy },
+        },
+      );
     } catch (error) {
       await releaseAll();
       throw error;

@@ -5,6 +5,7 @@
  * CSRF token on a POST), answered through the router and every route's
  * middleware.
  */
+import { MemoryDeferredOutbox, MemorySentCounts } from './send-gate';
 import { randomUUID } from 'node:crypto';
 import type { AffiliateRecord } from '../../functions/domain/affiliates';
 import type { App } from '../../functions/domain/apps';
@@ -91,6 +92,9 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     claims: new MemoryDeliveryClaims(),
     pusher: new MemoryPushSender(),
     audit: new MemoryAuditLog(),
+    counts: new MemorySentCounts(),
+    messageClaims: new MemoryDeliveryClaims(),
+    outbox: new MemoryDeferredOutbox(),
   };
   const ports: ConsolePorts = {
     ...fakes,
@@ -103,6 +107,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     vapid: fixedVapid(),
     endpoints: pushEndpointPolicy(''),
     newId: randomUUID,
+    appTime: () => clock.now(),
   };
   return { ...fakes, ports };
 }

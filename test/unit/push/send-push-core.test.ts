@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { sendPush, type SendPushDeps } from '../../../functions/api/send-push/core';
+import { sendPush, type PushSent, type SendPushDeps } from '../../../functions/api/send-push/core';
 import type { SendPushRequest } from '../../../functions/api/send-push/schema';
 import { Forbidden, NotFound, ValidationError } from '../../../functions/domain/errors';
 import type { StreamEntry, WriteReceipt } from '../../../functions/domain/ingest';
@@ -75,7 +75,10 @@ function harness(
     now: () => new Date('2026-11-21T10:00:00Z'),
     ...more,
   };
-  return { send: sendPush(deps), sent, written, claimed };
+  const push = sendPush(deps);
+  // Without a purpose nothing is gated: the answer is always the counts.
+  const send = async (...args: Parameters<typeof push>) => (await push(...args)) as PushSent;
+  return { send, sent, written, claimed };
 }
 
 const request: SendPushRequest = {

@@ -49,12 +49,7 @@ function usePurpose(prefix: string) {
           </label>
         </fieldset>
         {purpose === 'transactional' && (
-          <Field
-            id={`${prefix}-reason`}
-            label="Reason"
-            errors={reasonErrors}
-            hint="Why this is an account message, not marketing: kept in the audit log."
-          >
+          <Field id={`${prefix}-reason`} label="Reason" errors={reasonErrors} hint="Why this is an account message, not marketing: kept in the audit log.">
             <input
               {...fieldProps(`${prefix}-reason`, reasonErrors)}
               name="reason"
