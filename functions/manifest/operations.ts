@@ -153,8 +153,8 @@ export const httpOperations: HttpOperation[] = [
     path: '/api/send_email',
     entry: 'functions/api/send-email/handler.ts',
     // senders: that the application still holds the channel's sender, at every send. With a `purpose`, the send gate:
-    // the settings, the player, the caps and deferred outbox (sendGate), the message-id claims (pushDeliveries).
-    tables: { keys: 'read', channels: 'read', senders: 'read', apps: 'read', profiles: 'read', sendGate: 'readwrite', pushDeliveries: 'readwrite' },
+    // the settings, the player, the caps and deferred outbox (sendGate), the message-id claims (pushDeliveries: put and delete).
+    tables: { keys: 'read', channels: 'read', senders: 'read', apps: 'read', profiles: 'read', sendGate: 'readwrite', pushDeliveries: 'write' },
     stream: 'write',
     email: 'send',
   },
@@ -199,8 +199,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'POST',
     path: '/api/send_push',
     entry: 'functions/api/send-push/handler.ts',
-    // With a `purpose`, the send gate: the caps and deferred outbox (sendGate), the message-id claims (pushDeliveries).
-    tables: { keys: 'read', apps: 'read', profiles: 'read', pushDeliveries: 'readwrite', sendGate: 'readwrite' },
+    // With a `purpose`, the send gate: the caps and deferred outbox (sendGate), the message-id claims (pushDeliveries: put and delete).
+    tables: { keys: 'read', apps: 'read', profiles: 'read', pushDeliveries: 'write', sendGate: 'readwrite' },
     stream: 'write',
     // The application's VAPID private key.
     secretReads: [vapidPrivateKeyPattern],
@@ -350,7 +350,7 @@ export const scheduledFunctions: ScheduledFunction[] = [
     // the application's settings, the player, the caps, the message-id claims beside the push claims, the mail and push.
     id: 'SendDeferred',
     entry: 'functions/scheduled/send-deferred/handler.ts',
-    tables: { sendGate: 'readwrite', apps: 'read', profiles: 'read', channels: 'read', senders: 'read', pushDeliveries: 'readwrite' },
+    tables: { sendGate: 'readwrite', apps: 'read', profiles: 'read', channels: 'read', senders: 'read', pushDeliveries: 'write' },
     indexes: { sendGate: ['due'] },
     stream: 'write',
     email: 'send',

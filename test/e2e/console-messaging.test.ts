@@ -33,7 +33,9 @@ beforeAll(async () => {
   await createChannel(app.office, commandLineActor, { appId: app.appId, name: 'News', fromEmail: sender, fromName: 'Casino News' });
   const profile = await request(stack.baseUrl, 'POST', '/profiles', {
     key: app.serverKey,
-    body: [{ app_id: app.appId, profile_id: 'player-42', urm_date_time: '2026-11-21T10:00:00Z', email: 'ann@example.com', name: 'Ann Lee', urm_consent_email: true }],
+    body: [
+      { app_id: app.appId, profile_id: 'player-42', urm_date_time: '2026-11-21T10:00:00Z', email: 'ann@example.com', name: 'Ann Lee', urm_consent_email: true },
+    ],
   });
   expect(profile.status).toBe(200);
 }, 120_000);

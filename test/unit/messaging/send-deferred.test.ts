@@ -62,7 +62,8 @@ beforeEach(async () => {
   await gatedSend(gate)(request);
 });
 
-const events = () => stream.envelopes().map((e) => (e.record as unknown as { event: string; reason?: string }).reason ?? (e.record as unknown as { event: string }).event);
+const events = () =>
+  stream.envelopes().map((e) => (e.record as unknown as { event: string; reason?: string }).reason ?? (e.record as unknown as { event: string }).event);
 
 describe('the deferred sender', () => {
   test('leaves a message alone until the window ends, then sends it once and removes it', async () => {
