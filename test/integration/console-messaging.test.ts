@@ -114,6 +114,7 @@ describe('emailing a player from the console', () => {
         user_id: session.userId,
         user_email: expect.stringMatching(/@example\.com$/),
         action_id: body.action_id,
+        purpose: 'marketing',
       },
     ]);
   });
