@@ -183,14 +183,14 @@ export function HomePage() {
 
 /** The send gate's reasons in the words an operator reads. */
 const notSentWords: Record<string, string> = {
-  rg_status: 'Responsible gambling (excluded, cooling off, blocked)',
-  no_consent: 'No consent for the channel',
+  rg_status: 'Responsible gambling',
+  no_consent: 'No consent',
   unsubscribed: 'Unsubscribed from the topic',
-  suppressed: 'Address suppressed (bounce, complaint)',
+  suppressed: 'Address suppressed',
   no_address: 'No address or device',
   daily_cap: 'Daily cap reached',
   weekly_cap: 'Weekly cap reached',
-  quiet_hours: 'Deferred for quiet hours',
+  quiet_hours: 'Deferred: quiet hours',
   no_player: 'No such player',
 };
 

@@ -8,4 +8,6 @@ ol.largest-segments > li, ul.not-sent > li { display: flex; flex-wrap: wrap; gap
 ol.largest-segments > li:last-child, ul.not-sent > li:last-child { border-bottom: 0; }
 .segment-name { display: inline-flex; flex-wrap: wrap; gap: var(--urm-space-2); align-items: center; min-width: 0; }
 .segment-size { color: var(--urm-ink-soft); font-size: var(--urm-text-md); }
+ul.not-sent > li { flex-wrap: nowrap; }
+ul.not-sent > li > .num { flex: none; }
 `;
