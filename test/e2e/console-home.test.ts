@@ -48,7 +48,13 @@ beforeAll(async () => {
   });
   await ingest('/events', [money('player-1', 'Deposit', 250), money('player-2', 'Deposit', 50.5), money('player-1', 'Bet', 120), money('player-1', 'Win', 20)]);
   // What the send gate records when it holds a message back (docs/api.md, "The send gate").
-  const held = (profileId: string, reason: string) => ({ profile_id: profileId, event: 'urm_message_suppressed', reason, channel: 'email', urm_date_time: now });
+  const held = (profileId: string, reason: string) => ({
+    profile_id: profileId,
+    event: 'urm_message_suppressed',
+    reason,
+    channel: 'email',
+    urm_date_time: now,
+  });
   await ingest('/events', [held('player-1', 'rg_status'), held('player-2', 'rg_status'), held('player-3', 'no_consent')]);
 }, 120_000);
 
@@ -88,10 +94,7 @@ describe('Home, as an admin', () => {
       await page.reload();
       await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
     }
-    await expect(notSent.allInnerTexts()).resolves.toEqual([
-      expect.stringMatching(/^Responsible gambling\s+2$/),
-      expect.stringMatching(/^No consent\s+1$/),
-    ]);
+    await expect(notSent.allInnerTexts()).resolves.toEqual([expect.stringMatching(/^Responsible gambling\s+2$/), expect.stringMatching(/^No consent\s+1$/)]);
 
     // No segments route yet (or none): no segments card.
     await expect(page.getByRole('heading', { name: 'Largest segments' }).count()).resolves.toBe(0);

@@ -1,7 +1,19 @@
 /** The send gate's ports in memory: caps counts, the deferred outbox (with the sender's view of it), and a way to move an app's clock on the local stack. */
 import type { DueMessage, DueQueue, DeferredOutbox, GatedRequest } from '../../functions/messaging/gated';
 import type { ChannelCaps, GateChannel, LocalMoment, SentCounts } from '../../functions/domain/send-gate';
+import type { Channel } from '../../functions/domain/channels';
 import type { TestStack } from './local-stack';
+
+/** app_1's channel `ch_news`, whose sender news@example.com the application holds (assignment('app_1', 'news@example.com')). */
+export const newsChannel: Channel = {
+  app_id: 'app_1',
+  channel_id: 'ch_news',
+  name: 'News',
+  from_email: 'news@example.com',
+  from_name: 'Casino News',
+  enabled: true,
+  created_at: '2026-11-01T00:00:00.000Z',
+};
 
 /** Counts per player and channel, with the adapter's contract: a claim counts only under the caps, atomically. */
 export class MemorySentCounts implements SentCounts {

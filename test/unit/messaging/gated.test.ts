@@ -1,7 +1,6 @@
 /** The gated send (functions/messaging/gated.ts) over in-memory ports: what it reads, what it records, and that a message goes once. */
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import type { App } from '../../../functions/domain/apps';
-import type { Channel } from '../../../functions/domain/channels';
 import type { MessagingSettings } from '../../../functions/domain/send-gate';
 import { gatedSend, type GatedPorts, type GatedRequest } from '../../../functions/messaging/gated';
 import { MemoryAppStore } from '../../support/affiliates';
@@ -10,18 +9,10 @@ import { MemoryStream } from '../../support/memory-stream';
 import { fixedVapid, MemoryDeliveryClaims, MemoryMailer, MemoryPushSender } from '../../support/messaging';
 import { MemoryProfiles, storedProfile } from '../../support/players';
 import { pushEndpointPolicy } from '../../../functions/domain/push';
-import { MemoryDeferredOutbox, MemorySentCounts } from '../../support/send-gate';
+import { MemoryDeferredOutbox, MemorySentCounts, newsChannel } from '../../support/send-gate';
 import { assignment, MemorySenderStore } from '../../support/settings';
 
-const channel: Channel = {
-  app_id: 'app_1',
-  channel_id: 'ch_news',
-  name: 'News',
-  from_email: 'news@example.com',
-  from_name: 'Casino News',
-  enabled: true,
-  created_at: '2026-11-01T00:00:00.000Z',
-};
+const channel = newsChannel;
 const consenting = { email: 'ann@example.com', name: 'Ann Lee', urm_consent_email: true };
 const token = JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/a', keys: { p256dh: 'BPk', auth: 'au' } });
 

@@ -1,7 +1,6 @@
 /** The deferred sender (functions/scheduled/send-deferred) over in-memory ports: due messages go once, through the gate again. */
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import type { App } from '../../../functions/domain/apps';
-import type { Channel } from '../../../functions/domain/channels';
 import { gatedSend, type GatedPorts, type GatedRequest } from '../../../functions/messaging/gated';
 import { runSendDeferred, type SendDeferredDeps } from '../../../functions/scheduled/send-deferred/core';
 import { MemoryAppStore } from '../../support/affiliates';
@@ -9,18 +8,10 @@ import { FakeClock } from '../../support/enterprise';
 import { MemoryStream } from '../../support/memory-stream';
 import { MemoryDeliveryClaims, MemoryMailer } from '../../support/messaging';
 import { MemoryProfiles, storedProfile } from '../../support/players';
-import { MemoryDeferredOutbox, MemorySentCounts } from '../../support/send-gate';
+import { MemoryDeferredOutbox, MemorySentCounts, newsChannel } from '../../support/send-gate';
 import { assignment, MemorySenderStore } from '../../support/settings';
 
-const channel: Channel = {
-  app_id: 'app_1',
-  channel_id: 'ch_news',
-  name: 'News',
-  from_email: 'news@example.com',
-  from_name: 'Casino News',
-  enabled: true,
-  created_at: '2026-11-01T00:00:00.000Z',
-};
+const channel = newsChannel;
 const consenting = { email: 'ann@example.com', urm_consent_email: true };
 const request: GatedRequest = {
   appId: 'app_1',
