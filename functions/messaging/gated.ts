@@ -218,6 +218,12 @@ export function gatedSend(ports: GatedPorts) {
       return { status: 'deferred', deferred_until: until, detail: answer.detail };
     }
 
+    // The player's own address (the attribute the settings name), or the integrator's recipients: checked before
+    // anything is claimed, so an address that is no address (409) takes no cap place and no message id.
+    const to =
+      request.message.channel === 'email' && attributes
+        ? (request.message.email.to_addresses ?? [playerRecipient(attributes, emailAttributeOf(settings))])
+        : undefined;
     const caps = settings?.caps?.[channel];
     if (marketing && !(await ports.counts.claim(appId, profileId, channel, moment, caps))) {
       // Another send took the last place between the read and the claim.
@@ -247,9 +253,7 @@ export function gatedSend(ports: GatedPorts) {
 
     if (request.message.channel === 'email') {
       const message = request.message.email;
-      if (!mailChannel || !ports.email || !attributes) throw new Error('email is not wired for this function');
-      // The player's own address (the attribute the settings name), or the integrator's recipients.
-      const to = message.to_addresses ?? [playerRecipient(attributes, emailAttributeOf(settings))];
+      if (!mailChannel || !ports.email || !to) throw new Error('email is not wired for this function');
       // TODO(issue 28, UNSUB lane): marketing mail gets List-Unsubscribe here; the lead wires it at merge.
       const mail = composeMail({ ...message, to_addresses: to }, mailChannel);
       let messageId: string;

@@ -191,6 +191,15 @@ describe('a gated send', () => {
     expect(mailer.sent).toHaveLength(1);
   });
 
+  test('an email attribute that is no address is a conflict that takes no cap place and no message id', async () => {
+    withSettings({ caps: { email: { daily: 1 } } });
+    profiles.add(storedProfile('app_1', 'p-1', { ...consenting, email: 'not an address' }));
+
+    await expect(gatedSend(ports)(email('m-1'))).rejects.toThrow("the player's email attribute is not an email address");
+    expect(counts.items.size).toBe(0);
+    expect(claims.claimed.size).toBe(0);
+  });
+
   test('push to a player without push consent is refused, with consent it reaches the device', async () => {
     profiles.add(storedProfile('app_1', 'p-1', { urm_web_push_notification_token: [token] }));
     const send = gatedSend(ports);
