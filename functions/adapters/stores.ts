@@ -36,6 +36,7 @@ import { DynamoPlayerSearch } from './dynamo-player-search';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from './dynamo-postback-store';
 import { DynamoProfileStore } from './dynamo-profile-store';
 import { DynamoRejectionLog } from './dynamo-rejection-log';
+import { DynamoDeferredOutbox, DynamoSentCounts } from './dynamo-send-gate';
 import { DynamoSenderStore } from './dynamo-sender-store';
 import { DynamoSentActions } from './dynamo-sent-actions';
 import { DynamoSessionStore } from './dynamo-session-store';
@@ -74,6 +75,8 @@ export const portalSessionStore = () => new DynamoSessionStore<PortalSession>(dy
 export const signInTokenStore = () => new DynamoOneTimeTokenStore<StoredSignInToken>(dynamo, table('signInTokens'));
 export const sentActions = () => new DynamoSentActions(dynamo, table('pushDeliveries'));
 export const deliveryClaims = () => new DynamoDeliveryClaims(dynamo, table('pushDeliveries'));
+export const sentCounts = () => new DynamoSentCounts(dynamo, table('sendGate'));
+export const deferredOutbox = () => new DynamoDeferredOutbox(dynamo, table('sendGate'));
 export const clickClaims = () => new DynamoClickClaims(dynamo, table('clickClaims'));
 
 let sharedKeys: KeyResolver | undefined;

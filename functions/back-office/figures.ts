@@ -84,6 +84,11 @@ export function figuresOf(input: { currency: string; to: string; days: number; c
   };
   const range = daysBetween(from, to).map(dayOf);
   const before = daysBetween(daysBefore(from, days), daysBefore(from, 1)).map(dayOf);
+  const notSent: Record<string, number> = {};
+  for (const row of input.money) {
+    if (row.day < from || row.day > to) continue;
+    for (const [reason, n] of Object.entries(row.suppressed ?? {})) notSent[reason] = (notSent[reason] ?? 0) + n;
+  }
   const total = (list: FiguresDay[]) => list.reduce<FiguresTotals>((sum, { day: _day, ...figures }) => add(sum, figures), zeroTotals());
   return {
     currency: input.currency,
@@ -94,5 +99,6 @@ export function figuresOf(input: { currency: string; to: string; days: number; c
     totals: total(range),
     previous: total(before),
     days: range,
+    not_sent: notSent,
   };
 }

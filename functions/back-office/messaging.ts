@@ -18,20 +18,20 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue } from '../domain/attributes';
 import type { AuditLog } from '../domain/audit';
 import type { ChannelStore, SenderStore } from '../domain/channels';
-import { displayNameSchema, emailAddressSchema, type Mailer } from '../domain/email';
-import { Conflict, NotFound } from '../domain/errors';
+import type { Mailer } from '../domain/email';
+import { Conflict, NotFound, ValidationError } from '../domain/errors';
 import { toStreamEntries, type RecordWriter } from '../domain/ingest';
 import { webPushTokens } from '../domain/push';
+import { purposes, type Purpose } from '../domain/send-gate';
 import { partitionKey } from '../domain/stream-record';
 import type { ProfileStore } from '../domain/timeline';
-import { compileValidator, type Validator } from '../domain/validation';
-import { composeMail, emailChannel, emailSentEvent, type EmailMessage, type Recipient } from '../messaging/email';
-import { pushToProfile, type PushCounts, type PushMessage, type PushPorts, type SendBudget } from '../messaging/push';
+import { emailChannel, playerRecipient, type EmailMessage } from '../messaging/email';
+import { gatedSend, type GatedOutcome, type GatedPorts, type HeldAnswer } from '../messaging/gated';
+import type { PushCounts, PushMessage, PushPorts, SendBudget } from '../messaging/push';
 import { audit } from './audit';
 import type { Actor } from './players';
 
-/** The attribute a player's email address is read from (docs/api.md, "Messaging a player"). */
-export const PLAYER_EMAIL_ATTRIBUTE = 'email';
+export { PLAYER_EMAIL_ATTRIBUTE, playerRecipient } from '../messaging/email';
 
 /** What a claimed action left for its retries: the answer, the timeline event to write again, and whether it was audited. */
 export interface ActionOutcome<Answer = Record<string, unknown>> {
@@ -58,7 +58,7 @@ export interface SentActions {
   release(appId: string, actionId: string): Promise<void>;
 }
 
-export interface MessagingPorts extends PushPorts {
+export interface MessagingPorts extends PushPorts, Pick<GatedPorts, 'apps' | 'counts' | 'messageClaims' | 'outbox' | 'appTime' | 'unsubscribe'> {
   profiles: Pick<ProfileStore, 'get'>;
   channels: Pick<ChannelStore, 'get'>;
   senders: Pick<SenderStore, 'holders'>;
@@ -83,34 +83,6 @@ async function playerAttributes(profiles: Pick<ProfileStore, 'get'>, appId: stri
   const stored = await profiles.get(partitionKey(appId, profileId), true);
   if (!stored?.exists) throw new NotFound('player not found');
   return JSON.parse(stored.attrs) as Record<string, AttributeValue | null>;
-}
-
-const checkAddress = compileValidator(emailAddressSchema, 'email');
-const checkName = compileValidator(displayNameSchema, 'name');
-const passes = (check: Validator<string>, value: unknown): boolean => {
-  try {
-    check(value);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const validAddress = (value: string) => passes(checkAddress, value);
-const validName = (value: unknown) => passes(checkName, value);
-
-/**
- * The player's address, with a name when the player has a usable one (`name`,
- * else `first_name` and `last_name`); 409 when there is no address.
- */
-export function playerRecipient(attributes: Record<string, AttributeValue | null>): Recipient {
-  const address = attributes[PLAYER_EMAIL_ATTRIBUTE];
-  if (address === undefined || address === null) throw new Conflict(`the player has no email address (attribute ${PLAYER_EMAIL_ATTRIBUTE})`);
-  if (typeof address !== 'string' || !validAddress(address)) {
-    throw new Conflict(`the player's ${PLAYER_EMAIL_ATTRIBUTE} attribute is not an email address`);
-  }
-  const text = (name: string) => (typeof attributes[name] === 'string' ? (attributes[name] as string).trim() : '');
-  const name = text('name') || [text('first_name'), text('last_name')].filter(Boolean).join(' ');
-  return { email: address, name: validName(name) ? name : '' };
 }
 
 const who = (actor: Actor, actionId: string) => ({ user_id: actor.userId, user_email: actor.email, action_id: actionId });
@@ -165,68 +137,131 @@ function once(ports: Pick<MessagingPorts, 'actions' | 'writer' | 'audit' | 'now'
   };
 }
 
-export type PlayerEmail = Omit<EmailMessage, 'to_addresses'> & { action_id?: string };
+/** Why a console user sends: marketing (the default, fully gated) or an account message, with the reason audited. */
+export interface SendPurpose {
+  purpose?: Purpose;
+  /** Required for a transactional message: why this is an account message, not marketing. */
+  reason?: string;
+  /** One of the application's topics (its settings). */
+  topic?: string;
+}
+
+export type PlayerEmail = Omit<EmailMessage, 'to_addresses'> & { action_id?: string } & SendPurpose;
+
+/** What the console answers when the gate said no, or later. */
+export type GateAnswer = HeldAnswer;
+
+type GatePorts = Pick<MessagingPorts, 'apps' | 'profiles' | 'counts' | 'messageClaims' | 'outbox' | 'writer' | 'appTime' | 'newId' | 'unsubscribe'>;
+
+/** The purpose, the reason and the topic, checked: 400 for a transactional send without a reason or an unknown topic. */
+async function purposeOf(ports: Pick<MessagingPorts, 'apps'>, appId: string, request: SendPurpose) {
+  const purpose = request.purpose ?? 'marketing';
+  const reason = request.reason?.trim();
+  if (purpose === 'transactional' && !reason) throw new ValidationError(['reason is required for a transactional (account) message']);
+  if (request.topic !== undefined) {
+    const topics = (await ports.apps.get(appId))?.messaging?.topics ?? [];
+    if (!topics.some((topic) => topic.name === request.topic)) throw new ValidationError([`topic ${request.topic} is not one of the application's topics`]);
+  }
+  return { purpose, ...(purpose === 'transactional' && reason ? { reason } : {}), ...(request.topic !== undefined ? { topic: request.topic } : {}) };
+}
+
+/** The answer and the audit details of a message the gate held back: the gate wrote its event. */
+function heldBack(outcome: Exclude<GatedOutcome, { status: 'sent' }>): { answer: GateAnswer; details: Record<string, unknown> } {
+  if (outcome.status === 'duplicate') throw new Conflict('this message was already sent');
+  if (outcome.status === 'deferred')
+    return { answer: { deferred_until: outcome.deferred_until, detail: outcome.detail }, details: { deferred_until: outcome.deferred_until } };
+  return { answer: { suppressed: outcome.reason, detail: outcome.detail }, details: { suppressed: outcome.reason, detail: outcome.detail } };
+}
 
 /**
  * Sends one email through a channel of the actor's application to the
- * player's address: 404 for an unknown player (another application's
- * included) or channel, 409 when the player has no address or the
- * application no longer holds the channel's sender.
+ * player's address, through the send gate: 404 for an unknown player
+ * (another application's included) or channel, 409 when the player has no
+ * address or the application no longer holds the channel's sender; a
+ * refusal or deferral answers what the gate said.
  */
-export function emailPlayer(ports: Pick<MessagingPorts, 'profiles' | 'channels' | 'senders' | 'mailer' | 'writer' | 'actions' | 'audit' | 'newId' | 'now'>) {
+export function emailPlayer(ports: Pick<MessagingPorts, 'channels' | 'senders' | 'mailer' | 'actions' | 'audit' | 'now'> & GatePorts) {
   const channelFor = emailChannel(ports);
+  const send = gatedSend({ ...ports, email: ports });
   const act = once(ports);
-  return async (actor: Actor, profileId: string, request: PlayerEmail): Promise<{ action_id: string; message_id: string }> => {
-    const { action_id: actionId, ...message } = request;
-    const recipient = playerRecipient(await playerAttributes(ports.profiles, actor.appId, profileId));
+  return async (actor: Actor, profileId: string, request: PlayerEmail): Promise<{ action_id: string } & ({ message_id: string } | GateAnswer)> => {
+    const { action_id: actionId, purpose: _p, reason: _r, topic: _t, ...message } = request;
+    const why = await purposeOf(ports, actor.appId, request);
+    playerRecipient(await playerAttributes(ports.profiles, actor.appId, profileId));
     const channel = await channelFor(actor.appId, message);
-    return act(actor, { kind: 'email', profileId, actionId, request: message }, async (id) => {
-      const messageId = await ports.mailer.send(composeMail({ ...message, to_addresses: [recipient] }, channel, profileId));
-      const at = ports.now();
+    return act<{ message_id: string } | GateAnswer>(actor, { kind: 'email', profileId, actionId, request: { ...message, ...why } }, async (id) => {
+      const { reason, ...gate } = why;
+      const sentBy = { ...who(actor, id), ...(reason ? { reason } : {}) };
+      const outcome = await send({ appId: actor.appId, profileId, ...gate, messageId: id, message: { channel: 'email', email: message }, sentBy });
+      const base = { channel_id: channel.channel_id, subject: message.subject, action_id: id, ...why };
+      if (outcome.status !== 'sent') {
+        const held = heldBack(outcome);
+        return { answer: held.answer, audit: { action: 'player.email_sent', details: { ...base, ...held.details } }, audited: false, recorded: true };
+      }
+      const messageId = outcome.email?.message_id ?? '';
       return {
         answer: { message_id: messageId },
-        event: emailSentEvent({ appId: actor.appId, profileId, channel, subject: message.subject, messageId, at }, who(actor, id)),
-        audit: { action: 'player.email_sent', details: { channel_id: channel.channel_id, subject: message.subject, message_id: messageId, action_id: id } },
+        ...(outcome.event ? { event: outcome.event } : {}),
+        audit: { action: 'player.email_sent', details: { ...base, message_id: messageId } },
         audited: false,
-        recorded: false,
+        recorded: outcome.recorded,
       };
     });
   };
 }
 
-export type PlayerPush = Omit<PushMessage, 'profile_id'> & { action_id?: string };
+export type PlayerPush = Omit<PushMessage, 'profile_id'> & { action_id?: string } & SendPurpose;
 
 /**
- * Sends one web push to the player's devices, the action id being the
- * notification id: 404 for an unknown player or an application without VAPID
- * keys, 409 when the player has no web push device or said no to
- * notifications.
+ * Sends one web push to the player's devices through the send gate, the
+ * action id being the notification id: 404 for an unknown player or an
+ * application without VAPID keys, 409 when the player has no web push device
+ * or said no to notifications.
  */
-export function pushPlayer(ports: Pick<MessagingPorts, keyof PushPorts | 'writer' | 'actions' | 'audit'>) {
-  const push = pushToProfile(ports);
+export function pushPlayer(ports: Pick<MessagingPorts, keyof PushPorts | 'writer' | 'actions' | 'audit'> & GatePorts) {
+  const send = gatedSend({ ...ports, push: ports });
   const act = once(ports);
-  return async (actor: Actor, profileId: string, request: PlayerPush, budget?: SendBudget): Promise<{ action_id: string } & PushCounts> => {
-    const { action_id: actionId, ...message } = request;
+  return async (actor: Actor, profileId: string, request: PlayerPush, budget?: SendBudget): Promise<{ action_id: string } & (PushCounts | GateAnswer)> => {
+    const { action_id: actionId, purpose: _p, reason: _r, topic: _t, ...message } = request;
+    const why = await purposeOf(ports, actor.appId, request);
     const attributes = await playerAttributes(ports.profiles, actor.appId, profileId);
     if (attributes.urm_receives_notifications === false) throw new Conflict('the player does not receive notifications (urm_receives_notifications is false)');
     if (webPushTokens(attributes).length === 0) throw new Conflict('the player has no web push device');
-    return act(actor, { kind: 'push', profileId, actionId, request: message }, async (id) => {
-      const { reasons, recordError, event, ...counts } = await push(
-        actor.appId,
-        { ...message, profile_id: profileId },
-        { notificationId: id, budget, eventAttributes: who(actor, id) },
+    return act<PushCounts | GateAnswer>(actor, { kind: 'push', profileId, actionId, request: { ...message, ...why } }, async (id) => {
+      const { reason, ...gate } = why;
+      const sentBy = { ...who(actor, id), ...(reason ? { reason } : {}) };
+      const outcome = await send(
+        { appId: actor.appId, profileId, ...gate, messageId: id, message: { channel: 'push', push: message }, sentBy },
+        budget ? { budget } : {},
       );
+      if (outcome.status !== 'sent') {
+        const held = heldBack(outcome);
+        return {
+          answer: held.answer,
+          audit: { action: 'player.push_sent', details: { title: message.title, ...why, ...held.details } },
+          audited: false,
+          recorded: true,
+        };
+      }
+      const { reasons, ...counts } = outcome.push ?? { notification_id: id, sent: 0, failed: 0, removed: 0, unsent: 0, skipped: 0, reasons: {} };
       return {
         answer: counts,
-        ...(event ? { event } : {}),
-        audit: { action: 'player.push_sent', details: { title: message.title, ...counts, reasons } },
+        ...(outcome.event ? { event: outcome.event } : {}),
+        audit: { action: 'player.push_sent', details: { title: message.title, ...why, ...counts, reasons } },
         audited: false,
         // Written with the send unless the stream refused it: then `once` writes it again, or the call fails for a retry.
-        recorded: recordError === undefined,
+        recorded: outcome.recorded,
       };
     });
   };
 }
+
+/** The body fields of a console send that choose its purpose (console players/schemas.ts). */
+export const sendPurposeProperties = {
+  purpose: { enum: purposes, description: 'marketing (the default: consent, topics, caps and quiet hours apply) or transactional (an account message)' },
+  reason: { type: 'string', minLength: 1, maxLength: 500, description: 'Why a transactional message is one: required with it, audited.' },
+  topic: { type: 'string', minLength: 1, maxLength: 64, description: "One of the application's topics." },
+} as const;
 
 /** The console's id of one send: a UUID (for a push, also the notification's id). */
 export const actionIdSchema = {

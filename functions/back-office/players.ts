@@ -34,7 +34,16 @@ import {
   type SearchQuery,
 } from '../domain/player-search';
 import { partitionKey } from '../domain/stream-record';
-import { decide, gateChannels, localMoment, playerTimeZone, type GateAnswer, type GateChannel, type SentCounts } from '../domain/send-gate';
+import {
+  decide,
+  EMAIL_SUPPRESSED_ATTRIBUTE,
+  gateChannels,
+  localMoment,
+  playerTimeZone,
+  type GateAnswer,
+  type GateChannel,
+  type SentCounts,
+} from '../domain/send-gate';
 import { nowFor } from '../runtime/clock';
 import { audit } from './audit';
 import type { StoredProfile } from '../domain/profile-state';
@@ -306,8 +315,8 @@ export interface PlayerView {
   /** The affiliate the funnel's ledger counts the player for (its first attribution); null: none. */
   attribution: { affiliate_id: string; link_id: string; day: string } | null;
   activity: PlayerActivity;
-  /** Set by the send gate's suppression list once it exists; absent: nothing is known of it. */
-  suppressed?: boolean;
+  /** The email address is suppressed after a hard bounce or a complaint (`urm_email_suppressed`). */
+  suppressed: boolean;
   /** What the send gate would answer now to a marketing message without a topic, per channel. */
   gate: Record<GateChannel, GateLine>;
 }
@@ -492,6 +501,8 @@ export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections' | '
       money: playerMoneyOf(ledger, app?.currency ?? defaultCurrency),
       attribution: attribution ? { affiliate_id: attribution.affiliate_id, link_id: attribution.link_id, day: attribution.day } : null,
       activity,
+      // A hard bounce or a complaint (urm_email_suppressed): no email goes to the address, whatever the purpose.
+      suppressed: typeof attributes[EMAIL_SUPPRESSED_ATTRIBUTE] === 'string',
       gate,
     };
   };

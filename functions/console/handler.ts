@@ -4,10 +4,12 @@ import { kinesis } from '../adapters/clients/kinesis';
 import { sesv2 } from '../adapters/clients/sesv2';
 import { KinesisRecordWriter } from '../adapters/kinesis-record-writer';
 import { secretStoreFromEnv } from '../adapters/secret-store';
+import { unsubscribeLinks } from '../messaging/unsubscribe';
 import { SesMailer } from '../adapters/ses-mailer';
 import {
   auditLog,
   channelStore,
+  deferredOutbox,
   deliveryClaims,
   enterpriseUserStore,
   figuresStore,
@@ -23,6 +25,7 @@ import {
   segmentStore,
   senderStore,
   sentActions,
+  sentCounts,
   timelineStore,
 } from '../adapters/stores';
 import { AppVapidKeyring } from '../adapters/vapid-keyring';
@@ -31,12 +34,12 @@ import { postbackHostList } from '../domain/postbacks';
 import { pushEndpointPolicy, pushLimits } from '../domain/push';
 import type { SentCounts } from '../domain/send-gate';
 import { emailSending, ingestStream, postbackSending, pushSending } from '../manifest/resources';
+import { nowFor } from '../runtime/clock';
 import { optionalEnv, requireEnv } from '../runtime/config';
 import { makeConsoleHandler } from './make-handler';
 
-// Issue 28: the send gate's caps counts are the sending lane's table; until its adapter is wired here, the player
-// page's gate line sees nothing sent (a capped player reads "would be sent"). The lead wires it at merge.
-const sentCountsToWire: Pick<SentCounts, 'read'> = { read: async () => ({ day: 0, week: 0 }) };
+// The send gate's caps: what the sends count, the player page's gate line reads.
+const counts = sentCounts();
 
 // The stores an affiliate's report reads, which other routes share (the application above all).
 const reports = reportStores();
@@ -67,11 +70,17 @@ export const handler = makeConsoleHandler({
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),
   actions: sentActions(),
   claims: deliveryClaims(),
+  // The send gate: caps, message ids (beside the push claims), the deferred outbox, the application's clock.
+  counts,
+  messageClaims: deliveryClaims(),
+  outbox: deferredOutbox(),
+  appTime: nowFor,
+  unsubscribe: unsubscribeLinks({ secrets }),
   vapid: new AppVapidKeyring(reports.apps, secrets),
   pusher: new WebPushSender({ endpoints, timeoutMs: pushLimits.requestTimeoutMs }),
   endpoints,
   audit: auditLog(),
   newId: randomUUID,
   now: () => new Date(),
-  sentCounts: sentCountsToWire,
+  sentCounts: counts,
 });

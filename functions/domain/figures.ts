@@ -58,7 +58,7 @@ export interface AppMoneyReader {
   appDays(appId: string, from: string, to: string): Promise<AppMoneyDay[]>;
 }
 
-export type AppMoneyDay = MoneySums & { day: string; ftds: number };
+export type AppMoneyDay = MoneySums & { day: string; ftds: number; suppressed?: Record<string, number> };
 
 /** One day of the figures; money exact, in the main currency. */
 export interface FiguresDay {
@@ -85,6 +85,8 @@ export interface ApplicationFigures {
   previous: FiguresTotals;
   /** Every day of the range, oldest first, days without anything as zeros. */
   days: FiguresDay[];
+  /** Messages the send gate refused or deferred in the range, by reason (`urm_message_suppressed`); reasons without any are left out. */
+  not_sent: Record<string, number>;
 }
 
 export const figuresLimits = { defaultDays: 30, maxDays: 366 } as const;

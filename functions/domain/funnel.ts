@@ -12,6 +12,7 @@
  * between the two makes the redelivery compute the same contributions from
  * the same ledger, which the day rows then skip.
  */
+import { MESSAGE_SUPPRESSED_EVENT, suppressionReasons } from './send-gate';
 import DecimalJs from 'decimal.js';
 import type { StreamItem } from '../stream/kinesis-batch';
 import { noLink, type FtdRow, type FunnelDayRow, type MoneyKind, type RegistrationRow } from './affiliate-program';
@@ -32,8 +33,8 @@ export interface MoneySums {
   bonuses: string;
 }
 
-/** What a day row counts (FunnelDayRow without its keys). */
-export type DayFigures = MoneySums & { clicks: number; registrations: number; ftds: number };
+/** What a day row counts (FunnelDayRow without its keys); an application's row also counts messages the send gate held back, by reason. */
+export type DayFigures = MoneySums & { clicks: number; registrations: number; ftds: number; suppressed?: Record<string, number> };
 
 const countFields = ['clicks', 'registrations', 'ftds', 'deposit_count'] as const;
 const moneyFields = ['deposits', 'withdrawals', 'bets', 'wins', 'bonuses'] as const;
@@ -63,6 +64,11 @@ export function addFigures<T extends Partial<DayFigures>>(into: T, delta: Partia
   const target = into as Partial<DayFigures>;
   for (const field of countFields) if (delta[field] !== undefined) target[field] = (target[field] ?? 0) + delta[field];
   for (const field of moneyFields) if (delta[field] !== undefined) target[field] = plus(target[field] ?? '0', delta[field]);
+  if (delta.suppressed) {
+    const counts = { ...target.suppressed };
+    for (const [reason, n] of Object.entries(delta.suppressed)) counts[reason] = (counts[reason] ?? 0) + n;
+    target.suppressed = counts;
+  }
   return into;
 }
 
@@ -169,8 +175,13 @@ export function countsEvent(settings: Pick<MoneySettings, 'money_events'>, recor
   const name = record.event;
   if (typeof name !== 'string') return false;
   if (name === affiliateAttributedEvent) return typeof record.urm_aff_id === 'string' && record.urm_aff_id.length > 0;
+  if (name === MESSAGE_SUPPRESSED_EVENT) return suppressedReason(record) !== undefined;
   return Object.hasOwn(settings.money_events, name);
 }
+
+/** A known reason only: the day row's counts stay bounded whatever an event says. */
+const suppressedReason = (record: Record<string, unknown>): string | undefined =>
+  typeof record.reason === 'string' && (suppressionReasons as readonly string[]).includes(record.reason) ? record.reason : undefined;
 
 const positive = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
 
@@ -306,6 +317,13 @@ export function countPlayer(input: {
       }
       ledger.unattributed = {};
       if (ledger.first_deposit) countFtd(item, attribution, ledger.first_deposit);
+      continue;
+    }
+
+    if (record.event === MESSAGE_SUPPRESSED_EVENT) {
+      // The send gate's refusals and deferrals, counted per application, day and reason: once, as the ledger remembers the record.
+      const reason = suppressedReason(record);
+      if (reason) outcome.contributions.push({ app_id: appId, day, shard: item.shardId, seq: item.sequenceNumber, figures: { suppressed: { [reason]: 1 } } });
       continue;
     }
 

@@ -14,6 +14,7 @@ import { SES_EVENT_SOURCE, sesDetailTypes } from '../domain/email-events';
 import { identitySecretPattern } from '../domain/identity';
 import { postbackSecretPattern } from '../domain/postbacks';
 import { vapidPrivateKeyPattern } from '../domain/push';
+import { unsubscribeKeyPattern } from '../domain/unsubscribe-token';
 import type { StreamRecordKind } from '../domain/stream-record';
 import { routedFunction, type FunctionDefinition, type RoutedFunction } from './routes';
 
@@ -153,10 +154,14 @@ export const httpOperations: HttpOperation[] = [
     method: 'POST',
     path: '/api/send_email',
     entry: 'functions/api/send-email/handler.ts',
-    // senders: that the application still holds the channel's sender, at every send.
-    tables: { keys: 'read', channels: 'read', senders: 'read' },
+    // senders: that the application still holds the channel's sender, at every send. With a `purpose`, the send gate:
+    // the settings, the player, the caps and deferred outbox (sendGate), the message-id claims (pushDeliveries: put and delete).
+    tables: { keys: 'read', channels: 'read', senders: 'read', apps: 'read', profiles: 'read', sendGate: 'readwrite', pushDeliveries: 'write' },
     stream: 'write',
     email: 'send',
+    // A marketing mail's unsubscribe address is signed with the application's key, made once if an older application has none.
+    secretReads: [unsubscribeKeyPattern],
+    secretWrites: [unsubscribeKeyPattern],
   },
   {
     id: 'EnterpriseSignUp',
@@ -199,7 +204,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'POST',
     path: '/api/send_push',
     entry: 'functions/api/send-push/handler.ts',
-    tables: { keys: 'read', apps: 'read', profiles: 'read', pushDeliveries: 'write' },
+    // With a `purpose`, the send gate: the caps and deferred outbox (sendGate), the message-id claims (pushDeliveries: put and delete).
+    tables: { keys: 'read', apps: 'read', profiles: 'read', pushDeliveries: 'write', sendGate: 'readwrite' },
     stream: 'write',
     // The application's VAPID private key.
     secretReads: [vapidPrivateKeyPattern],
@@ -342,6 +348,22 @@ export const scheduledFunctions: ScheduledFunction[] = [
     stream: 'write',
     everyMinutes: 1,
     // Work starts only with 20 s left (functions/scheduled/segment-timers/core.ts).
+    timeoutSeconds: 60,
+  },
+  {
+    // Messages the send gate deferred for quiet hours (the send-gate table's `due` index), sent through the gate again:
+    // the application's settings, the player, the caps, the message-id claims beside the push claims, the mail and push.
+    id: 'SendDeferred',
+    entry: 'functions/scheduled/send-deferred/handler.ts',
+    tables: { sendGate: 'readwrite', apps: 'read', profiles: 'read', channels: 'read', senders: 'read', pushDeliveries: 'write' },
+    indexes: { sendGate: ['due'] },
+    stream: 'write',
+    email: 'send',
+    secretReads: [vapidPrivateKeyPattern, unsubscribeKeyPattern],
+    secretWrites: [unsubscribeKeyPattern],
+    pushEndpoints: true,
+    everyMinutes: 1,
+    // Work starts only with 15 s left (functions/scheduled/send-deferred/core.ts).
     timeoutSeconds: 60,
   },
 ];

@@ -302,6 +302,21 @@ export const tables = {
     sortKey: S('sk'),
     indexes: [{ name: 'due', kind: 'global', partitionKey: S('due_part'), sortKey: S('due_at'), projection: 'KEYS_ONLY' }],
   },
+  /**
+   * The send gate's state (functions/adapters/dynamo-send-gate.ts): marketing messages sent per player and
+   * channel in the player's local day and ISO week (`c#<app_id>#<profile_id>`, sort key the channel: one item,
+   * expiring after its week), and the deferred outbox (`app#<app_id>`, `msg#<message_id>`: the whole message,
+   * sent when quiet hours end). `due` is sparse: only a waiting message carries its keys.
+   */
+  sendGate: {
+    id: 'SendGateTable',
+    envVar: 'SEND_GATE_TABLE',
+    localName: 'urm-send-gate',
+    partitionKey: S('pk'),
+    sortKey: S('sk'),
+    indexes: [{ name: 'due', kind: 'global', partitionKey: S('due_part'), sortKey: S('due_at') }],
+    timeToLiveAttribute: 'expires_at',
+  },
 } satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof tables;

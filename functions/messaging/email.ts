@@ -20,9 +20,11 @@ import {
   type OutgoingMail,
 } from '../domain/email';
 import { mailTagNames, profileTags } from '../domain/email-events';
+import type { AttributeValue } from '../domain/attributes';
 import { Conflict, NotFound, ValidationError } from '../domain/errors';
 import { limits } from '../domain/limits';
 import { identifierText } from '../domain/text';
+import { compileValidator, type Validator } from '../domain/validation';
 
 export const EMAIL_SENT_EVENT = 'urm_email_sent';
 
@@ -149,4 +151,35 @@ export function emailSentEvent(
     subject: sent.subject,
     ...extra,
   };
+}
+
+/** The attribute a player's email address is read from unless the application's settings name another (docs/api.md, "Messaging a player"). */
+export const PLAYER_EMAIL_ATTRIBUTE = 'email';
+
+const checkAddress = compileValidator(emailAddressSchema, 'email');
+const checkName = compileValidator(displayNameSchema, 'name');
+const passes = (check: Validator<string>, value: unknown): boolean => {
+  try {
+    check(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const validAddress = (value: string) => passes(checkAddress, value);
+const validName = (value: unknown) => passes(checkName, value);
+
+/**
+ * The player's address, with a name when the player has a usable one (`name`,
+ * else `first_name` and `last_name`); 409 when there is no address.
+ */
+export function playerRecipient(attributes: Record<string, AttributeValue | null>, attribute = PLAYER_EMAIL_ATTRIBUTE): Recipient {
+  const address = attributes[attribute];
+  if (address === undefined || address === null) throw new Conflict(`the player has no email address (attribute ${attribute})`);
+  if (typeof address !== 'string' || !validAddress(address)) {
+    throw new Conflict(`the player's ${attribute} attribute is not an email address`);
+  }
+  const text = (name: string) => (typeof attributes[name] === 'string' ? (attributes[name] as string).trim() : '');
+  const name = text('name') || [text('first_name'), text('last_name')].filter(Boolean).join(' ');
+  return { email: address, name: validName(name) ? name : '' };
 }

@@ -5,7 +5,7 @@
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { httpOperations, routedFunctions, streamConsumers } from '../../functions/manifest/operations';
+import { httpOperations, routedFunctions, scheduledFunctions, streamConsumers } from '../../functions/manifest/operations';
 import { tableOutputName, tables as tableDefinitions, type TableName } from '../../functions/manifest/resources';
 import { secretsPrefix, secretsPrefixOutput } from '../../functions/manifest/secrets';
 import { Alarms } from './constructs/alarms';
@@ -87,22 +87,28 @@ export class UrmStack extends Stack {
 
     this.data = new DataTables(this, 'Data');
     this.pipeline = new EventPipeline(this, 'Pipeline', { tables: this.data.tables });
+    const pushHosts = pushEndpointHosts(this.node.tryGetContext('urm:pushEndpointHosts') ?? process.env.URM_PUSH_ENDPOINT_HOSTS);
     this.ingestion = new IngestionApi(this, 'Ingestion', {
       tables: this.data.tables,
       stream: this.pipeline.stream,
-      pushEndpointHosts: pushEndpointHosts(this.node.tryGetContext('urm:pushEndpointHosts') ?? process.env.URM_PUSH_ENDPOINT_HOSTS),
+      pushEndpointHosts: pushHosts,
     });
     this.scheduled = new ScheduledWork(this, 'Scheduled', {
       tables: this.data.tables,
       stream: this.pipeline.stream,
+      pushEndpointHosts: pushHosts,
       postbackHosts: postbackHosts(this.node.tryGetContext('urm:postbackHosts') ?? process.env.URM_POSTBACK_HOSTS),
     });
     this.email = new Email(this, 'Email', {
       domain: this.node.tryGetContext('urm:emailDomain') ?? process.env.URM_EMAIL_DOMAIN,
       identities: listSetting(this.node.tryGetContext('urm:emailIdentities') ?? process.env.URM_EMAIL_IDENTITIES),
-      senders: [...httpOperations, ...routedFunctions]
-        .filter((definition) => definition.email === 'send')
-        .map((definition) => this.ingestion.operations[definition.id]),
+      senders: [
+        ...[...httpOperations, ...routedFunctions]
+          .filter((definition) => definition.email === 'send')
+          .map((definition) => this.ingestion.operations[definition.id]),
+        // The deferred sender sends what the send gate held for quiet hours.
+        ...scheduledFunctions.filter((definition) => definition.email === 'send').map((definition) => this.scheduled.functions[definition.id]),
+      ],
     });
     this.events = new EventFunctions(this, 'Events', {
       tables: this.data.tables,

@@ -57,6 +57,7 @@ import { createApiServer, loadRoutes } from './server';
 import { startSesLocal } from './ses-local';
 import { reportRequests, type AnsweredRequest } from './terminal-log';
 import { ensureDemoWebPush, webPushStatics } from './web-push';
+import { clockStatics } from './clock';
 import { FileCheckpointStore } from './stream-poller/checkpoints';
 import { fileFailureSink } from './stream-poller/on-failure';
 import { StreamPoller, type ConsumerBinding, type ConsumerHandler } from './stream-poller/poller';
@@ -296,6 +297,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         webPushStatics({ dev: demo.config, baseUrl, log: options.log, secrets: localBackOffice(clients.document).secrets }),
         apiDocsStatics(apiDocs, options.log),
         consoleStatics(options.log),
+        clockStatics(),
       ],
     });
     if (options.onRequest) reportRequests(server, options.onRequest);

@@ -47,6 +47,15 @@ beforeAll(async () => {
     urm_date_time: `${moneyDay}T15:00:00Z`,
   });
   await ingest('/events', [money('player-1', 'Deposit', 250), money('player-2', 'Deposit', 50.5), money('player-1', 'Bet', 120), money('player-1', 'Win', 20)]);
+  // What the send gate records when it holds a message back (docs/api.md, "The send gate").
+  const held = (profileId: string, reason: string) => ({
+    profile_id: profileId,
+    event: 'urm_message_suppressed',
+    reason,
+    channel: 'email',
+    urm_date_time: now,
+  });
+  await ingest('/events', [held('player-1', 'rg_status'), held('player-2', 'rg_status'), held('player-3', 'no_consent')]);
 }, 120_000);
 
 afterAll(async () => {
@@ -77,6 +86,15 @@ describe('Home, as an admin', () => {
     await expect(ngr.textContent()).resolves.toBe('100.00 EUR');
     // Nothing in the 30 days before: each figure is new.
     await expect(figures.locator('#kpi-ftds .kpi-change').textContent()).resolves.toMatch(/^new/);
+
+    // The send gate's refusals, by reason, most first.
+    const notSent = page.getByRole('region', { name: 'Messages not sent (last 30 days)' }).getByRole('listitem');
+    for (let attempt = 0; attempt < 30 && (await notSent.count()) < 2; attempt++) {
+      await page.waitForTimeout(500);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    }
+    await expect(notSent.allInnerTexts()).resolves.toEqual([expect.stringMatching(/^Responsible gambling\s+2$/), expect.stringMatching(/^No consent\s+1$/)]);
 
     // No segments route yet (or none): no segments card.
     await expect(page.getByRole('heading', { name: 'Largest segments' }).count()).resolves.toBe(0);

@@ -33,7 +33,19 @@ beforeAll(async () => {
   await createChannel(app.office, commandLineActor, { appId: app.appId, name: 'News', fromEmail: sender, fromName: 'Casino News' });
   const profile = await request(stack.baseUrl, 'POST', '/profiles', {
     key: app.serverKey,
-    body: [{ app_id: app.appId, profile_id: 'player-42', urm_date_time: '2026-11-21T10:00:00Z', email: 'ann@example.com', name: 'Ann Lee' }],
+    body: [
+      { app_id: app.appId, profile_id: 'player-42', urm_date_time: '2026-11-21T10:00:00Z', email: 'ann@example.com', name: 'Ann Lee', urm_consent_email: true },
+      {
+        app_id: app.appId,
+        profile_id: 'player-9',
+        urm_date_time: '2026-11-21T10:00:00Z',
+        email: 'bob@example.com',
+        name: 'Bob Stone',
+        urm_consent_email: true,
+        urm_rg_status: 'self_excluded',
+        urm_rg_until: '2027-01-01T00:00:00Z',
+      },
+    ],
   });
   expect(profile.status).toBe(200);
 }, 120_000);
@@ -42,11 +54,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function openPlayer42(page: Awaited<ReturnType<typeof signedInPage>>) {
+async function openPlayer42(page: Awaited<ReturnType<typeof signedInPage>>, profileId = 'player-42') {
   // The profile is applied by the stream within seconds: reload until the page has it.
   for (let attempt = 0; attempt < 15; attempt++) {
-    await page.goto(`${stack.baseUrl}/console/players/player-42`);
-    await page.getByRole('heading', { name: 'player-42', level: 1 }).waitFor();
+    await page.goto(`${stack.baseUrl}/console/players/${profileId}`);
+    await page.getByRole('heading', { name: profileId, level: 1 }).waitFor();
     if (
       await page
         .getByRole('heading', { name: 'Attributes' })
@@ -90,6 +102,35 @@ describe('messaging a player from the console, as an admin', () => {
     await expect(page.locator(`#${reason}`).isVisible()).resolves.toBe(true);
     await screenshot(page, 'player-push-refused');
     await checkPage(page, 'console-player-messaging');
+    await page.context().close();
+  });
+});
+
+describe('the send gate on the player page', () => {
+  test('a marketing email to a self-excluded player is not sent, and says why; as an account message, with a reason, it is sent', async () => {
+    const page = await signedInPage(stack, browser, app, 'marketer');
+    await openPlayer42(page, 'player-9');
+    const subject = `Free spins ${randomUUID().slice(0, 8)}`;
+
+    await page.getByLabel('Subject').fill(subject);
+    await page.getByLabel('Text').fill('Ten free spins await.');
+    await page.getByRole('button', { name: 'Send email' }).click();
+
+    await page.getByRole('alert').getByText('Not sent: self-excluded until 2027-01-01.').waitFor(applied);
+    expect(await mailWithSubject(stack, subject)).toEqual([]);
+    await screenshot(page, 'player-email-not-sent');
+
+    await page.getByRole('radio', { name: 'Transactional (account message)' }).check();
+    await page.getByLabel('Reason').fill('They asked for a password reset');
+    await page.getByRole('button', { name: 'Send email' }).click();
+
+    await page
+      .getByRole('status')
+      .getByText(/^Email sent \(message /)
+      .waitFor(applied);
+    expect(await mailWithSubject(stack, subject)).toHaveLength(1);
+    await expect(page.getByRole('radio', { name: 'Marketing' }).isChecked()).resolves.toBe(true);
+    await checkPage(page, 'console-player-send-gate');
     await page.context().close();
   });
 });

@@ -762,15 +762,17 @@ describe('web push in the stack', () => {
   test('only the push senders may touch the push deliveries table: SendPush to put and delete claims, the console (its messaging) also to read its action claims', () => {
     const table = JSON.stringify(arn(stack.data.tables.pushDeliveries));
     const consoleMessaging = ['Console'];
+    // The send gate claims each message id there too, put and delete only: send_email with a purpose, the deferred sender.
+    const pushSenders = ['SendPush', 'SendEmail', 'SendDeferred'];
     for (const { definition, fn } of allFunctions()) {
       // A grant names the table alone, or in a list with its indexes.
       const onTable = allowedStatements(fn).filter((statement) => JSON.stringify(statement.Resource).includes(table.slice(1, -1)));
-      if (definition.id !== 'SendPush' && !consoleMessaging.includes(definition.id)) {
+      if (!pushSenders.includes(definition.id) && !consoleMessaging.includes(definition.id)) {
         expect([definition.id, onTable]).toEqual([definition.id, []]);
         continue;
       }
       expect(onTable.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:DeleteItem']));
-      if (definition.id === 'SendPush') expect(onTable.flatMap(actionsOf).filter((action) => /Get|Query|Scan/.test(action))).toEqual([]);
+      if (pushSenders.includes(definition.id)) expect(onTable.flatMap(actionsOf).filter((action) => /Get|Query|Scan/.test(action))).toEqual([]);
       else expect(onTable.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
     }
   });
@@ -831,9 +833,10 @@ describe('web push in the stack', () => {
     expect(kinds('secretReads')).toEqual({
       // Identity proofs of browser-key writes.
       IngestProfiles: ['apps/*/identity-secret'],
-      // VAPID: send_push, and the console's push to one player.
+      // VAPID: send_push, the console's push to one player, and the deferred sender's pushes.
       SendPush: ['apps/*/vapid-private-key'],
       Console: ['apps/*/vapid-private-key'],
+      SendDeferred: ['apps/*/vapid-private-key'],
       // Signing the postbacks.
       SendPostbacks: ['apps/*/affiliates/*/postback-secret'],
       // Verifying unsubscribe links (never making the key: whatever sends marketing mail does).

@@ -67,7 +67,7 @@ beforeAll(async () => {
   session = await consoleSignIn(stack.baseUrl, ours);
   viewer = await consoleSignIn(stack.baseUrl, ours, 'viewer');
   await ingest(ours, [
-    { profile_id: 'player-42', email: 'ann@example.com', name: 'Ann Lee' },
+    { profile_id: 'player-42', email: 'ann@example.com', name: 'Ann Lee', urm_consent_email: true },
     { profile_id: 'player-7', vip: true },
   ]);
   await ingest(theirs, [{ profile_id: 'player-43', email: 'theirs@example.com' }]);
@@ -114,6 +114,7 @@ describe('emailing a player from the console', () => {
         user_id: session.userId,
         user_email: expect.stringMatching(/@example\.com$/),
         action_id: body.action_id,
+        purpose: 'marketing',
       },
     ]);
   });

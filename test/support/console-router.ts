@@ -5,6 +5,7 @@
  * CSRF token on a POST), answered through the router and every route's
  * middleware.
  */
+import { fakeUnsubscribe, MemoryDeferredOutbox, MemorySentCounts } from './send-gate';
 import { randomUUID } from 'node:crypto';
 import type { AffiliateRecord } from '../../functions/domain/affiliates';
 import type { App } from '../../functions/domain/apps';
@@ -23,7 +24,6 @@ import { MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from './players';
 import { MemoryPlayerSearch } from './player-search';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
 import { MemorySegmentStore } from './segments';
-import { MemorySentCounts } from './sent-counts';
 import { MemorySessionStore } from './sessions';
 import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore, MemorySenderStore } from './settings';
 
@@ -93,6 +93,10 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     pusher: new MemoryPushSender(),
     audit: new MemoryAuditLog(),
     sentCounts: new MemorySentCounts(),
+    counts: new MemorySentCounts(),
+    messageClaims: new MemoryDeliveryClaims(),
+    outbox: new MemoryDeferredOutbox(),
+    unsubscribe: fakeUnsubscribe,
   };
   const ports: ConsolePorts = {
     ...fakes,
@@ -105,6 +109,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     vapid: fixedVapid(),
     endpoints: pushEndpointPolicy(''),
     newId: randomUUID,
+    appTime: () => clock.now(),
   };
   return { ...fakes, ports };
 }

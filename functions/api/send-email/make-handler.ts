@@ -15,6 +15,11 @@ export function makeSendEmailHandler(ports: SendEmailHandlerPorts) {
     .use(flushMetrics())
     .handler(async (event, context) => {
       const sent = await send(event.body, context.principal.appId);
+      if (sent.held) {
+        // Counted per reason by the event consumer; the log says only that the gate held it.
+        logger.info('Email held by the send gate', { app_id: context.principal.appId, channel_id: event.body.channel_id, ...sent.held });
+        return json(200, sent.held satisfies SendEmailResponse);
+      }
       const ids = { app_id: context.principal.appId, channel_id: event.body.channel_id, message_id: sent.messageId };
       logger.info('Email sent', { ...ids, recipients: sent.recipients });
       if (sent.eventError) logger.error('Email sent, but its urm_email_sent event was not recorded', { ...ids, error: sent.eventError as Error });

@@ -3,6 +3,7 @@ import { appIdSchema, profileIdSchema } from '../../domain/attributes';
 import { displayNameSchema, emailAddressSchema, emailLimits } from '../../domain/email';
 import type { SchemaType } from '../../domain/schema-type';
 import { emailMessageProperties } from '../../messaging/email';
+import { deferredAnswerSchema, gatedRequestProperties, suppressedAnswerSchema } from '../../messaging/gated';
 import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
 const { channel_id, ...otherMessageProperties } = emailMessageProperties;
@@ -29,18 +30,22 @@ export const sendEmailSchema = {
       },
     },
     ...otherMessageProperties,
+    ...gatedRequestProperties,
   },
 } as const;
 
 /** The message fields are send_email's and the back office's alike (functions/messaging/email.ts). */
 export type SendEmailRequest = FromRequestSchema<typeof sendEmailSchema>;
 
-export const sendEmailResponseSchema = {
+const sentEmailSchema = {
   type: 'object',
   required: ['message_id'],
   additionalProperties: false,
   properties: { message_id: { type: 'string', minLength: 1, description: "The mail service's id of the message." } },
 } as const;
+
+/** Sent; or, with a `purpose`, refused or deferred by the send gate (nothing sent now). */
+export const sendEmailResponseSchema = { anyOf: [sentEmailSchema, suppressedAnswerSchema, deferredAnswerSchema] } as const;
 
 export type SendEmailResponse = SchemaType<typeof sendEmailResponseSchema>;
 

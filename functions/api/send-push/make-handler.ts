@@ -13,7 +13,12 @@ export function makeSendPushHandler(ports: SendPushHandlerPorts) {
   return jsonApi({ scopes: ['comms'], validate: validSendPush, keys: ports.keys })
     .use(flushMetrics())
     .handler(async (event, context) => {
-      const { reasons, recordError, ...answer } = await send(event.body, context.principal.appId, { remainingMs: context.getRemainingTimeInMillis() });
+      const result = await send(event.body, context.principal.appId, { remainingMs: context.getRemainingTimeInMillis() });
+      if ('held' in result) {
+        logger.info('Push held by the send gate', { app_id: context.principal.appId, ...result.held });
+        return json(200, result.held satisfies SendPushResponse);
+      }
+      const { reasons, recordError, ...answer } = result;
       countPushes(answer);
       const ids = { app_id: context.principal.appId, notification_id: answer.notification_id };
       logger.info('Push sent', {

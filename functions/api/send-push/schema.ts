@@ -1,5 +1,6 @@
 /** POST /api/send_push (comms key; docs/api.md, "Web push", "Operations"). */
 import { appIdSchema, profileIdSchema } from '../../domain/attributes';
+import { deferredAnswerSchema, gatedRequestProperties, suppressedAnswerSchema } from '../../messaging/gated';
 import { pushMessageProperties } from '../../messaging/push';
 import type { SchemaType } from '../../domain/schema-type';
 import { compileValidator, type FromRequestSchema } from '../../domain/validation';
@@ -18,6 +19,7 @@ export const sendPushSchema = {
       format: 'uuid',
       description: 'A UUID of the caller, to send again safely: a retry with the same id never delivers to a subscription twice.',
     },
+    ...gatedRequestProperties,
   },
 } as const;
 
@@ -25,7 +27,7 @@ export type SendPushRequest = FromRequestSchema<typeof sendPushSchema>;
 
 const count = { type: 'integer', minimum: 0 } as const;
 
-export const sendPushResponseSchema = {
+const sentPushSchema = {
   type: 'object',
   required: ['notification_id', 'sent', 'failed', 'removed', 'unsent', 'skipped'],
   additionalProperties: false,
@@ -48,6 +50,9 @@ export const sendPushResponseSchema = {
     },
   },
 } as const;
+
+/** Sent; or, with a `purpose`, refused or deferred by the send gate (nothing sent now). */
+export const sendPushResponseSchema = { anyOf: [sentPushSchema, suppressedAnswerSchema, deferredAnswerSchema] } as const;
 
 export type SendPushResponse = SchemaType<typeof sendPushResponseSchema>;
 

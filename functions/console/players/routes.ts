@@ -4,6 +4,7 @@
  * a send's event goes on the ingestion stream as an integrator's record would
  * (functions/back-office/players.ts, messaging.ts).
  */
+import { unsubscribeKeyPattern } from '../../domain/unsubscribe-token';
 import { emailLimits } from '../../domain/email';
 import { vapidPrivateKeyPattern } from '../../domain/push';
 import { editors, everyone, sessionTables, type ConsoleRouteDefinition } from '../route';
@@ -30,8 +31,8 @@ export const routes = [
     roles: everyone,
     mutates: false,
     // apps: the main currency; funnel: the player's ledger (one GetItem), its lifetime money and attribution;
-    // timeline: the newest events, the last login and the oldest event, in bounded queries.
-    tables: { ...sessionTables, profiles: 'read', rejections: 'read', apps: 'read', funnel: 'read', timeline: 'read' },
+    // timeline: the newest events, the last login and the oldest event, in bounded queries; sendGate: the caps' counts of the gate line.
+    tables: { ...sessionTables, profiles: 'read', rejections: 'read', apps: 'read', funnel: 'read', timeline: 'read', sendGate: 'read' },
   },
   {
     id: 'ConsolePlayerTimeline',
@@ -64,10 +65,22 @@ export const routes = [
     body: validPlayerEmail,
     maxBodyBytes: emailLimits.requestBytes,
     // pushDeliveries: the action ids (claimed before sending, so a retry sends once) live beside the push claims.
-    // senders: that the application still holds the channel's sender.
-    tables: { ...sessionTables, profiles: 'read', channels: 'read', senders: 'read', pushDeliveries: 'readwrite', auditLog: 'write' },
+    // senders: that the application still holds the channel's sender. apps, sendGate: the send gate's settings, caps, deferrals.
+    tables: {
+      ...sessionTables,
+      apps: 'read',
+      profiles: 'read',
+      channels: 'read',
+      senders: 'read',
+      pushDeliveries: 'readwrite',
+      sendGate: 'readwrite',
+      auditLog: 'write',
+    },
     stream: 'write',
     email: 'send',
+    // A marketing mail's unsubscribe address is signed with the application's key, made once if an older application has none.
+    secretReads: [unsubscribeKeyPattern],
+    secretWrites: [unsubscribeKeyPattern],
   },
   {
     id: 'ConsolePushPlayer',
@@ -77,7 +90,7 @@ export const routes = [
     mutates: true,
     body: validPlayerPush,
     maxBodyBytes: 64 * 1024,
-    tables: { ...sessionTables, apps: 'read', profiles: 'read', pushDeliveries: 'readwrite', auditLog: 'write' },
+    tables: { ...sessionTables, apps: 'read', profiles: 'read', pushDeliveries: 'readwrite', sendGate: 'readwrite', auditLog: 'write' },
     stream: 'write',
     // The application's VAPID private key, and no other kind of secret.
     secretReads: [vapidPrivateKeyPattern],

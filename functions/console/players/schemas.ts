@@ -1,5 +1,5 @@
 /** The query strings and bodies of the console's players (docs/api.md, "Back office API", "Players", "Messaging a player"). */
-import { actionIdSchema } from '../../back-office/messaging';
+import { actionIdSchema, sendPurposeProperties } from '../../back-office/messaging';
 import { nameSchema, profileIdSchema, valueSchema } from '../../domain/attributes';
 import { limits } from '../../domain/limits';
 import { identifierText } from '../../domain/text';
@@ -77,7 +77,7 @@ export const playerEmailSchema = {
   // No recipients: the mail goes to the player's own address.
   required: ['channel_id', 'subject'],
   additionalProperties: false,
-  properties: { ...emailMessageProperties, action_id: actionIdSchema },
+  properties: { ...emailMessageProperties, action_id: actionIdSchema, ...sendPurposeProperties },
 } as const;
 
 /** POST /console/api/players/{profile_id}/push */
@@ -85,7 +85,7 @@ export const playerPushSchema = {
   type: 'object',
   required: ['title', 'body'],
   additionalProperties: false,
-  properties: { ...pushMessageProperties, action_id: actionIdSchema },
+  properties: { ...pushMessageProperties, action_id: actionIdSchema, ...sendPurposeProperties },
 } as const;
 
 // Checks of the query strings and bodies (functions/domain/validation.ts); precompiled in the bundle.

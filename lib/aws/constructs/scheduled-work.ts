@@ -18,6 +18,8 @@ export interface ScheduledWorkProps {
   tables: Record<TableName, ITable>;
   stream: IStream;
   postbackHosts?: string;
+  /** The operator's push endpoint hosts, for the deferred sender's pushes. */
+  pushEndpointHosts?: string;
 }
 
 export class ScheduledWork extends Construct {

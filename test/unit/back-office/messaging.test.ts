@@ -8,7 +8,10 @@ import { pushEndpointPolicy } from '../../../functions/domain/push';
 import type { StoredProfile } from '../../../functions/domain/profile-state';
 import { decodeEnvelope, partitionKey } from '../../../functions/domain/stream-record';
 import { MemoryAuditLog } from '../../support/enterprise';
-import { MemorySentActions } from '../../support/messaging';
+import type { App } from '../../../functions/domain/apps';
+import { MemoryAppStore } from '../../support/affiliates';
+import { MemoryDeliveryClaims, MemorySentActions } from '../../support/messaging';
+import { fakeUnsubscribe, MemoryDeferredOutbox, MemorySentCounts } from '../../support/send-gate';
 import { assignment, MemorySenderStore } from '../../support/settings';
 
 const actor = { appId: 'app_1', userId: 'usr_1', email: 'ada@example.com' };
@@ -55,11 +58,24 @@ beforeEach(() => {
   audit = new MemoryAuditLog();
   const profiles = new Map(
     [
-      profile('app_1', 'p-1', { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee', urm_web_push_notification_token: [token('a'), token('b')] }),
+      // Consent: the console's sends are marketing unless said otherwise, and the send gate asks for it.
+      profile('app_1', 'p-1', {
+        email: 'ann@example.com',
+        first_name: 'Ann',
+        last_name: 'Lee',
+        urm_web_push_notification_token: [token('a'), token('b')],
+        urm_consent_email: true,
+        urm_receives_notifications: true,
+      }),
       profile('app_1', 'p-quiet', { urm_web_push_notification_token: [token('c')], urm_receives_notifications: false }),
       profile('app_1', 'p-bare', { vip: true }),
-      profile('app_1', 'p-odd', { email: 'not an address' }),
-      profile('app_2', 'p-2', { email: 'theirs@example.com', urm_web_push_notification_token: [token('d')] }),
+      profile('app_1', 'p-odd', { email: 'not an address', urm_consent_email: true }),
+      profile('app_2', 'p-2', {
+        email: 'theirs@example.com',
+        urm_web_push_notification_token: [token('d')],
+        urm_consent_email: true,
+        urm_receives_notifications: true,
+      }),
     ].map((p) => [p.pk, p]),
   );
   let ids = 0;
@@ -107,26 +123,44 @@ beforeEach(() => {
     endpoints: pushEndpointPolicy(''),
     newId: () => `id-${++ids}`,
     now: () => new Date('2026-11-23T10:00:00.000Z'),
+    apps: new MemoryAppStore([{ app_id: 'app_1', name: 'Casino', created_at: '2026-11-01T00:00:00.000Z' } as App]),
+    counts: new MemorySentCounts(),
+    messageClaims: new MemoryDeliveryClaims(),
+    outbox: new MemoryDeferredOutbox(),
+    appTime: () => new Date('2026-11-23T10:00:00.000Z'),
+    unsubscribe: fakeUnsubscribe,
   };
 });
 
 const email = { channel_id: 'ch_news', subject: 'Your bonus', text_body: 'Hello Ann' };
 
 describe('emailing a player from the back office', () => {
-  test("sends one mail through the channel to the player's email attribute, with the player's name", async () => {
+  test("sends one mail through the channel to the player's email attribute, with the player's name and a one-click unsubscribe", async () => {
     const answer = await emailPlayer(ports)(actor, 'p-1', { ...email, action_id: actionId });
 
     expect(answer).toEqual({ action_id: actionId, message_id: 'ses-1' });
+    const unsubscribe = 'https://casino.example/unsubscribe/app_1.p-1';
     expect(mailed).toEqual([
       {
         from: '"Casino News" <news@example.com>',
         to: ['"Ann Lee" <ann@example.com>'],
         replyTo: [],
         subject: 'Your bonus',
-        text: 'Hello Ann',
+        text: `Hello Ann\n\n--\nUnsubscribe: ${unsubscribe}\n`,
         tags: { app_id: 'app_1', channel_id: 'ch_news', profile: 'cC0x' },
+        headers: [
+          { name: 'List-Unsubscribe', value: `<${unsubscribe}>` },
+          { name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' },
+        ],
       },
     ]);
+  });
+
+  test('a transactional (account) message carries no unsubscribe link', async () => {
+    await emailPlayer(ports)(actor, 'p-1', { ...email, action_id: actionId, purpose: 'transactional', reason: 'password reset' });
+
+    expect(mailed).toEqual([expect.objectContaining({ text: 'Hello Ann' })]);
+    expect(mailed[0]).not.toHaveProperty('headers');
   });
 
   test("puts an urm_email_sent event naming the user on the player's timeline, and audits player.email_sent", async () => {
@@ -154,7 +188,7 @@ describe('emailing a player from the back office', () => {
         action: 'player.email_sent',
         target: 'player:p-1',
         by: { user_id: 'usr_1', email: 'ada@example.com' },
-        details: { channel_id: 'ch_news', subject: 'Your bonus', message_id: 'ses-1', action_id: actionId },
+        details: { channel_id: 'ch_news', subject: 'Your bonus', message_id: 'ses-1', action_id: actionId, purpose: 'marketing' },
       },
     ]);
   });
@@ -201,7 +235,7 @@ describe('emailing a player from the back office', () => {
     failMail = false;
     const retry = await send(actor, 'p-1', { ...email, action_id: actionId });
 
-    expect(retry.message_id).toBe('ses-1');
+    expect(retry).toMatchObject({ message_id: 'ses-1' });
     expect(mailed).toHaveLength(1);
   });
 

@@ -13,7 +13,7 @@ import { MemoryFunnelStore } from '../../support/funnel-store';
 import { MemoryPlayerSearch } from '../../support/player-search';
 import { defaultSearchAttributes, termsDiff, termsOf } from '../../../functions/domain/player-search';
 import { MemoryProfiles, MemoryTimeline, storedProfile } from '../../support/players';
-import { MemorySentCounts } from '../../support/sent-counts';
+import { MemorySentCounts } from '../../support/send-gate';
 
 const profile = storedProfile;
 

@@ -13,9 +13,10 @@ const token = JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/a'
 async function withPlayers() {
   const api = consoleRouter();
   api.profiles.add(
-    storedProfile('app_1', 'p-1', { email: 'ann@example.com', name: 'Ann Lee' }),
+    // Consent: the console's sends are marketing unless said otherwise, and the send gate asks for it.
+    storedProfile('app_1', 'p-1', { email: 'ann@example.com', name: 'Ann Lee', urm_consent_email: true }),
     storedProfile('app_1', 'p-bare', { vip: true }),
-    storedProfile('app_1', 'p-push', { urm_web_push_notification_token: [token] }),
+    storedProfile('app_1', 'p-push', { urm_web_push_notification_token: [token], urm_receives_notifications: true }),
   );
   await api.channels.create({
     app_id: 'app_1',

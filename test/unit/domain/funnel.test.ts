@@ -349,6 +349,26 @@ describe('day rows', () => {
   });
 });
 
+describe("the send gate's refusals and deferrals on the application's day rows", () => {
+  const suppressed = (n: number, reason: string, fields: Record<string, unknown> = {}) =>
+    item(n, { event: 'urm_message_suppressed', reason, channel: 'email', ...fields });
+
+  test('each is counted once on its UTC day by reason, and an unknown reason not at all', () => {
+    const first = suppressed(1, 'rg_status');
+    const outcome = count([first, suppressed(2, 'rg_status'), suppressed(3, 'quiet_hours'), suppressed(4, 'no such reason')]);
+    const resent = suppressed(5, 'rg_status', { urm_insert_id: first.envelope.record.urm_insert_id });
+    const again = count([first, resent], outcome.ledger);
+
+    expect(applyContributions(undefined, outcome.contributions)).toMatchObject({ day: '2026-11-21', suppressed: { rg_status: 2, quiet_hours: 1 } });
+    expect(again.contributions).toEqual([]);
+  });
+
+  test('the funnel looks at them only with a known reason', () => {
+    expect(countsEvent(settings, { event: 'urm_message_suppressed', reason: 'daily_cap' })).toBe(true);
+    expect(countsEvent(settings, { event: 'urm_message_suppressed', reason: 'constructor' })).toBe(false);
+  });
+});
+
 describe("the application's day rows", () => {
   test('every money event counts on its UTC day for the application, attributed or not, the first deposit as its FTD', () => {
     const outcome = count([

@@ -10,7 +10,20 @@ import { DynamoDBDocumentClient, GetCommand, type GetCommandInput } from '@aws-s
 import { mockClient } from 'aws-sdk-client-mock';
 import { acceptedPutRecords, apiEvent, asProxyHandler, context, keysByHash, type ProxyHandler, setFunctionEnv } from '../../support/lambda';
 
-setFunctionEnv({ KEYS_TABLE: 'keys', CHANNELS_TABLE: 'channels', SENDERS_TABLE: 'senders', STREAM_NAME: 'stream', SES_CONFIGURATION_SET: 'urm-sending' });
+setFunctionEnv({
+  KEYS_TABLE: 'keys',
+  CHANNELS_TABLE: 'channels',
+  SENDERS_TABLE: 'senders',
+  // The send gate's, read only for a request with a purpose.
+  APPS_TABLE: 'apps',
+  PROFILES_TABLE: 'profiles',
+  SEND_GATE_TABLE: 'send-gate',
+  PUSH_DELIVERIES_TABLE: 'push-deliveries',
+  STREAM_NAME: 'stream',
+  SES_CONFIGURATION_SET: 'urm-sending',
+  // The unsubscribe keys of marketing mail (SSM parameters under the stack's path).
+  SECRETS_PREFIX: '/urm/test',
+});
 
 const ses = mockClient(SESv2Client);
 const kinesis = mockClient(KinesisClient);

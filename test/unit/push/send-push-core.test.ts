@@ -1,5 +1,9 @@
+import type { App } from '../../../functions/domain/apps';
+import { MemoryAppStore } from '../../support/affiliates';
+import { MemoryDeliveryClaims } from '../../support/messaging';
+import { MemoryDeferredOutbox, MemorySentCounts } from '../../support/send-gate';
 import { describe, expect, test } from '@jest/globals';
-import { sendPush, type SendPushDeps } from '../../../functions/api/send-push/core';
+import { sendPush, type PushSent, type SendPushDeps } from '../../../functions/api/send-push/core';
 import type { SendPushRequest } from '../../../functions/api/send-push/schema';
 import { Forbidden, NotFound, ValidationError } from '../../../functions/domain/errors';
 import type { StreamEntry, WriteReceipt } from '../../../functions/domain/ingest';
@@ -75,7 +79,10 @@ function harness(
     now: () => new Date('2026-11-21T10:00:00Z'),
     ...more,
   };
-  return { send: sendPush(deps), sent, written, claimed };
+  const push = sendPush(deps);
+  // Without a purpose nothing is gated: the answer is always the counts.
+  const send = async (...args: Parameters<typeof push>) => (await push(...args)) as PushSent;
+  return { send, push, sent, written, claimed };
 }
 
 const request: SendPushRequest = {
@@ -352,5 +359,38 @@ describe('send_push', () => {
 
     await expect(send({ ...request, body: 'é'.repeat(2000) }, 'app_1')).rejects.toThrow(ValidationError);
     expect(sent.length).toBe(0);
+  });
+});
+
+describe('send_push with a purpose', () => {
+  const gate = () => ({
+    gate: {
+      apps: new MemoryAppStore([{ app_id: 'app_1', name: 'Casino', created_at: '' } as App]),
+      counts: new MemorySentCounts(),
+      messageClaims: new MemoryDeliveryClaims(),
+      outbox: new MemoryDeferredOutbox(),
+      appTime: () => new Date('2026-11-21T10:00:00Z'),
+    },
+  });
+
+  test('marketing to a player without push consent answers what the gate said and pushes nothing', async () => {
+    const { push, sent, written } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')] }), {}, undefined, gate());
+
+    const answer = await push({ ...request, purpose: 'marketing' }, 'app_1');
+
+    expect(answer).toEqual({ held: { suppressed: 'no_consent', detail: 'no push consent (urm_receives_notifications is not true)' } });
+    expect(sent).toEqual([]);
+    expect(written.map((w) => [w.record.event, w.record.reason, w.record.channel])).toEqual([['urm_message_suppressed', 'no_consent', 'push']]);
+  });
+
+  test('with consent it pushes, once per notification id', async () => {
+    const { push, sent } = harness(profile({ urm_web_push_notification_token: [tokenFor('a')], urm_receives_notifications: true }), {}, undefined, gate());
+    const gated = { ...request, purpose: 'marketing' as const, notification_id: '9b2f6c1e-4d3a-4f5b-8e7c-1a2b3c4d5e6f' };
+
+    const first = await push(gated, 'app_1');
+
+    expect(first).toMatchObject({ notification_id: gated.notification_id, sent: 1 });
+    await expect(push(gated, 'app_1')).rejects.toThrow('this notification was already sent');
+    expect(sent).toHaveLength(1);
   });
 });

@@ -157,6 +157,7 @@ export function HomePage() {
               Or browse <a href="/console/players">all players</a>.
             </p>
           </Card>
+          {overview.data && <NotSent counts={overview.data.not_sent} />}
           {largest.length > 0 && (
             <Card title="Largest segments">
               <ol class="largest-segments">
@@ -177,6 +178,42 @@ export function HomePage() {
         </div>
       </div>
     </>
+  );
+}
+
+/** The send gate's reasons in the words an operator reads. */
+const notSentWords: Record<string, string> = {
+  rg_status: 'Responsible gambling',
+  no_consent: 'No consent',
+  unsubscribed: 'Unsubscribed from the topic',
+  suppressed: 'Address suppressed',
+  no_address: 'No address or device',
+  daily_cap: 'Daily cap reached',
+  weekly_cap: 'Weekly cap reached',
+  quiet_hours: 'Deferred: quiet hours',
+  no_player: 'No such player',
+};
+
+/** What the send gate held back in the period, by reason, most first: the proof that the rules worked. */
+function NotSent({ counts }: { counts: Record<string, number> | undefined }) {
+  const reasons = Object.entries(counts ?? {})
+    .filter(([, n]) => n > 0)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  return (
+    <Card title={`Messages not sent (last ${DAYS} days)`}>
+      {reasons.length === 0 ? (
+        <p class="muted">None: no message was refused or deferred.</p>
+      ) : (
+        <ul class="not-sent">
+          {reasons.map(([reason, n]) => (
+            <li key={reason}>
+              <span>{notSentWords[reason] ?? reason}</span>
+              <span class="num segment-size">{formatCount(n)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
   );
 }
 

@@ -1,8 +1,9 @@
 /**
  * Messaging one player from its page (admins, marketers): an email through
  * one of the application's channels, to the player's own `email` attribute,
- * or a web push to its devices. A send's result is a toast; a refusal stays
- * next to the form (the server's message, a 400's errors under the fields
+ * or a web push to its devices, marketing unless the user says it is an
+ * account message (the send gate decides). A send's result is a toast; a
+ * refusal, or the gate's no or later, stays next to the form (the server's message, a 400's errors under the fields
  * they name). The send shows on the timeline (urm_email_sent / urm_push_sent)
  * within seconds.
  */
@@ -15,19 +16,82 @@ import { ApiError, postJson } from '../api';
 import { ErrorNote } from '../components';
 import type { Loaded } from '../use-api';
 
+type HeldBack = { suppressed: string; detail: string } | { deferred_until: string; detail: string };
+
+/** Marketing (the gate's every rule) or an account message (suppression only), with the reason an auditor reads. */
+function usePurpose(prefix: string) {
+  const [purpose, setPurpose] = useState<'marketing' | 'transactional'>('marketing');
+  const [reason, setReason] = useState('');
+  const body = purpose === 'transactional' ? { purpose, reason: reason.trim() } : { purpose };
+  const reset = () => {
+    setPurpose('marketing');
+    setReason('');
+  };
+  const fields = (errors: string[]) => {
+    const reasonErrors = errorsFor(errors, 'reason');
+    return (
+      <>
+        <fieldset class="send-purpose">
+          <legend>Purpose</legend>
+          <label>
+            <input type="radio" name={`${prefix}-purpose`} value="marketing" checked={purpose === 'marketing'} onChange={() => setPurpose('marketing')} />{' '}
+            Marketing
+          </label>
+          <label>
+            <input
+              type="radio"
+              name={`${prefix}-purpose`}
+              value="transactional"
+              checked={purpose === 'transactional'}
+              onChange={() => setPurpose('transactional')}
+            />{' '}
+            Transactional (account message)
+          </label>
+        </fieldset>
+        {purpose === 'transactional' && (
+          <Field id={`${prefix}-reason`} label="Reason" errors={reasonErrors} hint="Why this is an account message, not marketing: kept in the audit log.">
+            <input
+              {...fieldProps(`${prefix}-reason`, reasonErrors)}
+              name="reason"
+              value={reason}
+              onInput={(e) => setReason(e.currentTarget.value)}
+              required
+              maxLength={500}
+              autocomplete="off"
+            />
+          </Field>
+        )}
+      </>
+    );
+  };
+  return { body, reset, fields };
+}
+
 /** One send per click; a retry of the same click (same action_id) would not send twice. */
 function useSend(url: string, fields: readonly string[], onSent: () => void) {
   const notify = useToast();
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>();
   const [errors, setErrors] = useState<string[]>([]);
-  const send = async <T,>(body: Record<string, unknown>, describe: (answer: T) => string) => {
+  const send = async <T extends object>(body: Record<string, unknown>, describe: (answer: Exclude<T, HeldBack>) => string) => {
     setBusy(true);
     setOutcome(undefined);
     setErrors([]);
     try {
       const answer = await postJson<T>(url, { ...body, action_id: crypto.randomUUID() });
-      notify('success', describe(answer));
+      // The gate's answer stays by the form: the operator reads why, and the timeline has it too.
+      const held = answer as Partial<{ suppressed: string; deferred_until: string; detail: string }>;
+      if (held.suppressed !== undefined) {
+        setOutcome({ kind: 'error', text: `Not sent: ${held.detail ?? held.suppressed}.` });
+        onSent();
+        return false;
+      }
+      if (held.deferred_until !== undefined) {
+        setOutcome({ kind: 'success', text: `Deferred: ${held.detail}. It goes out at ${new Date(held.deferred_until).toLocaleString()}.` });
+        onSent();
+        return true;
+      }
+      notify('success', describe(answer as Exclude<T, HeldBack>));
       onSent();
       return true;
     } catch (error) {
@@ -50,19 +114,21 @@ export function SendEmail({ path, channels, onSent }: { path: string; channels: 
   const [channelId, setChannelId] = useState('');
   const [subject, setSubject] = useState('');
   const [text, setText] = useState('');
-  const { busy, outcome, errors, send } = useSend(`${path}/email`, ['channel_id', 'subject', 'text_body'], onSent);
+  const { busy, outcome, errors, send } = useSend(`${path}/email`, ['channel_id', 'subject', 'text_body', 'reason'], onSent);
+  const why = usePurpose('email');
   const enabled = channels.data?.channels.filter((channel) => channel.enabled) ?? [];
   const chosen = channelId || enabled[0]?.channel_id || '';
 
   const submit = async (event: Event) => {
     event.preventDefault();
     const sent = await send<ConsoleAnswer<'ConsoleEmailPlayer'>>(
-      { channel_id: chosen, subject, text_body: text },
+      { channel_id: chosen, subject, text_body: text, ...why.body },
       (answer) => `Email sent (message ${answer.message_id}). It shows on the timeline within seconds.`,
     );
     if (sent) {
       setSubject('');
       setText('');
+      why.reset();
     }
   };
 
@@ -109,6 +175,7 @@ export function SendEmail({ path, channels, onSent }: { path: string; channels: 
       <Field id="email-text" label="Text" errors={textErrors}>
         <textarea {...fieldProps('email-text', textErrors)} name="text_body" rows={5} value={text} onInput={(e) => setText(e.currentTarget.value)} required />
       </Field>
+      {why.fields(errors)}
       <div class="form-actions">
         <button type="submit" class="primary" aria-busy={busy} disabled={busy || !chosen}>
           Send email
@@ -127,13 +194,14 @@ export function SendPush({ path, unavailable, onSent }: { path: string; unavaila
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
   const [url, setUrl] = useState('');
-  const { busy, outcome, errors, send } = useSend(`${path}/push`, ['title', 'body', 'url'], onSent);
+  const { busy, outcome, errors, send } = useSend(`${path}/push`, ['title', 'body', 'url', 'reason'], onSent);
+  const why = usePurpose('push');
 
   const submit = async (event: Event) => {
     event.preventDefault();
     if (unavailable) return;
     const sent = await send<ConsoleAnswer<'ConsolePushPlayer'>>(
-      { title, body, ...(url.trim() ? { url: url.trim() } : {}) },
+      { title, body, ...(url.trim() ? { url: url.trim() } : {}), ...why.body },
       (answer) =>
         `Push sent to ${answer.sent} device${answer.sent === 1 ? '' : 's'}${answer.failed ? `, ${answer.failed} failed` : ''}${answer.removed ? `, ${answer.removed} expired and removed` : ''}${answer.skipped ? `, ${answer.skipped} skipped` : ''}.`,
     );
@@ -141,6 +209,7 @@ export function SendPush({ path, unavailable, onSent }: { path: string; unavaila
       setTitle('');
       setBody('');
       setUrl('');
+      why.reset();
     }
   };
 
@@ -183,6 +252,7 @@ export function SendPush({ path, unavailable, onSent }: { path: string; unavaila
               autocomplete="off"
             />
           </Field>
+          {why.fields(errors)}
         </>
       )}
       <div class="form-actions">

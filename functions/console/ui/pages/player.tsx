@@ -211,9 +211,8 @@ function PlayerBadges({ view }: { view: PlayerView }) {
       {consent.map(([channel, given]) => (
         <ConsentBadge key={channel} channel={channel} consent={given} />
       ))}
-      {/* The send gate's suppression list sets it; until then the answer has no such field and nothing shows. */}
-      {view.suppressed === true && (
-        <Badge tone="danger" title="On the suppression list: no message is sent">
+      {view.suppressed && (
+        <Badge tone="danger" title="The email address bounced or complained (urm_email_suppressed): no email is sent to it">
           Suppressed
         </Badge>
       )}

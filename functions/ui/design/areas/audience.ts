@@ -45,6 +45,9 @@ h3.attributes-group { margin: var(--urm-space-5) 0 var(--urm-space-2); font-size
 .change-attribute fieldset.choices legend { padding: 0; margin-bottom: var(--urm-space-1); }
 .send-form h3 { margin-bottom: var(--urm-space-1); }
 .send-form .alert { font-size: var(--urm-text-md); }
+.send-purpose { border: 0; margin: var(--urm-space-2) 0; padding: 0; min-width: 0; }
+.send-purpose legend { font-weight: 600; padding: 0; margin-bottom: var(--urm-space-1); }
+.send-purpose label { display: flex; gap: var(--urm-space-2); align-items: center; padding: var(--urm-space-1) 0; font-weight: 400; }
 .send-form [role="alert"], .change-attribute [role="alert"] { margin-top: var(--urm-space-2); }
 .devices, .rejection-list { list-style: none; margin: 0; padding: 0; }
 .devices li { padding: var(--urm-space-1) 0; overflow-wrap: anywhere; }
