@@ -55,19 +55,17 @@ afterAll(async () => {
 });
 
 async function openPlayer42(page: Awaited<ReturnType<typeof signedInPage>>, profileId = 'player-42') {
-  // The profile is applied by the stream within seconds: reload until the page has it.
+  // The profile is applied by the stream within seconds: reload until the page shows it (its Attributes section)
+  // rather than the not-found alert. The heading is the player's name once known, so it cannot tell them apart.
+  const attributes = page.getByRole('heading', { name: 'Attributes', level: 2 });
+  const shown = attributes.or(page.getByRole('alert'));
   for (let attempt = 0; attempt < 15; attempt++) {
-    await page.goto(`${stack.baseUrl}/console/players/${profileId}`);
-    await page.getByRole('heading', { name: profileId, level: 1 }).waitFor();
-    if (
-      await page
-        .getByRole('heading', { name: 'Attributes' })
-        .isVisible({ timeout: 2000 })
-        .catch(() => false)
-    )
-      return;
+    await page.goto(`${stack.baseUrl}/console/players/${encodeURIComponent(profileId)}`);
+    await shown.first().waitFor();
+    if (await attributes.isVisible()) return;
     await page.waitForTimeout(1000);
   }
+  throw new Error(`the console never showed ${profileId}`);
 }
 
 describe('messaging a player from the console, as an admin', () => {
@@ -86,8 +84,12 @@ describe('messaging a player from the console, as an admin', () => {
       .getByText(/^Email sent \(message /)
       .waitFor(applied);
     const mails = await mailWithSubject(stack, subject);
+    // A marketing mail (the default): the text, then the address to leave by.
     expect(mails.map((mail) => [mail.destination.to, mail.body.text?.trim()])).toEqual([
-      [[expect.stringContaining('ann@example.com')], 'Hello Ann, a bonus awaits.'],
+      [
+        [expect.stringContaining('ann@example.com')],
+        expect.stringMatching(/^Hello Ann, a bonus awaits\.\n\n--\nUnsubscribe: http:\/\/127\.0\.0\.1:\d+\/unsubscribe\/\S+$/),
+      ],
     ]);
     // The timeline names the channel as the admin named it, not by its id.
     await page.locator('table.timeline').getByText(`Email sent: “${subject}” through News`, { exact: true }).waitFor(applied);

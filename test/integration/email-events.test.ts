@@ -103,7 +103,8 @@ describe('bounces, complaints and deliveries of the local SES', () => {
 
   test("a console mail to the simulator's complaint address is delivered, then suppresses the address with urm_email_complained", async () => {
     const profileId = `complaint-${randomUUID()}`;
-    await ingest([{ profile_id: profileId, email: simulator('complaint'), name: 'Ann Lee' }]);
+    // Consenting: a console mail is marketing unless the operator says otherwise (the send gate).
+    await ingest([{ profile_id: profileId, email: simulator('complaint'), name: 'Ann Lee', urm_consent_email: true }]);
     await profileOnce(profileId, () => true, 'the player');
 
     const sent = await consoleRequest(stack.baseUrl, session, 'POST', `/console/api/players/${encodeURIComponent(profileId)}/email`, {
