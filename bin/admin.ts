@@ -16,7 +16,7 @@ import { applicationFigures } from '../functions/back-office/figures';
 import { nowOf } from '../functions/back-office/ports';
 import { figuresLimits } from '../functions/domain/figures';
 import { createPlan, listPlans } from '../functions/back-office/plans';
-import { reindexPlayers, searchPlayers } from '../functions/back-office/players';
+import { playerGate, reindexPlayers, searchPlayers } from '../functions/back-office/players';
 import { changeAffiliatePostbacks, postbackDeliveries } from '../functions/back-office/postbacks';
 import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from '../functions/back-office/channels';
 import { assignSender, listSenders, releaseSender, type SenderInput } from '../functions/back-office/senders';
@@ -715,6 +715,23 @@ export function adminProgram(options: AdminOptions = {}): Command {
               })),
               ['profile_id', 'name', 'email', 'matched', 'deposits', 'updated_at'],
             ),
+      );
+    });
+
+  players
+    .command('gate')
+    .description("what the send gate would answer now to a marketing message, per channel: the player page's gate line")
+    .argument('<app_id>')
+    .argument('<profile_id>')
+    .action(async (appId: string, profileId: string) => {
+      const back = await office();
+      const lines = await playerGate({ ...back.players, apps: back.apps })(appId, profileId);
+      const words = { send: 'would be sent', defer: 'would be deferred', refuse: 'would be refused' } as const;
+      print(lines, () =>
+        Object.entries(lines).map(
+          ([channel, line]) =>
+            `${channel}: ${words[line.verdict]}${line.detail ? `: ${line.detail}` : ''}${line.until ? ` (until ${line.until})` : ''}${line.reason ? ` [${line.reason}]` : ''}`,
+        ),
       );
     });
 

@@ -440,6 +440,18 @@ export async function playerActivity(timeline: Pick<TimelineStore, 'page' | 'old
 }
 
 /**
+ * The gate line of a player, as the command line shows it (`players gate`):
+ * the profile read consistently, as the gate reads it at send time.
+ */
+export function playerGate(ports: Pick<PlayerPorts, 'profiles' | 'apps' | 'sentCounts'>) {
+  return async (appId: string, profileId: string): Promise<Record<GateChannel, GateLine>> => {
+    const [stored, app] = await Promise.all([ports.profiles.get(partitionKey(appId, profileId), true), ports.apps.get(appId)]);
+    if (!stored?.exists) throw new NotFound('player not found');
+    return gateLines(ports, appId, profileId, JSON.parse(stored.attrs) as Attributes, app);
+  };
+}
+
+/**
  * The gate's answer to a marketing message now (the application's clock),
  * per channel. The caps' counts are read only for a channel whose answer
  * would otherwise be send and which has a cap: most players cost no read.

@@ -19,6 +19,7 @@ import type { PostbackLog, PostbackSettingsStore } from '../domain/postbacks';
 import type { ProfileStore, RejectionLog, TimelineStore } from '../domain/timeline';
 import type { FunnelStore, LedgerReader } from '../domain/funnel';
 import type { PlayerSearchIndex } from '../domain/player-search';
+import type { SentCounts } from '../domain/send-gate';
 
 export interface BackOffice {
   apps: AppStore;
@@ -56,6 +57,8 @@ export interface BackOffice {
     profiles: Pick<ProfileStore, 'get' | 'getMany'>;
     search: PlayerSearchIndex;
     ledgers: LedgerReader & Pick<FunnelStore, 'ledgers'>;
+    /** The send gate's caps counts: what the gate line of a player reads. */
+    sentCounts: Pick<SentCounts, 'read'>;
   };
   now?: () => Date;
 }

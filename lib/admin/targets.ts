@@ -23,6 +23,7 @@ import { DynamoLinkStore } from '../../functions/adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../../functions/adapters/dynamo-plan-store';
 import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-store';
 import { DynamoFiguresStore } from '../../functions/adapters/dynamo-figures-store';
+import { DynamoSentCounts } from '../../functions/adapters/dynamo-send-gate';
 import { DynamoFunnelStore } from '../../functions/adapters/dynamo-funnel-store';
 import { DynamoPlayerDirectory } from '../../functions/adapters/dynamo-player-directory';
 import { DynamoPlayerSearch } from '../../functions/adapters/dynamo-player-search';
@@ -145,6 +146,7 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
       profiles: new DynamoProfileStore(document, tableName(tables.profiles)),
       search: new DynamoPlayerSearch(document, tableName(tables.playerSearch)),
       ledgers: new DynamoFunnelStore(document, tableName(tables.funnel)),
+      sentCounts: new DynamoSentCounts(document, tableName(tables.sendGate)),
     },
     postbacks: {
       settings: new DynamoPostbackSettings(document, tableName(tables.affiliates)),

@@ -22,6 +22,7 @@ import { DynamoLinkStore } from '../../functions/adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../../functions/adapters/dynamo-plan-store';
 import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-store';
 import { DynamoFiguresStore } from '../../functions/adapters/dynamo-figures-store';
+import { DynamoSentCounts } from '../../functions/adapters/dynamo-send-gate';
 import { DynamoFunnelStore } from '../../functions/adapters/dynamo-funnel-store';
 import { DynamoPlayerDirectory } from '../../functions/adapters/dynamo-player-directory';
 import { DynamoPlayerSearch } from '../../functions/adapters/dynamo-player-search';
@@ -152,6 +153,7 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
       profiles: new DynamoProfileStore(document, tables.profiles.localName),
       search: new DynamoPlayerSearch(document, tables.playerSearch.localName),
       ledgers: new DynamoFunnelStore(document, tables.funnel.localName),
+      sentCounts: new DynamoSentCounts(document, tables.sendGate.localName),
     },
     postbacks: {
       settings: new DynamoPostbackSettings(document, tables.affiliates.localName),

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, jest, test } from '@jest/globals';
 import type { App } from '../../../functions/domain/apps';
-import { backOfficeActionEvent, changePlayerAttribute, getPlayer, listPlayers, playerTimeline, reindexPlayers } from '../../../functions/back-office/players';
+import {
+  backOfficeActionEvent,
+  changePlayerAttribute,
+  getPlayer,
+  listPlayers,
+  playerGate,
+  playerTimeline,
+  reindexPlayers,
+} from '../../../functions/back-office/players';
 import { NotFound, ValidationError } from '../../../functions/domain/errors';
 import type { RecordWriter, StreamEntry } from '../../../functions/domain/ingest';
 import { decodeEnvelope, partitionKey } from '../../../functions/domain/stream-record';
@@ -673,6 +681,19 @@ describe("the player's gate line", () => {
       email: { verdict: 'refuse', reason: 'rg_status', detail: 'self-excluded until 2027-01-01' },
       push: { verdict: 'refuse', reason: 'rg_status', detail: 'self-excluded until 2027-01-01' },
     });
+  });
+
+  test("the command line's gate of a player reads the profile as the send does, and an unknown player is not found", async () => {
+    const ports = {
+      profiles: new MemoryProfiles(profile('app_1', 'p-1', { ...reachable, urm_rg_status: 'blocked' })),
+      apps: new MemoryAppStore([{ app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00.000Z' }]),
+      sentCounts: new MemorySentCounts(),
+    };
+
+    const lines = await playerGate(ports)('app_1', 'p-1');
+
+    expect(lines.email).toEqual({ verdict: 'refuse', reason: 'rg_status', detail: 'blocked' });
+    await expect(playerGate(ports)('app_1', 'p-nobody')).rejects.toMatchObject({ name: 'NotFound' });
   });
 
   test('a reachable player with no caps: both would be sent, and no count is read', async () => {
