@@ -835,8 +835,10 @@ describe('web push in the stack', () => {
       IngestProfiles: ['apps/*/identity-secret'],
       // VAPID: send_push, the console's push to one player, and the deferred sender's pushes.
       SendPush: ['apps/*/vapid-private-key'],
-      Console: ['apps/*/vapid-private-key'],
-      SendDeferred: ['apps/*/vapid-private-key'],
+      Console: ['apps/*/unsubscribe-key', 'apps/*/vapid-private-key'],
+      SendDeferred: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
+      // The unsubscribe key, made once if an older application has none: whatever sends marketing mail.
+      SendEmail: ['apps/*/unsubscribe-key'],
       // Signing the postbacks.
       SendPostbacks: ['apps/*/affiliates/*/postback-secret'],
       // Verifying unsubscribe links (never making the key: whatever sends marketing mail does).
@@ -871,7 +873,7 @@ describe('web push in the stack', () => {
     expect(browserFunctions.filter((operation) => reads(operation, identity)).map((operation) => operation.id)).toEqual(['IngestProfiles']);
   });
 
-  test('three functions write secrets, each only the kinds its routes make', () => {
+  test('the functions that write secrets each put only the kinds they make', () => {
     const writers = Object.fromEntries(
       allFunctions()
         .filter(({ definition }) => definition.secretWrites)
@@ -881,7 +883,10 @@ describe('web push in the stack', () => {
     expect(writers).toEqual({
       AffiliatePortal: ['apps/*/affiliates/*/postback-secret'],
       // Its affiliates' postbacks, the VAPID keys and the identity secret of its settings.
-      Console: ['apps/*/affiliates/*/postback-secret', 'apps/*/identity-secret', 'apps/*/vapid-private-key'],
+      Console: ['apps/*/affiliates/*/postback-secret', 'apps/*/identity-secret', 'apps/*/unsubscribe-key', 'apps/*/vapid-private-key'],
+      // The unsubscribe key of an application made before it existed, made on its first marketing mail.
+      SendDeferred: ['apps/*/unsubscribe-key'],
+      SendEmail: ['apps/*/unsubscribe-key'],
     });
   });
 });

@@ -145,7 +145,8 @@ export function definedFunction(
   if (definition.secretReads) {
     // Only the kinds of secret it uses (an identity secret, a VAPID key, a postback secret), never the whole path; the
     // AWS-managed aws/ssm key decrypts SecureStrings for SSM callers without a KMS grant.
-    policy.addStatements(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: parameters(definition.secretReads) }));
+    // Sids keep reads and writes two statements: IAM's policy minimizing would merge those on the same names.
+    policy.addStatements(new PolicyStatement({ sid: 'ReadSecrets', actions: ['ssm:GetParameter'], resources: parameters(definition.secretReads) }));
   }
   if (definition.secretChecks) {
     // Whether a secret exists, by name (SecretStore.exists): DescribeParameters takes no resource ARN in IAM, and answers metadata, never a value.
@@ -153,7 +154,7 @@ export function definedFunction(
   }
   if (definition.secretWrites) {
     // Writes only to the names the patterns allow (e.g. postback secrets), never to another kind of secret.
-    policy.addStatements(new PolicyStatement({ actions: ['ssm:PutParameter'], resources: parameters(definition.secretWrites) }));
+    policy.addStatements(new PolicyStatement({ sid: 'WriteSecrets', actions: ['ssm:PutParameter'], resources: parameters(definition.secretWrites) }));
   }
   return fn;
 }
