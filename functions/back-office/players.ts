@@ -319,6 +319,8 @@ export interface PlayerView {
   suppressed: boolean;
   /** What the send gate would answer now to a marketing message without a topic, per channel. */
   gate: Record<GateChannel, GateLine>;
+  /** The application's topics (Settings, "Messaging rules"). */
+  topics: { name: string; label: string }[];
 }
 
 /** The send gate's answer as the player page shows it; `until`: the end of a deferral (ISO 8601). */
@@ -516,6 +518,8 @@ export function getPlayer(ports: Pick<PlayerPorts, 'profiles' | 'rejections' | '
       // A hard bounce or a complaint (urm_email_suppressed): no email goes to the address, whatever the purpose.
       suppressed: typeof attributes[EMAIL_SUPPRESSED_ATTRIBUTE] === 'string',
       gate,
+      // What a marketing message may be about (the send forms' Topic): a player who left one is not sent it.
+      topics: (app?.messaging?.topics ?? []).map(({ name, label }) => ({ name, label })),
     };
   };
 }

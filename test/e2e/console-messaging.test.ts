@@ -45,9 +45,19 @@ beforeAll(async () => {
         urm_rg_status: 'self_excluded',
         urm_rg_until: '2027-01-01T00:00:00Z',
       },
+      {
+        app_id: app.appId,
+        profile_id: 'player-vip',
+        urm_date_time: '2026-11-21T10:00:00Z',
+        email: 'cy@example.com',
+        name: 'Cy Grech',
+        urm_consent_email: true,
+        urm_unsubscribed_topics: ['vip'],
+      },
     ],
   });
   expect(profile.status).toBe(200);
+  await app.office.apps.update(app.appId, { messaging: { topics: [{ name: 'vip', label: 'VIP events' }] } });
 }, 120_000);
 
 afterAll(async () => {
@@ -133,6 +143,24 @@ describe('the send gate on the player page', () => {
     expect(await mailWithSubject(stack, subject)).toHaveLength(1);
     await expect(page.getByRole('radio', { name: 'Marketing' }).isChecked()).resolves.toBe(true);
     await checkPage(page, 'console-player-send-gate');
+    await page.context().close();
+  });
+});
+
+describe('a topic on the send form', () => {
+  test('a marketing email about a topic the player left is not sent, and says so', async () => {
+    const page = await signedInPage(stack, browser, app, 'marketer');
+    await openPlayer42(page, 'player-vip');
+    const subject = `VIP night ${randomUUID().slice(0, 8)}`;
+
+    await page.getByLabel('Subject').fill(subject);
+    await page.getByLabel('Text').fill('You are invited.');
+    await page.locator('#email-topic').selectOption({ label: 'VIP events' });
+    await page.getByRole('button', { name: 'Send email' }).click();
+
+    await page.getByRole('alert').getByText('Not sent: unsubscribed from vip.').waitFor(applied);
+    expect(await mailWithSubject(stack, subject)).toEqual([]);
+    await checkPage(page, 'console-player-send-topic');
     await page.context().close();
   });
 });

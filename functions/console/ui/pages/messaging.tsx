@@ -16,16 +16,24 @@ import { ApiError, postJson } from '../api';
 import { ErrorNote } from '../components';
 import type { Loaded } from '../use-api';
 
+/** A topic of the application a marketing message may be about. */
+export interface Topic {
+  name: string;
+  label: string;
+}
+
 type HeldBack = { suppressed: string; detail: string } | { deferred_until: string; detail: string };
 
 /** Marketing (the gate's every rule) or an account message (suppression only), with the reason an auditor reads. */
-function usePurpose(prefix: string) {
+function usePurpose(prefix: string, topics: readonly Topic[]) {
   const [purpose, setPurpose] = useState<'marketing' | 'transactional'>('marketing');
   const [reason, setReason] = useState('');
-  const body = purpose === 'transactional' ? { purpose, reason: reason.trim() } : { purpose };
+  const [topic, setTopic] = useState('');
+  const body = purpose === 'transactional' ? { purpose, reason: reason.trim() } : { purpose, ...(topic ? { topic } : {}) };
   const reset = () => {
     setPurpose('marketing');
     setReason('');
+    setTopic('');
   };
   const fields = (errors: string[]) => {
     const reasonErrors = errorsFor(errors, 'reason');
@@ -48,6 +56,18 @@ function usePurpose(prefix: string) {
             Transactional (account message)
           </label>
         </fieldset>
+        {purpose === 'marketing' && topics.length > 0 && (
+          <Field id={`${prefix}-topic`} label="Topic" hint="A player who unsubscribed from the topic is not sent the message.">
+            <select id={`${prefix}-topic`} name="topic" value={topic} onChange={(e) => setTopic(e.currentTarget.value)}>
+              <option value="">No topic</option>
+              {topics.map((choice) => (
+                <option key={choice.name} value={choice.name}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
         {purpose === 'transactional' && (
           <Field id={`${prefix}-reason`} label="Reason" errors={reasonErrors} hint="Why this is an account message, not marketing: kept in the audit log.">
             <input
@@ -110,12 +130,22 @@ function useSend(url: string, fields: readonly string[], onSent: () => void) {
   return { busy, outcome, errors, send };
 }
 
-export function SendEmail({ path, channels, onSent }: { path: string; channels: Loaded<ConsoleAnswer<'ConsoleListChannels'>>; onSent: () => void }) {
+export function SendEmail({
+  path,
+  channels,
+  topics = [],
+  onSent,
+}: {
+  path: string;
+  channels: Loaded<ConsoleAnswer<'ConsoleListChannels'>>;
+  topics?: readonly Topic[];
+  onSent: () => void;
+}) {
   const [channelId, setChannelId] = useState('');
   const [subject, setSubject] = useState('');
   const [text, setText] = useState('');
   const { busy, outcome, errors, send } = useSend(`${path}/email`, ['channel_id', 'subject', 'text_body', 'reason'], onSent);
-  const why = usePurpose('email');
+  const why = usePurpose('email', topics);
   const enabled = channels.data?.channels.filter((channel) => channel.enabled) ?? [];
   const chosen = channelId || enabled[0]?.channel_id || '';
 
@@ -190,12 +220,12 @@ export function SendEmail({ path, channels, onSent }: { path: string; channels: 
  * `unavailable`: why no push can reach the player (no web push device, or it
  * said no to notifications); the form is shown disabled, with the reason.
  */
-export function SendPush({ path, unavailable, onSent }: { path: string; unavailable?: string; onSent: () => void }) {
+export function SendPush({ path, unavailable, topics = [], onSent }: { path: string; unavailable?: string; topics?: readonly Topic[]; onSent: () => void }) {
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
   const [url, setUrl] = useState('');
   const { busy, outcome, errors, send } = useSend(`${path}/push`, ['title', 'body', 'url', 'reason'], onSent);
-  const why = usePurpose('push');
+  const why = usePurpose('push', topics);
 
   const submit = async (event: Event) => {
     event.preventDefault();

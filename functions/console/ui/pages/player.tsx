@@ -136,9 +136,9 @@ export function PlayerPage({ id }: { id: string }) {
               </Section>
               {role !== 'viewer' && (
                 <Section id="section-message-the-player" title="Message the player">
-                  <SendEmail path={path} channels={channels} onSent={timelineSoon} />
+                  <SendEmail path={path} channels={channels} topics={view.topics} onSent={timelineSoon} />
                   <hr />
-                  <SendPush path={path} unavailable={pushUnavailable(view)} onSent={timelineSoon} />
+                  <SendPush path={path} unavailable={pushUnavailable(view)} topics={view.topics} onSent={timelineSoon} />
                 </Section>
               )}
             </div>
