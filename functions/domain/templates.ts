@@ -130,8 +130,11 @@ export type PushTemplate = TemplateCommon & { kind: 'push'; variants: Record<str
 export type WebhookTemplate = TemplateCommon & { kind: 'webhook'; variants: Record<string, WebhookVariant> };
 export type MessageTemplate = EmailTemplate | PushTemplate | WebhookTemplate;
 
-// A key that is not a language tag gets its own message (checkTemplate); the shared one speaks of attribute names.
-const validTemplateShape = compileValidator(templateSchema, 'template', (errors) => errors.filter((error) => error.keyword !== 'propertyNames'));
+// The keys and their count get messages of their own (checkTemplate): the shared ones speak of attributes.
+const ownMessages = new Set(['propertyNames', 'minProperties', 'maxProperties']);
+const validTemplateShape = compileValidator(templateSchema, 'template', (errors) =>
+  errors.filter((error) => !(error.instancePath === '/variants' && ownMessages.has(error.keyword))),
+);
 
 // ---------------------------------------------------------------- the engine
 
@@ -366,9 +369,11 @@ export interface TemplateCheckOptions {
 export function checkTemplate(input: unknown, options: TemplateCheckOptions = {}): MessageTemplate {
   const problems: string[] = [];
   const variants = (input as { variants?: unknown } | null)?.variants;
-  const keys = variants !== null && typeof variants === 'object' && !Array.isArray(variants) ? Object.keys(variants) : [];
+  const keys = variants !== null && typeof variants === 'object' && !Array.isArray(variants) ? Object.keys(variants) : undefined;
+  if (keys?.length === 0) problems.push('variants must hold at least one variant');
+  if (keys !== undefined && keys.length > templateLimits.variants) problems.push(`variants must hold at most ${templateLimits.variants} variants`);
   const seen = new Map<string, string>();
-  for (const key of keys) {
+  for (const key of (keys ?? []).slice(0, templateLimits.variants + 1)) {
     if (key.length > templateLimits.languageLength || !isLanguageTag(key)) {
       problems.push(`${pathOf('/variants', key)} is not allowed: the key must be a BCP 47 language tag, e.g. en or pt-BR`);
       continue;
@@ -408,7 +413,7 @@ export interface TemplateContext {
   unsubscribe_url: string;
 }
 
-export const languageReasons = ['exact', 'primary', 'default'] as const;
+export const languageReasons = ['exact', 'broader', 'default'] as const;
 export type LanguageReason = (typeof languageReasons)[number];
 
 export interface LanguageChoice {
@@ -421,7 +426,8 @@ export interface LanguageChoice {
 
 /**
  * The variant for a player's `urm_language`: the same tag (case aside), else
- * its primary language (`pt-BR` → `pt`), else the template's default.
+ * the nearest broader tag (`zh-Hant-TW` → `zh-Hant` → `zh`, `pt-BR` → `pt`:
+ * RFC 4647's lookup), else the template's default.
  */
 export function chooseLanguage(template: Pick<MessageTemplate, 'default_language' | 'variants'>, wanted: unknown): LanguageChoice {
   const byTag = new Map(Object.keys(template.variants).map((key) => [canonical(key).toLowerCase(), key]));
@@ -429,11 +435,15 @@ export function chooseLanguage(template: Pick<MessageTemplate, 'default_language
   if (typeof wanted !== 'string' || wanted === '') {
     return { language: fallback, reason: 'default', why: `the player has no urm_language: the default language ${fallback}` };
   }
-  const tag = isLanguageTag(wanted) ? canonical(wanted).toLowerCase() : undefined;
-  const exact = tag === undefined ? undefined : byTag.get(tag);
+  const subtags = isLanguageTag(wanted) ? canonical(wanted).toLowerCase().split('-') : [];
+  const exact = byTag.get(subtags.join('-'));
   if (exact !== undefined) return { language: exact, reason: 'exact', why: `urm_language ${wanted} has its own variant` };
-  const primary = tag === undefined ? undefined : byTag.get(tag.split('-')[0]);
-  if (primary !== undefined) return { language: primary, reason: 'primary', why: `urm_language ${wanted} has no variant; its language ${primary} has one` };
+  for (let length = subtags.length - 1; length > 0; length--) {
+    // A single-letter subtag (an extension's `u`, `x`) never ends a tag.
+    if (subtags[length - 1].length === 1) continue;
+    const broader = byTag.get(subtags.slice(0, length).join('-'));
+    if (broader !== undefined) return { language: broader, reason: 'broader', why: `urm_language ${wanted} has no variant; the broader ${broader} has one` };
+  }
   return { language: fallback, reason: 'default', why: `urm_language ${wanted} has no variant: the default language ${fallback}` };
 }
 
