@@ -232,16 +232,26 @@ class OutputTooLong extends Error {
   }
 }
 
-/** Parsed sources, reused by a broadcast's thousands of renders; bounded, oldest out first. */
+/** Parsed sources, reused by a broadcast's thousands of renders: the most recently used, up to a bound on their text. */
 const parsed = new Map<string, LiquidTemplate[]>();
-const PARSED_KEPT = 200;
+let parsedChars = 0;
+const PARSED_CHARS = 1_000_000;
 
 function parse(text: string): LiquidTemplate[] {
   const found = parsed.get(text);
-  if (found) return found;
+  if (found) {
+    parsed.delete(text);
+    parsed.set(text, found);
+    return found;
+  }
   const templates = engine.parse(text);
-  if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value as string);
+  for (const [oldest] of parsed) {
+    if (parsedChars + text.length <= PARSED_CHARS) break;
+    parsed.delete(oldest);
+    parsedChars -= oldest.length;
+  }
   parsed.set(text, templates);
+  parsedChars += text.length;
   return templates;
 }
 

@@ -1,6 +1,5 @@
-/** Templates for unit tests: valid ones to start from, the context a send gives, and the problems a save refuses with. */
+/** Templates for unit tests: valid ones to start from, the context a send gives, and the error an act throws. */
 import type { Attributes } from '../../functions/domain/attributes';
-import { ValidationError } from '../../functions/domain/errors';
 import type { EmailTemplate, PushTemplate, TemplateContext, WebhookTemplate } from '../../functions/domain/templates';
 
 export function emailTemplate(variants: EmailTemplate['variants'] = { en: { subject: 'Hello', html: '<p>Hello</p>' } }, defaultLanguage = 'en'): EmailTemplate {
@@ -20,17 +19,6 @@ export const testApp = { id: 'casino-1', name: 'Lucky Casino' };
 /** What a send renders with: the player's attributes, the event's properties. */
 export function sendContext(player: Attributes = {}, event: Record<string, unknown> = {}): TemplateContext {
   return { player, event, app: testApp, unsubscribe_url: 'https://urm.example.com/u/token-1' };
-}
-
-/** The problems `act` is refused with; [] when it is not. */
-export function problemsOf(act: () => unknown): string[] {
-  try {
-    act();
-  } catch (error) {
-    if (error instanceof ValidationError) return error.errors;
-    throw error;
-  }
-  return [];
 }
 
 /** The error `act` throws; fails the test when it throws none. */

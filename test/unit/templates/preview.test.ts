@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { PREVIEW_UNSUBSCRIBE_URL, previewTemplate } from '../../../functions/domain/templates';
-import { emailTemplate, problemsOf, pushTemplate, testApp, webhookTemplate } from '../../support/templates';
+import { emailTemplate, pushTemplate, testApp, webhookTemplate } from '../../support/templates';
+import { validationProblems } from '../../support/validation';
 
 describe('a preview renders every part for a chosen player', () => {
   test('an email: subject, html, text, the language picked and why', () => {
@@ -48,7 +49,7 @@ describe('a preview renders every part for a chosen player', () => {
 
   test("a part this player's data does not render is a 400 naming it", () => {
     const template = webhookTemplate('{"amount": {{ event.amount | default: 0 }}}');
-    expect(problemsOf(() => previewTemplate(template, {}, { amount: 'abc' }, testApp))).toEqual([
+    expect(validationProblems((event) => previewTemplate(template, {}, event as Record<string, unknown>, testApp), { amount: 'abc' })).toEqual([
       'variants.en.body: does not render to valid JSON with this data',
     ]);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { checkTemplate, templateLimits } from '../../../functions/domain/templates';
-import { emailTemplate, problemsOf, pushTemplate, webhookTemplate } from '../../support/templates';
+import { emailTemplate, pushTemplate, webhookTemplate } from '../../support/templates';
+import { validationProblems } from '../../support/validation';
 
 describe('a valid template is returned as saved', () => {
   test.each([
@@ -15,7 +16,7 @@ describe('a valid template is returned as saved', () => {
 
 describe('the shape is refused with every problem named', () => {
   test('missing fields and an unknown kind', () => {
-    expect(problemsOf(() => checkTemplate({ kind: 'sms' }))).toEqual([
+    expect(validationProblems(checkTemplate, { kind: 'sms' })).toEqual([
       'id is required',
       'name is required',
       'default_language is required',
@@ -24,29 +25,33 @@ describe('the shape is refused with every problem named', () => {
     ]);
   });
 
+  test.each([null, [], 'template'])('%p is no template', (input) => {
+    expect(validationProblems(checkTemplate, input)).toEqual(['template must be an object']);
+  });
+
   test("a variant missing its kind's parts, or carrying another kind's", () => {
     const input = { ...emailTemplate(), variants: { en: { subject: 'Hi', title: 'Hi' } } };
-    expect(problemsOf(() => checkTemplate(input))).toEqual(['variants.en.html is required', 'variants.en.title is not allowed']);
+    expect(validationProblems(checkTemplate, input)).toEqual(['variants.en.html is required', 'variants.en.title is not allowed']);
   });
 
   test('an id that is not lower-case letters, digits, _ and -', () => {
-    expect(problemsOf(() => checkTemplate({ ...emailTemplate(), id: 'Welcome Mail' }))).toEqual([
+    expect(validationProblems(checkTemplate, { ...emailTemplate(), id: 'Welcome Mail' })).toEqual([
       'id must be lower-case letters, digits, _ and -, at most 64, starting with a letter or digit',
     ]);
   });
 
   test('a variant key that is not a language tag', () => {
     const input = emailTemplate({ en: { subject: 'Hi', html: '<p>Hi</p>' }, 'en us': { subject: 'Hi', html: '<p>Hi</p>' } });
-    expect(problemsOf(() => checkTemplate(input))).toEqual(['variants["en us"] is not allowed: the key must be a BCP 47 language tag, e.g. en or pt-BR']);
+    expect(validationProblems(checkTemplate, input)).toEqual(['variants["en us"] is not allowed: the key must be a BCP 47 language tag, e.g. en or pt-BR']);
   });
 
   test('two keys for the same language', () => {
     const input = emailTemplate({ 'pt-BR': { subject: 'Olá', html: '<p>Olá</p>' }, 'pt-br': { subject: 'Olá', html: '<p>Olá</p>' } }, 'pt-BR');
-    expect(problemsOf(() => checkTemplate(input))).toEqual(['variants["pt-br"] is the same language as variants["pt-BR"]']);
+    expect(validationProblems(checkTemplate, input)).toEqual(['variants["pt-br"] is the same language as variants["pt-BR"]']);
   });
 
   test('a default language without a variant', () => {
-    expect(problemsOf(() => checkTemplate(emailTemplate(undefined, 'fr')))).toEqual(['default_language "fr" must have a variant']);
+    expect(validationProblems(checkTemplate, emailTemplate(undefined, 'fr'))).toEqual(['default_language "fr" must have a variant']);
   });
 
   test('no variants, or more than the bound', () => {
@@ -57,8 +62,8 @@ describe('the shape is refused with every problem named', () => {
       ]),
     );
     expect(Object.keys(many)).toHaveLength(templateLimits.variants + 1);
-    expect(problemsOf(() => checkTemplate(emailTemplate({})))).toEqual(['variants must hold at least one variant']);
-    expect(problemsOf(() => checkTemplate(emailTemplate(many)))).toEqual([`variants must hold at most ${templateLimits.variants} variants`]);
+    expect(validationProblems(checkTemplate, emailTemplate({}))).toEqual(['variants must hold at least one variant']);
+    expect(validationProblems(checkTemplate, emailTemplate(many))).toEqual([`variants must hold at most ${templateLimits.variants} variants`]);
   });
 
   test.each([
@@ -75,30 +80,30 @@ describe('the shape is refused with every problem named', () => {
     ],
     ['an empty subject', { subject: '', html: 'x' }, 'variants.en.subject must not be empty'],
   ])('a part past its bound: %s', (_, variant, problem) => {
-    expect(problemsOf(() => checkTemplate(emailTemplate({ en: variant })))).toEqual([problem]);
+    expect(validationProblems(checkTemplate, emailTemplate({ en: variant }))).toEqual([problem]);
   });
 
   test('variants that together outgrow what one stored item holds', () => {
     const big = { subject: 'x', html: 'é'.repeat(templateLimits.htmlLength) };
     const input = emailTemplate({ en: big, fr: big });
-    expect(problemsOf(() => checkTemplate(input))).toEqual([`template must be at most ${templateLimits.templateBytes / 1024} KiB as JSON (it is 391 KiB)`]);
+    expect(validationProblems(checkTemplate, input)).toEqual([`template must be at most ${templateLimits.templateBytes / 1024} KiB as JSON (it is 391 KiB)`]);
   });
 });
 
 describe('a part that does not parse is refused at save, with its field and position', () => {
   test('an unknown filter', () => {
     const input = emailTemplate({ fr: { subject: 'Bonjour', html: '<p>Bonjour</p>\n  {{ player.first_name | shout }}' } }, 'fr');
-    expect(problemsOf(() => checkTemplate(input))).toEqual(['variants.fr.html: unknown filter "shout" (line 2, col 3)']);
+    expect(validationProblems(checkTemplate, input)).toEqual(['variants.fr.html: unknown filter "shout" (line 2, col 3)']);
   });
 
   test('an output never closed', () => {
     const input = emailTemplate({ en: { subject: 'Hi {{ player.first_name', html: '<p>Hi</p>' } });
-    expect(problemsOf(() => checkTemplate(input))).toEqual(['variants.en.subject: output "{{ player.first_name" not closed (line 1, col 4)']);
+    expect(validationProblems(checkTemplate, input)).toEqual(['variants.en.subject: output "{{ player.first_name" not closed (line 1, col 4)']);
   });
 
   test('a tag never closed', () => {
     const input = emailTemplate({ en: { subject: 'Hi', html: '<p>Hi</p>', text: 'line one\n{% if player.vip %}VIP' } });
-    expect(problemsOf(() => checkTemplate(input))).toEqual(['variants.en.text: tag {% if player.vip %} not closed (line 2, col 1)']);
+    expect(validationProblems(checkTemplate, input)).toEqual(['variants.en.text: tag {% if player.vip %} not closed (line 2, col 1)']);
   });
 
   test('every broken part of every variant', () => {
@@ -106,7 +111,7 @@ describe('a part that does not parse is refused at save, with its field and posi
       en: { title: '{{ x | nope }}', body: 'fine', url: '{{ x | nope2 }}' },
       'pt-BR': { title: 'ok', body: '{% endif %}' },
     });
-    expect(problemsOf(() => checkTemplate(input))).toEqual([
+    expect(validationProblems(checkTemplate, input)).toEqual([
       'variants.en.title: unknown filter "nope" (line 1, col 1)',
       'variants.en.url: unknown filter "nope2" (line 1, col 1)',
       'variants["pt-BR"].body: unknown tag "endif" (line 1, col 1)',
@@ -115,18 +120,18 @@ describe('a part that does not parse is refused at save, with its field and posi
 
   test.each(['include', 'render', 'layout'])('a template cannot read another file: %s', (tag) => {
     const input = emailTemplate({ en: { subject: 'Hi', html: `{% ${tag} "secrets" %}` } });
-    expect(problemsOf(() => checkTemplate(input))).toEqual([`variants.en.html: unknown tag "${tag}" (line 1, col 1)`]);
+    expect(validationProblems(checkTemplate, input)).toEqual([`variants.en.html: unknown tag "${tag}" (line 1, col 1)`]);
   });
 });
 
 describe('a push url', () => {
   test('written out must be an absolute http(s) URL', () => {
     const input = pushTemplate({ en: { title: 'Hi', body: 'x', url: 'javascript:alert(1)' } });
-    expect(problemsOf(() => checkTemplate(input))).toEqual(['variants.en.url must be an absolute http:// or https:// URL']);
+    expect(validationProblems(checkTemplate, input)).toEqual(['variants.en.url must be an absolute http:// or https:// URL']);
   });
 
   test('made of data is checked when it renders', () => {
-    expect(problemsOf(() => checkTemplate(pushTemplate({ en: { title: 'Hi', body: 'x', url: '{{ event.link }}' } })))).toEqual([]);
+    expect(validationProblems(checkTemplate, pushTemplate({ en: { title: 'Hi', body: 'x', url: '{{ event.link }}' } }))).toEqual([]);
   });
 });
 
@@ -139,7 +144,7 @@ describe('a webhook url follows the postbacks rules', () => {
     ['not a URL', 'hooks', ['variants.en.url is not a URL']],
     ['data in the URL', 'https://hooks.example.com/{{ player.id }}', ['variants.en.url must be a fixed URL: put data in the body, not the URL']],
   ])('%s is refused', (_, url, problems) => {
-    expect(problemsOf(() => checkTemplate(webhookTemplate('{}', url)))).toEqual(problems);
+    expect(validationProblems(checkTemplate, webhookTemplate('{}', url))).toEqual(problems);
   });
 
   test("a host on the operator's development list may be plain http", () => {
@@ -150,13 +155,13 @@ describe('a webhook url follows the postbacks rules', () => {
 
 describe('a webhook body must render to JSON without any data', () => {
   test('a value outside quotes with no default is refused, saying how to write it', () => {
-    const problems = problemsOf(() => checkTemplate(webhookTemplate('{"amount": {{ event.amount }}}')));
+    const problems = validationProblems(checkTemplate, webhookTemplate('{"amount": {{ event.amount }}}'));
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^variants\.en\.body: does not render to valid JSON when the data is missing \(.+\); write values inside quotes/);
   });
 
   test('text that is not JSON is refused', () => {
-    expect(problemsOf(() => checkTemplate(webhookTemplate('amount={{ event.amount }}')))).toHaveLength(1);
+    expect(validationProblems(checkTemplate, webhookTemplate('amount={{ event.amount }}'))).toHaveLength(1);
   });
 
   test.each([
@@ -164,6 +169,6 @@ describe('a webhook body must render to JSON without any data', () => {
     ['with a default', '{"amount": {{ event.amount | default: 0 }}}'],
     ['as JSON', '{"player": {{ player | json }}, "missing": {{ event.nothing | json }}}'],
   ])('a value %s is accepted', (_, body) => {
-    expect(problemsOf(() => checkTemplate(webhookTemplate(body)))).toEqual([]);
+    expect(validationProblems(checkTemplate, webhookTemplate(body))).toEqual([]);
   });
 });
