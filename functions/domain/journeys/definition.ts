@@ -364,6 +364,12 @@ function conditionProblems(journey: JourneyDefinition): string[] {
       problems.push(...error.errors.map((message) => message.replace(/^condition/, path)));
     }
   };
+  // A property condition reads as an attribute condition: the same rules of which ops need a value, and a list.
+  if ('event' in journey.entry) {
+    journey.entry.where?.forEach(({ property, op, value }, i) =>
+      check({ attribute: property, op, ...(value === undefined ? {} : { value }) }, `entry.where[${i}]`),
+    );
+  }
   if (journey.audience !== undefined) check(journey.audience, 'audience');
   journey.steps.forEach((step, i) => {
     if (step.type === 'branch') check(step.condition, `steps[${i}].condition`);

@@ -97,6 +97,16 @@ describe('what the check refuses, each problem by its path', () => {
       { ...welcomeJourney(), entry: { event: 'Deposit', where: [{ property: 'amount', op: 'starts_with', value: '1' }] } },
       'entry.where[0].op must be one of "equals", "not_equals", "lt", "lte", "gt", "gte", "in", "exists"',
     ],
+    [
+      'an entry condition without the value its op needs',
+      { ...welcomeJourney(), entry: { event: 'Deposit', where: [{ property: 'amount', op: 'gte' }] } },
+      'entry.where[0].value is required for gte',
+    ],
+    [
+      'an entry condition whose in has one value, not a list',
+      { ...welcomeJourney(), entry: { event: 'Deposit', where: [{ property: 'method', op: 'in', value: 'card' }] } },
+      'entry.where[0].value must be a list for in',
+    ],
     ['a re-entry period of zero days', { ...welcomeJourney(), reentry: { every_days: 0 } }, 'reentry.every_days must be >= 1'],
     [
       'an audience that is no condition',
