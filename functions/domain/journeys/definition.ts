@@ -366,9 +366,9 @@ function conditionProblems(journey: JourneyDefinition): string[] {
   };
   // A property condition reads as an attribute condition: the same rules of which ops need a value, and a list.
   if ('event' in journey.entry) {
-    journey.entry.where?.forEach(({ property, op, value }, i) =>
-      check({ attribute: property, op, ...(value === undefined ? {} : { value }) }, `entry.where[${i}]`),
-    );
+    for (const [i, { property, op, value }] of (journey.entry.where ?? []).entries()) {
+      check({ attribute: property, op, ...(value === undefined ? {} : { value }) }, `entry.where[${i}]`);
+    }
   }
   if (journey.audience !== undefined) check(journey.audience, 'audience');
   journey.steps.forEach((step, i) => {
