@@ -3,6 +3,7 @@ import { checkJourney, type JourneyDefinition } from '../../../functions/domain/
 import {
   advance,
   entryMatches,
+  eventProperties,
   mayEnter,
   messageIdOf,
   newInstance,
@@ -418,6 +419,23 @@ describe('entry', () => {
 
     expect(shouldEnter(definition, deposit, history(0), playerFacts(ENTERED, { attributes: { country: 'MT' } }))).toBe(true);
     expect(shouldEnter(definition, deposit, history(0), playerFacts(ENTERED, { attributes: { country: 'IE' } }))).toBe(false);
+  });
+});
+
+describe('an event’s properties', () => {
+  test('are the record less its own fields and urm_ directives', () => {
+    const record = {
+      app_id: 'casino',
+      profile_id: 'p-1',
+      event: 'Deposit',
+      urm_insert_id: 'i-1',
+      urm_date_time: ENTERED,
+      urm_set: { vip: true },
+      amount: '50',
+      currency: 'EUR',
+    };
+
+    expect(eventProperties(record)).toEqual({ amount: '50', currency: 'EUR' });
   });
 });
 
