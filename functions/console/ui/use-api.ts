@@ -3,6 +3,8 @@ import { ApiError } from './api';
 
 export interface Loaded<T> {
   data?: T;
+  /** The key `data` was loaded for: while a new key loads, `data` is still the previous key's. */
+  dataKey?: string;
   error?: ApiError;
   loading: boolean;
   reload: () => void;
@@ -13,14 +15,14 @@ export interface Loaded<T> {
  * With `enabled` false (what the user's role may not read) nothing is loaded: no data, not loading.
  */
 export function useApi<T>(load: () => Promise<T>, key: string, enabled = true): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: enabled });
+  const [state, setState] = useState<{ data?: T; dataKey?: string; error?: ApiError; loading: boolean }>({ loading: enabled });
   const [round, setRound] = useState(0);
   useEffect(() => {
     if (!enabled) return undefined;
     let current = true;
-    setState((previous) => ({ data: previous.data, loading: true }));
+    setState((previous) => ({ data: previous.data, dataKey: previous.dataKey, loading: true }));
     load().then(
-      (data) => current && setState({ data, loading: false }),
+      (data) => current && setState({ data, dataKey: key, loading: false }),
       (error: unknown) =>
         current && setState({ error: error instanceof ApiError ? error : new ApiError(0, 'The server could not be reached. Try again.'), loading: false }),
     );

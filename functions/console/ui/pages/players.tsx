@@ -164,7 +164,10 @@ export function PlayersPage() {
   // A cursor belongs to the list it came from: a search (typed, or from Home or the history) has none.
   const [paged, setPaged] = useState<{ text: string; cursor: string }>();
   const cursor = !searching && paged?.text === text ? paged.cursor : undefined;
-  const list = useApi(() => getJson<PlayerList>('/players', searching ? { q: text } : { cursor, limit: PAGE_SIZE }), `${text}\n${cursor ?? ''}`);
+  const key = `${text}\n${cursor ?? ''}`;
+  const loaded = useApi(() => getJson<PlayerList>('/players', searching ? { q: text } : { cursor, limit: PAGE_SIZE }), key);
+  // Never the previous list under this one's heading and columns (a search's "matched" beside the list's rows).
+  const list = loaded.dataKey === key ? loaded : { ...loaded, data: undefined };
   useEffect(() => setTyped(text), [text]);
   const players = list.data?.players;
   const columns = useMemo(() => columnsOf(players, searching), [players, searching]);
