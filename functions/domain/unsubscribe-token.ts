@@ -76,8 +76,10 @@ export function verifyUnsubscribeToken(key: string, token: string): UnsubscribeC
   if (token.length > maxUnsubscribeTokenLength) return undefined;
   const parts = TOKEN.exec(token);
   if (!parts) return undefined;
-  const given = Buffer.from(parts[2], 'base64url');
-  const expected = mac(key, parts[1]);
+  // Compared as text, not as decoded bytes: the last base64url character carries two unused bits, so four spellings
+  // decode to the same MAC. Only the one the service wrote is accepted (a token has one spelling).
+  const given = Buffer.from(parts[2], 'ascii');
+  const expected = Buffer.from(mac(key, parts[1]).toString('base64url'), 'ascii');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   const body = decodedPayload(parts[1]);
   if (!body || body.v !== VERSION || !text(body.a, limits.appIdLength) || !text(body.p, limits.profileIdLength)) return undefined;

@@ -52,6 +52,21 @@ describe('an unsubscribe token', () => {
     }
   });
 
+  test("a MAC spelt another way that decodes to the same bytes is refused: the last character's unused bits are not slack", () => {
+    const token = signUnsubscribeToken(key, claims);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(token.slice(-1));
+    // The four characters that share the last one's four significant bits.
+    const sameBytes = [0, 1, 2, 3].map((low) => alphabet[(last & ~3) | low]).filter((c) => c !== token.slice(-1));
+
+    expect(verifyUnsubscribeToken(key, token)).toEqual(claims);
+    for (const other of sameBytes) {
+      const respelt = `${token.slice(0, -1)}${other}`;
+      expect(Buffer.from(respelt.split('.')[1], 'base64url')).toEqual(Buffer.from(token.split('.')[1], 'base64url'));
+      expect(verifyUnsubscribeToken(key, respelt)).toBeUndefined();
+    }
+  });
+
   test('cut short, emptied, or with its MAC changed by one character is refused', () => {
     const token = signUnsubscribeToken(key, claims);
     const flipped = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
