@@ -23,7 +23,8 @@ type State =
 export function App() {
   const [state, setState] = useState<State>({ kind: 'loading' });
   useEffect(() => {
-    whenSignedOut(() => setState({ kind: 'signed-out', by: 'server' }));
+    // A page's call still in flight when the user signs out answers 401 after it: the user's "Signed out" stays.
+    whenSignedOut(() => setState((previous) => (previous.kind === 'signed-out' ? previous : { kind: 'signed-out', by: 'server' })));
     loadSession().then(
       (session) => setState({ kind: 'signed-in', session }),
       (error: unknown) => {
