@@ -4,14 +4,14 @@
  */
 import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { adminProgram } from '../../bin/admin';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/back-office/apps';
 import { issueKey } from '../../functions/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';
 import { request } from '../support/http';
 import { waitFor } from '../support/local-process';
+import { adminInProcess } from '../support/admin-in-process';
 import { testStack, type TestStack } from '../support/local-stack';
 
 let stack: TestStack;
@@ -38,18 +38,7 @@ async function ingest(app: { appId: string; serverKey: string }, path: '/profile
 const api = (method: 'GET' | 'POST', path: string, body?: unknown, as: ConsoleSession | null = session) =>
   consoleRequest(stack.baseUrl, as, method, path, body);
 
-/** `npm run admin -- …` against the test stack, in this process: what it printed. */
-async function admin(...args: string[]): Promise<string> {
-  const printed = jest.spyOn(console, 'log').mockImplementation(() => {});
-  try {
-    await adminProgram()
-      .exitOverride()
-      .parseAsync(['--data-dir', stack.dataDir, ...args], { from: 'user' });
-    return printed.mock.calls.map((call) => String(call[0])).join('\n');
-  } finally {
-    printed.mockRestore();
-  }
-}
+const admin = (...args: string[]) => adminInProcess(stack.dataDir, ...args);
 
 /** Reads until `check` holds (the stream applies within about a second), at most 15 s unless told. */
 async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 15_000): Promise<T> {

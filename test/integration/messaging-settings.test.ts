@@ -5,13 +5,13 @@
  * a 400 naming the field.
  */
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { adminProgram } from '../../bin/admin';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/back-office/apps';
 import { issueKey } from '../../functions/back-office/keys';
 import { commandLineActor } from '../../functions/domain/audit';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';
+import { adminInProcess } from '../support/admin-in-process';
 import { testStack, type TestStack } from '../support/local-stack';
 
 let stack: TestStack;
@@ -27,18 +27,7 @@ beforeAll(async () => {
   tenantAdmin = await consoleSignIn(stack.baseUrl, { appId, serverKey });
 }, 60_000);
 
-/** `npm run admin -- …` against the test stack, in this process: what it printed. */
-async function admin(...args: string[]): Promise<string> {
-  const printed = jest.spyOn(console, 'log').mockImplementation(() => {});
-  try {
-    await adminProgram()
-      .exitOverride()
-      .parseAsync(['--data-dir', stack.dataDir, ...args], { from: 'user' });
-    return printed.mock.calls.map((call) => String(call[0])).join('\n');
-  } finally {
-    printed.mockRestore();
-  }
-}
+const admin = (...args: string[]) => adminInProcess(stack.dataDir, ...args);
 
 describe('messaging settings', () => {
   test('set by the command line, the console reads them with the defaults filled', async () => {
