@@ -317,6 +317,22 @@ export const tables = {
     indexes: [{ name: 'due', kind: 'global', partitionKey: S('due_part'), sortKey: S('due_at') }],
     timeToLiveAttribute: 'expires_at',
   },
+  /**
+   * Campaigns (templates, journeys, broadcasts and their results): templates (`app#<app_id>`, `tpl#<template_id>`);
+   * journeys (`app#<app_id>`, `jny#<journey_id>`), their versions (`jv#<app_id>#<journey_id>`) and each player's
+   * instances (`ji#<app_id>#<profile_id>`); broadcasts (`app#<app_id>`, `bc#<broadcast_id>`) and their recipients
+   * (`bcr#<app_id>#<broadcast_id>`); results (`res#…`). `due` is sparse: only what waits for a time (a journey's
+   * timer, a broadcast's next send) carries its keys, so the timers read what is due, never every player.
+   */
+  campaigns: {
+    id: 'CampaignsTable',
+    envVar: 'CAMPAIGNS_TABLE',
+    localName: 'urm-campaigns',
+    partitionKey: S('pk'),
+    sortKey: S('sk'),
+    indexes: [{ name: 'due', kind: 'global', partitionKey: S('due_part'), sortKey: S('due_at') }],
+    timeToLiveAttribute: 'expires_at',
+  },
 } satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof tables;

@@ -89,9 +89,10 @@ export function sendEmailProblems(message: Omit<EmailMessage, 'channel_id' | 'to
  * The message to a player: sender fields default to the channel's, one by
  * one; the sender's domain goes out in lower case, the form the AWS grant
  * names. Its tags name the application, the channel and the profile, so SES's
- * bounces, complaints and deliveries find the player (domain/email-events.ts).
+ * bounces, complaints and deliveries find the player (domain/email-events.ts);
+ * a campaign's send adds tags naming the campaign, so its results count them.
  */
-export function composeMail(message: EmailMessage, channel: Channel, profileId: string): OutgoingMail {
+export function composeMail(message: EmailMessage, channel: Channel, profileId: string, extraTags: Record<string, string> = {}): OutgoingMail {
   return {
     from: formatAddress(canonicalAddress(message.from_email ?? channel.from_email), message.from_name ?? channel.from_name),
     to: message.to_addresses.map((recipient) => formatAddress(recipient.email, recipient.name)),
@@ -99,7 +100,7 @@ export function composeMail(message: EmailMessage, channel: Channel, profileId: 
     subject: message.subject,
     ...(message.html_body !== undefined ? { html: message.html_body } : {}),
     ...(message.text_body !== undefined ? { text: message.text_body } : {}),
-    tags: { [mailTagNames.app]: channel.app_id, [mailTagNames.channel]: channel.channel_id, ...profileTags(profileId) },
+    tags: { ...extraTags, [mailTagNames.app]: channel.app_id, [mailTagNames.channel]: channel.channel_id, ...profileTags(profileId) },
   };
 }
 

@@ -46,8 +46,10 @@ export interface GatedRequest {
   /** Derived, never random: the same id never sends twice (the console's action id, the notification id, a hash of the request). */
   messageId: string;
   message: { channel: 'email'; email: GatedEmail } | { channel: 'push'; push: GatedPush };
-  /** Who sent it, on the timeline events (user_id, user_email, action_id from the console). */
+  /** Who sent it, on the timeline events (user_id, user_email, action_id from the console; a campaign's ids). */
   sentBy?: Record<string, string>;
+  /** Extra mail tags (a campaign's ids: values of `[A-Za-z0-9_-]`), which SES's events about the mail carry back. */
+  tags?: Record<string, string>;
 }
 
 /** What a caller answers when the gate held the message back: refused, or deferred to the end of quiet hours. */
@@ -259,7 +261,7 @@ export function gatedSend(ports: GatedPorts) {
     if (request.message.channel === 'email') {
       const message = request.message.email;
       if (!mailChannel || !ports.email || !to) throw new Error('email is not wired for this function');
-      const composed = composeMail({ ...message, to_addresses: to }, mailChannel, profileId);
+      const composed = composeMail({ ...message, to_addresses: to }, mailChannel, profileId, request.tags);
       const mail = unsubscribe ? withUnsubscribe(composed, unsubscribe.url) : composed;
       let messageId: string;
       try {
