@@ -106,12 +106,32 @@ describe('templates in the console', () => {
     expect(mail!.destination.to).toEqual([operator]);
     expect(mail!.body.html).toBe('<p>Dein Bonus von  EUR wartet.</p>');
 
+    await checkPage(page, 'console-template');
+
     await page.getByRole('link', { name: 'Templates', exact: true }).first().click();
     await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
     const row = page.getByRole('row', { name: /Welcome bonus/ });
     await row.getByText('Email').waitFor();
     await row.getByText('de', { exact: true }).waitFor();
     await checkPage(page, 'console-templates');
+
+    await row.getByRole('link', { name: 'Welcome bonus' }).click();
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('button', { name: 'Archive template' }).click();
+    await page.getByText('This template is archived: restore it to change it.').waitFor();
+    await page.getByRole('link', { name: 'Templates', exact: true }).first().click();
+    await page.getByText(/^No templates yet/).waitFor();
+    await page.getByLabel('Show archived templates').check();
+    await page
+      .getByRole('row', { name: /Welcome bonus/ })
+      .getByText('archived')
+      .waitFor();
+    await page
+      .getByRole('row', { name: /Welcome bonus/ })
+      .getByRole('link', { name: 'Welcome bonus' })
+      .click();
+    await page.getByRole('button', { name: 'Restore' }).click();
+    await page.getByRole('button', { name: 'Save changes' }).waitFor();
   });
 
   test('a viewer reads a template and previews it, but may not change or test-send it', async () => {

@@ -206,9 +206,20 @@ function TemplateForm({ saved, onChanged }: { saved?: Saved; onChanged?: () => v
   const failure = failed('save');
   const channels = useApi(() => getJson<ConsoleAnswer<'ConsoleListChannels'>>('/channels'), 'channels', role !== 'viewer');
 
-  const set = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
-  const setPart = (language: string, key: string, value: string) =>
+  // A field changed since the refusal no longer shows its message: it may be fixed, and the next save says.
+  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
+  const markEdited = (...paths: string[]) => setEdited((current) => new Set([...current, ...paths]));
+  const problemsOf = (path: string) =>
+    about(failure, path).filter((message) => ![...edited].some((done) => about({ message: '', errors: [message] }, done).length > 0));
+
+  const set = (change: Partial<Draft>) => {
+    markEdited(...Object.keys(change));
+    setDraft((current) => ({ ...current, ...change }));
+  };
+  const setPart = (language: string, key: string, value: string) => {
+    markEdited(`${variantPath(language)}.${key}`);
     setDraft((current) => ({ ...current, variants: { ...current.variants, [language]: { ...current.variants[language], [key]: value } } }));
+  };
 
   const addLanguage = (event: Event) => {
     event.preventDefault();
@@ -236,6 +247,7 @@ function TemplateForm({ saved, onChanged }: { saved?: Saved; onChanged?: () => v
   const save = async (event: Event) => {
     event.preventDefault();
     const template = templateOf(draft);
+    setEdited(new Set());
     const answer = await run(
       'save',
       () =>
@@ -254,7 +266,7 @@ function TemplateForm({ saved, onChanged }: { saved?: Saved; onChanged?: () => v
   const variant = draft.variants[active] ?? {};
   // What the page shows by a field: the details, and the open language's parts; the rest goes in the form's alert.
   const shownPaths = ['name', 'id', 'kind', 'channel_id', 'default_language', ...fields.map((field) => `${variantPath(active)}.${field.key}`)];
-  const languageProblems = (language: string) => about(failure, variantPath(language)).length > 0;
+  const languageProblems = (language: string) => problemsOf(variantPath(language)).length > 0;
   const fieldId = (key: string) => `part-${key}`;
 
   return (
@@ -264,9 +276,9 @@ function TemplateForm({ saved, onChanged }: { saved?: Saved; onChanged?: () => v
           <Card title="Details">
             {saved?.archived && <Alert tone="warning">This template is archived: restore it to change it.</Alert>}
             <div class="form-row">
-              <Field id="template-name" label="Name" errors={about(failure, 'name')}>
+              <Field id="template-name" label="Name" errors={problemsOf('name')}>
                 <input
-                  {...fieldProps('template-name', about(failure, 'name'))}
+                  {...fieldProps('template-name', problemsOf('name'))}
                   value={draft.name}
                   onInput={(e) => {
                     const name = e.currentTarget.value;
@@ -281,10 +293,10 @@ function TemplateForm({ saved, onChanged }: { saved?: Saved; onChanged?: () => v
                 id="template-id"
                 label="Id"
                 hint={saved ? 'Journeys and broadcasts name the template by it.' : 'Journeys and broadcasts name it by this; it cannot change later.'}
-                errors={about(failure, 'id')}
+                errors={problemsOf('id')}
               >
                 <input
-                  {...fieldProps('template-id', about(failure, 'id'), true)}
+                  {...fieldProps('template-id', problemsOf('id'), true)}
                   value={draft.id}
                   onInput={(e) => {
                     setIdTouched(true);
@@ -301,9 +313,9 @@ function TemplateForm({ saved, onChanged }: { saved?: Saved; onChanged?: () => v
               </Field>
             </div>
             <div class="form-row">
-              <Field id="template-kind" label="Kind" hint={saved ? 'A saved template keeps its kind.' : undefined} errors={about(failure, 'kind')}>
+              <Field id="template-kind" label="Kind" hint={saved ? 'A saved template keeps its kind.' : undefined} errors={problemsOf('kind')}>
                 <select
-                  {...fieldProps('template-kind', about(failure, 'kind'), saved !== undefined)}
+                  {...fieldProps('template-kind', problemsOf('kind'), saved !== undefined)}
                   value={draft.kind}
                   disabled={saved !== undefined}
                   onChange={(e) => set({ kind: e.currentTarget.value as Kind })}
@@ -316,9 +328,9 @@ function TemplateForm({ saved, onChanged }: { saved?: Saved; onChanged?: () => v
                 </select>
               </Field>
               {draft.kind === 'email' && (
-                <Field id="template-channel" label="Channel" hint="The sender it goes out from." errors={about(failure, 'channel_id')}>
+                <Field id="template-channel" label="Channel" hint="The sender it goes out from." errors={problemsOf('channel_id')}>
                   <select
-                    {...fieldProps('template-channel', about(failure, 'channel_id'), true)}
+                    {...fieldProps('template-channel', problemsOf('channel_id'), true)}
                     value={draft.channel_id}
                     onChange={(e) => set({ channel_id: e.currentTarget.value })}
                   >
@@ -338,10 +350,10 @@ function TemplateForm({ saved, onChanged }: { saved?: Saved; onChanged?: () => v
                 id="template-default-language"
                 label="Default language"
                 hint="Sent to players whose urm_language has no variant."
-                errors={about(failure, 'default_language')}
+                errors={problemsOf('default_language')}
               >
                 <select
-                  {...fieldProps('template-default-language', about(failure, 'default_language'), true)}
+                  {...fieldProps('template-default-language', problemsOf('default_language'), true)}
                   value={draft.default_language}
                   onChange={(e) => set({ default_language: e.currentTarget.value })}
                 >
@@ -393,7 +405,7 @@ function TemplateForm({ saved, onChanged }: { saved?: Saved; onChanged?: () => v
             <div role="tabpanel" id={`panel-${active}`} aria-labelledby={`tab-${active}`} class="language-panel">
               {fields.map((field) => {
                 const path = `${variantPath(active)}.${field.key}`;
-                const errors = about(failure, path);
+                const errors = problemsOf(path);
                 const props = {
                   ...fieldProps(fieldId(field.key), errors, field.hint !== undefined),
                   value: variant[field.key] ?? '',
@@ -434,7 +446,7 @@ function TemplateForm({ saved, onChanged }: { saved?: Saved; onChanged?: () => v
             <FormFailure
               failure={failure}
               not={saved ? 'Not saved' : 'Not created'}
-              shown={(message) => shownPaths.some((path) => about({ message: '', errors: [message] }, path).length > 0)}
+              shown={(message) => [...shownPaths, ...edited].some((path) => about({ message: '', errors: [message] }, path).length > 0)}
             />
             <FormActions>
               <button type="submit" class="primary" aria-busy={busy === 'save'} disabled={busy !== undefined}>
@@ -691,6 +703,7 @@ export function TemplatePage({ id }: { id: string }) {
             </button>
           ) : (
             <ConfirmButton
+              class=""
               label="Archive"
               title="Archive this template?"
               confirmLabel="Archive template"

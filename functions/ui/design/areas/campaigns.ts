@@ -21,7 +21,7 @@ export const campaignsCss = `
 .add-language input { width: 7rem; min-height: 1.75rem; padding: 0.2rem 0.5rem; }
 .language-panel { margin-bottom: var(--urm-space-3); }
 textarea.template-code { font-size: var(--urm-text-sm); line-height: 1.5; tab-size: 2; }
-.remove-language { color: var(--urm-danger); }
+button.remove-language { color: var(--urm-danger); }
 .template-reference { font-size: var(--urm-text-sm); }
 .template-reference summary { cursor: pointer; color: var(--urm-accent-strong); font-weight: 600; }
 .template-reference dl { display: grid; gap: var(--urm-space-2); margin-top: var(--urm-space-2); }
