@@ -79,6 +79,67 @@ beforeAll(async () => {
   await player('p-de', { first_name: 'Jonas', urm_language: 'de-AT', email: 'jonas@example.com' });
 });
 
+describe('the console', () => {
+  test('an admin creates a template and a viewer reads it; a viewer may not create one, nor anyone without the CSRF token', async () => {
+    const created = await api(admin, 'POST', '/console/api/templates', welcome);
+    const asViewer = await api(viewer, 'POST', '/console/api/templates', { ...welcome, id: 'nope' });
+    const noCsrf = await request(stack.baseUrl, 'POST', '/console/api/templates', { headers: { Cookie: admin.cookie }, body: { ...welcome, id: 'nope' } });
+    const read = await api(viewer, 'GET', '/console/api/templates/welcome');
+
+    expect([created.status, created.body.template.version]).toEqual([201, 1]);
+    expect([asViewer.status, noCsrf.status]).toEqual([403, 403]);
+    expect(read.body.template.template).toEqual(welcome);
+  });
+
+  test('a template that does not parse is a 400 naming each problem; a change on a stale version is a 409', async () => {
+    await api(admin, 'POST', '/console/api/templates', { ...welcome, id: 'versions' });
+    await api(admin, 'POST', '/console/api/templates/versions', { version: 1, template: { ...welcome, id: 'versions', name: 'First' } });
+
+    const invalid = await api(admin, 'POST', '/console/api/templates', {
+      ...welcome,
+      id: 'bad',
+      default_language: 'fr',
+      variants: { en: { subject: '{{ x | shout }}', html: 'x' } },
+    });
+    const stale = await api(admin, 'POST', '/console/api/templates/versions', { version: 1, template: { ...welcome, id: 'versions', name: 'Second' } });
+
+    expect([invalid.status, invalid.body.errors]).toEqual([
+      400,
+      ['default_language "fr" must have a variant', 'variants.en.subject: unknown filter "shout" (line 1, col 1)'],
+    ]);
+    expect([stale.status, stale.body.message]).toEqual([
+      409,
+      'someone else changed this template meanwhile (it is at version 2 now): reload it and make your change again',
+    ]);
+  });
+
+  test('a viewer previews a draft for a real player: the variant their urm_language picks, and why', async () => {
+    const preview = await api(viewer, 'POST', '/console/api/template-previews', { template: welcome, profile_id: 'p-de', data: { amount: 50 } });
+
+    expect(preview.status).toBe(200);
+    expect(preview.body.preview).toMatchObject({
+      language: 'de',
+      why: 'urm_language de-AT has no variant; the broader de has one',
+      subject: 'Willkommen Jonas',
+      html: '<p>Dein Bonus: 50 EUR</p>',
+    });
+  });
+
+  test("a test send lands in the mail store at the signed-in user's own address, not the player's", async () => {
+    const operator = (await api(admin, 'GET', '/console/api/session')).body.user.email as string;
+
+    const sent = await api(admin, 'POST', '/console/api/template-test-sends', { template: welcome, profile_id: 'p-de', data: { amount: 7 } });
+
+    expect([sent.status, sent.body.sent.to]).toEqual([200, operator]);
+    const mail = await until(
+      async () => (await sentMail(stack)).filter((found) => found.messageId === sent.body.sent.message_id),
+      (found) => found.length === 1,
+      'the test mail',
+    );
+    expect(mail[0]).toMatchObject({ destination: { to: [operator] }, subject: '[Test] Willkommen Jonas', body: { html: '<p>Dein Bonus: 7 EUR</p>' } });
+  });
+});
+
 describe('the admin command line', () => {
   test('puts a template from a file (created, then changed), lists, shows, previews it for a player, archives and restores it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'urm-templates-'));
