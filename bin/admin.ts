@@ -31,6 +31,15 @@ import { getMoneySettings, setMoneySettings, type AppMoneySettings } from '../fu
 import { replayFailures } from '../functions/back-office/replay';
 import { archiveSegment, createSegment, editSegment, getSegment, listSegments, type SegmentDetail } from '../functions/back-office/segments';
 import { segmentCsv, segmentMembers } from '../functions/back-office/segment-members';
+import {
+  createTemplate,
+  getTemplate,
+  listTemplates,
+  previewTemplateFor,
+  setTemplateArchived,
+  updateTemplate,
+  type TemplateDetail,
+} from '../functions/back-office/templates';
 import { generateVapidKeys } from '../functions/back-office/web-push';
 import { statusOf } from '../functions/domain/affiliates';
 import { scopes, type Scope } from '../functions/domain/api-keys';
@@ -39,7 +48,7 @@ import { describePlan } from '../functions/domain/plans';
 import { Conflict, DomainError, ValidationError } from '../functions/domain/errors';
 import { parseMoneyEventPairs } from '../functions/domain/money-settings';
 import { printResult, textTable as table } from '../lib/admin/format';
-import { backOfficeOf, baseUrlOf, replayPortsOf, segmentPortsOf, TargetError } from '../lib/admin/targets';
+import { backOfficeOf, baseUrlOf, replayPortsOf, segmentPortsOf, TargetError, templatePortsOf } from '../lib/admin/targets';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -875,6 +884,81 @@ export function adminProgram(options: AdminOptions = {}): Command {
         await new Promise((done) => (out as ReturnType<typeof createWriteStream>).end(done));
         print({ segment_id: opts.segment, rows, file: opts.out }, () => [`Wrote ${rows} members to ${opts.out}.`]);
       }
+    });
+  const templates = program.command('templates').description('message templates: email, web push and webhook, in Liquid (docs/api.md, "Templates")');
+  const templatePorts = () => templatePortsOf({ ...target(), dataDir: resolve(root, target().dataDir) });
+  const templateLines = (found: TemplateDetail) => [
+    `${found.id} (${found.name}): ${found.kind}, languages ${found.languages.join(', ')} (default ${found.default_language}), version ${found.version}${found.archived ? ', archived' : ''}`,
+    `updated ${found.updated_at}${found.updated_by ? ` by ${found.updated_by}` : ''}`,
+    JSON.stringify(found.template, null, 2),
+  ];
+  templates
+    .command('list')
+    .description("an application's templates, newest change first")
+    .argument('<app_id>')
+    .option('--archived', 'archived templates too')
+    .action(async (appId: string, opts: { archived?: boolean }) => {
+      const found = await listTemplates(await templatePorts())(appId, { archived: opts.archived });
+      print(found, () => table(found as unknown as Record<string, unknown>[], ['id', 'name', 'kind', 'languages', 'version', 'archived', 'updated_at']));
+    });
+  templates
+    .command('show')
+    .description('a template as stored, with its version')
+    .argument('<app_id>')
+    .argument('<template_id>')
+    .action(async (appId: string, templateId: string) => {
+      const found = await getTemplate(await templatePorts())(appId, templateId);
+      print(found, () => templateLines(found));
+    });
+  templates
+    .command('put')
+    .description("save a template from a JSON file: created when its id is new, else replaces the stored one's content (its id and kind stay)")
+    .argument('<app_id>')
+    .requiredOption('--file <file>', 'the template as JSON (docs/api.md, "Templates")')
+    .action(async (appId: string, opts: { file: string }) => {
+      const input = conditionArgument(`@${opts.file}`) as { id?: unknown };
+      const ports = await templatePorts();
+      const current = typeof input?.id === 'string' ? await ports.templates.get(appId, input.id) : undefined;
+      const saved = current
+        ? await updateTemplate(ports)(appId, commandLineActor, current.template.id, { version: current.version, template: input })
+        : await createTemplate(ports)(appId, commandLineActor, input);
+      print(saved, () => [`${current ? 'Changed' : 'Created'} template ${saved.id}: version ${saved.version}.`]);
+    });
+  for (const [name, archived] of [
+    ['archive', true],
+    ['restore', false],
+  ] as const) {
+    templates
+      .command(name)
+      .description(archived ? 'archive a template: campaigns can no longer pick it' : 'restore an archived template')
+      .argument('<app_id>')
+      .argument('<template_id>')
+      .action(async (appId: string, templateId: string) => {
+        const saved = await setTemplateArchived(await templatePorts())(appId, commandLineActor, templateId, archived);
+        print(saved, () => [`${archived ? 'Archived' : 'Restored'} template ${saved.id}.`]);
+      });
+  }
+  templates
+    .command('preview')
+    .description('a saved template rendered for a player, with the language variant it picks and why; nothing is sent')
+    .argument('<app_id>')
+    .argument('<template_id>')
+    .option('--profile <profile_id>', 'the player whose attributes it renders with (default: none)')
+    .option('--data <json>', "the event's properties it renders with: JSON text, or @file.json", conditionArgument)
+    .action(async (appId: string, templateId: string, opts: { profile?: string; data?: unknown }) => {
+      if (opts.data !== undefined && (typeof opts.data !== 'object' || opts.data === null || Array.isArray(opts.data)))
+        throw new ValidationError(['--data must be a JSON object'], 'request is invalid');
+      const shown = await previewTemplateFor(await templatePorts())(appId, {
+        template_id: templateId,
+        ...(opts.profile !== undefined ? { profile_id: opts.profile } : {}),
+        ...(opts.data !== undefined ? { data: opts.data as Record<string, unknown> } : {}),
+      });
+      print(shown, () => [
+        `language: ${shown.language} (${shown.why})`,
+        ...(shown.kind === 'email' ? [`subject: ${shown.subject}`, '--- html', shown.html, '--- text', shown.text] : []),
+        ...(shown.kind === 'push' ? [`title: ${shown.title}`, `body: ${shown.body}`, ...(shown.url ? [`url: ${shown.url}`] : [])] : []),
+        ...(shown.kind === 'webhook' ? [`url: ${shown.url}`, '--- body', shown.body] : []),
+      ]);
     });
   const push = program.command('push').description('web push');
   push

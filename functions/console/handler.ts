@@ -24,6 +24,7 @@ import {
   rejectionLog,
   segmentStore,
   senderStore,
+  templateStore,
   sentActions,
   sentCounts,
   timelineStore,
@@ -65,6 +66,7 @@ export const handler = makeConsoleHandler({
   playerCounts: figuresStore(),
   appMoney: reports.funnel,
   segments: segmentStore(),
+  templates: templateStore(),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),

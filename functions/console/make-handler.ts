@@ -20,10 +20,19 @@ import type { ConsoleRouteDefinition, Implementation, Implementations } from './
 import { routes } from './routes';
 import { segmentsHandlers, type SegmentsPorts } from './segments/handlers';
 import { settingsHandlers, type SettingsPorts } from './settings/handlers';
+import { templatesHandlers, type TemplatesPorts } from './templates/handlers';
 import { usersHandlers, type UsersPorts } from './users/handlers';
 
 /** What the console's routes are made of: every area's ports, and the session's. */
-export type ConsolePorts = ConsoleAuthPorts & SettingsPorts & PlayersPorts & AffiliatesPorts & UsersPorts & RejectionsPorts & OverviewPorts & SegmentsPorts;
+export type ConsolePorts = ConsoleAuthPorts &
+  SettingsPorts &
+  PlayersPorts &
+  AffiliatesPorts &
+  UsersPorts &
+  RejectionsPorts &
+  OverviewPorts &
+  SegmentsPorts &
+  TemplatesPorts;
 
 /** Each route's implementation, by id: the areas' together (the type says every declared route has one). */
 export function consoleImplementations(ports: ConsolePorts) {
@@ -35,6 +44,7 @@ export function consoleImplementations(ports: ConsolePorts) {
     ...rejectionsHandlers(ports),
     ...overviewHandlers(ports),
     ...segmentsHandlers(ports),
+    ...templatesHandlers(ports),
   } satisfies Implementations<typeof routes>;
 }
 

@@ -10,9 +10,10 @@ import { routes as players } from './players/routes';
 import { routes as rejections } from './rejections/routes';
 import { routes as segments } from './segments/routes';
 import { routes as settings } from './settings/routes';
+import { routes as templates } from './templates/routes';
 import { routes as users } from './users/routes';
 
-export const routes = [...users, ...settings, ...players, ...affiliates, ...rejections, ...overview, ...segments] as const;
+export const routes = [...users, ...settings, ...players, ...affiliates, ...rejections, ...overview, ...segments, ...templates] as const;
 
 export type ConsoleRoute = (typeof routes)[number];
 export type ConsoleRouteId = ConsoleRoute['id'];

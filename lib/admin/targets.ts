@@ -32,6 +32,7 @@ import { DynamoRejectionLog } from '../../functions/adapters/dynamo-rejection-lo
 import { DynamoSenderStore } from '../../functions/adapters/dynamo-sender-store';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/adapters/dynamo-postback-store';
 import { DynamoSegmentStore } from '../../functions/adapters/dynamo-segment-store';
+import { DynamoTemplateStore } from '../../functions/adapters/dynamo-template-store';
 import { KinesisRecordReader } from '../../functions/adapters/kinesis-record-reader';
 import { LambdaConsumerInvoker } from '../../functions/adapters/lambda-consumer-invoker';
 import { SqsFailureList } from '../../functions/adapters/sqs-failure-list';
@@ -40,12 +41,13 @@ import type { BackOffice } from '../../functions/back-office/ports';
 import { postbackHostList } from '../../functions/domain/postbacks';
 import type { ReplayPorts } from '../../functions/back-office/replay';
 import type { SegmentPorts } from '../../functions/back-office/segments';
+import type { PreviewPorts, TemplatePorts } from '../../functions/back-office/templates';
 import { streamConsumers } from '../../functions/manifest/operations';
 import { tableOutputName, tables } from '../../functions/manifest/resources';
 import { secretsPrefixOutput } from '../../functions/manifest/secrets';
 import { failureOutputs } from '../aws/replay-outputs';
 import { localReplayPorts } from '../local/replay';
-import { localBackOffice, localClients, type LocalEndpoints } from '../local/stack';
+import { localBackOffice, localClients, localPostbackHosts, type LocalEndpoints } from '../local/stack';
 
 /** The stack to work on cannot be found or reached; the message says what to do. */
 export class TargetError extends Error {}
@@ -119,6 +121,21 @@ export async function segmentPortsOf(target: Target): Promise<SegmentPorts> {
     ledgers: new DynamoFunnelStore(document, tableName(tables.funnel)),
     apps: new DynamoAppStore(document, tableName(tables.apps)),
     audit: new DynamoAuditLog(document, tableName(tables.auditLog)),
+  };
+}
+
+/** What the templates' use cases read and write on the target (functions/back-office/templates.ts). */
+export async function templatePortsOf(target: Target): Promise<TemplatePorts & PreviewPorts> {
+  const { document, tableName } = target.stack
+    ? await deployedTables(target.stack, target.region)
+    : { document: localClients(await runningLocalStack(target.dataDir)).document, tableName: (definition: TableDefinition) => definition.localName };
+  return {
+    templates: new DynamoTemplateStore(document, tableName(tables.campaigns)),
+    apps: new DynamoAppStore(document, tableName(tables.apps)),
+    profiles: new DynamoProfileStore(document, tableName(tables.profiles)),
+    audit: new DynamoAuditLog(document, tableName(tables.auditLog)),
+    // The hosts postbacks may call besides public ones: the local stack's, or those a deployed stack was deployed with.
+    webhookHosts: postbackHostList(target.stack ? process.env.URM_POSTBACK_HOSTS : localPostbackHosts),
   };
 }
 

@@ -25,6 +25,7 @@ import { MemoryPlayerSearch } from './player-search';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
 import { MemorySegmentStore } from './segments';
 import { MemorySessionStore } from './sessions';
+import { MemoryTemplateStore } from './templates';
 import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore, MemorySenderStore } from './settings';
 
 export interface ConsoleCaller {
@@ -86,6 +87,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     timeline: new MemoryTimeline(),
     rejections: new MemoryRejectionLog(),
     segments: new MemorySegmentStore(),
+    templates: new MemoryTemplateStore(),
     stream: new MemoryStream(),
     mailer: new MemoryMailer(),
     actions: new MemorySentActions(),

@@ -11,6 +11,7 @@
 import { adminCss } from './areas/admin';
 import { affiliatesCss } from './areas/affiliates';
 import { audienceCss } from './areas/audience';
+import { campaignsCss } from './areas/campaigns';
 import { homeCss } from './areas/home';
 import { portalCss } from './areas/portal';
 import { preferencesCss } from './areas/preferences';
@@ -250,6 +251,7 @@ export const designStylesheet = [
   audienceCss,
   homeCss,
   segmentsCss,
+  campaignsCss,
   affiliatesCss,
   adminCss,
   portalCss,
