@@ -64,7 +64,7 @@ const mailTo = async (address: string) => (await sentMail(stack)).filter((mail) 
 
 async function timeline(profileId: string, event: string): Promise<Record<string, unknown>[]> {
   const page = await request(stack.baseUrl, 'GET', `/profiles/${profileId}/events?app_id=${appId}&limit=100`, { key: serverKey });
-  return (page.body.events as Record<string, unknown>[]).filter((e) => e.event === event);
+  return (page.body.events as { event: string; attributes: Record<string, unknown> }[]).filter((e) => e.event === event).map((e) => e.attributes);
 }
 
 async function eventually<T>(read: () => Promise<T[]>, what: string, count = 1): Promise<T[]> {
