@@ -107,10 +107,10 @@ beforeAll(async () => {
     updated_by: 'contract-test',
   });
 
-  // A transactional email template, as the console would save it.
+  // An email template, as the console would save it.
   const templateId = `receipt-${segmentId}`.slice(0, 64);
   await new DynamoTemplateStore(localClients(stack.endpoints).document, tables.campaigns.localName).create(
-    storedTemplate(stack.dev.app_id, { ...emailTemplate({ en: { subject: 'Your deposit of {{ event.amount }}', html: '<p>Thanks</p>' } }), id: templateId }),
+    storedTemplate(stack.dev.app_id, { ...emailTemplate({ en: { subject: 'Your {{ event.bonus }} bonus', html: '<p>Enjoy</p>' } }), id: templateId }),
   );
 
   const values: Record<Placeholder, string> = {

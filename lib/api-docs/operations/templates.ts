@@ -5,7 +5,7 @@ import { placeholders as p } from '../placeholders';
 import { notFound, refusal, v } from './common';
 import type { OperationDoc } from './doc-types';
 
-const noPurpose = { app_id: p.appId, profile_id: p.profileId, template_id: p.templateId, data: { amount: '25.50' } };
+const noPurpose = { app_id: p.appId, profile_id: p.profileId, template_id: p.templateId, data: { bonus: '25.50' } };
 
 export const templateDocs: Record<string, OperationDoc> = {
   SendTemplate: {
@@ -55,14 +55,22 @@ export const templateDocs: Record<string, OperationDoc> = {
       },
     },
     examples: {
+      // Marketing in the examples: the contract test stands the channel's id in for the word `transactional`.
       '200 sent': {
-        summary: 'A deposit receipt, by template, with the deposit',
-        body: { app_id: p.appId, profile_id: p.profileId, template_id: p.templateId, purpose: 'transactional', data: { amount: '25.50', currency: 'EUR' } },
+        summary: 'A welcome bonus, by template, with the bonus',
+        body: {
+          app_id: p.appId,
+          profile_id: p.profileId,
+          template_id: p.templateId,
+          purpose: 'marketing',
+          topic: 'casino',
+          data: { bonus: '25.50', currency: 'EUR' },
+        },
         answer: { message_id: '010001907a9c1f2e-6b1d3c4e-5f60-4a7b-8c9d-0e1f2a3b4c5d-000000' },
       },
       '404 unknown template': {
         summary: 'A template the application does not have',
-        body: { app_id: p.appId, profile_id: p.profileId, template_id: 'no-such-template', purpose: 'transactional' },
+        body: { app_id: p.appId, profile_id: p.profileId, template_id: 'no-such-template', purpose: 'marketing' },
         answer: notFound('template not found'),
       },
       '400 no purpose': {
