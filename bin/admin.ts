@@ -21,6 +21,7 @@ import { changeAffiliatePostbacks, postbackDeliveries } from '../functions/back-
 import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from '../functions/back-office/channels';
 import { assignSender, listSenders, releaseSender, type SenderInput } from '../functions/back-office/senders';
 import { rotateIdentitySecret, setIdentityVerification } from '../functions/back-office/identity';
+import { rotateWebhookSecret } from '../functions/back-office/webhooks';
 import { issueKey, listKeys, revokeKey } from '../functions/back-office/keys';
 import { portalSignInLink } from '../functions/back-office/portal-link';
 import { changeUserRole, listUsers, type UserView } from '../functions/back-office/users';
@@ -204,6 +205,17 @@ export function adminProgram(options: AdminOptions = {}): Command {
       const updated = await setIdentityVerification(await office(), opts.app, commandLineActor, Boolean(opts.on));
       print({ app_id: opts.app, identity_verification: updated.identity_verification }, () => [
         `Identity verification of ${opts.app} is ${updated.identity_verification} (applies within 5 minutes)`,
+      ]);
+    });
+  app
+    .command('webhook-secret')
+    .description("make or replace the application's webhook signing secret (X-Urm-Signature on every webhook template's POST), shown once")
+    .requiredOption('--app <app_id>')
+    .action(async (opts: { app: string }) => {
+      const secret = await rotateWebhookSecret(await office(), opts.app, commandLineActor);
+      print({ app_id: opts.app, webhook_secret: secret }, () => [
+        `New webhook secret of ${opts.app}: ${secret}`,
+        'Store it now: it cannot be shown again. Webhooks are signed with it within a minute.',
       ]);
     });
   app

@@ -1,6 +1,6 @@
 /**
- * The one way urm calls an affiliate's postback URL: a GET that never reaches
- * private space. The host is resolved here, every address it resolves to must
+ * The one way urm calls an affiliate's postback URL (a GET) or a webhook
+ * template's (a POST, functions/messaging/webhook.ts): never private space. The host is resolved here, every address it resolves to must
  * be public (unless the operator allowed the host for development), and the
  * connection goes to the address that was checked (the socket's lookup is
  * pinned), so a DNS answer that changes between check and connect (rebinding)
@@ -41,27 +41,43 @@ export class PostbackHttp implements PostbackTransport {
     this.maxResponseBytes = options.maxResponseBytes ?? postbackLimits.responseBytes;
   }
 
-  async get(target: string, headers: Record<string, string>): Promise<PostbackResponse> {
+  get(target: string, headers: Record<string, string>): Promise<PostbackResponse> {
+    return this.call('GET', target, headers);
+  }
+
+  /** The same rules, with a body (a webhook's JSON). */
+  post(target: string, headers: Record<string, string>, body: string): Promise<PostbackResponse> {
+    return this.call('POST', target, headers, body);
+  }
+
+  private async call(method: 'GET' | 'POST', target: string, headers: Record<string, string>, body?: string): Promise<PostbackResponse> {
     // Checked again at send time: the rules may be stricter than when the URL was set.
     const problems = postbackUrlProblems(target, this.options.allowedHosts);
-    if (problems.length > 0) return { error: `refused: ${problems.join('; ')}` };
+    if (problems.length > 0) return { error: `refused: ${problems.join('; ')}`, unsent: true };
     const url = new URL(target);
     const host = hostOf(url);
     let addresses: ResolvedAddress[];
     try {
       addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await this.resolve(host);
     } catch (error) {
-      return { error: `cannot resolve ${host}: ${(error as Error).message}` };
+      return { error: `cannot resolve ${host}: ${(error as Error).message}`, unsent: true };
     }
-    if (addresses.length === 0) return { error: `cannot resolve ${host}` };
+    if (addresses.length === 0) return { error: `cannot resolve ${host}`, unsent: true };
     if (!this.options.allowedHosts.includes(host)) {
       const refused = addresses.find((candidate) => !isPublicAddress(candidate.address));
-      if (refused) return { error: `refused: ${host} resolves to ${refused.address}, which is not a public address` };
+      if (refused) return { error: `refused: ${host} resolves to ${refused.address}, which is not a public address`, unsent: true };
     }
-    return this.send(url, host, addresses[0], headers);
+    return this.send(method, url, host, addresses[0], headers, body);
   }
 
-  private send(url: URL, host: string, pinned: ResolvedAddress, headers: Record<string, string>): Promise<PostbackResponse> {
+  private send(
+    method: 'GET' | 'POST',
+    url: URL,
+    host: string,
+    pinned: ResolvedAddress,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<PostbackResponse> {
     // The socket connects to the checked address whatever it asks for.
     const pinnedLookup: LookupFunction = (_hostname, options, callback) => {
       if (options.all) callback(null, [pinned]);
@@ -78,14 +94,22 @@ export class PostbackHttp implements PostbackTransport {
         resolve(outcome);
       };
       const request = client.request(url, {
-        method: 'GET',
-        headers: { 'user-agent': 'urm-postback/1', ...headers },
+        method,
+        headers: {
+          'user-agent': method === 'GET' ? 'urm-postback/1' : 'urm-webhook/1',
+          ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}),
+          ...headers,
+        },
         lookup: pinnedLookup,
         agent: false,
         ...(url.protocol === 'https:' && isIP(host) === 0 ? { servername: host } : {}),
       });
-      const deadline = setTimeout(() => finish({ error: `no answer within ${this.timeoutMs} ms` }), this.timeoutMs);
-      request.on('error', (error) => finish({ error: error.message }));
+      // Until the connection (and TLS) is up, not a byte of the request has left: a failure then surely sent nothing.
+      let connected = false;
+      request.on('socket', (socket) => socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => (connected = true)));
+      const failed = (error: string): PostbackResponse => (connected ? { error } : { error, unsent: true });
+      const deadline = setTimeout(() => finish(failed(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      request.on('error', (error) => finish(failed(error.message)));
       request.on('response', (response) => {
         const status = response.statusCode ?? 0;
         let read = 0;
@@ -96,7 +120,7 @@ export class PostbackHttp implements PostbackTransport {
         response.on('end', () => finish({ status }));
         response.on('error', () => finish({ status }));
       });
-      request.end();
+      request.end(body);
     });
   }
 }

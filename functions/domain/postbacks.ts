@@ -309,8 +309,11 @@ export interface PostbackLog {
   recent(appId: string, affiliateId: string, limit: number): Promise<PostbackLogEntry[]>;
 }
 
-/** What one GET did: the status code, or why there was none (refused address, timeout, connection error). */
-export type PostbackResponse = { status: number } | { error: string };
+/**
+ * What one call did: the status code, or why there was none (refused address, timeout, connection error);
+ * `unsent` when the request surely never left (refused, not resolved, no connection made).
+ */
+export type PostbackResponse = { status: number } | { error: string; unsent?: true };
 
 /** Sends one signed GET (functions/adapters/postback-http.ts). */
 export interface PostbackTransport {

@@ -272,7 +272,8 @@ export function activeRgStatus(attributes: Record<string, AttributeValue | null 
   return { status: String(status) };
 }
 
-function rgDetail(rg: { status: string; until?: string }): string {
+/** The RG status in words, as a refusal's detail says it. */
+export function rgDetail(rg: { status: string; until?: string }): string {
   const words = rgWords[rg.status] ?? `RG status ${rg.status}`;
   return rg.until ? `${words} until ${rg.until.slice(0, 10)}` : words;
 }

@@ -20,6 +20,7 @@ export const maxBodyBytes: Readonly<Record<string, number>> = {
   IngestProfiles: limits.bodyBytes,
   IngestEvents: limits.bodyBytes,
   SendEmail: emailLimits.requestBytes,
+  SendTemplate: 64 * 1024,
 };
 
 /** The body bound of the operation `id`, for its handler and the local server alike. */

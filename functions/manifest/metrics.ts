@@ -40,4 +40,5 @@ export const metricsByService = {
   RecordEvents: [metricNames.recordsApplied, metricNames.duplicatesSkipped, metricNames.recordsRejected, metricNames.recordsDroppedAfterDelete],
   SendEmail: [metricNames.emailsSent, metricNames.emailsFailed],
   SendPush: [metricNames.pushSent, metricNames.pushFailed, metricNames.pushExpired],
+  SendTemplate: [metricNames.emailsSent, metricNames.emailsFailed],
 } as const satisfies Record<string, readonly MetricName[]>;

@@ -15,6 +15,7 @@ import { identitySecretPattern } from '../domain/identity';
 import { postbackSecretPattern } from '../domain/postbacks';
 import { vapidPrivateKeyPattern } from '../domain/push';
 import { unsubscribeKeyPattern } from '../domain/unsubscribe-token';
+import { webhookSecretPattern } from '../domain/webhooks';
 import type { StreamRecordKind } from '../domain/stream-record';
 import { routedFunction, type FunctionDefinition, type RoutedFunction } from './routes';
 
@@ -210,6 +211,31 @@ export const httpOperations: HttpOperation[] = [
     // The application's VAPID private key.
     secretReads: [vapidPrivateKeyPattern],
     pushEndpoints: true,
+  },
+  {
+    id: 'SendTemplate',
+    method: 'POST',
+    path: '/api/send_template',
+    entry: 'functions/api/send-template/handler.ts',
+    // The template (campaigns), then the send gate as SendEmail and SendPush have it: channels and senders for an email
+    // template, the caps and deferred outbox (sendGate), the message-id claims (pushDeliveries: put and delete).
+    tables: {
+      keys: 'read',
+      campaigns: 'read',
+      apps: 'read',
+      profiles: 'read',
+      channels: 'read',
+      senders: 'read',
+      sendGate: 'readwrite',
+      pushDeliveries: 'write',
+    },
+    stream: 'write',
+    email: 'send',
+    pushEndpoints: true,
+    // A webhook template's POST goes where postbacks may (allowed hosts), signed with the application's webhook secret.
+    postbackHosts: true,
+    secretReads: [unsubscribeKeyPattern, vapidPrivateKeyPattern, webhookSecretPattern],
+    secretWrites: [unsubscribeKeyPattern],
   },
 ];
 

@@ -115,7 +115,8 @@ export interface GatedOptions {
   lease?: string;
 }
 
-const MESSAGE_CLAIM = 'gate#message';
+/** The claim of one message id (the delivery-claims sort key): every channel's, a webhook's too. */
+export const MESSAGE_CLAIM = 'gate#message';
 
 const bounded = (prefix: string, id: string) => {
   const readable = `${prefix}${id}`;
@@ -130,6 +131,11 @@ export function suppressionInsertId(messageId: string, reason: SuppressionReason
 /** The insert id of a message that could not be made (a template that does not render): stored once per message. */
 export function failureInsertId(messageId: string): string {
   return bounded('urm-failed-', messageId);
+}
+
+/** The insert id of a webhook's `urm_webhook_sent`: stored once per message. */
+export function webhookSentInsertId(messageId: string): string {
+  return bounded('urm-webhook-', messageId);
 }
 
 /** A message id from what a request holds: the same request is the same message. */
@@ -173,20 +179,23 @@ export const deferredAnswerSchema = {
   },
 } as const;
 
-export function gatedSend(ports: GatedPorts) {
-  const channelFor = ports.email ? emailChannel(ports.email) : undefined;
-  const push = ports.push
-    ? pushToProfile({ ...ports.push, profiles: ports.profiles, writer: ports.writer, newId: ports.newId, now: () => new Date() })
-    : undefined;
-
-  async function record(request: GatedRequest, at: Date, reason: SuppressionReason, detail: string, until?: string): Promise<void> {
+/** Writes `urm_message_suppressed` for a message the gate held back (any channel: a webhook's too). */
+export function recordSuppression(ports: Pick<GatedPorts, 'writer' | 'newId'>) {
+  return async (
+    request: Pick<GatedRequest, 'appId' | 'profileId' | 'purpose' | 'topic' | 'messageId' | 'sentBy'>,
+    channel: string,
+    at: Date,
+    reason: SuppressionReason,
+    detail: string,
+    until?: string,
+  ): Promise<void> => {
     const event = {
       app_id: request.appId,
       profile_id: request.profileId,
       event: MESSAGE_SUPPRESSED_EVENT,
       urm_date_time: at.toISOString(),
       urm_insert_id: suppressionInsertId(request.messageId, reason, until),
-      channel: request.message.channel,
+      channel,
       purpose: request.purpose,
       reason,
       detail,
@@ -198,7 +207,17 @@ export function gatedSend(ports: GatedPorts) {
     // Not recorded is not refused: the caller retries, and the same insert id keeps one on the timeline.
     const receipt = await ports.writer.write(toStreamEntries('event', [event], request.appId, { newId: ports.newId, now: () => at }));
     if (receipt.FailedRecordCount > 0) throw new Error('the stream refused the urm_message_suppressed event');
-  }
+  };
+}
+
+export function gatedSend(ports: GatedPorts) {
+  const channelFor = ports.email ? emailChannel(ports.email) : undefined;
+  const push = ports.push
+    ? pushToProfile({ ...ports.push, profiles: ports.profiles, writer: ports.writer, newId: ports.newId, now: () => new Date() })
+    : undefined;
+  const suppressed = recordSuppression(ports);
+  const record = (request: GatedRequest, at: Date, reason: SuppressionReason, detail: string, until?: string) =>
+    suppressed(request, request.message.channel, at, reason, detail, until);
 
   return async (request: GatedRequest, options: GatedOptions = {}): Promise<GatedOutcome> => {
     const { appId, profileId, purpose } = request;

@@ -57,6 +57,9 @@ export type WebhookSend = (request: {
   url: string;
   body: string;
   purpose: Purpose;
+  topic?: string;
+  /** On the timeline events: the campaign's ids, the template's. */
+  sentBy?: Record<string, string>;
 }) => Promise<TemplateSendOutcome>;
 
 export interface TemplateSendPorts {
@@ -171,14 +174,9 @@ export function templateSender(ports: TemplateSendPorts) {
       }
       case 'webhook': {
         if (!ports.webhook) throw new Error('webhooks are not wired for this function');
-        return ports.webhook({
-          appId: request.appId,
-          profileId: request.profileId,
-          messageId: request.messageId,
-          url: rendered.url,
-          body: rendered.body,
-          purpose: request.purpose,
-        });
+        const outcome = await ports.webhook({ ...common, url: rendered.url, body: rendered.body });
+        // Recorded here, once, as every other failure of a template send is.
+        return outcome.status === 'failed' ? recordFailure(request, 'webhook', outcome.reason, outcome.detail) : outcome;
       }
     }
   };

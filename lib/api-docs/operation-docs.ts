@@ -26,6 +26,7 @@ import { ingestionDocs } from './operations/ingestion';
 import { profileReadDocs } from './operations/profile-reads';
 import { pushDocs } from './operations/push';
 import { segmentDocs } from './operations/segments';
+import { templateDocs } from './operations/templates';
 import { trackingLinkDocs } from './operations/tracking-links';
 
 /** Published under `#/components/schemas`: shared schemas, by identity. */
@@ -53,4 +54,5 @@ export const operationDocs: Record<string, OperationDoc> = {
   ...pushDocs,
   ...trackingLinkDocs,
   ...segmentDocs,
+  ...templateDocs,
 };

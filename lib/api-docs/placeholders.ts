@@ -43,6 +43,8 @@ export const placeholders = {
   segmentId: 'active-depositors',
   /** A segment id the application does not have. */
   unknownSegmentId: 'no-such-segment',
+  /** An email template of the application. */
+  templateId: 'welcome-bonus',
 } as const;
 
 export type Placeholder = keyof typeof placeholders;

@@ -88,16 +88,18 @@ export class UrmStack extends Stack {
     this.data = new DataTables(this, 'Data');
     this.pipeline = new EventPipeline(this, 'Pipeline', { tables: this.data.tables });
     const pushHosts = pushEndpointHosts(this.node.tryGetContext('urm:pushEndpointHosts') ?? process.env.URM_PUSH_ENDPOINT_HOSTS);
+    const devHosts = postbackHosts(this.node.tryGetContext('urm:postbackHosts') ?? process.env.URM_POSTBACK_HOSTS);
     this.ingestion = new IngestionApi(this, 'Ingestion', {
       tables: this.data.tables,
       stream: this.pipeline.stream,
       pushEndpointHosts: pushHosts,
+      postbackHosts: devHosts,
     });
     this.scheduled = new ScheduledWork(this, 'Scheduled', {
       tables: this.data.tables,
       stream: this.pipeline.stream,
       pushEndpointHosts: pushHosts,
-      postbackHosts: postbackHosts(this.node.tryGetContext('urm:postbackHosts') ?? process.env.URM_POSTBACK_HOSTS),
+      postbackHosts: devHosts,
     });
     this.email = new Email(this, 'Email', {
       domain: this.node.tryGetContext('urm:emailDomain') ?? process.env.URM_EMAIL_DOMAIN,

@@ -56,8 +56,8 @@ describe('email, without a sender domain', () => {
     ({ stack, template } = synthesize());
   });
 
-  test('send_email, the affiliate portal (its password reset) and the console (its email to a player) are the functions that send', () => {
-    expect(senders.map((definition) => definition.id).sort()).toEqual(['AffiliatePortal', 'Console', 'SendEmail']);
+  test('send_email, send_template, the affiliate portal (its password reset) and the console (its email to a player) are the functions that send', () => {
+    expect(senders.map((definition) => definition.id).sort()).toEqual(['AffiliatePortal', 'Console', 'SendEmail', 'SendTemplate']);
   });
 
   test('every message goes through a configuration set that requires TLS and suppresses bounces and complaints', () => {

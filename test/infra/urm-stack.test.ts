@@ -463,14 +463,20 @@ describe('the postback sender', () => {
     });
   });
 
-  test('the postback hosts of the context reach the sender only; synth refuses the loopback host and the metadata address', () => {
+  test('the postback hosts of the context reach the functions that check or call postback and webhook URLs only; synth refuses the loopback host and the metadata address', () => {
     const configured = new UrmStack(testApp({ bundle: false, context: { 'urm:postbackHosts': 'receiver.dev.example' } }), 'UrmPostbackHosts');
     const functions = Template.fromStack(configured).findResources('AWS::Lambda::Function');
     const withHosts = Object.entries(functions).filter(([, fn]) => fn.Properties.Environment?.Variables?.[postbackSending.allowedHostsEnvVar] !== undefined);
+    const idOf = (fn: IConstruct) => configured.getLogicalId(fn.node.defaultChild as CfnElement);
+    // The sender of postbacks, send_template's webhooks, and where postback URLs are set (console, affiliate portal).
+    const expected = [
+      configured.scheduled.functions.SendPostbacks,
+      ...['SendTemplate', 'Console', 'AffiliatePortal'].map((id) => configured.ingestion.operations[id]),
+    ];
 
-    expect(withHosts.map(([id, fn]) => [id, fn.Properties.Environment.Variables[postbackSending.allowedHostsEnvVar]])).toEqual([
-      [configured.getLogicalId(configured.scheduled.functions.SendPostbacks.node.defaultChild as CfnElement), 'receiver.dev.example'],
-    ]);
+    expect(withHosts.map(([id, fn]) => [id, fn.Properties.Environment.Variables[postbackSending.allowedHostsEnvVar]]).sort()).toEqual(
+      expected.map((fn) => [idOf(fn), 'receiver.dev.example']).sort(),
+    );
     for (const hosts of ['127.0.0.1', 'localhost', 'receiver.dev.example,169.254.169.254']) {
       expect(() => new UrmStack(testApp({ bundle: false, context: { 'urm:postbackHosts': hosts } }), 'UrmBadPostbackHosts')).toThrow(/urm:postbackHosts/);
     }
@@ -756,14 +762,14 @@ describe('web push in the stack', () => {
         .filter((operation) => operation.pushEndpoints)
         .map((operation) => operation.id)
         .sort(),
-    ).toEqual(['Console', 'IngestProfiles', 'SendPush']);
+    ).toEqual(['Console', 'IngestProfiles', 'SendPush', 'SendTemplate']);
   });
 
   test('only the push senders may touch the push deliveries table: SendPush to put and delete claims, the console (its messaging) also to read its action claims', () => {
     const table = JSON.stringify(arn(stack.data.tables.pushDeliveries));
     const consoleMessaging = ['Console'];
-    // The send gate claims each message id there too, put and delete only: send_email with a purpose, the deferred sender.
-    const pushSenders = ['SendPush', 'SendEmail', 'SendDeferred'];
+    // The send gate claims each message id there too, put and delete only: send_email with a purpose, the deferred sender, send_template.
+    const pushSenders = ['SendPush', 'SendEmail', 'SendDeferred', 'SendTemplate'];
     for (const { definition, fn } of allFunctions()) {
       // A grant names the table alone, or in a list with its indexes.
       const onTable = allowedStatements(fn).filter((statement) => JSON.stringify(statement.Resource).includes(table.slice(1, -1)));
@@ -841,6 +847,8 @@ describe('web push in the stack', () => {
       SendEmail: ['apps/*/unsubscribe-key'],
       // Signing the postbacks.
       SendPostbacks: ['apps/*/affiliates/*/postback-secret'],
+      // A template of any kind: marketing mail's unsubscribe key, a push's VAPID key, the webhook signing secret.
+      SendTemplate: ['apps/*/unsubscribe-key', 'apps/*/vapid-private-key', 'apps/*/webhook-secret'],
       // Verifying unsubscribe links (never making the key: whatever sends marketing mail does).
       AffiliatePortal: ['apps/*/unsubscribe-key'],
     });
@@ -887,6 +895,7 @@ describe('web push in the stack', () => {
       // The unsubscribe key of an application made before it existed, made on its first marketing mail.
       SendDeferred: ['apps/*/unsubscribe-key'],
       SendEmail: ['apps/*/unsubscribe-key'],
+      SendTemplate: ['apps/*/unsubscribe-key'],
     });
   });
 });

@@ -10,6 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { DynamoTemplateStore } from '../../functions/adapters/dynamo-template-store';
+import { tables } from '../../functions/manifest/resources';
+import { localClients } from '../../lib/local/stack';
 import { registration } from '../support/affiliates';
 import { consoleRequest, consoleSignIn } from '../support/console';
 import { request } from '../support/http';
@@ -17,6 +20,7 @@ import { endpointsOf, freePorts, startLocalProcess, waitFor, type LocalProcess }
 import type { TestStack } from '../support/local-stack';
 import { mailWithId } from '../support/mail';
 import { profileRecord, readProfile, readTimeline, send, until } from '../support/profiles';
+import { emailTemplate, storedTemplate } from '../support/templates';
 
 /** The first start on a clean clone bundles every function (cached by content hash in cdk.out afterwards). */
 const STARTUP_MS = 280_000;
@@ -139,5 +143,28 @@ describe('npm start -- --bundled (the synthesized bundles)', () => {
     );
     // SES's delivery follows the send: the local SES hands it to the EmailEvents bundle.
     expect(timeline.map((event: any) => event.event).sort()).toEqual(['urm_email_delivered', 'urm_email_sent']);
+  });
+
+  test('sends a stored template rendered with Liquid (send_template), through the gate, to the local SES', async () => {
+    const profileId = `bundled-template-${randomUUID()}`;
+    const templateId = `smoke-${randomUUID().slice(0, 8)}`;
+    const templates = new DynamoTemplateStore(localClients(stack.endpoints).document, tables.campaigns.localName);
+    await templates.create(
+      storedTemplate(stack.dev.app_id, { ...emailTemplate({ en: { subject: 'Bundled {{ event.amount }}', html: '<p>Hi</p>' } }), id: templateId }),
+    );
+    await send(stack, '/profiles', [profileRecord(stack, profileId, { email: 'ann@example.com' })]);
+    await until(
+      () => readProfile(stack, profileId),
+      (answer) => answer.status === 200,
+      `the profile ${profileId}`,
+    );
+
+    const response = await request(stack.baseUrl, 'POST', '/api/send_template', {
+      key: stack.dev.comms_key,
+      body: { app_id: stack.dev.app_id, profile_id: profileId, template_id: templateId, purpose: 'transactional', data: { amount: templateId } },
+    });
+
+    expect(response.status).toBe(200);
+    expect((await mailWithId(stack, response.body.message_id))?.subject).toBe(`Bundled ${templateId}`);
   });
 });

@@ -17,6 +17,7 @@ import { placeholders, type Placeholder } from '../../lib/api-docs/placeholders'
 import { httpRoutes } from '../../functions/manifest/operations';
 import { createLink } from '../../functions/back-office/affiliate-links';
 import { DynamoSegmentStore } from '../../functions/adapters/dynamo-segment-store';
+import { DynamoTemplateStore } from '../../functions/adapters/dynamo-template-store';
 import { tables } from '../../functions/manifest/resources';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
@@ -24,6 +25,7 @@ import { testStack, type TestStack } from '../support/local-stack';
 import { openApiChecker, type DocumentedOperation } from '../support/openapi';
 import { applyAndRead, profileRecord } from '../support/profiles';
 import { startPushService, tokenOf, type PushService } from '../support/push-service';
+import { emailTemplate, storedTemplate } from '../support/templates';
 
 let stack: TestStack;
 let push: PushService;
@@ -105,6 +107,12 @@ beforeAll(async () => {
     updated_by: 'contract-test',
   });
 
+  // An email template, as the console would save it.
+  const templateId = `receipt-${segmentId}`.slice(0, 64);
+  await new DynamoTemplateStore(localClients(stack.endpoints).document, tables.campaigns.localName).create(
+    storedTemplate(stack.dev.app_id, { ...emailTemplate({ en: { subject: 'Your {{ event.bonus }} bonus', html: '<p>Enjoy</p>' } }), id: templateId }),
+  );
+
   const values: Record<Placeholder, string> = {
     appId: stack.dev.app_id,
     profileId,
@@ -124,6 +132,7 @@ beforeAll(async () => {
     linkId: link.link_id,
     segmentId,
     unknownSegmentId: `never-${segmentId}`.slice(0, 64),
+    templateId,
   };
   real = new Map(Object.entries(values).map(([name, value]) => [placeholders[name as Placeholder], value]));
 });

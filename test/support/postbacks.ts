@@ -85,12 +85,18 @@ export class MemoryPostbackSettings implements PostbackSettingsStore {
 
 /** Answers each call with the next scripted response (the last one repeats), and records the calls. */
 export class ScriptedReceiver implements PostbackTransport {
-  readonly calls: { url: string; headers: Record<string, string> }[] = [];
+  readonly calls: { url: string; headers: Record<string, string>; body?: string }[] = [];
 
   constructor(private readonly script: PostbackResponse[]) {}
 
   async get(url: string, headers: Record<string, string>): Promise<PostbackResponse> {
     this.calls.push({ url, headers });
+    return this.script[Math.min(this.calls.length - 1, this.script.length - 1)];
+  }
+
+  /** A webhook's POST (functions/messaging/webhook.ts `WebhookTransport`). */
+  async post(url: string, headers: Record<string, string>, body: string): Promise<PostbackResponse> {
+    this.calls.push({ url, headers, body });
     return this.script[Math.min(this.calls.length - 1, this.script.length - 1)];
   }
 }

@@ -11,6 +11,7 @@ import { validEventsQuery } from '../../../functions/api/list-profile-events/sch
 import { validRegistration } from '../../../functions/api/register-affiliate/schema';
 import { validSendEmail } from '../../../functions/api/send-email/schema';
 import { validSendPush } from '../../../functions/api/send-push/schema';
+import { validSendTemplate } from '../../../functions/api/send-template/schema';
 import { validSetAffiliate } from '../../../functions/api/set-affiliate/schema';
 import type { Validator } from '../../../functions/domain/validation';
 import { toErrorResponse } from '../../../functions/http/errors';
@@ -40,6 +41,7 @@ export const validators = {
   signIn: validSignInBody,
   pushConfigQuery: validPushConfigQuery,
   sendPush: validSendPush,
+  sendTemplate: validSendTemplate,
 } satisfies Record<string, Validator<unknown>>;
 export const v = validators;
 

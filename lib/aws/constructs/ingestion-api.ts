@@ -29,6 +29,8 @@ export interface IngestionApiProps {
   stream: IStream;
   /** Push endpoint hosts the operator allows besides the browsers' push services (comma-separated). */
   pushEndpointHosts?: string;
+  /** The operator's development postback and webhook hosts (postbackHosts in urm-stack.ts). */
+  postbackHosts?: string;
 }
 
 export const apiStageName = 'v1';

@@ -50,7 +50,7 @@ describe('postback HTTP', () => {
 
     const response = await http.get('https://tracker.example.com/pb', {});
 
-    expect(response).toEqual({ error: 'refused: tracker.example.com resolves to 169.254.169.254, which is not a public address' });
+    expect(response).toEqual({ error: 'refused: tracker.example.com resolves to 169.254.169.254, which is not a public address', unsent: true });
     expect(target.requests).toHaveLength(0);
   });
 
@@ -63,13 +63,16 @@ describe('postback HTTP', () => {
       ],
     });
 
-    expect(await http.get('https://tracker.example.com/pb', {})).toEqual({ error: expect.stringContaining('::ffff:10.0.0.1') });
+    expect(await http.get('https://tracker.example.com/pb', {})).toEqual({ error: expect.stringContaining('::ffff:10.0.0.1'), unsent: true });
   });
 
   test('an IP literal in private space is refused at send time too', async () => {
     const http = new PostbackHttp({ allowedHosts: [] });
 
-    expect(await http.get('https://2130706433/pb', {})).toEqual({ error: expect.stringContaining('private or reserved address (127.0.0.1)') });
+    expect(await http.get('https://2130706433/pb', {})).toEqual({
+      error: expect.stringContaining('private or reserved address (127.0.0.1)'),
+      unsent: true,
+    });
   });
 
   test('the connection goes to the address that was checked, not to what the name resolves to later', async () => {
@@ -95,6 +98,42 @@ describe('postback HTTP', () => {
     expect(elsewhere.requests).toHaveLength(0);
   });
 
+  test('a POST carries its body and headers, and answers the status', async () => {
+    const bodies: string[] = [];
+    const target = await receiver((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      request.on('end', () => {
+        bodies.push(text);
+        response.writeHead(202).end();
+      });
+    });
+    const http = new PostbackHttp({ allowedHosts: ['127.0.0.1'] });
+
+    const response = await http.post(
+      `http://127.0.0.1:${target.port}/hook`,
+      { 'content-type': 'application/json', 'X-Urm-Message-Id': 'm-1' },
+      '{"amount":"25.50"}',
+    );
+
+    expect(response).toEqual({ status: 202 });
+    expect(target.requests.map((r) => [r.method, r.url, r.headers['content-type'], r.headers['x-urm-message-id']])).toEqual([
+      ['POST', '/hook', 'application/json', 'm-1'],
+    ]);
+    expect(bodies).toEqual(['{"amount":"25.50"}']);
+  });
+
+  test('a connection that is refused surely sent nothing', async () => {
+    const closed = await receiver((_, response) => response.end());
+    const port = closed.port;
+    await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
+    const http = new PostbackHttp({ allowedHosts: ['127.0.0.1'] });
+
+    const response = await http.post(`http://127.0.0.1:${port}/hook`, {}, '{}');
+
+    expect(response).toEqual({ error: expect.stringContaining('ECONNREFUSED'), unsent: true });
+  });
+
   test('a receiver that does not answer in time is given up on', async () => {
     const target = await receiver(() => {});
     const http = new PostbackHttp({ allowedHosts: ['127.0.0.1'], timeoutMs: 200 });
@@ -102,6 +141,7 @@ describe('postback HTTP', () => {
     const started = Date.now();
     const response = await http.get(`http://127.0.0.1:${target.port}/pb`, {});
 
+    // Connected: the receiver may have the request, so it is not known to be unsent.
     expect(response).toEqual({ error: 'no answer within 200 ms' });
     expect(Date.now() - started).toBeLessThan(2000);
   });
