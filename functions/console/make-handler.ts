@@ -16,6 +16,7 @@ import { affiliatesHandlers, type AffiliatesPorts } from './affiliates/handlers'
 import { overviewHandlers, type OverviewPorts } from './overview/handlers';
 import { playersHandlers, type PlayersPorts } from './players/handlers';
 import { rejectionsHandlers, type RejectionsPorts } from './rejections/handlers';
+import { resultsHandlers, type ResultsPorts } from './results/handlers';
 import type { ConsoleRouteDefinition, Implementation, Implementations } from './route';
 import { routes } from './routes';
 import { segmentsHandlers, type SegmentsPorts } from './segments/handlers';
@@ -23,7 +24,15 @@ import { settingsHandlers, type SettingsPorts } from './settings/handlers';
 import { usersHandlers, type UsersPorts } from './users/handlers';
 
 /** What the console's routes are made of: every area's ports, and the session's. */
-export type ConsolePorts = ConsoleAuthPorts & SettingsPorts & PlayersPorts & AffiliatesPorts & UsersPorts & RejectionsPorts & OverviewPorts & SegmentsPorts;
+export type ConsolePorts = ConsoleAuthPorts &
+  SettingsPorts &
+  PlayersPorts &
+  AffiliatesPorts &
+  UsersPorts &
+  RejectionsPorts &
+  OverviewPorts &
+  SegmentsPorts &
+  ResultsPorts;
 
 /** Each route's implementation, by id: the areas' together (the type says every declared route has one). */
 export function consoleImplementations(ports: ConsolePorts) {
@@ -35,6 +44,7 @@ export function consoleImplementations(ports: ConsolePorts) {
     ...rejectionsHandlers(ports),
     ...overviewHandlers(ports),
     ...segmentsHandlers(ports),
+    ...resultsHandlers(ports),
   } satisfies Implementations<typeof routes>;
 }
 
