@@ -101,10 +101,10 @@ export function sesTracking(options: { baseUrl: string; region: string; publish:
         notFound();
         return true;
       }
-      const [what, first, second] = path.slice(TRACKING_PATH.length).split('/');
+      const [what, first, second, ...more] = path.slice(TRACKING_PATH.length).split('/');
       const token = what === 'open' ? first?.replace(/\.gif$/, '') : first;
       const mail = token !== undefined && TOKEN.test(token) ? mails.get(token) : undefined;
-      if (!mail?.messageId || !mail.sentAt) {
+      if (!mail?.messageId || !mail.sentAt || more.length > 0) {
         notFound();
         return true;
       }
