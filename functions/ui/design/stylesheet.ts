@@ -14,6 +14,7 @@ import { audienceCss } from './areas/audience';
 import { homeCss } from './areas/home';
 import { portalCss } from './areas/portal';
 import { preferencesCss } from './areas/preferences';
+import { resultsCss } from './areas/results';
 import { segmentsCss } from './areas/segments';
 import { breakpoints, tokensCss } from './tokens';
 
@@ -253,6 +254,7 @@ export const designStylesheet = [
   affiliatesCss,
   adminCss,
   portalCss,
+  resultsCss,
 ].join('');
 
 /**
