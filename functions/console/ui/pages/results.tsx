@@ -34,6 +34,7 @@ const reasonWords: Record<string, string> = {
 
 const percent = new Intl.NumberFormat('en-GB', { style: 'percent', maximumFractionDigits: 1 });
 const rate = (part: number, whole: number) => (whole > 0 ? percent.format(part / whole) : '–');
+const people = (n: number) => `${formatCount(n)} ${n === 1 ? 'recipient' : 'recipients'}`;
 const stepName = (step: string) => (step === '-' ? 'Entry' : step);
 
 export function ResultsPage({ kind, id }: { kind: string; id: string }) {
@@ -80,13 +81,13 @@ function ResultsView({ results }: { results: Results }) {
     {
       label: 'Opened',
       value: rate(totals.opened_unique, totals.sent_unique),
-      note: `${formatCount(totals.opened_unique)} recipients opened`,
+      note: `${people(totals.opened_unique)} opened`,
       id: 'kpi-opened',
     },
     {
       label: 'Clicked',
       value: rate(totals.clicked_unique, totals.sent_unique),
-      note: `${formatCount(totals.clicked_unique)} recipients clicked`,
+      note: `${people(totals.clicked_unique)} clicked`,
       id: 'kpi-clicked',
     },
     {
@@ -168,7 +169,20 @@ function MoneyCard({ money }: { money: Results['money'] }) {
   );
 }
 
-function DaysCard({ days }: { days: Results['days'] }) {
+/** A short campaign's days, led by zero days to two weeks: a chart of one or two days has no axis to read. */
+const MIN_CHART_DAYS = 14;
+function padded(days: Results['days']): Results['days'] {
+  if (days.length === 0 || days.length >= MIN_CHART_DAYS) return days;
+  const first = Date.parse(`${days[0].day}T00:00:00Z`);
+  const lead = Array.from({ length: MIN_CHART_DAYS - days.length }, (_, i) => {
+    const day = new Date(first - (MIN_CHART_DAYS - days.length - i) * 86_400_000).toISOString().slice(0, 10);
+    return { day, sent: 0, delivered: 0, opened: 0, clicked: 0 };
+  });
+  return [...lead, ...days];
+}
+
+function DaysCard({ days: counted }: { days: Results['days'] }) {
+  const days = useMemo(() => padded(counted), [counted]);
   const dates = useMemo(() => days.map((d) => d.day), [days]);
   const series = useMemo<ChartSeries[]>(
     () => [
@@ -195,6 +209,7 @@ function StepsCard({ steps, totals }: { steps: Step[]; totals: Results['totals']
   const columns: Column<Step>[] = [
     { id: 'step', header: 'Step', value: (s) => stepName(s.step), rowHeader: true, required: true },
     { id: 'entered', header: 'Entered', value: (s) => s.entered, cell: count((s) => s.entered), numeric: true },
+    { id: 'holdout', header: 'Holdout', value: (s) => s.holdout, cell: count((s) => s.holdout), numeric: true, hidden: totals.holdout === 0 },
     { id: 'sent', header: 'Sent', value: (s) => s.sent, cell: count((s) => s.sent), numeric: true },
     { id: 'delivered', header: 'Delivered', value: (s) => s.delivered, cell: count((s) => s.delivered), numeric: true },
     {
@@ -216,7 +231,6 @@ function StepsCard({ steps, totals }: { steps: Step[]; totals: Results['totals']
     { id: 'bounced', header: 'Bounced', value: (s) => s.bounced, cell: count((s) => s.bounced), numeric: true },
     { id: 'complained', header: 'Complained', value: (s) => s.complained, cell: count((s) => s.complained), numeric: true },
     { id: 'unsubscribed', header: 'Unsubscribed', value: (s) => s.unsubscribed, cell: count((s) => s.unsubscribed), numeric: true },
-    { id: 'holdout', header: 'Holdout', value: (s) => s.holdout, cell: count((s) => s.holdout), numeric: true, hidden: true },
   ];
   const footer = Object.fromEntries(
     columns.map((column) => [column.id, column.id === 'step' ? 'Total' : (column.cell?.({ ...totals, step: 'total' }) ?? '')]),
