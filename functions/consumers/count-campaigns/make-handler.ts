@@ -3,11 +3,10 @@ import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda'
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { AppStore } from '../../domain/apps';
-import { moneySettingsOf, type MoneySettings } from '../../domain/money-settings';
 import type { RejectionSink } from '../../domain/timeline';
-import { LookupCache, lookupCacheDefaults } from '../../http/lookup-cache';
 import { logger } from '../../runtime/logger';
 import { consumeBatch } from '../../stream/consume';
+import { cachedMoneySettings } from '../../stream/money-settings';
 import { countCampaigns, type CountCampaignsDeps } from './core';
 
 export interface CountCampaignsHandlerPorts extends Omit<CountCampaignsDeps, 'settings'> {
@@ -16,15 +15,9 @@ export interface CountCampaignsHandlerPorts extends Omit<CountCampaignsDeps, 'se
 }
 
 export function makeCountCampaignsHandler(ports: CountCampaignsHandlerPorts) {
-  // The funnel's money mapping, through the same 30-second cache the funnel consumer keeps.
-  const settingsCache = new LookupCache<MoneySettings>(lookupCacheDefaults);
   const count = countCampaigns({
     store: ports.store,
-    settings: (appId) =>
-      settingsCache.get(appId, async (id) => {
-        const app = await ports.apps.get(id);
-        return app && moneySettingsOf(app);
-      }),
+    settings: cachedMoneySettings(ports.apps),
   });
   return middy<KinesisStreamEvent, KinesisStreamBatchResponse>()
     .use(injectLambdaContext(logger))

@@ -14,23 +14,11 @@ import { Visible } from '../../../ui/design/value';
 import { figure, formatCount } from '../../../ui/format';
 import { getJson } from '../api';
 import { ErrorNote } from '../components';
+import { notSentWords } from '../not-sent';
 import { useApi } from '../use-api';
 
 type Results = ConsoleAnswer<'ConsoleCampaignResults'>['results'];
 type Step = Results['steps'][number];
-
-/** The send gate's reasons in the words an operator reads (as Home's "Messages not sent"). */
-const reasonWords: Record<string, string> = {
-  rg_status: 'Responsible gambling',
-  no_consent: 'No consent',
-  unsubscribed: 'Unsubscribed from the topic',
-  suppressed: 'Address suppressed',
-  no_address: 'No address or device',
-  daily_cap: 'Daily cap reached',
-  weekly_cap: 'Weekly cap reached',
-  quiet_hours: 'Deferred: quiet hours',
-  no_player: 'No such player',
-};
 
 const percent = new Intl.NumberFormat('en-GB', { style: 'percent', maximumFractionDigits: 1 });
 const rate = (part: number, whole: number) => (whole > 0 ? percent.format(part / whole) : '–');
@@ -254,7 +242,7 @@ function NotSentCard({ byReason }: { byReason: Results['totals']['suppressed_by_
         <ul class="not-sent">
           {reasons.map(([reason, n]) => (
             <li key={reason}>
-              <span>{reasonWords[reason] ?? reason}</span>
+              <span>{notSentWords[reason] ?? reason}</span>
               <span class="num segment-size">{formatCount(n ?? 0)}</span>
             </li>
           ))}
