@@ -13,6 +13,7 @@ import { affiliateReport, affiliateTrace } from '../functions/back-office/affili
 import { assignPlan, setAffiliateStatus } from '../functions/back-office/affiliates';
 import { affiliateApprovals, appSettingsView, checkOrigin, createApp, listApps, requireApp, updateApp } from '../functions/back-office/apps';
 import { applicationFigures } from '../functions/back-office/figures';
+import { campaignResults } from '../functions/back-office/campaign-results';
 import { nowOf } from '../functions/back-office/ports';
 import { figuresLimits } from '../functions/domain/figures';
 import { createPlan, listPlans } from '../functions/back-office/plans';
@@ -49,7 +50,7 @@ import { describePlan } from '../functions/domain/plans';
 import { Conflict, DomainError, ValidationError } from '../functions/domain/errors';
 import { parseMoneyEventPairs } from '../functions/domain/money-settings';
 import { printResult, textTable as table } from '../lib/admin/format';
-import { backOfficeOf, baseUrlOf, replayPortsOf, segmentPortsOf, TargetError, templatePortsOf } from '../lib/admin/targets';
+import { backOfficeOf, baseUrlOf, replayPortsOf, resultsPortsOf, segmentPortsOf, TargetError, templatePortsOf } from '../lib/admin/targets';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -788,6 +789,55 @@ export function adminProgram(options: AdminOptions = {}): Command {
         ...(cursor ? [`More to go: run again with --cursor ${cursor}`] : []),
       ]);
     });
+  program
+    .command('results')
+    .description('a journey\'s or a broadcast\'s results: per step, in total, and money against its holdout (docs/api.md, "Campaign results")')
+    .argument('<app_id>')
+    .argument('<kind>', 'journey or broadcast')
+    .argument('<id>', 'the journey or broadcast id')
+    .action(async (appId: string, kind: string, id: string) => {
+      const results = await campaignResults(await resultsPortsOf({ ...target(), dataDir: resolve(root, target().dataDir) }))(appId, kind, id);
+      const { money } = results;
+      const columns = [
+        'entered',
+        'sent',
+        'sent_unique',
+        'suppressed',
+        'failed',
+        'delivered',
+        'bounced',
+        'complained',
+        'opened',
+        'opened_unique',
+        'clicked',
+        'clicked_unique',
+        'unsubscribed',
+        'holdout',
+      ];
+      const group = (name: string, g: typeof money.recipients) => ({
+        group: name,
+        players: g.players,
+        depositors: g.depositors,
+        deposits: g.deposits,
+        ngr: g.ngr,
+        ...Object.fromEntries(Object.entries(g.per_1000).map(([k, v]) => [`${k}_per_1000`, v])),
+      });
+      print(results, () => [
+        `Results of ${kind} ${id} in ${appId}`,
+        ...table([...results.steps, { ...results.totals, step: 'total' }] as unknown as Record<string, unknown>[], ['step', ...columns]),
+        '',
+        `Money within ${money.window_days} days of the send, in ${money.currency}`,
+        ...table(
+          [
+            group('recipients', money.recipients),
+            group('holdout', money.holdout),
+            ...(money.uplift ? [{ group: 'uplift', ...Object.fromEntries(Object.entries(money.uplift).map(([k, v]) => [`${k}_per_1000`, v])) }] : []),
+          ],
+          ['group', 'players', 'depositors', 'deposits', 'ngr', 'depositors_per_1000', 'deposits_per_1000', 'ngr_per_1000'],
+        ),
+      ]);
+    });
+
   const segments = program.command('segments').description('segments: named conditions over players, kept in real time (docs/api.md, "Segments")');
   const segmentPorts = () => segmentPortsOf({ ...target(), dataDir: resolve(root, target().dataDir) });
   const segmentLines = (segment: SegmentDetail) => [

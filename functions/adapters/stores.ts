@@ -13,12 +13,14 @@ import { KeyResolver } from '../http/auth';
 import { AppOrigins, type OriginPolicy } from '../http/cors';
 import { tables } from '../manifest/resources';
 import { requireEnv } from '../runtime/config';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { dynamo } from './clients/dynamo';
 import { DynamoAffiliateAccounts } from './dynamo-affiliate-accounts';
 import { DynamoAffiliateSessionStore } from './dynamo-affiliate-session-store';
 import { DynamoAffiliateStore } from './dynamo-affiliate-store';
 import { DynamoAppStore } from './dynamo-app-store';
 import { DynamoAuditLog } from './dynamo-audit-log';
+import { DynamoCampaignResults } from './dynamo-campaign-results';
 import { DynamoChannelStore } from './dynamo-channel-store';
 import { DynamoClickClaims } from './dynamo-click-claims';
 import { DynamoDeliveryClaims } from './dynamo-delivery-claims';
@@ -80,6 +82,8 @@ export const sentCounts = () => new DynamoSentCounts(dynamo, table('sendGate'));
 export const deferredOutbox = () => new DynamoDeferredOutbox(dynamo, table('sendGate'));
 export const clickClaims = () => new DynamoClickClaims(dynamo, table('clickClaims'));
 export const templateStore = () => new DynamoTemplateStore(dynamo, table('campaigns'));
+/** The low-level client: campaign money is exact DynamoDB numbers, read back as text. */
+export const campaignResultsStore = () => new DynamoCampaignResults(new DynamoDBClient({}), table('campaigns'));
 
 let sharedKeys: KeyResolver | undefined;
 /** The container's key resolver (and its cache), made on first use: one for every operation the container runs. */

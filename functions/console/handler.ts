@@ -8,6 +8,7 @@ import { unsubscribeLinks } from '../messaging/unsubscribe';
 import { SesMailer } from '../adapters/ses-mailer';
 import {
   auditLog,
+  campaignResultsStore,
   channelStore,
   deferredOutbox,
   deliveryClaims,
@@ -67,6 +68,7 @@ export const handler = makeConsoleHandler({
   appMoney: reports.funnel,
   segments: segmentStore(),
   templates: templateStore(),
+  results: campaignResultsStore(),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),

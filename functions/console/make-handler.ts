@@ -16,6 +16,7 @@ import { affiliatesHandlers, type AffiliatesPorts } from './affiliates/handlers'
 import { overviewHandlers, type OverviewPorts } from './overview/handlers';
 import { playersHandlers, type PlayersPorts } from './players/handlers';
 import { rejectionsHandlers, type RejectionsPorts } from './rejections/handlers';
+import { resultsHandlers, type ResultsPorts } from './results/handlers';
 import type { ConsoleRouteDefinition, Implementation, Implementations } from './route';
 import { routes } from './routes';
 import { segmentsHandlers, type SegmentsPorts } from './segments/handlers';
@@ -32,7 +33,8 @@ export type ConsolePorts = ConsoleAuthPorts &
   RejectionsPorts &
   OverviewPorts &
   SegmentsPorts &
-  TemplatesPorts;
+  TemplatesPorts &
+  ResultsPorts;
 
 /** Each route's implementation, by id: the areas' together (the type says every declared route has one). */
 export function consoleImplementations(ports: ConsolePorts) {
@@ -45,6 +47,7 @@ export function consoleImplementations(ports: ConsolePorts) {
     ...overviewHandlers(ports),
     ...segmentsHandlers(ports),
     ...templatesHandlers(ports),
+    ...resultsHandlers(ports),
   } satisfies Implementations<typeof routes>;
 }
 

@@ -8,12 +8,13 @@ import { routes as affiliates } from './affiliates/routes';
 import { routes as overview } from './overview/routes';
 import { routes as players } from './players/routes';
 import { routes as rejections } from './rejections/routes';
+import { routes as results } from './results/routes';
 import { routes as segments } from './segments/routes';
 import { routes as settings } from './settings/routes';
 import { routes as templates } from './templates/routes';
 import { routes as users } from './users/routes';
 
-export const routes = [...users, ...settings, ...players, ...affiliates, ...rejections, ...overview, ...segments, ...templates] as const;
+export const routes = [...users, ...settings, ...players, ...affiliates, ...rejections, ...overview, ...segments, ...templates, ...results] as const;
 
 export type ConsoleRoute = (typeof routes)[number];
 export type ConsoleRouteId = ConsoleRoute['id'];

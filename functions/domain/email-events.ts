@@ -12,6 +12,11 @@ import { isUtf8 } from 'node:buffer';
 import { limits } from './limits';
 import { EMAIL_BOUNCED_EVENT, EMAIL_COMPLAINED_EVENT, EMAIL_DELIVERED_EVENT, EMAIL_SUPPRESSED_ATTRIBUTE } from './send-gate';
 
+/** SES saw the open pixel load (images shown, or a privacy proxy fetching them: docs/api.md, "Campaign results"). */
+export const EMAIL_OPENED_EVENT = 'urm_email_opened';
+/** A link of the mail was followed through SES's tracking address: `link` (its origin and path). */
+export const EMAIL_CLICKED_EVENT = 'urm_email_clicked';
+
 // ---- the tags a mail carries --------------------------------------------
 
 export const mailTagNames = { app: 'app_id', channel: 'channel_id', profile: 'profile' } as const;
@@ -43,10 +48,49 @@ export function profileIdFromTags(tags: Record<string, readonly string[]>): stri
   return [...profileId].length <= limits.profileIdLength ? profileId : undefined;
 }
 
+/** The tags a campaign's mail carries (functions/messaging/send-template.ts `campaignFields`). */
+export const campaignTagNames = { kind: 'campaign_kind', id: 'campaign_id', version: 'campaign_version', step: 'campaign_step' } as const;
+const campaignKinds: readonly string[] = ['journey', 'broadcast'];
+const TAG_VALUE = /^[A-Za-z0-9_-]{1,256}$/;
+
+/** `campaign`, `campaign_version` and `campaign_step` of a campaign's mail, as its sends' events carry them; none for other mail. */
+export function campaignFromTags(tags: Record<string, readonly string[]>): Record<string, string> {
+  const value = (name: string) => {
+    const found = tags[name]?.[0];
+    return found !== undefined && TAG_VALUE.test(found) ? found : undefined;
+  };
+  const kind = value(campaignTagNames.kind);
+  const id = value(campaignTagNames.id);
+  if (kind === undefined || id === undefined || !campaignKinds.includes(kind)) return {};
+  const version = value(campaignTagNames.version);
+  const step = value(campaignTagNames.step);
+  return { campaign: `${kind}:${id}`, ...(version !== undefined ? { campaign_version: version } : {}), ...(step !== undefined ? { campaign_step: step } : {}) };
+}
+
+/** Where a followed link went, without its query or fragment (they may hold a token or an address) and bounded; undefined when not http(s). */
+export function linkOf(link: string | undefined): string | undefined {
+  if (link === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  return `${url.origin}${url.pathname}`.slice(0, LINK_LENGTH);
+}
+const LINK_LENGTH = 512;
+
 // ---- SES's events -------------------------------------------------------
 
 /** The EventBridge detail-types of the SES events urm takes, by SES's `eventType`. */
-export const sesDetailTypes = { Bounce: 'Email Bounced', Complaint: 'Email Complained', Delivery: 'Email Delivered' } as const;
+export const sesDetailTypes = {
+  Bounce: 'Email Bounced',
+  Complaint: 'Email Complained',
+  Delivery: 'Email Delivered',
+  Open: 'Email Opened',
+  Click: 'Email Clicked',
+} as const;
 export type SesEventType = keyof typeof sesDetailTypes;
 export const SES_EVENT_SOURCE = 'aws.ses';
 /** The tag SES adds to every event of a mail sent through a configuration set: its name. */
@@ -59,6 +103,8 @@ export interface SesEventDetail {
   bounce?: { bounceType: string; bounceSubType?: string; bouncedRecipients?: { emailAddress: string }[]; timestamp?: string };
   complaint?: { complainedRecipients?: { emailAddress: string }[]; complaintFeedbackType?: string; timestamp?: string };
   delivery?: { recipients?: string[]; timestamp?: string };
+  open?: { timestamp?: string };
+  click?: { timestamp?: string; link?: string };
 }
 
 export interface EmailEventRecords {
@@ -95,14 +141,15 @@ export function emailEventRecords(detail: SesEventDetail): EmailEventOutcome {
   const insertId = (what: string) => {
     const readable = `urm-ses-${what}-${messageId}`;
     const digest = createHash('sha256')
-      .update([messageId, type, ...recipients].join('\n'), 'utf8')
+      // A mail is opened and clicked many times: SES's time (and the link) tell those events apart, and stay the same redelivered.
+      .update([messageId, type, ...recipients, ...(type === 'Open' || type === 'Click' ? [at, detail.click?.link ?? ''] : [])].join('\n'), 'utf8')
       .digest('hex')
       .slice(0, 24);
     // The message id for a person reading the timeline's ids; the digest for which recipients the event is about.
     return `${readable.slice(0, limits.insertIdLength - digest.length - 1)}-${digest}`;
   };
   const common = { app_id: appId, profile_id: profileId, urm_date_time: at };
-  const about = { message_id: messageId, ...(channelId !== undefined ? { channel_id: channelId } : {}) };
+  const about = { message_id: messageId, ...(channelId !== undefined ? { channel_id: channelId } : {}), ...campaignFromTags(tags) };
 
   if (type === 'Bounce') {
     const bounce = detail.bounce;
@@ -140,6 +187,17 @@ export function emailEventRecords(detail: SesEventDetail): EmailEventOutcome {
       },
     };
   }
+  if (type === 'Open') return { records: { appId, profileId, event: { ...common, event: EMAIL_OPENED_EVENT, urm_insert_id: insertId('open'), ...about } } };
+  if (type === 'Click') {
+    const link = linkOf(detail.click?.link);
+    return {
+      records: {
+        appId,
+        profileId,
+        event: { ...common, event: EMAIL_CLICKED_EVENT, urm_insert_id: insertId('click'), ...(link !== undefined ? { link } : {}), ...about },
+      },
+    };
+  }
   return { records: { appId, profileId, event: { ...common, event: EMAIL_DELIVERED_EVENT, urm_insert_id: insertId('delivery'), ...about } } };
 }
 
@@ -154,7 +212,8 @@ function recipientsOf(detail: SesEventDetail): string[] {
 
 /** When it happened, as SES says: the same for a redelivered event (the timeline deduplicates around an event's time). */
 function timeOf(detail: SesEventDetail): string {
-  for (const candidate of [detail.bounce?.timestamp, detail.complaint?.timestamp, detail.delivery?.timestamp, detail.mail.timestamp]) {
+  const own = [detail.bounce?.timestamp, detail.complaint?.timestamp, detail.delivery?.timestamp, detail.open?.timestamp, detail.click?.timestamp];
+  for (const candidate of [...own, detail.mail.timestamp]) {
     const time = candidate === undefined ? Number.NaN : Date.parse(candidate);
     if (Number.isFinite(time)) return new Date(time).toISOString();
   }

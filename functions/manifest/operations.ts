@@ -341,6 +341,17 @@ export const streamConsumers: StreamConsumer[] = [
     retryAttempts: 10,
     maxRecordAgeSeconds: 6 * 24 * 60 * 60,
   },
+  {
+    // Campaign results (functions/domain/campaign-results.ts): per campaign, step and day, and money against the holdout
+    // in the campaigns table (`res#`, `rcv#`); apps for the money settings; rejections only for undecodable records.
+    id: 'CountCampaigns',
+    entry: 'functions/consumers/count-campaigns/handler.ts',
+    tables: { campaigns: 'readwrite', apps: 'read', rejections: 'write' },
+    kinds: ['event'],
+    batchSize: 100,
+    retryAttempts: 10,
+    maxRecordAgeSeconds: 6 * 24 * 60 * 60,
+  },
 ];
 
 /** A function run on a schedule rather than by a request or the stream. */

@@ -3,6 +3,8 @@
  * the local stack (found through `<data dir>/stack.json`, written by
  * `npm start`) or a deployed stack (found through its CloudFormation outputs).
  */
+import type { CampaignResultsPorts } from '../../functions/back-office/campaign-results';
+import { DynamoCampaignResults } from '../../functions/adapters/dynamo-campaign-results';
 import { DynamoAuditLog } from '../../functions/adapters/dynamo-audit-log';
 import { DynamoEnterpriseUserStore } from '../../functions/adapters/dynamo-enterprise-user-store';
 import { DynamoOneTimeTokenStore } from '../../functions/adapters/dynamo-one-time-token-store';
@@ -137,6 +139,19 @@ export async function templatePortsOf(target: Target): Promise<TemplatePorts & P
     // The hosts postbacks may call besides public ones: the local stack's, or those a deployed stack was deployed with.
     webhookHosts: postbackHostList(target.stack ? process.env.URM_POSTBACK_HOSTS : localPostbackHosts),
   };
+}
+
+/** What a campaign's results read on the target (functions/back-office/campaign-results.ts): the low-level client, for exact money. */
+export async function resultsPortsOf(target: Target): Promise<CampaignResultsPorts> {
+  if (target.stack) {
+    const { document, tableName } = await deployedTables(target.stack, target.region);
+    return {
+      apps: new DynamoAppStore(document, tableName(tables.apps)),
+      results: new DynamoCampaignResults(new DynamoDBClient({ region: target.region }), tableName(tables.campaigns)),
+    };
+  }
+  const { dynamo, document } = localClients(await runningLocalStack(target.dataDir));
+  return { apps: new DynamoAppStore(document, tables.apps.localName), results: new DynamoCampaignResults(dynamo, tables.campaigns.localName) };
 }
 
 async function deployedBackOffice(stackName: string, region?: string): Promise<BackOffice> {

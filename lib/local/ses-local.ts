@@ -6,7 +6,9 @@
  * A small HTTP front passes every request through to it and, after a
  * SendEmail it accepted, publishes what SES would for the mailbox simulator's
  * addresses (ses-simulator.ts): bounces, complaints and deliveries, for the
- * function the configuration set's EventBridge rule targets in AWS.
+ * function the configuration set's EventBridge rule targets in AWS. A
+ * campaign's mail gets SES's open pixel and tracked links (ses-tracking.ts),
+ * served here under /track/.
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +16,7 @@ import sesLocalModule from 'aws-ses-v2-local';
 import { LocalStackError, type RunningProcess } from './emulators';
 import { readBody } from './server';
 import { simulatedEvents, type SendEmailRequestBody, type SesEventBridgeEvent } from './ses-simulator';
+import { sesTracking } from './ses-tracking';
 
 // CommonJS with `exports.default`: imported from ESM, the function sits one level down.
 const startSesServer = (sesLocalModule as unknown as { default?: typeof sesLocalModule }).default ?? sesLocalModule;
@@ -59,13 +62,22 @@ export async function startSesLocal(options: { port: number; host: string; regio
   if (!inner.listening) throw new LocalStackError(`The local SES server could not listen on ${options.host}.`);
   const innerPort = (inner.address() as AddressInfo).port;
   let publish: ((events: SesEventBridgeEvent[]) => void) | undefined;
+  const tracking = sesTracking({
+    baseUrl: `http://${options.host}:${options.port}`,
+    region: options.region,
+    publish: (event) => (publish ? publish([event]) : options.log('the local SES dropped a tracking event before the functions were loaded')),
+  });
 
   const front = createServer(async (req, res) => {
-    const body = await readBody(req, MAX_BODY_BYTES, MAX_BODY_BYTES).catch(() => undefined);
-    if (body === undefined) {
+    if (tracking.serve(req, res)) return;
+    const received = await readBody(req, MAX_BODY_BYTES, MAX_BODY_BYTES).catch(() => undefined);
+    if (received === undefined) {
       res.writeHead(413).end();
       return;
     }
+    const sending = req.method === 'POST' && req.url?.split('?')[0] === SEND_EMAIL;
+    const prepared = sending ? tracking.prepare(received) : { body: received, accepted: () => undefined };
+    const body = prepared.body;
     const headers: IncomingHttpHeaders = { ...req.headers, host: `${options.host}:${innerPort}`, 'content-length': String(body.length) };
     delete headers['transfer-encoding'];
     const upstream = httpRequest({ host: options.host, port: innerPort, method: req.method, path: req.url, headers }, async (answer) => {
@@ -73,9 +85,10 @@ export async function startSesLocal(options: { port: number; host: string; regio
       const answerHeaders = { ...answer.headers, 'content-length': String(text.length) };
       delete answerHeaders['transfer-encoding'];
       res.writeHead(answer.statusCode ?? 502, answerHeaders).end(text);
-      if (req.method !== 'POST' || req.url?.split('?')[0] !== SEND_EMAIL || answer.statusCode !== 200) return;
+      if (!sending || answer.statusCode !== 200) return;
       const accepted = acceptedSendEmail(body, text);
       if (!accepted) return;
+      prepared.accepted(accepted.messageId, new Date());
       const events = simulatedEvents(accepted.request, accepted.messageId, new Date(), options.region);
       if (publish) publish(events);
       else options.log(`the local SES dropped ${events.length} event(s) of a mail sent before the functions were loaded`);

@@ -21,6 +21,7 @@ export interface SendEmailRequestBody {
   Destination?: { ToAddresses?: string[]; CcAddresses?: string[]; BccAddresses?: string[] };
   EmailTags?: { Name: string; Value: string }[];
   ConfigurationSetName?: string;
+  Content?: { Simple?: { Body?: { Html?: { Data?: string; Charset?: string } } } };
 }
 
 const SIMULATOR_DOMAIN = 'simulator.amazonses.com';
@@ -43,22 +44,63 @@ function outcomesFor(mailbox: string): { type: SesEventType; subType?: string }[
   return [{ type: 'Delivery' }];
 }
 
-/** The events SES publishes for a mail it accepted with `messageId`, one per recipient and outcome. */
-export function simulatedEvents(request: SendEmailRequestBody, messageId: string, at: Date, region: string): SesEventBridgeEvent[] {
+const recipientsOf = (request: SendEmailRequestBody) => {
   const destination = request.Destination ?? {};
-  const recipients = [...(destination.ToAddresses ?? []), ...(destination.CcAddresses ?? []), ...(destination.BccAddresses ?? [])];
+  return [...(destination.ToAddresses ?? []), ...(destination.CcAddresses ?? []), ...(destination.BccAddresses ?? [])];
+};
+
+/** The `mail` part of every SES event about a mail. */
+function mailOf(request: SendEmailRequestBody, messageId: string, at: Date) {
   // SES gives every tag as an array of values, its own (the configuration set's name) among them.
   const tags: Record<string, string[]> = {};
   for (const tag of request.EmailTags ?? []) tags[tag.Name] = [tag.Value];
   if (request.ConfigurationSetName) tags[CONFIGURATION_SET_TAG] = [request.ConfigurationSetName];
-  const mail = {
+  return {
     timestamp: at.toISOString(),
     source: request.FromEmailAddress ?? '',
     sendingAccountId: ACCOUNT,
     messageId,
-    destination: recipients,
+    destination: recipientsOf(request),
     tags,
   };
+}
+
+function envelope(type: SesEventType, detail: SesEventDetail, timestamp: string, region: string): SesEventBridgeEvent {
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': sesDetailTypes[type],
+    source: SES_EVENT_SOURCE,
+    account: ACCOUNT,
+    time: timestamp,
+    region,
+    resources: [],
+    detail,
+  };
+}
+
+/** What SES publishes when the open pixel of a mail it sent at `sentAt` loads, or one of its links is followed (`link`). */
+export function trackingEvent(
+  request: SendEmailRequestBody,
+  messageId: string,
+  sentAt: Date,
+  region: string,
+  what: { type: 'Open'; at: Date; userAgent: string } | { type: 'Click'; at: Date; userAgent: string; link: string },
+): SesEventBridgeEvent {
+  const timestamp = what.at.toISOString();
+  // SES's shape: the reader's address and agent too, which urm never keeps.
+  const seen = { timestamp, ipAddress: '127.0.0.1', userAgent: what.userAgent };
+  const detail =
+    what.type === 'Open'
+      ? { eventType: 'Open', mail: mailOf(request, messageId, sentAt), open: seen }
+      : { eventType: 'Click', mail: mailOf(request, messageId, sentAt), click: { ...seen, link: what.link, linkTags: {} } };
+  return envelope(what.type, detail, timestamp, region);
+}
+
+/** The events SES publishes for a mail it accepted with `messageId`, one per recipient and outcome. */
+export function simulatedEvents(request: SendEmailRequestBody, messageId: string, at: Date, region: string): SesEventBridgeEvent[] {
+  const recipients = recipientsOf(request);
+  const mail = mailOf(request, messageId, at);
   let step = 0;
   // Each outcome a while after the one before, as SES reports them (a complaint after its delivery), and after the
   // sender's own record of the send, which it stamps once SES has answered.
@@ -99,17 +141,7 @@ export function simulatedEvents(request: SendEmailRequestBody, messageId: string
                   reportingMTA: 'local',
                 },
               };
-      return {
-        version: '0',
-        id: randomUUID(),
-        'detail-type': sesDetailTypes[type],
-        source: SES_EVENT_SOURCE,
-        account: ACCOUNT,
-        time: timestamp,
-        region,
-        resources: [],
-        detail,
-      };
+      return envelope(type, detail, timestamp, region);
     }),
   );
 }

@@ -117,13 +117,13 @@ describe("SES's bounces, complaints and deliveries", () => {
     ({ stack, template } = synthesize());
   });
 
-  test('the configuration set publishes bounces, complaints and deliveries to the default bus', () => {
+  test('the configuration set publishes bounces, complaints, deliveries, opens and clicks to the default bus', () => {
     template.resourceCountIs('AWS::SES::ConfigurationSetEventDestination', 1);
     template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
       ConfigurationSetName: ref(stack, stack.email.configurationSet),
       EventDestination: {
         Enabled: true,
-        MatchingEventTypes: Match.arrayEquals(['bounce', 'complaint', 'delivery']),
+        MatchingEventTypes: Match.arrayEquals(['bounce', 'complaint', 'delivery', 'open', 'click']),
         EventBridgeDestination: {
           EventBusArn: {
             'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':events:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':event-bus/default']],
@@ -139,7 +139,7 @@ describe("SES's bounces, complaints and deliveries", () => {
     template.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: {
         source: ['aws.ses'],
-        'detail-type': ['Email Bounced', 'Email Complained', 'Email Delivered'],
+        'detail-type': ['Email Bounced', 'Email Complained', 'Email Delivered', 'Email Opened', 'Email Clicked'],
         detail: { mail: { tags: { 'ses:configuration-set': [ref(stack, stack.email.configurationSet)] } } },
       },
       State: 'ENABLED',

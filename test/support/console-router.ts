@@ -5,6 +5,7 @@
  * CSRF token on a POST), answered through the router and every route's
  * middleware.
  */
+import { MemoryCampaignResults } from './campaign-results';
 import { fakeUnsubscribe, MemoryDeferredOutbox, MemorySentCounts } from './send-gate';
 import { randomUUID } from 'node:crypto';
 import type { AffiliateRecord } from '../../functions/domain/affiliates';
@@ -99,6 +100,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     messageClaims: new MemoryDeliveryClaims(),
     outbox: new MemoryDeferredOutbox(),
     unsubscribe: fakeUnsubscribe,
+    results: new MemoryCampaignResults(),
   };
   const ports: ConsolePorts = {
     ...fakes,

@@ -47,6 +47,7 @@ const RejectionsPage = lazy(() => import('./pages/rejections').then((page) => pa
 const SettingsPage = lazy(() => import('./pages/settings').then((page) => page.SettingsPage));
 const UsersPage = lazy(() => import('./pages/users').then((page) => page.UsersPage));
 const AuditPage = lazy(() => import('./pages/audit').then((page) => page.AuditPage));
+const ResultsPage = lazy(() => import('./pages/results').then((page) => page.ResultsPage));
 
 export const routes: readonly ConsoleRoute[] = [
   { path: '/console/home', component: HomePage, nav: 'Home', group: 'Overview', roles: everyone },
@@ -68,6 +69,8 @@ export const routes: readonly ConsoleRoute[] = [
   { path: '/console/settings', component: SettingsPage, nav: 'Settings', group: 'Administration', roles: ['admin'] },
   { path: '/console/users', component: UsersPage, nav: 'Users', group: 'Administration', roles: ['admin'] },
   { path: '/console/audit', component: AuditPage, nav: 'Audit log', group: 'Administration', roles: ['admin'] },
+  // A journey's or a broadcast's results: reached from their pages.
+  { path: '/console/results/:kind/:id', component: ResultsPage, roles: everyone },
 ];
 
 /**

@@ -3,10 +3,9 @@ import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda'
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { AppStore } from '../../domain/apps';
-import { moneySettingsOf, type MoneySettings } from '../../domain/money-settings';
-import { LookupCache, lookupCacheDefaults } from '../../http/lookup-cache';
 import { logger } from '../../runtime/logger';
 import { consumeBatch } from '../../stream/consume';
+import { cachedMoneySettings } from '../../stream/money-settings';
 import { countFunnel, type CountFunnelDeps } from './core';
 
 export interface CountFunnelHandlerPorts extends Omit<CountFunnelDeps, 'settings'> {
@@ -15,15 +14,9 @@ export interface CountFunnelHandlerPorts extends Omit<CountFunnelDeps, 'settings
 }
 
 export function makeCountFunnelHandler(ports: CountFunnelHandlerPorts) {
-  // Settings changes reach the consumer within the cache's 30 seconds, like key revocations reach the API.
-  const settingsCache = new LookupCache<MoneySettings>(lookupCacheDefaults);
   const count = countFunnel({
     ...ports,
-    settings: (appId) =>
-      settingsCache.get(appId, async (id) => {
-        const app = await ports.apps.get(id);
-        return app && moneySettingsOf(app);
-      }),
+    settings: cachedMoneySettings(ports.apps),
   });
   return middy<KinesisStreamEvent, KinesisStreamBatchResponse>()
     .use(injectLambdaContext(logger))

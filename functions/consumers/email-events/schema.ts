@@ -34,6 +34,9 @@ export const sesEventSchema = {
         },
         complaint: { type: 'object', properties: { complainedRecipients: addresses, complaintFeedbackType: text(64), timestamp: time } },
         delivery: { type: 'object', properties: { recipients: { type: 'array', maxItems: 100, items: text(1024) }, timestamp: time } },
+        open: { type: 'object', properties: { timestamp: time } },
+        // SES's link may be long (a campaign's query string); only its origin and path are kept.
+        click: { type: 'object', properties: { timestamp: time, link: text(8192) } },
       },
     },
   },

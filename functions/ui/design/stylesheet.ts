@@ -15,6 +15,7 @@ import { campaignsCss } from './areas/campaigns';
 import { homeCss } from './areas/home';
 import { portalCss } from './areas/portal';
 import { preferencesCss } from './areas/preferences';
+import { resultsCss } from './areas/results';
 import { segmentsCss } from './areas/segments';
 import { breakpoints, tokensCss } from './tokens';
 
@@ -255,6 +256,7 @@ export const designStylesheet = [
   affiliatesCss,
   adminCss,
   portalCss,
+  resultsCss,
 ].join('');
 
 /**

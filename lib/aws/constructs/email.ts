@@ -74,11 +74,11 @@ export class Email extends Construct {
       sendingEnabled: true,
     });
     new CfnOutput(stack, 'EmailConfigurationSetName', { value: this.configurationSet.configurationSetName });
-    // Bounces, complaints and deliveries to the default bus (the only one SES publishes to), where the stack's rule
-    // takes this set's (event-functions.ts).
+    // Bounces, complaints, deliveries, opens and clicks to the default bus (the only one SES publishes to), where the
+    // stack's rule takes this set's (event-functions.ts). Opens and clicks: SES adds the pixel and rewrites the links itself.
     this.configurationSet.addEventDestination('Events', {
       destination: EventDestination.eventBus(EventBus.fromEventBusName(this, 'DefaultBus', 'default')),
-      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.DELIVERY],
+      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.DELIVERY, EmailSendingEvent.OPEN, EmailSendingEvent.CLICK],
     });
 
     if (props.domain !== undefined && props.domain !== '') {

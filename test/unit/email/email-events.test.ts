@@ -184,11 +184,12 @@ describe('SES events of urm mail', () => {
     const { stream, handle } = fakes();
     const [foreign] = eventsFor('bounce@simulator.amazonses.com') as EventBridgeEvent<string, { mail: { tags: Record<string, string[]> } }>[];
     delete foreign.detail.mail.tags[mailTagNames.profile];
+    // SES's rendering failures: urm takes bounces, complaints, deliveries, opens and clicks only.
     const [opened] = eventsFor('ann@example.com') as EventBridgeEvent<string, { eventType: string }>[];
-    opened.detail.eventType = 'Open';
+    opened.detail.eventType = 'Rendering Failure';
 
     expect(await handle(foreign)).toEqual({ ignored: expect.stringContaining('without urm’s application and profile tags') });
-    expect(await handle(opened)).toEqual({ ignored: expect.stringContaining('Open') });
+    expect(await handle(opened)).toEqual({ ignored: expect.stringContaining('Rendering Failure') });
     expect(await handle({ ...opened, detail: { eventType: 'Bounce' } })).toEqual({ ignored: 'format' });
     expect(stream.writes).toEqual([]);
   });

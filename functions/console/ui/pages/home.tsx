@@ -18,6 +18,7 @@ import { figure, formatCount, formatDay } from '../../../ui/format';
 import { ApiError, getJson } from '../api';
 import { ErrorNote } from '../components';
 import { useSession } from '../session';
+import { notSentWords } from '../not-sent';
 import { useApi } from '../use-api';
 import { PlayerSearch, playerPath } from './players';
 
@@ -180,19 +181,6 @@ export function HomePage() {
     </>
   );
 }
-
-/** The send gate's reasons in the words an operator reads. */
-const notSentWords: Record<string, string> = {
-  rg_status: 'Responsible gambling',
-  no_consent: 'No consent',
-  unsubscribed: 'Unsubscribed from the topic',
-  suppressed: 'Address suppressed',
-  no_address: 'No address or device',
-  daily_cap: 'Daily cap reached',
-  weekly_cap: 'Weekly cap reached',
-  quiet_hours: 'Deferred: quiet hours',
-  no_player: 'No such player',
-};
 
 /** What the send gate held back in the period, by reason, most first: the proof that the rules worked. */
 function NotSent({ counts }: { counts: Record<string, number> | undefined }) {
