@@ -25,6 +25,7 @@ import { DynamoDeliveryClaims } from './dynamo-delivery-claims';
 import { DynamoEnterpriseUserStore } from './dynamo-enterprise-user-store';
 import { DynamoFiguresStore } from './dynamo-figures-store';
 import { DynamoFunnelStore } from './dynamo-funnel-store';
+import { DynamoJourneyStore } from './dynamo-journey-store';
 import { DynamoKeyStore } from './dynamo-key-store';
 import { DynamoLinkStore } from './dynamo-link-store';
 import { DynamoOneTimeTokenStore } from './dynamo-one-time-token-store';
@@ -80,6 +81,7 @@ export const sentCounts = () => new DynamoSentCounts(dynamo, table('sendGate'));
 export const deferredOutbox = () => new DynamoDeferredOutbox(dynamo, table('sendGate'));
 export const clickClaims = () => new DynamoClickClaims(dynamo, table('clickClaims'));
 export const templateStore = () => new DynamoTemplateStore(dynamo, table('campaigns'));
+export const journeyStore = () => new DynamoJourneyStore(dynamo, table('campaigns'));
 
 let sharedKeys: KeyResolver | undefined;
 /** The container's key resolver (and its cache), made on first use: one for every operation the container runs. */
