@@ -47,6 +47,8 @@ const occupancySk = (version: number, stepId: string) => `occ#${String(version).
 const playerPk = (appId: string, profileId: string) => `ji#${appId}#${profileId}`;
 const instanceSk = (journeyId: string, entryId: string) => `${journeyId}#${entryId}`;
 const HISTORY = 'h#';
+/** The player's first deposit as journeys took it (no `#`: never a journey's instance key). */
+const FIRST_DEPOSIT = 'first-deposit';
 const timerPart = (shard: number) => `jt#${shard}`;
 
 function headOf(item: Item): JourneyHead {
@@ -240,7 +242,7 @@ export class DynamoJourneyStore implements JourneyStore {
   async playerInstances(appId: string, profileId: string, limit = INSTANCES_LISTED): Promise<StoredInstance[]> {
     const { items } = await this.query(playerPk(appId, profileId), '', Math.min(limit, INSTANCES_LISTED) + JOURNEYS_PER_APP);
     return items
-      .filter((item) => !(item.sk as string).startsWith(HISTORY))
+      .filter((item) => typeof item.instance === 'string')
       .slice(0, Math.min(limit, INSTANCES_LISTED))
       .map(instanceOf);
   }
@@ -295,6 +297,19 @@ export class DynamoJourneyStore implements JourneyStore {
       items.push(occupancyMove(this.tableName, next.app_id, instance, fromStep, -1), occupancyMove(this.tableName, next.app_id, instance, instance.stepId, 1));
     }
     return this.transact(items);
+  }
+
+  claimFirstDeposit(appId: string, profileId: string, insertId: string): Promise<boolean> {
+    return this.conditional(() =>
+      this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk: playerPk(appId, profileId), sk: FIRST_DEPOSIT, insert_id: insertId },
+          ConditionExpression: 'attribute_not_exists(pk) OR insert_id = :id',
+          ExpressionAttributeValues: { ':id': insertId },
+        }),
+      ),
+    );
   }
 
   async due(

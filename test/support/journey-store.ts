@@ -160,6 +160,17 @@ export class MemoryJourneyStore implements JourneyStore {
     return true;
   }
 
+  readonly firstDeposits = new Map<string, string>();
+
+  async claimFirstDeposit(appId: string, profileId: string, insertId: string): Promise<boolean> {
+    this.count_('claimFirstDeposit');
+    const key = `${appId}/${profileId}`;
+    const claimed = this.firstDeposits.get(key);
+    if (claimed !== undefined) return claimed === insertId;
+    this.firstDeposits.set(key, insertId);
+    return true;
+  }
+
   async due(shard: number, until: string, limit: number): Promise<{ instances: StoredInstance[]; next?: Record<string, string> }> {
     this.count_('due');
     const due = [...this.stored.values()]

@@ -124,6 +124,11 @@ export interface JourneyStore {
    * it was at) to its new step and, when it is done, closing the entry record; false on a conflict.
    */
   move(next: StoredInstance, fromStep: string): Promise<boolean>;
+  /**
+   * Claims `insertId` as the player's first deposit: true for the first deposit claimed and for that same one again
+   * (a redelivery), false for any other.
+   */
+  claimFirstDeposit(appId: string, profileId: string, insertId: string): Promise<boolean>;
   /** Instances due by `until` in one timer shard, oldest first, a page at a time. */
   due(shard: number, until: string, limit: number, start?: Record<string, string>): Promise<{ instances: StoredInstance[]; next?: Record<string, string> }>;
   /** Moves a due instance's due time to `leaseUntil` if its revision and due time are still as read: one runner at a time. */
