@@ -27,6 +27,7 @@ import { DynamoDeliveryClaims } from './dynamo-delivery-claims';
 import { DynamoEnterpriseUserStore } from './dynamo-enterprise-user-store';
 import { DynamoFiguresStore } from './dynamo-figures-store';
 import { DynamoFunnelStore } from './dynamo-funnel-store';
+import { DynamoJourneyStore } from './dynamo-journey-store';
 import { DynamoKeyStore } from './dynamo-key-store';
 import { DynamoLinkStore } from './dynamo-link-store';
 import { DynamoOneTimeTokenStore } from './dynamo-one-time-token-store';
@@ -84,6 +85,7 @@ export const clickClaims = () => new DynamoClickClaims(dynamo, table('clickClaim
 export const templateStore = () => new DynamoTemplateStore(dynamo, table('campaigns'));
 /** The low-level client: campaign money is exact DynamoDB numbers, read back as text. */
 export const campaignResultsStore = () => new DynamoCampaignResults(new DynamoDBClient({}), table('campaigns'));
+export const journeyStore = () => new DynamoJourneyStore(dynamo, table('campaigns'));
 
 let sharedKeys: KeyResolver | undefined;
 /** The container's key resolver (and its cache), made on first use: one for every operation the container runs. */

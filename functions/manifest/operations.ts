@@ -151,6 +151,15 @@ export const httpOperations: HttpOperation[] = [
     tables: { keys: 'read', segments: 'read' },
   },
   {
+    // Enters a player into an API-triggered journey: reads the journey's head and version, writes the trigger event.
+    id: 'TriggerJourney',
+    method: 'POST',
+    path: '/api/journeys/{journey_id}/trigger',
+    entry: 'functions/api/trigger-journey/handler.ts',
+    tables: { keys: 'read', campaigns: 'read' },
+    stream: 'write',
+  },
+  {
     id: 'SendEmail',
     method: 'POST',
     path: '/api/send_email',
@@ -352,6 +361,35 @@ export const streamConsumers: StreamConsumer[] = [
     retryAttempts: 10,
     maxRecordAgeSeconds: 6 * 24 * 60 * 60,
   },
+  {
+    // Journeys (functions/consumers/run-journeys/core.ts): entries and the moves events make. campaigns for journeys,
+    // instances and templates; funnel for the ledger's first deposit; profiles, timeline and segments for a branch's
+    // facts; the send gate's tables, channels and senders for the template sender; the stream for lifecycle events.
+    id: 'RunJourneys',
+    entry: 'functions/consumers/run-journeys/handler.ts',
+    tables: {
+      campaigns: 'readwrite',
+      apps: 'read',
+      profiles: 'read',
+      timeline: 'read',
+      segments: 'read',
+      funnel: 'read',
+      channels: 'read',
+      senders: 'read',
+      sendGate: 'readwrite',
+      pushDeliveries: 'write',
+      rejections: 'write',
+    },
+    stream: 'write',
+    email: 'send',
+    secretReads: [vapidPrivateKeyPattern, unsubscribeKeyPattern],
+    secretWrites: [unsubscribeKeyPattern],
+    pushEndpoints: true,
+    kinds: ['event'],
+    batchSize: 100,
+    retryAttempts: 10,
+    maxRecordAgeSeconds: 6 * 24 * 60 * 60,
+  },
 ];
 
 /** A function run on a schedule rather than by a request or the stream. */
@@ -401,6 +439,32 @@ export const scheduledFunctions: ScheduledFunction[] = [
     pushEndpoints: true,
     everyMinutes: 1,
     // Work starts only with 15 s left (functions/scheduled/send-deferred/core.ts).
+    timeoutSeconds: 60,
+  },
+  {
+    // Journey timers (the campaigns table's `due` index): the instances whose wait ended, moved as the consumer moves
+    // them, so the same grants but the ledger and rejections.
+    id: 'JourneyTimers',
+    entry: 'functions/scheduled/journey-timers/handler.ts',
+    tables: {
+      campaigns: 'readwrite',
+      apps: 'read',
+      profiles: 'read',
+      timeline: 'read',
+      segments: 'read',
+      channels: 'read',
+      senders: 'read',
+      sendGate: 'readwrite',
+      pushDeliveries: 'write',
+    },
+    indexes: { campaigns: ['due'] },
+    stream: 'write',
+    email: 'send',
+    secretReads: [vapidPrivateKeyPattern, unsubscribeKeyPattern],
+    secretWrites: [unsubscribeKeyPattern],
+    pushEndpoints: true,
+    everyMinutes: 1,
+    // Work starts only with 15 s left (functions/scheduled/journey-timers/core.ts).
     timeoutSeconds: 60,
   },
 ];

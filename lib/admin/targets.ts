@@ -50,6 +50,8 @@ import { secretsPrefixOutput } from '../../functions/manifest/secrets';
 import { failureOutputs } from '../aws/replay-outputs';
 import { localReplayPorts } from '../local/replay';
 import { localBackOffice, localClients, localPostbackHosts, type LocalEndpoints } from '../local/stack';
+import { DynamoJourneyStore } from '../../functions/adapters/dynamo-journey-store';
+import type { JourneyPorts } from '../../functions/back-office/journeys';
 
 /** The stack to work on cannot be found or reached; the message says what to do. */
 export class TargetError extends Error {}
@@ -152,6 +154,18 @@ export async function resultsPortsOf(target: Target): Promise<CampaignResultsPor
   }
   const { dynamo, document } = localClients(await runningLocalStack(target.dataDir));
   return { apps: new DynamoAppStore(document, tables.apps.localName), results: new DynamoCampaignResults(dynamo, tables.campaigns.localName) };
+}
+
+/** The journeys' stores on the target (the campaigns table): the journeys use cases' ports. */
+export async function journeyPortsOf(target: Target): Promise<JourneyPorts> {
+  const { document, tableName } = target.stack
+    ? await deployedTables(target.stack, target.region)
+    : { document: localClients(await runningLocalStack(target.dataDir)).document, tableName: (definition: TableDefinition) => definition.localName };
+  return {
+    journeys: new DynamoJourneyStore(document, tableName(tables.campaigns)),
+    templates: new DynamoTemplateStore(document, tableName(tables.campaigns)),
+    audit: new DynamoAuditLog(document, tableName(tables.auditLog)),
+  };
 }
 
 async function deployedBackOffice(stackName: string, region?: string): Promise<BackOffice> {

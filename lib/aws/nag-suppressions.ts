@@ -15,6 +15,7 @@ import {
   httpOperations,
   routedFunctions,
   scheduledFunctions,
+  streamConsumers,
   type FunctionDefinition,
   type HttpOperation,
   keyAuthenticated,
@@ -178,6 +179,7 @@ function suppressFunctionFindings(stack: UrmStackParts): void {
       .filter(touchesSecrets)
       .map((definition): [FunctionDefinition, IConstruct] => [definition, roleOf(stack, definition)]),
     ...scheduledFunctions.filter(touchesSecrets).map((definition): [FunctionDefinition, IConstruct] => [definition, scheduledRoleOf(stack, definition)]),
+    ...streamConsumers.filter(touchesSecrets).map((definition): [FunctionDefinition, IConstruct] => [definition, consumerRoleOf(stack, definition)]),
   ];
   for (const [definition, role] of functions) {
     const { secretReads: reads = [], secretChecks: checks = [], secretWrites: writes = [] } = definition;
@@ -218,6 +220,12 @@ function roleOf(stack: UrmStackParts, operation: FunctionDefinition): IConstruct
 }
 
 /** The role of a scheduled function. */
+function consumerRoleOf(stack: UrmStackParts, definition: FunctionDefinition): IConstruct {
+  const role = stack.pipeline.consumers[definition.id].role;
+  if (!role) throw new Error(`${definition.id} has no role`);
+  return role;
+}
+
 function scheduledRoleOf(stack: UrmStackParts, definition: FunctionDefinition): IConstruct {
   const role = stack.scheduled.functions[definition.id].role;
   if (!role) throw new Error(`${definition.id} has no role`);

@@ -86,8 +86,8 @@ export class UrmStack extends Stack {
     super(scope, id, props);
 
     this.data = new DataTables(this, 'Data');
-    this.pipeline = new EventPipeline(this, 'Pipeline', { tables: this.data.tables });
     const pushHosts = pushEndpointHosts(this.node.tryGetContext('urm:pushEndpointHosts') ?? process.env.URM_PUSH_ENDPOINT_HOSTS);
+    this.pipeline = new EventPipeline(this, 'Pipeline', { tables: this.data.tables, pushEndpointHosts: pushHosts });
     const devHosts = postbackHosts(this.node.tryGetContext('urm:postbackHosts') ?? process.env.URM_POSTBACK_HOSTS);
     this.ingestion = new IngestionApi(this, 'Ingestion', {
       tables: this.data.tables,
@@ -110,6 +110,8 @@ export class UrmStack extends Stack {
           .map((definition) => this.ingestion.operations[definition.id]),
         // The deferred sender sends what the send gate held for quiet hours.
         ...scheduledFunctions.filter((definition) => definition.email === 'send').map((definition) => this.scheduled.functions[definition.id]),
+        // The journeys consumer sends a journey's mail as events arrive.
+        ...streamConsumers.filter((definition) => definition.email === 'send').map((definition) => this.pipeline.consumers[definition.id]),
       ],
     });
     this.events = new EventFunctions(this, 'Events', {

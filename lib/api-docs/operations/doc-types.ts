@@ -11,6 +11,7 @@ export const tags = [
   { name: 'Web push', description: 'Web push notifications and what the browser SDK needs.' },
   { name: 'Segments', description: "The application's segments, their sizes and members, kept in real time." },
   { name: 'Templates', description: "The application's message templates, sent to one player through the send gate." },
+  { name: 'Journeys', description: 'Lifecycle journeys: entering a player into one from your server.' },
 ] as const;
 
 export type Tag = (typeof tags)[number]['name'];

@@ -19,6 +19,8 @@ import { consumerTimeout, definedFunction } from './function-defaults';
 
 export interface EventPipelineProps {
   tables: Record<TableName, ITable>;
+  /** For the consumers that send push (pushEndpoints): the operator's push endpoint hosts. */
+  pushEndpointHosts?: string;
 }
 
 /** Matches the `kind` of the JSON envelope (functions/domain/stream-record.ts). */
@@ -51,7 +53,12 @@ export class EventPipeline extends Construct {
     });
 
     for (const consumer of streamConsumers) {
-      const fn = definedFunction(this, consumer, { tables: props.tables, stream: this.stream }, { timeout: consumerTimeout });
+      const fn = definedFunction(
+        this,
+        consumer,
+        { tables: props.tables, stream: this.stream, pushEndpointHosts: props.pushEndpointHosts },
+        { timeout: consumerTimeout },
+      );
       fn.addEventSource(
         new KinesisEventSource(this.stream, {
           startingPosition: StartingPosition.TRIM_HORIZON,

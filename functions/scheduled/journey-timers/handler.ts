@@ -1,0 +1,13 @@
+import { journeyRuntime } from '../../consumers/run-journeys/wiring';
+import { furthestAheadMs, nowFor } from '../../runtime/clock';
+import { makeJourneyTimersHandler } from './make-handler';
+
+const { journeys, runner } = journeyRuntime();
+
+export const handler = makeJourneyTimersHandler({
+  journeys,
+  runner,
+  appTime: nowFor,
+  aheadMs: furthestAheadMs,
+  now: () => new Date(),
+});
