@@ -88,7 +88,8 @@ export function webhookSender(ports: WebhookPorts): WebhookSend {
       await release();
       throw error;
     }
-    const host = hostOf(new URL(request.url));
+    // The transport refused a URL that does not parse (unsent); no throw here may strand the claim.
+    const host = URL.canParse(request.url) ? hostOf(new URL(request.url)) : 'the webhook URL';
     if (!succeeded(response)) {
       if ('error' in response && response.unsent) await release();
       const detail = 'status' in response ? `${host} answered ${response.status}` : `${host}: ${response.error}`;
