@@ -13,6 +13,7 @@ import {
   deliveryClaims,
   enterpriseUserStore,
   figuresStore,
+  journeyStore,
   keyStore,
   playerDirectory,
   playerSearch,
@@ -65,6 +66,7 @@ export const handler = makeConsoleHandler({
   playerCounts: figuresStore(),
   appMoney: reports.funnel,
   segments: segmentStore(),
+  journeys: journeyStore(),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),

@@ -15,6 +15,7 @@ import { hashSecret, newSecret } from '../../functions/domain/secrets-random';
 import { consoleCsrf } from '../../functions/domain/sessions';
 import { makeConsoleHandler, type ConsolePorts } from '../../functions/console/make-handler';
 import { MemoryFunnelStore } from './funnel-store';
+import { MemoryJourneyStore } from './journey-store';
 import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from './affiliates';
 import { FakeClock, MemoryAuditLog, MemoryUserStore } from './enterprise';
 import { apiEvent, context } from './lambda';
@@ -86,6 +87,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     timeline: new MemoryTimeline(),
     rejections: new MemoryRejectionLog(),
     segments: new MemorySegmentStore(),
+    journeys: new MemoryJourneyStore(),
     stream: new MemoryStream(),
     mailer: new MemoryMailer(),
     actions: new MemorySentActions(),
