@@ -14,7 +14,7 @@ import type { Role } from '../../domain/enterprise';
 export const CONSOLE_ROOT = '/console/';
 
 /** The sidebar's sections, in order. */
-export const navGroups = ['Overview', 'Audience', 'Affiliates', 'Data', 'Administration'] as const;
+export const navGroups = ['Overview', 'Audience', 'Campaigns', 'Affiliates', 'Data', 'Administration'] as const;
 export type NavGroup = (typeof navGroups)[number];
 
 export interface ConsoleRoute {
@@ -38,6 +38,10 @@ const SegmentsPage = lazy(() => import('./pages/segments').then((page) => page.S
 const SegmentPage = lazy(() => import('./pages/segment').then((page) => page.SegmentPage));
 const NewSegmentPage = lazy(() => import('./pages/segment-form').then((page) => page.NewSegmentPage));
 const EditSegmentPage = lazy(() => import('./pages/segment-form').then((page) => page.EditSegmentPage));
+const JourneysPage = lazy(() => import('./pages/journeys').then((page) => page.JourneysPage));
+const JourneyPage = lazy(() => import('./pages/journey').then((page) => page.JourneyPage));
+const NewJourneyPage = lazy(() => import('./pages/journey-form').then((page) => page.NewJourneyPage));
+const EditJourneyPage = lazy(() => import('./pages/journey-form').then((page) => page.EditJourneyPage));
 const AffiliatesPage = lazy(() => import('./pages/affiliates').then((page) => page.AffiliatesPage));
 const AffiliatePage = lazy(() => import('./pages/affiliate').then((page) => page.AffiliatePage));
 const RejectionsPage = lazy(() => import('./pages/rejections').then((page) => page.RejectionsPage));
@@ -54,6 +58,11 @@ export const routes: readonly ConsoleRoute[] = [
   { path: '/console/segments/new', component: NewSegmentPage, roles: everyone },
   { path: '/console/segments/:id', component: SegmentPage, roles: everyone },
   { path: '/console/segments/:id/edit', component: EditSegmentPage, roles: everyone },
+  // Campaigns: each lane's pages in their own lines.
+  { path: '/console/journeys', component: JourneysPage, nav: 'Journeys', group: 'Campaigns', roles: everyone },
+  { path: '/console/journeys/new', component: NewJourneyPage, roles: everyone },
+  { path: '/console/journeys/:id', component: JourneyPage, roles: everyone },
+  { path: '/console/journeys/:id/edit', component: EditJourneyPage, roles: everyone },
   { path: '/console/affiliates', component: AffiliatesPage, nav: 'Affiliates', group: 'Affiliates', roles: everyone },
   { path: '/console/affiliates/:id', component: AffiliatePage, roles: everyone },
   { path: '/console/rejections', component: RejectionsPage, nav: 'Rejections', group: 'Data', roles: everyone },

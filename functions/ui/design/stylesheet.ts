@@ -12,6 +12,7 @@ import { adminCss } from './areas/admin';
 import { affiliatesCss } from './areas/affiliates';
 import { audienceCss } from './areas/audience';
 import { homeCss } from './areas/home';
+import { journeysCss } from './areas/journeys';
 import { portalCss } from './areas/portal';
 import { preferencesCss } from './areas/preferences';
 import { segmentsCss } from './areas/segments';
@@ -250,6 +251,7 @@ export const designStylesheet = [
   audienceCss,
   homeCss,
   segmentsCss,
+  journeysCss,
   affiliatesCss,
   adminCss,
   portalCss,
