@@ -150,6 +150,15 @@ export const httpOperations: HttpOperation[] = [
     tables: { keys: 'read', segments: 'read' },
   },
   {
+    // Enters a player into an API-triggered journey: reads the journey's head and version, writes the trigger event.
+    id: 'TriggerJourney',
+    method: 'POST',
+    path: '/api/journeys/{journey_id}/trigger',
+    entry: 'functions/api/trigger-journey/handler.ts',
+    tables: { keys: 'read', campaigns: 'read' },
+    stream: 'write',
+  },
+  {
     id: 'SendEmail',
     method: 'POST',
     path: '/api/send_email',

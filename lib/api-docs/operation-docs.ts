@@ -23,6 +23,7 @@ import type { OperationDoc } from './operations/doc-types';
 import { emailDocs } from './operations/email';
 import { enterprisePortalDocs } from './operations/enterprise-portal';
 import { ingestionDocs } from './operations/ingestion';
+import { journeyDocs } from './operations/journeys';
 import { profileReadDocs } from './operations/profile-reads';
 import { pushDocs } from './operations/push';
 import { segmentDocs } from './operations/segments';
@@ -53,4 +54,5 @@ export const operationDocs: Record<string, OperationDoc> = {
   ...pushDocs,
   ...trackingLinkDocs,
   ...segmentDocs,
+  ...journeyDocs,
 };

@@ -763,7 +763,7 @@ describe('web push in the stack', () => {
     const table = JSON.stringify(arn(stack.data.tables.pushDeliveries));
     const consoleMessaging = ['Console'];
     // The send gate claims each message id there too, put and delete only: send_email with a purpose, the deferred sender.
-    const pushSenders = ['SendPush', 'SendEmail', 'SendDeferred'];
+    const pushSenders = ['SendPush', 'SendEmail', 'SendDeferred', 'RunJourneys', 'JourneyTimers'];
     for (const { definition, fn } of allFunctions()) {
       // A grant names the table alone, or in a list with its indexes.
       const onTable = allowedStatements(fn).filter((statement) => JSON.stringify(statement.Resource).includes(table.slice(1, -1)));
@@ -837,6 +837,9 @@ describe('web push in the stack', () => {
       SendPush: ['apps/*/vapid-private-key'],
       Console: ['apps/*/unsubscribe-key', 'apps/*/vapid-private-key'],
       SendDeferred: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
+      // A journey's push and marketing mail, as the events arrive and as its timers fall due.
+      RunJourneys: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
+      JourneyTimers: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
       // The unsubscribe key, made once if an older application has none: whatever sends marketing mail.
       SendEmail: ['apps/*/unsubscribe-key'],
       // Signing the postbacks.
@@ -887,6 +890,8 @@ describe('web push in the stack', () => {
       // The unsubscribe key of an application made before it existed, made on its first marketing mail.
       SendDeferred: ['apps/*/unsubscribe-key'],
       SendEmail: ['apps/*/unsubscribe-key'],
+      RunJourneys: ['apps/*/unsubscribe-key'],
+      JourneyTimers: ['apps/*/unsubscribe-key'],
     });
   });
 });

@@ -10,6 +10,7 @@ export const tags = [
   { name: 'Email', description: "Transactional email through the application's channels." },
   { name: 'Web push', description: 'Web push notifications and what the browser SDK needs.' },
   { name: 'Segments', description: "The application's segments, their sizes and members, kept in real time." },
+  { name: 'Journeys', description: 'Lifecycle journeys: entering a player into one from your server.' },
 ] as const;
 
 export type Tag = (typeof tags)[number]['name'];

@@ -1,4 +1,5 @@
 /** The journeys consumer and timer over fakes: entries, first deposit, waits, goals, redelivery and crashes. */
+import { describe, expect, test } from '@jest/globals';
 import { runJourneys } from '../../../functions/consumers/run-journeys/core';
 import type { App } from '../../../functions/domain/apps';
 import type { StoredLedger } from '../../../functions/domain/funnel';
