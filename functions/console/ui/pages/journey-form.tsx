@@ -31,12 +31,12 @@ import {
   withStep,
 } from '../journey-draft';
 import { stepTypeNames } from '../journey-sentences';
-import { conditionExamples, conditionSentence, withExample } from '../segment-sentences';
+import { conditionExamples, conditionSentence, type Sentence, withExample } from '../segment-sentences';
 import { useApi } from '../use-api';
 import { journeyPath } from './journeys';
 import { SentenceTree } from './segment';
 import type { StepType, Weekday } from '../../../domain/journeys/definition';
-import { validCondition } from '../../../domain/segments/condition';
+import type { Condition } from '../../../domain/segments/condition';
 
 type Journey = ConsoleAnswer<'ConsoleGetJourney'>['journey'];
 
@@ -99,6 +99,20 @@ function Errors({ id, messages }: { id?: string; messages: readonly string[] }) 
   );
 }
 
+/**
+ * The condition typed, read back in words while it is typed; nothing while it is not JSON or not yet a whole
+ * condition (the server's check, not the bundle's: the schema's validator is not in the browser).
+ */
+function conditionWords(text: string): Sentence | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    const sentence = conditionSentence(JSON.parse(text) as Condition);
+    return JSON.stringify(sentence).includes('undefined') ? undefined : sentence;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A condition as JSON with the segment form's example buttons and the condition read back in words. */
 function ConditionField({
   id,
@@ -116,12 +130,7 @@ function ConditionField({
   errors: readonly string[];
 }) {
   const [notJson, setNotJson] = useState<string>();
-  let words: ReturnType<typeof conditionSentence> | undefined;
-  try {
-    words = value.trim() ? conditionSentence(validCondition(JSON.parse(value))) : undefined;
-  } catch {
-    words = undefined;
-  }
+  const words = conditionWords(value);
   const shown = [...(notJson ? [notJson] : []), ...errors.map((message) => message.replace(/^definition\./, ''))];
   return (
     <Field id={id} label={label} hint={hint} errors={shown}>
