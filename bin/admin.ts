@@ -29,6 +29,7 @@ import { roles, type Role } from '../functions/domain/enterprise';
 import { listAffiliates, listRejections } from '../functions/back-office/records';
 import { getMoneySettings, setMoneySettings, type AppMoneySettings } from '../functions/back-office/money';
 import { replayFailures } from '../functions/back-office/replay';
+import { createJourney, editJourney, getJourney, listJourneys, moveJourney, playerJourneys, type JourneyDetail } from '../functions/back-office/journeys';
 import { archiveSegment, createSegment, editSegment, getSegment, listSegments, type SegmentDetail } from '../functions/back-office/segments';
 import { segmentCsv, segmentMembers } from '../functions/back-office/segment-members';
 import { generateVapidKeys } from '../functions/back-office/web-push';
@@ -39,7 +40,7 @@ import { describePlan } from '../functions/domain/plans';
 import { Conflict, DomainError, ValidationError } from '../functions/domain/errors';
 import { parseMoneyEventPairs } from '../functions/domain/money-settings';
 import { printResult, textTable as table } from '../lib/admin/format';
-import { backOfficeOf, baseUrlOf, replayPortsOf, segmentPortsOf, TargetError } from '../lib/admin/targets';
+import { backOfficeOf, baseUrlOf, journeyPortsOf, replayPortsOf, segmentPortsOf, TargetError } from '../lib/admin/targets';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -875,6 +876,90 @@ export function adminProgram(options: AdminOptions = {}): Command {
         await new Promise((done) => (out as ReturnType<typeof createWriteStream>).end(done));
         print({ segment_id: opts.segment, rows, file: opts.out }, () => [`Wrote ${rows} members to ${opts.out}.`]);
       }
+    });
+  const journeys = program.command('journeys').description('journeys: lifecycle marketing that reacts to events (docs/api.md, "Journeys")');
+  const journeyPorts = () => journeyPortsOf({ ...target(), dataDir: resolve(root, target().dataDir) });
+  const journeyLines = (journey: JourneyDetail) => [
+    `${journey.journey_id} (${journey.name}): ${journey.status}, version ${journey.version}`,
+    ...journey.occupancy.map((row) => `  v${row.version} ${row.step_id}: ${row.players} players now`),
+    `definition: ${JSON.stringify(journey.definition)}`,
+  ];
+  journeys
+    .command('list')
+    .description("an application's journeys")
+    .requiredOption('--app <app_id>')
+    .option('--archived', 'archived journeys too')
+    .action(async (opts: { app: string; archived?: boolean }) => {
+      const found = await listJourneys(await journeyPorts())(opts.app, { archived: opts.archived });
+      print(found, () => table(found as unknown as Record<string, unknown>[], ['journey_id', 'name', 'status', 'version', 'updated_at']));
+    });
+  journeys
+    .command('show')
+    .description('a journey: its definition, versions and players at each step now')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--journey <journey_id>')
+    .action(async (opts: { app: string; journey: string }) => {
+      const found = await getJourney(await journeyPorts())(opts.app, opts.journey);
+      print(found, () => journeyLines(found));
+    });
+  journeys
+    .command('create')
+    .description('a journey as a draft: publish it with `journeys publish`')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--name <name>', 'a name for people, 1 to 100 characters')
+    .requiredOption('--file <definition.json>', 'the definition (entry, steps, goal…) as a JSON file')
+    .option('--id <journey_id>', 'lower-case letters, digits, _ and - (default: made from the name)')
+    .action(async (opts: { app: string; name: string; file: string; id?: string }) => {
+      const created = await createJourney(await journeyPorts())(opts.app, commandLineActor, {
+        name: opts.name,
+        definition: conditionArgument(`@${opts.file}`),
+        ...(opts.id ? { journey_id: opts.id } : {}),
+      });
+      print(created, () => [`Created journey ${created.journey_id}: a draft.`, ...journeyLines(created)]);
+    });
+  journeys
+    .command('edit')
+    .description('rename a journey, or change its definition: a new version; players in it keep theirs')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--journey <journey_id>')
+    .option('--name <name>')
+    .option('--file <definition.json>', 'the new definition as a JSON file')
+    .action(async (opts: { app: string; journey: string; name?: string; file?: string }) => {
+      const edited = await editJourney(await journeyPorts())(opts.app, commandLineActor, opts.journey, {
+        name: opts.name,
+        ...(opts.file ? { definition: conditionArgument(`@${opts.file}`) } : {}),
+      });
+      print(edited, () => [`Changed journey ${edited.journey_id}.`, ...journeyLines(edited)]);
+    });
+  for (const [move, what] of [
+    ['publish', 'make a draft live: players enter from now on'],
+    ['pause', 'stop entries and hold the players in it where they are'],
+    ['resume', 'make a paused journey live again'],
+    ['archive', 'end a journey for good: nobody enters, nobody moves'],
+  ] as const) {
+    journeys
+      .command(move)
+      .description(what)
+      .requiredOption('--app <app_id>')
+      .requiredOption('--journey <journey_id>')
+      .action(async (opts: { app: string; journey: string }) => {
+        const moved = await moveJourney(await journeyPorts())(opts.app, commandLineActor, opts.journey, move);
+        print(moved, () => [`Journey ${moved.journey_id} is ${moved.status}.`]);
+      });
+  }
+  journeys
+    .command('player')
+    .description("a player's journeys: where they are and what they got")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--player <profile_id>')
+    .action(async (opts: { app: string; player: string }) => {
+      const found = await playerJourneys(await journeyPorts())(opts.app, opts.player);
+      print(found, () =>
+        found.map(
+          (row) =>
+            `${row.journey_id} v${row.version}: ${row.status === 'active' ? `at ${row.step_id}${row.waiting_until ? ` until ${row.waiting_until}` : ''}` : `left (${row.done?.reason})`}; got ${row.sends.map((send) => `${send.channel} ${send.template_id}`).join(', ') || 'nothing'}`,
+        ),
+      );
     });
   const push = program.command('push').description('web push');
   push

@@ -46,6 +46,9 @@ import { secretsPrefixOutput } from '../../functions/manifest/secrets';
 import { failureOutputs } from '../aws/replay-outputs';
 import { localReplayPorts } from '../local/replay';
 import { localBackOffice, localClients, type LocalEndpoints } from '../local/stack';
+import { DynamoJourneyStore } from '../../functions/adapters/dynamo-journey-store';
+import { DynamoTemplateStore } from '../../functions/adapters/dynamo-template-store';
+import type { JourneyPorts } from '../../functions/back-office/journeys';
 
 /** The stack to work on cannot be found or reached; the message says what to do. */
 export class TargetError extends Error {}
@@ -118,6 +121,18 @@ export async function segmentPortsOf(target: Target): Promise<SegmentPorts> {
     profiles: new DynamoProfileStore(document, tableName(tables.profiles)),
     ledgers: new DynamoFunnelStore(document, tableName(tables.funnel)),
     apps: new DynamoAppStore(document, tableName(tables.apps)),
+    audit: new DynamoAuditLog(document, tableName(tables.auditLog)),
+  };
+}
+
+/** The journeys' stores on the target (the campaigns table): the journeys use cases' ports. */
+export async function journeyPortsOf(target: Target): Promise<JourneyPorts> {
+  const { document, tableName } = target.stack
+    ? await deployedTables(target.stack, target.region)
+    : { document: localClients(await runningLocalStack(target.dataDir)).document, tableName: (definition: TableDefinition) => definition.localName };
+  return {
+    journeys: new DynamoJourneyStore(document, tableName(tables.campaigns)),
+    templates: new DynamoTemplateStore(document, tableName(tables.campaigns)),
     audit: new DynamoAuditLog(document, tableName(tables.auditLog)),
   };
 }
