@@ -27,6 +27,7 @@ import {
   senderStore,
   sentActions,
   sentCounts,
+  templateStore,
   timelineStore,
 } from '../adapters/stores';
 import { AppVapidKeyring } from '../adapters/vapid-keyring';
@@ -67,6 +68,8 @@ export const handler = makeConsoleHandler({
   appMoney: reports.funnel,
   segments: segmentStore(),
   journeys: journeyStore(),
+  // A journey's send steps must name templates the application has.
+  templates: templateStore(),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),

@@ -8,7 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
+import { DynamoJourneyStore } from '../../functions/adapters/dynamo-journey-store';
 import { DynamoTemplateStore } from '../../functions/adapters/dynamo-template-store';
+import { createJourney } from '../../functions/back-office/journeys';
 import { setMoneySettings } from '../../functions/back-office/money';
 import { commandLineActor } from '../../functions/domain/audit';
 import { tables } from '../../functions/manifest/resources';
@@ -19,6 +21,7 @@ import { request } from '../support/http';
 import { waitFor } from '../support/local-process';
 import { testStack, type TestStack } from '../support/local-stack';
 import { checkPage } from '../support/page-checks';
+import { welcomeJourney } from '../support/journeys';
 import { emailTemplate, pushTemplate, storedTemplate } from '../support/templates';
 
 let stack: TestStack;
@@ -66,7 +69,7 @@ describe('journeys in the console', () => {
     const wait = await addStep(page, 'Wait', 'wait-2d');
     await card(page, wait).getByLabel('days').fill('2');
     const branch = await addStep(page, 'Branch', 'second-deposit');
-    await card(page, branch).getByLabel('Condition').fill('{"lifecycle": "deposit_count", "op": "gte", "value": 2}');
+    await card(page, branch).getByLabel('Condition', { exact: true }).fill('{"lifecycle": "deposit_count", "op": "gte", "value": 2}');
     await card(page, branch).getByText('Deposits made are at least 2').waitFor();
     const nudge = await addStep(page, 'Send', 'nudge');
     await card(page, nudge).getByLabel('Channel').selectOption('push');
@@ -127,10 +130,14 @@ describe('journeys in the console', () => {
   }, 180_000);
 
   test('a viewer reads the journeys but sees no button that changes them', async () => {
+    const journeys = new DynamoJourneyStore(localClients(stack.endpoints).document, tables.campaigns.localName);
+    await createJourney({ journeys, audit: app.office.audit })(app.appId, commandLineActor, { name: 'Win back', definition: welcomeJourney() });
+
     const page = await signedInPage(stack, browser, app, 'viewer', '/console/journeys');
     await page.getByRole('heading', { name: 'Journeys', level: 1 }).waitFor();
-    await page.getByRole('link', { name: 'Welcome series' }).click();
-    await page.getByRole('heading', { name: 'Welcome series', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Win back' }).click();
+    await page.getByRole('heading', { name: 'Win back', level: 1 }).waitFor();
+    await page.getByRole('region', { name: 'Steps' }).getByText('Wait 2 days').waitFor();
 
     await expect(page.getByRole('link', { name: 'New journey' }).count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: /Pause|Resume|Archive|Publish/ }).count()).resolves.toBe(0);

@@ -1,9 +1,8 @@
 /** The query strings and bodies of the console's journeys (docs/api.md, "Journeys in the console"). */
+import { journeyNameLength } from '../../back-office/journeys';
 import { journeyIdPattern } from '../../domain/journeys/store';
 import { identifierText } from '../../domain/text';
 import { compileValidator } from '../../domain/validation';
-
-export const journeyNameLength = 100;
 
 const journeyName = { type: 'string', minLength: 1, maxLength: journeyNameLength, ...identifierText } as const;
 /** The definition's own schema is checked by checkJourney (functions/domain/journeys/definition.ts), whose messages name the path. */

@@ -2,10 +2,19 @@
 import { describe, expect, test } from '@jest/globals';
 import { consoleRouter } from '../../support/console-router';
 import { welcomeJourney } from '../../support/journeys';
+import { emailTemplate, pushTemplate, storedTemplate } from '../../support/templates';
 
 const definition = welcomeJourney();
 
-async function created(api: ReturnType<typeof consoleRouter>, name = 'Welcome') {
+/** The console over fakes, with the two templates the welcome journey sends. */
+async function withTemplates() {
+  const api = consoleRouter();
+  await api.templates.create(storedTemplate('app_1', emailTemplate()));
+  await api.templates.create(storedTemplate('app_1', { ...pushTemplate(), id: 'come-back' }));
+  return api;
+}
+
+async function created(api: Awaited<ReturnType<typeof withTemplates>>, name = 'Welcome') {
   const response = await api.call('POST', '/console/api/journeys', { body: { name, definition } });
   expect(response.status).toBe(201);
   return response.body.journey;
@@ -13,7 +22,7 @@ async function created(api: ReturnType<typeof consoleRouter>, name = 'Welcome') 
 
 describe('POST /console/api/journeys', () => {
   test('a marketer drafts a journey: 201 at version 1 with its id from the name, listed with its entry and nobody in it', async () => {
-    const api = consoleRouter();
+    const api = await withTemplates();
     const marketer = await api.signIn('marketer');
 
     const response = await api.call('POST', '/console/api/journeys', { as: marketer, body: { name: 'First deposit welcome', definition } });
@@ -28,8 +37,8 @@ describe('POST /console/api/journeys', () => {
     expect(api.audit.entries.map((entry) => [entry.action, entry.target])).toEqual([['journey.created', 'journey:first-deposit-welcome']]);
   });
 
-  test('a journey with several problems is 400 listing every one under definition, and nothing is made', async () => {
-    const api = consoleRouter();
+  test('a journey with several problems is 400 listing every one by its path, and nothing is made', async () => {
+    const api = await withTemplates();
     const broken = {
       entry: { first_deposit: true },
       steps: [
@@ -43,25 +52,34 @@ describe('POST /console/api/journeys', () => {
     expect(response.status).toBe(400);
     expect(response.body.message).toBe('journey is invalid');
     expect(response.body.errors).toEqual([
-      'definition.steps[0].next: no step "nowhere"',
-      "definition.steps[1]: the branches' percent and holdout_percent add up to 60; they must add up to 100",
+      'steps[0].next: no step "nowhere"',
+      "steps[1]: the branches' percent and holdout_percent add up to 60; they must add up to 100",
     ]);
     expect(api.journeys.heads.size).toBe(0);
   });
 
-  test('a definition that is not the schema is 400 naming the path', async () => {
+  test('a send step naming a template the application does not have is 400 naming the step', async () => {
     const api = consoleRouter();
+
+    const response = await api.call('POST', '/console/api/journeys', { body: { name: 'Welcome', definition } });
+
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual(['steps[0].template_id: no template "welcome"', 'steps[3].template_id: no template "come-back"']);
+  });
+
+  test('a definition that is not the schema is 400 naming the path', async () => {
+    const api = await withTemplates();
 
     const response = await api.call('POST', '/console/api/journeys', {
       body: { name: 'Bad wait', definition: { entry: { first_deposit: true }, steps: [{ id: 'w', type: 'wait', duration: { days: 400 } }] } },
     });
 
     expect(response.status).toBe(400);
-    expect(response.body.errors.join(' ')).toMatch(/^definition\.steps\[0\]\.duration\.days/);
+    expect(response.body.errors.join(' ')).toMatch(/^steps\[0\]\.duration\.days/);
   });
 
   test('a taken id is 409; "new", the form\'s address, is refused', async () => {
-    const api = consoleRouter();
+    const api = await withTemplates();
     await created(api);
 
     const again = await api.call('POST', '/console/api/journeys', { body: { name: 'Welcome', definition } });
@@ -73,7 +91,7 @@ describe('POST /console/api/journeys', () => {
   });
 
   test('a viewer is refused (403); a call without the CSRF token too; nothing is made', async () => {
-    const api = consoleRouter();
+    const api = await withTemplates();
     const viewer = await api.signIn('viewer');
 
     const asViewer = await api.call('POST', '/console/api/journeys', { as: viewer, body: { name: 'X1', definition } });
@@ -84,7 +102,7 @@ describe('POST /console/api/journeys', () => {
   });
 
   test('a body over the bound is refused before any read', async () => {
-    const api = consoleRouter();
+    const api = await withTemplates();
     const huge = { name: 'Huge', definition: { ...definition, padding: 'x'.repeat(80 * 1024) } };
 
     const response = await api.call('POST', '/console/api/journeys', { body: huge });
@@ -96,7 +114,7 @@ describe('POST /console/api/journeys', () => {
 
 describe('one journey', () => {
   test('a viewer reads a journey with its definition, versions and occupancy, but may not change it', async () => {
-    const api = consoleRouter();
+    const api = await withTemplates();
     await created(api);
     const viewer = await api.signIn('viewer');
 
@@ -109,7 +127,7 @@ describe('one journey', () => {
   });
 
   test('an unknown journey, or an id that cannot be one, is 404 on every route', async () => {
-    const api = consoleRouter();
+    const api = await withTemplates();
     await api.admin();
 
     const answers = await Promise.all([
@@ -124,7 +142,7 @@ describe('one journey', () => {
   });
 
   test('publish, pause, resume and archive move the status; a move from the wrong status is 409', async () => {
-    const api = consoleRouter();
+    const api = await withTemplates();
     await created(api);
 
     const statuses: string[] = [];
@@ -138,7 +156,7 @@ describe('one journey', () => {
 
     expect(statuses).toEqual(['live', 'paused', 'live', 'paused', 'archived']);
     expect([resumeArchived.status, publishAgain.status]).toEqual([409, 409]);
-    expect(resumeArchived.body.message).toBe('the journey is archived: it cannot resume');
+    expect(resumeArchived.body.message).toBe('a archived journey cannot be made live');
     expect(api.audit.entries.map((entry) => entry.action)).toEqual([
       'journey.created',
       'journey.published',
@@ -150,7 +168,7 @@ describe('one journey', () => {
   });
 
   test('editing a live journey makes a new version; the old one stays readable and keeps its players', async () => {
-    const api = consoleRouter();
+    const api = await withTemplates();
     await created(api);
     await api.call('POST', '/console/api/journeys/welcome/publish');
     await api.journeys.enter(
@@ -187,7 +205,7 @@ describe('one journey', () => {
   });
 
   test('an archived journey cannot be edited (409)', async () => {
-    const api = consoleRouter();
+    const api = await withTemplates();
     await created(api);
     await api.call('POST', '/console/api/journeys/welcome/archive');
 
@@ -197,7 +215,7 @@ describe('one journey', () => {
   });
 
   test('archived journeys are listed only when asked', async () => {
-    const api = consoleRouter();
+    const api = await withTemplates();
     await created(api, 'Welcome');
     await created(api, 'Win back');
     await api.call('POST', '/console/api/journeys/win-back/archive');
@@ -214,7 +232,7 @@ describe('one journey', () => {
 
 describe('GET /console/api/players/{profile_id}/journeys', () => {
   test("a player's entries: where they are, how one ended, and what each sent them", async () => {
-    const api = consoleRouter();
+    const api = await withTemplates();
     await created(api);
     const base = { journeyId: 'welcome', version: 1, profileId: 'p-1', entryProperties: {} };
     const first = { ...base, entryId: 'e-1', stepId: 'wait-2d', enteredAt: '2026-10-01T09:00:00.000Z', visits: { welcome: 1 } };
@@ -256,11 +274,12 @@ describe('GET /console/api/players/{profile_id}/journeys', () => {
         version: 1,
         entry_id: 'e-2',
         entered_at: '2026-11-20T09:00:00.000Z',
-        at: { step_id: 'wait-2d', type: 'wait', waiting_until: '2026-11-22T09:00:00.000Z' },
-        done: null,
-        got: [{ step_id: 'welcome', type: 'send', channel: 'email', template_id: 'welcome', times: 1 }],
+        step_id: 'wait-2d',
+        status: 'active',
+        waiting_until: '2026-11-22T09:00:00.000Z',
+        sends: [{ step_id: 'welcome', channel: 'email', template_id: 'welcome' }],
       },
-      expect.objectContaining({ entry_id: 'e-1', at: null, done: { reason: 'converted', at: '2026-10-02T09:00:00.000Z' } }),
+      expect.objectContaining({ entry_id: 'e-1', status: 'done', done: { reason: 'converted', at: '2026-10-02T09:00:00.000Z' } }),
     ]);
     expect(nobody.body).toEqual({ journeys: [] });
   });

@@ -85,15 +85,15 @@ const weekdayChoices: readonly { day: Weekday; label: string }[] = [
   { day: 'sun', label: 'Sun' },
 ];
 
-/** The server names a definition's parts under `definition.`; a path of the form's own problems too. */
-const under = (errors: readonly string[], path: string) => errorsFor(errors, `definition.${path}`);
+/** The messages about a part of the definition: the server's (checkJourney names the path) and the form's own. */
+const under = (errors: readonly string[], path: string) => errorsFor(errors, path);
 
 function Errors({ id, messages }: { id?: string; messages: readonly string[] }) {
   if (messages.length === 0) return null;
   return (
     <ul class="field-error journey-errors" id={id}>
       {messages.map((message) => (
-        <li key={message}>{message.replace(/^definition\./, '')}</li>
+        <li key={message}>{message}</li>
       ))}
     </ul>
   );
@@ -131,7 +131,7 @@ function ConditionField({
 }) {
   const [notJson, setNotJson] = useState<string>();
   const words = conditionWords(value);
-  const shown = [...(notJson ? [notJson] : []), ...errors.map((message) => message.replace(/^definition\./, ''))];
+  const shown = [...(notJson ? [notJson] : []), ...errors];
   return (
     <Field id={id} label={label} hint={hint} errors={shown}>
       <div class="example-buttons" role="group" aria-label={`Add to ${label.toLowerCase()}`}>
@@ -574,7 +574,7 @@ function JourneyForm({ journey }: { journey?: Journey }) {
   const save = async (publish: boolean) => {
     const made = definitionOf(draft);
     if ('problems' in made) {
-      setLocal(made.problems.map((problem) => `definition.${problem}`));
+      setLocal(made.problems);
       return;
     }
     setLocal([]);
@@ -604,7 +604,7 @@ function JourneyForm({ journey }: { journey?: Journey }) {
     if (answer) route(journeyPath(answer.journey.journey_id));
   };
 
-  const topFields = ['name', 'journey_id', 'definition.entry', 'definition.audience', 'definition.reentry', 'definition.goal', 'definition.steps'];
+  const topFields = ['name', 'journey_id', 'entry', 'audience', 'reentry', 'goal', 'steps'];
   return (
     <form
       class="journey-form"
@@ -826,7 +826,7 @@ function JourneyForm({ journey }: { journey?: Journey }) {
             </button>
           ))}
         </div>
-        <Errors messages={errors.filter((message) => /^definition\.steps(?!\[)/.test(message))} />
+        <Errors messages={errors.filter((message) => /^steps(?!\[)/.test(message))} />
       </Card>
 
       <FormFailure failure={failure} not={journey ? 'Not saved' : 'Not created'} fields={topFields} />

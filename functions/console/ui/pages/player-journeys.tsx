@@ -1,10 +1,9 @@
-/** A player's journeys on their page: each entry, where they are in it (or how it ended), and what it sent them. */
+/** A player's journeys on their page: each entry, where they are in it (or how it ended), and what it sent them (the gate may still have suppressed one: the timeline says). */
 import type { ConsoleAnswer } from '../../answers';
 import { Badge, type Tone } from '../../../ui/design/badge';
 import { When } from '../../../ui/design/value';
 import { getJson } from '../api';
 import { ErrorNote, Loading } from '../components';
-import { stepTypeNames } from '../journey-sentences';
 import { useApi } from '../use-api';
 import { journeyPath, stepAnchor } from './journeys';
 
@@ -20,14 +19,15 @@ const endings: Record<NonNullable<PlayerJourney['done']>['reason'], { words: str
 
 const channelWords: Record<string, string> = { email: 'Email', push: 'Push', webhook: 'Webhook' };
 
-export function gotWords(got: PlayerJourney['got'][number]): string {
-  const times = got.times > 1 ? ` ×${got.times}` : '';
-  if (got.type === 'send') return `${channelWords[got.channel ?? ''] ?? 'Message'} “${got.template_id}”${times}`;
-  return `Attributes set at ${got.step_id}${times}`;
-}
+export const sendWords = (send: PlayerJourney['sends'][number]) => `${channelWords[send.channel] ?? 'Message'} “${send.template_id}”`;
 
 function Entry({ entry }: { entry: PlayerJourney }) {
   const ending = entry.done ? endings[entry.done.reason] : undefined;
+  const step = (
+    <a href={`${journeyPath(entry.journey_id)}#${stepAnchor(entry.step_id)}`}>
+      <code>{entry.step_id}</code>
+    </a>
+  );
   return (
     <li class="player-journey">
       <div class="player-journey-head">
@@ -36,37 +36,31 @@ function Entry({ entry }: { entry: PlayerJourney }) {
         <span class="muted">version {entry.version}</span>
       </div>
       <p class="player-journey-where">
-        {entry.at ? (
+        {entry.done ? (
           <>
-            At{' '}
-            <a href={`${journeyPath(entry.journey_id)}#${stepAnchor(entry.at.step_id)}`}>
-              <code>{entry.at.step_id}</code>
-            </a>
-            {entry.at.type && ` (${stepTypeNames[entry.at.type].toLowerCase()})`}
-            {entry.at.waiting_until && (
+            Left at {step} <When at={entry.done.at} />
+          </>
+        ) : (
+          <>
+            At {step}
+            {entry.waiting_until && (
               <>
                 {' '}
-                until <When at={entry.at.waiting_until} />
+                until <When at={entry.waiting_until} />
               </>
             )}
           </>
-        ) : (
-          entry.done && (
-            <>
-              Left <When at={entry.done.at} />
-            </>
-          )
         )}
         <span class="muted">
           {' '}
           · entered <When at={entry.entered_at} />
         </span>
       </p>
-      {entry.got.length > 0 ? (
+      {entry.sends.length > 0 ? (
         <ul class="chips" aria-label={`What ${entry.name} sent`}>
-          {entry.got.map((got) => (
-            <li key={got.step_id} class="chip">
-              {gotWords(got)}
+          {entry.sends.map((send) => (
+            <li key={send.step_id} class="chip">
+              {sendWords(send)}
             </li>
           ))}
         </ul>
