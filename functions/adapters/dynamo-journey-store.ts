@@ -150,8 +150,10 @@ export class DynamoJourneyStore implements JourneyStore {
       const out = await this.db.send(
         new QueryCommand({
           TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+          // DynamoDB refuses begins_with on an empty string: no prefix is the whole partition.
+          ...(prefix === ''
+            ? { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }
+            : { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix } }),
           ConsistentRead: true,
           ...(options.count ? { Select: 'COUNT' } : { Limit: bound - items.length }),
           ...(options.newestFirst ? { ScanIndexForward: false } : {}),

@@ -14,6 +14,7 @@ import {
   deliveryClaims,
   enterpriseUserStore,
   figuresStore,
+  journeyStore,
   keyStore,
   playerDirectory,
   playerSearch,
@@ -25,9 +26,9 @@ import {
   rejectionLog,
   segmentStore,
   senderStore,
-  templateStore,
   sentActions,
   sentCounts,
+  templateStore,
   timelineStore,
 } from '../adapters/stores';
 import { AppVapidKeyring } from '../adapters/vapid-keyring';
@@ -69,6 +70,7 @@ export const handler = makeConsoleHandler({
   segments: segmentStore(),
   templates: templateStore(),
   results: campaignResultsStore(),
+  journeys: journeyStore(),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),

@@ -13,6 +13,7 @@ import { json } from '../http/response';
 import { routeRequests, type RouteHandler } from '../http/router';
 import type { ApiResult } from '../http/types';
 import { affiliatesHandlers, type AffiliatesPorts } from './affiliates/handlers';
+import { journeysHandlers, type JourneysPorts } from './journeys/handlers';
 import { overviewHandlers, type OverviewPorts } from './overview/handlers';
 import { playersHandlers, type PlayersPorts } from './players/handlers';
 import { rejectionsHandlers, type RejectionsPorts } from './rejections/handlers';
@@ -34,7 +35,8 @@ export type ConsolePorts = ConsoleAuthPorts &
   OverviewPorts &
   SegmentsPorts &
   TemplatesPorts &
-  ResultsPorts;
+  ResultsPorts &
+  JourneysPorts;
 
 /** Each route's implementation, by id: the areas' together (the type says every declared route has one). */
 export function consoleImplementations(ports: ConsolePorts) {
@@ -48,6 +50,7 @@ export function consoleImplementations(ports: ConsolePorts) {
     ...segmentsHandlers(ports),
     ...templatesHandlers(ports),
     ...resultsHandlers(ports),
+    ...journeysHandlers(ports),
   } satisfies Implementations<typeof routes>;
 }
 

@@ -5,6 +5,7 @@
  * are their union. Declarations and validators only: no store, no client.
  */
 import { routes as affiliates } from './affiliates/routes';
+import { routes as journeys } from './journeys/routes';
 import { routes as overview } from './overview/routes';
 import { routes as players } from './players/routes';
 import { routes as rejections } from './rejections/routes';
@@ -14,7 +15,18 @@ import { routes as settings } from './settings/routes';
 import { routes as templates } from './templates/routes';
 import { routes as users } from './users/routes';
 
-export const routes = [...users, ...settings, ...players, ...affiliates, ...rejections, ...overview, ...segments, ...templates, ...results] as const;
+export const routes = [
+  ...users,
+  ...settings,
+  ...players,
+  ...affiliates,
+  ...rejections,
+  ...overview,
+  ...segments,
+  ...templates,
+  ...results,
+  ...journeys,
+] as const;
 
 export type ConsoleRoute = (typeof routes)[number];
 export type ConsoleRouteId = ConsoleRoute['id'];

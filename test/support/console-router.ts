@@ -16,6 +16,7 @@ import { hashSecret, newSecret } from '../../functions/domain/secrets-random';
 import { consoleCsrf } from '../../functions/domain/sessions';
 import { makeConsoleHandler, type ConsolePorts } from '../../functions/console/make-handler';
 import { MemoryFunnelStore } from './funnel-store';
+import { MemoryJourneyStore } from './journey-store';
 import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from './affiliates';
 import { FakeClock, MemoryAuditLog, MemoryUserStore } from './enterprise';
 import { apiEvent, context } from './lambda';
@@ -88,6 +89,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     timeline: new MemoryTimeline(),
     rejections: new MemoryRejectionLog(),
     segments: new MemorySegmentStore(),
+    journeys: new MemoryJourneyStore(),
     templates: new MemoryTemplateStore(),
     stream: new MemoryStream(),
     mailer: new MemoryMailer(),

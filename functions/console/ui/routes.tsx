@@ -41,6 +41,10 @@ const EditSegmentPage = lazy(() => import('./pages/segment-form').then((page) =>
 const TemplatesPage = lazy(() => import('./pages/templates').then((page) => page.TemplatesPage));
 const NewTemplatePage = lazy(() => import('./pages/template-editor').then((page) => page.NewTemplatePage));
 const TemplatePage = lazy(() => import('./pages/template-editor').then((page) => page.TemplatePage));
+const JourneysPage = lazy(() => import('./pages/journeys').then((page) => page.JourneysPage));
+const JourneyPage = lazy(() => import('./pages/journey').then((page) => page.JourneyPage));
+const NewJourneyPage = lazy(() => import('./pages/journey-form').then((page) => page.NewJourneyPage));
+const EditJourneyPage = lazy(() => import('./pages/journey-form').then((page) => page.EditJourneyPage));
 const AffiliatesPage = lazy(() => import('./pages/affiliates').then((page) => page.AffiliatesPage));
 const AffiliatePage = lazy(() => import('./pages/affiliate').then((page) => page.AffiliatePage));
 const RejectionsPage = lazy(() => import('./pages/rejections').then((page) => page.RejectionsPage));
@@ -63,6 +67,11 @@ export const routes: readonly ConsoleRoute[] = [
   // Before `:id`: "new" is not a template's id.
   { path: '/console/templates/new', component: NewTemplatePage, roles: everyone },
   { path: '/console/templates/:id', component: TemplatePage, roles: everyone },
+  // Campaigns: each lane's pages in their own lines.
+  { path: '/console/journeys', component: JourneysPage, nav: 'Journeys', group: 'Campaigns', roles: everyone },
+  { path: '/console/journeys/new', component: NewJourneyPage, roles: everyone },
+  { path: '/console/journeys/:id', component: JourneyPage, roles: everyone },
+  { path: '/console/journeys/:id/edit', component: EditJourneyPage, roles: everyone },
   { path: '/console/affiliates', component: AffiliatesPage, nav: 'Affiliates', group: 'Affiliates', roles: everyone },
   { path: '/console/affiliates/:id', component: AffiliatePage, roles: everyone },
   { path: '/console/rejections', component: RejectionsPage, nav: 'Rejections', group: 'Data', roles: everyone },

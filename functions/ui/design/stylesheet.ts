@@ -13,6 +13,7 @@ import { affiliatesCss } from './areas/affiliates';
 import { audienceCss } from './areas/audience';
 import { campaignsCss } from './areas/campaigns';
 import { homeCss } from './areas/home';
+import { journeysCss } from './areas/journeys';
 import { portalCss } from './areas/portal';
 import { preferencesCss } from './areas/preferences';
 import { resultsCss } from './areas/results';
@@ -253,6 +254,7 @@ export const designStylesheet = [
   homeCss,
   segmentsCss,
   campaignsCss,
+  journeysCss,
   affiliatesCss,
   adminCss,
   portalCss,

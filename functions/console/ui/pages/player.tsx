@@ -25,6 +25,7 @@ import { useApi } from '../use-api';
 import { SendEmail, SendPush } from './messaging';
 import { PlayerFacts, playerName } from './player-facts';
 import { PlayerMoneyCards } from './player-money';
+import { PlayerJourneys } from './player-journeys';
 
 export const TIMELINE_PAGE_SIZE = 25;
 
@@ -125,6 +126,9 @@ export function PlayerPage({ id }: { id: string }) {
           </div>
           {view && (
             <div class="player-side">
+              <Section id="section-journeys" title="Journeys">
+                <PlayerJourneys path={path} changes={changes} />
+              </Section>
               <Section id="section-push" title="Push">
                 <Push view={view} />
               </Section>
