@@ -253,8 +253,10 @@ describe('pause and cancel', () => {
     let paused = false;
     w.answer = async () => {
       const current = await stored(w);
-      if (!paused && w.sent.length >= 50 && current.status === 'running')
-        paused = await w.store.transition(applyAction(current, 'pause', w.clock.now()), 'running');
+      if (!paused && w.sent.length >= 50 && current.status === 'running') {
+        paused = true;
+        await w.store.transition(applyAction(current, 'pause', w.clock.now()), 'running');
+      }
       return { status: 'sent' };
     };
     await runSendBroadcasts(w.deps)();
