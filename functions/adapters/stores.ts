@@ -41,6 +41,7 @@ import { DynamoSenderStore } from './dynamo-sender-store';
 import { DynamoSentActions } from './dynamo-sent-actions';
 import { DynamoSessionStore } from './dynamo-session-store';
 import { DynamoSignInAttempts } from './dynamo-sign-in-attempts';
+import { DynamoTemplateStore } from './dynamo-template-store';
 import { DynamoTimelineStore } from './dynamo-timeline-store';
 
 const table = (name: keyof typeof tables) => requireEnv(tables[name].envVar);
@@ -78,6 +79,7 @@ export const deliveryClaims = () => new DynamoDeliveryClaims(dynamo, table('push
 export const sentCounts = () => new DynamoSentCounts(dynamo, table('sendGate'));
 export const deferredOutbox = () => new DynamoDeferredOutbox(dynamo, table('sendGate'));
 export const clickClaims = () => new DynamoClickClaims(dynamo, table('clickClaims'));
+export const templateStore = () => new DynamoTemplateStore(dynamo, table('campaigns'));
 
 let sharedKeys: KeyResolver | undefined;
 /** The container's key resolver (and its cache), made on first use: one for every operation the container runs. */

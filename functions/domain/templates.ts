@@ -102,6 +102,13 @@ export const templateSchema = {
     id: { type: 'string', pattern: templateIdPattern, description: 'lower-case letters, digits, _ and -, at most 64, starting with a letter or digit' },
     name: { type: 'string', minLength: 1, maxLength: templateLimits.nameLength, ...identifierText },
     kind: { enum: templateKinds },
+    channel_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: emailLimits.channelIdLength,
+      ...identifierText,
+      description: "An email template's sender: one of the application's email channels. Absent: the application's first enabled channel.",
+    },
     default_language: { type: 'string', format: 'bcp47', maxLength: templateLimits.languageLength },
     variants: {
       type: 'object',
@@ -123,6 +130,7 @@ interface TemplateCommon {
   id: string;
   name: string;
   default_language: string;
+  channel_id?: string;
 }
 /** Spelled over the derived variants: json-schema-to-ts does not narrow `variants` by `kind` through if/then. */
 export type EmailTemplate = TemplateCommon & { kind: 'email'; variants: Record<string, EmailVariant> };
@@ -401,6 +409,7 @@ export function checkTemplate(input: unknown, options: TemplateCheckOptions = {}
     problems.push(...error.errors);
   }
   if (template !== undefined && problems.length === 0) {
+    if (template.channel_id !== undefined && template.kind !== 'email') problems.push(`channel_id is for email templates only (this one is ${template.kind})`);
     if (!seen.has(canonical(template.default_language))) problems.push(`default_language ${JSON.stringify(template.default_language)} must have a variant`);
     const bytes = Buffer.byteLength(JSON.stringify(template), 'utf8');
     if (bytes > templateLimits.templateBytes)

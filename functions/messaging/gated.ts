@@ -127,6 +127,11 @@ export function suppressionInsertId(messageId: string, reason: SuppressionReason
   return bounded('urm-gate-', `${messageId}:${reason}${until ? `:${until}` : ''}`);
 }
 
+/** The insert id of a message that could not be made (a template that does not render): stored once per message. */
+export function failureInsertId(messageId: string): string {
+  return bounded('urm-failed-', messageId);
+}
+
 /** A message id from what a request holds: the same request is the same message. */
 export function messageIdOf(...parts: unknown[]): string {
   return createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('base64url');

@@ -32,7 +32,7 @@ import type { TestStack } from '../support/local-stack';
 import { freePort } from '../support/ports';
 import { readWholeStream } from '../support/stream';
 
-const BODIES = Number(process.env.URM_FUZZ_BODIES ?? 2000);
+const BODIES = Number(process.env.URM_FUZZ_BODIES ?? 1000);
 const IN_FLIGHT = 4;
 const REQUEST_TIMEOUT_MS = 20_000;
 const run = randomUUID().replaceAll('-', '').slice(0, 10);
