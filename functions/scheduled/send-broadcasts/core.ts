@@ -15,7 +15,6 @@ import pLimit from 'p-limit';
 import type { App } from '../../domain/apps';
 import {
   begin,
-  broadcastCampaign,
   broadcastMessageId,
   broadcastRate,
   finish,
@@ -30,29 +29,10 @@ import {
 } from '../../domain/broadcasts';
 import type { AttributeValue } from '../../domain/attributes';
 import type { SegmentStore } from '../../domain/segments/model';
-import { playerTimeZone, type Purpose } from '../../domain/send-gate';
+import { playerTimeZone } from '../../domain/send-gate';
 import { partitionKey } from '../../domain/stream-record';
 import type { ProfileStore } from '../../domain/timeline';
-
-/** What the sender asks of the template sender (functions/messaging/send-template.ts, design29). */
-export interface BroadcastSendRequest {
-  appId: string;
-  profileId: string;
-  templateId: string;
-  purpose: Purpose;
-  topic?: string;
-  messageId: string;
-  campaign: { id: string };
-  sentBy: Record<string, string>;
-}
-
-/** The template sender's outcomes, as far as the sender reads them. */
-export type BroadcastSendOutcome =
-  | { status: 'sent' }
-  | { status: 'suppressed'; reason: string }
-  | { status: 'deferred' }
-  | { status: 'duplicate' }
-  | { status: 'failed'; reason: string };
+import type { TemplateSendOutcome, TemplateSendRequest } from '../../messaging/send-template';
 
 export interface SendBroadcastsDeps {
   broadcasts: BroadcastStore;
@@ -60,7 +40,8 @@ export interface SendBroadcastsDeps {
   /** Players' time zones, for a broadcast at local time. */
   profiles: Pick<ProfileStore, 'getMany'>;
   apps: { get(appId: string): Promise<Pick<App, 'messaging'> | undefined> };
-  send: (request: BroadcastSendRequest) => Promise<BroadcastSendOutcome>;
+  /** The template sender (functions/messaging/send-template.ts): the gate, and its message-id claim. */
+  send: (request: TemplateSendRequest) => Promise<TemplateSendOutcome>;
   /** Writes `urm_campaign_holdout` for players held out, once each (a derived insert id). */
   holdout: (appId: string, broadcastId: string, profileIds: string[], at: Date) => Promise<void>;
   /** The application's clock (functions/runtime/clock.ts). */
@@ -211,7 +192,6 @@ export function runSendBroadcasts(deps: SendBroadcastsDeps) {
 
   async function sendAll(broadcast: Broadcast, due: DueRecipient[], counts: SendBroadcastsCounts, appNow: Date): Promise<void> {
     const limit = pLimit(sendBroadcastsDefaults.concurrency);
-    const campaign = broadcastCampaign(broadcast.broadcast_id);
     await Promise.all(
       due.map((recipient) =>
         limit(async () => {
@@ -220,16 +200,16 @@ export function runSendBroadcasts(deps: SendBroadcastsDeps) {
           counts.taken++;
           let outcome: RecipientOutcome;
           try {
-            outcome = await deps.send({
+            const answer = await deps.send({
               appId: broadcast.app_id,
               profileId: recipient.profileId,
               templateId: broadcast.template_id,
               purpose: broadcast.purpose,
               ...(broadcast.topic !== undefined ? { topic: broadcast.topic } : {}),
               messageId: broadcastMessageId(broadcast.app_id, broadcast.broadcast_id, recipient.profileId),
-              campaign: { id: campaign },
-              sentBy: { campaign },
+              campaign: { kind: 'broadcast', id: broadcast.broadcast_id },
             });
+            outcome = answer.status === 'deferred' ? { status: 'deferred' } : answer;
           } catch {
             if (recipient.attempts + 1 < sendBroadcastsDefaults.maxAttempts) {
               // The lease runs out and a later run asks again.

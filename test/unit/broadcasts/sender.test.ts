@@ -1,11 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { applyAction, newBroadcast, validCreateBroadcast, type Broadcast, type CreateBroadcast } from '../../../functions/domain/broadcasts';
-import {
-  runSendBroadcasts,
-  type BroadcastSendOutcome,
-  type BroadcastSendRequest,
-  type SendBroadcastsDeps,
-} from '../../../functions/scheduled/send-broadcasts/core';
+import type { TemplateSendOutcome, TemplateSendRequest } from '../../../functions/messaging/send-template';
+import { runSendBroadcasts, type SendBroadcastsDeps } from '../../../functions/scheduled/send-broadcasts/core';
 import { MemoryBroadcastStore } from '../../support/broadcasts';
 import { MemorySegmentStore } from '../../support/segments';
 
@@ -23,11 +19,11 @@ interface World {
   segments: MemorySegmentStore;
   clock: ReturnType<typeof fakeClock>;
   /** Message ids the fake gate sent, in order (its claim: an id goes once). */
-  sent: BroadcastSendRequest[];
+  sent: TemplateSendRequest[];
   held: string[];
   deps: SendBroadcastsDeps;
   /** Per send, the outcome (sent unless set). */
-  answer: (request: BroadcastSendRequest) => BroadcastSendOutcome | Promise<BroadcastSendOutcome>;
+  answer: (request: TemplateSendRequest) => TemplateSendOutcome | Promise<TemplateSendOutcome>;
 }
 
 function world(members: number, rate = 100): World {
@@ -43,7 +39,7 @@ function world(members: number, rate = 100): World {
     clock,
     sent: [],
     held: [],
-    answer: () => ({ status: 'sent' }),
+    answer: () => ({ status: 'sent', recorded: true }),
     deps: {} as SendBroadcastsDeps,
   };
   w.deps = {
@@ -109,8 +105,7 @@ describe('sending a broadcast', () => {
     expect(w.sent[0]).toMatchObject({
       templateId: 'spring',
       purpose: 'marketing',
-      campaign: { id: 'broadcast:spring' },
-      sentBy: { campaign: 'broadcast:spring' },
+      campaign: { kind: 'broadcast', id: 'spring' },
     });
   });
 
@@ -119,16 +114,16 @@ describe('sending a broadcast', () => {
     await started(w);
     w.answer = (request) =>
       request.profileId === 'p0001' || request.profileId === 'p0002'
-        ? { status: 'suppressed', reason: 'excluded' }
+        ? { status: 'suppressed', reason: 'rg_status', detail: '' }
         : request.profileId === 'p0003'
-          ? { status: 'suppressed', reason: 'unsubscribed' }
+          ? { status: 'suppressed', reason: 'unsubscribed', detail: '' }
           : request.profileId === 'p0004'
-            ? { status: 'failed', reason: 'render' }
-            : { status: 'sent' };
+            ? { status: 'failed', reason: 'render', detail: '' }
+            : { status: 'sent', recorded: true };
 
     await runSendBroadcasts(w.deps)();
 
-    expect((await stored(w)).counts).toMatchObject({ entered: 10, sent: 6, failed: 1, suppressed: { excluded: 2, unsubscribed: 1 } });
+    expect((await stored(w)).counts).toMatchObject({ entered: 10, sent: 6, failed: 1, suppressed: { rg_status: 2, unsubscribed: 1 } });
   });
 
   test('a scheduled broadcast waits for its time', async () => {
@@ -233,7 +228,7 @@ describe('pause and cancel', () => {
         const current = await stored(w);
         if (current.status === 'running') await w.store.transition(applyAction(current, action, w.clock.now()), 'running');
       }
-      return { status: 'sent' };
+      return { status: 'sent', recorded: true };
     };
 
     await runSendBroadcasts(w.deps)();
@@ -257,7 +252,7 @@ describe('pause and cancel', () => {
         paused = true;
         await w.store.transition(applyAction(current, 'pause', w.clock.now()), 'running');
       }
-      return { status: 'sent' };
+      return { status: 'sent', recorded: true };
     };
     await runSendBroadcasts(w.deps)();
     expect(w.sent.length).toBeLessThan(300);
