@@ -270,13 +270,14 @@ export interface DueRecipient {
 }
 
 /** How one recipient ended; each counts once on its broadcast. */
-export type RecipientOutcome =
-  | { status: 'sent' }
-  | { status: 'suppressed'; reason: string }
-  | { status: 'deferred' }
-  | { status: 'failed'; reason: string }
-  /** An earlier attempt sent it (the gate's message-id claim): counted then. */
-  | { status: 'duplicate' };
+export type RecipientOutcome = { status: 'sent' } | { status: 'suppressed'; reason: string } | { status: 'deferred' } | { status: 'failed'; reason: string };
+
+/** A recipient a run sent to (or gave up on), under its lease. */
+export interface Settled {
+  recipient: DueRecipient;
+  lease: string;
+  outcome: RecipientOutcome;
+}
 
 export interface SnapshotPage {
   /** Members to send to, each with its due time. */
@@ -315,8 +316,11 @@ export interface BroadcastStore {
   due(appId: string, broadcastId: string, by: Date, limit: number): Promise<DueRecipient[]>;
   /** Takes the recipient for one run (its due time moves to `leaseUntil`); false when another run took it. */
   take(recipient: DueRecipient, lease: string, leaseUntil: Date): Promise<boolean>;
-  /** Ends the recipient and counts its outcome on the broadcast, together, if this run still holds it; false otherwise. */
-  settle(recipient: DueRecipient, lease: string, outcome: RecipientOutcome): Promise<boolean>;
+  /**
+   * Ends recipients and counts their outcomes on the broadcast, together (a transaction per hundred), for those this
+   * run still holds; one another run took is neither ended nor counted here. Returns how many were settled.
+   */
+  settle(settled: Settled[]): Promise<number>;
   /** Whether any recipient is still to send (due later, or held by a run). */
   pending(appId: string, broadcastId: string): Promise<boolean>;
 }

@@ -1,5 +1,5 @@
 /** An in-memory BroadcastStore for unit tests: the same conditions as the DynamoDB store, and a count of its calls. */
-import type { Broadcast, BroadcastStatus, BroadcastStore, DueRecipient, RecipientOutcome, SnapshotPage } from '../../functions/domain/broadcasts';
+import type { Broadcast, BroadcastStatus, BroadcastStore, DueRecipient, RecipientOutcome, Settled, SnapshotPage } from '../../functions/domain/broadcasts';
 
 export interface MemoryRecipient {
   profileId: string;
@@ -110,22 +110,24 @@ export class MemoryBroadcastStore implements BroadcastStore {
     return true;
   }
 
-  async settle(recipient: DueRecipient, lease: string, outcome: RecipientOutcome): Promise<boolean> {
+  async settle(settled: Settled[]): Promise<number> {
     this.count('settle');
-    const stored = this.recipientsOf(recipient.appId, recipient.broadcastId).get(recipient.profileId);
-    if (stored?.lease !== lease || stored.dueAt === undefined) return false;
-    stored.status = outcome.status;
-    stored.dueAt = undefined;
-    stored.lease = undefined;
-    const broadcast = this.broadcasts.get(`${recipient.appId}#${recipient.broadcastId}`);
-    if (broadcast) {
-      const counts = broadcast.counts;
+    let done = 0;
+    for (const { recipient, lease, outcome } of settled) {
+      const stored = this.recipientsOf(recipient.appId, recipient.broadcastId).get(recipient.profileId);
+      if (stored?.lease !== lease || stored.dueAt === undefined) continue;
+      stored.status = outcome.status;
+      stored.dueAt = undefined;
+      stored.lease = undefined;
+      done++;
+      const counts = this.broadcasts.get(`${recipient.appId}#${recipient.broadcastId}`)?.counts;
+      if (!counts) continue;
       if (outcome.status === 'sent') counts.sent++;
       if (outcome.status === 'deferred') counts.deferred++;
       if (outcome.status === 'failed') counts.failed++;
       if (outcome.status === 'suppressed') counts.suppressed[outcome.reason] = (counts.suppressed[outcome.reason] ?? 0) + 1;
     }
-    return true;
+    return done;
   }
 
   async pending(appId: string, broadcastId: string): Promise<boolean> {

@@ -25,6 +25,7 @@ import {
   type BroadcastStore,
   type DueRecipient,
   type RecipientOutcome,
+  type Settled,
   type SnapshotPage,
 } from '../../domain/broadcasts';
 import type { AttributeValue } from '../../domain/attributes';
@@ -192,15 +193,16 @@ export function runSendBroadcasts(deps: SendBroadcastsDeps) {
 
   async function sendAll(broadcast: Broadcast, due: DueRecipient[], counts: SendBroadcastsCounts, appNow: Date): Promise<void> {
     const limit = pLimit(sendBroadcastsDefaults.concurrency);
+    const settled: Settled[] = [];
     await Promise.all(
       due.map((recipient) =>
         limit(async () => {
           const lease = deps.newId();
           if (!(await deps.broadcasts.take(recipient, lease, new Date(appNow.getTime() + sendBroadcastsDefaults.leaseMs)))) return;
           counts.taken++;
-          let outcome: RecipientOutcome;
+          let outcome: TemplateSendOutcome | RecipientOutcome;
           try {
-            const answer = await deps.send({
+            outcome = await deps.send({
               appId: broadcast.app_id,
               profileId: recipient.profileId,
               templateId: broadcast.template_id,
@@ -209,7 +211,6 @@ export function runSendBroadcasts(deps: SendBroadcastsDeps) {
               messageId: broadcastMessageId(broadcast.app_id, broadcast.broadcast_id, recipient.profileId),
               campaign: { kind: 'broadcast', id: broadcast.broadcast_id },
             });
-            outcome = answer.status === 'deferred' ? { status: 'deferred' } : answer;
           } catch {
             if (recipient.attempts + 1 < sendBroadcastsDefaults.maxAttempts) {
               // The lease runs out and a later run asks again.
@@ -219,9 +220,12 @@ export function runSendBroadcasts(deps: SendBroadcastsDeps) {
             outcome = { status: 'failed', reason: 'error' };
           }
           counts[outcome.status]++;
-          await deps.broadcasts.settle(recipient, lease, outcome);
+          // Still pending under this lease, so no earlier attempt was counted: one that sent and died before settling.
+          settled.push({ recipient, lease, outcome: outcome.status === 'duplicate' ? { status: 'sent' } : outcome });
         }),
       ),
     );
+    // One write per hundred: the counts on the broadcast are one item, which concurrent writes would contend for.
+    if (settled.length > 0) await deps.broadcasts.settle(settled);
   }
 }

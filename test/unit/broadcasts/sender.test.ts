@@ -164,13 +164,13 @@ describe('exactly once', () => {
     expect((await stored(w)).counts.sent).toBe(300);
   });
 
-  test('a run that dies after sending leaves the recipient to a later run, which the gate answers as a duplicate: one mail, one count', async () => {
+  test('a run that dies after sending, before counting, leaves its recipients to a later run: the gate sends nothing twice, and each is counted once', async () => {
     const w = world(3);
     await started(w);
     const settle = w.store.settle.bind(w.store);
     let dies = true;
     w.store.settle = async (...args) => {
-      if (dies && args[0].profileId === 'p0001') throw new Error('killed');
+      if (dies) throw new Error('killed');
       return settle(...args);
     };
     await expect(runSendBroadcasts(w.deps)()).rejects.toThrow('killed');
@@ -182,7 +182,8 @@ describe('exactly once', () => {
     expect(w.sent.map((r) => r.profileId).sort()).toEqual(['p0000', 'p0001', 'p0002']);
     const broadcast = await stored(w);
     expect(broadcast.status).toBe('done');
-    expect(broadcast.counts.sent).toBe(2); // the third is counted by nobody rather than twice: see docs/api.md
+    // The gate answers the later run's sends as duplicates of uncounted sends: counted then, once.
+    expect(broadcast.counts.sent).toBe(3);
   });
 
   test('a snapshot interrupted midway resumes from its cursor and counts each member once', async () => {
@@ -275,6 +276,6 @@ describe('what it costs', () => {
     // 4 ticks of 250, then one to see nothing is due; the settle wait adds a few reads of an empty index.
     expect(w.store.calls.due).toBeLessThanOrEqual(12);
     expect(w.store.calls.take).toBe(1000);
-    expect(w.store.calls.settle).toBe(1000);
+    expect(w.store.calls.settle).toBeLessThanOrEqual(5);
   });
 });
