@@ -19,6 +19,7 @@ import { DynamoAffiliateSessionStore } from './dynamo-affiliate-session-store';
 import { DynamoAffiliateStore } from './dynamo-affiliate-store';
 import { DynamoAppStore } from './dynamo-app-store';
 import { DynamoAuditLog } from './dynamo-audit-log';
+import { DynamoBroadcastStore } from './dynamo-broadcast-store';
 import { DynamoChannelStore } from './dynamo-channel-store';
 import { DynamoClickClaims } from './dynamo-click-claims';
 import { DynamoDeliveryClaims } from './dynamo-delivery-claims';
@@ -80,6 +81,7 @@ export const sentCounts = () => new DynamoSentCounts(dynamo, table('sendGate'));
 export const deferredOutbox = () => new DynamoDeferredOutbox(dynamo, table('sendGate'));
 export const clickClaims = () => new DynamoClickClaims(dynamo, table('clickClaims'));
 export const templateStore = () => new DynamoTemplateStore(dynamo, table('campaigns'));
+export const broadcastStore = () => new DynamoBroadcastStore(dynamo, table('campaigns'));
 
 let sharedKeys: KeyResolver | undefined;
 /** The container's key resolver (and its cache), made on first use: one for every operation the container runs. */

@@ -123,6 +123,22 @@ export function broadcastMessageId(appId: string, broadcastId: string, profileId
     .digest('base64url')}`;
 }
 
+export const CAMPAIGN_HOLDOUT_EVENT = 'urm_campaign_holdout';
+
+/** The event of a member held out (design29), once per broadcast and player whoever writes it and how often. */
+export function holdoutEvent(appId: string, broadcastId: string, profileId: string, at: Date) {
+  return {
+    app_id: appId,
+    profile_id: profileId,
+    event: CAMPAIGN_HOLDOUT_EVENT,
+    urm_date_time: at.toISOString(),
+    urm_insert_id: `urm-bch-${createHash('sha256')
+      .update(JSON.stringify([broadcastId, profileId]), 'utf8')
+      .digest('base64url')}`,
+    campaign: broadcastCampaign(broadcastId),
+  };
+}
+
 /** Whether a player is held out: the same answer for the same broadcast and player, about `percent` of members. */
 export function heldOut(broadcastId: string, profileId: string, percent: number): boolean {
   if (percent <= 0) return false;

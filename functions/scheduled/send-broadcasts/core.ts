@@ -19,6 +19,7 @@ import {
   broadcastRate,
   finish,
   heldOut,
+  holdoutEvent,
   recipientDue,
   sendable,
   type Broadcast,
@@ -29,6 +30,7 @@ import {
   type SnapshotPage,
 } from '../../domain/broadcasts';
 import type { AttributeValue } from '../../domain/attributes';
+import { toStreamEntries, type RecordWriter } from '../../domain/ingest';
 import type { SegmentStore } from '../../domain/segments/model';
 import { playerTimeZone } from '../../domain/send-gate';
 import { partitionKey } from '../../domain/stream-record';
@@ -43,8 +45,8 @@ export interface SendBroadcastsDeps {
   apps: { get(appId: string): Promise<Pick<App, 'messaging'> | undefined> };
   /** The template sender (functions/messaging/send-template.ts): the gate, and its message-id claim. */
   send: (request: TemplateSendRequest) => Promise<TemplateSendOutcome>;
-  /** Writes `urm_campaign_holdout` for players held out, once each (a derived insert id). */
-  holdout: (appId: string, broadcastId: string, profileIds: string[], at: Date) => Promise<void>;
+  /** The stream, for `urm_campaign_holdout` of the members held out. */
+  writer: RecordWriter;
   /** The application's clock (functions/runtime/clock.ts). */
   appTime: (appId: string) => Date;
   /** How far ahead of real time the furthest application's clock is. */
@@ -166,7 +168,12 @@ export function runSendBroadcasts(deps: SendBroadcastsDeps) {
         else page.recipients.push({ profileId, dueAt: recipientDue(broadcast.schedule, zones?.get(profileId) ?? 'UTC', appNow).toISOString() });
       }
       await deps.broadcasts.putRecipients(broadcast.app_id, broadcast.broadcast_id, page);
-      if (page.heldOut.length > 0) await deps.holdout(broadcast.app_id, broadcast.broadcast_id, page.heldOut, appNow);
+      if (page.heldOut.length > 0) {
+        const events = page.heldOut.map((id) => holdoutEvent(broadcast.app_id, broadcast.broadcast_id, id, appNow));
+        const receipt = await deps.writer.write(toStreamEntries('event', events, broadcast.app_id, { newId: deps.newId, now: () => appNow }));
+        // Before the cursor moves: a page whose events did not all land is taken again (their insert ids keep one each).
+        if (receipt.FailedRecordCount > 0) throw new Error('the stream refused urm_campaign_holdout events');
+      }
       const to = { ...(found.next ? { cursor: found.next } : {}), done: !found.next };
       // Another run moved it first: that run goes on; this one stops taking pages.
       if (!(await deps.broadcasts.advanceSnapshot(broadcast.app_id, broadcast.broadcast_id, cursor, to, page, appNow))) break;

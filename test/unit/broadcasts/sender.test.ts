@@ -4,6 +4,7 @@ import type { TemplateSendOutcome, TemplateSendRequest } from '../../../function
 import { runSendBroadcasts, type SendBroadcastsDeps } from '../../../functions/scheduled/send-broadcasts/core';
 import { MemoryBroadcastStore } from '../../support/broadcasts';
 import { MemorySegmentStore } from '../../support/segments';
+import { MemoryStream } from '../../support/memory-stream';
 
 const APP = 'app1';
 const start = new Date('2026-03-10T12:00:00.000Z');
@@ -20,7 +21,7 @@ interface World {
   clock: ReturnType<typeof fakeClock>;
   /** Message ids the fake gate sent, in order (its claim: an id goes once). */
   sent: TemplateSendRequest[];
-  held: string[];
+  stream: MemoryStream;
   deps: SendBroadcastsDeps;
   /** Per send, the outcome (sent unless set). */
   answer: (request: TemplateSendRequest) => TemplateSendOutcome | Promise<TemplateSendOutcome>;
@@ -31,6 +32,7 @@ function world(members: number, rate = 100): World {
   const segments = new MemorySegmentStore();
   for (let i = 0; i < members; i++) segments.addMember(APP, 'vips', { profile_id: `p${String(i).padStart(4, '0')}`, entered_at: start.toISOString() });
   const clock = fakeClock();
+  const stream = new MemoryStream();
   const claimed = new Set<string>();
   let ids = 0;
   const w: World = {
@@ -38,7 +40,7 @@ function world(members: number, rate = 100): World {
     segments,
     clock,
     sent: [],
-    held: [],
+    stream,
     answer: () => ({ status: 'sent', recorded: true }),
     deps: {} as SendBroadcastsDeps,
   };
@@ -56,7 +58,7 @@ function world(members: number, rate = 100): World {
       }
       return outcome;
     },
-    holdout: async (_app, _id, profileIds) => void w.held.push(...profileIds),
+    writer: stream,
     appTime: clock.now,
     aheadMs: () => 0,
     now: clock.now,
@@ -147,9 +149,12 @@ describe('sending a broadcast', () => {
 
     const broadcast = await stored(w);
     const sentTo = new Set(w.sent.map((r) => r.profileId));
-    expect(w.held.length).toBeGreaterThan(40);
-    expect(w.held.some((id) => sentTo.has(id))).toBe(false);
-    expect(broadcast.counts).toMatchObject({ entered: 400, held_out: w.held.length, sent: 400 - w.held.length });
+    const events = w.stream.envelopes().map((envelope) => envelope.record as Record<string, unknown>);
+    const held = events.map((event) => event.profile_id as string);
+    expect(held.length).toBeGreaterThan(40);
+    expect(held.some((id) => sentTo.has(id))).toBe(false);
+    expect(events[0]).toMatchObject({ event: 'urm_campaign_holdout', campaign: 'broadcast:spring' });
+    expect(broadcast.counts).toMatchObject({ entered: 400, held_out: held.length, sent: 400 - held.length });
   });
 });
 
