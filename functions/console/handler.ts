@@ -8,6 +8,7 @@ import { unsubscribeLinks } from '../messaging/unsubscribe';
 import { SesMailer } from '../adapters/ses-mailer';
 import {
   auditLog,
+  broadcastStore,
   channelStore,
   deferredOutbox,
   deliveryClaims,
@@ -26,6 +27,7 @@ import {
   senderStore,
   sentActions,
   sentCounts,
+  templateStore,
   timelineStore,
 } from '../adapters/stores';
 import { AppVapidKeyring } from '../adapters/vapid-keyring';
@@ -65,6 +67,8 @@ export const handler = makeConsoleHandler({
   playerCounts: figuresStore(),
   appMoney: reports.funnel,
   segments: segmentStore(),
+  broadcasts: broadcastStore(),
+  templates: templateStore(),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),

@@ -13,6 +13,7 @@ import { json } from '../http/response';
 import { routeRequests, type RouteHandler } from '../http/router';
 import type { ApiResult } from '../http/types';
 import { affiliatesHandlers, type AffiliatesPorts } from './affiliates/handlers';
+import { broadcastsHandlers, type BroadcastsPorts } from './broadcasts/handlers';
 import { overviewHandlers, type OverviewPorts } from './overview/handlers';
 import { playersHandlers, type PlayersPorts } from './players/handlers';
 import { rejectionsHandlers, type RejectionsPorts } from './rejections/handlers';
@@ -23,7 +24,7 @@ import { settingsHandlers, type SettingsPorts } from './settings/handlers';
 import { usersHandlers, type UsersPorts } from './users/handlers';
 
 /** What the console's routes are made of: every area's ports, and the session's. */
-export type ConsolePorts = ConsoleAuthPorts & SettingsPorts & PlayersPorts & AffiliatesPorts & UsersPorts & RejectionsPorts & OverviewPorts & SegmentsPorts;
+export type ConsolePorts = ConsoleAuthPorts & SettingsPorts & PlayersPorts & AffiliatesPorts & UsersPorts & RejectionsPorts & OverviewPorts & SegmentsPorts & BroadcastsPorts;
 
 /** Each route's implementation, by id: the areas' together (the type says every declared route has one). */
 export function consoleImplementations(ports: ConsolePorts) {
@@ -35,6 +36,7 @@ export function consoleImplementations(ports: ConsolePorts) {
     ...rejectionsHandlers(ports),
     ...overviewHandlers(ports),
     ...segmentsHandlers(ports),
+    ...broadcastsHandlers(ports),
   } satisfies Implementations<typeof routes>;
 }
 

@@ -5,6 +5,7 @@
  * are their union. Declarations and validators only: no store, no client.
  */
 import { routes as affiliates } from './affiliates/routes';
+import { routes as broadcasts } from './broadcasts/routes';
 import { routes as overview } from './overview/routes';
 import { routes as players } from './players/routes';
 import { routes as rejections } from './rejections/routes';
@@ -12,7 +13,7 @@ import { routes as segments } from './segments/routes';
 import { routes as settings } from './settings/routes';
 import { routes as users } from './users/routes';
 
-export const routes = [...users, ...settings, ...players, ...affiliates, ...rejections, ...overview, ...segments] as const;
+export const routes = [...users, ...settings, ...players, ...affiliates, ...rejections, ...overview, ...segments, ...broadcasts] as const;
 
 export type ConsoleRoute = (typeof routes)[number];
 export type ConsoleRouteId = ConsoleRoute['id'];

@@ -111,7 +111,7 @@ export const messagingSettingsSchema = {
     },
     email_attribute: { type: 'string', minLength: 1, maxLength: 255 },
     phone_attribute: { type: 'string', minLength: 1, maxLength: 255 },
-    broadcast_rate: { type: 'integer', minimum: 1, maximum: messagingLimits.broadcastRateMax, description: "a broadcast's messages per second" },
+    broadcast_rate: { type: 'integer', minimum: 1, maximum: messagingLimits.broadcastRateMax },
   },
 } as const;
 

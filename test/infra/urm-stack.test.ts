@@ -762,8 +762,8 @@ describe('web push in the stack', () => {
   test('only the push senders may touch the push deliveries table: SendPush to put and delete claims, the console (its messaging) also to read its action claims', () => {
     const table = JSON.stringify(arn(stack.data.tables.pushDeliveries));
     const consoleMessaging = ['Console'];
-    // The send gate claims each message id there too, put and delete only: send_email with a purpose, the deferred sender.
-    const pushSenders = ['SendPush', 'SendEmail', 'SendDeferred'];
+    // The send gate claims each message id there too, put and delete only: send_email with a purpose, the deferred sender, broadcasts.
+    const pushSenders = ['SendPush', 'SendEmail', 'SendDeferred', 'SendBroadcasts'];
     for (const { definition, fn } of allFunctions()) {
       // A grant names the table alone, or in a list with its indexes.
       const onTable = allowedStatements(fn).filter((statement) => JSON.stringify(statement.Resource).includes(table.slice(1, -1)));
@@ -837,6 +837,7 @@ describe('web push in the stack', () => {
       SendPush: ['apps/*/vapid-private-key'],
       Console: ['apps/*/unsubscribe-key', 'apps/*/vapid-private-key'],
       SendDeferred: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
+      SendBroadcasts: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
       // The unsubscribe key, made once if an older application has none: whatever sends marketing mail.
       SendEmail: ['apps/*/unsubscribe-key'],
       // Signing the postbacks.
@@ -886,6 +887,7 @@ describe('web push in the stack', () => {
       Console: ['apps/*/affiliates/*/postback-secret', 'apps/*/identity-secret', 'apps/*/unsubscribe-key', 'apps/*/vapid-private-key'],
       // The unsubscribe key of an application made before it existed, made on its first marketing mail.
       SendDeferred: ['apps/*/unsubscribe-key'],
+      SendBroadcasts: ['apps/*/unsubscribe-key'],
       SendEmail: ['apps/*/unsubscribe-key'],
     });
   });

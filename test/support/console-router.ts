@@ -24,6 +24,8 @@ import { MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from './players';
 import { MemoryPlayerSearch } from './player-search';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
 import { MemorySegmentStore } from './segments';
+import { MemoryBroadcastStore } from './broadcasts';
+import { MemoryTemplateStore } from './templates';
 import { MemorySessionStore } from './sessions';
 import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore, MemorySenderStore } from './settings';
 
@@ -86,6 +88,8 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     timeline: new MemoryTimeline(),
     rejections: new MemoryRejectionLog(),
     segments: new MemorySegmentStore(),
+    broadcasts: new MemoryBroadcastStore(),
+    templates: new MemoryTemplateStore(),
     stream: new MemoryStream(),
     mailer: new MemoryMailer(),
     actions: new MemorySentActions(),
