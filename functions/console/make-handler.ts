@@ -24,7 +24,15 @@ import { settingsHandlers, type SettingsPorts } from './settings/handlers';
 import { usersHandlers, type UsersPorts } from './users/handlers';
 
 /** What the console's routes are made of: every area's ports, and the session's. */
-export type ConsolePorts = ConsoleAuthPorts & SettingsPorts & PlayersPorts & AffiliatesPorts & UsersPorts & RejectionsPorts & OverviewPorts & SegmentsPorts & BroadcastsPorts;
+export type ConsolePorts = ConsoleAuthPorts &
+  SettingsPorts &
+  PlayersPorts &
+  AffiliatesPorts &
+  UsersPorts &
+  RejectionsPorts &
+  OverviewPorts &
+  SegmentsPorts &
+  BroadcastsPorts;
 
 /** Each route's implementation, by id: the areas' together (the type says every declared route has one). */
 export function consoleImplementations(ports: ConsolePorts) {

@@ -14,7 +14,7 @@ import type { Role } from '../../domain/enterprise';
 export const CONSOLE_ROOT = '/console/';
 
 /** The sidebar's sections, in order. */
-export const navGroups = ['Overview', 'Audience', 'Affiliates', 'Data', 'Administration'] as const;
+export const navGroups = ['Overview', 'Audience', 'Campaigns', 'Affiliates', 'Data', 'Administration'] as const;
 export type NavGroup = (typeof navGroups)[number];
 
 export interface ConsoleRoute {
@@ -38,6 +38,9 @@ const SegmentsPage = lazy(() => import('./pages/segments').then((page) => page.S
 const SegmentPage = lazy(() => import('./pages/segment').then((page) => page.SegmentPage));
 const NewSegmentPage = lazy(() => import('./pages/segment-form').then((page) => page.NewSegmentPage));
 const EditSegmentPage = lazy(() => import('./pages/segment-form').then((page) => page.EditSegmentPage));
+const BroadcastsPage = lazy(() => import('./pages/broadcasts').then((page) => page.BroadcastsPage));
+const NewBroadcastPage = lazy(() => import('./pages/broadcasts').then((page) => page.NewBroadcastPage));
+const BroadcastPage = lazy(() => import('./pages/broadcasts').then((page) => page.BroadcastPage));
 const AffiliatesPage = lazy(() => import('./pages/affiliates').then((page) => page.AffiliatesPage));
 const AffiliatePage = lazy(() => import('./pages/affiliate').then((page) => page.AffiliatePage));
 const RejectionsPage = lazy(() => import('./pages/rejections').then((page) => page.RejectionsPage));
@@ -54,6 +57,9 @@ export const routes: readonly ConsoleRoute[] = [
   { path: '/console/segments/new', component: NewSegmentPage, roles: everyone },
   { path: '/console/segments/:id', component: SegmentPage, roles: everyone },
   { path: '/console/segments/:id/edit', component: EditSegmentPage, roles: everyone },
+  { path: '/console/broadcasts', component: BroadcastsPage, nav: 'Broadcasts', group: 'Campaigns', roles: everyone },
+  { path: '/console/broadcasts/new', component: NewBroadcastPage, roles: everyone },
+  { path: '/console/broadcasts/:id', component: BroadcastPage, roles: everyone },
   { path: '/console/affiliates', component: AffiliatesPage, nav: 'Affiliates', group: 'Affiliates', roles: everyone },
   { path: '/console/affiliates/:id', component: AffiliatePage, roles: everyone },
   { path: '/console/rejections', component: RejectionsPage, nav: 'Rejections', group: 'Data', roles: everyone },

@@ -10,6 +10,7 @@
  */
 import { adminCss } from './areas/admin';
 import { affiliatesCss } from './areas/affiliates';
+import { broadcastsCss } from './areas/broadcasts';
 import { audienceCss } from './areas/audience';
 import { homeCss } from './areas/home';
 import { portalCss } from './areas/portal';
@@ -250,6 +251,7 @@ export const designStylesheet = [
   audienceCss,
   homeCss,
   segmentsCss,
+  broadcastsCss,
   affiliatesCss,
   adminCss,
   portalCss,
