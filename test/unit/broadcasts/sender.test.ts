@@ -12,7 +12,10 @@ const start = new Date('2026-03-10T12:00:00.000Z');
 /** A clock the sender's ticks move: sleeping moves it, nothing waits. */
 function fakeClock() {
   let at = start.getTime();
-  return { now: () => new Date(at), sleep: async (ms: number) => void (at += ms), move: (ms: number) => void (at += ms) };
+  const move = (ms: number) => {
+    at += ms;
+  };
+  return { now: () => new Date(at), sleep: async (ms: number) => move(ms), move };
 }
 
 interface World {
