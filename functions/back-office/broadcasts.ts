@@ -61,7 +61,11 @@ export function createBroadcast(ports: BroadcastPorts) {
   const record = audit(ports);
   return async (appId: string, actor: AuditActor, input: unknown): Promise<BroadcastView> => {
     const body = validCreateBroadcast(input);
-    const [segment, template, app] = await Promise.all([ports.segments.get(appId, body.segment_id), ports.templates.get(appId, body.template_id), ports.apps.get(appId)]);
+    const [segment, template, app] = await Promise.all([
+      ports.segments.get(appId, body.segment_id),
+      ports.templates.get(appId, body.template_id),
+      ports.apps.get(appId),
+    ]);
     const problems: string[] = [];
     if (!segment || segment.status === 'archived') problems.push(`segment_id: no segment ${body.segment_id}`);
     if (!template || template.archived) problems.push(`template_id: no template ${body.template_id}`);
