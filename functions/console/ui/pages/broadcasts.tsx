@@ -333,10 +333,9 @@ function Actions({ broadcast, onChanged }: { broadcast: Broadcast; onChanged: ()
         )}
         {(status === 'draft' || moving(status) || status === 'paused') && (
           <ConfirmButton
-            label="Cancel"
-            name="Cancel broadcast"
+            label="Cancel broadcast"
             title={`Cancel ${broadcast.name}?`}
-            confirmLabel="Cancel broadcast"
+            confirmLabel="Stop broadcast"
             onConfirm={() => void act('cancel', 'cancelled')}
             busy={busy === 'cancel'}
           >
