@@ -49,7 +49,7 @@ beforeAll(async () => {
   const at = new Date().toISOString();
   const body = ids.map((id) => ({ app_id: app.appId, profile_id: id, urm_date_time: at, email: `${id}@example.com`, urm_consent_email: true }));
   expect((await request(stack.baseUrl, 'POST', '/profiles', { key: app.serverKey, body })).status).toBe(200);
-  const session = await consoleSignIn(stack.baseUrl, { appId: app.appId, serverKey: app.serverKey });
+  const session = await consoleSignIn(stack.baseUrl, { appId: app.appId, serverKey: app.serverKey }, 'marketer');
   const segment = await consoleRequest(stack.baseUrl, session, 'POST', '/console/api/segments', {
     segment_id: 'weekend-fans',
     name: 'Weekend fans',
