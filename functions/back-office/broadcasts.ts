@@ -67,10 +67,10 @@ export function createBroadcast(ports: BroadcastPorts) {
       ports.apps.get(appId),
     ]);
     const problems: string[] = [];
-    if (!segment || segment.status === 'archived') problems.push(`segment_id: no segment ${body.segment_id}`);
-    if (!template || template.archived) problems.push(`template_id: no template ${body.template_id}`);
+    if (!segment || segment.status === 'archived') problems.push(`segment_id names no segment of the application: ${body.segment_id}`);
+    if (!template || template.archived) problems.push(`template_id names no template of the application: ${body.template_id}`);
     if (body.topic !== undefined && !(app?.messaging?.topics ?? []).some((topic) => topic.name === body.topic))
-      problems.push(`topic: the application has no topic ${body.topic} (Settings, Messaging)`);
+      problems.push(`topic names no topic of the application (Settings, Messaging): ${body.topic}`);
     if (problems.length > 0) throw new ValidationError(problems, 'broadcast is invalid');
     const broadcast = newBroadcast(appId, body, actor.email, timeOf(ports, appId), randomBytes(3).toString('hex'));
     if (!(await ports.broadcasts.create(broadcast))) throw new Conflict(`a broadcast with id ${broadcast.broadcast_id} exists: give another broadcast_id`);

@@ -83,7 +83,7 @@ describe('broadcasts in the console', () => {
     await page.getByLabel('Template').fill('no-such-template');
     await page.getByLabel('Segment').selectOption('weekend-fans');
     await page.getByRole('button', { name: 'Create broadcast' }).click();
-    await page.locator('#broadcast-template-error').getByText('template_id: no template no-such-template').waitFor();
+    await page.locator('#broadcast-template-error').getByText('template_id names no template of the application: no-such-template').waitFor();
     await expect(page.getByLabel('Template').getAttribute('aria-invalid')).resolves.toBe('true');
     await checkPage(page, 'console-broadcast-form');
 

@@ -208,6 +208,9 @@ describe('control', () => {
     expect(asViewer.status).toBe(403);
     expect([list.status, list.body]).toEqual([200, { broadcasts: [] }]);
     expect(invalid.status).toBe(400);
-    expect(invalid.body.errors).toEqual(['segment_id: no segment missing', 'template_id: no template missing']);
+    expect(invalid.body.errors).toEqual([
+      'segment_id names no segment of the application: missing',
+      'template_id names no template of the application: missing',
+    ]);
   });
 });

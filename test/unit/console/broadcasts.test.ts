@@ -57,7 +57,11 @@ describe('the broadcasts routes', () => {
 
     expect([unknown.status, unknown.body.errors]).toEqual([
       400,
-      ['segment_id: no segment nope', 'template_id: no template nope', 'topic: the application has no topic news (Settings, Messaging)'],
+      [
+        'segment_id names no segment of the application: nope',
+        'template_id names no template of the application: nope',
+        'topic names no topic of the application (Settings, Messaging): news',
+      ],
     ]);
     expect(holdout.status).toBe(400);
   });
