@@ -43,6 +43,7 @@ import {
   updateTemplate,
   type TemplateDetail,
 } from '../functions/back-office/templates';
+import { changeBroadcast, createBroadcast, getBroadcast, listBroadcasts, type BroadcastView } from '../functions/back-office/broadcasts';
 import { generateVapidKeys } from '../functions/back-office/web-push';
 import { statusOf } from '../functions/domain/affiliates';
 import { scopes, type Scope } from '../functions/domain/api-keys';
@@ -51,7 +52,17 @@ import { describePlan } from '../functions/domain/plans';
 import { Conflict, DomainError, ValidationError } from '../functions/domain/errors';
 import { parseMoneyEventPairs } from '../functions/domain/money-settings';
 import { printResult, textTable as table } from '../lib/admin/format';
-import { backOfficeOf, baseUrlOf, journeyPortsOf, replayPortsOf, resultsPortsOf, segmentPortsOf, TargetError, templatePortsOf } from '../lib/admin/targets';
+import {
+  backOfficeOf,
+  baseUrlOf,
+  broadcastPortsOf,
+  journeyPortsOf,
+  replayPortsOf,
+  resultsPortsOf,
+  segmentPortsOf,
+  TargetError,
+  templatePortsOf,
+} from '../lib/admin/targets';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -1107,6 +1118,101 @@ export function adminProgram(options: AdminOptions = {}): Command {
         ),
       );
     });
+  const broadcasts = program.command('broadcasts').description('broadcasts: a template sent once to a segment\'s members (docs/api.md, "Broadcasts")');
+  const broadcastPorts = () => broadcastPortsOf({ ...target(), dataDir: resolve(root, target().dataDir) });
+  const broadcastLines = (b: BroadcastView) => {
+    const suppressed = Object.entries(b.counts.suppressed).map(([reason, n]) => `${reason} ${n}`);
+    return [
+      `${b.broadcast_id} (${b.name}): ${b.status}, ${b.progress.done} of ${b.progress.total} done`,
+      `template ${b.template_id} to segment ${b.segment_id}, ${b.purpose}${b.topic ? ` (topic ${b.topic})` : ''}, ${b.holdout_percent}% holdout`,
+      `schedule: ${JSON.stringify(b.schedule)}${b.start_at ? `, starts ${b.start_at}` : ''}`,
+      `entered ${b.counts.entered}, sent ${b.counts.sent}, held out ${b.counts.held_out}, deferred ${b.counts.deferred}, failed ${b.counts.failed}` +
+        (suppressed.length > 0 ? `, suppressed: ${suppressed.join(', ')}` : ''),
+    ];
+  };
+  broadcasts
+    .command('list')
+    .description("an application's broadcasts, newest first, with their status and progress")
+    .requiredOption('--app <app_id>')
+    .action(async (opts: { app: string }) => {
+      const found = await listBroadcasts(await broadcastPorts())(opts.app);
+      const rows = found.map((b) => ({
+        broadcast_id: b.broadcast_id,
+        name: b.name,
+        status: b.status,
+        done: b.progress.done,
+        total: b.progress.total,
+        sent: b.counts.sent,
+      }));
+      print(found, () => table(rows, ['broadcast_id', 'name', 'status', 'done', 'total', 'sent']));
+    });
+  broadcasts
+    .command('show')
+    .description('a broadcast: its schedule, progress and counts')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--broadcast <broadcast_id>')
+    .action(async (opts: { app: string; broadcast: string }) => {
+      const found = await getBroadcast(await broadcastPorts())(opts.app, opts.broadcast);
+      print(found, () => broadcastLines(found));
+    });
+  broadcasts
+    .command('create')
+    .description('a draft broadcast: start it with `broadcasts start`')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--name <name>')
+    .requiredOption('--template <template_id>')
+    .requiredOption('--segment <segment_id>')
+    .option('--id <broadcast_id>', 'lower-case letters, digits, _ and - (default: made from the name)')
+    .addOption(new Option('--purpose <purpose>').choices(['marketing', 'transactional']).default('marketing'))
+    .option('--topic <topic>', 'a topic of the application (Settings, Messaging)')
+    .option('--at <date-time>', 'send at this time (ISO 8601 with a zone) rather than when started')
+    .option('--local <day>T<HH:MM>', 'send on this day at this local time of each player, e.g. 2026-12-24T18:00')
+    .option('--holdout <percent>', 'members held out, 0 to 50', positiveInteger)
+    .action(
+      async (opts: {
+        app: string;
+        name: string;
+        template: string;
+        segment: string;
+        id?: string;
+        purpose: string;
+        topic?: string;
+        at?: string;
+        local?: string;
+        holdout?: number;
+      }) => {
+        if (opts.at && opts.local) throw new InvalidArgumentError('give --at or --local, not both');
+        const [day, time] = (opts.local ?? '').split('T');
+        const schedule = opts.at ? { kind: 'at', at: opts.at } : opts.local ? { kind: 'local', day, time } : { kind: 'now' };
+        const created = await createBroadcast(await broadcastPorts())(opts.app, commandLineActor, {
+          name: opts.name,
+          template_id: opts.template,
+          segment_id: opts.segment,
+          purpose: opts.purpose,
+          schedule,
+          ...(opts.id ? { broadcast_id: opts.id } : {}),
+          ...(opts.topic ? { topic: opts.topic } : {}),
+          ...(opts.holdout !== undefined ? { holdout_percent: opts.holdout } : {}),
+        });
+        print(created, () => [`Created broadcast ${created.broadcast_id} as a draft.`, ...broadcastLines(created)]);
+      },
+    );
+  for (const [action, said] of [
+    ['start', 'started (or scheduled, with a set or local time)'],
+    ['pause', 'paused'],
+    ['resume', 'resumed'],
+    ['cancel', 'cancelled'],
+  ] as const) {
+    broadcasts
+      .command(action)
+      .description(`${action} a broadcast`)
+      .requiredOption('--app <app_id>')
+      .requiredOption('--broadcast <broadcast_id>')
+      .action(async (opts: { app: string; broadcast: string }) => {
+        const changed = await changeBroadcast(await broadcastPorts())(opts.app, commandLineActor, opts.broadcast, action);
+        print(changed, () => [`Broadcast ${changed.broadcast_id} ${said}.`, ...broadcastLines(changed)]);
+      });
+  }
   const push = program.command('push').description('web push');
   push
     .command('vapid')

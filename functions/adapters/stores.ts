@@ -21,6 +21,7 @@ import { DynamoAffiliateStore } from './dynamo-affiliate-store';
 import { DynamoAppStore } from './dynamo-app-store';
 import { DynamoAuditLog } from './dynamo-audit-log';
 import { DynamoCampaignResults } from './dynamo-campaign-results';
+import { DynamoBroadcastStore } from './dynamo-broadcast-store';
 import { DynamoChannelStore } from './dynamo-channel-store';
 import { DynamoClickClaims } from './dynamo-click-claims';
 import { DynamoDeliveryClaims } from './dynamo-delivery-claims';
@@ -86,6 +87,7 @@ export const templateStore = () => new DynamoTemplateStore(dynamo, table('campai
 /** The low-level client: campaign money is exact DynamoDB numbers, read back as text. */
 export const campaignResultsStore = () => new DynamoCampaignResults(new DynamoDBClient({}), table('campaigns'));
 export const journeyStore = () => new DynamoJourneyStore(dynamo, table('campaigns'));
+export const broadcastStore = () => new DynamoBroadcastStore(dynamo, table('campaigns'));
 
 let sharedKeys: KeyResolver | undefined;
 /** The container's key resolver (and its cache), made on first use: one for every operation the container runs. */

@@ -9,6 +9,7 @@ import { SesMailer } from '../adapters/ses-mailer';
 import {
   auditLog,
   campaignResultsStore,
+  broadcastStore,
   channelStore,
   deferredOutbox,
   deliveryClaims,
@@ -71,6 +72,7 @@ export const handler = makeConsoleHandler({
   templates: templateStore(),
   results: campaignResultsStore(),
   journeys: journeyStore(),
+  broadcasts: broadcastStore(),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
   // No configuration set in the local stack: the variable is set only by the CDK stack.
   mailer: new SesMailer(sesv2, optionalEnv(emailSending.configurationSetEnvVar, '') || undefined),

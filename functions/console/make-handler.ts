@@ -14,6 +14,7 @@ import { routeRequests, type RouteHandler } from '../http/router';
 import type { ApiResult } from '../http/types';
 import { affiliatesHandlers, type AffiliatesPorts } from './affiliates/handlers';
 import { journeysHandlers, type JourneysPorts } from './journeys/handlers';
+import { broadcastsHandlers, type BroadcastsPorts } from './broadcasts/handlers';
 import { overviewHandlers, type OverviewPorts } from './overview/handlers';
 import { playersHandlers, type PlayersPorts } from './players/handlers';
 import { rejectionsHandlers, type RejectionsPorts } from './rejections/handlers';
@@ -36,7 +37,8 @@ export type ConsolePorts = ConsoleAuthPorts &
   SegmentsPorts &
   TemplatesPorts &
   ResultsPorts &
-  JourneysPorts;
+  JourneysPorts &
+  BroadcastsPorts;
 
 /** Each route's implementation, by id: the areas' together (the type says every declared route has one). */
 export function consoleImplementations(ports: ConsolePorts) {
@@ -51,6 +53,7 @@ export function consoleImplementations(ports: ConsolePorts) {
     ...templatesHandlers(ports),
     ...resultsHandlers(ports),
     ...journeysHandlers(ports),
+    ...broadcastsHandlers(ports),
   } satisfies Implementations<typeof routes>;
 }
 

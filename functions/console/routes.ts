@@ -6,6 +6,7 @@
  */
 import { routes as affiliates } from './affiliates/routes';
 import { routes as journeys } from './journeys/routes';
+import { routes as broadcasts } from './broadcasts/routes';
 import { routes as overview } from './overview/routes';
 import { routes as players } from './players/routes';
 import { routes as rejections } from './rejections/routes';
@@ -26,6 +27,7 @@ export const routes = [
   ...templates,
   ...results,
   ...journeys,
+  ...broadcasts,
 ] as const;
 
 export type ConsoleRoute = (typeof routes)[number];

@@ -69,12 +69,14 @@ export interface MessagingSettings {
   /** The attribute holding the email address (default `email`) and the phone (default `phone`). */
   email_attribute?: string;
   phone_attribute?: string;
+  /** A broadcast's messages per second (default 10): at most the account's SES send rate (docs/api.md, "Broadcasts"). */
+  broadcast_rate?: number;
 }
 
 export const DEFAULT_TIME_ZONE = 'UTC';
 export const DEFAULT_EMAIL_ATTRIBUTE = 'email';
 export const DEFAULT_PHONE_ATTRIBUTE = 'phone';
-export const messagingLimits = { topics: 20, topicLabelLength: 80, capMax: 1000 } as const;
+export const messagingLimits = { topics: 20, topicLabelLength: 80, capMax: 1000, broadcastRateMax: 500 } as const;
 
 const hhmm = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'a local time, HH:MM (24 h)' } as const;
 const caps = {
@@ -109,6 +111,7 @@ export const messagingSettingsSchema = {
     },
     email_attribute: { type: 'string', minLength: 1, maxLength: 255 },
     phone_attribute: { type: 'string', minLength: 1, maxLength: 255 },
+    broadcast_rate: { type: 'integer', minimum: 1, maximum: messagingLimits.broadcastRateMax },
   },
 } as const;
 

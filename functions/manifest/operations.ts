@@ -467,6 +467,32 @@ export const scheduledFunctions: ScheduledFunction[] = [
     // Work starts only with 15 s left (functions/scheduled/journey-timers/core.ts).
     timeoutSeconds: 60,
   },
+  {
+    // Broadcasts (functions/scheduled/send-broadcasts/core.ts): the broadcasts and their recipients, and the templates
+    // (campaigns, its `due` index: never a scan), the segment's members (segments), the players' time zones and the
+    // gate's reads and claims as SendDeferred's, the holdout and suppression events (stream).
+    id: 'SendBroadcasts',
+    entry: 'functions/scheduled/send-broadcasts/handler.ts',
+    tables: {
+      campaigns: 'readwrite',
+      segments: 'read',
+      sendGate: 'readwrite',
+      apps: 'read',
+      profiles: 'read',
+      channels: 'read',
+      senders: 'read',
+      pushDeliveries: 'write',
+    },
+    indexes: { campaigns: ['due'] },
+    stream: 'write',
+    email: 'send',
+    secretReads: [vapidPrivateKeyPattern, unsubscribeKeyPattern],
+    secretWrites: [unsubscribeKeyPattern],
+    pushEndpoints: true,
+    everyMinutes: 1,
+    // Sends in one-second ticks until 15 s are left: 55 s of each minute, so runs do not overlap (they may, safely).
+    timeoutSeconds: 70,
+  },
 ];
 
 /**

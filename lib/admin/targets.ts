@@ -34,7 +34,9 @@ import { DynamoRejectionLog } from '../../functions/adapters/dynamo-rejection-lo
 import { DynamoSenderStore } from '../../functions/adapters/dynamo-sender-store';
 import { DynamoPostbackOutbox, DynamoPostbackSettings } from '../../functions/adapters/dynamo-postback-store';
 import { DynamoSegmentStore } from '../../functions/adapters/dynamo-segment-store';
+import { DynamoBroadcastStore } from '../../functions/adapters/dynamo-broadcast-store';
 import { DynamoTemplateStore } from '../../functions/adapters/dynamo-template-store';
+import type { BroadcastPorts } from '../../functions/back-office/broadcasts';
 import { KinesisRecordReader } from '../../functions/adapters/kinesis-record-reader';
 import { LambdaConsumerInvoker } from '../../functions/adapters/lambda-consumer-invoker';
 import { SqsFailureList } from '../../functions/adapters/sqs-failure-list';
@@ -123,6 +125,20 @@ export async function segmentPortsOf(target: Target): Promise<SegmentPorts> {
     segments: new DynamoSegmentStore(document, tableName(tables.segments)),
     profiles: new DynamoProfileStore(document, tableName(tables.profiles)),
     ledgers: new DynamoFunnelStore(document, tableName(tables.funnel)),
+    apps: new DynamoAppStore(document, tableName(tables.apps)),
+    audit: new DynamoAuditLog(document, tableName(tables.auditLog)),
+  };
+}
+
+/** What the broadcasts' use cases read and write on the target (functions/back-office/broadcasts.ts). */
+export async function broadcastPortsOf(target: Target): Promise<BroadcastPorts> {
+  const { document, tableName } = target.stack
+    ? await deployedTables(target.stack, target.region)
+    : { document: localClients(await runningLocalStack(target.dataDir)).document, tableName: (definition: TableDefinition) => definition.localName };
+  return {
+    broadcasts: new DynamoBroadcastStore(document, tableName(tables.campaigns)),
+    templates: new DynamoTemplateStore(document, tableName(tables.campaigns)),
+    segments: new DynamoSegmentStore(document, tableName(tables.segments)),
     apps: new DynamoAppStore(document, tableName(tables.apps)),
     audit: new DynamoAuditLog(document, tableName(tables.auditLog)),
   };

@@ -768,8 +768,8 @@ describe('web push in the stack', () => {
   test('only the push senders may touch the push deliveries table: SendPush to put and delete claims, the console (its messaging) also to read its action claims', () => {
     const table = JSON.stringify(arn(stack.data.tables.pushDeliveries));
     const consoleMessaging = ['Console'];
-    // The send gate claims each message id there too, put and delete only: send_email with a purpose, the deferred sender, send_template, journeys.
-    const pushSenders = ['SendPush', 'SendEmail', 'SendDeferred', 'SendTemplate', 'RunJourneys', 'JourneyTimers'];
+    // The send gate claims each message id there too, put and delete only: send_email with a purpose, the deferred sender, send_template, journeys, broadcasts.
+    const pushSenders = ['SendPush', 'SendEmail', 'SendDeferred', 'SendTemplate', 'RunJourneys', 'JourneyTimers', 'SendBroadcasts'];
     for (const { definition, fn } of allFunctions()) {
       // A grant names the table alone, or in a list with its indexes.
       const onTable = allowedStatements(fn).filter((statement) => JSON.stringify(statement.Resource).includes(table.slice(1, -1)));
@@ -846,6 +846,7 @@ describe('web push in the stack', () => {
       // A journey's push and marketing mail, as the events arrive and as its timers fall due.
       RunJourneys: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
       JourneyTimers: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
+      SendBroadcasts: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
       // The unsubscribe key, made once if an older application has none: whatever sends marketing mail.
       SendEmail: ['apps/*/unsubscribe-key'],
       // Signing the postbacks.
@@ -897,6 +898,7 @@ describe('web push in the stack', () => {
       Console: ['apps/*/affiliates/*/postback-secret', 'apps/*/identity-secret', 'apps/*/unsubscribe-key', 'apps/*/vapid-private-key'],
       // The unsubscribe key of an application made before it existed, made on its first marketing mail.
       SendDeferred: ['apps/*/unsubscribe-key'],
+      SendBroadcasts: ['apps/*/unsubscribe-key'],
       SendEmail: ['apps/*/unsubscribe-key'],
       SendTemplate: ['apps/*/unsubscribe-key'],
       RunJourneys: ['apps/*/unsubscribe-key'],

@@ -26,8 +26,9 @@ import { MemoryProfiles, MemoryRejectionLog, MemoryTimeline } from './players';
 import { MemoryPlayerSearch } from './player-search';
 import { MemoryPostbackOutbox, MemoryPostbackSettings } from './postbacks';
 import { MemorySegmentStore } from './segments';
-import { MemorySessionStore } from './sessions';
+import { MemoryBroadcastStore } from './broadcasts';
 import { MemoryTemplateStore } from './templates';
+import { MemorySessionStore } from './sessions';
 import { MemoryChannelStore, MemoryKeyStore, MemorySecretStore, MemorySenderStore } from './settings';
 
 export interface ConsoleCaller {
@@ -90,6 +91,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     rejections: new MemoryRejectionLog(),
     segments: new MemorySegmentStore(),
     journeys: new MemoryJourneyStore(),
+    broadcasts: new MemoryBroadcastStore(),
     templates: new MemoryTemplateStore(),
     stream: new MemoryStream(),
     mailer: new MemoryMailer(),

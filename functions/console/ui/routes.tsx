@@ -45,6 +45,9 @@ const JourneysPage = lazy(() => import('./pages/journeys').then((page) => page.J
 const JourneyPage = lazy(() => import('./pages/journey').then((page) => page.JourneyPage));
 const NewJourneyPage = lazy(() => import('./pages/journey-form').then((page) => page.NewJourneyPage));
 const EditJourneyPage = lazy(() => import('./pages/journey-form').then((page) => page.EditJourneyPage));
+const BroadcastsPage = lazy(() => import('./pages/broadcasts').then((page) => page.BroadcastsPage));
+const NewBroadcastPage = lazy(() => import('./pages/broadcasts').then((page) => page.NewBroadcastPage));
+const BroadcastPage = lazy(() => import('./pages/broadcasts').then((page) => page.BroadcastPage));
 const AffiliatesPage = lazy(() => import('./pages/affiliates').then((page) => page.AffiliatesPage));
 const AffiliatePage = lazy(() => import('./pages/affiliate').then((page) => page.AffiliatePage));
 const RejectionsPage = lazy(() => import('./pages/rejections').then((page) => page.RejectionsPage));
@@ -72,6 +75,9 @@ export const routes: readonly ConsoleRoute[] = [
   { path: '/console/journeys/new', component: NewJourneyPage, roles: everyone },
   { path: '/console/journeys/:id', component: JourneyPage, roles: everyone },
   { path: '/console/journeys/:id/edit', component: EditJourneyPage, roles: everyone },
+  { path: '/console/broadcasts', component: BroadcastsPage, nav: 'Broadcasts', group: 'Campaigns', roles: everyone },
+  { path: '/console/broadcasts/new', component: NewBroadcastPage, roles: everyone },
+  { path: '/console/broadcasts/:id', component: BroadcastPage, roles: everyone },
   { path: '/console/affiliates', component: AffiliatesPage, nav: 'Affiliates', group: 'Affiliates', roles: everyone },
   { path: '/console/affiliates/:id', component: AffiliatePage, roles: everyone },
   { path: '/console/rejections', component: RejectionsPage, nav: 'Rejections', group: 'Data', roles: everyone },

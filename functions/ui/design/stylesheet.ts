@@ -10,6 +10,7 @@
  */
 import { adminCss } from './areas/admin';
 import { affiliatesCss } from './areas/affiliates';
+import { broadcastsCss } from './areas/broadcasts';
 import { audienceCss } from './areas/audience';
 import { campaignsCss } from './areas/campaigns';
 import { homeCss } from './areas/home';
@@ -255,6 +256,7 @@ export const designStylesheet = [
   segmentsCss,
   campaignsCss,
   journeysCss,
+  broadcastsCss,
   affiliatesCss,
   adminCss,
   portalCss,
