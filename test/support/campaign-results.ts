@@ -36,15 +36,16 @@ export class MemoryCampaignResults implements CampaignResultsStore {
 
   async tally(appId: string, profileId: string, insertId: string, tally: Tally): Promise<boolean> {
     const results = this.of(appId, tally.campaign);
-    const step = (results.steps[tally.step] ??= {});
+    results.steps[tally.step] ??= {};
+    const step = results.steps[tally.step];
     const player = `${appId}#${profileId}`;
     if (tally.unique && this.once(`${player}#u#${tally.campaign}#${tally.step}#${tally.unique}`)) {
       step[`${tally.unique}_unique`] = (step[`${tally.unique}_unique`] ?? 0) + 1;
     }
     if (tally.receipt) {
       if (this.once(`${player}#g#${tally.campaign}#${tally.receipt}`)) {
-        const group = (results.money[tally.receipt] ??= zeroGroupMoney());
-        group.players++;
+        results.money[tally.receipt] ??= zeroGroupMoney();
+        results.money[tally.receipt]!.players++;
       }
       this.writes++;
       const mine = this.receiptsOf.get(player) ?? new Map<string, Receipt>();
@@ -55,7 +56,8 @@ export class MemoryCampaignResults implements CampaignResultsStore {
     }
     if (!this.once(`${player}#x#${insertId}#${tally.campaign}`)) return false;
     step[tally.counter] = (step[tally.counter] ?? 0) + 1;
-    const day = (results.days[tally.day] ??= {});
+    results.days[tally.day] ??= {};
+    const day = results.days[tally.day];
     day[tally.counter] = (day[tally.counter] ?? 0) + 1;
     return true;
   }
@@ -65,7 +67,9 @@ export class MemoryCampaignResults implements CampaignResultsStore {
   }
 
   async addMoney(appId: string, profileId: string, insertId: string, delta: MoneyDelta): Promise<boolean> {
-    const group = (this.of(appId, delta.campaign).money[delta.group] ??= zeroGroupMoney());
+    const money = this.of(appId, delta.campaign).money;
+    money[delta.group] ??= zeroGroupMoney();
+    const group = money[delta.group]!;
     const player = `${appId}#${profileId}`;
     if (delta.deposit_count > 0 && this.once(`${player}#dep#${delta.campaign}#${delta.group}`)) group.depositors++;
     if (!this.once(`${player}#x#${insertId}#${delta.campaign}#${delta.group}`)) return false;

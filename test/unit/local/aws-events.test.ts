@@ -16,11 +16,12 @@ describe('the local stack’s EventBridge rules', () => {
       event('Email Delivered', 'delivered'),
       event('Email Complained', 'complained'),
       event('Email Opened', 'opened'),
+      event('Email Rendering Failure', 'rendering'),
       event('Email Bounced', 'other', 'acme'),
     ]);
     await events.drained();
 
-    expect(seen).toEqual(['delivered', 'complained']);
+    expect(seen).toEqual(['delivered', 'complained', 'opened']);
   });
 
   test('tries a failed invocation again, then logs and drops it without throwing', async () => {
