@@ -6,6 +6,7 @@
  * viewer reads it and changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createChannel } from '../../functions/back-office/channels';
 import { assignSender } from '../../functions/back-office/senders';
@@ -16,7 +17,7 @@ import { request } from '../support/http';
 import { waitFor } from '../support/local-process';
 import { testStack, type TestStack } from '../support/local-stack';
 import { sentMail } from '../support/mail';
-import { checkPage } from '../support/page-checks';
+import { checkPage, horizontalOverflow, screenshotDir } from '../support/page-checks';
 import { until } from '../support/profiles';
 
 let stack: TestStack;
@@ -89,6 +90,13 @@ describe('templates in the console', () => {
     await preview.getByText('Hallo Jonas').waitFor();
     await page.getByText('Variables and filters').click();
     await checkPage(page, 'console-template-editor');
+    // The tablet and wide-screen layouts too: the preview beside the form only from 1200 px, nothing scrolls sideways.
+    for (const width of [768, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: join(screenshotDir, `console-template-editor-${width}.png`), fullPage: true });
+      expect({ width, overflow: await horizontalOverflow(page) }).toEqual({ width, overflow: 0 });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByRole('button', { name: 'Create template' }).click();
     await page.getByRole('heading', { name: 'Welcome bonus', level: 1 }).waitFor();

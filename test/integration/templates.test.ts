@@ -8,14 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { adminProgram } from '../../bin/admin';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/back-office/apps';
 import { createChannel } from '../../functions/back-office/channels';
 import { issueKey } from '../../functions/back-office/keys';
 import { assignSender } from '../../functions/back-office/senders';
 import { commandLineActor } from '../../functions/domain/audit';
 import { localBackOffice, localClients } from '../../lib/local/stack';
+import { adminInProcess } from '../support/admin-in-process';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
@@ -54,17 +54,8 @@ async function player(profileId: string, attributes: Record<string, unknown>) {
   );
 }
 
-async function cli(...args: string[]): Promise<any> {
-  const printed = jest.spyOn(console, 'log').mockImplementation(() => {});
-  try {
-    await adminProgram()
-      .exitOverride()
-      .parseAsync(['--data-dir', stack.dataDir, '--json', ...args], { from: 'user' });
-    return JSON.parse(String(printed.mock.calls.at(-1)?.[0]));
-  } finally {
-    printed.mockRestore();
-  }
-}
+/** The command line's answer, as JSON. */
+const cli = async (...args: string[]): Promise<any> => JSON.parse(await adminInProcess(stack.dataDir, '--json', ...args));
 
 beforeAll(async () => {
   stack = await testStack();

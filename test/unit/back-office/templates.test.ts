@@ -59,14 +59,12 @@ function arrange() {
   return { clock, templates, profiles, audit, mailer, ports, player, channel, create: (input: unknown) => createTemplate(ports)('app_1', ada, input) };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a refusal');
-}
+/** What a refused call threw; a call that resolves fails the test. */
+const refused = (call: Promise<unknown>): Promise<Error> =>
+  call.then(
+    () => Promise.reject(new Error('expected a refusal')),
+    (error: unknown) => error as Error,
+  );
 
 describe('saving templates', () => {
   test('a new template is stored at version 1 with who made it, and audited', async () => {
@@ -83,7 +81,7 @@ describe('saving templates', () => {
     const { create, templates } = arrange();
     const broken = emailTemplate({ en: { subject: '{{ player.name | shout }}', html: '<p>{% if %}</p>' } }, 'fr');
 
-    const error = await refusal(create(broken));
+    const error = await refused(create(broken));
 
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).errors).toEqual([
@@ -99,8 +97,8 @@ describe('saving templates', () => {
     await create(bilingual);
     for (let i = 1; i < TEMPLATES_PER_APP; i++) await templates.create(storedTemplate('app_1', { ...bilingual, id: `t-${i}` }));
 
-    const taken = await refusal(create(bilingual));
-    const past = await refusal(create({ ...bilingual, id: 'one-more' }));
+    const taken = await refused(create(bilingual));
+    const past = await refused(create({ ...bilingual, id: 'one-more' }));
 
     expect(taken).toBeInstanceOf(Conflict);
     expect(past).toBeInstanceOf(Conflict);
@@ -113,7 +111,7 @@ describe('saving templates', () => {
     const update = updateTemplate(ports);
 
     const first = await update('app_1', ada, 'welcome', { version: 1, template: { ...bilingual, name: 'Welcome v2' } });
-    const stale = await refusal(update('app_1', { user_id: 'usr_2', email: 'bo@operator.example' }, 'welcome', { version: 1, template: bilingual }));
+    const stale = await refused(update('app_1', { user_id: 'usr_2', email: 'bo@operator.example' }, 'welcome', { version: 1, template: bilingual }));
 
     expect([first.version, first.name]).toEqual([2, 'Welcome v2']);
     expect(stale).toBeInstanceOf(Conflict);
@@ -126,7 +124,7 @@ describe('saving templates', () => {
     const { create, ports } = arrange();
     await create(bilingual);
 
-    const error = (await refusal(
+    const error = (await refused(
       updateTemplate(ports)('app_1', ada, 'welcome', { version: 1, template: { ...pushTemplate(), id: 'other' } }),
     )) as ValidationError;
 
@@ -142,7 +140,7 @@ describe('saving templates', () => {
     const again = await archive('app_1', ada, 'welcome', true);
     const listed = await listTemplates(ports)('app_1');
     const all = await listTemplates(ports)('app_1', { archived: true });
-    const change = await refusal(updateTemplate(ports)('app_1', ada, 'welcome', { version: 2, template: bilingual }));
+    const change = await refused(updateTemplate(ports)('app_1', ada, 'welcome', { version: 2, template: bilingual }));
     const restored = await archive('app_1', ada, 'welcome', false);
 
     expect([archived.archived, archived.version, again.version]).toEqual([true, 2, 2]);
@@ -155,8 +153,8 @@ describe('saving templates', () => {
   test('an unknown id, or one no template could have, is a 404', async () => {
     const { ports } = arrange();
 
-    expect(await refusal(getTemplate(ports)('app_1', 'nope'))).toBeInstanceOf(NotFound);
-    expect(await refusal(getTemplate(ports)('app_1', '../x'))).toBeInstanceOf(NotFound);
+    expect(await refused(getTemplate(ports)('app_1', 'nope'))).toBeInstanceOf(NotFound);
+    expect(await refused(getTemplate(ports)('app_1', '../x'))).toBeInstanceOf(NotFound);
   });
 });
 
@@ -183,8 +181,8 @@ describe('preview', () => {
   test('an unknown player is a 404; a draft with problems a 400 naming them', async () => {
     const { ports } = arrange();
 
-    const unknown = await refusal(previewTemplateFor(ports)('app_1', { template: bilingual, profile_id: 'nobody' }));
-    const draft = await refusal(previewTemplateFor(ports)('app_1', { template: { ...bilingual, default_language: 'fr' } }));
+    const unknown = await refused(previewTemplateFor(ports)('app_1', { template: bilingual, profile_id: 'nobody' }));
+    const draft = await refused(previewTemplateFor(ports)('app_1', { template: { ...bilingual, default_language: 'fr' } }));
 
     expect(unknown).toBeInstanceOf(NotFound);
     expect((draft as ValidationError).errors).toEqual(['default_language "fr" must have a variant']);
@@ -227,7 +225,7 @@ describe('test send', () => {
     const { ports, channel, mailer } = arrange();
     await channel('ch_off', false, '2026-01-01T00:00:00.000Z');
 
-    const none = await refusal(testSendTemplate(ports)('app_1', ada, { template: bilingual }));
+    const none = await refused(testSendTemplate(ports)('app_1', ada, { template: bilingual }));
     await channel('ch_on');
     await testSendTemplate(ports)('app_1', ada, { template: bilingual });
 
@@ -239,7 +237,7 @@ describe('test send', () => {
     const { ports, channel, mailer } = arrange();
     await channel('ch_1');
 
-    const error = (await refusal(testSendTemplate(ports)('app_1', ada, { template: pushTemplate() }))) as ValidationError;
+    const error = (await refused(testSendTemplate(ports)('app_1', ada, { template: pushTemplate() }))) as ValidationError;
 
     expect(error.errors).toEqual(['test send is for email templates: preview a push template instead']);
     expect(mailer.sent).toEqual([]);

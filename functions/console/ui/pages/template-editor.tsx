@@ -209,8 +209,8 @@ function TemplateForm({ saved, onChanged }: { saved?: Saved; onChanged?: () => v
   // A field changed since the refusal no longer shows its message: it may be fixed, and the next save says.
   const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
   const markEdited = (...paths: string[]) => setEdited((current) => new Set([...current, ...paths]));
-  const problemsOf = (path: string) =>
-    about(failure, path).filter((message) => ![...edited].some((done) => about({ message: '', errors: [message] }, done).length > 0));
+  const isEdited = (message: string) => [...edited].some((done) => about({ message: '', errors: [message] }, done).length > 0);
+  const problemsOf = (path: string) => about(failure, path).filter((message) => !isEdited(message));
 
   const set = (change: Partial<Draft>) => {
     markEdited(...Object.keys(change));
@@ -444,7 +444,8 @@ function TemplateForm({ saved, onChanged }: { saved?: Saved; onChanged?: () => v
         {!readOnly && (
           <>
             <FormFailure
-              failure={failure}
+              // Once every part it named has been edited, the refusal is history: the next save says what still holds.
+              failure={failure?.errors.length && failure.errors.every(isEdited) ? undefined : failure}
               not={saved ? 'Not saved' : 'Not created'}
               shown={(message) => [...shownPaths, ...edited].some((path) => about({ message: '', errors: [message] }, path).length > 0)}
             />
