@@ -43,6 +43,10 @@ export const placeholders = {
   segmentId: 'active-depositors',
   /** A segment id the application does not have. */
   unknownSegmentId: 'no-such-segment',
+  /** A live journey of the application entered through the API. */
+  journeyId: 'vip-welcome',
+  /** A journey id the application does not have. */
+  unknownJourneyId: 'no-such-journey',
 } as const;
 
 export type Placeholder = keyof typeof placeholders;
