@@ -303,6 +303,30 @@ export function httpRoutes(): HttpRoute[] {
   ];
 }
 
+/**
+ * What the journey runner needs (functions/domain/journeys/runner.ts), in the consumer and the timer alike: campaigns
+ * for journeys, instances and templates; profiles, timeline and segments for a branch's facts; the send gate's tables,
+ * channels and senders for the template sender, its keys; the stream for attribute and lifecycle records.
+ */
+const journeyRunnerGrants = {
+  tables: {
+    campaigns: 'readwrite',
+    apps: 'read',
+    profiles: 'read',
+    timeline: 'read',
+    segments: 'read',
+    channels: 'read',
+    senders: 'read',
+    sendGate: 'readwrite',
+    pushDeliveries: 'write',
+  },
+  stream: 'write',
+  email: 'send',
+  secretReads: [vapidPrivateKeyPattern, unsubscribeKeyPattern],
+  secretWrites: [unsubscribeKeyPattern],
+  pushEndpoints: true,
+} as const satisfies Partial<FunctionDefinition>;
+
 export const streamConsumers: StreamConsumer[] = [
   {
     id: 'ApplyProfiles',
@@ -367,24 +391,8 @@ export const streamConsumers: StreamConsumer[] = [
     // facts; the send gate's tables, channels and senders for the template sender; the stream for lifecycle events.
     id: 'RunJourneys',
     entry: 'functions/consumers/run-journeys/handler.ts',
-    tables: {
-      campaigns: 'readwrite',
-      apps: 'read',
-      profiles: 'read',
-      timeline: 'read',
-      segments: 'read',
-      funnel: 'read',
-      channels: 'read',
-      senders: 'read',
-      sendGate: 'readwrite',
-      pushDeliveries: 'write',
-      rejections: 'write',
-    },
-    stream: 'write',
-    email: 'send',
-    secretReads: [vapidPrivateKeyPattern, unsubscribeKeyPattern],
-    secretWrites: [unsubscribeKeyPattern],
-    pushEndpoints: true,
+    ...journeyRunnerGrants,
+    tables: { ...journeyRunnerGrants.tables, funnel: 'read', rejections: 'write' },
     kinds: ['event'],
     batchSize: 100,
     retryAttempts: 10,
@@ -446,23 +454,8 @@ export const scheduledFunctions: ScheduledFunction[] = [
     // them, so the same grants but the ledger and rejections.
     id: 'JourneyTimers',
     entry: 'functions/scheduled/journey-timers/handler.ts',
-    tables: {
-      campaigns: 'readwrite',
-      apps: 'read',
-      profiles: 'read',
-      timeline: 'read',
-      segments: 'read',
-      channels: 'read',
-      senders: 'read',
-      sendGate: 'readwrite',
-      pushDeliveries: 'write',
-    },
+    ...journeyRunnerGrants,
     indexes: { campaigns: ['due'] },
-    stream: 'write',
-    email: 'send',
-    secretReads: [vapidPrivateKeyPattern, unsubscribeKeyPattern],
-    secretWrites: [unsubscribeKeyPattern],
-    pushEndpoints: true,
     everyMinutes: 1,
     // Work starts only with 15 s left (functions/scheduled/journey-timers/core.ts).
     timeoutSeconds: 60,

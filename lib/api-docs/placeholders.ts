@@ -45,6 +45,10 @@ export const placeholders = {
   unknownSegmentId: 'no-such-segment',
   /** An email template of the application. */
   templateId: 'welcome-bonus',
+  /** A live journey of the application entered through the API. */
+  journeyId: 'vip-welcome',
+  /** A journey id the application does not have. */
+  unknownJourneyId: 'no-such-journey',
 } as const;
 
 export type Placeholder = keyof typeof placeholders;

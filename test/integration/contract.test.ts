@@ -16,6 +16,7 @@ import { expectedStatus } from '../../lib/api-docs/document';
 import { placeholders, type Placeholder } from '../../lib/api-docs/placeholders';
 import { httpRoutes } from '../../functions/manifest/operations';
 import { createLink } from '../../functions/back-office/affiliate-links';
+import { DynamoJourneyStore } from '../../functions/adapters/dynamo-journey-store';
 import { DynamoSegmentStore } from '../../functions/adapters/dynamo-segment-store';
 import { DynamoTemplateStore } from '../../functions/adapters/dynamo-template-store';
 import { tables } from '../../functions/manifest/resources';
@@ -113,6 +114,19 @@ beforeAll(async () => {
     storedTemplate(stack.dev.app_id, { ...emailTemplate({ en: { subject: 'Your {{ event.bonus }} bonus', html: '<p>Enjoy</p>' } }), id: templateId }),
   );
 
+  // A live journey entered through the API; it only exits, so a trigger sends nothing.
+  const journeyId = `contract-${segmentId}`.slice(0, 64);
+  await new DynamoJourneyStore(localClients(stack.endpoints).document, tables.campaigns.localName).create(
+    { app_id: stack.dev.app_id, journey_id: journeyId, name: 'Contract', status: 'live', version: 1, revision: 1, created_at: at, updated_at: at },
+    {
+      app_id: stack.dev.app_id,
+      journey_id: journeyId,
+      version: 1,
+      definition: { entry: { api: true }, steps: [{ id: 'done', type: 'exit' }] },
+      created_at: at,
+    },
+  );
+
   const values: Record<Placeholder, string> = {
     appId: stack.dev.app_id,
     profileId,
@@ -133,6 +147,8 @@ beforeAll(async () => {
     segmentId,
     unknownSegmentId: `never-${segmentId}`.slice(0, 64),
     templateId,
+    journeyId,
+    unknownJourneyId: `never-${journeyId}`.slice(0, 64),
   };
   real = new Map(Object.entries(values).map(([name, value]) => [placeholders[name as Placeholder], value]));
 });

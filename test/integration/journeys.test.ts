@@ -25,6 +25,7 @@ import { waitFor } from '../support/local-process';
 import { testStack, type TestStack } from '../support/local-stack';
 import { welcomeJourney } from '../support/journeys';
 import { sentMail } from '../support/mail';
+import { until } from '../support/profiles';
 import { moveClock } from '../support/send-gate';
 
 const DAY = 86_400_000;
@@ -62,19 +63,6 @@ async function timeline(profileId: string): Promise<TimelineEvent[]> {
   const page = await request(stack.baseUrl, 'GET', `/profiles/${profileId}/events?app_id=${appId}&limit=100`, { key: serverKey });
   expect(page.status).toBe(200);
   return page.body.events as TimelineEvent[];
-}
-
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, ms = 30_000): Promise<T> {
-  let last!: T;
-  await waitFor(
-    async () => {
-      last = await read();
-      return check(last);
-    },
-    what,
-    ms,
-  );
-  return last;
 }
 
 const mailTo = async (address: string) => (await sentMail(stack)).filter((mail) => mail.destination.to.some((to) => to.includes(address)));
@@ -143,18 +131,18 @@ describe('the welcome journey', () => {
     await post('/events', [deposit(loyal.id)]);
     await post('/events', [deposit(excluded.id)]);
 
-    const welcomed = await eventually(
+    const welcomed = await until(
       () => mailTo(lapsed.address),
       (mail) => mail.length > 0,
       'the welcome email',
     );
     expect(welcomed.map((mail) => mail.subject)).toEqual(['Welcome aboard']);
-    await eventually(
+    await until(
       () => mailTo(loyal.address),
       (mail) => mail.length > 0,
       "the loyal player's welcome email",
     );
-    const refused = await eventually(
+    const refused = await until(
       () => timeline(excluded.id),
       (events) => ofStep(named(events, 'urm_message_suppressed'), 'welcome').length > 0,
       'the suppression on the excluded player timeline',
@@ -164,7 +152,7 @@ describe('the welcome journey', () => {
     ]);
     // The loyal player's second deposit: the goal, they leave converted.
     await post('/events', [deposit(loyal.id)]);
-    await eventually(
+    await until(
       () => timeline(loyal.id),
       (events) => named(events, 'urm_journey_converted').length > 0,
       'the conversion',
@@ -173,12 +161,13 @@ describe('the welcome journey', () => {
 
     await moveClock(stack, appId, 2 * DAY + 60_000);
 
-    const lapsedEvents = await eventually(
+    const lapsedEvents = await until(
       () => timeline(lapsed.id),
       (events) => named(events, 'urm_journey_exited').length > 0,
       'the lapsed player leaving the journey after the push',
+      30_000,
     );
-    const excludedEvents = await eventually(
+    const excludedEvents = await until(
       () => timeline(excluded.id),
       (events) => named(events, 'urm_journey_exited').length > 0,
       'the excluded player leaving',
@@ -205,13 +194,13 @@ describe('POST /api/journeys/{journey_id}/trigger', () => {
 
     expect(refused.status).toBe(409);
     expect([first.status, again.status]).toEqual([200, 200]);
-    const mail = await eventually(
+    const mail = await until(
       () => mailTo(address),
       (found) => found.length > 0,
       'the VIP mail',
     );
     expect(mail.map((found) => found.subject)).toEqual(['Your code VIP50']);
-    await eventually(
+    await until(
       () => timeline(id),
       (events) => named(events, 'urm_journey_exited').length > 0,
       'the VIP journey ending',

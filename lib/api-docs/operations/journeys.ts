@@ -13,7 +13,7 @@ const journeyIdParameter: ParameterDoc = {
   schema: { type: 'string', minLength: 2, maxLength: 64 },
 };
 
-const welcome = 'vip-welcome';
+const welcome = p.journeyId;
 
 export const journeyDocs: Record<string, OperationDoc> = {
   TriggerJourney: {
@@ -48,7 +48,7 @@ export const journeyDocs: Record<string, OperationDoc> = {
       },
       '404 unknown journey': {
         summary: 'A journey id the application does not have',
-        path: { journey_id: 'no-such-journey' },
+        path: { journey_id: p.unknownJourneyId },
         body: { app_id: p.appId, profile_id: p.profileId },
         answer: notFound('no journey with this id'),
       },
