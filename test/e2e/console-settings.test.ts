@@ -250,6 +250,7 @@ describe('the Settings page, as a viewer', () => {
       'Home',
       'Players',
       'Segments',
+      'Journeys',
       'Affiliates',
       'Rejections',
     ]);
