@@ -251,6 +251,7 @@ describe('the Settings page, as a viewer', () => {
       'Players',
       'Segments',
       'Templates',
+      'Journeys',
       'Affiliates',
       'Rejections',
     ]);

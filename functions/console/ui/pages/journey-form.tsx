@@ -156,7 +156,7 @@ function ConditionField({
         class="mono condition-editor journey-condition"
         value={value}
         onInput={(e) => onChange(e.currentTarget.value)}
-        rows={6}
+        rows={4}
         spellcheck={false}
       />
       {words && (
@@ -528,7 +528,8 @@ function StepCard({
           <span class="journey-step-number" aria-hidden="true">
             {index + 1}
           </span>
-          Step {index + 1}: {stepTypeNames[step.type]}
+          <span class="visually-hidden">Step {index + 1}: </span>
+          {stepTypeNames[step.type]}
         </h3>
         {index === 0 && <span class="badge tone-accent">Starts here</span>}
         <div class="cluster journey-card-tools">
@@ -543,9 +544,9 @@ function StepCard({
           </button>
         </div>
       </div>
-      <Field id={`${step.key}-id`} label="Step name" hint="Other steps go on to it by this name: a-z, 0-9, _ and -.">
+      <Field id={`${step.key}-id`} label="Step name">
         <input
-          {...fieldProps(`${step.key}-id`, [], true)}
+          id={`${step.key}-id`}
           class="mono"
           value={step.id}
           onInput={(e) => onRename(e.currentTarget.value)}
@@ -800,7 +801,10 @@ function JourneyForm({ journey }: { journey?: Journey }) {
       </Card>
 
       <Card title="Steps">
-        <p class="muted">Every entry starts at the first step. Each step goes on to the step you pick; add, reorder and remove them here.</p>
+        <p class="muted">
+          Every entry starts at the first step, and each step goes on to the one you pick by its name (a-z, 0-9, _ and -). A step added after a send or a wait
+          is where it goes on to.
+        </p>
         {draft.steps.length > 0 && (
           <ol class="journey-cards">
             {draft.steps.map((step, i) => (

@@ -76,7 +76,7 @@ function Steps({ journey }: { journey: Journey }) {
                 </ul>
               )}
               <ul class="journey-step-ways">
-                {sentence.then.length === 0 && <li class="muted">The journey ends here.</li>}
+                {sentence.then.length === 0 && step.type !== 'exit' && <li class="muted">The journey ends here.</li>}
                 {sentence.then.map((way, j) => (
                   <li key={j}>
                     {way.when && <span class="journey-way-when">{way.when}</span>}
@@ -125,8 +125,18 @@ const versionColumns = (current: number): readonly Column<Version>[] => [
     rowHeader: true,
     required: true,
   },
-  { id: 'created_at', header: 'Made', value: (version) => version.created_at, cell: (version) => <When at={version.created_at} /> },
-  { id: 'created_by', header: 'By', value: (version) => version.created_by ?? '', cell: (version) => <span class="break">{version.created_by ?? ''}</span> },
+  {
+    id: 'created_at',
+    header: 'Made',
+    value: (version) => version.created_at,
+    cell: (version) => (
+      <span class="nowrap">
+        <When at={version.created_at} />
+      </span>
+    ),
+  },
+  // Hidden at first: an address is long, and the line under the table names who changed it last.
+  { id: 'created_by', header: 'By', value: (version) => version.created_by ?? '', hidden: true },
   { id: 'players_now', header: 'In it now', value: (version) => version.players_now, numeric: true },
 ];
 

@@ -34,17 +34,17 @@ const columns: readonly Column<Journey>[] = [
   },
   { id: 'status', header: 'Status', value: (journey) => journey.status, cell: (journey) => <JourneyStatus status={journey.status} /> },
   {
-    id: 'entry',
-    header: 'Entry',
-    value: (journey) => entryWords(journey.entry),
-    cell: (journey) => <span class="journey-entry">{entryWords(journey.entry)}</span>,
-  },
-  {
     id: 'players_now',
     header: 'In it now',
     value: (journey) => journey.players_now,
     cell: (journey) => journey.players_now.toLocaleString('en-GB'),
     numeric: true,
+  },
+  {
+    id: 'entry',
+    header: 'Entry',
+    value: (journey) => entryWords(journey.entry),
+    cell: (journey) => <span class="journey-entry">{entryWords(journey.entry)}</span>,
   },
   { id: 'version', header: 'Version', value: (journey) => journey.version, numeric: true },
   { id: 'journey_id', header: 'Id', value: (journey) => journey.journey_id, cell: (journey) => <code>{journey.journey_id}</code>, hidden: true },

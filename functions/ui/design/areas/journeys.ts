@@ -1,6 +1,6 @@
 /** Rules only the journeys pages need, on top of the design system's components (joined into the one stylesheet by ../stylesheet.ts). */
 export const journeysCss = `
-.journey-entry { display: inline-block; min-width: 12rem; }
+.journey-entry { display: inline-block; min-width: 9rem; }
 .journey-summary { display: flex; flex-wrap: wrap; gap: var(--urm-space-2) var(--urm-space-3); align-items: center; }
 .journey-actions { display: flex; flex-direction: column; align-items: flex-end; gap: var(--urm-space-2); }
 .journey-page { display: grid; gap: var(--urm-space-4); min-width: 0; }
