@@ -130,7 +130,7 @@ export function runSendBroadcasts(deps: SendBroadcastsDeps) {
           counts.snapshotted += await snapshot(state, appNow, Math.ceil(state.rate / d.pageSize) + 1);
         }
         const due = await deps.broadcasts.due(current.app_id, current.broadcast_id, appNow, state.rate);
-        await sendAll(state.broadcast, due, counts, appNow);
+        await sendAll(state.broadcast, due, counts, appNow, timeLeft);
         if (due.length > 0 || !current.snapshot.done) {
           next.push(state);
           continue;
@@ -198,12 +198,14 @@ export function runSendBroadcasts(deps: SendBroadcastsDeps) {
     );
   }
 
-  async function sendAll(broadcast: Broadcast, due: DueRecipient[], counts: SendBroadcastsCounts, appNow: Date): Promise<void> {
+  async function sendAll(broadcast: Broadcast, due: DueRecipient[], counts: SendBroadcastsCounts, appNow: Date, timeLeft: () => boolean): Promise<void> {
     const limit = pLimit(sendBroadcastsDefaults.concurrency);
     const settled: Settled[] = [];
     await Promise.all(
       due.map((recipient) =>
         limit(async () => {
+          // A slow tick stops taking at the reserve too: what it leaves is still due for the next run.
+          if (!timeLeft()) return;
           const lease = deps.newId();
           if (!(await deps.broadcasts.take(recipient, lease, new Date(appNow.getTime() + sendBroadcastsDefaults.leaseMs)))) return;
           counts.taken++;

@@ -228,6 +228,22 @@ describe('exactly once', () => {
   });
 });
 
+describe('time', () => {
+  test('a run whose time runs low mid-tick stops taking recipients, and leaves them due for the next run', async () => {
+    const w = world(100, 100);
+    await started(w);
+    const first = runSendBroadcasts({ ...w.deps, remainingMs: () => (w.sent.length >= 30 ? 10_000 : 60_000) });
+
+    await first();
+    const sentFirst = w.sent.length;
+    await runSendBroadcasts(w.deps)();
+
+    expect(sentFirst).toBeLessThan(60);
+    expect(w.sent).toHaveLength(100);
+    expect((await stored(w)).counts.sent).toBe(100);
+  });
+});
+
 describe('pause and cancel', () => {
   test.each(['pause', 'cancel'] as const)('a %s during a run stops the sending within the run', async (action) => {
     const w = world(500, 100);
