@@ -252,6 +252,7 @@ describe('the Settings page, as a viewer', () => {
       'Segments',
       'Templates',
       'Journeys',
+      'Broadcasts',
       'Affiliates',
       'Rejections',
     ]);
