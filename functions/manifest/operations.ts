@@ -304,17 +304,16 @@ export function httpRoutes(): HttpRoute[] {
 }
 
 /**
- * What the journey runner needs (functions/domain/journeys/runner.ts), in the consumer and the timer alike: campaigns
- * for journeys, instances and templates; profiles, timeline and segments for a branch's facts; the send gate's tables,
- * channels and senders for the template sender, its keys; the stream for attribute and lifecycle records.
+ * What a function that sends templates needs (functions/adapters/senders.ts): the templates (campaigns), the player
+ * and the application, the channels and senders, the send gate's tables (caps, deferred outbox) and message-id
+ * claims (pushDeliveries: put and delete), its keys (VAPID, unsubscribe, webhook signing), the stream for the
+ * sent and suppressed events, SES, the push services and the postbacks' hosts for webhooks.
  */
-const journeyRunnerGrants = {
+const templateSenderGrants = {
   tables: {
-    campaigns: 'readwrite',
+    campaigns: 'read',
     apps: 'read',
     profiles: 'read',
-    timeline: 'read',
-    segments: 'read',
     channels: 'read',
     senders: 'read',
     sendGate: 'readwrite',
@@ -322,9 +321,20 @@ const journeyRunnerGrants = {
   },
   stream: 'write',
   email: 'send',
-  secretReads: [vapidPrivateKeyPattern, unsubscribeKeyPattern],
+  secretReads: [vapidPrivateKeyPattern, unsubscribeKeyPattern, webhookSecretPattern],
   secretWrites: [unsubscribeKeyPattern],
   pushEndpoints: true,
+  postbackHosts: true,
+} as const satisfies Partial<FunctionDefinition>;
+
+/**
+ * What the journey runner needs (functions/domain/journeys/runner.ts), in the consumer and the timer alike: a
+ * template sender's grants, and campaigns read and written (journeys, instances), timeline and segments for a
+ * branch's facts.
+ */
+const journeyRunnerGrants = {
+  ...templateSenderGrants,
+  tables: { ...templateSenderGrants.tables, campaigns: 'readwrite', timeline: 'read', segments: 'read' },
 } as const satisfies Partial<FunctionDefinition>;
 
 export const streamConsumers: StreamConsumer[] = [
@@ -466,22 +476,9 @@ export const scheduledFunctions: ScheduledFunction[] = [
     // gate's reads and claims as SendDeferred's, the holdout and suppression events (stream).
     id: 'SendBroadcasts',
     entry: 'functions/scheduled/send-broadcasts/handler.ts',
-    tables: {
-      campaigns: 'readwrite',
-      segments: 'read',
-      sendGate: 'readwrite',
-      apps: 'read',
-      profiles: 'read',
-      channels: 'read',
-      senders: 'read',
-      pushDeliveries: 'write',
-    },
+    ...templateSenderGrants,
+    tables: { ...templateSenderGrants.tables, campaigns: 'readwrite', segments: 'read' },
     indexes: { campaigns: ['due'] },
-    stream: 'write',
-    email: 'send',
-    secretReads: [vapidPrivateKeyPattern, unsubscribeKeyPattern],
-    secretWrites: [unsubscribeKeyPattern],
-    pushEndpoints: true,
     everyMinutes: 1,
     // Sends in one-second ticks until 15 s are left: 55 s of each minute, so runs do not overlap (they may, safely).
     timeoutSeconds: 70,

@@ -87,8 +87,8 @@ export class UrmStack extends Stack {
 
     this.data = new DataTables(this, 'Data');
     const pushHosts = pushEndpointHosts(this.node.tryGetContext('urm:pushEndpointHosts') ?? process.env.URM_PUSH_ENDPOINT_HOSTS);
-    this.pipeline = new EventPipeline(this, 'Pipeline', { tables: this.data.tables, pushEndpointHosts: pushHosts });
     const devHosts = postbackHosts(this.node.tryGetContext('urm:postbackHosts') ?? process.env.URM_POSTBACK_HOSTS);
+    this.pipeline = new EventPipeline(this, 'Pipeline', { tables: this.data.tables, pushEndpointHosts: pushHosts, postbackHosts: devHosts });
     this.ingestion = new IngestionApi(this, 'Ingestion', {
       tables: this.data.tables,
       stream: this.pipeline.stream,

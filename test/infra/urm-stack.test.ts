@@ -844,9 +844,9 @@ describe('web push in the stack', () => {
       Console: ['apps/*/unsubscribe-key', 'apps/*/vapid-private-key'],
       SendDeferred: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
       // A journey's push and marketing mail, as the events arrive and as its timers fall due.
-      RunJourneys: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
-      JourneyTimers: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
-      SendBroadcasts: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key'],
+      RunJourneys: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key', 'apps/*/webhook-secret'],
+      JourneyTimers: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key', 'apps/*/webhook-secret'],
+      SendBroadcasts: ['apps/*/vapid-private-key', 'apps/*/unsubscribe-key', 'apps/*/webhook-secret'],
       // The unsubscribe key, made once if an older application has none: whatever sends marketing mail.
       SendEmail: ['apps/*/unsubscribe-key'],
       // Signing the postbacks.

@@ -1,7 +1,7 @@
 import { funnelStore, rejectionLog } from '../../adapters/stores';
 import { nowFor } from '../../runtime/clock';
 import { makeRunJourneysHandler } from './make-handler';
-import { journeyRuntime } from './wiring';
+import { journeyRuntime } from '../../adapters/journey-runtime';
 
 const { journeys, runner } = journeyRuntime();
 

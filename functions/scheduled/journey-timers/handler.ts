@@ -1,4 +1,4 @@
-import { journeyRuntime } from '../../consumers/run-journeys/wiring';
+import { journeyRuntime } from '../../adapters/journey-runtime';
 import { furthestAheadMs, nowFor } from '../../runtime/clock';
 import { makeJourneyTimersHandler } from './make-handler';
 

@@ -21,6 +21,8 @@ export interface EventPipelineProps {
   tables: Record<TableName, ITable>;
   /** For the consumers that send push (pushEndpoints): the operator's push endpoint hosts. */
   pushEndpointHosts?: string;
+  /** For the consumers that send webhooks (postbackHosts): the operator's development postback hosts. */
+  postbackHosts?: string;
 }
 
 /** Matches the `kind` of the JSON envelope (functions/domain/stream-record.ts). */
@@ -56,7 +58,7 @@ export class EventPipeline extends Construct {
       const fn = definedFunction(
         this,
         consumer,
-        { tables: props.tables, stream: this.stream, pushEndpointHosts: props.pushEndpointHosts },
+        { tables: props.tables, stream: this.stream, pushEndpointHosts: props.pushEndpointHosts, postbackHosts: props.postbackHosts },
         { timeout: consumerTimeout },
       );
       fn.addEventSource(
