@@ -5,6 +5,7 @@
  * tests read them.
  */
 import type { Duration, Entry, Goal, JourneyDefinition, PropertyCondition, Reentry, Step, Weekday } from '../../domain/journeys/definition';
+import type { Condition } from '../../domain/segments/condition';
 import { conditionSentence, type Sentence } from './segment-sentences';
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -18,23 +19,10 @@ export function durationWords(duration: Duration): string {
   return parts.length === 0 ? 'no time' : parts.join(' ');
 }
 
-const propertyWords: Record<PropertyCondition['op'], string> = {
-  equals: 'is',
-  not_equals: 'is not',
-  lt: 'is less than',
-  lte: 'is at most',
-  gt: 'is more than',
-  gte: 'is at least',
-  in: 'is one of',
-  exists: 'is set',
-};
-
-const quoted = (value: unknown) => (typeof value === 'string' ? `“${value}”` : String(value));
-
+/** A condition on the entry event's property reads as the attribute condition it is checked as. */
 export function propertyConditionWords(condition: PropertyCondition): string {
-  if (condition.op === 'exists') return `${condition.property} is set`;
-  const value = Array.isArray(condition.value) ? condition.value.map(quoted).join(', ') : quoted(condition.value);
-  return `${condition.property} ${propertyWords[condition.op]} ${value}`;
+  const { property, op, value } = condition;
+  return conditionSentence({ attribute: property, op, ...(value === undefined ? {} : { value }) } as Condition).text;
 }
 
 export function entryWords(entry: Entry): string {
@@ -125,7 +113,7 @@ export function stepSentence(step: Step): StepSentence {
       return { text: `Send the ${channelNames[step.channel]} template “${step.template_id}” (${purpose}${topic})`, then: [{ to: step.next }] };
     }
     case 'set_attributes': {
-      const pairs = Object.entries(step.attributes).map(([name, value]) => `${name} = ${typeof value === 'string' ? quoted(value) : JSON.stringify(value)}`);
+      const pairs = Object.entries(step.attributes).map(([name, value]) => `${name} = ${typeof value === 'string' ? `“${value}”` : JSON.stringify(value)}`);
       return { text: `Set ${pairs.join(', ')}`, then: [{ to: step.next }] };
     }
     case 'exit':
