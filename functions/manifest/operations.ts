@@ -56,6 +56,13 @@ export interface StreamConsumer extends FunctionDefinition {
    * stream's retentionDays (resources.ts): what the destination lists must still be on the stream to be replayed.
    */
   maxRecordAgeSeconds: number;
+  /**
+   * `enhanced`: the consumer reads the stream through its own enhanced fan-out consumer (pushed records, its own
+   * 2 MB/s per shard), not the five reads per second a shard shares among its polling consumers. Past four polling
+   * consumers those reads are the limit (docs/performance.md, "Capacity"), and a journey's welcome mail must not
+   * wait for them.
+   */
+  fanOut?: 'enhanced';
 }
 
 /**
@@ -401,6 +408,7 @@ export const streamConsumers: StreamConsumer[] = [
     // facts; the send gate's tables, channels and senders for the template sender; the stream for lifecycle events.
     id: 'RunJourneys',
     entry: 'functions/consumers/run-journeys/handler.ts',
+    fanOut: 'enhanced',
     ...journeyRunnerGrants,
     tables: { ...journeyRunnerGrants.tables, funnel: 'read', rejections: 'write' },
     kinds: ['event'],

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { eventFunctions, httpOperations, routedFunctions, streamConsumers } from '../../functions/manifest/operations';
+import { eventFunctions, httpOperations, routedFunctions, scheduledFunctions, streamConsumers } from '../../functions/manifest/operations';
 import { emailSending } from '../../functions/manifest/resources';
 import { UrmStack } from '../../lib/aws/urm-stack';
 import { roleStatements, testApp } from '../support/cdk';
@@ -95,10 +95,31 @@ describe('email, without a sender domain', () => {
     expect(warnings.map((warning) => String(warning.entry.data))).toEqual([expect.stringMatching(/URM_EMAIL_DOMAIN .* URM_EMAIL_IDENTITIES/)]);
   });
 
+  test("the campaigns' senders (the journeys' consumer and timers, the broadcast sender) and the deferred sender learn the configuration set", () => {
+    const functions = template.findResources('AWS::Lambda::Function');
+    const campaignSenders = [
+      ...streamConsumers.filter((consumer) => consumer.email === 'send').map((consumer) => stack.pipeline.consumers[consumer.id]),
+      ...scheduledFunctions.filter((definition) => definition.email === 'send').map((definition) => stack.scheduled.functions[definition.id]),
+    ];
+
+    expect(streamConsumers.filter((consumer) => consumer.email === 'send').map((consumer) => consumer.id)).toEqual(['RunJourneys']);
+    expect(
+      scheduledFunctions
+        .filter((definition) => definition.email === 'send')
+        .map((definition) => definition.id)
+        .sort(),
+    ).toEqual(['JourneyTimers', 'SendBroadcasts', 'SendDeferred']);
+    for (const fn of campaignSenders) {
+      expect(functions[logicalId(stack, fn)].Properties.Environment.Variables[emailSending.configurationSetEnvVar]).toEqual(
+        ref(stack, stack.email.configurationSet),
+      );
+    }
+  });
+
   test('no other function may use SES or learns the configuration set', () => {
     const others = [
       ...httpFunctions.filter((definition) => definition.email !== 'send').map((definition) => stack.ingestion.operations[definition.id]),
-      ...streamConsumers.map((consumer) => stack.pipeline.consumers[consumer.id]),
+      ...streamConsumers.filter((consumer) => consumer.email !== 'send').map((consumer) => stack.pipeline.consumers[consumer.id]),
       ...eventFunctions.map((definition) => stack.events.functions[definition.id]),
     ];
     const functions = template.findResources('AWS::Lambda::Function');

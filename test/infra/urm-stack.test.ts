@@ -111,7 +111,8 @@ describe('each stream consumer', () => {
 
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
         FunctionName: ref(fn),
-        EventSourceArn: arn(stack.pipeline.stream),
+        // An enhanced fan-out consumer reads through its own stream consumer (the test below).
+        EventSourceArn: consumer.fanOut === 'enhanced' ? Match.anyValue() : arn(stack.pipeline.stream),
         StartingPosition: 'TRIM_HORIZON',
         BatchSize: consumer.batchSize,
         BisectBatchOnFunctionError: true,
@@ -122,6 +123,22 @@ describe('each stream consumer', () => {
         DestinationConfig: { OnFailure: { Destination: arn(stack.pipeline.failureQueue) } },
       });
     });
+
+    if (consumer.fanOut === 'enhanced') {
+      test(`${consumer.id} reads the stream through its own enhanced fan-out consumer, not the shards' shared reads`, () => {
+        const consumers = template.findResources('AWS::Kinesis::StreamConsumer', {
+          Properties: { ConsumerName: consumer.id, StreamARN: arn(stack.pipeline.stream) },
+        });
+        const [consumerId] = Object.keys(consumers);
+        expect(consumerId).toBeDefined();
+
+        const mappings = Object.values(
+          template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: ref(stack.pipeline.consumers[consumer.id]) } }),
+        );
+        expect(mappings).toHaveLength(1);
+        expect(JSON.stringify(mappings[0].Properties.EventSourceArn)).toContain(consumerId);
+      });
+    }
 
     test(`${consumer.id} receives only ${consumer.kinds.join(' and ')} records`, () => {
       const fn = stack.pipeline.consumers[consumer.id];
@@ -468,9 +485,12 @@ describe('the postback sender', () => {
     const functions = Template.fromStack(configured).findResources('AWS::Lambda::Function');
     const withHosts = Object.entries(functions).filter(([, fn]) => fn.Properties.Environment?.Variables?.[postbackSending.allowedHostsEnvVar] !== undefined);
     const idOf = (fn: IConstruct) => configured.getLogicalId(fn.node.defaultChild as CfnElement);
-    // The sender of postbacks, send_template's webhooks, and where postback URLs are set (console, affiliate portal).
+    // The sender of postbacks, whatever sends templates' webhooks, and where postback URLs are set (console, affiliate portal).
     const expected = [
       configured.scheduled.functions.SendPostbacks,
+      configured.scheduled.functions.JourneyTimers,
+      configured.scheduled.functions.SendBroadcasts,
+      configured.pipeline.consumers.RunJourneys,
       ...['SendTemplate', 'Console', 'AffiliatePortal'].map((id) => configured.ingestion.operations[id]),
     ];
 

@@ -6,10 +6,10 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Stream, StreamEncryption, StreamMode } from 'aws-cdk-lib/aws-kinesis';
+import { Stream, StreamConsumer, StreamEncryption, StreamMode } from 'aws-cdk-lib/aws-kinesis';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { KinesisConsumerEventSource, KinesisEventSource, SqsDlq, type KinesisEventSourceProps } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { StreamRecordKind } from '../../../functions/domain/stream-record';
@@ -61,19 +61,25 @@ export class EventPipeline extends Construct {
         { tables: props.tables, stream: this.stream, pushEndpointHosts: props.pushEndpointHosts, postbackHosts: props.postbackHosts },
         { timeout: consumerTimeout },
       );
+      const source: KinesisEventSourceProps = {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: consumer.batchSize,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: consumer.retryAttempts,
+        maxRecordAge: Duration.seconds(consumer.maxRecordAgeSeconds),
+        onFailure: new SqsDlq(this.failureQueue),
+        filters: [kindFilter(consumer.kinds)],
+        // One batch per shard at a time: a profile's records (one partition key) stay in order.
+        parallelizationFactor: 1,
+      };
       fn.addEventSource(
-        new KinesisEventSource(this.stream, {
-          startingPosition: StartingPosition.TRIM_HORIZON,
-          batchSize: consumer.batchSize,
-          bisectBatchOnError: true,
-          reportBatchItemFailures: true,
-          retryAttempts: consumer.retryAttempts,
-          maxRecordAge: Duration.seconds(consumer.maxRecordAgeSeconds),
-          onFailure: new SqsDlq(this.failureQueue),
-          filters: [kindFilter(consumer.kinds)],
-          // One batch per shard at a time: a profile's records (one partition key) stay in order.
-          parallelizationFactor: 1,
-        }),
+        consumer.fanOut === 'enhanced'
+          ? new KinesisConsumerEventSource(
+              new StreamConsumer(this, `${consumer.id}StreamConsumer`, { stream: this.stream, streamConsumerName: consumer.id }),
+              source,
+            )
+          : new KinesisEventSource(this.stream, source),
       );
       this.consumers[consumer.id] = fn;
     }

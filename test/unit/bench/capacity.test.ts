@@ -4,11 +4,11 @@ import { awsPrices } from '../../bench/aws-prices';
 import { streamFeePerMonth } from '../../bench/cost';
 
 describe('the capacity table (npm run capacity)', () => {
-  test('plans shards at half of 1,000 records/s each, and one mapping per consumer (four) per shard', () => {
+  test('plans shards at half of 1,000 records/s each, and one mapping per consumer (six) per shard', () => {
     const row = capacityAt(10_000, 2);
 
     expect(row.shards).toBe(20);
-    expect(row.consumerConcurrency).toBe(80);
+    expect(row.consumerConcurrency).toBe(120);
   });
 
   test("one player is held by its timeline partition at 2 WRU per event, by its shard's per-key limit at 0.3", () => {
