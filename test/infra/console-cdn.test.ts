@@ -99,9 +99,7 @@ describe('the console pages on the CDN', () => {
     const named = [...html.matchAll(/\/console\/(assets\/[\w.-]+)/g)].map((m) => m[1]!);
     // Sorted by extension: the names' hashes would otherwise decide the order.
     const byExtension = (file: string) => file.slice(file.lastIndexOf('.'));
-    expect(
-      named.filter((file) => /^assets\/console-\w+\.(js|css)$/.test(file)).sort((a, b) => byExtension(a).localeCompare(byExtension(b))),
-    ).toEqual([
+    expect(named.filter((file) => /^assets\/console-\w+\.(js|css)$/.test(file)).sort((a, b) => byExtension(a).localeCompare(byExtension(b)))).toEqual([
       expect.stringMatching(/\.css$/),
       expect.stringMatching(/\.js$/),
     ]);
