@@ -41,7 +41,13 @@ export function unsubscribeWork(ports: UnsubscribePorts) {
   const write = async (visit: UnsubscribeVisit, version: number, changes: PreferenceChange[], method: UnsubscribeMethod): Promise<void> => {
     if (changes.length === 0) return;
     const at = ports.now();
-    const subject = { appId: visit.app.app_id, profileId: visit.claims.profileId, token: visit.token, version };
+    const subject = {
+      appId: visit.app.app_id,
+      profileId: visit.claims.profileId,
+      token: visit.token,
+      version,
+      ...(visit.claims.campaign ? { campaign: visit.claims.campaign } : {}),
+    };
     const records = changes.flatMap((change) => preferenceRecords(at, subject, change, method));
     // Every record has its insert id: no new one is ever asked for.
     const ids = { now: () => at, newId: noNewId };

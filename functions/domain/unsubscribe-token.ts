@@ -1,8 +1,9 @@
 /**
  * The unsubscribe token (docs/api.md, "Unsubscribe"): what the address in a
  * marketing email's `List-Unsubscribe` carries. It names the application,
- * the player and the topic (none: all marketing email), signed with the
- * application's unsubscribe key: `base64url(JSON {v,a,p,t}).base64url(HMAC-SHA256)`.
+ * the player, the topic (none: all marketing email) and the campaign that
+ * sent the mail (so its results count the unsubscribe), signed with the
+ * application's unsubscribe key: `base64url(JSON {v,a,p,t,c}).base64url(HMAC-SHA256)`.
  *
  * No expiry: a link must keep working months later, after the player's next
  * mail (RFC 8058 and the mailbox providers expect it). The key is therefore
@@ -18,7 +19,18 @@ export interface UnsubscribeClaims {
   profileId: string;
   /** The topic the link leaves; absent: all marketing email. */
   topic?: string;
+  /** The campaign whose mail carried the link (`journey:<id>` or `broadcast:<id>`, its step and version). */
+  campaign?: UnsubscribeCampaign;
 }
+
+export interface UnsubscribeCampaign {
+  campaign: string;
+  step?: string;
+  version?: string;
+}
+
+/** A campaign's fields are ids (64 characters at most each, `kind:id` twice that): bounded on the way back too. */
+const CAMPAIGN_PART_LENGTH = 140;
 
 /** Room for the longest application id, profile id and topic, base64url-encoded, and the MAC. */
 export const maxUnsubscribeTokenLength = 1024;
@@ -45,6 +57,7 @@ function mac(key: string, payload: string): Buffer {
 export function signUnsubscribeToken(key: string, claims: UnsubscribeClaims): string {
   const body: Record<string, unknown> = { v: VERSION, a: claims.appId, p: claims.profileId };
   if (claims.topic !== undefined) body.t = claims.topic;
+  if (claims.campaign !== undefined) body.c = claims.campaign;
   const payload = Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
   return `${payload}.${mac(key, payload).toString('base64url')}`;
 }
@@ -84,7 +97,23 @@ export function verifyUnsubscribeToken(key: string, token: string): UnsubscribeC
   const body = decodedPayload(parts[1]);
   if (!body || body.v !== VERSION || !text(body.a, limits.appIdLength) || !text(body.p, limits.profileIdLength)) return undefined;
   if (body.t !== undefined && !text(body.t, limits.topicLength)) return undefined;
-  return { appId: body.a, profileId: body.p, ...(body.t !== undefined ? { topic: body.t as string } : {}) };
+  const campaign = body.c === undefined ? undefined : campaignOf(body.c);
+  if (body.c !== undefined && campaign === undefined) return undefined;
+  return {
+    appId: body.a,
+    profileId: body.p,
+    ...(body.t !== undefined ? { topic: body.t as string } : {}),
+    ...(campaign !== undefined ? { campaign } : {}),
+  };
+}
+
+function campaignOf(value: unknown): UnsubscribeCampaign | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const { campaign, step, version, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length > 0 || !text(campaign, CAMPAIGN_PART_LENGTH)) return undefined;
+  if (step !== undefined && !text(step, CAMPAIGN_PART_LENGTH)) return undefined;
+  if (version !== undefined && !text(version, CAMPAIGN_PART_LENGTH)) return undefined;
+  return { campaign, ...(step !== undefined ? { step: step as string } : {}), ...(version !== undefined ? { version: version as string } : {}) };
 }
 
 /**

@@ -30,6 +30,7 @@ import {
 import { partitionKey } from '../domain/stream-record';
 import type { ProfileStore } from '../domain/timeline';
 import { composeMail, emailChannel, emailSentEvent, playerRecipient, type EmailMessage, type EmailPorts, type Recipient } from './email';
+import type { UnsubscribeCampaign } from '../domain/unsubscribe-token';
 import { withUnsubscribe } from './unsubscribe';
 import { pushToProfile, type PushCounts, type PushMessage, type PushPorts, type SendBudget } from './push';
 
@@ -104,7 +105,7 @@ export interface GatedPorts {
   appTime: (appId: string) => Date;
   newId: () => string;
   /** The unsubscribe address a marketing mail carries (./unsubscribe.ts, `unsubscribeLinks`): needed to send marketing email. */
-  unsubscribe?: (app: Pick<App, 'app_id' | 'portal_origin'>, profileId: string, topic?: string) => Promise<{ url: string }>;
+  unsubscribe?: (app: Pick<App, 'app_id' | 'portal_origin'>, profileId: string, topic?: string, campaign?: UnsubscribeCampaign) => Promise<{ url: string }>;
   email?: EmailPorts;
   push?: Omit<PushPorts, 'profiles' | 'writer' | 'newId' | 'now'>;
 }
@@ -210,6 +211,17 @@ export function recordSuppression(ports: Pick<GatedPorts, 'writer' | 'newId'>) {
   };
 }
 
+/** The campaign a request's events name (a campaign's send puts it in `sentBy`): its unsubscribe link carries it. */
+export function campaignOfRequest(request: Pick<GatedRequest, 'sentBy'>): UnsubscribeCampaign | undefined {
+  const by = request.sentBy;
+  if (by?.campaign === undefined) return undefined;
+  return {
+    campaign: by.campaign,
+    ...(by.campaign_step !== undefined ? { step: by.campaign_step } : {}),
+    ...(by.campaign_version !== undefined ? { version: by.campaign_version } : {}),
+  };
+}
+
 export function gatedSend(ports: GatedPorts) {
   const channelFor = ports.email ? emailChannel(ports.email) : undefined;
   const push = ports.push
@@ -254,7 +266,7 @@ export function gatedSend(ports: GatedPorts) {
         ? (request.message.email.to_addresses ?? [playerRecipient(attributes, emailAttributeOf(settings))])
         : undefined;
     // Every marketing mail can be left with one click (RFC 8058); an application with nowhere to leave by sends none (409).
-    const unsubscribe = to && marketing && app ? await requireUnsubscribe()(app, profileId, request.topic) : undefined;
+    const unsubscribe = to && marketing && app ? await requireUnsubscribe()(app, profileId, request.topic, campaignOfRequest(request)) : undefined;
     const caps = settings?.caps?.[channel];
     if (marketing && !(await ports.counts.claim(appId, profileId, channel, moment, caps))) {
       // Another send took the last place between the read and the claim.

@@ -17,7 +17,7 @@ import { partitionKey } from '../domain/stream-record';
 import type { TemplateStore } from '../domain/template-store';
 import { renderTemplate, TemplateRenderError, type RenderedTemplate, type TemplateKind } from '../domain/templates';
 import type { ProfileStore } from '../domain/timeline';
-import { failureInsertId, type GatedOptions, type GatedOutcome, type GatedRequest } from './gated';
+import { campaignOfRequest, failureInsertId, type GatedOptions, type GatedPorts, type GatedOutcome, type GatedRequest } from './gated';
 
 /** A template that could not become a message for this player: on the timeline, with why. */
 export const MESSAGE_FAILED_EVENT = 'urm_message_failed';
@@ -72,7 +72,7 @@ export interface TemplateSendPorts {
   /** The send gate (./gated.ts `gatedSend`), with email and push wired as the function needs. */
   send: (request: GatedRequest, options?: GatedOptions) => Promise<GatedOutcome>;
   /** The unsubscribe address a marketing mail's `{{ unsubscribe_url }}` renders to (./unsubscribe.ts). */
-  unsubscribe?: (app: Pick<App, 'app_id' | 'portal_origin'>, profileId: string, topic?: string) => Promise<{ url: string }>;
+  unsubscribe?: GatedPorts['unsubscribe'];
   webhook?: WebhookSend;
   now?: () => Date;
 }
@@ -137,7 +137,9 @@ export function templateSender(ports: TemplateSendPorts) {
     const marketingMail = template.kind === 'email' && request.purpose === 'marketing';
     // Only a player who exists gets a token; the gate refuses the others (no_player) before anything renders into a mail.
     const unsubscribe =
-      marketingMail && app && profile?.exists && ports.unsubscribe ? await ports.unsubscribe(app, request.profileId, request.topic) : undefined;
+      marketingMail && app && profile?.exists && ports.unsubscribe
+        ? await ports.unsubscribe(app, request.profileId, request.topic, campaignOfRequest({ sentBy: campaignFields(request.campaign).properties }))
+        : undefined;
 
     let rendered: RenderedTemplate;
     try {

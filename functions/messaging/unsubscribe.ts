@@ -12,7 +12,7 @@ import { Conflict } from '../domain/errors';
 import type { IngestibleRecord } from '../domain/ingest';
 import type { SecretStore } from '../domain/secrets';
 import { UNSUBSCRIBED_EVENT } from '../domain/send-gate';
-import { newUnsubscribeKey, signUnsubscribeToken, unsubscribeKeyName } from '../domain/unsubscribe-token';
+import { newUnsubscribeKey, signUnsubscribeToken, unsubscribeKeyName, type UnsubscribeCampaign } from '../domain/unsubscribe-token';
 import { escapeHtml } from '../http/html';
 
 /**
@@ -42,11 +42,16 @@ export function unsubscribeKey(secrets: Pick<SecretStore, 'get' | 'create'>) {
  */
 export function unsubscribeLinks(ports: { secrets: Pick<SecretStore, 'get' | 'create'> }) {
   const keyOf = unsubscribeKey(ports.secrets);
-  return async (app: Pick<App, 'app_id' | 'portal_origin'>, profileId: string, topic?: string): Promise<{ url: string }> => {
+  return async (app: Pick<App, 'app_id' | 'portal_origin'>, profileId: string, topic?: string, campaign?: UnsubscribeCampaign): Promise<{ url: string }> => {
     if (!app.portal_origin) {
       throw new Conflict('the application has no portal origin, so its marketing email has no unsubscribe address: set the portal origin in Settings');
     }
-    const token = signUnsubscribeToken(await keyOf(app.app_id), { appId: app.app_id, profileId, ...(topic !== undefined ? { topic } : {}) });
+    const token = signUnsubscribeToken(await keyOf(app.app_id), {
+      appId: app.app_id,
+      profileId,
+      ...(topic !== undefined ? { topic } : {}),
+      ...(campaign !== undefined ? { campaign } : {}),
+    });
     return { url: `${app.portal_origin}/unsubscribe/${token}` };
   };
 }
@@ -112,7 +117,7 @@ export function applied(preferences: EmailPreferences, change: PreferenceChange)
  */
 export function preferenceRecords(
   at: Date,
-  subject: { appId: string; profileId: string; token: string; version: number },
+  subject: { appId: string; profileId: string; token: string; version: number; campaign?: UnsubscribeCampaign },
   change: PreferenceChange,
   method: UnsubscribeMethod,
 ): IngestibleRecord[] {
@@ -131,6 +136,14 @@ export function preferenceRecords(
     event: UNSUBSCRIBED_EVENT,
     ...(change.topic !== undefined ? { topic: change.topic } : {}),
     method,
+    // The campaign whose link it was: its results count the unsubscribe.
+    ...(subject.campaign
+      ? {
+          campaign: subject.campaign.campaign,
+          ...(subject.campaign.step !== undefined ? { campaign_step: subject.campaign.step } : {}),
+          ...(subject.campaign.version !== undefined ? { campaign_version: subject.campaign.version } : {}),
+        }
+      : {}),
   };
   return [profile, event];
 }

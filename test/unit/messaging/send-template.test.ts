@@ -198,3 +198,17 @@ describe('sending a template to a player', () => {
     await expect(templateSender(ports)(request({ templateId: 'hook' }))).rejects.toThrow('webhooks are not wired');
   });
 });
+
+describe("a campaign's unsubscribe link", () => {
+  test('names the campaign, so an unsubscribe through it counts for the campaign', async () => {
+    const asked: unknown[] = [];
+    ports.unsubscribe = async (app, profileId, topic, campaign) => {
+      asked.push(campaign);
+      return fakeUnsubscribe(app, profileId, topic);
+    };
+
+    await templateSender(ports)(request());
+
+    expect(asked).toEqual([{ campaign: 'journey:first-deposit', step: 'welcome', version: '2' }]);
+  });
+});

@@ -27,6 +27,15 @@ describe('the unsubscribe link of a marketing mail', () => {
     expect(verifyUnsubscribeToken('key-1', url.slice(url.lastIndexOf('/') + 1))).toEqual({ appId: 'app_1', profileId: 'player-42', topic: 'sports' });
   });
 
+  test("of a campaign's mail names the campaign, its step and version", async () => {
+    const secrets = new MemorySecretStore({ [unsubscribeKeyName('app_1')]: 'key-1' });
+    const campaign = { campaign: 'broadcast:black-friday' };
+
+    const { url } = await unsubscribeLinks({ secrets })(app, 'player-42', undefined, campaign);
+
+    expect(verifyUnsubscribeToken('key-1', url.slice(url.lastIndexOf('/') + 1))).toEqual({ appId: 'app_1', profileId: 'player-42', campaign });
+  });
+
   test('is refused with a Conflict when the application has no portal origin, and no key is made', async () => {
     const secrets = new MemorySecretStore();
 
@@ -106,6 +115,14 @@ describe('the records of an unsubscribe', () => {
     expect(profile).toMatchObject({ app_id: 'app_1', profile_id: 'p1', urm_consent_email: false });
     expect(event).toMatchObject({ event: 'urm_unsubscribed', method: 'one_click' });
     expect(event).not.toHaveProperty('topic');
+  });
+
+  test("through a campaign's link records urm_unsubscribed naming the campaign, so its results count it", () => {
+    const campaign = { campaign: 'journey:welcome', step: 'welcome-mail', version: '2' };
+
+    const [, event] = preferenceRecords(at, { ...subject, campaign }, { leave: true }, 'one_click');
+
+    expect(event).toMatchObject({ event: 'urm_unsubscribed', campaign: 'journey:welcome', campaign_step: 'welcome-mail', campaign_version: '2' });
   });
 
   test('leaving a topic adds it to urm_unsubscribed_topics once; rejoining removes it and records no unsubscribe', () => {

@@ -26,6 +26,26 @@ describe('an unsubscribe token', () => {
     expect(claimedApp(token)).toBe('app_1');
   });
 
+  test("carries the campaign whose mail it was in, so the campaign's results count the unsubscribe", () => {
+    const campaign = { campaign: 'journey:welcome', step: 'welcome-mail', version: '3' };
+
+    const token = signUnsubscribeToken(key, { ...claims, campaign });
+
+    expect(verifyUnsubscribeToken(key, token)).toEqual({ ...claims, campaign });
+  });
+
+  test('naming a campaign of another shape is refused, even signed', () => {
+    const signed = (c: unknown) => {
+      const payload = Buffer.from(JSON.stringify({ v: 1, a: 'app_1', p: 'p1', c }), 'utf8').toString('base64url');
+      return `${payload}.${createHmac('sha256', key).update(payload, 'utf8').digest('base64url')}`;
+    };
+
+    expect(verifyUnsubscribeToken(key, signed({ campaign: 'journey:welcome' }))).toMatchObject({ campaign: { campaign: 'journey:welcome' } });
+    for (const shape of ['journey:welcome', { campaign: '' }, { campaign: 'x'.repeat(141) }, { campaign: 'j:x', extra: 1 }, { campaign: 'j:x', step: 7 }]) {
+      expect(verifyUnsubscribeToken(key, signed(shape))).toBeUndefined();
+    }
+  });
+
   test('without a topic means all marketing email', () => {
     const token = signUnsubscribeToken(key, { appId: 'app_1', profileId: 'p1' });
 
