@@ -250,9 +250,6 @@ describe('the Settings page, as a viewer', () => {
       'Home',
       'Players',
       'Segments',
-      'Templates',
-      'Journeys',
-      'Broadcasts',
       'Affiliates',
       'Rejections',
     ]);

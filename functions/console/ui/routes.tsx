@@ -30,6 +30,11 @@ export interface ConsoleRoute {
 }
 
 const everyone = ['admin', 'marketer', 'viewer'] as const;
+/**
+ * Who runs campaigns: the Campaigns group is in their sidebar. A viewer (support, finance) still opens a journey,
+ * a broadcast or their results from a link (a player's journeys, a colleague's), read-only.
+ */
+const campaigners = ['admin', 'marketer'] as const;
 
 const HomePage = lazy(() => import('./pages/home').then((page) => page.HomePage));
 const PlayersPage = lazy(() => import('./pages/players').then((page) => page.PlayersPage));
@@ -66,16 +71,16 @@ export const routes: readonly ConsoleRoute[] = [
   { path: '/console/segments/:id', component: SegmentPage, roles: everyone },
   { path: '/console/segments/:id/edit', component: EditSegmentPage, roles: everyone },
   // Campaigns: what the players are sent (templates) and when (journeys, broadcasts).
-  { path: '/console/templates', component: TemplatesPage, nav: 'Templates', group: 'Campaigns', roles: everyone },
+  { path: '/console/templates', component: TemplatesPage, nav: 'Templates', group: 'Campaigns', roles: campaigners },
   // Before `:id`: "new" is not a template's id.
   { path: '/console/templates/new', component: NewTemplatePage, roles: everyone },
   { path: '/console/templates/:id', component: TemplatePage, roles: everyone },
   // Campaigns: each lane's pages in their own lines.
-  { path: '/console/journeys', component: JourneysPage, nav: 'Journeys', group: 'Campaigns', roles: everyone },
+  { path: '/console/journeys', component: JourneysPage, nav: 'Journeys', group: 'Campaigns', roles: campaigners },
   { path: '/console/journeys/new', component: NewJourneyPage, roles: everyone },
   { path: '/console/journeys/:id', component: JourneyPage, roles: everyone },
   { path: '/console/journeys/:id/edit', component: EditJourneyPage, roles: everyone },
-  { path: '/console/broadcasts', component: BroadcastsPage, nav: 'Broadcasts', group: 'Campaigns', roles: everyone },
+  { path: '/console/broadcasts', component: BroadcastsPage, nav: 'Broadcasts', group: 'Campaigns', roles: campaigners },
   { path: '/console/broadcasts/new', component: NewBroadcastPage, roles: everyone },
   { path: '/console/broadcasts/:id', component: BroadcastPage, roles: everyone },
   { path: '/console/affiliates', component: AffiliatesPage, nav: 'Affiliates', group: 'Affiliates', roles: everyone },

@@ -20,6 +20,7 @@ import { getJson, postJson } from '../api';
 import { ErrorNote, Loading } from '../components';
 import { useSession } from '../session';
 import { useApi } from '../use-api';
+import { TemplateChoices, templateChoicesId } from '../template-choices';
 
 type Broadcast = ConsoleAnswer<'ConsoleGetBroadcast'>['broadcast'];
 
@@ -166,6 +167,7 @@ export function NewBroadcastPage() {
         subtitle="Saved as a draft. Its members are taken from the segment when it starts, and each gets the message once."
       />
       <form class="broadcast-form" onSubmit={create} aria-label="New broadcast" noValidate>
+        <TemplateChoices prefix="broadcast-templates" />
         <Card title="Message">
           <div class="form-row">
             <Field id="broadcast-name" label="Name" errors={errors.name}>
@@ -186,6 +188,7 @@ export function NewBroadcastPage() {
                 name="template_id"
                 value={templateId}
                 onInput={(e) => setTemplateId(e.currentTarget.value)}
+                list={templateChoicesId('broadcast-templates', 'any')}
                 required
                 maxLength={64}
                 autocomplete="off"

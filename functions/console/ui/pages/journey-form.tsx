@@ -37,6 +37,7 @@ import { journeyPath } from './journeys';
 import { SentenceTree } from './segment';
 import type { StepType, Weekday } from '../../../domain/journeys/definition';
 import type { Condition } from '../../../domain/segments/condition';
+import { TemplateChoices, templateChoicesId } from '../template-choices';
 
 type Journey = ConsoleAnswer<'ConsoleGetJourney'>['journey'];
 
@@ -424,6 +425,7 @@ function StepFields({
                 {...fieldProps(id('template'), [], true)}
                 value={step.templateId}
                 onInput={(e) => onChange({ templateId: e.currentTarget.value })}
+                list={templateChoicesId('journey-templates', step.channel)}
                 autocomplete="off"
                 spellcheck={false}
                 placeholder="e.g. welcome"
@@ -616,6 +618,7 @@ function JourneyForm({ journey }: { journey?: Journey }) {
         void save(false);
       }}
     >
+      <TemplateChoices prefix="journey-templates" />
       {live && (
         <Alert tone="info" title={`Saving makes version ${journey.version + 1}.`}>
           Players already in the journey keep version {journey.version} until they leave it; players who enter from then on take the new one.
