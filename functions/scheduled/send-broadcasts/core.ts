@@ -80,14 +80,23 @@ export const sendBroadcastsDefaults = {
   leaseMs: 5 * 60_000,
   /** A recipient whose send threw this many times is given up as failed. */
   maxAttempts: 3,
-  /** Sends at once within a tick. */
-  concurrency: 16,
+  /**
+   * Sends at once within a tick: a fifth of the tick's count, so each send (about 20 DynamoDB calls and the
+   * provider's) has 200 ms of the second to reach the application's rate; at least 16, at most 100.
+   */
+  minConcurrency: 16,
+  maxConcurrency: 100,
   tickMs: 1000,
   /** Nothing new starts with less than this left of the invocation. */
   reserveMs: 15_000,
   /** The due index is eventually consistent: a broadcast is done only this long after its snapshot, with nothing left. */
   settleMs: 5_000,
 } as const;
+
+/** How many of a tick's `count` sends run at once (sendBroadcastsDefaults). */
+export function broadcastConcurrency(count: number): number {
+  return Math.min(sendBroadcastsDefaults.maxConcurrency, Math.max(sendBroadcastsDefaults.minConcurrency, Math.ceil(count / 5)));
+}
 
 interface Work {
   broadcast: Broadcast;
@@ -199,7 +208,7 @@ export function runSendBroadcasts(deps: SendBroadcastsDeps) {
   }
 
   async function sendAll(broadcast: Broadcast, due: DueRecipient[], counts: SendBroadcastsCounts, appNow: Date, timeLeft: () => boolean): Promise<void> {
-    const limit = pLimit(sendBroadcastsDefaults.concurrency);
+    const limit = pLimit(broadcastConcurrency(due.length));
     const settled: Settled[] = [];
     await Promise.all(
       due.map((recipient) =>

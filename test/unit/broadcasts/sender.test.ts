@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { applyAction, newBroadcast, validCreateBroadcast, type Broadcast, type CreateBroadcast } from '../../../functions/domain/broadcasts';
 import type { TemplateSendOutcome, TemplateSendRequest } from '../../../functions/messaging/send-template';
-import { runSendBroadcasts, type SendBroadcastsDeps } from '../../../functions/scheduled/send-broadcasts/core';
+import { broadcastConcurrency, runSendBroadcasts, type SendBroadcastsDeps } from '../../../functions/scheduled/send-broadcasts/core';
 import { MemoryBroadcastStore } from '../../support/broadcasts';
 import { MemorySegmentStore } from '../../support/segments';
 import { MemoryStream } from '../../support/memory-stream';
@@ -301,5 +301,11 @@ describe('what it costs', () => {
     expect(w.store.calls.due).toBeLessThanOrEqual(12);
     expect(w.store.calls.take).toBe(1000);
     expect(w.store.calls.settle).toBeLessThanOrEqual(5);
+  });
+});
+
+describe("a tick's sends at once", () => {
+  test('are a fifth of its count, so a send has 200 ms of the second: at least 16, at most 100 (500 a second)', () => {
+    expect([1, 80, 81, 250, 500, 5000].map(broadcastConcurrency)).toEqual([16, 16, 17, 50, 100, 100]);
   });
 });
