@@ -117,10 +117,10 @@ export function mailbox(mailUrl: string) {
 
 /** Counts a client's calls by command, and the records of its PutRecords (what the stream bills). */
 export function countCalls(client: { middlewareStack: { add: (...args: never[]) => void } }): {
-  counts: { calls: number; byCommand: Record<string, number>; records: number };
+  counts: { calls: number; byCommand: Record<string, number>; records: number; lastAt: number };
   reset(): void;
 } {
-  const counts = { calls: 0, byCommand: {} as Record<string, number>, records: 0 };
+  const counts = { calls: 0, byCommand: {} as Record<string, number>, records: 0, lastAt: 0 };
   const add = client.middlewareStack.add as unknown as (
     middleware: (next: (args: { input: unknown }) => Promise<unknown>, context: { commandName?: string }) => (args: { input: unknown }) => Promise<unknown>,
     options: { step: string; name: string },
@@ -132,7 +132,9 @@ export function countCalls(client: { middlewareStack: { add: (...args: never[]) 
       counts.byCommand[command] = (counts.byCommand[command] ?? 0) + 1;
       const records = (args.input as { Records?: unknown[] }).Records;
       if (Array.isArray(records)) counts.records += records.length;
-      return next(args);
+      const output = await next(args);
+      counts.lastAt = performance.now();
+      return output;
     },
     { step: 'initialize', name: 'benchCallCounter' },
   );
@@ -142,6 +144,7 @@ export function countCalls(client: { middlewareStack: { add: (...args: never[]) 
       counts.calls = 0;
       counts.byCommand = {};
       counts.records = 0;
+      counts.lastAt = 0;
     },
   };
 }
