@@ -8,14 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { DynamoJourneyStore } from '../../functions/adapters/dynamo-journey-store';
-import { DynamoTemplateStore } from '../../functions/adapters/dynamo-template-store';
-import { createJourney, moveJourney } from '../../functions/back-office/journeys';
-import { commandLineActor } from '../../functions/domain/audit';
-import { tables } from '../../functions/manifest/resources';
-import { localBackOffice } from '../../lib/local/stack';
 import { request } from '../support/http';
-import { addEmailTemplate, addressOf, campaignApp, mailbox, seedPlayers } from './campaigns';
+import { addEmailTemplate, addressOf, campaignApp, liveJourney, mailbox, seedPlayers } from './campaigns';
 import { percentile, report, round, withLocalStack, type BenchRow } from './support';
 
 const PLAYERS = Math.min(500, Number(process.env.URM_BENCH_JOURNEY_PLAYERS ?? 40));
@@ -41,17 +35,7 @@ async function main(): Promise<CampaignLatencyResult> {
     const { endpoints, dev } = stack;
     const app = await campaignApp(stack, { time_zone: 'UTC' });
     await addEmailTemplate(app, 'welcome', 'Welcome aboard');
-    const ports = {
-      journeys: new DynamoJourneyStore(app.document, tables.campaigns.localName),
-      templates: new DynamoTemplateStore(app.document, tables.campaigns.localName),
-      audit: localBackOffice(app.document).audit,
-    };
-    await createJourney(ports)(app.appId, commandLineActor, {
-      journey_id: 'welcome',
-      name: 'Welcome',
-      definition: { entry: { first_deposit: true }, steps: [{ id: 'welcome', type: 'send', channel: 'email', template_id: 'welcome' }] },
-    });
-    await moveJourney(ports)(app.appId, commandLineActor, 'welcome', 'publish');
+    await liveJourney(app, 'welcome', { entry: { first_deposit: true }, steps: [{ id: 'welcome', type: 'send', channel: 'email', template_id: 'welcome' }] });
     const run = randomUUID().slice(0, 6);
     const ids = Array.from({ length: PLAYERS + WARM_UP }, (_, i) => `e2m-${run}-${i}`);
     await seedPlayers(stack, app, ids);

@@ -7,14 +7,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoJourneyStore } from '../../functions/adapters/dynamo-journey-store';
 import { DynamoProfileStore } from '../../functions/adapters/dynamo-profile-store';
 import { DynamoTemplateStore } from '../../functions/adapters/dynamo-template-store';
 import { createApp } from '../../functions/back-office/apps';
+import { createJourney, moveJourney } from '../../functions/back-office/journeys';
 import { createChannel } from '../../functions/back-office/channels';
 import { issueKey } from '../../functions/back-office/keys';
 import { setMoneySettings } from '../../functions/back-office/money';
 import { assignSender } from '../../functions/back-office/senders';
 import { commandLineActor } from '../../functions/domain/audit';
+import type { JourneyDefinition } from '../../functions/domain/journeys/definition';
 import type { MessagingSettings } from '../../functions/domain/send-gate';
 import { partitionKey } from '../../functions/domain/stream-record';
 import { tables } from '../../functions/manifest/resources';
@@ -48,6 +51,17 @@ export async function campaignApp(stack: BenchStack, messaging: MessagingSetting
 export async function addEmailTemplate(app: CampaignApp, id: string, subject: string): Promise<void> {
   const template = { ...emailTemplate({ en: { subject, html: '<p>Hi {{ player.first_name | default: "there" }}, a bonus waits.</p>' } }), id };
   await new DynamoTemplateStore(app.document, tables.campaigns.localName).create(storedTemplate(app.appId, template));
+}
+
+/** A journey of the application, created and published as an operator does in the console. */
+export async function liveJourney(app: CampaignApp, journeyId: string, definition: JourneyDefinition): Promise<void> {
+  const ports = {
+    journeys: new DynamoJourneyStore(app.document, tables.campaigns.localName),
+    templates: new DynamoTemplateStore(app.document, tables.campaigns.localName),
+    audit: localBackOffice(app.document).audit,
+  };
+  await createJourney(ports)(app.appId, commandLineActor, { journey_id: journeyId, name: journeyId, definition });
+  await moveJourney(ports)(app.appId, commandLineActor, journeyId, 'publish');
 }
 
 /** POST /profiles's largest body (docs/api.md). */

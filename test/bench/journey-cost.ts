@@ -13,17 +13,12 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type { Context, KinesisStreamEvent, ScheduledEvent } from 'aws-lambda';
-import { DynamoJourneyStore } from '../../functions/adapters/dynamo-journey-store';
-import { DynamoTemplateStore } from '../../functions/adapters/dynamo-template-store';
-import { createJourney, moveJourney } from '../../functions/back-office/journeys';
-import { commandLineActor } from '../../functions/domain/audit';
 import { streamConsumers } from '../../functions/manifest/operations';
-import { tables } from '../../functions/manifest/resources';
 import { CLOCK_OFFSETS_ENV } from '../../functions/runtime/clock';
-import { functionEnvironment, localBackOffice } from '../../lib/local/stack';
+import { functionEnvironment } from '../../lib/local/stack';
 import { kinesisEvent, sequenceNumbers } from '../support/kinesis-event';
 import { context } from '../support/lambda';
-import { addEmailTemplate, campaignApp, countCalls, seedPlayers } from './campaigns';
+import { addEmailTemplate, campaignApp, countCalls, liveJourney, seedPlayers } from './campaigns';
 import { countDynamoCalls, report, round, withLocalStack } from './support';
 
 const ENTRIES = Math.min(2000, Number(process.env.URM_BENCH_JOURNEY_ENTRIES ?? 200));
@@ -58,24 +53,14 @@ async function main(): Promise<JourneyCostResult> {
   return withLocalStack(async (stack) => {
     const app = await campaignApp(stack, { time_zone: 'UTC' });
     await addEmailTemplate(app, 'nudge', 'Your welcome bonus waits');
-    const ports = {
-      journeys: new DynamoJourneyStore(app.document, tables.campaigns.localName),
-      templates: new DynamoTemplateStore(app.document, tables.campaigns.localName),
-      audit: localBackOffice(app.document).audit,
-    };
-    await createJourney(ports)(app.appId, commandLineActor, {
-      journey_id: 'first-deposit',
-      name: 'First deposit nudge',
-      definition: {
-        entry: { event: 'BenchSignup' },
-        goal: { event: 'Deposit' },
-        steps: [
-          { id: 'wait-1d', type: 'wait', duration: { days: 1 }, next: 'nudge' },
-          { id: 'nudge', type: 'send', channel: 'email', template_id: 'nudge' },
-        ],
-      },
+    await liveJourney(app, 'first-deposit', {
+      entry: { event: 'BenchSignup' },
+      goal: { event: 'Deposit' },
+      steps: [
+        { id: 'wait-1d', type: 'wait', duration: { days: 1 }, next: 'nudge' },
+        { id: 'nudge', type: 'send', channel: 'email', template_id: 'nudge' },
+      ],
     });
-    await moveJourney(ports)(app.appId, commandLineActor, 'first-deposit', 'publish');
     const run = randomUUID().slice(0, 6);
     const ids = Array.from({ length: ENTRIES }, (_, i) => `jc-${run}-${i}`);
     await seedPlayers(stack, app, ids);
