@@ -8,7 +8,7 @@
  * the timeline (`urm_message_failed`), never a retry: the same data renders
  * the same way.
  */
-import type { App, AppStore } from '../domain/apps';
+import type { AppStore } from '../domain/apps';
 import type { Attributes } from '../domain/attributes';
 import type { ChannelStore } from '../domain/channels';
 import { toStreamEntries, type RecordWriter } from '../domain/ingest';

@@ -59,6 +59,14 @@ export const awsPrices = {
       'prices after the November 2024 on-demand reduction as published in third-party summaries (airbyte.com, 2025). ' +
       'Not verified against the live page.',
   },
+
+  ses: {
+    /** Outbound email, per 1,000 messages (attachments and dedicated IPs extra); the EC2-hosted free tier left out. */
+    perThousandEmails: 0.1,
+    source:
+      'aws.amazon.com/ses/pricing: the page defers to its rate table (rendered client-side); $0.10 per 1,000 is the long-published ' +
+      'rate, quoted by third-party guides (acecloudinterviews.com, read 2026-11-27). Not verified against the live page.',
+  },
 } as const;
 
 export type AwsPrices = typeof awsPrices;

@@ -39,7 +39,8 @@ export interface CostBreakdown {
 
 const memoryGb = functionDefaults.memorySize / 1024;
 
-function lambdaCost(invocations: number, msEach: number, prices: AwsPrices): number {
+/** What `invocations` of a function with the default memory cost, each billed `msEach`. */
+export function lambdaCost(invocations: number, msEach: number, prices: AwsPrices): number {
   const billedMs = Math.ceil(msEach / prices.lambda.billingGranularityMs) * prices.lambda.billingGranularityMs;
   return invocations * (prices.lambda.perMillionRequests / MILLION) + invocations * (billedMs / 1000) * memoryGb * prices.lambda.arm64PerGbSecond;
 }

@@ -7,7 +7,8 @@
  * the table says which figure failed and why, and so does the last line.
  *
  * `npm run bench -- 4` (or several numbers) measures those figures alone and
- * writes .urm/bench-4.json; figure 6 (cost) is computed from 1 and 3, which it runs.
+ * writes .urm/bench-4.json; figure 6 (cost) is computed from 1 and 3, which it
+ * runs, and figure 13 (a 1 M broadcast on paper) from 12.
  *
  * Each figure runs in its own Node process: a module mocked or configured
  * for one figure must not leak into the next.
@@ -18,6 +19,11 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../support/local-stack';
 import { awsPrices } from './aws-prices';
+import type { BroadcastThroughputResult } from './broadcast-throughput';
+import { broadcastCapacityRows, broadcastRows, journeyCostRows } from './campaign-capacity';
+import { campaignLatencyRows, type CampaignLatencyResult } from './campaign-latency';
+import type { JourneyCostResult } from './journey-cost';
+import { sendBroadcastsDefaults } from '../../functions/scheduled/send-broadcasts/core';
 import { clickRows, type ClickResult } from './clicks';
 import { consoleRows, type ConsoleResult } from './console';
 import type { ColdStartResult } from './cold-start';
@@ -36,15 +42,16 @@ const FIGURE_TIMEOUT_MS = 240_000;
 /** What a figure that keeps to a budget (figure 4) may spend: its time limit less room to finish and report. */
 const FIGURE_BUDGET_MS = FIGURE_TIMEOUT_MS - 60_000;
 
-const figureNumbers = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+const figureNumbers = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14'];
 const asked = process.argv.slice(2);
 const unknown = asked.filter((number) => !figureNumbers.includes(number));
 if (unknown.length > 0) {
   console.error(`npm run bench -- [figure …]: figures are ${figureNumbers.join(', ')}, not ${unknown.join(', ')}`);
   process.exit(2);
 }
-/** Whether this run measures figure `number`: all by default; the cost (6) needs 1 and 3. */
-const measures = (number: string) => asked.length === 0 || asked.includes(number) || (asked.includes('6') && ['1', '3'].includes(number));
+/** Whether this run measures figure `number`: all by default; the cost (6) needs 1 and 3, the 1 M broadcast (13) needs 12. */
+const measures = (number: string) =>
+  asked.length === 0 || asked.includes(number) || (asked.includes('6') && ['1', '3'].includes(number)) || (asked.includes('13') && number === '12');
 
 interface Failed {
   error: string;
@@ -54,7 +61,7 @@ type Outcome<T> = T | Failed | typeof skipped;
 const failed = (outcome: unknown): outcome is Failed => typeof outcome === 'object' && outcome !== null && 'error' in outcome;
 const measured = <T>(outcome: Outcome<T>): outcome is T => outcome !== skipped && !failed(outcome);
 
-async function figure<T>(number: string, script: string): Promise<Outcome<T>> {
+async function figure<T>(number: string, script: string, timeoutMs = FIGURE_TIMEOUT_MS): Promise<Outcome<T>> {
   if (!measures(number)) return skipped;
   const dir = mkdtempSync(join(tmpdir(), 'urm-bench-'));
   const out = join(dir, 'result.json');
@@ -63,7 +70,12 @@ async function figure<T>(number: string, script: string): Promise<Outcome<T>> {
     const { code, output, timedOut } = await new Promise<{ code: number | null; output: string; timedOut: boolean }>((resolve) => {
       const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test', 'bench', script)], {
         cwd: repoRoot,
-        env: { URM_BENCH_BUDGET_MS: String(FIGURE_BUDGET_MS), ...process.env, URM_BENCH_OUT: out, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        env: {
+          URM_BENCH_BUDGET_MS: String(timeoutMs - (FIGURE_TIMEOUT_MS - FIGURE_BUDGET_MS)),
+          ...process.env,
+          URM_BENCH_OUT: out,
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';
@@ -73,14 +85,14 @@ async function figure<T>(number: string, script: string): Promise<Outcome<T>> {
       const timer = setTimeout(() => {
         timedOut = true;
         child.kill('SIGKILL');
-      }, FIGURE_TIMEOUT_MS);
+      }, timeoutMs);
       child.on('exit', (code) => {
         clearTimeout(timer);
         resolve({ code, output, timedOut });
       });
     });
     const said = output.trim().split('\n').slice(-6).join(' | ');
-    if (timedOut) return { error: `killed after ${FIGURE_TIMEOUT_MS / 1000} s, its time limit${said ? `; its last output: ${said}` : ''}` };
+    if (timedOut) return { error: `killed after ${timeoutMs / 1000} s, its time limit${said ? `; its last output: ${said}` : ''}` };
     if (code !== 0) return { error: `exited with ${code}: ${said}` };
     return JSON.parse(readFileSync(out, 'utf8')) as T;
   } catch (error) {
@@ -108,6 +120,11 @@ async function main(): Promise<void> {
   const search = await figure<PlayerSearchResult>('9', 'player-search.ts');
   const segmentEngine = await figure<SegmentEngineResult>('10', 'segments.ts');
   const segmentLatency = await figure<SegmentLatencyResult>('10', 'segment-latency.ts');
+  const campaignLatency = await figure<CampaignLatencyResult>('11', 'campaign-latency.ts');
+  // Locally the sender does about ten messages a second: its time limit grows with the players asked for.
+  const broadcastTimeoutMs = FIGURE_TIMEOUT_MS + 150 * Number(process.env.URM_BENCH_BROADCAST_PLAYERS ?? 500);
+  const broadcast = await figure<BroadcastThroughputResult>('12', 'broadcast-throughput.ts', broadcastTimeoutMs);
+  const journeyCost = await figure<JourneyCostResult>('14', 'journey-cost.ts');
 
   const rows: Row[] = [];
   const missing = (name: string, outcome: Failed) =>
@@ -320,6 +337,16 @@ async function main(): Promise<void> {
   if (failed(segmentLatency)) missing('10 segments', segmentLatency);
   else if (measured(segmentLatency)) rows.push(...segmentLatencyRows(segmentLatency));
 
+  if (failed(campaignLatency)) missing('11 event to email', campaignLatency);
+  else if (measured(campaignLatency)) rows.push(...campaignLatencyRows(campaignLatency));
+  if (failed(broadcast)) missing('12 broadcast', broadcast);
+  else if (measured(broadcast)) {
+    rows.push(...broadcastRows(broadcast));
+    rows.push(...broadcastCapacityRows(broadcast, sendBroadcastsDefaults.concurrency));
+  }
+  if (failed(journeyCost)) missing('14 journey cost', journeyCost);
+  else if (measured(journeyCost)) rows.push(...journeyCostRows(journeyCost));
+
   if (failed(search)) missing('9 player search', search);
   else if (measured(search)) {
     for (const found of search.searches) {
@@ -348,7 +375,22 @@ async function main(): Promise<void> {
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
     prices: awsPrices,
     rows,
-    figures: { ingest, endToEnd, consumer, funnel, coldStart, webSdk, clicks, consolePages, segmentEngine, segmentLatency, costs },
+    figures: {
+      ingest,
+      endToEnd,
+      consumer,
+      funnel,
+      coldStart,
+      webSdk,
+      clicks,
+      consolePages,
+      segmentEngine,
+      segmentLatency,
+      campaignLatency,
+      broadcast,
+      journeyCost,
+      costs,
+    },
   };
   // A run of some figures keeps the whole run's file.
   const file = asked.length === 0 ? 'bench.json' : `bench-${[...new Set(asked)].sort().join('-')}.json`;
@@ -365,6 +407,9 @@ async function main(): Promise<void> {
     '8 console': consolePages,
     '9 segment engine': segmentEngine,
     '9 segment latency': segmentLatency,
+    '11 event to email': campaignLatency,
+    '12 broadcast': broadcast,
+    '14 journey cost': journeyCost,
   };
   const notMeasured = Object.entries(outcomes).filter((entry): entry is [string, Failed] => failed(entry[1]));
   for (const [name, outcome] of notMeasured) console.error(`Figure ${name} was not measured: ${outcome.error}`);

@@ -29,6 +29,7 @@ import { ingestStream, tables } from '../../functions/manifest/resources';
 import { deliveryCounts, formatCounts, type Expected } from '../support/delivery-counts';
 import { freePort } from '../support/ports';
 import { entriesOf, type TimelinePageItem } from '../../functions/domain/timeline-pages';
+import { localSecretsTable, secretsEnv } from '../../functions/manifest/secrets';
 
 const PROFILES = 20;
 const APP = 'app_fault';
@@ -85,6 +86,9 @@ describe('DynamoDB stopped and restarted while the consumers run', () => {
       // The faults are injected on purpose: their error logs would only bury the counts.
       POWERTOOLS_LOG_LEVEL: 'SILENT',
       ...Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.localName])),
+      // The journeys' consumer sends: its secrets (unsubscribe, VAPID, webhook keys) in the local stack's table.
+      [secretsEnv.backend]: 'dynamodb',
+      [secretsEnv.table]: localSecretsTable.localName,
     });
     let failedInvocations = 0;
     const bindings: { consumer: (typeof streamConsumers)[number]; handler: ConsumerHandler }[] = [];

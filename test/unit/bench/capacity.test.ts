@@ -2,13 +2,15 @@ import { describe, expect, test } from '@jest/globals';
 import { capacityAt, capacityTable, SECONDS_PER_MONTH } from '../../bench/capacity';
 import { awsPrices } from '../../bench/aws-prices';
 import { streamFeePerMonth } from '../../bench/cost';
+import { streamConsumers } from '../../../functions/manifest/operations';
 
 describe('the capacity table (npm run capacity)', () => {
-  test('plans shards at half of 1,000 records/s each, and one mapping per consumer (six) per shard', () => {
+  test('plans shards at half of 1,000 records/s each, and one mapping per stream consumer per shard', () => {
     const row = capacityAt(10_000, 2);
 
     expect(row.shards).toBe(20);
-    expect(row.consumerConcurrency).toBe(120);
+    expect(streamConsumers.length).toBeGreaterThan(1);
+    expect(row.consumerConcurrency).toBe(20 * streamConsumers.length);
   });
 
   test("one player is held by its timeline partition at 2 WRU per event, by its shard's per-key limit at 0.3", () => {
