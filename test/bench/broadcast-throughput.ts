@@ -127,8 +127,8 @@ async function main(): Promise<BroadcastThroughputResult> {
     );
     await sizeReached(app, 'counted', COUNTED);
 
-    const { sendBroadcastsDefaults } = await import('../../functions/scheduled/send-broadcasts/core');
-    const mailer = await mailerAlone(stack, Math.min(PLAYERS, 2000), sendBroadcastsDefaults.concurrency);
+    const { broadcastConcurrency } = await import('../../functions/scheduled/send-broadcasts/core');
+    const mailer = await mailerAlone(stack, Math.min(PLAYERS, 2000), broadcastConcurrency(RATE));
 
     const session = await consoleSignIn(endpoints.base_url, { appId: app.appId, serverKey: app.serverKey });
     const api = (method: 'GET' | 'POST', path: string, body?: unknown) => consoleRequest(endpoints.base_url, session, method, path, body);

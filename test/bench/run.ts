@@ -23,7 +23,8 @@ import type { BroadcastThroughputResult } from './broadcast-throughput';
 import { broadcastCapacityRows, broadcastRows, journeyCostRows } from './campaign-capacity';
 import { campaignLatencyRows, type CampaignLatencyResult } from './campaign-latency';
 import type { JourneyCostResult } from './journey-cost';
-import { sendBroadcastsDefaults } from '../../functions/scheduled/send-broadcasts/core';
+import { broadcastConcurrency } from '../../functions/scheduled/send-broadcasts/core';
+import { messagingLimits } from '../../functions/domain/send-gate';
 import { clickRows, type ClickResult } from './clicks';
 import { consoleRows, type ConsoleResult } from './console';
 import type { ColdStartResult } from './cold-start';
@@ -342,7 +343,7 @@ async function main(): Promise<void> {
   if (failed(broadcast)) missing('12 broadcast', broadcast);
   else if (measured(broadcast)) {
     rows.push(...broadcastRows(broadcast));
-    rows.push(...broadcastCapacityRows(broadcast, sendBroadcastsDefaults.concurrency));
+    rows.push(...broadcastCapacityRows(broadcast, broadcastConcurrency(messagingLimits.broadcastRateMax)));
   }
   if (failed(journeyCost)) missing('14 journey cost', journeyCost);
   else if (measured(journeyCost)) rows.push(...journeyCostRows(journeyCost));
