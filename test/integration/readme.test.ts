@@ -32,7 +32,8 @@ afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 /** Runs README blocks as pasted, only pointed at the test stack's port. */
 function runAsPasted(script: string): string[] {
   const pointed = script.replaceAll('http://127.0.0.1:3000', stack.baseUrl);
-  return execFileSync('bash', ['-euo', 'pipefail', '-c', pointed], { cwd, encoding: 'utf8' }).trim().split('\n');
+  // The shared stack's mail store holds every suite's mail (a broadcast's thousand among them): room for all of it.
+  return execFileSync('bash', ['-euo', 'pipefail', '-c', pointed], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }).trim().split('\n');
 }
 
 describe('the README', () => {
