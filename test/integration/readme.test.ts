@@ -33,7 +33,9 @@ afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 function runAsPasted(script: string): string[] {
   const pointed = script.replaceAll('http://127.0.0.1:3000', stack.baseUrl);
   // The shared stack's mail store holds every suite's mail (a broadcast's thousand among them): room for all of it.
-  return execFileSync('bash', ['-euo', 'pipefail', '-c', pointed], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }).trim().split('\n');
+  return execFileSync('bash', ['-euo', 'pipefail', '-c', pointed], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
+    .trim()
+    .split('\n');
 }
 
 describe('the README', () => {
