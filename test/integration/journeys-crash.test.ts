@@ -84,7 +84,7 @@ describe('a crash in the middle of a journey', () => {
       // What a step's send put on the timeline: SES's word about the mail afterwards (delivered, opened…) names the step too.
       const feedback = new Set(['urm_email_delivered', 'urm_email_bounced', 'urm_email_complained', 'urm_email_opened', 'urm_email_clicked']);
       const ofStep = (events: TimelineEvent[], step: string) =>
-        events.filter((event) => event.attributes.campaign_step === step && !feedback.has(event.event));
+        events.filter((event) => event.attributes.campaign_step === step && !feedback.has(String(event.event)));
       const allWelcomed = async () => (await Promise.all(players.map(timeline))).every((events) => ofStep(events, 'welcome').length > 0);
       await waitFor(allWelcomed, 'every welcome email after the restart', 60_000);
 
