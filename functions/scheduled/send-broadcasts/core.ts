@@ -82,10 +82,11 @@ export const sendBroadcastsDefaults = {
   maxAttempts: 3,
   /**
    * Sends at once within a tick: a fifth of the tick's count, so each send (about 20 DynamoDB calls and the
-   * provider's) has 200 ms of the second to reach the application's rate; at least 16, at most 100.
+   * provider's) has 200 ms of the second to reach the application's rate; at least 16, at most 40, under the 50
+   * connections an AWS SDK client keeps (past them requests queue and the SDK warns on the console).
    */
   minConcurrency: 16,
-  maxConcurrency: 100,
+  maxConcurrency: 40,
   tickMs: 1000,
   /** Nothing new starts with less than this left of the invocation. */
   reserveMs: 15_000,

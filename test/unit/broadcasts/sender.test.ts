@@ -305,7 +305,7 @@ describe('what it costs', () => {
 });
 
 describe("a tick's sends at once", () => {
-  test('are a fifth of its count, so a send has 200 ms of the second: at least 16, at most 100 (500 a second)', () => {
-    expect([1, 80, 81, 250, 500, 5000].map(broadcastConcurrency)).toEqual([16, 16, 17, 50, 100, 100]);
+  test("are a fifth of its count, so a send has 200 ms of the second: at least 16, at most 40 (an SDK client's 50 connections)", () => {
+    expect([1, 80, 81, 200, 500, 5000].map(broadcastConcurrency)).toEqual([16, 16, 17, 40, 40, 40]);
   });
 });
