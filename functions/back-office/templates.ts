@@ -9,7 +9,7 @@
 import type { AppStore } from '../domain/apps';
 import type { Attributes } from '../domain/attributes';
 import type { AuditActor, AuditLog } from '../domain/audit';
-import { senderHeldBy, type ChannelStore, type SenderStore } from '../domain/channels';
+import { firstEnabledChannel, senderHeldBy, type ChannelStore, type SenderStore } from '../domain/channels';
 import { canonicalAddress, formatAddress, type Mailer } from '../domain/email';
 import { mailTagNames } from '../domain/email-events';
 import { Conflict, NotFound, ValidationError } from '../domain/errors';
@@ -260,9 +260,7 @@ async function channelOf(ports: Pick<TestSendPorts, 'channels'>, appId: string, 
     if (!channel?.enabled) throw new NotFound(`the template's channel ${channelId} is not an enabled channel of the application`);
     return channel;
   }
-  const enabled = (await ports.channels.listByApp(appId))
-    .filter((channel) => channel.enabled)
-    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.channel_id.localeCompare(b.channel_id));
-  if (enabled.length === 0) throw new Conflict('the application has no enabled email channel: add one in Settings');
-  return enabled[0]!;
+  const first = firstEnabledChannel(await ports.channels.listByApp(appId));
+  if (!first) throw new Conflict('the application has no enabled email channel: add one in Settings');
+  return first;
 }

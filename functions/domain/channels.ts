@@ -25,6 +25,11 @@ export function newChannelId(): string {
   return `ch_${randomBytes(8).toString('hex')}`;
 }
 
+/** The channel a template without its own sends from: the application's oldest enabled one (ties by id). */
+export function firstEnabledChannel(channels: readonly Channel[]): Channel | undefined {
+  return channels.filter((channel) => channel.enabled).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.channel_id.localeCompare(b.channel_id))[0];
+}
+
 /** Whether `address` may be a channel's sender: its own address, or any address at the domain it names. */
 export function channelMaySendAs(channel: Pick<Channel, 'from_email' | 'from_domain'>, address: string): boolean {
   if (canonicalAddress(address) === canonicalAddress(channel.from_email)) return true;

@@ -10,7 +10,7 @@
  */
 import type { AppStore } from '../domain/apps';
 import type { Attributes } from '../domain/attributes';
-import type { ChannelStore } from '../domain/channels';
+import { firstEnabledChannel, type ChannelStore } from '../domain/channels';
 import { toStreamEntries, type RecordWriter } from '../domain/ingest';
 import type { Purpose } from '../domain/send-gate';
 import { partitionKey } from '../domain/stream-record';
@@ -165,7 +165,7 @@ export function templateSender(ports: TemplateSendPorts) {
     };
     switch (rendered.kind) {
       case 'email': {
-        const channelId = template.channel_id ?? (await firstEnabledChannel(request.appId));
+        const channelId = template.channel_id ?? (await defaultChannelId(request.appId));
         if (channelId === undefined) return recordFailure(request, 'email', 'no_channel', 'the application has no enabled email channel');
         const email = { channel_id: channelId, subject: rendered.subject, html_body: rendered.html, text_body: rendered.text };
         return ports.send({ ...common, tags, message: { channel: 'email', email } }, options);
@@ -183,9 +183,7 @@ export function templateSender(ports: TemplateSendPorts) {
     }
   };
 
-  async function firstEnabledChannel(appId: string): Promise<string | undefined> {
-    const channels = await ports.channels.listByApp(appId);
-    return channels.filter((channel) => channel.enabled).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.channel_id.localeCompare(b.channel_id))[0]
-      ?.channel_id;
+  async function defaultChannelId(appId: string): Promise<string | undefined> {
+    return firstEnabledChannel(await ports.channels.listByApp(appId))?.channel_id;
   }
 }
