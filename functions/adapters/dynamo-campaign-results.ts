@@ -12,6 +12,7 @@
  * decimals, and read back as their text (the document client would make them
  * JavaScript numbers).
  */
+import pLimit from 'p-limit';
 import {
   QueryCommand,
   TransactionCanceledException,
@@ -30,8 +31,10 @@ import {
   type MoneyDelta,
   type Receipt,
   type StoredResults,
-  type Tally,
+  type TallyCounts,
+  type TallyEntry,
 } from '../domain/campaign-results';
+import { withRetry, type RetryPolicy } from './retry';
 
 const resPk = (appId: string, campaign: string) => `res#${appId}#${campaign}`;
 const playerPk = (appId: string, profileId: string) => `rcv#${appId}#${profileId}`;
@@ -45,8 +48,32 @@ const s = (value: string): AttributeValue => ({ S: value });
 const n = (value: string | number): AttributeValue => ({ N: String(value) });
 const key = (pk: string, sk: string) => ({ pk: s(pk), sk: s(sk) });
 
-const conditionFailed = (error: unknown) =>
-  error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed');
+const reasonsOf = (error: unknown) => (error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : []);
+const conflicted = (error: unknown) => reasonsOf(error).some((reason) => reason.Code === 'TransactionConflict');
+/** Counters on the same items from other shards' transactions: a few tries, spread out. */
+const conflictRetry: RetryPolicy = { maxAttempts: 6, baseDelayMs: 25, maxDelayMs: 1_000 };
+/** DynamoDB's limit on the items of one TransactWriteItems. */
+const MAX_TRANSACTION_ITEMS = 100;
+const RECEIPTS_IN_PARALLEL = 10;
+
+interface MarkerKey {
+  pk: string;
+  sk: string;
+}
+const markerId = (marker: MarkerKey) => `${marker.pk}\u0000${marker.sk}`;
+/** The marker of an event counted for a campaign: once per insert id and campaign. */
+const eventMarker = (entry: TallyEntry): MarkerKey => ({ pk: playerPk(entry.appId, entry.profileId), sk: `x#${entry.insertId}#${entry.tally.campaign}` });
+
+/** The entries of distinct events: a record the batch has twice counts once. */
+function distinctEvents(entries: TallyEntry[]): TallyEntry[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => {
+    const id = markerId(eventMarker(entry));
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
 
 export class DynamoCampaignResults implements CampaignResultsStore {
   constructor(
@@ -61,20 +88,7 @@ export class DynamoCampaignResults implements CampaignResultsStore {
 
   /** A marker that must not exist yet, and the updates that go with it: all or nothing; false when the marker was there. */
   private async once(marker: { pk: string; sk: string; expires?: boolean }, updates: TransactWriteItem[]): Promise<boolean> {
-    const put: TransactWriteItem = {
-      Put: {
-        TableName: this.tableName,
-        Item: { ...key(marker.pk, marker.sk), ...(marker.expires ? { expires_at: this.expiresAt(MARKER_DAYS) } : {}) },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    };
-    try {
-      await this.db.send(new TransactWriteItemsCommand({ TransactItems: [put, ...updates] }));
-      return true;
-    } catch (error) {
-      if (conditionFailed(error)) return false;
-      throw error;
-    }
+    return (await this.commit([this.markerPut(marker, marker.expires === true), ...updates])).length === 0;
   }
 
   private add(pk: string, sk: string, values: Record<string, AttributeValue>): TransactWriteItem {
@@ -96,23 +110,104 @@ export class DynamoCampaignResults implements CampaignResultsStore {
     };
   }
 
-  async tally(appId: string, profileId: string, insertId: string, tally: Tally): Promise<boolean> {
-    const figures = resPk(appId, tally.campaign);
-    const player = playerPk(appId, profileId);
-    // Unique players first: a crash after them leaves the event uncounted, and its redelivery counts the event only.
-    if (tally.unique) {
-      await this.once({ pk: player, sk: `u#${tally.campaign}#${tally.step}#${tally.unique}` }, [
-        this.add(figures, `s#${tally.step}`, { [`${tally.unique}_unique`]: n(1) }),
-      ]);
+  async tally(entries: TallyEntry[]): Promise<TallyCounts> {
+    const counts: TallyCounts = { counted: 0, repeated: 0 };
+    // Markers found to be there: an event counted before, or a player's unique figure counted before.
+    const known = new Set<string>();
+    let pending = distinctEvents(entries);
+    counts.repeated += entries.length - pending.length;
+    while (pending.length > 0) {
+      const fresh = pending.filter((entry) => !known.has(markerId(eventMarker(entry))));
+      counts.repeated += pending.length - fresh.length;
+      pending = fresh;
+      if (pending.length === 0) break;
+      const chunk = this.chunkOf(pending, known);
+      const refused = await this.commit(chunk.items);
+      if (refused.length === 0) {
+        counts.counted += chunk.taken;
+        pending = pending.slice(chunk.taken);
+      } else {
+        // Cancelled, nothing written: the markers that were there are known now, and the chunk is made again without them.
+        for (const index of refused) known.add(chunk.markers[index]!);
+      }
     }
-    if (tally.receipt) {
-      await this.once({ pk: player, sk: `g#${tally.campaign}#${tally.receipt}` }, [this.add(figures, `m#${tally.receipt}`, { players: n(1) })]);
-      await this.receive(player, { campaign: tally.campaign, group: tally.receipt, at: tally.at });
+    // The money window's start, whether or not the event was counted before: a crash after the count left it unwritten.
+    const limit = pLimit(RECEIPTS_IN_PARALLEL);
+    await Promise.all(
+      entries
+        .filter((entry) => entry.tally.receipt)
+        .map((entry) =>
+          limit(() =>
+            this.receive(playerPk(entry.appId, entry.profileId), { campaign: entry.tally.campaign, group: entry.tally.receipt!, at: entry.tally.at }),
+          ),
+        ),
+    );
+    return counts;
+  }
+
+  /**
+   * The next transaction: the leading events of `pending` that fit, each with its marker and the markers of the
+   * unique figures it is the first of, and the counters' ADDs summed per item (an item may be in a transaction
+   * once, and a campaign's counters are the same few items for every event: one write each, not one per event).
+   * Leading events whose marker is known are skipped as repeated.
+   */
+  private chunkOf(pending: TallyEntry[], known: Set<string>): { items: TransactWriteItem[]; markers: string[]; taken: number } {
+    const markers: string[] = [];
+    const puts: TransactWriteItem[] = [];
+    const adds = new Map<string, { pk: string; sk: string; values: Map<string, number> }>();
+    const addTo = (pk: string, sk: string, name: string) => {
+      const id = `${pk}\u0000${sk}`;
+      const found = adds.get(id) ?? { pk, sk, values: new Map<string, number>() };
+      found.values.set(name, (found.values.get(name) ?? 0) + 1);
+      adds.set(id, found);
+    };
+    let taken = 0;
+    for (const entry of pending) {
+      const { appId, profileId, tally } = entry;
+      const player = playerPk(appId, profileId);
+      const figures = resPk(appId, tally.campaign);
+      const firsts: { marker: MarkerKey; sk: string; name: string }[] = [];
+      if (tally.unique)
+        firsts.push({ marker: { pk: player, sk: `u#${tally.campaign}#${tally.step}#${tally.unique}` }, sk: `s#${tally.step}`, name: `${tally.unique}_unique` });
+      if (tally.receipt) firsts.push({ marker: { pk: player, sk: `g#${tally.campaign}#${tally.receipt}` }, sk: `m#${tally.receipt}`, name: 'players' });
+      const mine = firsts.filter((first) => !known.has(markerId(first.marker)) && !markers.includes(markerId(first.marker)));
+      const counters = new Set([`s#${tally.step}`, `d#${tally.day}`, ...mine.map((first) => first.sk)].filter((sk) => !adds.has(`${figures}\u0000${sk}`)));
+      if (taken > 0 && puts.length + adds.size + 1 + mine.length + counters.size > MAX_TRANSACTION_ITEMS) break;
+      for (const [marker, expires] of [[eventMarker(entry), true] as const, ...mine.map((first) => [first.marker, false] as const)]) {
+        markers.push(markerId(marker));
+        puts.push(this.markerPut(marker, expires));
+      }
+      addTo(figures, `s#${tally.step}`, tally.counter);
+      addTo(figures, `d#${tally.day}`, tally.counter);
+      for (const first of mine) addTo(figures, first.sk, first.name);
+      taken++;
     }
-    return this.once({ pk: player, sk: `x#${insertId}#${tally.campaign}`, expires: true }, [
-      this.add(figures, `s#${tally.step}`, { [tally.counter]: n(1) }),
-      this.add(figures, `d#${tally.day}`, { [tally.counter]: n(1) }),
-    ]);
+    const updates = [...adds.values()].map(({ pk, sk, values }) => this.add(pk, sk, Object.fromEntries([...values].map(([name, value]) => [name, n(value)]))));
+    return { items: [...puts, ...updates], markers, taken };
+  }
+
+  private markerPut(marker: MarkerKey, expires: boolean): TransactWriteItem {
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: { ...key(marker.pk, marker.sk), ...(expires ? { expires_at: this.expiresAt(MARKER_DAYS) } : {}) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+  }
+
+  /** Writes the transaction; the indexes of its markers that were there already (then nothing was written), or none. */
+  private async commit(items: TransactWriteItem[]): Promise<number[]> {
+    if (items.length === 0) return [];
+    try {
+      // Another shard's transaction on the same counters conflicts now and then: a bounded retry with jitter.
+      await withRetry(conflictRetry, conflicted, () => this.db.send(new TransactWriteItemsCommand({ TransactItems: items })));
+      return [];
+    } catch (error) {
+      const refused = reasonsOf(error).flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
+      if (refused.length === 0) throw error;
+      return refused;
+    }
   }
 
   /** The window starts at the player's latest send: a later one moves it, an earlier (redelivered) one does not. */

@@ -278,9 +278,26 @@ export function sumCounters(all: Counters[]): Counters {
 }
 
 /** Where a campaign's results are kept, exactly once per event (functions/adapters/dynamo-campaign-results.ts). */
+/** An event's tally, of the player `profileId`; `insertId` makes it once. */
+export interface TallyEntry {
+  appId: string;
+  profileId: string;
+  insertId: string;
+  tally: Tally;
+}
+
+export interface TallyCounts {
+  counted: number;
+  /** Counted before (a redelivery), or the same event twice in the entries. */
+  repeated: number;
+}
+
 export interface CampaignResultsStore {
-  /** Counts a tally of the event `insertId` of `profileId`, once; false when it was counted before. */
-  tally(appId: string, profileId: string, insertId: string, tally: Tally): Promise<boolean>;
+  /**
+   * Counts each entry once, and writes the receipts of sends and holdouts. A batch's entries are counted together:
+   * the counters a campaign's events share are written once per batch, not once per event.
+   */
+  tally(entries: TallyEntry[]): Promise<TallyCounts>;
   /** The player's receipts still within the window. */
   receipts(appId: string, profileId: string): Promise<Receipt[]>;
   /** Adds a money event's delta, once per (campaign, group, insert id); the player counts as a depositor once. */

@@ -153,17 +153,59 @@ describe("a campaign's opens and clicks on the local stack", () => {
       at: '2026-11-21T10:00:00.000Z',
     };
 
-    const first = await store.tally(app.appId, 'p1', 'sent-1', sent);
-    const again = await store.tally(app.appId, 'p1', 'sent-1', sent);
+    const first = await store.tally([{ appId: app.appId, profileId: 'p1', insertId: 'sent-1', tally: sent }]);
+    const again = await store.tally([{ appId: app.appId, profileId: 'p1', insertId: 'sent-1', tally: sent }]);
     await store.addMoney(app.appId, 'p1', 'dep-1', delta('0.1'));
     await store.addMoney(app.appId, 'p1', 'dep-2', delta('0.2'));
     await store.addMoney(app.appId, 'p1', 'dep-2', delta('0.2'));
 
-    expect([first, again]).toEqual([true, false]);
+    expect([first, again]).toEqual([
+      { counted: 1, repeated: 0 },
+      { counted: 0, repeated: 1 },
+    ]);
     expect(await store.receipts(app.appId, 'p1')).toEqual([{ campaign: campaignKey, group: 'recipients', at: sent.at }]);
     const stored = await store.read(app.appId, campaignKey);
     expect(stored.steps['-']).toEqual({ sent: 1, sent_unique: 1 });
     expect(stored.money.recipients).toEqual({ players: 1, depositors: 1, deposit_count: 2, deposits: '0.3', ngr: '0' });
+  });
+
+  test("a broadcast's batch counts in transactions of many events: each once, each player once, and a redelivery with new events counts only those", async () => {
+    const calls: string[] = [];
+    const client = localClients(stack.endpoints).dynamo;
+    client.middlewareStack.add(
+      (next, context) => (args) => {
+        calls.push(context.commandName ?? '');
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCalls' },
+    );
+    const store = new DynamoCampaignResults(client, tables.campaigns.localName);
+    const campaignKey = `broadcast:batch_${randomUUID().slice(0, 8)}`;
+    const at = '2026-11-21T10:00:00.000Z';
+    const entry = (player: number, insertId: string, counter: 'sent' | 'opened') => ({
+      appId: app.appId,
+      profileId: `p${player}`,
+      insertId,
+      tally:
+        counter === 'sent'
+          ? { campaign: campaignKey, step: '-', day: '2026-11-21', counter, unique: 'sent' as const, receipt: 'recipients' as const, at }
+          : { campaign: campaignKey, step: '-', day: '2026-11-21', counter, unique: 'opened' as const, at },
+    });
+    const sends = Array.from({ length: 150 }, (_, i) => entry(i, `sent-${i}`, 'sent'));
+    const opens = Array.from({ length: 40 }, (_, i) => entry(i % 20, `open-${i}`, 'opened'));
+
+    const first = await store.tally([...sends.slice(0, 100), ...opens.slice(0, 20), opens[0]!]);
+    const transactions = calls.filter((name) => name === 'TransactWriteItemsCommand').length;
+    const again = await store.tally([...sends, ...opens]);
+
+    expect(first).toEqual({ counted: 120, repeated: 1 });
+    expect(transactions).toBeLessThanOrEqual(5);
+    expect(again).toEqual({ counted: 70, repeated: 120 });
+    const stored = await store.read(app.appId, campaignKey);
+    expect(stored.steps['-']).toEqual({ sent: 150, sent_unique: 150, opened: 40, opened_unique: 20 });
+    expect(stored.days['2026-11-21']).toEqual({ sent: 150, opened: 40 });
+    expect(stored.money.recipients).toMatchObject({ players: 150 });
+    expect(await store.receipts(app.appId, 'p149')).toEqual([{ campaign: campaignKey, group: 'recipients', at }]);
   });
 
   test('a results address that names no campaign is a 400 naming the problem', async () => {

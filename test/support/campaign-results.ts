@@ -1,7 +1,7 @@
 /**
  * CampaignResultsStore in memory, with the DynamoDB adapter's semantics: a
  * marker per counted event and per player's unique figure, money as exact
- * decimals, and the number of writes it made (what the adapter's transactions would be).
+ * decimals.
  */
 import Decimal from 'decimal.js';
 import {
@@ -10,6 +10,8 @@ import {
   type Receipt,
   type StoredResults,
   type Tally,
+  type TallyCounts,
+  type TallyEntry,
   zeroGroupMoney,
 } from '../../functions/domain/campaign-results';
 
@@ -17,8 +19,6 @@ export class MemoryCampaignResults implements CampaignResultsStore {
   readonly markers = new Set<string>();
   readonly stored = new Map<string, StoredResults>();
   readonly receiptsOf = new Map<string, Map<string, Receipt>>();
-  /** Transactions and updates made, as the adapter would make them. */
-  writes = 0;
 
   private of(appId: string, campaign: string): StoredResults {
     const key = `${appId}#${campaign}`;
@@ -28,26 +28,26 @@ export class MemoryCampaignResults implements CampaignResultsStore {
   }
 
   private once(marker: string): boolean {
-    this.writes++;
     if (this.markers.has(marker)) return false;
     this.markers.add(marker);
     return true;
   }
 
-  async tally(appId: string, profileId: string, insertId: string, tally: Tally): Promise<boolean> {
+  async tally(entries: TallyEntry[]): Promise<TallyCounts> {
+    const counts: TallyCounts = { counted: 0, repeated: 0 };
+    for (const { appId, profileId, insertId, tally } of entries) {
+      if (this.count(appId, profileId, insertId, tally)) counts.counted++;
+      else counts.repeated++;
+    }
+    return counts;
+  }
+
+  private count(appId: string, profileId: string, insertId: string, tally: Tally): boolean {
     const results = this.of(appId, tally.campaign);
     results.steps[tally.step] ??= {};
     const step = results.steps[tally.step];
     const player = `${appId}#${profileId}`;
-    if (tally.unique && this.once(`${player}#u#${tally.campaign}#${tally.step}#${tally.unique}`)) {
-      step[`${tally.unique}_unique`] = (step[`${tally.unique}_unique`] ?? 0) + 1;
-    }
     if (tally.receipt) {
-      if (this.once(`${player}#g#${tally.campaign}#${tally.receipt}`)) {
-        results.money[tally.receipt] ??= zeroGroupMoney();
-        results.money[tally.receipt]!.players++;
-      }
-      this.writes++;
       const mine = this.receiptsOf.get(player) ?? new Map<string, Receipt>();
       const key = `${tally.campaign}#${tally.receipt}`;
       const before = mine.get(key);
@@ -55,6 +55,13 @@ export class MemoryCampaignResults implements CampaignResultsStore {
       this.receiptsOf.set(player, mine);
     }
     if (!this.once(`${player}#x#${insertId}#${tally.campaign}`)) return false;
+    if (tally.unique && this.once(`${player}#u#${tally.campaign}#${tally.step}#${tally.unique}`)) {
+      step[`${tally.unique}_unique`] = (step[`${tally.unique}_unique`] ?? 0) + 1;
+    }
+    if (tally.receipt && this.once(`${player}#g#${tally.campaign}#${tally.receipt}`)) {
+      results.money[tally.receipt] ??= zeroGroupMoney();
+      results.money[tally.receipt]!.players++;
+    }
     step[tally.counter] = (step[tally.counter] ?? 0) + 1;
     results.days[tally.day] ??= {};
     const day = results.days[tally.day];
