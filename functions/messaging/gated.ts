@@ -114,7 +114,15 @@ export interface GatedOptions {
   budget?: SendBudget;
   /** The deferred sender's hold on the message: a new deferral moves it rather than storing it again. */
   lease?: string;
+  /**
+   * The application and the player as the caller read them (consistently) a moment ago, for this message: the gate
+   * decides on them instead of reading both again. Only the template sender gives them, which reads them to render.
+   */
+  read?: { app: App | undefined; profile: StoredProfileRead | undefined };
 }
+
+/** A player's profile item as ProfileStore.get answers it. */
+export type StoredProfileRead = Awaited<ReturnType<ProfileStore['get']>>;
 
 /** The claim of one message id (the delivery-claims sort key): every channel's, a webhook's too. */
 export const MESSAGE_CLAIM = 'gate#message';
@@ -237,10 +245,10 @@ export function gatedSend(ports: GatedPorts) {
     // Email's own rules first (the channel, the sender): a message that could never go is a 4xx, not a deferral.
     const mailChannel = request.message.channel === 'email' ? await requireEmail()(appId, request.message.email) : undefined;
 
-    const app = await ports.apps.get(appId);
+    const app = options.read ? options.read.app : await ports.apps.get(appId);
     const settings = app?.messaging;
     // Consistent: an exclusion the stream applied a moment ago is honoured.
-    const stored = await ports.profiles.get(partitionKey(appId, profileId), true);
+    const stored = options.read ? options.read.profile : await ports.profiles.get(partitionKey(appId, profileId), true);
     const attributes = stored?.exists ? (JSON.parse(stored.attrs) as Record<string, AttributeValue | null>) : undefined;
     const now = ports.appTime(appId);
     const moment = localMoment(now, playerTimeZone(attributes ?? {}, settings));

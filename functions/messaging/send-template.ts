@@ -155,6 +155,8 @@ export function templateSender(ports: TemplateSendPorts) {
     }
 
     const { properties, tags } = campaignFields(request.campaign);
+    // The gate decides on the reads made here (both consistent, for this message): two reads fewer per message.
+    const read = { app, profile };
     const common = {
       appId: request.appId,
       profileId: request.profileId,
@@ -168,11 +170,11 @@ export function templateSender(ports: TemplateSendPorts) {
         const channelId = template.channel_id ?? (await defaultChannelId(request.appId));
         if (channelId === undefined) return recordFailure(request, 'email', 'no_channel', 'the application has no enabled email channel');
         const email = { channel_id: channelId, subject: rendered.subject, html_body: rendered.html, text_body: rendered.text };
-        return ports.send({ ...common, tags, message: { channel: 'email', email } }, options);
+        return ports.send({ ...common, tags, message: { channel: 'email', email } }, { ...options, read });
       }
       case 'push': {
         const push = { title: rendered.title, body: rendered.body, ...(rendered.url !== undefined ? { url: rendered.url } : {}) };
-        return ports.send({ ...common, message: { channel: 'push', push } }, options);
+        return ports.send({ ...common, message: { channel: 'push', push } }, { ...options, read });
       }
       case 'webhook': {
         if (!ports.webhook) throw new Error('webhooks are not wired for this function');

@@ -32,6 +32,7 @@ let mailer: MemoryMailer;
 let pusher: MemoryPushSender;
 let channels: Channel[];
 let ports: TemplateSendPorts;
+let apps: MemoryAppStore;
 
 const request = (more: Partial<TemplateSendRequest> = {}): TemplateSendRequest => ({
   appId: 'app_1',
@@ -63,7 +64,7 @@ beforeEach(() => {
   mailer = new MemoryMailer();
   pusher = new MemoryPushSender();
   channels = [newsChannel];
-  const apps = new MemoryAppStore([{ app_id: 'app_1', name: 'Lucky Casino', created_at: '2026-11-01T00:00:00.000Z' } as App]);
+  apps = new MemoryAppStore([{ app_id: 'app_1', name: 'Lucky Casino', created_at: '2026-11-01T00:00:00.000Z' } as App]);
   const channelPort = {
     get: async (appId: string, id: string) => channels.find((c) => c.app_id === appId && c.channel_id === id),
     listByApp: async (appId: string) => channels.filter((c) => c.app_id === appId),
@@ -96,6 +97,14 @@ describe('sending a template to a player', () => {
     expect(mail.html).toContain(`href="${url}"`);
     // Derived from the HTML: no text part was written.
     expect(mail.text).toContain('Your 25.00 EUR is in.');
+  });
+
+  test('reads the application and the player once per message: the gate decides on the reads the render made', async () => {
+    await templateSender(ports)(request());
+
+    expect(mailer.sent).toHaveLength(1);
+    expect(apps.reads).toBe(1);
+    expect(profiles.reads).toEqual([{ pks: ['app_1#p-1'], consistent: true, many: false }]);
   });
 
   test('names the campaign on the sent event and in the mail tags, so its results can count it', async () => {
