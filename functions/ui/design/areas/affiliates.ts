@@ -35,4 +35,17 @@ table.report, table.report-links { font-size: var(--urm-text-sm); }
 .trace .grid-wide { margin-bottom: var(--urm-space-5); }
 ul.money-events { list-style: none; margin: 0; padding: 0; }
 ul.money-events li + li { margin-top: var(--urm-space-1); }
+.month-picker { display: flex; align-items: center; gap: var(--urm-space-2); }
+.month-picker label { margin: 0; }
+.month-picker input { width: auto; }
+.table-note { font-size: var(--urm-text-sm); margin: var(--urm-space-2) 0 0; }
+.programme-tops { display: grid; gap: var(--urm-space-5); grid-template-columns: repeat(auto-fit, minmax(min(100%, 28rem), 1fr)); align-items: start; }
+.top-lists { display: grid; gap: var(--urm-space-4) var(--urm-space-5); grid-template-columns: repeat(auto-fit, minmax(min(100%, 13rem), 1fr)); }
+.top-lists h3 { margin: 0 0 var(--urm-space-2); font-size: var(--urm-text-md); }
+ol.ranking { margin: 0; padding: 0; list-style: none; counter-reset: rank; }
+ol.ranking li { counter-increment: rank; display: flex; align-items: baseline; gap: var(--urm-space-2); padding: var(--urm-space-2) 0; border-bottom: 1px solid var(--urm-line); }
+ol.ranking li:last-child { border-bottom: 0; }
+ol.ranking li::before { content: counter(rank); min-width: 1.5rem; color: var(--urm-muted); font-variant-numeric: tabular-nums; font-size: var(--urm-text-sm); }
+ol.ranking .ranking-name { flex: 1 1 auto; min-width: 0; overflow-wrap: anywhere; }
+ol.ranking .ranking-figure { font-variant-numeric: tabular-nums; font-weight: 600; white-space: nowrap; }
 `;
