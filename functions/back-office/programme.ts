@@ -19,6 +19,7 @@ import { ValidationError } from '../domain/errors';
 import {
   hasActivity,
   monthDays,
+  monthPattern,
   programmeLimits,
   subIdMonths,
   topAffiliates,
@@ -39,7 +40,7 @@ export type ProgrammePorts = ReportPorts & {
   subIds: SubIdReader;
 };
 
-const monthFormat = new RegExp('^(2[0-9]{3})-(0[1-9]|1[0-2])$');
+const monthFormat = new RegExp(monthPattern);
 
 /** The month asked for, or the current UTC month. */
 export function programmeMonth(month: string | undefined, now: Date): string {
@@ -64,14 +65,13 @@ async function affiliatesOf(office: Pick<ProgrammePorts, 'affiliates'>, appId: s
  * The report's ports, answering from what the view already read: the affiliate from the listing, the plans from
  * one list, the application once. Everything else goes to the stores (a new port the report reads included).
  */
-function readOnce(office: ProgrammePorts, affiliates: AffiliateSummary[], plans: Plan[]): ReportPorts {
+function readOnce(office: ProgrammePorts, app: ReturnType<ReportPorts['apps']['get']>, affiliates: AffiliateSummary[], plans: Plan[]): ReportPorts {
   const byId = new Map(affiliates.map((affiliate) => [affiliate.affiliate_id, affiliate]));
   const planById = new Map(plans.map((plan) => [plan.plan_id, plan]));
-  let app: ReturnType<ReportPorts['apps']['get']> | undefined;
   const over = <T extends object>(store: T, methods: Partial<T>): T => Object.assign(Object.create(store) as T, methods);
   return {
     ...office,
-    apps: over(office.apps, { get: (appId: string) => (app ??= office.apps.get(appId)) }),
+    apps: over(office.apps, { get: async (appId: string) => (appId === (await app)?.app_id ? app : office.apps.get(appId)) }),
     affiliates: over(office.affiliates, { get: async (appId: string, id: string) => byId.get(id) ?? office.affiliates.get(appId, id) }),
     plans: over(office.plans, { get: async (appId: string, id: string) => planById.get(id) ?? office.plans.get(appId, id) }),
   };
@@ -82,8 +82,9 @@ export function programme(office: ProgrammePorts) {
   return async (appId: string, month: string | undefined): Promise<Programme> => {
     const shown = programmeMonth(month, office.now());
     const { from, to } = monthDays(shown);
-    const [{ affiliates, truncated }, plans, app] = await Promise.all([affiliatesOf(office, appId), office.plans.list(appId), office.apps.get(appId)]);
-    const ports = readOnce(office, affiliates, plans);
+    const reading = office.apps.get(appId);
+    const [{ affiliates, truncated }, plans, app] = await Promise.all([affiliatesOf(office, appId), office.plans.list(appId), reading]);
+    const ports = readOnce(office, reading, affiliates, plans);
     const report = affiliateReport(ports);
     const planNames = new Map(plans.map((plan) => [plan.plan_id, plan.name]));
     const limit = pLimit(programmeLimits.concurrency);
