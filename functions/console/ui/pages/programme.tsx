@@ -111,30 +111,32 @@ export function ProgrammePage() {
             The first {formatCount(data.affiliates.length)} affiliates by id are shown; the CSV holds the same.
           </p>
         )}
-        <DataTable
-          label="Affiliates by month"
-          rows={data?.affiliates}
-          columns={columnsFor(data?.currency ?? 'EUR')}
-          rowId={(row) => row.affiliate_id}
-          loading={view.loading}
-          toolbar={picker}
-          sortedBy={{ id: 'commission', desc: true }}
-          empty={<p>No affiliates yet.</p>}
-          footer={
-            data && {
-              affiliate: 'Total',
-              clicks: formatCount(data.totals.clicks),
-              registrations: formatCount(data.totals.registrations),
-              ftds: formatCount(data.totals.ftds),
-              qualified_ftds: formatCount(data.totals.qualified_ftds),
-              deposits: figure(data.totals.deposits, data.currency),
-              ngr: figure(data.totals.ngr, data.currency),
-              cpa: figure(data.totals.cpa, data.currency),
-              revshare: figure(data.totals.revshare, data.currency),
-              commission: figure(data.totals.commission, data.currency),
+        <div class="programme-table">
+          <DataTable
+            label="Affiliates by month"
+            rows={data?.affiliates}
+            columns={columnsFor(data?.currency ?? 'EUR')}
+            rowId={(row) => row.affiliate_id}
+            loading={view.loading}
+            toolbar={picker}
+            sortedBy={{ id: 'commission', desc: true }}
+            empty={<p>No affiliates yet.</p>}
+            footer={
+              data && {
+                affiliate: 'Total',
+                clicks: formatCount(data.totals.clicks),
+                registrations: formatCount(data.totals.registrations),
+                ftds: formatCount(data.totals.ftds),
+                qualified_ftds: formatCount(data.totals.qualified_ftds),
+                deposits: figure(data.totals.deposits, data.currency),
+                ngr: figure(data.totals.ngr, data.currency),
+                cpa: figure(data.totals.cpa, data.currency),
+                revshare: figure(data.totals.revshare, data.currency),
+                commission: figure(data.totals.commission, data.currency),
+              }
             }
-          }
-        />
+          />
+        </div>
         {data && <p class="table-note muted">Amounts in {data.currency}. Sort by any column; the CSV has every column, exact to the cent.</p>}
       </Card>
       {data && <Tops programme={data} />}

@@ -27,9 +27,18 @@ table.links td .landing { display: block; color: var(--urm-muted); font-size: va
 .affiliate-report h3.by-link { margin-top: var(--urm-space-5); }
 .report-period { font-size: var(--urm-text-sm); }
 table.report, table.report-links { font-size: var(--urm-text-sm); }
-:is(table.report, table.report-links) :is(th, td) { padding: 0.4rem 0.5rem; }
+:is(table.report, table.report-links) :is(th, td) { padding: 0.4rem 0.4rem; }
 :is(table.report, table.report-links) :is(th, td):first-child { padding-left: 0.75rem; }
 :is(table.report, table.report-links) :is(th, td):last-child { padding-right: 0.75rem; }
+/* A laptop's 1366 px shows every column of a report: a header of two words takes two lines before the figures lose room. */
+:is(table.report, table.report-links) thead th { white-space: normal; vertical-align: bottom; }
+/* Narrower, the region scrolls sideways and the first column (the day, the link, the affiliate) stays in view. */
+:is(table.report, table.report-links, .programme-table table) :is(tbody, tfoot) > tr > :first-child { position: sticky; left: 0; z-index: 1; background: var(--urm-surface); }
+:is(table.report, table.report-links, .programme-table table) thead th:first-child { left: 0; z-index: 2; }
+:is(table.report, table.report-links, .programme-table table) :is(tbody, tfoot) > tr > :first-child { box-shadow: inset -1px 0 0 var(--urm-line); }
+.programme-table table { font-size: var(--urm-text-sm); }
+.programme-table :is(th, td) { padding: 0.45rem 0.5rem; }
+.programme-table tfoot td:first-child { font-weight: 650; }
 .postback-url .inline-control > input { flex-basis: 20rem; }
 .postback-actions { margin-bottom: var(--urm-space-4); }
 .trace .grid-wide { margin-bottom: var(--urm-space-5); }
