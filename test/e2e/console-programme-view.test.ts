@@ -127,9 +127,9 @@ describe('the programme view', () => {
     expect([csv.status, csv.type]).toEqual([200, 'text/csv; charset=utf-8']);
     const lines = csv.text.trim().split('\r\n');
     expect(lines).toHaveLength(5);
-    expect(lines.at(-1)).toMatch(
-      new RegExp(`^total,\\d{4}-\\d\\d,,,,,0,3,3,3,123511\\.78,975308\\.65,100\\.00,[0-9.]+,${view.totals.commission.replace('.', '\\.')},EUR$`),
-    );
+    // 3 qualified FTDs × 50, and 30 % of 975,308.65 of NGR (292,592.595) to the cent.
+    expect(lines.at(-1)).toMatch(/^total,\d{4}-\d\d,,,,,0,3,3,3,123511\.78,975308\.65,150\.00,292592\.60,292742\.60,EUR$/);
+    expect(view.totals.commission).toBe('292742.60');
 
     await screenshot(page, 'programme');
     await checkPage(page, 'console-programme-view');

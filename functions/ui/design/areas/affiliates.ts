@@ -11,6 +11,10 @@ export const affiliatesCss = `
 .plan-terms { display: block; min-width: 12rem; }
 .affiliate-report .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); }
 @media (max-width: 30rem) { .affiliate-report .kpis { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
+/* Six-figure money keeps its digits together: the card's figure gets smaller before it breaks inside a number. */
+:is(.affiliate-report, .programme-totals) .kpi .kpi-value { overflow-wrap: normal; font-size: clamp(var(--urm-text-md), 1.25vw, var(--urm-text-xl)); }
+.programme-totals .kpis { grid-template-columns: repeat(auto-fit, minmax(min(100%, 9rem), 1fr)); }
+@media (max-width: 30rem) { .programme-totals .kpis { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
 .affiliate-who { display: inline-flex; flex-wrap: wrap; align-items: center; gap: var(--urm-space-1) var(--urm-space-3); }
 .status-actions .cluster > button.danger { background: var(--urm-surface); color: var(--urm-danger); border-color: var(--urm-danger); }
 .status-actions .cluster > button.danger:hover { background: var(--urm-danger-soft); }
@@ -36,6 +40,7 @@ table.report, table.report-links { font-size: var(--urm-text-sm); }
 :is(table.report, table.report-links, .programme-table table) :is(tbody, tfoot) > tr > :first-child { position: sticky; left: 0; z-index: 1; background: var(--urm-surface); }
 :is(table.report, table.report-links, .programme-table table) thead th:first-child { left: 0; z-index: 2; }
 :is(table.report, table.report-links, .programme-table table) :is(tbody, tfoot) > tr > :first-child { box-shadow: inset -1px 0 0 var(--urm-line); }
+:is(table.report, table.report-links) caption { position: sticky; left: 0; }
 .programme-table table { font-size: var(--urm-text-sm); }
 .programme-table :is(th, td) { padding: 0.45rem 0.5rem; }
 .programme-table tfoot td:first-child { font-weight: 650; }
