@@ -5,7 +5,6 @@
  * sideways, its first column kept in view where a phone's 390 px scrolls the table.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { assignPlan, setAffiliateStatus } from '../../functions/back-office/affiliates';
 import { setMoneySettings } from '../../functions/back-office/money';
@@ -14,9 +13,9 @@ import { commandLineActor } from '../../functions/domain/audit';
 import { registerAffiliate } from '../support/affiliates';
 import { launchChromium } from '../support/chromium';
 import { consoleApp, screenshot, signedInPage, type ConsoleApp } from '../support/console-browser';
-import { request } from '../support/http';
 import { checkPage, horizontalOverflow } from '../support/page-checks';
 import { until } from '../support/profiles';
+import { attributedPlayer } from '../support/programme';
 import { testStack, type TestStack } from '../support/local-stack';
 
 let stack: TestStack;
@@ -25,21 +24,6 @@ let app: ConsoleApp;
 let whale: { id: string; username: string };
 let steady: { id: string; username: string };
 let idle: { id: string; username: string };
-
-/** A player of `affiliateId` and its money events, through the ingestion API with the server key. */
-async function player(affiliateId: string, events: { event: string; amount: number }[]): Promise<void> {
-  const profileId = `player-${randomUUID()}`;
-  const attributed = await request(stack.baseUrl, 'POST', '/api/set_affiliate', {
-    key: app.serverKey,
-    body: { app_id: app.appId, profile_id: profileId, urm_aff_id: affiliateId },
-  });
-  expect(attributed.status).toBe(200);
-  const sent = await request(stack.baseUrl, 'POST', '/events', {
-    key: app.serverKey,
-    body: events.map((e) => ({ app_id: app.appId, profile_id: profileId, ...e, currency: 'EUR', urm_date_time: new Date().toISOString() })),
-  });
-  expect(sent.body.FailedRecordCount).toBe(0);
-}
 
 /** The programme as the page's own session reads it. */
 const programmeOf = (page: Page) =>
@@ -63,13 +47,13 @@ beforeAll(async () => {
     await assignPlan(app.office, app.appId, commandLineActor, affiliate.id, hybrid.plan_id);
   }
   // Six-figure amounts: the widest figures a report's columns hold in practice.
-  await player(whale.id, [
+  await attributedPlayer(stack.baseUrl, app, whale.id, [
     { event: 'Deposit', amount: 123456.78 },
     { event: 'Bet', amount: 987654.32 },
     { event: 'Win', amount: 12345.67 },
   ]);
-  await player(steady.id, [{ event: 'Deposit', amount: 25 }]);
-  await player(steady.id, [{ event: 'Deposit', amount: 30 }]);
+  await attributedPlayer(stack.baseUrl, app, steady.id, [{ event: 'Deposit', amount: 25 }]);
+  await attributedPlayer(stack.baseUrl, app, steady.id, [{ event: 'Deposit', amount: 30 }]);
 }, 120_000);
 
 afterAll(async () => {

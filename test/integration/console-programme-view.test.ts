@@ -15,8 +15,8 @@ import { commandLineActor } from '../../functions/domain/audit';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { registerAffiliate } from '../support/affiliates';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';
-import { request } from '../support/http';
 import { until } from '../support/profiles';
+import { attributedPlayer } from '../support/programme';
 import { testStack, type TestStack } from '../support/local-stack';
 
 interface TestApp {
@@ -43,21 +43,6 @@ async function newApplication(): Promise<TestApp> {
 
 const api = (method: 'GET' | 'POST', path: string, body?: unknown, as: ConsoleSession = admin) => consoleRequest(stack.baseUrl, as, method, path, body);
 
-/** A player attributed to `affiliateId` whose events arrive through the ingestion API with the server key. */
-async function player(affiliateId: string, events: { event: string; amount: number }[]): Promise<void> {
-  const profileId = `player-${randomUUID()}`;
-  const attributed = await request(stack.baseUrl, 'POST', '/api/set_affiliate', {
-    key: ours.serverKey,
-    body: { app_id: ours.appId, profile_id: profileId, urm_aff_id: affiliateId },
-  });
-  expect(attributed.status).toBe(200);
-  const sent = await request(stack.baseUrl, 'POST', '/events', {
-    key: ours.serverKey,
-    body: events.map((e) => ({ app_id: ours.appId, profile_id: profileId, ...e, currency: 'EUR', urm_date_time: new Date().toISOString() })),
-  });
-  expect(sent.body.FailedRecordCount).toBe(0);
-}
-
 beforeAll(async () => {
   stack = await testStack();
   office = localBackOffice(localClients(stack.endpoints).document);
@@ -81,8 +66,8 @@ beforeAll(async () => {
 
 describe('the programme view', () => {
   test("shows each affiliate's month from real events, the totals exact to the cent, as JSON and CSV", async () => {
-    await player(cpaAffiliate.id, [{ event: 'Deposit', amount: 25.1 }]);
-    await player(revshareAffiliate.id, [
+    await attributedPlayer(stack.baseUrl, ours, cpaAffiliate.id, [{ event: 'Deposit', amount: 25.1 }]);
+    await attributedPlayer(stack.baseUrl, ours, revshareAffiliate.id, [
       { event: 'Deposit', amount: 10 },
       { event: 'Bet', amount: 40.1 },
       { event: 'Win', amount: 10 },

@@ -2,17 +2,9 @@
  * The programme view: every affiliate's month, its totals and top lists
  * (functions/back-office/programme.ts), as JSON and as CSV.
  */
-import { everyone, sessionTables, type ConsoleRouteDefinition } from '../route';
+import { reportGrants } from '../affiliates/routes';
+import { everyone, type ConsoleRouteDefinition } from '../route';
 import { validProgrammeQuery } from './schemas';
-
-/**
- * What each affiliate's report reads (the affiliates and plans, the currency, the figures and link names) and the
- * sub-id rows beside the figures in the funnel table.
- */
-const programmeGrants = {
-  tables: { ...sessionTables, apps: 'read', affiliates: 'read', funnel: 'read', links: 'read' },
-  indexes: { links: ['by-affiliate'] },
-} as const;
 
 export const routes = [
   {
@@ -22,7 +14,8 @@ export const routes = [
     roles: everyone,
     mutates: false,
     query: validProgrammeQuery,
-    ...programmeGrants,
+    // What each affiliate's report reads; the sub-id rows are in the funnel table beside its figures.
+    ...reportGrants,
   },
   {
     id: 'ConsoleProgrammeCsv',
@@ -31,6 +24,7 @@ export const routes = [
     roles: everyone,
     mutates: false,
     query: validProgrammeQuery,
-    ...programmeGrants,
+    // What each affiliate's report reads; the sub-id rows are in the funnel table beside its figures.
+    ...reportGrants,
   },
 ] as const satisfies readonly ConsoleRouteDefinition[];

@@ -52,8 +52,6 @@ function columnsFor(currency: string): Column<Row>[] {
   });
   return [
     { id: 'affiliate', header: 'Affiliate', rowHeader: true, required: true, value: (row) => row.username, cell: affiliateLink },
-    { id: 'status', header: 'Status', value: (row) => row.status, cell: (row) => <StatusBadge status={row.status} /> },
-    { id: 'plan', header: 'Plan', value: (row) => row.plan?.name, cell: (row) => (row.plan ? row.plan.name : <span class="muted">none</span>) },
     count('clicks', 'Clicks'),
     count('registrations', 'Registrations'),
     count('ftds', 'FTDs'),
@@ -63,6 +61,14 @@ function columnsFor(currency: string): Column<Row>[] {
     money('cpa', 'CPA', true),
     money('revshare', 'RevShare', true),
     money('commission', 'Commission'),
+    // After the figures: on a phone the figures come first, beside the sticky name.
+    {
+      id: 'plan',
+      header: 'Plan',
+      value: (row) => row.plan?.name,
+      cell: (row) => (row.plan ? <span class="plan-name">{row.plan.name}</span> : <span class="muted">none</span>),
+    },
+    { id: 'status', header: 'Status', value: (row) => row.status, cell: (row) => <StatusBadge status={row.status} /> },
   ];
 }
 

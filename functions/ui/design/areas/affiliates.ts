@@ -54,7 +54,9 @@ ul.money-events li + li { margin-top: var(--urm-space-1); }
 .month-picker input { width: auto; }
 .table-note { font-size: var(--urm-text-sm); margin: var(--urm-space-2) 0 0; }
 .programme-tops { display: grid; gap: var(--urm-space-5); grid-template-columns: repeat(auto-fit, minmax(min(100%, 28rem), 1fr)); align-items: start; }
-.top-lists { display: grid; gap: var(--urm-space-4) var(--urm-space-5); grid-template-columns: repeat(auto-fit, minmax(min(100%, 13rem), 1fr)); }
+.programme-tops > .card { margin-bottom: 0; }
+.programme-table .plan-name { display: inline-block; min-width: 8rem; }
+.top-lists { display: grid; gap: var(--urm-space-4) var(--urm-space-5); grid-template-columns: repeat(auto-fit, minmax(min(100%, 18rem), 1fr)); }
 .top-lists h3 { margin: 0 0 var(--urm-space-2); font-size: var(--urm-text-md); }
 ol.ranking { margin: 0; padding: 0; list-style: none; counter-reset: rank; }
 ol.ranking li { counter-increment: rank; display: flex; align-items: baseline; gap: var(--urm-space-2); padding: var(--urm-space-2) 0; border-bottom: 1px solid var(--urm-line); }
