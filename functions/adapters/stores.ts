@@ -28,6 +28,7 @@ import { DynamoDeliveryClaims } from './dynamo-delivery-claims';
 import { DynamoEnterpriseUserStore } from './dynamo-enterprise-user-store';
 import { DynamoFiguresStore } from './dynamo-figures-store';
 import { DynamoFunnelStore } from './dynamo-funnel-store';
+import { DynamoSubIdReader } from './dynamo-sub-id-reader';
 import { DynamoJourneyStore } from './dynamo-journey-store';
 import { DynamoKeyStore } from './dynamo-key-store';
 import { DynamoLinkStore } from './dynamo-link-store';
@@ -65,6 +66,8 @@ export const channelStore = () => new DynamoChannelStore(dynamo, table('channels
 export const senderStore = () => new DynamoSenderStore(dynamo, table('senders'));
 export const linkStore = () => new DynamoLinkStore(dynamo, table('links'));
 export const funnelStore = () => new DynamoFunnelStore(dynamo, table('funnel'));
+// The programme view's sub-id rows (functions/back-office/programme.ts).
+export const subIdReader = () => new DynamoSubIdReader(dynamo, table('funnel'));
 export const postbackOutbox = () => new DynamoPostbackOutbox(dynamo, table('funnel'));
 export const affiliateStore = () => new DynamoAffiliateStore(dynamo, table('affiliates'));
 export const affiliateAccounts = () => new DynamoAffiliateAccounts(dynamo, table('affiliates'));

@@ -17,6 +17,7 @@ import { journeysHandlers, type JourneysPorts } from './journeys/handlers';
 import { broadcastsHandlers, type BroadcastsPorts } from './broadcasts/handlers';
 import { overviewHandlers, type OverviewPorts } from './overview/handlers';
 import { playersHandlers, type PlayersPorts } from './players/handlers';
+import { programmeHandlers, type ProgrammePorts } from './programme/handlers';
 import { rejectionsHandlers, type RejectionsPorts } from './rejections/handlers';
 import { resultsHandlers, type ResultsPorts } from './results/handlers';
 import type { ConsoleRouteDefinition, Implementation, Implementations } from './route';
@@ -31,6 +32,7 @@ export type ConsolePorts = ConsoleAuthPorts &
   SettingsPorts &
   PlayersPorts &
   AffiliatesPorts &
+  ProgrammePorts &
   UsersPorts &
   RejectionsPorts &
   OverviewPorts &
@@ -47,6 +49,7 @@ export function consoleImplementations(ports: ConsolePorts) {
     ...settingsHandlers(ports),
     ...playersHandlers(ports),
     ...affiliatesHandlers(ports),
+    ...programmeHandlers(ports),
     ...rejectionsHandlers(ports),
     ...overviewHandlers(ports),
     ...segmentsHandlers(ports),

@@ -8,6 +8,7 @@ import { routes as affiliates } from './affiliates/routes';
 import { routes as journeys } from './journeys/routes';
 import { routes as broadcasts } from './broadcasts/routes';
 import { routes as overview } from './overview/routes';
+import { routes as programme } from './programme/routes';
 import { routes as players } from './players/routes';
 import { routes as rejections } from './rejections/routes';
 import { routes as results } from './results/routes';
@@ -21,6 +22,7 @@ export const routes = [
   ...settings,
   ...players,
   ...affiliates,
+  ...programme,
   ...rejections,
   ...overview,
   ...segments,

@@ -16,6 +16,7 @@ import { hashSecret, newSecret } from '../../functions/domain/secrets-random';
 import { consoleCsrf } from '../../functions/domain/sessions';
 import { makeConsoleHandler, type ConsolePorts } from '../../functions/console/make-handler';
 import { MemoryFunnelStore } from './funnel-store';
+import { MemorySubIds } from './programme';
 import { MemoryJourneyStore } from './journey-store';
 import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from './affiliates';
 import { FakeClock, MemoryAuditLog, MemoryUserStore } from './enterprise';
@@ -105,6 +106,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     outbox: new MemoryDeferredOutbox(),
     unsubscribe: fakeUnsubscribe,
     results: new MemoryCampaignResults(),
+    subIds: new MemorySubIds(),
   };
   const ports: ConsolePorts = {
     ...fakes,

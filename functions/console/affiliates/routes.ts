@@ -19,7 +19,7 @@ import {
 } from './schemas';
 
 /** What a report reads: the affiliate and its plan (affiliates), the currency (apps), the figures (funnel), link names (links, by affiliate). */
-const reportGrants = {
+export const reportGrants = {
   tables: { ...sessionTables, apps: 'read', affiliates: 'read', funnel: 'read', links: 'read' },
   indexes: { links: ['by-affiliate'] },
 } as const;

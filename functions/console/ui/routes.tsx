@@ -54,6 +54,7 @@ const BroadcastsPage = lazy(() => import('./pages/broadcasts').then((page) => pa
 const NewBroadcastPage = lazy(() => import('./pages/broadcasts').then((page) => page.NewBroadcastPage));
 const BroadcastPage = lazy(() => import('./pages/broadcasts').then((page) => page.BroadcastPage));
 const AffiliatesPage = lazy(() => import('./pages/affiliates').then((page) => page.AffiliatesPage));
+const ProgrammePage = lazy(() => import('./pages/programme').then((page) => page.ProgrammePage));
 const AffiliatePage = lazy(() => import('./pages/affiliate').then((page) => page.AffiliatePage));
 const RejectionsPage = lazy(() => import('./pages/rejections').then((page) => page.RejectionsPage));
 const SettingsPage = lazy(() => import('./pages/settings').then((page) => page.SettingsPage));
@@ -84,6 +85,8 @@ export const routes: readonly ConsoleRoute[] = [
   { path: '/console/broadcasts/new', component: NewBroadcastPage, roles: everyone },
   { path: '/console/broadcasts/:id', component: BroadcastPage, roles: everyone },
   { path: '/console/affiliates', component: AffiliatesPage, nav: 'Affiliates', group: 'Affiliates', roles: everyone },
+  // Before `:id`: "programme" is not an affiliate's id.
+  { path: '/console/affiliates/programme', component: ProgrammePage, nav: 'Programme', group: 'Affiliates', roles: everyone },
   { path: '/console/affiliates/:id', component: AffiliatePage, roles: everyone },
   { path: '/console/rejections', component: RejectionsPage, nav: 'Rejections', group: 'Data', roles: everyone },
   { path: '/console/settings', component: SettingsPage, nav: 'Settings', group: 'Administration', roles: ['admin'] },
@@ -104,5 +107,7 @@ export const navFor = (role: Role) => routes.filter((route) => route.nav && rout
 /** Which sidebar entry a path belongs to: its own, or the one whose path it extends (a player under Players). */
 export function activeNav(path: string, role: Role): ConsoleRoute | undefined {
   const normalized = path === '/console' || path === CONSOLE_ROOT ? LANDING.path : path.replace(/\/$/, '');
-  return navFor(role).find((route) => normalized === route.path || normalized.startsWith(`${route.path}/`));
+  // The longest match: the programme (/console/affiliates/programme) is its own entry, not Affiliates'.
+  const matches = navFor(role).filter((route) => normalized === route.path || normalized.startsWith(`${route.path}/`));
+  return matches.sort((a, b) => b.path.length - a.path.length)[0];
 }

@@ -78,6 +78,7 @@ export function DataTable<T extends RowData>({
   paging,
   footer,
   toolbar,
+  sortedBy,
 }: {
   /** Names the table and its scroll region for assistive technology. */
   label: string;
@@ -93,8 +94,10 @@ export function DataTable<T extends RowData>({
   /** A totals row: one cell per visible column, by column id. */
   footer?: Partial<Record<string, ComponentChildren>>;
   toolbar?: ComponentChildren;
+  /** The order the rows come in, until the reader sorts them: a column id, descending when `desc`. */
+  sortedBy?: { id: string; desc: boolean };
 }) {
-  const [sorting, setSorting] = useState<SortingState>([]);
+  const [sorting, setSorting] = useState<SortingState>(sortedBy ? [sortedBy] : []);
   const [chosen, setVisibility] = useState<ColumnVisibilityState>({});
   // A column that arrives with later rows (a player's attribute, say) starts hidden too, if it says so.
   const visibility = useMemo(() => ({ ...Object.fromEntries(columns.filter((c) => c.hidden).map((c) => [c.id, false])), ...chosen }), [columns, chosen]);
