@@ -70,7 +70,8 @@ describe('the programme view', () => {
       60_000,
     );
     await page.setViewportSize({ width: 1366, height: 900 });
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Programme' }).click();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Affiliates' }).click();
+    await page.getByRole('link', { name: 'Programme by month' }).click();
     await page.getByRole('heading', { name: 'Programme', level: 1 }).waitFor();
     const table = page.getByRole('region', { name: 'Affiliates by month (scrolls)' }).getByRole('table');
     const names = () => table.locator('tbody tr th').allTextContents();

@@ -85,8 +85,8 @@ export const routes: readonly ConsoleRoute[] = [
   { path: '/console/broadcasts/new', component: NewBroadcastPage, roles: everyone },
   { path: '/console/broadcasts/:id', component: BroadcastPage, roles: everyone },
   { path: '/console/affiliates', component: AffiliatesPage, nav: 'Affiliates', group: 'Affiliates', roles: everyone },
-  // Before `:id`: "programme" is not an affiliate's id.
-  { path: '/console/affiliates/programme', component: ProgrammePage, nav: 'Programme', group: 'Affiliates', roles: everyone },
+  // Before `:id`: "programme" is not an affiliate's id. Reached from the Affiliates page, so every role's sidebar stays as it was.
+  { path: '/console/affiliates/programme', component: ProgrammePage, roles: everyone },
   { path: '/console/affiliates/:id', component: AffiliatePage, roles: everyone },
   { path: '/console/rejections', component: RejectionsPage, nav: 'Rejections', group: 'Data', roles: everyone },
   { path: '/console/settings', component: SettingsPage, nav: 'Settings', group: 'Administration', roles: ['admin'] },
@@ -107,7 +107,7 @@ export const navFor = (role: Role) => routes.filter((route) => route.nav && rout
 /** Which sidebar entry a path belongs to: its own, or the one whose path it extends (a player under Players). */
 export function activeNav(path: string, role: Role): ConsoleRoute | undefined {
   const normalized = path === '/console' || path === CONSOLE_ROOT ? LANDING.path : path.replace(/\/$/, '');
-  // The longest match: the programme (/console/affiliates/programme) is its own entry, not Affiliates'.
+  // The longest match: an entry whose path extends another's is its own.
   const matches = navFor(role).filter((route) => normalized === route.path || normalized.startsWith(`${route.path}/`));
   return matches.sort((a, b) => b.path.length - a.path.length)[0];
 }

@@ -6,7 +6,7 @@ const labels = (role: Parameters<typeof navFor>[0]) => navFor(role).map((route) 
 
 describe('the sidebar', () => {
   test('of a marketer has the Campaigns group: templates, journeys and broadcasts', () => {
-    expect(labels('marketer')).toEqual(['Home', 'Players', 'Segments', 'Templates', 'Journeys', 'Broadcasts', 'Affiliates', 'Programme', 'Rejections']);
+    expect(labels('marketer')).toEqual(['Home', 'Players', 'Segments', 'Templates', 'Journeys', 'Broadcasts', 'Affiliates', 'Rejections']);
     expect(
       navFor('marketer')
         .filter((route) => route.group === 'Campaigns')
@@ -23,7 +23,6 @@ describe('the sidebar', () => {
       'Journeys',
       'Broadcasts',
       'Affiliates',
-      'Programme',
       'Rejections',
       'Settings',
       'Users',
@@ -32,13 +31,13 @@ describe('the sidebar', () => {
   });
 
   test('of a viewer has no campaigns: they open a journey or its results from a link, and no entry is marked for it', () => {
-    expect(labels('viewer')).toEqual(['Home', 'Players', 'Segments', 'Affiliates', 'Programme', 'Rejections']);
+    expect(labels('viewer')).toEqual(['Home', 'Players', 'Segments', 'Affiliates', 'Rejections']);
     expect(activeNav('/console/journeys/welcome', 'viewer')).toBeUndefined();
     expect(activeNav('/console/journeys/welcome', 'marketer')?.nav).toBe('Journeys');
   });
 
-  test('marks Programme on the programme view, and Affiliates on an affiliate under the same path', () => {
-    expect(activeNav('/console/affiliates/programme', 'viewer')?.nav).toBe('Programme');
+  test('marks Affiliates on the programme view and on an affiliate, both under its path', () => {
+    expect(activeNav('/console/affiliates/programme', 'viewer')?.nav).toBe('Affiliates');
     expect(activeNav('/console/affiliates/aff_1', 'viewer')?.nav).toBe('Affiliates');
     expect(activeNav('/console/affiliates', 'viewer')?.nav).toBe('Affiliates');
   });

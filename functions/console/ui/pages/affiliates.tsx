@@ -99,7 +99,15 @@ export function AffiliatesPage() {
   );
   return (
     <>
-      <PageHeader title="Affiliates" subtitle="Approve applications, assign commission plans and follow each affiliate's results." />
+      <PageHeader
+        title="Affiliates"
+        subtitle="Approve applications, assign commission plans and follow each affiliate's results."
+        actions={
+          <a class="button" href="/console/affiliates/programme">
+            Programme by month
+          </a>
+        }
+      />
       <Card>
         <DataTable
           label="Affiliates"
