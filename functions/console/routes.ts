@@ -13,6 +13,7 @@ import { routes as rejections } from './rejections/routes';
 import { routes as results } from './results/routes';
 import { routes as segments } from './segments/routes';
 import { routes as settings } from './settings/routes';
+import { routes as statements } from './statements/routes';
 import { routes as templates } from './templates/routes';
 import { routes as users } from './users/routes';
 
@@ -28,6 +29,7 @@ export const routes = [
   ...results,
   ...journeys,
   ...broadcasts,
+  ...statements,
 ] as const;
 
 export type ConsoleRoute = (typeof routes)[number];
