@@ -41,18 +41,25 @@ import {
 import { audit } from './audit';
 import type { BackOffice } from './ports';
 
-export interface StatementPorts extends Pick<BackOffice, 'audit' | 'now'> {
-  apps: Pick<AppStore, 'get' | 'update'>;
-  affiliates: Pick<AffiliateStore, 'get' | 'list'>;
+/** What reading statements takes. */
+export interface StatementReadPorts extends Pick<BackOffice, 'now'> {
+  apps: Pick<AppStore, 'get'>;
+  affiliates: Pick<AffiliateStore, 'get'>;
   statements: StatementStore;
-  payouts: PayoutStore;
   /** affiliateReport(office) (back-office/affiliate-report.ts): the month's figures. */
   report: (appId: string, affiliateId: string, from: string, to: string) => Promise<AffiliateReport>;
 }
 
-const nowIn = (ports: Pick<StatementPorts, 'now'>) => ports.now?.() ?? new Date();
+/** What changing them takes too. */
+export interface StatementPorts extends StatementReadPorts, Pick<BackOffice, 'audit'> {
+  apps: Pick<AppStore, 'get' | 'update'>;
+  affiliates: Pick<AffiliateStore, 'get' | 'list'>;
+  payouts: PayoutStore;
+}
 
-async function requireAffiliate(ports: Pick<StatementPorts, 'affiliates'>, appId: string, affiliateId: string): Promise<AffiliateSummary> {
+const nowIn = (ports: Pick<StatementReadPorts, 'now'>) => ports.now?.() ?? new Date();
+
+async function requireAffiliate(ports: Pick<StatementReadPorts, 'affiliates'>, appId: string, affiliateId: string): Promise<AffiliateSummary> {
   const affiliate = await ports.affiliates.get(appId, affiliateId);
   if (!affiliate) throw new NotFound('Not Found');
   return affiliate;
@@ -64,7 +71,7 @@ function requireMonth(month: string): string {
 }
 
 /** The application's minimum payout, "0.00" unless set. */
-export async function minPayoutOf(ports: Pick<StatementPorts, 'apps'>, appId: string): Promise<string> {
+export async function minPayoutOf(ports: Pick<StatementReadPorts, 'apps'>, appId: string): Promise<string> {
   return (await ports.apps.get(appId))?.min_payout ?? defaultMinPayout;
 }
 
@@ -85,7 +92,7 @@ export interface StatementList {
  * report over those 12 months, which also recomputes the approved ones among
  * them for late activity.
  */
-export function affiliateStatements(ports: StatementPorts) {
+export function affiliateStatements(ports: StatementReadPorts) {
   return async (appId: string, affiliateId: string, until?: string): Promise<StatementList> => {
     const affiliate = await requireAffiliate(ports, appId, affiliateId);
     const last = until === undefined ? monthOf(nowIn(ports)) : requireMonth(until);
@@ -153,7 +160,7 @@ function openStatement(input: {
 }
 
 /** One month's statement (open ones computed now). */
-export function affiliateStatement(ports: StatementPorts) {
+export function affiliateStatement(ports: StatementReadPorts) {
   const list = affiliateStatements(ports);
   return async (appId: string, affiliateId: string, month: string): Promise<Statement> => {
     requireMonth(month);
