@@ -93,7 +93,7 @@ export interface StatementList {
  * them for late activity.
  */
 export function affiliateStatements(ports: StatementReadPorts) {
-  return async (appId: string, affiliateId: string, until?: string): Promise<StatementList> => {
+  return async (appId: string, affiliateId: string, until?: string, options: { always?: string } = {}): Promise<StatementList> => {
     const affiliate = await requireAffiliate(ports, appId, affiliateId);
     const last = until === undefined ? monthOf(nowIn(ports)) : requireMonth(until);
     const first = addMonths(last, 1 - statementLimits.windowMonths);
@@ -101,22 +101,26 @@ export function affiliateStatements(ports: StatementReadPorts) {
     const currency = app?.currency ?? defaultCurrency;
     const minPayout = app?.min_payout ?? defaultMinPayout;
     const byMonth = new Map(frozen.map((statement) => [statement.month, statement]));
-    const start = [monthOf(affiliate.created_at), frozen[0]?.month ?? last].sort()[0];
-    const openMonths = monthsBetween(start > first ? start : first, last).filter((month) => !byMonth.has(month));
+    const openMonths = monthsBetween(first, last).filter((month) => !byMonth.has(month));
     const statements: Statement[] = [...frozen.filter((statement) => statement.month <= last)];
     if (openMonths.length > 0) {
       const report = await ports.report(appId, affiliateId, firstDayOf(first), lastDayOf(last));
       const inWindow = frozen.filter((statement) => statement.month >= first);
       const manual = await Promise.all(openMonths.map((month) => ports.statements.adjustments(appId, affiliateId, month)));
+      // Since the affiliate joined, every month; before, only those with something on them (activity is dated by the events).
+      const since = monthOf(affiliate.created_at);
       openMonths.forEach((month, i) => {
         const previous = byMonth.get(addMonths(month, -1));
+        const earned = earnedIn(report, month);
+        const shown = month >= since || month === options.always || previous || manual[i].added > 0 || earned.cpa !== '0.00' || earned.revshare !== '0.00';
+        if (!shown) return;
         statements.push(
           openStatement({
             affiliateId,
             month,
             currency,
             minPayout,
-            earned: earnedIn(report, month),
+            earned,
             manual: manual[i].adjustments,
             // Late lines and what is brought forward go on the statement right after an approved one only.
             late: previous ? lateAdjustments(inWindow, (m) => earnedIn(report, m)) : [],
@@ -169,7 +173,7 @@ export function affiliateStatement(ports: StatementReadPorts) {
       await requireAffiliate(ports, appId, affiliateId);
       return frozen;
     }
-    const statement = (await list(appId, affiliateId, month)).statements.find((s) => s.month === month);
+    const statement = (await list(appId, affiliateId, month, { always: month })).statements.find((s) => s.month === month);
     if (!statement) throw new NotFound(`no statement for ${month}: before the affiliate's first month`);
     return statement;
   };

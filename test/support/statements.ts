@@ -78,7 +78,7 @@ export class MemoryStatementStore implements StatementStore {
   async markPaid(appId: string, affiliateId: string, month: string, payment: StatementPayment): Promise<FrozenStatement | undefined> {
     this.count('markPaid');
     const held = this.statements.get(key(appId, affiliateId, month));
-    if (!held || held.status !== 'approved') return undefined;
+    if (held?.status !== 'approved') return undefined;
     const paid: FrozenStatement = { ...held, status: 'paid', payment: copy(payment) };
     this.statements.set(key(appId, affiliateId, month), paid);
     return copy(paid);

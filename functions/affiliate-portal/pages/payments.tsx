@@ -33,7 +33,7 @@ export const monthName = (month: string) => `${monthNames[Number(month.slice(5, 
 
 export function PaymentsPage(props: PaymentsView) {
   const chosen = (props.form?.fields.payout_method ?? props.payout?.payout_method ?? 'bank_transfer') as PayoutMethod;
-  const valueOf = (name: string) => props.form?.fields[name] ?? (props.payout?.payout_method === chosen ? props.payout.payout_details[name] : undefined);
+  const fieldValue = (name: string) => props.form?.fields[name] ?? (props.payout?.payout_method === chosen ? props.payout.payout_details[name] : undefined);
   return (
     <Layout title="Payments" appName={props.appName} signedIn={{ name: props.name, csrf: props.csrf, current: 'payments' }}>
       <PageHeader title="Payments" subtitle="Your monthly statements, what is owed to you, and where we send it." />
@@ -119,7 +119,7 @@ export function PaymentsPage(props: PaymentsView) {
                   name={field.name}
                   label={field.label}
                   type="text"
-                  value={method === chosen ? valueOf(field.name) : undefined}
+                  value={method === chosen ? fieldValue(field.name) : undefined}
                   error={method === chosen ? props.form?.errors[field.name] : undefined}
                 />
               ))}
