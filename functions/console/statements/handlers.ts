@@ -13,6 +13,7 @@ import {
 } from '../../back-office/statements';
 import { affiliateIdOf } from '../../domain/affiliates';
 import { NotFound } from '../../domain/errors';
+import { describePayout } from '../../domain/payouts';
 import { isMonth } from '../../domain/statements';
 import { consoleActor } from '../../http/console-auth';
 import { answer, type Implementations } from '../route';
@@ -39,7 +40,7 @@ export function statementsHandlers(office: StatementsPorts) {
       const affiliateId = affiliateIdOf(path);
       const statements = await list(identity.appId, affiliateId, query.until);
       const payout = await office.payouts.get(identity.appId, affiliateId);
-      return answer(200, { ...statements, payout: payout ?? null });
+      return answer(200, { ...statements, payout: payout ? { ...payout, summary: describePayout(payout) } : null });
     },
 
     ConsoleApproveStatement: async ({ identity, path }) =>

@@ -6,7 +6,6 @@
  */
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { describePayout } from '../../../domain/payouts';
 import type { ConsoleAnswer } from '../../answers';
 import { Field, fieldProps } from '../../../ui/design/field';
 import { Card, TableRegion } from '../../../ui/design/page';
@@ -69,7 +68,7 @@ export function AffiliateStatements({ path, canChange }: { path: string; canChan
             <dt>Minimum payout</dt>
             <dd>{formatMoney(data.min_payout, data.currency)}</dd>
             <dt>Paid by</dt>
-            <dd class="break">{data.payout ? describePayout(data.payout) : <span class="muted">no payment details yet</span>}</dd>
+            <dd class="break">{data.payout ? data.payout.summary : <span class="muted">no payment details yet</span>}</dd>
           </dl>
           <TableRegion label="Statements by month">
             <table id="statement-table">
