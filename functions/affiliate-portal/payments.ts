@@ -14,10 +14,15 @@ import { portalCsrf } from '../domain/sessions';
 import { logger } from '../runtime/logger';
 import type { PortalWork, SignedInVisit } from './checks';
 import { NotFoundPage } from './pages/access';
-import { PaymentsPage, type PaymentsView } from './pages/payments';
+import { PaymentsPage, paymentsCssHash, type PaymentsView } from './pages/payments';
 import { StatementPage, statementPrintCssHash } from './pages/statement';
 import { page, portalSecurityHeaders, seeOther } from './render';
 import { portalCssHash } from './pages/style';
+
+/** The portal's CSP, allowing a page's own stylesheet beside the portal's. */
+const withStyle = (hash: string) => ({
+  'Content-Security-Policy': portalSecurityHeaders['Content-Security-Policy'].replace(`style-src ${portalCssHash}`, `style-src ${portalCssHash} ${hash}`),
+});
 
 export type PaymentsPorts = StatementReadPorts & { plans: Pick<PlanStore, 'get'>; payouts: PayoutStore };
 
@@ -52,6 +57,7 @@ export function paymentsWork(ports: PaymentsPorts): Pick<PortalWork, 'AffiliateP
         payout,
         ...view,
       }),
+      { headers: withStyle(paymentsCssHash) },
     );
   };
 
@@ -90,14 +96,7 @@ export function paymentsWork(ports: PaymentsPorts): Pick<PortalWork, 'AffiliateP
           statement,
           payout,
         }),
-        {
-          headers: {
-            'Content-Security-Policy': portalSecurityHeaders['Content-Security-Policy'].replace(
-              `style-src ${portalCssHash}`,
-              `style-src ${portalCssHash} ${statementPrintCssHash}`,
-            ),
-          },
-        },
+        { headers: withStyle(statementPrintCssHash) },
       );
     },
   };

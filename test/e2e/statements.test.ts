@@ -86,7 +86,7 @@ describe('statements and payments in Chromium', () => {
     await page.getByLabel('Payment reference').fill('WIRE-2042');
     await page.getByRole('button', { name: 'Mark paid' }).click();
     await page.getByRole('status').getByText(`${closed} marked paid`).waitFor();
-    await page.getByRole('cell', { name: /WIRE-2042/ }).waitFor();
+    await page.getByRole('cell', { name: /reference WIRE-2042/ }).waitFor();
     await screenshot(page, 'statements');
     await checkPage(page, 'console-statements');
 

@@ -5,6 +5,7 @@
  */
 import { payoutFields, payoutMethodNames, payoutMethods, type PayoutDetails, type PayoutMethod } from '../../domain/payouts';
 import type { Statement } from '../../domain/statements';
+import { styleHash } from '../../http/html';
 import { PageHeader } from '../../ui/design/page';
 import { formatDay, formatMoney } from '../../ui/format';
 import { Csrf, Field, Layout, Notice, TableRegion } from './layout';
@@ -24,6 +25,12 @@ export interface PaymentsView {
   done?: 'saved';
 }
 
+/** Only the chosen method's fields show (no script in the portal: the radio's state does it); without :has(), all show. */
+export const paymentsCss = payoutMethods
+  .map((method) => `form:has(input[name="payout_method"]:checked):not(:has(input[value="${method}"]:checked)) .payout-${method} { display: none; }`)
+  .join('\n');
+export const paymentsCssHash = styleHash(paymentsCss);
+
 export const statusWords: Record<Statement['status'], string> = { open: 'Open', approved: 'Approved', paid: 'Paid' };
 
 const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -35,7 +42,7 @@ export function PaymentsPage(props: PaymentsView) {
   const chosen = (props.form?.fields.payout_method ?? props.payout?.payout_method ?? 'bank_transfer') as PayoutMethod;
   const fieldValue = (name: string) => props.form?.fields[name] ?? (props.payout?.payout_method === chosen ? props.payout.payout_details[name] : undefined);
   return (
-    <Layout title="Payments" appName={props.appName} signedIn={{ name: props.name, csrf: props.csrf, current: 'payments' }}>
+    <Layout title="Payments" appName={props.appName} signedIn={{ name: props.name, csrf: props.csrf, current: 'payments' }} extraCss={paymentsCss}>
       <PageHeader title="Payments" subtitle="Your monthly statements, what is owed to you, and where we send it." />
       {props.done === 'saved' && (
         <Notice kind="ok" id="payout-saved">
@@ -87,8 +94,8 @@ export function PaymentsPage(props: PaymentsView) {
                       <a href={`statement?month=${s.month}`}>{monthName(s.month)}</a>
                     </th>
                     <td class="left">{statusWords[s.status]}</td>
-                    <td>{formatMoney(s.total, s.currency)}</td>
-                    <td>{formatMoney(s.due, s.currency)}</td>
+                    <td class="num">{formatMoney(s.total, s.currency)}</td>
+                    <td class="num">{formatMoney(s.due, s.currency)}</td>
                     <td class="left wrap">{s.payment ? `${formatDay(s.payment.paid_at)}, ${s.payment.reference}` : '—'}</td>
                   </tr>
                 ))}
@@ -111,7 +118,7 @@ export function PaymentsPage(props: PaymentsView) {
           </fieldset>
           {props.form?.errors.payout_method && <Notice kind="bad">{props.form.errors.payout_method}</Notice>}
           {payoutMethods.map((method) => (
-            <fieldset key={method} class="choices">
+            <fieldset key={method} class={`choices payout-${method}`}>
               <legend>{payoutMethodNames[method]}</legend>
               {payoutFields[method].map((field) => (
                 <Field

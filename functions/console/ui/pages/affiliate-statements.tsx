@@ -101,8 +101,10 @@ export function AffiliateStatements({ path, canChange }: { path: string; canChan
                 {data.statements.map((s) => (
                   <Fragment key={s.month}>
                     <tr>
-                      <th scope="row">{s.month}</th>
-                      <td>{s.payment ? `Paid ${formatDay(s.payment.paid_at)} (${s.payment.reference})` : statusWords[s.status]}</td>
+                      <th scope="row" class="nowrap">
+                        {s.month}
+                      </th>
+                      <td>{statusWords[s.status]}</td>
                       <td class="num">{formatMoney(s.cpa, s.currency)}</td>
                       <td class="num">{formatMoney(s.revshare, s.currency)}</td>
                       <td class="num">{formatMoney(sumOf(s.adjustments.map((line) => line.amount)), s.currency)}</td>
@@ -135,6 +137,14 @@ export function AffiliateStatements({ path, canChange }: { path: string; canChan
                         <td colSpan={canChange ? 4 : 3} />
                       </tr>
                     ))}
+                    {s.payment && (
+                      <tr class="sub-row">
+                        <td />
+                        <td colSpan={canChange ? 8 : 7} class="wrap">
+                          {`Paid on ${formatDay(s.payment.paid_at)}, reference ${s.payment.reference}, by ${s.payment.paid_by}`}
+                        </td>
+                      </tr>
+                    )}
                   </Fragment>
                 ))}
               </tbody>
@@ -142,7 +152,7 @@ export function AffiliateStatements({ path, canChange }: { path: string; canChan
           </TableRegion>
           {approvalFailure && !approvalFailure.errors.length && <FormFailure failure={approvalFailure} not="Not approved" />}
           {canChange && (
-            <div class="grid-wide">
+            <div class="grid-wide stack">
               <AdjustmentForm path={path} months={data.statements.filter((s) => s.status === 'open').map((s) => s.month)} onDone={list.reload} />
               <PaymentForm
                 path={path}
