@@ -61,7 +61,7 @@ export function AffiliateStatements({ path, canChange }: { path: string; canChan
       {list.error && <ErrorNote error={list.error} />}
       {!data && list.loading && <Loading what="the statements" />}
       {data && (
-        <>
+        <div class="stack">
           <dl class="pairs">
             <dt>Balance</dt>
             <dd id="statement-balance">{formatMoney(data.balance, data.currency)} approved, not paid</dd>
@@ -161,7 +161,7 @@ export function AffiliateStatements({ path, canChange }: { path: string; canChan
               />
             </div>
           )}
-        </>
+        </div>
       )}
     </Card>
   );
