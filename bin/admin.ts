@@ -16,6 +16,7 @@ import { applicationFigures } from '../functions/back-office/figures';
 import { campaignResults } from '../functions/back-office/campaign-results';
 import { nowOf } from '../functions/back-office/ports';
 import { figuresLimits } from '../functions/domain/figures';
+import { addAdjustment, affiliateStatements, approveStatement, markStatementPaid, setMinPayout, statementsCsv } from '../functions/back-office/statements';
 import { createPlan, listPlans } from '../functions/back-office/plans';
 import { playerGate, reindexPlayers, searchPlayers } from '../functions/back-office/players';
 import { changeAffiliatePostbacks, postbackDeliveries } from '../functions/back-office/postbacks';
@@ -670,6 +671,75 @@ export function adminProgram(options: AdminOptions = {}): Command {
       ),
     ]);
   });
+  // Monthly statements (docs/api.md, "Statements, adjustments and payments"): the console's use cases.
+  const statement = program.command('statement').description("affiliates' monthly statements: approve, adjust, pay, export");
+  const statementPorts = async () => {
+    const o = await office();
+    return { ...o, report: affiliateReport(o) };
+  };
+  const ofMonth = (command: Command) =>
+    command.requiredOption('--app <app_id>').requiredOption('--affiliate <affiliate_id>').requiredOption('--month <YYYY-MM>');
+  statement
+    .command('list')
+    .description("an affiliate's statements, newest first, and the balance")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--affiliate <affiliate_id>')
+    .action(async (opts: { app: string; affiliate: string }) => {
+      const list = await affiliateStatements(await statementPorts())(opts.app, opts.affiliate);
+      print(list, () => [
+        `Affiliate ${list.affiliate_id}, ${list.currency}, balance ${list.balance}, minimum payout ${list.min_payout}`,
+        ...table(list.statements as unknown as Record<string, unknown>[], [
+          'month',
+          'status',
+          'cpa',
+          'revshare',
+          'brought_forward',
+          'total',
+          'carried_forward',
+          'due',
+        ]),
+      ]);
+    });
+  ofMonth(statement.command('approve').description('approve (freeze) a month that has ended, the one after the last approved')).action(
+    async (opts: { app: string; affiliate: string; month: string }) => {
+      const frozen = await approveStatement(await statementPorts())(opts.app, commandLineActor, opts.affiliate, opts.month);
+      print(frozen, () => [`Approved ${frozen.month}: total ${frozen.total}, due ${frozen.due}, carried forward ${frozen.carried_forward} ${frozen.currency}`]);
+    },
+  );
+  ofMonth(statement.command('adjust').description('add a manual adjustment to an open month'))
+    .requiredOption('--amount <decimal>', 'e.g. -25.50')
+    .requiredOption('--reason <text>')
+    .action(async (opts: { app: string; affiliate: string; month: string; amount: string; reason: string }) => {
+      const added = await addAdjustment(await statementPorts())(opts.app, commandLineActor, opts.affiliate, opts.month, opts);
+      print(added, () => [`Adjustment ${added.adjustment_id}: ${added.amount} (${added.reason})`]);
+    });
+  ofMonth(statement.command('pay').description('record the payment of an approved statement'))
+    .requiredOption('--reference <text>')
+    .requiredOption('--paid-at <YYYY-MM-DD>')
+    .action(async (opts: { app: string; affiliate: string; month: string; reference: string; paidAt: string }) => {
+      const paid = await markStatementPaid(await statementPorts())(opts.app, commandLineActor, opts.affiliate, opts.month, {
+        reference: opts.reference,
+        paid_at: opts.paidAt,
+      });
+      print(paid, () => [`Paid ${paid.month}: ${paid.due} ${paid.currency}, reference ${paid.payment?.reference}`]);
+    });
+  statement
+    .command('csv')
+    .description("every affiliate's approved statement of a month, as CSV for accounting")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--month <YYYY-MM>')
+    .action(async (opts: { app: string; month: string }) => {
+      process.stdout.write((await statementsCsv(await statementPorts())(opts.app, opts.month)).body);
+    });
+  statement
+    .command('min-payout')
+    .description("set the application's minimum payout (a smaller total is carried forward)")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--amount <decimal>', 'e.g. 100')
+    .action(async (opts: { app: string; amount: string }) => {
+      const min = await setMinPayout(await office(), opts.app, commandLineActor, opts.amount);
+      print({ min_payout: min }, () => [`Minimum payout of ${opts.app}: ${min}`]);
+    });
   const plan = program.command('plan').description('commission plans: CPA, RevShare or both (hybrid)');
   plan
     .command('create')

@@ -34,6 +34,7 @@ import { DynamoKeyStore } from './dynamo-key-store';
 import { DynamoLinkStore } from './dynamo-link-store';
 import { DynamoOneTimeTokenStore } from './dynamo-one-time-token-store';
 import { DynamoPlanStore } from './dynamo-plan-store';
+import { DynamoPayoutStore, DynamoStatementStore } from './dynamo-statement-store';
 import { DynamoSegmentStateStore } from './dynamo-segment-state-store';
 import { DynamoSegmentStore } from './dynamo-segment-store';
 import { DynamoPlayerDirectory } from './dynamo-player-directory';
@@ -72,6 +73,8 @@ export const postbackOutbox = () => new DynamoPostbackOutbox(dynamo, table('funn
 export const affiliateStore = () => new DynamoAffiliateStore(dynamo, table('affiliates'));
 export const affiliateAccounts = () => new DynamoAffiliateAccounts(dynamo, table('affiliates'));
 export const planStore = () => new DynamoPlanStore(dynamo, table('affiliates'));
+export const statementStore = () => new DynamoStatementStore(dynamo, table('affiliates'));
+export const payoutStore = () => new DynamoPayoutStore(dynamo, table('affiliates'));
 export const segmentStore = () => new DynamoSegmentStore(dynamo, table('segments'));
 export const segmentStateStore = () => new DynamoSegmentStateStore(dynamo, table('segments'));
 export const postbackSettings = () => new DynamoPostbackSettings(dynamo, table('affiliates'));

@@ -26,6 +26,8 @@ export const handler = makeAffiliatePortalHandler({
     allowedHosts: postbackHostList(optionalEnv(postbackSending.allowedHostsEnvVar, '')),
   },
   secrets: secretStoreFromEnv(),
+  statements: stores.statementStore(),
+  payouts: stores.payoutStore(),
   profiles: stores.profileStore(),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
 });

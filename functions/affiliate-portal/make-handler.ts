@@ -22,7 +22,9 @@ import type { Clock } from '../domain/enterprise';
 import { NotFound } from '../domain/errors';
 import { hashPassword, verifyPassword } from '../domain/passwords';
 import type { RecordWriter } from '../domain/ingest';
+import type { PayoutStore } from '../domain/payouts';
 import type { PlanStore } from '../domain/plans';
+import type { StatementStore } from '../domain/statements';
 import type { ProfileStore } from '../domain/timeline';
 import { unsubscribeKeyName } from '../domain/unsubscribe-token';
 import { newSecret } from '../domain/secrets-random';
@@ -33,6 +35,7 @@ import { checksOf, sessionVisitOf, signedInVisitOf, unsubscribeVisitOf, visitOf,
 import { dashboardWork } from './dashboard';
 import { linksWork } from './links';
 import { ErrorPage, NotFoundPage } from './pages/access';
+import { paymentsWork } from './payments';
 import { postbacksWork } from './postbacks';
 import { page } from './render';
 import { resetWork } from './reset';
@@ -64,6 +67,9 @@ export interface AffiliatePortalPorts {
   profiles: Pick<ProfileStore, 'get'>;
   /** The stream an unsubscribe is written to. */
   writer: RecordWriter;
+  /** Statements, adjustments and payout details (back-office/statements.ts). */
+  statements: StatementStore;
+  payouts: PayoutStore;
   /** The clock, scrypt and random secrets unless given (tests give cheaper ones). */
   now?: Clock;
   passwords?: { hash(password: string): Promise<string>; verify(password: string, stored: string): Promise<boolean> };
@@ -122,6 +128,7 @@ export function makeAffiliatePortalHandler(ports: AffiliatePortalPorts) {
     ...dashboardWork({ report: affiliateReport(ports), now }),
     ...linksWork({ apps: ports.apps, affiliates: ports.affiliates, links: ports.links, now }),
     ...postbacksWork(ports),
+    ...paymentsWork({ ...ports, report: affiliateReport(ports), now }),
     ...unsubscribeWork({ profiles: ports.profiles, writer: ports.writer, now }),
   };
 

@@ -133,6 +133,34 @@ export const routes = [
     secretWrites: [postbackSecretPattern],
     postbackHosts: true,
   },
+  {
+    // Statements are computed from the affiliate's report (funnel, link names); statements, adjustments and payout details sit beside the affiliate.
+    id: 'AffiliatePaymentsPage',
+    method: 'GET',
+    path: '/affiliates/{app_id}/payments',
+    access: 'signed-in',
+    tables: { ...signedIn, funnel: 'read', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
+  },
+  {
+    id: 'AffiliateUpdatePayout',
+    method: 'POST',
+    path: '/affiliates/{app_id}/payments',
+    access: 'signed-in',
+    csrf: 'session',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...signedIn, affiliates: 'readwrite', funnel: 'read', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
+  },
+  {
+    // One month's statement, printable: ?month=YYYY-MM.
+    id: 'AffiliateStatementPage',
+    method: 'GET',
+    path: '/affiliates/{app_id}/statement',
+    access: 'signed-in',
+    tables: { ...signedIn, funnel: 'read', links: 'read' },
+    indexes: { links: ['by-affiliate'] },
+  },
   // A player's unsubscribe link: the token names the application, so no application in the path. Reads its key, never makes one
   // (whatever sends marketing mail does), and writes the player's choice through the stream.
   {

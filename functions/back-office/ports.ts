@@ -15,6 +15,8 @@ import type { ChannelStore, SenderStore } from '../domain/channels';
 import type { AppMoneyReader, PlayerCountReader } from '../domain/figures';
 import type { SecretStore } from '../domain/secrets';
 import type { PlanStore } from '../domain/plans';
+import type { PayoutStore } from '../domain/payouts';
+import type { StatementStore } from '../domain/statements';
 import type { PostbackLog, PostbackSettingsStore } from '../domain/postbacks';
 import type { ProfileStore, RejectionLog, TimelineStore } from '../domain/timeline';
 import type { FunnelStore, LedgerReader } from '../domain/funnel';
@@ -37,6 +39,9 @@ export interface BackOffice {
   timeline: Pick<TimelineStore, 'page'>;
   /** Affiliates' tracking links (back-office/affiliate-links.ts; their names in reports). */
   links: LinkStore;
+  /** Monthly statements and adjustments, and affiliates' payout details (back-office/statements.ts). */
+  statements: StatementStore;
+  payouts: PayoutStore;
   channels: ChannelStore;
   /** Which application may send as which address or domain: assigned by the operator only (back-office/senders.ts). */
   senders: SenderStore;

@@ -24,6 +24,7 @@ import type { ConsoleRouteDefinition, Implementation, Implementations } from './
 import { routes } from './routes';
 import { segmentsHandlers, type SegmentsPorts } from './segments/handlers';
 import { settingsHandlers, type SettingsPorts } from './settings/handlers';
+import { statementsHandlers, type StatementsPorts } from './statements/handlers';
 import { templatesHandlers, type TemplatesPorts } from './templates/handlers';
 import { usersHandlers, type UsersPorts } from './users/handlers';
 
@@ -40,7 +41,8 @@ export type ConsolePorts = ConsoleAuthPorts &
   TemplatesPorts &
   ResultsPorts &
   JourneysPorts &
-  BroadcastsPorts;
+  BroadcastsPorts &
+  StatementsPorts;
 
 /** Each route's implementation, by id: the areas' together (the type says every declared route has one). */
 export function consoleImplementations(ports: ConsolePorts) {
@@ -57,6 +59,7 @@ export function consoleImplementations(ports: ConsolePorts) {
     ...resultsHandlers(ports),
     ...journeysHandlers(ports),
     ...broadcastsHandlers(ports),
+    ...statementsHandlers(ports),
   } satisfies Implementations<typeof routes>;
 }
 

@@ -14,6 +14,7 @@ import { routes as rejections } from './rejections/routes';
 import { routes as results } from './results/routes';
 import { routes as segments } from './segments/routes';
 import { routes as settings } from './settings/routes';
+import { routes as statements } from './statements/routes';
 import { routes as templates } from './templates/routes';
 import { routes as users } from './users/routes';
 
@@ -30,6 +31,7 @@ export const routes = [
   ...results,
   ...journeys,
   ...broadcasts,
+  ...statements,
 ] as const;
 
 export type ConsoleRoute = (typeof routes)[number];

@@ -21,6 +21,8 @@ export interface ProgrammeSettings {
   affiliate_approval?: 'approve' | 'pending';
   /** The plan a newly registered affiliate gets, if any. */
   default_plan_id?: string;
+  /** The smallest statement total paid out (decimal string, default "0.00"); a smaller one is carried forward. */
+  min_payout?: string;
 }
 
 export const defaultCurrency = 'EUR';

@@ -23,6 +23,7 @@ import { DynamoChannelStore } from '../../functions/adapters/dynamo-channel-stor
 import { DynamoKeyStore } from '../../functions/adapters/dynamo-key-store';
 import { DynamoLinkStore } from '../../functions/adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../../functions/adapters/dynamo-plan-store';
+import { DynamoPayoutStore, DynamoStatementStore } from '../../functions/adapters/dynamo-statement-store';
 import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-store';
 import { DynamoFiguresStore } from '../../functions/adapters/dynamo-figures-store';
 import { DynamoSentCounts } from '../../functions/adapters/dynamo-send-gate';
@@ -193,6 +194,8 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     affiliates: new DynamoAffiliateStore(document, tableName(tables.affiliates)),
     links: new DynamoLinkStore(document, tableName(tables.links)),
     plans: new DynamoPlanStore(document, tableName(tables.affiliates)),
+    statements: new DynamoStatementStore(document, tableName(tables.affiliates)),
+    payouts: new DynamoPayoutStore(document, tableName(tables.affiliates)),
     funnel: new DynamoFunnelStore(document, tableName(tables.funnel)),
     playerCounts: new DynamoFiguresStore(document, tableName(tables.figures)),
     appMoney: new DynamoFunnelStore(document, tableName(tables.funnel)),

@@ -20,6 +20,7 @@ import { DynamoChannelStore } from '../../functions/adapters/dynamo-channel-stor
 import { DynamoKeyStore } from '../../functions/adapters/dynamo-key-store';
 import { DynamoLinkStore } from '../../functions/adapters/dynamo-link-store';
 import { DynamoPlanStore } from '../../functions/adapters/dynamo-plan-store';
+import { DynamoPayoutStore, DynamoStatementStore } from '../../functions/adapters/dynamo-statement-store';
 import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-store';
 import { DynamoFiguresStore } from '../../functions/adapters/dynamo-figures-store';
 import { DynamoSentCounts } from '../../functions/adapters/dynamo-send-gate';
@@ -138,6 +139,8 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     affiliates: new DynamoAffiliateStore(document, tables.affiliates.localName),
     links: new DynamoLinkStore(document, tables.links.localName),
     plans: new DynamoPlanStore(document, tables.affiliates.localName),
+    statements: new DynamoStatementStore(document, tables.affiliates.localName),
+    payouts: new DynamoPayoutStore(document, tables.affiliates.localName),
     funnel: new DynamoFunnelStore(document, tables.funnel.localName),
     playerCounts: new DynamoFiguresStore(document, tables.figures.localName),
     appMoney: new DynamoFunnelStore(document, tables.funnel.localName),

@@ -5,6 +5,7 @@
  * too, for tests that drive its router as API Gateway would.
  */
 import { makeAffiliatePortalHandler, type AffiliatePortalPorts } from '../../functions/affiliate-portal/make-handler';
+import { MemoryPayoutStore, MemoryStatementStore } from './statements';
 import type {
   AffiliateAccounts,
   AffiliateSession,
@@ -162,6 +163,8 @@ export function memoryPortal(apps: App[] = portalApps) {
     secrets: new MemorySecretStore(),
     profiles: new MemoryProfiles(),
     writer: new MemoryStream(),
+    statements: new MemoryStatementStore(),
+    payouts: new MemoryPayoutStore(),
     now: clock.now,
     passwords: fakePasswords,
   } satisfies AffiliatePortalPorts;

@@ -6,6 +6,7 @@
  * middleware.
  */
 import { MemoryCampaignResults } from './campaign-results';
+import { MemoryPayoutStore, MemoryStatementStore } from './statements';
 import { fakeUnsubscribe, MemoryDeferredOutbox, MemorySentCounts } from './send-gate';
 import { randomUUID } from 'node:crypto';
 import type { AffiliateRecord } from '../../functions/domain/affiliates';
@@ -107,6 +108,8 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     unsubscribe: fakeUnsubscribe,
     results: new MemoryCampaignResults(),
     subIds: new MemorySubIds(),
+    statements: new MemoryStatementStore(),
+    payouts: new MemoryPayoutStore(),
   };
   const ports: ConsolePorts = {
     ...fakes,

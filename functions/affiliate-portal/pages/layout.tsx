@@ -7,16 +7,19 @@ export interface Frame {
   title: string;
   appName?: string;
   /** Shown when someone is signed in: their name, the navigation and the sign-out form. */
-  signedIn?: { name: string; csrf: string; current: 'dashboard' | 'links' | 'postbacks' };
+  signedIn?: { name: string; csrf: string; current: 'dashboard' | 'links' | 'postbacks' | 'payments' };
   narrow?: boolean;
   /** The bar's name in place of the affiliate programme's: the preference page is the application's own. */
   brand?: string;
+  /** A page's own stylesheet after the portal's (its CSP allows it by hash). */
+  extraCss?: string;
 }
 
 const navigation = [
   ['dashboard', './', 'Dashboard'],
   ['links', 'links', 'Links'],
   ['postbacks', 'postbacks', 'Postbacks'],
+  ['payments', 'payments', 'Payments'],
 ] as const;
 
 export function Layout(props: Frame & { children: ComponentChildren }) {
@@ -29,6 +32,7 @@ export function Layout(props: Frame & { children: ComponentChildren }) {
         <meta name="robots" content="noindex" />
         <title>{`${props.title} · ${brand}`}</title>
         <style dangerouslySetInnerHTML={{ __html: portalCss }} />
+        {props.extraCss && <style dangerouslySetInnerHTML={{ __html: props.extraCss }} />}
       </head>
       <body class="portal">
         <a class="skip" href="#content">

@@ -19,6 +19,7 @@ import { type ChartSeries, TimeChart } from '../../../ui/design/time-chart';
 import { Money, Visible, When } from '../../../ui/design/value';
 import { figure, formatCount, formatDay, isoDay } from '../../../ui/format';
 import { ShownOnce } from '../actions';
+import { AffiliateStatements } from './affiliate-statements';
 import { apiPath, getJson, postJson } from '../api';
 import { ErrorNote, Loading } from '../components';
 import { useSession } from '../session';
@@ -106,6 +107,7 @@ export function AffiliatePage({ id }: { id: string }) {
       {!affiliate.error && (
         <>
           <ReportAndTrace path={path} />
+          <AffiliateStatements path={path} canChange={canChange} />
           <Postbacks path={path} canChange={canChange} onChanged={affiliate.reload} />
         </>
       )}
