@@ -26,6 +26,7 @@ export const handler = makeAffiliatePortalHandler({
     allowedHosts: postbackHostList(optionalEnv(postbackSending.allowedHostsEnvVar, '')),
   },
   secrets: secretStoreFromEnv(),
+  audit: stores.auditLog(),
   profiles: stores.profileStore(),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
 });

@@ -34,6 +34,7 @@ import { dashboardWork } from './dashboard';
 import { linksWork } from './links';
 import { ErrorPage, NotFoundPage } from './pages/access';
 import { postbacksWork } from './postbacks';
+import { profileWork } from './profile';
 import { page } from './render';
 import { resetWork } from './reset';
 import { routes, type PortalRoute } from './routes';
@@ -62,6 +63,8 @@ export interface AffiliatePortalPorts {
   secrets: BackOffice['secrets'];
   /** The players an unsubscribe link names: their preferences, read at each visit. */
   profiles: Pick<ProfileStore, 'get'>;
+  /** Where an affiliate's own changes (profile, password) are recorded for the operator. */
+  audit: BackOffice['audit'];
   /** The stream an unsubscribe is written to. */
   writer: RecordWriter;
   /** The clock, scrypt and random secrets unless given (tests give cheaper ones). */
@@ -122,6 +125,16 @@ export function makeAffiliatePortalHandler(ports: AffiliatePortalPorts) {
     ...dashboardWork({ report: affiliateReport(ports), now }),
     ...linksWork({ apps: ports.apps, affiliates: ports.affiliates, links: ports.links, now }),
     ...postbacksWork(ports),
+    ...profileWork({
+      accounts: ports.accounts,
+      sessions: ports.sessions,
+      attempts: ports.attempts,
+      audit: ports.audit,
+      verifyPassword: passwords.verify,
+      hashPassword: passwords.hash,
+      newSessionId: secret,
+      now,
+    }),
     ...unsubscribeWork({ profiles: ports.profiles, writer: ports.writer, now }),
   };
 

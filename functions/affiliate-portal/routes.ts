@@ -133,6 +133,28 @@ export const routes = [
     secretWrites: [postbackSecretPattern],
     postbackHosts: true,
   },
+  // The profile (profile.ts): the affiliate item is read and written; a change is audited.
+  { id: 'AffiliateProfilePage', method: 'GET', path: '/affiliates/{app_id}/profile', access: 'signed-in', tables: signedIn },
+  {
+    id: 'AffiliateUpdateProfile',
+    method: 'POST',
+    path: '/affiliates/{app_id}/profile',
+    access: 'signed-in',
+    csrf: 'session',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...signedIn, affiliates: 'readwrite', auditLog: 'write' },
+  },
+  {
+    // The current password under the sign-in lockout; every session of the affiliate ended, one new started.
+    id: 'AffiliateChangePassword',
+    method: 'POST',
+    path: '/affiliates/{app_id}/password',
+    access: 'signed-in',
+    csrf: 'session',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...signedIn, affiliates: 'readwrite', signInAttempts: 'readwrite', auditLog: 'write' },
+    indexes: { affiliateSessions: ['by-affiliate'] },
+  },
   // A player's unsubscribe link: the token names the application, so no application in the path. Reads its key, never makes one
   // (whatever sends marketing mail does), and writes the player's choice through the stream.
   {

@@ -7,16 +7,17 @@
 import { makeAffiliatePortalHandler, type AffiliatePortalPorts } from '../../functions/affiliate-portal/make-handler';
 import type {
   AffiliateAccounts,
+  AffiliateProfile,
   AffiliateSession,
   AffiliateSessionStore,
   AttemptWindow,
   ResetToken,
   SignInAttempts,
 } from '../../functions/domain/affiliate-portal';
-import { uniquenessKey, type AffiliateRecord } from '../../functions/domain/affiliates';
+import { affiliateContactFields, uniquenessKey, type AffiliateRecord } from '../../functions/domain/affiliates';
 import type { App } from '../../functions/domain/apps';
 import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from './affiliates';
-import { FakeClock } from './enterprise';
+import { FakeClock, MemoryAuditLog } from './enterprise';
 import { apiEvent, context } from './lambda';
 import { MemoryMailer } from './messaging';
 import { MemoryChannelStore, MemorySenderStore } from './settings';
@@ -56,6 +57,13 @@ export class MemoryAffiliateAccounts implements AffiliateAccounts {
   async setPasswordHash(appId: string, affiliateId: string, passwordHash: string) {
     const affiliate = this.byId.get(`${appId}#${affiliateId}`);
     if (affiliate) affiliate.password_hash = passwordHash;
+  }
+
+  async setProfile(appId: string, affiliateId: string, profile: AffiliateProfile) {
+    const affiliate = this.byId.get(`${appId}#${affiliateId}`);
+    if (!affiliate) return;
+    for (const field of affiliateContactFields) delete affiliate[field];
+    Object.assign(affiliate, Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== undefined)));
   }
 }
 
@@ -162,6 +170,7 @@ export function memoryPortal(apps: App[] = portalApps) {
     secrets: new MemorySecretStore(),
     profiles: new MemoryProfiles(),
     writer: new MemoryStream(),
+    audit: new MemoryAuditLog(),
     now: clock.now,
     passwords: fakePasswords,
   } satisfies AffiliatePortalPorts;
