@@ -14,7 +14,8 @@ import { affiliateReport } from '../back-office/affiliate-report';
 import type { BackOffice } from '../back-office/ports';
 import type { FunnelReader, LinkStore } from '../domain/affiliate-program';
 import type { AffiliateAccounts, AffiliateSessionStore, ResetTokenStore, SignInAttempts } from '../domain/affiliate-portal';
-import type { AffiliateStore } from '../domain/affiliates';
+import { newAffiliateId, type AffiliateStore } from '../domain/affiliates';
+import { registerAffiliate } from '../api/register-affiliate/core';
 import type { AppStore } from '../domain/apps';
 import type { ChannelStore, SenderStore } from '../domain/channels';
 import type { Mailer } from '../domain/email';
@@ -33,6 +34,7 @@ import { checksOf, sessionVisitOf, signedInVisitOf, unsubscribeVisitOf, visitOf,
 import { dashboardWork } from './dashboard';
 import { linksWork } from './links';
 import { ErrorPage, NotFoundPage } from './pages/access';
+import { joinWork } from './join';
 import { postbacksWork } from './postbacks';
 import { profileWork } from './profile';
 import { page } from './render';
@@ -47,7 +49,7 @@ export interface AffiliatePortalPorts {
   /** The affiliates as accounts: signing in, the password, the session's affiliate. */
   accounts: AffiliateAccounts;
   /** The affiliates as the programme reads them: links, the report. */
-  affiliates: Pick<AffiliateStore, 'get'>;
+  affiliates: Pick<AffiliateStore, 'get' | 'register'>;
   plans: Pick<PlanStore, 'get'>;
   funnel: FunnelReader;
   links: Pick<LinkStore, 'create' | 'listByAffiliate'>;
@@ -133,6 +135,11 @@ export function makeAffiliatePortalHandler(ports: AffiliatePortalPorts) {
       verifyPassword: passwords.verify,
       hashPassword: passwords.hash,
       newSessionId: secret,
+      now,
+    }),
+    ...joinWork({
+      register: registerAffiliate({ affiliates: ports.affiliates, apps: ports.apps, hashPassword: passwords.hash, newId: newAffiliateId, now, log: logger }),
+      attempts: ports.attempts,
       now,
     }),
     ...unsubscribeWork({ profiles: ports.profiles, writer: ports.writer, now }),

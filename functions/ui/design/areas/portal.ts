@@ -38,6 +38,8 @@ export const portalCss = `
 .portal .built-label { margin: 0 0 var(--urm-space-1); font-weight: 600; }
 .portal fieldset.contacts { border: 0; padding: 0; margin: var(--urm-space-3) 0 0; min-width: 0; }
 .portal fieldset.contacts legend { font-weight: 600; padding: 0; margin-bottom: var(--urm-space-2); }
+.portal .card.join { max-width: 44rem; margin: 0 auto; }
+.portal .card.join h1 { font-size: var(--urm-text-xl); }
 .portal .profile-columns { display: grid; gap: 0 var(--urm-space-5); grid-template-columns: repeat(auto-fit, minmax(min(100%, 20rem), 1fr)); align-items: start; }
 .portal code.address { user-select: all; }
 .portal .secondary-actions { display: flex; flex-wrap: wrap; gap: var(--urm-space-2); margin-top: var(--urm-space-5); padding-top: var(--urm-space-4); border-top: 1px solid var(--urm-line); }
