@@ -28,7 +28,7 @@ describe('the profile over HTTP', () => {
 
     const refused = await person.post('profile', { csrf, first_name: 'Ada', last_name: '', whatsapp: 'call me' });
     const saved = await person.post('profile', { csrf, first_name: 'Augusta Ada', last_name: 'King', telegram: 'ada_king' });
-    const after = await person.get('profile');
+    const after = await person.get(saved.headers.get('location') ?? '');
 
     expect(profile.status).toBe(200);
     expect(profile.text).toContain(affiliate.email);
