@@ -33,32 +33,33 @@ export function JoinPage(props: JoinView) {
         )}
         <form method="post" action="join" novalidate>
           <Csrf token={props.csrf} />
-          <div class="form-row">
-            <Field name="email" label="Email" type="email" value={values.email} error={errors?.email} autocomplete="email" required />
-            <Field
-              name="username"
-              label="Username"
-              type="text"
-              value={values.username}
-              error={errors?.username}
-              autocomplete="username"
-              hint="What you sign in with, with your email."
-              required
-            />
-          </div>
-          <div class="form-row">
-            <Field
-              name="password"
-              label="Password"
-              type="password"
-              error={errors?.password}
-              autocomplete="new-password"
-              hint="At least 8 characters."
-              required
-            />
-            <Field name="confirm" label="Password, again" type="password" error={errors?.confirm} autocomplete="new-password" required />
-          </div>
-          <ProfileFields values={values} errors={errors} />
+          <ProfileFields values={values} errors={errors}>
+            <div class="form-row">
+              <Field name="email" label="Email" type="email" value={values.email} error={errors?.email} autocomplete="email" required />
+              <Field
+                name="username"
+                label="Username"
+                type="text"
+                value={values.username}
+                error={errors?.username}
+                autocomplete="username"
+                hint="What you sign in with, with your email."
+                required
+              />
+            </div>
+            <div class="form-row">
+              <Field
+                name="password"
+                label="Password"
+                type="password"
+                error={errors?.password}
+                autocomplete="new-password"
+                hint="At least 8 characters."
+                required
+              />
+              <Field name="confirm" label="Password, again" type="password" error={errors?.confirm} autocomplete="new-password" required />
+            </div>
+          </ProfileFields>
           <div class="form-actions">
             <button type="submit" class="primary">
               Apply

@@ -1,4 +1,5 @@
 /** The affiliate's profile: names and contacts to edit, how it signs in (read only), and a password change. */
+import type { ComponentChildren } from 'preact';
 import type { AffiliateRecord } from '../../domain/affiliates';
 import { PageHeader } from '../../ui/design/page';
 import { Csrf, Field, Layout, Notice } from './layout';
@@ -14,8 +15,8 @@ export const contactInputs = [
   { name: 'youtube', label: 'YouTube', type: 'url', hint: 'Your channel’s address.' },
 ] as const;
 
-/** First and last name, then the contacts: the fields of a profile, filled from `values`, each with its problem. */
-export function ProfileFields(props: { values: Partial<Record<string, string>>; errors?: Record<string, string> }) {
+/** First and last name, `children` (the join page's sign-in fields), then the contacts: a profile's fields, each with its problem. */
+export function ProfileFields(props: { values: Partial<Record<string, string>>; errors?: Record<string, string>; children?: ComponentChildren }) {
   return (
     <>
       <div class="form-row">
@@ -38,6 +39,7 @@ export function ProfileFields(props: { values: Partial<Record<string, string>>; 
           required
         />
       </div>
+      {props.children}
       <fieldset class="contacts">
         <legend>Contacts (optional)</legend>
         <div class="form-row">
