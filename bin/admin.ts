@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { clickAddress, createLinkForAffiliate, listLinks } from '../functions/back-office/affiliate-links';
 import { affiliateReport, affiliateTrace } from '../functions/back-office/affiliate-report';
 import { assignPlan, setAffiliateStatus } from '../functions/back-office/affiliates';
-import { affiliateApprovals, appSettingsView, checkOrigin, createApp, listApps, requireApp, updateApp } from '../functions/back-office/apps';
+import { affiliateApprovals, affiliateSignups, appSettingsView, checkOrigin, createApp, listApps, requireApp, updateApp } from '../functions/back-office/apps';
 import { applicationFigures } from '../functions/back-office/figures';
 import { campaignResults } from '../functions/back-office/campaign-results';
 import { nowOf } from '../functions/back-office/ports';
@@ -166,6 +166,11 @@ export function adminProgram(options: AdminOptions = {}): Command {
         ...affiliateApprovals,
       ]),
     )
+    .addOption(
+      new Option('--affiliate-signup <signup>', "the portal's join page takes applications, each pending (open), or is a 404 (closed, the default)").choices([
+        ...affiliateSignups,
+      ]),
+    )
     .option('--default-plan <plan_id>', 'the plan new affiliates get (one of `plan list`)')
     .option(
       '--search-attributes <names>',
@@ -184,6 +189,7 @@ export function adminProgram(options: AdminOptions = {}): Command {
           portalOrigin?: string;
           siteOrigin?: string[];
           affiliateApproval?: 'approve' | 'pending';
+          affiliateSignup?: 'open' | 'closed';
           defaultPlan?: string;
           searchAttributes?: string[];
         },
@@ -193,6 +199,7 @@ export function adminProgram(options: AdminOptions = {}): Command {
           portalOrigin: opts.portalOrigin,
           siteOrigins: opts.siteOrigin,
           affiliateApproval: opts.affiliateApproval,
+          affiliateSignup: opts.affiliateSignup,
           defaultPlanId: opts.defaultPlan,
           searchAttributes: opts.searchAttributes,
         });

@@ -4,8 +4,8 @@
  * the username claim, then the email claim, then the affiliate item.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import type { AffiliateAccounts } from '../domain/affiliate-portal';
-import type { AffiliateRecord } from '../domain/affiliates';
+import type { AffiliateAccounts, AffiliateProfile } from '../domain/affiliate-portal';
+import { affiliateContactFields, type AffiliateRecord } from '../domain/affiliates';
 import { affiliateSortKey, claimSortKey } from './dynamo-affiliate-store';
 
 export class DynamoAffiliateAccounts implements AffiliateAccounts {
@@ -48,6 +48,26 @@ export class DynamoAffiliateAccounts implements AffiliateAccounts {
         ConditionExpression: 'attribute_exists(sk)',
         UpdateExpression: 'SET password_hash = :hash, password_changed_at = :at',
         ExpressionAttributeValues: { ':hash': passwordHash, ':at': at.toISOString() },
+      }),
+    );
+  }
+
+  /** One write: the names and given contacts SET, the contacts not given REMOVEd. */
+  async setProfile(appId: string, affiliateId: string, profile: AffiliateProfile, at: Date): Promise<void> {
+    const given = Object.entries(profile).filter(([, value]) => value !== undefined);
+    const removed = affiliateContactFields.filter((field) => profile[field] === undefined);
+    const names = { ...Object.fromEntries(given.map(([field], i) => [`#s${i}`, field])), ...Object.fromEntries(removed.map((field, i) => [`#r${i}`, field])) };
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { app_id: appId, sk: affiliateSortKey(affiliateId) },
+        ConditionExpression: 'attribute_exists(sk)',
+        UpdateExpression: [
+          `SET ${[...given.map((_, i) => `#s${i} = :s${i}`), 'profile_changed_at = :at'].join(', ')}`,
+          removed.length > 0 ? `REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : '',
+        ].join(' '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...Object.fromEntries(given.map(([, value], i) => [`:s${i}`, value])), ':at': at.toISOString() },
       }),
     );
   }

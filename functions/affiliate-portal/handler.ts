@@ -28,6 +28,7 @@ export const handler = makeAffiliatePortalHandler({
   secrets: secretStoreFromEnv(),
   statements: stores.statementStore(),
   payouts: stores.payoutStore(),
+  audit: stores.auditLog(),
   profiles: stores.profileStore(),
   writer: new KinesisRecordWriter(kinesis, requireEnv(ingestStream.envVar)),
 });

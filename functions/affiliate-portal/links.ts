@@ -6,6 +6,7 @@
 import { h } from 'preact';
 import { clickAddress, createLink, listLinks, type LinkOffice } from '../back-office/affiliate-links';
 import type { LinkRecord } from '../domain/affiliate-program';
+import { clickParameters, SUB_ID_PATTERN } from '../domain/tracking-links';
 import { ValidationError } from '../domain/errors';
 import { portalCsrf } from '../domain/sessions';
 import { logger } from '../runtime/logger';
@@ -44,18 +45,38 @@ export async function createLinkFor(
   }
 }
 
+export type BuiltLink = { link_id: string; sub_id: string } & ({ url: string } | { error: string });
+
+/**
+ * The link builder's answer (a GET form: it works without script): the click
+ * address of one of the affiliate's links with its sub-id, under the click's
+ * own rule for `urm_aff`; nothing when the form was not sent.
+ */
+export function builtLink(links: { link_id: string; click_address: string }[], query: Record<string, string | undefined> | null): BuiltLink | undefined {
+  const linkId = query?.link;
+  const subId = (query?.sub_id ?? '').trim();
+  if (linkId === undefined) return undefined;
+  const link = links.find((candidate) => candidate.link_id === linkId);
+  if (!link) return { link_id: '', sub_id: subId, error: 'Choose one of your links.' };
+  if (subId === '') return { link_id: linkId, sub_id: subId, url: link.click_address };
+  if (!SUB_ID_PATTERN.test(subId)) return { link_id: linkId, sub_id: subId.slice(0, 200), error: 'Use 1 to 100 letters, digits, dots, underscores or dashes.' };
+  return { link_id: linkId, sub_id: subId, url: `${link.click_address}?${new URLSearchParams({ [clickParameters.subId]: subId })}` };
+}
+
 export function linksWork(office: LinkOffice): Pick<PortalWork, 'AffiliateLinksPage' | 'AffiliateCreateLink'> {
   const create = createLink(office);
   const list = listLinks(office);
 
   /** The page for the visit: the affiliate's links, each with its click address. */
-  const linksPage = async (visit: SignedInVisit, status: number, view: Pick<LinksView, 'csrf' | 'created' | 'form'>) => {
+  const linksPage = async (visit: SignedInVisit, status: number, view: Pick<LinksView, 'csrf' | 'created' | 'form'>, build = false) => {
     const { app, appId, affiliate, portalOrigin } = visit;
     // On the portal origin, which serves /t/{link_id} as it serves this page; without one, only the path (never the request's host).
     const links = (await list(appId, affiliate.affiliate_id)).map((link) => ({ ...link, click_address: clickAddress(portalOrigin ?? '', link.link_id) }));
+    const built = build ? builtLink(links, visit.event.queryStringParameters) : undefined;
     return page(
-      status,
+      built && 'error' in built ? 400 : status,
       h(LinksPage, {
+        built,
         appName: app.name,
         name: `${affiliate.first_name} ${affiliate.last_name}`,
         links,
@@ -68,7 +89,7 @@ export function linksWork(office: LinkOffice): Pick<PortalWork, 'AffiliateLinksP
 
   return {
     AffiliateLinksPage: async (visit) =>
-      linksPage(visit, 200, { csrf: portalCsrf.tokenFor(visit.sessionId), created: visit.event.queryStringParameters?.created }),
+      linksPage(visit, 200, { csrf: portalCsrf.tokenFor(visit.sessionId), created: visit.event.queryStringParameters?.created }, true),
 
     AffiliateCreateLink: async (visit) => {
       const { appId, affiliate, form } = visit;

@@ -14,7 +14,8 @@ import { affiliateReport } from '../back-office/affiliate-report';
 import type { BackOffice } from '../back-office/ports';
 import type { FunnelReader, LinkStore } from '../domain/affiliate-program';
 import type { AffiliateAccounts, AffiliateSessionStore, ResetTokenStore, SignInAttempts } from '../domain/affiliate-portal';
-import type { AffiliateStore } from '../domain/affiliates';
+import { newAffiliateId, type AffiliateStore } from '../domain/affiliates';
+import { registerAffiliate } from '../api/register-affiliate/core';
 import type { AppStore } from '../domain/apps';
 import type { ChannelStore, SenderStore } from '../domain/channels';
 import type { Mailer } from '../domain/email';
@@ -36,7 +37,9 @@ import { dashboardWork } from './dashboard';
 import { linksWork } from './links';
 import { ErrorPage, NotFoundPage } from './pages/access';
 import { paymentsWork } from './payments';
+import { joinWork } from './join';
 import { postbacksWork } from './postbacks';
+import { profileWork } from './profile';
 import { page } from './render';
 import { resetWork } from './reset';
 import { routes, type PortalRoute } from './routes';
@@ -49,7 +52,7 @@ export interface AffiliatePortalPorts {
   /** The affiliates as accounts: signing in, the password, the session's affiliate. */
   accounts: AffiliateAccounts;
   /** The affiliates as the programme reads them: links, the report. */
-  affiliates: Pick<AffiliateStore, 'get'>;
+  affiliates: Pick<AffiliateStore, 'get' | 'register'>;
   plans: Pick<PlanStore, 'get'>;
   funnel: FunnelReader;
   links: Pick<LinkStore, 'create' | 'listByAffiliate'>;
@@ -65,6 +68,8 @@ export interface AffiliatePortalPorts {
   secrets: BackOffice['secrets'];
   /** The players an unsubscribe link names: their preferences, read at each visit. */
   profiles: Pick<ProfileStore, 'get'>;
+  /** Where an affiliate's own changes (profile, password) are recorded for the operator. */
+  audit: BackOffice['audit'];
   /** The stream an unsubscribe is written to. */
   writer: RecordWriter;
   /** Statements, adjustments and payout details (back-office/statements.ts). */
@@ -129,6 +134,21 @@ export function makeAffiliatePortalHandler(ports: AffiliatePortalPorts) {
     ...linksWork({ apps: ports.apps, affiliates: ports.affiliates, links: ports.links, now }),
     ...postbacksWork(ports),
     ...paymentsWork({ ...ports, report: affiliateReport(ports), now }),
+    ...profileWork({
+      accounts: ports.accounts,
+      sessions: ports.sessions,
+      attempts: ports.attempts,
+      audit: ports.audit,
+      verifyPassword: passwords.verify,
+      hashPassword: passwords.hash,
+      newSessionId: secret,
+      now,
+    }),
+    ...joinWork({
+      register: registerAffiliate({ affiliates: ports.affiliates, apps: ports.apps, hashPassword: passwords.hash, newId: newAffiliateId, now, log: logger }),
+      attempts: ports.attempts,
+      now,
+    }),
     ...unsubscribeWork({ profiles: ports.profiles, writer: ports.writer, now }),
   };
 

@@ -1,8 +1,9 @@
 /**
  * A page answer: a Preact tree rendered to HTML (every string in it escaped
  * by the renderer: user data never becomes markup), behind headers that let
- * it load nothing, run no script, be framed by no one and post only to its
- * own origin; its one stylesheet is allowed by hash.
+ * it load nothing, run no script but its own, be framed by no one and post only to its
+ * own origin; its one stylesheet and its one script (the links page's Copy
+ * buttons) are allowed by hash.
  */
 import type { VNode } from 'preact';
 
@@ -10,10 +11,11 @@ import type { VNode } from 'preact';
 type AnyNode = VNode<any>;
 import { render } from 'preact-render-to-string';
 import type { ApiResult } from '../http/types';
+import { copyScriptHash } from './pages/copy-script';
 import { portalCssHash } from './pages/style';
 
 export const portalSecurityHeaders = {
-  'Content-Security-Policy': `default-src 'none'; style-src ${portalCssHash}; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  'Content-Security-Policy': `default-src 'none'; script-src ${copyScriptHash}; style-src ${portalCssHash}; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   // The reset page carries its token in the address: it must not travel on in a Referer.

@@ -161,6 +161,39 @@ export const routes = [
     tables: { ...signedIn, funnel: 'read', links: 'read' },
     indexes: { links: ['by-affiliate'] },
   },
+  // The profile (profile.ts): the affiliate item is read and written; a change is audited.
+  { id: 'AffiliateProfilePage', method: 'GET', path: '/affiliates/{app_id}/profile', access: 'signed-in', tables: signedIn },
+  {
+    id: 'AffiliateUpdateProfile',
+    method: 'POST',
+    path: '/affiliates/{app_id}/profile',
+    access: 'signed-in',
+    csrf: 'session',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...signedIn, affiliates: 'readwrite', auditLog: 'write' },
+  },
+  {
+    // The current password under the sign-in lockout; every session of the affiliate ended, one new started.
+    id: 'AffiliateChangePassword',
+    method: 'POST',
+    path: '/affiliates/{app_id}/password',
+    access: 'signed-in',
+    csrf: 'session',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...signedIn, affiliates: 'readwrite', signInAttempts: 'readwrite', auditLog: 'write' },
+    indexes: { affiliateSessions: ['by-affiliate'] },
+  },
+  // Join the programme (join.ts): a 404 unless the application opened it; an application registers a pending affiliate.
+  { id: 'AffiliateJoinPage', method: 'GET', path: '/affiliates/{app_id}/join', access: 'anyone', tables: application },
+  {
+    id: 'AffiliateJoin',
+    method: 'POST',
+    path: '/affiliates/{app_id}/join',
+    access: 'anyone',
+    csrf: 'pre-session',
+    maxBodyBytes: maxFormBytes,
+    tables: { ...application, affiliates: 'write', signInAttempts: 'readwrite' },
+  },
   // A player's unsubscribe link: the token names the application, so no application in the path. Reads its key, never makes one
   // (whatever sends marketing mail does), and writes the player's choice through the stream.
   {

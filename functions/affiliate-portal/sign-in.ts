@@ -118,7 +118,8 @@ export function signInWork(ports: SignInRoutePorts): Pick<PortalWork, 'Affiliate
     AffiliateLoginPage: async (visit) => {
       const pre = preSession(visit);
       const notice = notices.find((candidate) => candidate === visit.event.queryStringParameters?.notice);
-      return page(200, h(LoginPage, { appName: visit.app.name, csrf: portalCsrf.tokenFor(pre.id), problem: notice }), { cookies: pre.cookies });
+      const joinOpen = visit.app.affiliate_signup === 'open';
+      return page(200, h(LoginPage, { appName: visit.app.name, csrf: portalCsrf.tokenFor(pre.id), problem: notice, joinOpen }), { cookies: pre.cookies });
     },
 
     AffiliateSignIn: async ({ event, app, appId, cookieSecure, form }) => {
@@ -128,7 +129,10 @@ export function signInWork(ports: SignInRoutePorts): Pick<PortalWork, 'Affiliate
           logger.info('Affiliate signed in', { app_id: appId, affiliate_id: result.session.affiliate_id });
           return seeOther('./', { cookies: [sessionCookie(result.sessionId, appId, cookieSecure), clearedCookie(PRE_SESSION_COOKIE, appId, cookieSecure)] });
         case 'invalid':
-          return page(401, h(LoginPage, { appName: app.name, csrf: form.csrf, login: form.login, problem: 'invalid' }));
+          return page(
+            401,
+            h(LoginPage, { appName: app.name, csrf: form.csrf, login: form.login, problem: 'invalid', joinOpen: app.affiliate_signup === 'open' }),
+          );
         case 'locked': {
           logger.warn('Affiliate sign-in locked', { app_id: appId });
           const now = ports.now();

@@ -97,6 +97,7 @@ export async function updateApp(
     portalOrigin?: string;
     siteOrigins?: string[];
     affiliateApproval?: NonNullable<App['affiliate_approval']>;
+    affiliateSignup?: NonNullable<App['affiliate_signup']>;
     defaultPlanId?: string;
     /** Replaces the searchable attributes; applies to profiles applied from then on. */
     searchAttributes?: string[];
@@ -108,6 +109,9 @@ export async function updateApp(
   if (input.affiliateApproval !== undefined && !affiliateApprovals.includes(input.affiliateApproval)) {
     throw new ValidationError([`affiliate approval must be ${affiliateApprovals.join(' or ')}`], 'affiliate approval is invalid');
   }
+  if (input.affiliateSignup !== undefined && !affiliateSignups.includes(input.affiliateSignup)) {
+    throw new ValidationError([`affiliate signup must be ${affiliateSignups.join(' or ')}`], 'affiliate signup is invalid');
+  }
   if (input.defaultPlanId !== undefined && !(await office.plans.get(appId, input.defaultPlanId))) {
     throw new NotFound(`no plan ${input.defaultPlanId} in application ${appId}`);
   }
@@ -116,6 +120,7 @@ export async function updateApp(
     portal_origin: input.portalOrigin === undefined ? undefined : checkOrigin(input.portalOrigin, 'portal origin'),
     site_origins: input.siteOrigins?.map((o) => checkOrigin(o, 'site origin')),
     affiliate_approval: input.affiliateApproval,
+    affiliate_signup: input.affiliateSignup,
     default_plan_id: input.defaultPlanId,
     search_attributes: input.searchAttributes === undefined ? undefined : checkSearchAttributes(input.searchAttributes),
     messaging: input.messaging === undefined ? undefined : checkMessagingSettings(input.messaging),
@@ -201,6 +206,7 @@ export function appSettingsView(app: App) {
     site_origins: app.site_origins ?? [],
     identity_verification: app.identity_verification ?? 'on',
     affiliate_approval: app.affiliate_approval ?? 'pending',
+    affiliate_signup: app.affiliate_signup ?? 'closed',
     default_plan_id: app.default_plan_id ?? null,
     search_attributes: [...searchAttributesOf(app)],
     messaging: messagingSettingsView(app.messaging),
@@ -209,3 +215,5 @@ export function appSettingsView(app: App) {
 
 /** What `affiliate_approval` may be: `approve` (new affiliates approved at once) or `pending` (they wait; the default). */
 export const affiliateApprovals = ['approve', 'pending'] as const;
+/** What `affiliate_signup` may be: `open` (the portal's join page takes applications, each pending) or `closed` (the default: the page is a 404). */
+export const affiliateSignups = ['open', 'closed'] as const;

@@ -6,7 +6,7 @@
  * in sessions.ts and one-time-tokens.ts.
  */
 import type { AffiliateReport, AffiliateStatus } from './affiliate-program';
-import type { AffiliateRecord } from './affiliates';
+import type { AffiliateContactField, AffiliateRecord } from './affiliates';
 import type { OneTimeToken, OneTimeTokenStore } from './one-time-tokens';
 import type { SessionRecord, SessionStore } from './sessions';
 
@@ -122,7 +122,12 @@ export interface AffiliateAccounts {
   findByEmail(appId: string, email: string): Promise<AffiliateRecord | undefined>;
   get(appId: string, affiliateId: string): Promise<AffiliateRecord | undefined>;
   setPasswordHash(appId: string, affiliateId: string, passwordHash: string, at: Date): Promise<void>;
+  /** Replaces the names and contact fields the affiliate edits in the portal (a contact left out is removed); email and username stay. */
+  setProfile(appId: string, affiliateId: string, profile: AffiliateProfile, at: Date): Promise<void>;
 }
+
+/** What an affiliate edits of itself in the portal: its names and contacts (never its email or username, which sign it in). */
+export type AffiliateProfile = Pick<AffiliateRecord, 'first_name' | 'last_name'> & Partial<Record<AffiliateContactField, string>>;
 
 /** Absent status (affiliates from before statuses) counts as approved. */
 export function statusOf(affiliate: Pick<AffiliateRecord, 'status'>): AffiliateStatus {

@@ -19,6 +19,8 @@ export interface ProgrammeSettings {
   money_events?: Record<string, MoneyKind>;
   /** Whether a newly registered affiliate is approved at once or waits as pending (default). */
   affiliate_approval?: 'approve' | 'pending';
+  /** Whether the portal's "Join the programme" page takes applications (`open`) or is a 404 (`closed`, the default). */
+  affiliate_signup?: 'open' | 'closed';
   /** The plan a newly registered affiliate gets, if any. */
   default_plan_id?: string;
   /** The smallest statement total paid out (decimal string, default "0.00"); a smaller one is carried forward. */

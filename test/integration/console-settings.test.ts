@@ -142,6 +142,7 @@ describe('the application', () => {
         identity_verification: 'on',
         identity_secret_set: true,
         affiliate_approval: 'pending',
+        affiliate_signup: 'closed',
       }),
     );
     expect(JSON.stringify(read.body)).not.toContain((await office().secrets.get(identitySecretName(ours.appId)))!);

@@ -8,16 +8,17 @@ import { makeAffiliatePortalHandler, type AffiliatePortalPorts } from '../../fun
 import { MemoryPayoutStore, MemoryStatementStore } from './statements';
 import type {
   AffiliateAccounts,
+  AffiliateProfile,
   AffiliateSession,
   AffiliateSessionStore,
   AttemptWindow,
   ResetToken,
   SignInAttempts,
 } from '../../functions/domain/affiliate-portal';
-import { uniquenessKey, type AffiliateRecord } from '../../functions/domain/affiliates';
+import { affiliateContactFields, uniquenessKey, type AffiliateRecord } from '../../functions/domain/affiliates';
 import type { App } from '../../functions/domain/apps';
 import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from './affiliates';
-import { FakeClock } from './enterprise';
+import { FakeClock, MemoryAuditLog } from './enterprise';
 import { apiEvent, context } from './lambda';
 import { MemoryMailer } from './messaging';
 import { MemoryChannelStore, MemorySenderStore } from './settings';
@@ -57,6 +58,13 @@ export class MemoryAffiliateAccounts implements AffiliateAccounts {
   async setPasswordHash(appId: string, affiliateId: string, passwordHash: string) {
     const affiliate = this.byId.get(`${appId}#${affiliateId}`);
     if (affiliate) affiliate.password_hash = passwordHash;
+  }
+
+  async setProfile(appId: string, affiliateId: string, profile: AffiliateProfile) {
+    const affiliate = this.byId.get(`${appId}#${affiliateId}`);
+    if (!affiliate) return;
+    for (const field of affiliateContactFields) delete affiliate[field];
+    Object.assign(affiliate, Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== undefined)));
   }
 }
 
@@ -165,6 +173,7 @@ export function memoryPortal(apps: App[] = portalApps) {
     writer: new MemoryStream(),
     statements: new MemoryStatementStore(),
     payouts: new MemoryPayoutStore(),
+    audit: new MemoryAuditLog(),
     now: clock.now,
     passwords: fakePasswords,
   } satisfies AffiliatePortalPorts;

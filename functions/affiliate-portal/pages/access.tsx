@@ -5,7 +5,7 @@ interface Base {
   appName?: string;
 }
 
-export function LoginPage(props: Base & { csrf: string; login?: string; problem?: 'invalid' | 'signed-out' | 'reset' | 'expired' }) {
+export function LoginPage(props: Base & { csrf: string; login?: string; problem?: 'invalid' | 'signed-out' | 'reset' | 'expired'; joinOpen?: boolean }) {
   return (
     <Layout title="Sign in" appName={props.appName} narrow>
       <div class="card access">
@@ -30,6 +30,11 @@ export function LoginPage(props: Base & { csrf: string; login?: string; problem?
         <p class="below">
           <a href="forgot">Forgot your password?</a>
         </p>
+        {props.joinOpen && (
+          <p class="below">
+            New here? <a href="join">Join the programme</a>
+          </p>
+        )}
       </div>
     </Layout>
   );

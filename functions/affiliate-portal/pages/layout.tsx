@@ -7,7 +7,7 @@ export interface Frame {
   title: string;
   appName?: string;
   /** Shown when someone is signed in: their name, the navigation and the sign-out form. */
-  signedIn?: { name: string; csrf: string; current: 'dashboard' | 'links' | 'postbacks' | 'payments' };
+  signedIn?: { name: string; csrf: string; current: 'dashboard' | 'links' | 'postbacks' | 'payments' | 'profile' };
   narrow?: boolean;
   /** The bar's name in place of the affiliate programme's: the preference page is the application's own. */
   brand?: string;
@@ -20,6 +20,7 @@ const navigation = [
   ['links', 'links', 'Links'],
   ['postbacks', 'postbacks', 'Postbacks'],
   ['payments', 'payments', 'Payments'],
+  ['profile', 'profile', 'Profile'],
 ] as const;
 
 export function Layout(props: Frame & { children: ComponentChildren }) {
@@ -88,7 +89,7 @@ export function Notice(props: { kind: 'bad' | 'ok' | 'info'; id?: string; childr
 export function Field(props: {
   name: string;
   label: string;
-  type: 'text' | 'email' | 'password' | 'url' | 'date';
+  type: 'text' | 'email' | 'password' | 'url' | 'date' | 'tel';
   value?: string;
   error?: string;
   autocomplete?: string;

@@ -1,8 +1,70 @@
 /** The affiliate's tracking links: each with its click address to copy, and a form to create one. */
 import type { LinkRecord } from '../../domain/affiliate-program';
 import { formatDay } from '../../ui/format';
+import { Field as DesignField, fieldProps } from '../../ui/design/field';
 import { PageHeader } from '../../ui/design/page';
+import type { BuiltLink } from '../links';
+import { copyScript } from './copy-script';
 import { Csrf, Field, Layout, Notice, TableRegion } from './layout';
+
+/** A Copy button for the element `target`: hidden until the page's script shows it (without script, a click on the address selects it). */
+function CopyButton(props: { target: string; label: string }) {
+  return (
+    <button type="button" class="small copy" data-copy={props.target} aria-label={props.label} hidden>
+      Copy
+    </button>
+  );
+}
+
+/** Pick a link, give a sub-id, get its tracking address: a GET form, so it works without script. */
+function LinkBuilder(props: { links: LinksView['links']; built?: BuiltLink }) {
+  const built = props.built;
+  const linkError = built && 'error' in built && built.link_id === '' ? [built.error] : undefined;
+  const subIdError = built && 'error' in built && built.link_id !== '' ? built.error : undefined;
+  return (
+    <section class="card" aria-labelledby="builder" id="link-builder">
+      <h2 id="builder">Link builder</h2>
+      <p class="muted">Add a sub-id to tell your traffic sources apart: it comes back in your postbacks as {'{sub_id}'}.</p>
+      <form method="get" action="links#link-builder" class="builder" novalidate>
+        <div class="form-row">
+          <DesignField id="field-link" label="Link" errors={linkError}>
+            <select {...fieldProps('field-link', linkError)} name="link">
+              {[...props.links].reverse().map((link) => (
+                <option key={link.link_id} value={link.link_id} selected={built?.link_id === link.link_id}>
+                  {link.name}
+                </option>
+              ))}
+            </select>
+          </DesignField>
+          <Field
+            name="sub_id"
+            label="Sub-id (urm_aff)"
+            type="text"
+            value={built?.sub_id}
+            error={subIdError}
+            hint="Up to 100 letters, digits, dots, underscores or dashes."
+          />
+        </div>
+        <div class="form-actions">
+          <button type="submit" class="primary">
+            Build link
+          </button>
+        </div>
+      </form>
+      {built && 'url' in built && (
+        <div class="built" id="built-link">
+          <p class="built-label">Your tracking link</p>
+          <div class="copy-row">
+            <code class="address" id="built-address">
+              {built.url}
+            </code>
+            <CopyButton target="built-address" label="Copy the tracking link" />
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
 
 export interface LinksView {
   appName?: string;
@@ -16,6 +78,8 @@ export interface LinksView {
   withoutPortalOrigin?: boolean;
   form?: { name: string; landing_url: string; errors: { name?: string; landing_url?: string } };
   created?: string;
+  /** The link builder's answer, when its form was sent. */
+  built?: BuiltLink;
 }
 
 export function LinksPage(props: LinksView) {
@@ -94,7 +158,12 @@ export function LinksPage(props: LinksView) {
                       {link.name}
                     </th>
                     <td class="address" data-label="Click address (to share)">
-                      <code class="address">{link.click_address}</code>
+                      <div class="copy-row">
+                        <code class="address" id={`address-${link.link_id}`}>
+                          {link.click_address}
+                        </code>
+                        <CopyButton target={`address-${link.link_id}`} label={`Copy the click address of ${link.name}`} />
+                      </div>
                     </td>
                     <td class="landing" data-label="Landing page">
                       {link.landing_url}
@@ -108,7 +177,10 @@ export function LinksPage(props: LinksView) {
             </table>
           </TableRegion>
         )}
+        <p class="copy-status" id="copy-status" role="status" />
       </section>
+      {props.links.length > 0 && <LinkBuilder links={props.links} built={props.built} />}
+      <script dangerouslySetInnerHTML={{ __html: copyScript }} />
     </Layout>
   );
 }

@@ -31,7 +31,8 @@ export function loginUrl(portalOrigin: string, appId: string): string {
  * (docs/api.md, "register_affiliate").
  */
 export function registerAffiliate(deps: RegisterAffiliateDeps) {
-  return async (input: RegisterAffiliateInput, callerAppId: string): Promise<Registration> => {
+  // `pending`: the portal's join page, where anyone applies: the operator approves, whatever the application's setting.
+  return async (input: RegisterAffiliateInput, callerAppId: string, options: { pending?: boolean } = {}): Promise<Registration> => {
     if (input.app_id !== callerAppId) throw new Forbidden();
     const [app, passwordHash] = await Promise.all([deps.apps.get(input.app_id), deps.hashPassword(input.password)]);
     const affiliate: AffiliateRecord = {
@@ -45,6 +46,7 @@ export function registerAffiliate(deps: RegisterAffiliateDeps) {
       password_hash: passwordHash,
       created_at: deps.now().toISOString(),
       ...initialStanding(app),
+      ...(options.pending ? { status: 'pending' as const } : {}),
     };
     const outcome = await deps.affiliates.register(affiliate);
     if (!outcome.registered) throw new ValidationError(outcome.taken.map((field) => `${field} is invalid`));

@@ -114,7 +114,7 @@ function fieldOf(error: ErrorObject): string {
   return error.instancePath.split('/')[1] ?? '';
 }
 
-function firstPerField(errors: ErrorObject[]): ErrorObject[] {
+export function firstPerField(errors: ErrorObject[]): ErrorObject[] {
   const seen = new Set<string>();
   return errors.filter((error) => {
     const field = fieldOf(error);

@@ -45,6 +45,7 @@ export function settingsHandlers(office: SettingsPorts) {
         portalOrigin: body.portal_origin,
         siteOrigins: body.site_origins,
         affiliateApproval: body.affiliate_approval,
+        affiliateSignup: body.affiliate_signup,
         defaultPlanId: body.default_plan_id,
         searchAttributes: body.search_attributes === undefined ? undefined : [...body.search_attributes],
         messaging: body.messaging,

@@ -1,5 +1,5 @@
 /** The request bodies of the console's settings (docs/api.md, "Back office API", "Settings"): the rules are the back office's, as for the command line. */
-import { affiliateApprovals } from '../../back-office/apps';
+import { affiliateApprovals, affiliateSignups } from '../../back-office/apps';
 import { scopes } from '../../domain/api-keys';
 import { nameSchema } from '../../domain/attributes';
 import { emailLimits } from '../../domain/email';
@@ -32,6 +32,7 @@ export const updateAppBodySchema = {
     portal_origin: origin,
     site_origins: { type: 'array', maxItems: 50, items: origin, description: 'Replaces the origins allowed to use the browser key.' },
     affiliate_approval: { type: 'string', enum: affiliateApprovals },
+    affiliate_signup: { type: 'string', enum: affiliateSignups, description: "Whether the portal's join page takes applications." },
     default_plan_id: { type: 'string', minLength: 1, maxLength: 64, ...identifierText },
     identity_verification: { type: 'string', enum: ['on', 'off'] },
     search_attributes: {

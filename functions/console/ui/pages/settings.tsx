@@ -234,6 +234,7 @@ function ApplicationForm({
   const [plan, setPlan] = useState(app.default_plan_id ?? '');
   const [verification, setVerification] = useState(app.identity_verification);
   const [approval, setApproval] = useState(app.affiliate_approval);
+  const [signup, setSignup] = useState(app.affiliate_signup);
   const { busy, failure, run } = useChange(adminsOnly);
   const errors = failure?.errors;
 
@@ -247,6 +248,7 @@ function ApplicationForm({
     if (plan && plan !== app.default_plan_id) body.default_plan_id = plan;
     if (verification !== app.identity_verification) body.identity_verification = verification;
     if (approval !== app.affiliate_approval) body.affiliate_approval = approval;
+    if (signup !== app.affiliate_signup) body.affiliate_signup = signup;
     if (Object.keys(body).length === 0) return notify('info', 'Nothing to save: no field was changed.');
     if (
       (await run(
@@ -330,6 +332,15 @@ function ApplicationForm({
             <label key={value} class="choice">
               <input type="radio" name="affiliate_approval" value={value} checked={approval === value} onChange={() => setApproval(value)} />
               {value === 'pending' ? 'Wait for approval' : 'Approved at once'}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Join page of the portal</legend>
+          {(['closed', 'open'] as const).map((value) => (
+            <label key={value} class="choice">
+              <input type="radio" name="affiliate_signup" value={value} checked={signup === value} onChange={() => setSignup(value)} />
+              {value === 'closed' ? 'Closed: affiliates are registered for you' : 'Open: anyone may apply (each waits for approval)'}
             </label>
           ))}
         </fieldset>

@@ -27,7 +27,20 @@ export const portalCss = `
 .portal .kpis { grid-template-columns: repeat(2, minmax(0, 1fr)); }
 .portal .kpi-change .muted { font-weight: 400; }
 .portal .alert code.address { display: inline-block; max-width: 100%; }
-.portal th.name { min-width: 9rem; max-width: 18rem; white-space: normal; overflow-wrap: break-word; }
+.portal th.name { min-width: 10rem; max-width: 18rem; white-space: normal; overflow-wrap: break-word; }
+.portal .table-wrap table:not(.link-list) :is(th, td):first-child { position: sticky; left: 0; z-index: 1; background: var(--urm-surface); box-shadow: inset -1px 0 var(--urm-line); }
+.portal .table-wrap thead th:first-child { z-index: 2; background: var(--urm-surface-sunken); }
+.portal .copy-row { display: flex; flex-wrap: wrap; gap: var(--urm-space-2); align-items: center; }
+.portal .copy-row code { min-width: 0; overflow-wrap: anywhere; }
+.portal .copy-status { margin: var(--urm-space-3) 0 0; color: var(--urm-success); font-weight: 600; }
+.portal .copy-status:empty { margin: 0; }
+.portal .built { margin-top: var(--urm-space-4); padding: var(--urm-space-3) var(--urm-space-4); background: var(--urm-accent-soft); border-radius: var(--urm-radius-lg); }
+.portal .built-label { margin: 0 0 var(--urm-space-1); font-weight: 600; }
+.portal fieldset.contacts { border: 0; padding: 0; margin: var(--urm-space-3) 0 0; min-width: 0; }
+.portal fieldset.contacts legend { font-weight: 600; padding: 0; margin-bottom: var(--urm-space-2); }
+.portal .card.join { max-width: 44rem; margin: 0 auto; }
+.portal .card.join h1 { font-size: var(--urm-text-xl); }
+.portal .profile-columns { display: grid; gap: 0 var(--urm-space-5); grid-template-columns: repeat(auto-fit, minmax(min(100%, 20rem), 1fr)); align-items: start; }
 .portal code.address { user-select: all; }
 .portal .secondary-actions { display: flex; flex-wrap: wrap; gap: var(--urm-space-2); margin-top: var(--urm-space-5); padding-top: var(--urm-space-4); border-top: 1px solid var(--urm-line); }
 .portal .alert p.tight { margin: var(--urm-space-1) 0; }
