@@ -1,6 +1,7 @@
 /** In-memory postback ports for core tests: an outbox with the store's claim rules, a log, settings, secrets and a scripted receiver. */
 import type {
   DuePostback,
+  PostbackEvent,
   PostbackLog,
   PostbackLogEntry,
   PostbackOutbox,
@@ -67,12 +68,25 @@ export class MemoryPostbackOutbox implements PostbackOutbox, PostbackLog {
 
 export class MemoryPostbackSettings implements PostbackSettingsStore {
   readonly urls = new Map<string, string | undefined>();
+  /** The events chosen, by `app#affiliate`; absent: never chosen. */
+  readonly events = new Map<string, PostbackEvent[]>();
+  /** How many times get was called (the consumer's cache is judged by it). */
+  reads = 0;
 
-  async get(appId: string, affiliateId: string): Promise<{ exists: boolean; postback_url?: string }> {
+  async get(appId: string, affiliateId: string): Promise<{ exists: boolean; postback_url?: string; postback_events?: string[] }> {
+    this.reads++;
     const key = `${appId}#${affiliateId}`;
     if (!this.urls.has(key)) return { exists: false };
     const url = this.urls.get(key);
-    return url === undefined ? { exists: true } : { exists: true, postback_url: url };
+    const events = this.events.get(key);
+    return { exists: true, ...(url === undefined ? {} : { postback_url: url }), ...(events ? { postback_events: [...events] } : {}) };
+  }
+
+  async setEvents(appId: string, affiliateId: string, events: PostbackEvent[]): Promise<boolean> {
+    const key = `${appId}#${affiliateId}`;
+    if (!this.urls.has(key)) return false;
+    this.events.set(key, [...events]);
+    return true;
   }
 
   async set(appId: string, affiliateId: string, url: string | undefined): Promise<boolean> {

@@ -24,7 +24,7 @@ const entry = (overrides: Partial<PostbackLogEntry> = {}): PostbackLogEntry => (
 });
 
 const render = (overrides: Partial<PostbacksView> = {}) =>
-  renderPage(h(PostbacksPage, { name: 'Ada', csrf: 'tok', postbackUrl: null, log: [], logLimit: 50, ...overrides }));
+  renderPage(h(PostbacksPage, { name: 'Ada', csrf: 'tok', postbackUrl: null, events: ['registration', 'ftd'], log: [], logLimit: 50, ...overrides }));
 
 describe('postbacks page', () => {
   test('a hostile URL, field value, error, event id and delivery error are shown as text, never as markup', () => {
@@ -51,11 +51,11 @@ describe('postbacks page', () => {
     });
 
     expect(html).toContain('<code class="address">https://tracker.example/pb?e={event}</code>');
-    for (const name of ['event', 'sub_id', 'link_id', 'affiliate_id', 'amount', 'currency', 'event_id', 'date'])
+    for (const name of ['event', 'sub_id', 'link_id', 'affiliate_id', 'amount', 'currency', 'payout', 'event_id', 'date'])
       expect(html).toContain(`<code>{${name}}</code>`);
     expect(html.indexOf('pb_new')).toBeLessThan(html.indexOf('pb_old'));
     expect(html).toMatch(
-      /<th scope="row">FTD<\/th><td class="left wrap"><code>pb_new<\/code><\/td><td class="left outcome-retrying">Failed, will retry<\/td><td>2<\/td><td class="left wrap">503<\/td><td>23 Nov 2026, 10:00:00 UTC<\/td>/,
+      /<th scope="row">FTD<\/th><td class="left wrap"><code>pb_new<\/code><\/td><td class="left outcome-retrying">Failed, will retry<\/td><td>2<\/td><td class="left wrap">503<\/td><td class="left called">—<\/td><td>23 Nov 2026, 10:00:00 UTC<\/td>/,
     );
     expect(html).toContain('value="rotate"');
     expect(html).toContain('value="off"');

@@ -31,6 +31,7 @@ function setup(script: PostbackResponse[], url: string | null = 'https://tracker
     settings,
     secrets: { get: async (name) => secrets.get(name) },
     currency: async () => 'EUR',
+    payoutPlan: async () => undefined,
     transport: receiver,
     now: () => now,
   });
@@ -136,6 +137,7 @@ describe('send-postbacks', () => {
       settings: new MemoryPostbackSettings(),
       secrets: { get: async () => undefined },
       currency: async () => 'EUR',
+      payoutPlan: async () => undefined,
       transport: outboxSetup.receiver,
       now: () => T0,
       pageSize: 10,

@@ -45,6 +45,7 @@ beforeEach(() => {
     settings,
     secrets: new MemorySecretStore({ [postbackSecretName('app-1', 'aff-1')]: 'the-secret' }),
     transport: receiver,
+    payoutPlan: async () => undefined,
     now: () => T0,
   });
 });
