@@ -621,7 +621,9 @@ export function adminProgram(options: AdminOptions = {}): Command {
     .option('--limit <n>', 'at most this many attempts', (value) => Number(value), 50)
     .action(async (opts: { app: string; affiliate: string; limit: number }) => {
       const entries = await postbackDeliveries(await office(), opts.app, opts.affiliate, opts.limit);
-      print(entries, () => table(entries as unknown as Record<string, unknown>[], ['at', 'event', 'event_id', 'outcome', 'attempts', 'status_code', 'error', 'url']));
+      print(entries, () =>
+        table(entries as unknown as Record<string, unknown>[], ['at', 'event', 'event_id', 'outcome', 'attempts', 'status_code', 'error', 'url']),
+      );
     });
   const range = (command: Command) =>
     command

@@ -48,35 +48,34 @@ export class DynamoPostbackSettings implements PostbackSettingsStore {
     };
   }
 
-  async setEvents(appId: string, affiliateId: string, events: PostbackEvent[]): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { app_id: appId, sk: affiliateSortKey(affiliateId) },
-          ConditionExpression: 'attribute_exists(sk)',
-          // A list, not a string set: a set cannot be empty, and "none" is a choice.
-          UpdateExpression: 'SET postback_events = :events',
-          ExpressionAttributeValues: { ':events': events },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+  setEvents(appId: string, affiliateId: string, events: PostbackEvent[]): Promise<boolean> {
+    // A list, not a string set: a set cannot be empty, and "none" is a choice.
+    return this.updateExisting(appId, affiliateId, { UpdateExpression: 'SET postback_events = :events', ExpressionAttributeValues: { ':events': events } });
   }
 
-  async set(appId: string, affiliateId: string, postbackUrl: string | undefined): Promise<boolean> {
+  set(appId: string, affiliateId: string, postbackUrl: string | undefined): Promise<boolean> {
+    return this.updateExisting(
+      appId,
+      affiliateId,
+      postbackUrl === undefined
+        ? { UpdateExpression: 'REMOVE postback_url' }
+        : { UpdateExpression: 'SET postback_url = :url', ExpressionAttributeValues: { ':url': postbackUrl } },
+    );
+  }
+
+  /** Applies the update to the affiliate's item if it exists; false when it does not. */
+  private async updateExisting(
+    appId: string,
+    affiliateId: string,
+    update: { UpdateExpression: string; ExpressionAttributeValues?: Record<string, unknown> },
+  ): Promise<boolean> {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { app_id: appId, sk: affiliateSortKey(affiliateId) },
           ConditionExpression: 'attribute_exists(sk)',
-          ...(postbackUrl === undefined
-            ? { UpdateExpression: 'REMOVE postback_url' }
-            : { UpdateExpression: 'SET postback_url = :url', ExpressionAttributeValues: { ':url': postbackUrl } }),
+          ...update,
         }),
       );
       return true;

@@ -12,6 +12,21 @@ import type {
 
 type Row = DuePostback & { postback_queue?: string };
 
+/** A due row of affiliate aff-1 of app-1 (player-1, link-1, sub-id "spring", 2026-11-23), its event by `sk`. */
+export const dueRow = (sk: string, fields: Partial<DuePostback> = {}): DuePostback => ({
+  pk: 'a#app-1#aff-1',
+  sk,
+  app_id: 'app-1',
+  affiliate_id: 'aff-1',
+  profile_id: 'player-1',
+  link_id: 'link-1',
+  sub_id: 'spring',
+  day: '2026-11-23',
+  urm_date_time: '2026-11-23T09:59:00Z',
+  postback_due: '2026-11-23T09:59:01Z',
+  ...fields,
+});
+
 export class MemoryPostbackOutbox implements PostbackOutbox, PostbackLog {
   readonly rows = new Map<string, Row>();
   readonly log: (PostbackLogEntry & { app_id: string; affiliate_id: string })[] = [];

@@ -19,7 +19,6 @@ import {
   postbackSecretName,
   postbackValues,
   receivedEvents,
-  type DuePostback,
   type PostbackEvent,
   type PostbackResponse,
 } from '../../../functions/domain/postbacks';
@@ -27,7 +26,7 @@ import { sendPostbacks } from '../../../functions/scheduled/send-postbacks/core'
 import type { StreamItem } from '../../../functions/stream/kinesis-batch';
 import { MemoryFunnelStore } from '../../support/funnel-store';
 import { MemoryRejectionLog } from '../../support/players';
-import { MemoryPostbackOutbox, MemoryPostbackSettings, ScriptedReceiver } from '../../support/postbacks';
+import { dueRow, MemoryPostbackOutbox, MemoryPostbackSettings, ScriptedReceiver } from '../../support/postbacks';
 
 const NOW = new Date('2026-11-23T10:00:00Z');
 const settings: MoneySettings = { currency: 'EUR', money_events: { Deposit: 'deposit', Bet: 'bet' } };
@@ -83,19 +82,7 @@ describe('the events an affiliate receives', () => {
   });
 });
 
-const due = (sk: string, fields: Partial<DuePostback> = {}): DuePostback => ({
-  pk: 'a#app-1#aff-1',
-  sk,
-  app_id: 'app-1',
-  affiliate_id: 'aff-1',
-  profile_id: 'player-1',
-  link_id: 'link-1',
-  sub_id: 'spring',
-  day: '2026-11-23',
-  urm_date_time: '2026-11-23T09:59:00Z',
-  postback_due: '2026-11-23T09:59:01Z',
-  ...fields,
-});
+const due = dueRow;
 
 describe('placeholders', () => {
   test('each outbox row names its event by its sort key', () => {
@@ -304,7 +291,8 @@ describe('the sender and the new events', () => {
 
     await run();
 
-    expect(receiver.calls.map((call) => new URL(call.url).searchParams.get('m') + '|' + new URL(call.url).searchParams.get('p'))).toEqual(['12.5|']);
+    const query = new URL(receiver.calls[0].url).searchParams;
+    expect([receiver.calls.length, query.get('m'), query.get('p')]).toEqual([1, '12.5', '']);
     expect(planDays).toEqual([]);
   });
 
