@@ -597,7 +597,7 @@ export function adminProgram(options: AdminOptions = {}): Command {
     .addOption(
       new Option(
         '--url <template>',
-        'https URL template; placeholders {event} {sub_id} {link_id} {affiliate_id} {amount} {currency} {event_id} {date}',
+        'https URL template; placeholders {event} {sub_id} {link_id} {affiliate_id} {amount} {currency} {payout} {event_id} {date}',
       ).conflicts(['off', 'rotateSecret']),
     )
     .addOption(new Option('--off', 'stop sending postbacks').conflicts('rotateSecret'))
@@ -629,7 +629,9 @@ export function adminProgram(options: AdminOptions = {}): Command {
     .option('--limit <n>', 'at most this many attempts', (value) => Number(value), 50)
     .action(async (opts: { app: string; affiliate: string; limit: number }) => {
       const entries = await postbackDeliveries(await office(), opts.app, opts.affiliate, opts.limit);
-      print(entries, () => table(entries as unknown as Record<string, unknown>[], ['at', 'event', 'event_id', 'outcome', 'attempts', 'status_code', 'error']));
+      print(entries, () =>
+        table(entries as unknown as Record<string, unknown>[], ['at', 'event', 'event_id', 'outcome', 'attempts', 'status_code', 'error', 'url']),
+      );
     });
   const range = (command: Command) =>
     command

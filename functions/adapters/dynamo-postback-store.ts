@@ -1,7 +1,7 @@
 /**
  * Postbacks on DynamoDB: the URL template on the affiliate item (affiliates
- * table), and in the funnel table the outbox (the sparse `postbacks-due`
- * index over registration and FTD rows) and the delivery log
+ * table, with the events it receives), and in the funnel table the outbox
+ * (the sparse `postbacks-due` index over registration, FTD, CPA and deposit rows) and the delivery log
  * (`a#<app>#<affiliate>`, `pb#<at>#<event_id>`, expiring after 90 days).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -14,6 +14,7 @@ import {
   type DuePostback,
   type PostbackLog,
   type PostbackLogEntry,
+  type PostbackEvent,
   type PostbackOutbox,
   type PostbackSettingsStore,
 } from '../domain/postbacks';
@@ -31,24 +32,50 @@ export class DynamoPostbackSettings implements PostbackSettingsStore {
     private readonly tableName: string,
   ) {}
 
-  async get(appId: string, affiliateId: string): Promise<{ exists: boolean; postback_url?: string }> {
+  async get(appId: string, affiliateId: string): Promise<{ exists: boolean; postback_url?: string; postback_events?: string[] }> {
     const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: { app_id: appId, sk: affiliateSortKey(affiliateId) }, ProjectionExpression: 'sk, postback_url' }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { app_id: appId, sk: affiliateSortKey(affiliateId) },
+        ProjectionExpression: 'sk, postback_url, postback_events',
+      }),
     );
     if (!out.Item) return { exists: false };
-    return typeof out.Item.postback_url === 'string' ? { exists: true, postback_url: out.Item.postback_url } : { exists: true };
+    return {
+      exists: true,
+      ...(typeof out.Item.postback_url === 'string' ? { postback_url: out.Item.postback_url } : {}),
+      ...(Array.isArray(out.Item.postback_events) ? { postback_events: out.Item.postback_events as string[] } : {}),
+    };
   }
 
-  async set(appId: string, affiliateId: string, postbackUrl: string | undefined): Promise<boolean> {
+  setEvents(appId: string, affiliateId: string, events: PostbackEvent[]): Promise<boolean> {
+    // A list, not a string set: a set cannot be empty, and "none" is a choice.
+    return this.updateExisting(appId, affiliateId, { UpdateExpression: 'SET postback_events = :events', ExpressionAttributeValues: { ':events': events } });
+  }
+
+  set(appId: string, affiliateId: string, postbackUrl: string | undefined): Promise<boolean> {
+    return this.updateExisting(
+      appId,
+      affiliateId,
+      postbackUrl === undefined
+        ? { UpdateExpression: 'REMOVE postback_url' }
+        : { UpdateExpression: 'SET postback_url = :url', ExpressionAttributeValues: { ':url': postbackUrl } },
+    );
+  }
+
+  /** Applies the update to the affiliate's item if it exists; false when it does not. */
+  private async updateExisting(
+    appId: string,
+    affiliateId: string,
+    update: { UpdateExpression: string; ExpressionAttributeValues?: Record<string, unknown> },
+  ): Promise<boolean> {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { app_id: appId, sk: affiliateSortKey(affiliateId) },
           ConditionExpression: 'attribute_exists(sk)',
-          ...(postbackUrl === undefined
-            ? { UpdateExpression: 'REMOVE postback_url' }
-            : { UpdateExpression: 'SET postback_url = :url', ExpressionAttributeValues: { ':url': postbackUrl } }),
+          ...update,
         }),
       );
       return true;

@@ -1,21 +1,30 @@
 /**
  * The postbacks page: what the affiliate asks for (set the URL, turn
- * postbacks off, a new signing secret), through the programme's postback use
+ * postbacks off, a new signing secret, the events it receives), through the programme's postback use
  * cases (back-office/postbacks.ts), so the portal and
  * `npm run admin -- affiliate postback` apply the same rules.
  */
 import { h } from 'preact';
-import { clearPostbackUrl, postbackDeliveries, postbackLogLimits, postbackUrlOf, rotatePostbackSecret, setPostbackUrl } from '../back-office/postbacks';
+import {
+  clearPostbackUrl,
+  postbackDeliveries,
+  postbackLogLimits,
+  postbackSettingsOf,
+  rotatePostbackSecret,
+  setPostbackEvents,
+  setPostbackUrl,
+} from '../back-office/postbacks';
 import type { BackOffice } from '../back-office/ports';
 import type { AppStore } from '../domain/apps';
 import { ValidationError } from '../domain/errors';
+import { postbackEvents } from '../domain/postbacks';
 import { portalCsrf } from '../domain/sessions';
 import { logger } from '../runtime/logger';
 import type { PortalWork, SignedInVisit } from './checks';
-import { PostbacksPage, type PostbacksView } from './pages/postbacks';
+import { eventFieldName, PostbacksPage, type PostbacksView } from './pages/postbacks';
 import { page, seeOther } from './render';
 
-export type PostbackAction = 'set' | 'off' | 'rotate';
+export type PostbackAction = 'set' | 'off' | 'rotate' | 'events';
 
 /** The programme's postback use cases' stores: the settings on the affiliate item, the delivery log, the signing secrets. */
 export interface PostbackOffice extends Pick<BackOffice, 'secrets' | 'postbacks'> {
@@ -44,12 +53,22 @@ export async function changePostbacks(
   office: PostbackOffice,
   appId: string,
   affiliateId: string,
-  form: { action?: string; postback_url?: string },
+  form: { action?: string; postback_url?: string } & Record<string, string | undefined>,
 ): Promise<PostbackChange> {
   const typed = form.postback_url ?? '';
   if (form.action === 'off') {
     await clearPostbackUrl(office, appId, affiliateId);
     return { changed: true, action: 'off' };
+  }
+  if (form.action === 'events') {
+    // Only this page's checkboxes count; an unticked box is simply absent from the form.
+    await setPostbackEvents(
+      office,
+      appId,
+      affiliateId,
+      postbackEvents.filter((event) => form[eventFieldName(event) as keyof typeof form] === 'on'),
+    );
+    return { changed: true, action: 'events' };
   }
   if (form.action === 'rotate') {
     return { changed: true, action: 'rotate', signing_secret: (await rotatePostbackSecret(office, appId, affiliateId)).signing_secret };
@@ -73,7 +92,10 @@ export function postbacksWork(office: PostbackOffice): Pick<PortalWork, 'Affilia
       h(PostbacksPage, {
         appName: app.name,
         name: `${affiliate.first_name} ${affiliate.last_name}`,
-        postbackUrl: await postbackUrlOf(office, appId, affiliate.affiliate_id),
+        ...(await postbackSettingsOf(office, appId, affiliate.affiliate_id).then((settings) => ({
+          postbackUrl: settings.postback_url,
+          events: settings.postback_events,
+        }))),
         log: await postbackDeliveries(office, appId, affiliate.affiliate_id),
         logLimit: postbackLogLimits.default,
         ...view,
@@ -84,7 +106,10 @@ export function postbacksWork(office: PostbackOffice): Pick<PortalWork, 'Affilia
   return {
     AffiliatePostbacksPage: async (visit) => {
       const done = visit.event.queryStringParameters?.done;
-      return postbacksPage(visit, 200, { csrf: portalCsrf.tokenFor(visit.sessionId), done: done === 'saved' || done === 'off' ? done : undefined });
+      return postbacksPage(visit, 200, {
+        csrf: portalCsrf.tokenFor(visit.sessionId),
+        done: done === 'saved' || done === 'off' || done === 'events' ? done : undefined,
+      });
     },
 
     // A refused URL is shown next to its field; a secret just made is shown in this answer only (never in an address, a log or a later page).
@@ -95,7 +120,7 @@ export function postbacksWork(office: PostbackOffice): Pick<PortalWork, 'Affilia
       const ids = { app_id: appId, affiliate_id: affiliate.affiliate_id };
       logger.info('Affiliate postbacks changed', { ...ids, action: change.action, new_secret: change.signing_secret !== undefined });
       // Without a secret to show, the answer is a redirect, so a reload does not post again.
-      if (!change.signing_secret) return seeOther(`postbacks?done=${change.action === 'off' ? 'off' : 'saved'}`);
+      if (!change.signing_secret) return seeOther(`postbacks?done=${change.action === 'off' || change.action === 'events' ? change.action : 'saved'}`);
       return postbacksPage(visit, 200, {
         csrf: form.csrf,
         secret: { value: change.signing_secret, rotated: change.action === 'rotate' },

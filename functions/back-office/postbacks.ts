@@ -7,7 +7,18 @@
 import type { AppStore } from '../domain/apps';
 import type { AuditActor } from '../domain/audit';
 import { NotFound, ValidationError } from '../domain/errors';
-import { newPostbackSecret, postbackSecretName, postbackUrlProblems, type PostbackLogEntry } from '../domain/postbacks';
+import type { Plan } from '../domain/affiliate-program';
+import type { AffiliateStore } from '../domain/affiliates';
+import type { PlanStore } from '../domain/plans';
+import {
+  newPostbackSecret,
+  postbackEventProblems,
+  postbackEventsOf,
+  postbackSecretName,
+  postbackUrlProblems,
+  type PostbackEvent,
+  type PostbackLogEntry,
+} from '../domain/postbacks';
 import { requireApp } from './apps';
 import { audit } from './audit';
 import type { BackOffice } from './ports';
@@ -66,6 +77,39 @@ export async function rotatePostbackSecret(office: Office, appId: string, affili
   const signingSecret = newPostbackSecret();
   await office.secrets.put(postbackSecretName(appId, affiliateId), signingSecret);
   return { app_id: appId, affiliate_id: affiliateId, postback_url: url ?? null, signing_secret: signingSecret };
+}
+
+/** The affiliate's URL template (null: postbacks are off) and the events it receives while one is set (registration and FTD unless it chose). */
+export async function postbackSettingsOf(
+  office: Settings,
+  appId: string,
+  affiliateId: string,
+): Promise<{ postback_url: string | null; postback_events: PostbackEvent[] }> {
+  await requireApp(office, appId);
+  const found = await office.postbacks.settings.get(appId, affiliateId);
+  if (!found.exists) throw new NotFound(`no affiliate ${affiliateId} in application ${appId}`);
+  return { postback_url: found.postback_url ?? null, postback_events: postbackEventsOf(found.postback_events) };
+}
+
+/** Chooses the events the affiliate receives (any of registration, ftd, cpa, deposit; none is a choice too). Takes effect within 30 s. */
+export async function setPostbackEvents(office: Settings, appId: string, affiliateId: string, events: readonly unknown[]): Promise<PostbackEvent[]> {
+  await requireApp(office, appId);
+  const problems = postbackEventProblems(events);
+  if (problems.length > 0) throw new ValidationError(problems, 'postback events are invalid');
+  const chosen = postbackEventsOf(events as string[]);
+  if (!(await office.postbacks.settings.setEvents(appId, affiliateId, chosen))) throw new NotFound(`no affiliate ${affiliateId} in application ${appId}`);
+  return chosen;
+}
+
+/**
+ * The plan a CPA postback's `{payout}` comes from: the affiliate's plan in force on the FTD's day. Until deals are
+ * versioned this is the affiliate's current plan, whatever the day; the one place to switch to deals' `planOn`.
+ */
+export function payoutPlan(office: { affiliates: Pick<AffiliateStore, 'get'>; plans: Pick<PlanStore, 'get'> }) {
+  return async (appId: string, affiliateId: string, _day: string): Promise<Plan | undefined> => {
+    const planId = (await office.affiliates.get(appId, affiliateId))?.plan_id;
+    return planId === undefined ? undefined : office.plans.get(appId, planId);
+  };
 }
 
 /** The affiliate's URL template, or null when postbacks are off. */

@@ -166,6 +166,11 @@ export interface PlayerOutcome {
   contributions: Contribution[];
   registrations: RegistrationRow[];
   ftds: FtdRow[];
+  /**
+   * Deposits counted for an affiliate (for its `deposit` postbacks): each one made while the player is attributed, and
+   * the first deposit when an attribution releases it. Earlier deposits are sums on the ledger, no longer events.
+   */
+  deposits: FtdRow[];
   /** Money events counted nowhere, and why. */
   rejections: { item: StreamItem; reason: string }[];
 }
@@ -249,7 +254,7 @@ export function countPlayer(input: {
 }): PlayerOutcome {
   const { appId, profileId, settings } = input;
   const ledger: StoredLedger = structuredClone(input.stored ?? emptyLedger(appId, profileId));
-  const outcome: PlayerOutcome = { contributions: [], registrations: [], ftds: [], rejections: [] };
+  const outcome: PlayerOutcome = { contributions: [], registrations: [], ftds: [], deposits: [], rejections: [] };
   let changed = false;
   const contribute = (item: StreamItem, attribution: Attribution, day: string, figures: Partial<DayFigures>) =>
     outcome.contributions.push({
@@ -261,19 +266,20 @@ export function countPlayer(input: {
       seq: item.sequenceNumber,
       figures,
     });
+  const depositRow = (attribution: Attribution, deposit: FirstDeposit): FtdRow => ({
+    app_id: appId,
+    affiliate_id: attribution.affiliate_id,
+    profile_id: profileId,
+    link_id: attribution.link_id,
+    ...(attribution.sub_id === undefined ? {} : { sub_id: attribution.sub_id }),
+    day: deposit.day,
+    amount: deposit.amount,
+    insert_id: deposit.insert_id,
+    urm_date_time: deposit.urm_date_time,
+  });
   const countFtd = (item: StreamItem, attribution: Attribution, deposit: FirstDeposit) => {
     contribute(item, attribution, deposit.day, { ftds: 1 });
-    outcome.ftds.push({
-      app_id: appId,
-      affiliate_id: attribution.affiliate_id,
-      profile_id: profileId,
-      link_id: attribution.link_id,
-      ...(attribution.sub_id === undefined ? {} : { sub_id: attribution.sub_id }),
-      day: deposit.day,
-      amount: deposit.amount,
-      insert_id: deposit.insert_id,
-      urm_date_time: deposit.urm_date_time,
-    });
+    outcome.ftds.push(depositRow(attribution, deposit));
   };
 
   for (const item of input.items) {
@@ -316,7 +322,10 @@ export function countPlayer(input: {
         contribute(item, attribution, moneyDay, sums);
       }
       ledger.unattributed = {};
-      if (ledger.first_deposit) countFtd(item, attribution, ledger.first_deposit);
+      if (ledger.first_deposit) {
+        countFtd(item, attribution, ledger.first_deposit);
+        outcome.deposits.push(depositRow(attribution, ledger.first_deposit));
+      }
       continue;
     }
 
@@ -345,6 +354,9 @@ export function countPlayer(input: {
     if (ledger.attribution) {
       contribute(item, ledger.attribution, day, sums);
       if (firstDeposit) countFtd(item, ledger.attribution, ledger.first_deposit!);
+      if (kind === 'deposit') {
+        outcome.deposits.push(depositRow(ledger.attribution, { day, amount: money.amount, insert_id: record.urm_insert_id, urm_date_time: dateTime }));
+      }
     } else {
       ledger.unattributed[day] = addFigures(ledger.unattributed[day] ?? zeroMoney(), sums);
     }

@@ -1,16 +1,38 @@
 /**
  * Affiliate postbacks: a URL template an affiliate sets, which urm calls
- * server to server (GET) when one of its players registers or makes a first
- * deposit. Pure rules here: the template, which addresses may be called (the
- * URL is untrusted input: never private space), the signature, the retry
- * schedule, and the outbox marks on the funnel's registration and FTD rows.
+ * server to server (GET) when one of its players registers, makes a first
+ * deposit, earns the affiliate a CPA, or deposits. Pure rules here: the
+ * template, which addresses may be called (the URL is untrusted input: never
+ * private space), the signature, the retry schedule, the outbox rows and
+ * marks in the funnel table, and the masking of the URL the log keeps.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 
-export type PostbackEvent = 'registration' | 'ftd';
+import DecimalJs from 'decimal.js';
+import type { FtdRow, Plan } from './affiliate-program';
+import { qualifies } from './commission';
 
-export const postbackPlaceholders = ['event', 'sub_id', 'link_id', 'affiliate_id', 'amount', 'currency', 'event_id', 'date'] as const;
+export const postbackEvents = ['registration', 'ftd', 'cpa', 'deposit'] as const;
+export type PostbackEvent = (typeof postbackEvents)[number];
+/** What an affiliate that never chose receives: what every affiliate received before the choice existed. */
+export const defaultPostbackEvents: readonly PostbackEvent[] = ['registration', 'ftd'];
+
+/** The events an affiliate receives, as stored on its item (absent: the default), in the canonical order. */
+export function postbackEventsOf(stored: readonly string[] | undefined): PostbackEvent[] {
+  const chosen = stored ?? defaultPostbackEvents;
+  return postbackEvents.filter((event) => chosen.includes(event));
+}
+
+/** Why a choice of events may not be stored, or [] when it may (any subset, none included: the URL stays, nothing is sent). */
+export function postbackEventProblems(events: readonly unknown[]): string[] {
+  if (events.length > postbackEvents.length * 2) return [`events must list at most ${postbackEvents.length} events`];
+  return events
+    .filter((event) => !(postbackEvents as readonly unknown[]).includes(event))
+    .map((event) => `events has an unknown event ${JSON.stringify(String(event).slice(0, 40))} (one of ${postbackEvents.join(', ')})`);
+}
+
+export const postbackPlaceholders = ['event', 'sub_id', 'link_id', 'affiliate_id', 'amount', 'currency', 'payout', 'event_id', 'date'] as const;
 export type PostbackPlaceholder = (typeof postbackPlaceholders)[number];
 export type PostbackValues = Record<PostbackPlaceholder, string>;
 
@@ -220,16 +242,38 @@ export function postbackEventId(pk: string, sk: string): string {
 }
 
 /**
- * The outbox: attributes a registration or FTD row carries while its postback
- * is due. `postbacks-due` (resources.ts) is a sparse index on them, so only
- * these rare rows cost an index write.
+ * The outbox: attributes a row carries while its postback is due.
+ * `postbacks-due` (resources.ts) is a sparse index on them, so only these
+ * rare rows cost an index write.
  */
 export const postbackQueue = 'due';
 export function postbackDueMark(now: Date): { postback_queue: string; postback_due: string } {
   return { postback_queue: postbackQueue, postback_due: now.toISOString() };
 }
 
-/** A trace row whose postback is due, as the sender reads it from the index. */
+/**
+ * Sort keys of the outbox rows under the affiliate's partition: registration
+ * and FTD rows are the funnel's trace rows (`r#`, `f#`); a CPA and each
+ * deposit get a row of their own, written only for an affiliate that receives
+ * that event. The keys make one postback per (event, player, deposit insert
+ * id): the event id is their hash.
+ */
+export const cpaPostbackSk = (day: string, profileId: string) => `pc#${day}#${profileId}`;
+export const depositPostbackSk = (day: string, profileId: string, insertId: string) => `pd#${day}#${profileId}#${insertId}`;
+
+/** A deposit of an attributed player, under its affiliate: the same fields as an FTD row (the first deposit is one of them). */
+export type DepositRow = FtdRow;
+
+/** A CPA or deposit outbox row as written: due now, expiring (the table's TTL) long after its last retry. */
+export type PostbackRow = DepositRow & { pk: string; sk: string; postback_queue: string; postback_due: string; expires_at: number };
+
+export function postbackRowOf(event: 'cpa' | 'deposit', pk: string, row: DepositRow, now: Date): PostbackRow {
+  const sk = event === 'cpa' ? cpaPostbackSk(row.day, row.profile_id) : depositPostbackSk(row.day, row.profile_id, row.insert_id);
+  const expiresAt = Math.floor(now.getTime() / 1000) + postbackLimits.logDays * 24 * 60 * 60;
+  return { pk, sk, ...row, ...postbackDueMark(now), expires_at: expiresAt };
+}
+
+/** A row whose postback is due, as the sender reads it from the index. */
 export interface DuePostback {
   pk: string;
   sk: string;
@@ -240,27 +284,79 @@ export interface DuePostback {
   sub_id?: string;
   day: string;
   urm_date_time: string;
-  /** FTD rows only, in the main currency. */
+  /** FTD, CPA and deposit rows only, in the main currency. */
   amount?: string;
   postback_due: string;
   postback_attempts?: number;
 }
 
-export const postbackEventOf = (row: Pick<DuePostback, 'sk'>): PostbackEvent => (row.sk.startsWith('f#') ? 'ftd' : 'registration');
+const eventBySkPrefix: Record<string, PostbackEvent> = { r: 'registration', f: 'ftd', pc: 'cpa', pd: 'deposit' };
 
-/** The values a due row gives the template: never the player's profile id or anything personal. */
-export function postbackValues(row: DuePostback, currency: string): PostbackValues {
+export const postbackEventOf = (row: Pick<DuePostback, 'sk'>): PostbackEvent => eventBySkPrefix[row.sk.slice(0, row.sk.indexOf('#'))] ?? 'registration';
+
+/** A CPA's payout: the CPA amount of the plan in force on the FTD's day, 2 decimals; undefined when that FTD earned none. */
+export function cpaPayout(plan: Pick<Plan, 'cpa'> | undefined, ftd: Pick<FtdRow, 'amount'>): string | undefined {
+  if (!plan?.cpa || !qualifies(plan, ftd)) return undefined;
+  return new DecimalJs(plan.cpa.amount).toFixed(2);
+}
+
+/** The values a due row gives the template: never the player's profile id or anything personal. `payout`: a CPA's, else empty. */
+export function postbackValues(row: DuePostback, currency: string, payout = ''): PostbackValues {
   const event = postbackEventOf(row);
+  const money = event !== 'registration';
   return {
     event,
     sub_id: row.sub_id ?? '',
     link_id: row.link_id === '-' ? '' : row.link_id,
     affiliate_id: row.affiliate_id,
-    amount: event === 'ftd' ? (row.amount ?? '') : '',
-    currency: event === 'ftd' ? currency : '',
+    amount: money ? (row.amount ?? '') : '',
+    currency: money ? currency : '',
+    payout: event === 'cpa' ? payout : '',
     event_id: postbackEventId(row.pk, row.sk),
     date: row.urm_date_time,
   };
+}
+
+/**
+ * A query parameter whose name holds one of these (case-insensitive) is a
+ * secret: `token`, `api_key`, `apiKey`, `secret`, `password`, `passwd`, `pwd`,
+ * `sig`, `signature`, `auth`, `authorization`, `session`, `credential`.
+ * Broad on purpose: masking a harmless value costs nothing.
+ */
+const secretParameter = /token|key|secret|pass|pwd|sig|auth|session|credential/i;
+export const maskedValue = '***';
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * The URL as the delivery log keeps it: any user name and password, and the
+ * non-empty values of query parameters whose names look secret, replaced by
+ * `***`; the rest exactly as called. Secrets elsewhere (a path segment) are
+ * not recognised: the docs tell affiliates to put them in a query parameter.
+ */
+export function maskPostbackUrl(url: string): string {
+  const hashAt = url.indexOf('#');
+  const [beforeHash, fragment] = hashAt === -1 ? [url, ''] : [url.slice(0, hashAt), url.slice(hashAt)];
+  const queryAt = beforeHash.indexOf('?');
+  const [base, query] = queryAt === -1 ? [beforeHash, undefined] : [beforeHash.slice(0, queryAt), beforeHash.slice(queryAt + 1)];
+  const withoutUser = base.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, `$1${maskedValue}@`);
+  if (query === undefined) return `${withoutUser}${fragment}`;
+  const masked = query
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals === -1 || equals === pair.length - 1) return pair;
+      const name = pair.slice(0, equals);
+      return secretParameter.test(decodedName(name)) ? `${name}=${maskedValue}` : pair;
+    })
+    .join('&');
+  return `${withoutUser}?${masked}${fragment}`;
 }
 
 /** One attempt in an affiliate's delivery log (funnel table, `a#<app>#<affiliate>`, `pb#<at>#<event_id>`). */
@@ -271,18 +367,27 @@ export interface PostbackLogEntry {
   attempts: number;
   /** delivered (2xx), retrying (failed, another attempt is scheduled), failed (the last attempt failed). */
   outcome: 'delivered' | 'retrying' | 'failed';
+  /** The URL called, masked (maskPostbackUrl): never a secret. Absent when none was called (no secret, a template refused) or on entries older than it. */
+  url?: string;
   status_code?: number;
   error?: string;
 }
 
 export const postbackLogSk = (at: string, eventId: string) => `pb#${at}#${eventId}`;
 
-/** An affiliate's postback URL template, on its affiliate item. */
+/** An affiliate's postback URL template and the events it receives, on its affiliate item. */
 export interface PostbackSettingsStore {
-  /** The template, or undefined when none is set; `exists` is false for an unknown affiliate. */
-  get(appId: string, affiliateId: string): Promise<{ exists: boolean; postback_url?: string }>;
+  /** The template, or undefined when none is set; the events as stored (absent: never chosen); `exists` is false for an unknown affiliate. */
+  get(appId: string, affiliateId: string): Promise<{ exists: boolean; postback_url?: string; postback_events?: string[] }>;
   /** Sets (a string) or clears (undefined) the template of an existing affiliate; false for an unknown one. */
   set(appId: string, affiliateId: string, postbackUrl: string | undefined): Promise<boolean>;
+  /** Stores the events an existing affiliate receives; false for an unknown one. */
+  setEvents(appId: string, affiliateId: string, events: PostbackEvent[]): Promise<boolean>;
+}
+
+/** The events an affiliate receives now: none without a URL (nothing would be sent). */
+export function receivedEvents(settings: { postback_url?: string; postback_events?: string[] }): PostbackEvent[] {
+  return settings.postback_url === undefined ? [] : postbackEventsOf(settings.postback_events);
 }
 
 /** The outbox of due postbacks (the `postbacks-due` index of the funnel table). */

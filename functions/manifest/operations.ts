@@ -369,10 +369,11 @@ export const streamConsumers: StreamConsumer[] = [
     maxRecordAgeSeconds: 6 * 24 * 60 * 60,
   },
   {
-    // The affiliate funnel: clicks, registrations, first deposits and money per affiliate, link and day.
+    // The affiliate funnel: clicks, registrations, first deposits and money per affiliate, link and day. affiliates read:
+    // which postback events an affiliate receives (a CPA or deposit row only for one that does).
     id: 'CountFunnel',
     entry: 'functions/consumers/count-funnel/handler.ts',
-    tables: { funnel: 'readwrite', apps: 'read', rejections: 'write' },
+    tables: { funnel: 'readwrite', apps: 'read', affiliates: 'read', rejections: 'write' },
     kinds: ['event', 'click'],
     batchSize: 100,
     retryAttempts: 10,
@@ -428,7 +429,7 @@ export interface ScheduledFunction extends FunctionDefinition {
 
 export const scheduledFunctions: ScheduledFunction[] = [
   {
-    // Affiliate postbacks: the outbox of registration and FTD rows (funnel `postbacks-due`), the URL on the affiliate, its signing secret.
+    // Affiliate postbacks: the outbox (funnel `postbacks-due`), the URL and events on the affiliate, its plan (a CPA's payout), its signing secret.
     id: 'SendPostbacks',
     entry: 'functions/scheduled/send-postbacks/handler.ts',
     tables: { funnel: 'readwrite', affiliates: 'read', apps: 'read' },

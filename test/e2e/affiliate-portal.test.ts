@@ -114,6 +114,16 @@ describe('the affiliate portal in Chromium', () => {
     expect(await page.locator('#signing-secret').count()).toBe(0);
     await shoot(page, 'postbacks');
     await checkPortalPage(page, 'portal-postbacks');
+    expect(await page.textContent('#deliveries tbody tr td.called')).toMatch(
+      /^http:\/\/127\.0\.0\.1:9\/pb\?goal=registration&click=spring&payout=&txid=[0-9a-f-]{36}$/,
+    );
+    await page.getByLabel('A first deposit earns you CPA').check();
+    await page.getByLabel('A player deposits').check();
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Save events' }).click()]);
+    expect(await page.textContent('#postbacks-done')).toContain('Postback events saved.');
+    expect(await page.getByLabel('A player deposits').isChecked()).toBe(true);
+    expect(await page.getByLabel('A player registers').isChecked()).toBe(true);
+    await checkPortalPage(page, 'portal-postbacks-events');
     await Promise.all([page.waitForLoadState('load'), page.getByRole('link', { name: 'Dashboard' }).click()]);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);

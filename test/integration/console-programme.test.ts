@@ -115,10 +115,10 @@ describe('postbacks from the console', () => {
     const read = await api(viewer, 'GET', `/console/api/affiliates/${affiliateId}/postbacks`);
 
     expect([set.status, set.body.postback_url_set, typeof set.body.signing_secret]).toEqual([200, true, 'string']);
-    expect(on.body).toEqual({ postback_url_set: true, postback_host: 'tracker.example', deliveries: [] });
+    expect(on.body).toEqual({ postback_url_set: true, postback_host: 'tracker.example', postback_events: ['registration', 'ftd'], deliveries: [] });
     expect(again.body).toEqual({ postback_url_set: true });
     expect(off.body).toEqual({ postback_url_set: false });
-    expect(read.body).toEqual({ postback_url_set: false, postback_host: null, deliveries: [] });
+    expect(read.body).toEqual({ postback_url_set: false, postback_host: null, postback_events: ['registration', 'ftd'], deliveries: [] });
     expect(await auditActions()).toEqual(expect.arrayContaining(['affiliate.postback_url_set', 'affiliate.postbacks_off', 'plan.created', 'link.created']));
   });
 

@@ -1,6 +1,7 @@
 /** In-memory postback ports for core tests: an outbox with the store's claim rules, a log, settings, secrets and a scripted receiver. */
 import type {
   DuePostback,
+  PostbackEvent,
   PostbackLog,
   PostbackLogEntry,
   PostbackOutbox,
@@ -10,6 +11,21 @@ import type {
 } from '../../functions/domain/postbacks';
 
 type Row = DuePostback & { postback_queue?: string };
+
+/** A due row of affiliate aff-1 of app-1 (player-1, link-1, sub-id "spring", 2026-11-23), its event by `sk`. */
+export const dueRow = (sk: string, fields: Partial<DuePostback> = {}): DuePostback => ({
+  pk: 'a#app-1#aff-1',
+  sk,
+  app_id: 'app-1',
+  affiliate_id: 'aff-1',
+  profile_id: 'player-1',
+  link_id: 'link-1',
+  sub_id: 'spring',
+  day: '2026-11-23',
+  urm_date_time: '2026-11-23T09:59:00Z',
+  postback_due: '2026-11-23T09:59:01Z',
+  ...fields,
+});
 
 export class MemoryPostbackOutbox implements PostbackOutbox, PostbackLog {
   readonly rows = new Map<string, Row>();
@@ -67,12 +83,25 @@ export class MemoryPostbackOutbox implements PostbackOutbox, PostbackLog {
 
 export class MemoryPostbackSettings implements PostbackSettingsStore {
   readonly urls = new Map<string, string | undefined>();
+  /** The events chosen, by `app#affiliate`; absent: never chosen. */
+  readonly events = new Map<string, PostbackEvent[]>();
+  /** How many times get was called (the consumer's cache is judged by it). */
+  reads = 0;
 
-  async get(appId: string, affiliateId: string): Promise<{ exists: boolean; postback_url?: string }> {
+  async get(appId: string, affiliateId: string): Promise<{ exists: boolean; postback_url?: string; postback_events?: string[] }> {
+    this.reads++;
     const key = `${appId}#${affiliateId}`;
     if (!this.urls.has(key)) return { exists: false };
     const url = this.urls.get(key);
-    return url === undefined ? { exists: true } : { exists: true, postback_url: url };
+    const events = this.events.get(key);
+    return { exists: true, ...(url === undefined ? {} : { postback_url: url }), ...(events ? { postback_events: [...events] } : {}) };
+  }
+
+  async setEvents(appId: string, affiliateId: string, events: PostbackEvent[]): Promise<boolean> {
+    const key = `${appId}#${affiliateId}`;
+    if (!this.urls.has(key)) return false;
+    this.events.set(key, [...events]);
+    return true;
   }
 
   async set(appId: string, affiliateId: string, url: string | undefined): Promise<boolean> {

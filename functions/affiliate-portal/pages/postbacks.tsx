@@ -1,10 +1,11 @@
 /**
- * The affiliate's postbacks: the URL template urm calls on a registration or
- * a first deposit (with the placeholders it may use), the controls to turn it
- * off and to make a new signing secret, and the delivery log. A secret is on
- * the page only in the answer to the form that made it.
+ * The affiliate's postbacks: the URL template urm calls on the events it
+ * chooses (registration, FTD, CPA, each deposit; with the placeholders it may
+ * use), the controls to turn it off and to make a new signing secret, and
+ * the delivery log with the URL each attempt called, secrets masked. A secret
+ * is on the page only in the answer to the form that made it.
  */
-import { postbackPlaceholders, type PostbackLogEntry, type PostbackPlaceholder } from '../../domain/postbacks';
+import { postbackEvents, postbackPlaceholders, type PostbackEvent, type PostbackLogEntry, type PostbackPlaceholder } from '../../domain/postbacks';
 import { formatTime } from '../../ui/format';
 import { PageHeader } from '../../ui/design/page';
 import { Csrf, Field, Layout, Notice, TableRegion } from './layout';
@@ -15,6 +16,8 @@ export interface PostbacksView {
   csrf: string;
   /** The template as stored, or null when postbacks are off. */
   postbackUrl: string | null;
+  /** The events the affiliate receives while a URL is set. */
+  events: PostbackEvent[];
   /** Newest first, at most logLimit entries. */
   log: PostbackLogEntry[];
   logLimit: number;
@@ -22,18 +25,30 @@ export interface PostbacksView {
   /** Just made (the URL's first setting) or rotated: shown this once. */
   secret?: { value: string; rotated: boolean };
   /** After a redirect: what the last form did. */
-  done?: 'saved' | 'off';
+  done?: 'saved' | 'off' | 'events';
 }
 
 const placeholderMeaning: Record<PostbackPlaceholder, string> = {
-  event: '“registration” or “ftd”',
-  sub_id: 'the sub-id of the click (urm_aff), or empty',
+  event: '“registration”, “ftd”, “cpa” or “deposit”',
+  sub_id: 'the sub-id of the click the player came from (urm_aff), on every event, or empty',
   link_id: 'your tracking link, or empty',
   affiliate_id: 'your affiliate id',
-  amount: 'FTD: the first deposit in the main currency; registration: empty',
-  currency: 'FTD: the main currency; registration: empty',
+  amount: 'FTD and CPA: the first deposit; deposit: that deposit; in the main currency; registration: empty',
+  currency: 'FTD, CPA and deposit: the main currency; registration: empty',
+  payout: 'CPA: the commission you earned, with 2 decimals (e.g. 50.00); other events: empty',
   event_id: 'the id of this postback, the same on every retry',
   date: 'when it happened (ISO 8601)',
+};
+
+/** The form's checkbox of an event (distinct names: a form field holds one value). */
+export const eventFieldName = (event: string) => `event_${event}`;
+
+/** What each event is, in the event switches and the delivery log. */
+const eventWords: Record<PostbackEvent, { name: string; when: string }> = {
+  registration: { name: 'Registration', when: 'A player registers' },
+  ftd: { name: 'FTD', when: 'A player makes a first deposit' },
+  cpa: { name: 'CPA', when: 'A first deposit earns you CPA' },
+  deposit: { name: 'Deposit', when: 'A player deposits (every deposit, the first included)' },
 };
 
 const outcomeWords: Record<PostbackLogEntry['outcome'], string> = {
@@ -48,11 +63,16 @@ export function PostbacksPage(props: PostbacksView) {
     <Layout title="Postbacks" appName={props.appName} signedIn={{ name: props.name, csrf: props.csrf, current: 'postbacks' }}>
       <PageHeader
         title="Postbacks"
-        subtitle="We call your tracker’s address, server to server, when one of your players registers and when they make a first deposit."
+        subtitle="We call your tracker’s address, server to server, when one of your players registers and when they make a first deposit. You choose the events below: a CPA you earn and every deposit can be sent too."
       />
       {props.done === 'saved' && (
         <Notice kind="ok" id="postbacks-done">
           Postback URL saved.
+        </Notice>
+      )}
+      {props.done === 'events' && (
+        <Notice kind="ok" id="postbacks-done">
+          Postback events saved.
         </Notice>
       )}
       {props.done === 'off' && (
@@ -119,6 +139,43 @@ export function PostbacksPage(props: PostbacksView) {
           </div>
         )}
       </section>
+      <section class="card" aria-labelledby="postback-events">
+        <h2 id="postback-events">Events</h2>
+        <form method="post" action="postbacks" class="event-switches">
+          <Csrf token={props.csrf} />
+          <input type="hidden" name="action" value="events" />
+          <fieldset>
+            <legend>Send a postback when</legend>
+            <ul class="switch-list">
+              {postbackEvents.map((event) => {
+                const id = `postback-event-${event}`;
+                return (
+                  <li key={event}>
+                    <input
+                      type="checkbox"
+                      id={id}
+                      name={eventFieldName(event)}
+                      value="on"
+                      checked={props.events.includes(event)}
+                      aria-describedby={`${id}-code`}
+                    />
+                    <label for={id}>{eventWords[event].when}</label>
+                    <code id={`${id}-code`} class="event-code">
+                      {event}
+                    </code>
+                  </li>
+                );
+              })}
+            </ul>
+          </fieldset>
+          {props.postbackUrl === null && <p class="muted">Postbacks are off: these apply once you save a postback URL.</p>}
+          <div class="form-actions">
+            <button type="submit" class="primary">
+              Save events
+            </button>
+          </div>
+        </form>
+      </section>
       <section class="card" aria-labelledby="placeholders">
         <h2 id="placeholders">Placeholders</h2>
         <dl class="pairs" id="placeholder-list">
@@ -132,7 +189,12 @@ export function PostbacksPage(props: PostbacksView) {
           ))}
         </dl>
         <p class="muted">
-          For example <code class="address">{'https://tracker.example.com/postback?clickid={sub_id}&goal={event}&payout={amount}&txid={event_id}'}</code>
+          For example{' '}
+          <code class="address">{'https://tracker.example.com/postback?clickid={sub_id}&goal={event}&payout={payout}&amount={amount}&txid={event_id}'}</code>
+        </p>
+        <p class="muted">
+          Put a token of your tracker in a query parameter whose name says so (such as <code>token</code>, <code>key</code> or <code>secret</code>): the
+          delivery log then shows it as <code>***</code>.
         </p>
       </section>
       <section class="card" aria-labelledby="delivery-log">
@@ -163,19 +225,23 @@ export function PostbacksPage(props: PostbacksView) {
                     <th scope="col" class="left">
                       HTTP status or error
                     </th>
+                    <th scope="col" class="left">
+                      URL called
+                    </th>
                     <th scope="col">Time</th>
                   </tr>
                 </thead>
                 <tbody>
                   {props.log.map((entry) => (
                     <tr key={`${entry.at}#${entry.event_id}`}>
-                      <th scope="row">{entry.event === 'ftd' ? 'FTD' : 'Registration'}</th>
+                      <th scope="row">{eventWords[entry.event]?.name ?? entry.event}</th>
                       <td class="left wrap">
                         <code>{entry.event_id}</code>
                       </td>
                       <td class={`left outcome-${entry.outcome}`}>{outcomeWords[entry.outcome]}</td>
                       <td>{entry.attempts}</td>
                       <td class="left wrap">{entry.status_code !== undefined ? String(entry.status_code) : (entry.error ?? '—')}</td>
+                      <td class="left called">{entry.url ? <code>{entry.url}</code> : '—'}</td>
                       <td>{formatTime(entry.at)}</td>
                     </tr>
                   ))}

@@ -5,7 +5,7 @@ import { csvFileName, reportCsv } from '../../back-office/affiliate-report-csv';
 import { affiliateDetail, assignPlan, listAffiliatesWithPlans, setAffiliateStatus } from '../../back-office/affiliates';
 import { createPlan, listPlans } from '../../back-office/plans';
 import type { BackOffice } from '../../back-office/ports';
-import { changeAffiliatePostbacks, postbackDeliveries, postbackUrlOf } from '../../back-office/postbacks';
+import { changeAffiliatePostbacks, postbackDeliveries, postbackSettingsOf } from '../../back-office/postbacks';
 import { affiliateIdOf } from '../../domain/affiliates';
 import { describePlan } from '../../domain/plans';
 import { consoleActor } from '../../http/console-auth';
@@ -90,9 +90,9 @@ export function affiliatesHandlers(office: AffiliatesPorts) {
 
     ConsoleAffiliatePostbacks: async ({ identity, path, query }) => {
       const affiliateId = affiliateIdOf(path);
-      const url = await postbackUrlOf(office, identity.appId, affiliateId);
+      const { postback_url: url, postback_events } = await postbackSettingsOf(office, identity.appId, affiliateId);
       const deliveries = await postbackDeliveries(office, identity.appId, affiliateId, query.limit ? Number(query.limit) : undefined);
-      return answer(200, { postback_url_set: url !== null, postback_host: url === null ? null : hostOf(url), deliveries });
+      return answer(200, { postback_url_set: url !== null, postback_host: url === null ? null : hostOf(url), postback_events, deliveries });
     },
 
     ConsoleUpdateAffiliatePostbacks: async ({ identity, path, body }) => {

@@ -5,13 +5,16 @@
  * Per batch: the application's money settings (cached), then only for the
  * players with something to count (money events, the attribution event) one
  * BatchGet of their ledgers; the contributions; rejection rows and trace rows
- * (idempotent puts, marked due for a postback); one BatchGet of the day rows they touch and one
+ * (idempotent puts, marked due for a postback), with the CPA and deposit
+ * postback rows of affiliates that receive those events; one BatchGet of the day rows they touch and one
  * conditional write per day row (read again and re-applied on a conflict);
  * ledgers last. A batch with nothing to count makes no DynamoDB call at all.
  */
 import pLimit from 'p-limit';
 import { backoffDelay, backoffTimer, type RetryPolicy } from '../../adapters/retry';
+import type { FtdRow } from '../../domain/affiliate-program';
 import {
+  affiliatePk,
   applyContributions,
   clickContribution,
   countPlayer,
@@ -26,7 +29,7 @@ import {
   type TraceRow,
 } from '../../domain/funnel';
 import type { MoneySettings } from '../../domain/money-settings';
-import { postbackDueMark } from '../../domain/postbacks';
+import { postbackDueMark, postbackRowOf, type PostbackEvent } from '../../domain/postbacks';
 import { rejectionOf } from '../../domain/rejections';
 import type { RejectionSink } from '../../domain/timeline';
 import type { StreamItem } from '../../stream/kinesis-batch';
@@ -37,6 +40,11 @@ export interface CountFunnelDeps {
   settings: (appId: string) => Promise<MoneySettings | undefined>;
   rejections: RejectionSink;
   now: () => Date;
+  /**
+   * The postback events an affiliate receives now (none without a URL), through a short-lived cache: a CPA or
+   * deposit row is written only for an affiliate that receives the event. Absent: none are written.
+   */
+  postbackEvents?: (appId: string, affiliateId: string) => Promise<readonly PostbackEvent[]>;
   /** Between attempts at a day row another shard's consumer changed meanwhile. */
   conflictRetry?: RetryPolicy;
 }
@@ -84,6 +92,7 @@ export function countFunnel(deps: CountFunnelDeps) {
       contributions.push(...outcome.contributions);
       // Each new registration and FTD row is also due for its affiliate's postback (the outbox: functions/scheduled/send-postbacks).
       trace.push(...[...outcome.registrations, ...outcome.ftds].map((row) => ({ ...traceRowOf(row), ...postbackDueMark(now) })));
+      trace.push(...(await postbackRows(deps, outcome.ftds, outcome.deposits, now)));
       rejected.push(...outcome.rejections);
       if (outcome.ledger) ledgers.push({ ledger: outcome.ledger, expected: before?.version });
     }
@@ -104,6 +113,22 @@ export function countFunnel(deps: CountFunnelDeps) {
     );
     return { players: players.size, contributions: contributions.length, day_rows_written: written, rejected: rejected.length };
   };
+}
+
+/** The CPA rows (one per FTD) and deposit rows of the affiliates that receive those events. */
+async function postbackRows(deps: CountFunnelDeps, ftds: FtdRow[], deposits: FtdRow[], now: Date): Promise<TraceRow[]> {
+  const wanted = deps.postbackEvents;
+  if (!wanted || ftds.length + deposits.length === 0) return [];
+  const rows: TraceRow[] = [];
+  for (const [event, candidates] of [
+    ['cpa', ftds],
+    ['deposit', deposits],
+  ] as const) {
+    for (const row of candidates) {
+      if ((await wanted(row.app_id, row.affiliate_id)).includes(event)) rows.push(postbackRowOf(event, affiliatePk(row.app_id, row.affiliate_id), row, now));
+    }
+  }
+  return rows;
 }
 
 /** One conditional write per day row, whatever the number of contributions; returns how many rows were written. */

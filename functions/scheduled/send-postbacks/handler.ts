@@ -1,6 +1,7 @@
 import { PostbackHttp } from '../../adapters/postback-http';
 import { secretStoreFromEnv } from '../../adapters/secret-store';
-import { appStore, postbackOutbox, postbackSettings } from '../../adapters/stores';
+import { affiliateStore, appStore, planStore, postbackOutbox, postbackSettings } from '../../adapters/stores';
+import { payoutPlan } from '../../back-office/postbacks';
 import { postbackHostList } from '../../domain/postbacks';
 import { postbackSending } from '../../manifest/resources';
 import { optionalEnv } from '../../runtime/config';
@@ -11,6 +12,7 @@ export const handler = makeSendPostbacksHandler({
   outbox: postbackOutbox(),
   settings: postbackSettings(),
   secrets: secretStoreFromEnv(),
+  payoutPlan: payoutPlan({ affiliates: affiliateStore(), plans: planStore() }),
   transport: new PostbackHttp({ allowedHosts: postbackHostList(optionalEnv(postbackSending.allowedHostsEnvVar, '')) }),
   now: () => new Date(),
 });

@@ -9,7 +9,8 @@ import { LookupCache, lookupCacheDefaults } from '../../http/lookup-cache';
 import { logger } from '../../runtime/logger';
 import { sendPostbacks, type PostbackRunCounts, type SendPostbacksDeps } from './core';
 
-export interface SendPostbacksHandlerPorts extends Pick<SendPostbacksDeps, 'settings' | 'secrets' | 'transport' | 'now' | 'pageSize' | 'concurrency'> {
+export interface SendPostbacksHandlerPorts
+  extends Pick<SendPostbacksDeps, 'settings' | 'secrets' | 'transport' | 'payoutPlan' | 'now' | 'pageSize' | 'concurrency'> {
   /** The due rows, and where each delivery attempt is kept (the funnel table holds both). */
   outbox: PostbackOutbox & PostbackLog;
   /** Where the currency of each application's amounts comes from, through a cache. */

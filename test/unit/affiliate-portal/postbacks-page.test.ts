@@ -24,7 +24,7 @@ const entry = (overrides: Partial<PostbackLogEntry> = {}): PostbackLogEntry => (
 });
 
 const render = (overrides: Partial<PostbacksView> = {}) =>
-  renderPage(h(PostbacksPage, { name: 'Ada', csrf: 'tok', postbackUrl: null, log: [], logLimit: 50, ...overrides }));
+  renderPage(h(PostbacksPage, { name: 'Ada', csrf: 'tok', postbackUrl: null, events: ['registration', 'ftd'], log: [], logLimit: 50, ...overrides }));
 
 describe('postbacks page', () => {
   test('a hostile URL, field value, error, event id and delivery error are shown as text, never as markup', () => {
@@ -51,11 +51,11 @@ describe('postbacks page', () => {
     });
 
     expect(html).toContain('<code class="address">https://tracker.example/pb?e={event}</code>');
-    for (const name of ['event', 'sub_id', 'link_id', 'affiliate_id', 'amount', 'currency', 'event_id', 'date'])
+    for (const name of ['event', 'sub_id', 'link_id', 'affiliate_id', 'amount', 'currency', 'payout', 'event_id', 'date'])
       expect(html).toContain(`<code>{${name}}</code>`);
     expect(html.indexOf('pb_new')).toBeLessThan(html.indexOf('pb_old'));
     expect(html).toMatch(
-      /<th scope="row">FTD<\/th><td class="left wrap"><code>pb_new<\/code><\/td><td class="left outcome-retrying">Failed, will retry<\/td><td>2<\/td><td class="left wrap">503<\/td><td>23 Nov 2026, 10:00:00 UTC<\/td>/,
+      /<th scope="row">FTD<\/th><td class="left wrap"><code>pb_new<\/code><\/td><td class="left outcome-retrying">Failed, will retry<\/td><td>2<\/td><td class="left wrap">503<\/td><td class="left called">—<\/td><td>23 Nov 2026, 10:00:00 UTC<\/td>/,
     );
     expect(html).toContain('value="rotate"');
     expect(html).toContain('value="off"');
@@ -207,6 +207,43 @@ describe('POST /affiliates/{app_id}/postbacks', () => {
     expect(response.headers?.Location).toBe('postbacks?done=off');
     expect(postbacks.settings.urls.has('app_1#aff_1')).toBe(true);
     expect(postbacks.settings.urls.get('app_1#aff_1')).toBe(undefined);
+  });
+
+  test('the event switches store the ticked events only and redirect with a notice; unticked ones are off', async () => {
+    const { post, browse, cookie, sessionId, postbacks } = await signedInPortal();
+    postbacks.settings.urls.set('app_1#aff_1', 'https://tracker.example/pb');
+
+    const response = await post({ csrf: portalCsrf.tokenFor(sessionId), action: 'events', event_ftd: 'on', event_deposit: 'on', event_withdrawal: 'on' });
+    const page = await browse('GET', '/affiliates/app_1/postbacks?done=events', { cookie });
+
+    expect(response.statusCode).toBe(303);
+    expect(response.headers?.Location).toBe('postbacks?done=events');
+    expect(postbacks.settings.events.get('app_1#aff_1')).toEqual(['ftd', 'deposit']);
+    expect(page.body).toContain('Postback events saved.');
+    expect(page.body).toMatch(/<input type="checkbox" id="postback-event-deposit" name="event_deposit" value="on" checked/);
+    expect(page.body).not.toMatch(/id="postback-event-registration" name="event_registration" value="on" checked/);
+  });
+
+  test('an affiliate that never chose sees registration and FTD ticked, CPA and deposit not', async () => {
+    const { browse, cookie, postbacks } = await signedInPortal();
+    postbacks.settings.urls.set('app_1#aff_1', 'https://tracker.example/pb');
+
+    const page = (await browse('GET', '/affiliates/app_1/postbacks', { cookie })).body as string;
+
+    const ticked = [...page.matchAll(/id="postback-event-(\w+)" name="event_\w+" value="on"( checked)?/g)].map(([, event, checked]) => [event, !!checked]);
+    expect(ticked).toEqual([
+      ['registration', true],
+      ['ftd', true],
+      ['cpa', false],
+      ['deposit', false],
+    ]);
+  });
+
+  test('the delivery log shows the URL each attempt called, as stored (masked)', () => {
+    const html = render({ log: [entry({ event: 'deposit', url: 'https://tracker.example/pb?token=***&e=deposit' })] });
+
+    expect(html).toContain('<th scope="row">Deposit</th>');
+    expect(html).toContain('<td class="left called"><code>https://tracker.example/pb?token=***&amp;e=deposit</code></td>');
   });
 
   test('with a CSRF token but no live session it redirects to sign in and changes nothing', async () => {

@@ -201,6 +201,7 @@ describe("an affiliate's postbacks from the console", () => {
     expect(response.body).toEqual({
       postback_url_set: true,
       postback_host: 'tracker.example',
+      postback_events: ['registration', 'ftd'],
       deliveries: [
         { event_id: 'ev_1', event: 'ftd', at: '2026-11-02T00:00:00.000Z', attempts: 1, outcome: 'delivered', status_code: 200 },
         { event_id: 'ev_0', event: 'registration', at: '2026-11-01T00:00:00.000Z', attempts: 1, outcome: 'delivered', status_code: 200 },

@@ -6,6 +6,7 @@ import type { StoredDayRow, StoredLedger } from '../../../functions/domain/funne
 import { logger } from '../../../functions/runtime/logger';
 import { MemoryAppStore } from '../../support/affiliates';
 import { MemoryFunnelStore } from '../../support/funnel-store';
+import { MemoryPostbackSettings } from '../../support/postbacks';
 import { kinesisEvent, sequenceNumbers, type EventRecordInput } from '../../support/kinesis-event';
 import { context } from '../../support/lambda';
 import { MemoryRejectionLog } from '../../support/players';
@@ -35,6 +36,7 @@ function consumerOf(application: App): void {
   const consume = makeCountFunnelHandler({
     store: funnel,
     apps,
+    postbackSettings: new MemoryPostbackSettings(),
     rejections,
     now: () => new Date(),
     conflictRetry: { maxAttempts: 12, baseDelayMs: 1, maxDelayMs: 1, sleep: async () => {} },

@@ -163,7 +163,7 @@ describe('the funnel of one player', () => {
     const first = count([attributed(1), money(2, 'Deposit', 50)]);
     const again = count([attributed(1), money(2, 'Deposit', 50)], first.ledger);
 
-    expect(again).toEqual({ contributions: [], registrations: [], ftds: [], rejections: [] });
+    expect(again).toEqual({ contributions: [], registrations: [], ftds: [], deposits: [], rejections: [] });
   });
 
   test('a record re-sent with the same insert id counts nothing', () => {

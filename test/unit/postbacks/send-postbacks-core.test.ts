@@ -1,22 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
 import { sendPostbacks } from '../../../functions/scheduled/send-postbacks/core';
-import { postbackEventId, postbackSecretName, postbackSignature, type DuePostback, type PostbackResponse } from '../../../functions/domain/postbacks';
-import { MemoryPostbackOutbox, MemoryPostbackSettings, ScriptedReceiver } from '../../support/postbacks';
+import { postbackEventId, postbackSecretName, postbackSignature, type PostbackResponse } from '../../../functions/domain/postbacks';
+import { dueRow, MemoryPostbackOutbox, MemoryPostbackSettings, ScriptedReceiver } from '../../support/postbacks';
 
 const T0 = new Date('2026-11-23T10:00:00Z');
-const row = (sk: string, fields: Partial<DuePostback> = {}): DuePostback => ({
-  pk: 'a#app-1#aff-1',
-  sk,
-  app_id: 'app-1',
-  affiliate_id: 'aff-1',
-  profile_id: 'player-1',
-  link_id: 'link-1',
-  sub_id: 'spring',
-  day: '2026-11-23',
-  urm_date_time: '2026-11-23T09:59:00Z',
-  postback_due: '2026-11-23T09:59:01Z',
-  ...fields,
-});
+const row = dueRow;
 
 function setup(script: PostbackResponse[], url: string | null = 'https://tracker.example.com/pb?e={event}&s={sub_id}&id={event_id}&m={amount}{currency}') {
   const outbox = new MemoryPostbackOutbox();
@@ -31,6 +19,7 @@ function setup(script: PostbackResponse[], url: string | null = 'https://tracker
     settings,
     secrets: { get: async (name) => secrets.get(name) },
     currency: async () => 'EUR',
+    payoutPlan: async () => undefined,
     transport: receiver,
     now: () => now,
   });
@@ -136,6 +125,7 @@ describe('send-postbacks', () => {
       settings: new MemoryPostbackSettings(),
       secrets: { get: async () => undefined },
       currency: async () => 'EUR',
+      payoutPlan: async () => undefined,
       transport: outboxSetup.receiver,
       now: () => T0,
       pageSize: 10,

@@ -1,27 +1,15 @@
 import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import type { ScheduledEvent } from 'aws-lambda';
 import { makeSendPostbacksHandler } from '../../../functions/scheduled/send-postbacks/make-handler';
-import { postbackSecretName, type DuePostback } from '../../../functions/domain/postbacks';
+import { postbackSecretName } from '../../../functions/domain/postbacks';
 import { logger } from '../../../functions/runtime/logger';
 import { MemoryAppStore } from '../../support/affiliates';
 import { context } from '../../support/lambda';
-import { MemoryPostbackOutbox, MemoryPostbackSettings, ScriptedReceiver } from '../../support/postbacks';
+import { dueRow, MemoryPostbackOutbox, MemoryPostbackSettings, ScriptedReceiver } from '../../support/postbacks';
 import { MemorySecretStore } from '../../support/secrets';
 
 const T0 = new Date('2026-11-23T10:00:00Z');
-const ftd: DuePostback = {
-  pk: 'a#app-1#aff-1',
-  sk: 'f#2026-11-23#player-1',
-  app_id: 'app-1',
-  affiliate_id: 'aff-1',
-  profile_id: 'player-1',
-  link_id: 'link-1',
-  sub_id: 'spring',
-  day: '2026-11-23',
-  urm_date_time: '2026-11-23T09:59:00Z',
-  postback_due: '2026-11-23T09:59:01Z',
-  amount: '50',
-};
+const ftd = dueRow('f#2026-11-23#player-1', { amount: '50' });
 const scheduled = {} as ScheduledEvent;
 
 let outbox: MemoryPostbackOutbox;
@@ -45,6 +33,7 @@ beforeEach(() => {
     settings,
     secrets: new MemorySecretStore({ [postbackSecretName('app-1', 'aff-1')]: 'the-secret' }),
     transport: receiver,
+    payoutPlan: async () => undefined,
     now: () => T0,
   });
 });

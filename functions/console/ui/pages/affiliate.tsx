@@ -10,6 +10,7 @@
 import { type ComponentChildren, Fragment } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { ConsoleAnswer } from '../../answers';
+import type { PostbackEvent } from '../../../domain/postbacks';
 import { StatusBadge } from '../../../ui/design/badge';
 import { ConfirmButton } from '../../../ui/design/dialog';
 import { Field, fieldProps } from '../../../ui/design/field';
@@ -295,8 +296,20 @@ function NewLink({ path, onCreated }: { path: string; onCreated: () => void }) {
   );
 }
 
+/** The server's default (domain/postbacks.ts, whose types only the UI may import): registration and FTD. */
+const defaultPostbackEvents: readonly PostbackEvent[] = ['registration', 'ftd'];
+const eventPhrases: Record<PostbackEvent, string> = { registration: 'registrations', ftd: 'first deposits', cpa: 'CPAs earned', deposit: 'deposits' };
+const sameEvents = (a: readonly string[] | undefined, b: readonly string[]) => (a ?? b).join() === b.join();
+/** The events the affiliate chose, as a phrase ("registrations, CPAs earned and deposits"); none: "no events". */
+function eventsInWords(events: readonly PostbackEvent[] | undefined): string {
+  const phrases = (events ?? []).map((event) => eventPhrases[event]);
+  if (phrases.length === 0) return 'no events';
+  return phrases.length === 1 ? phrases[0] : `${phrases.slice(0, -1).join(', ')} and ${phrases.at(-1)}`;
+}
+
 /**
- * The affiliate's postbacks: on or off and to which host (the URL's template is the affiliate's), the delivery log,
+ * The affiliate's postbacks: on or off and to which host (the URL's template is the affiliate's), the delivery log
+ * (with the URL each attempt called, its secrets masked by the sender),
  * and for admins and marketers a new URL, off, or a new signing secret (shown once).
  */
 function Postbacks({ path, canChange, onChanged }: { path: string; canChange: boolean; onChanged: () => void }) {
@@ -329,7 +342,10 @@ function Postbacks({ path, canChange, onChanged }: { path: string; canChange: bo
           <p>
             {view.postback_url_set ? (
               <>
-                On: each registration and first deposit of its players is sent to <code>{view.postback_host ?? 'its URL'}</code>, signed.
+                {sameEvents(view.postback_events, defaultPostbackEvents)
+                  ? 'On: each registration and first deposit of its players is sent to '
+                  : `On: ${eventsInWords(view.postback_events)} of its players are sent to `}
+                <code>{view.postback_host ?? 'its URL'}</code>, signed.
               </>
             ) : (
               'Off: no postbacks are sent.'
@@ -352,8 +368,8 @@ function Postbacks({ path, canChange, onChanged }: { path: string; canChange: bo
                   errors={errors}
                   hint={
                     <>
-                      https only. Placeholders: <code>{'{event} {sub_id} {link_id} {affiliate_id} {amount} {currency} {event_id} {date}'}</code>. The first URL
-                      makes a signing secret, shown once.
+                      https only. Placeholders: <code>{'{event} {sub_id} {link_id} {affiliate_id} {amount} {currency} {payout} {event_id} {date}'}</code>. The
+                      first URL makes a signing secret, shown once.
                     </>
                   }
                 >
@@ -415,6 +431,7 @@ function Postbacks({ path, canChange, onChanged }: { path: string; canChange: bo
                       Attempts
                     </th>
                     <th scope="col">Answer</th>
+                    <th scope="col">URL called</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -431,6 +448,7 @@ function Postbacks({ path, canChange, onChanged }: { path: string; canChange: bo
                       </td>
                       <td class="num">{formatCount(entry.attempts)}</td>
                       <td class="break">{entry.status_code ?? entry.error ?? '—'}</td>
+                      <td class="break">{entry.url ?? '—'}</td>
                     </tr>
                   ))}
                 </tbody>

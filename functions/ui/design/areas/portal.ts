@@ -53,6 +53,16 @@ export const portalCss = `
 .portal td.outcome-delivered { color: var(--urm-success); }
 .portal td.outcome-retrying { color: var(--urm-warning); }
 .portal td.outcome-failed { color: var(--urm-danger); }
+.portal .event-switches fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
+.portal .event-switches legend { padding: 0; margin-bottom: var(--urm-space-1); color: var(--urm-ink-soft); font-weight: 600; }
+.portal .switch-list { list-style: none; margin: 0; padding: 0; }
+.portal .switch-list li { display: flex; align-items: center; gap: var(--urm-space-1) var(--urm-space-3); padding: var(--urm-space-3) 0; border-top: 1px solid var(--urm-line); }
+.portal .switch-list li:first-child { border-top: 0; }
+.portal .switch-list input[type="checkbox"] { width: 1.25rem; height: 1.25rem; flex: none; }
+.portal .switch-list label { margin: 0; font-weight: 500; cursor: pointer; flex: 1 1 auto; min-width: 0; }
+.portal .switch-list .event-code { flex: none; color: var(--urm-muted); font-size: var(--urm-text-sm); }
+.portal table.log td.called { min-width: 12rem; max-width: 24rem; }
+.portal table.log td.called code { white-space: normal; overflow-wrap: anywhere; font-size: var(--urm-text-sm); }
 .portal p.empty { margin: 0; padding: var(--urm-space-6) var(--urm-space-4); }
 @media (max-width: ${breakpoints.md}) {
   .portal .link-list thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
