@@ -26,6 +26,8 @@ const figures = (overrides: Partial<FunnelFigures> = {}): FunnelFigures => ({
   cpa: '0.00',
   revshare: '0.00',
   commission: '0.00',
+  registration_rate: null,
+  ftd_rate: null,
   ...overrides,
 });
 
