@@ -166,6 +166,8 @@ describe('hybrid plans and the report', () => {
       cpa: '50.00',
       revshare: '-18.12',
       commission: '50.00',
+      registration_rate: '0.2500',
+      ftd_rate: '1.0000',
     });
     expect(result.months![0]).toMatchObject({ payable: '0.00', carried_out: '-18.12' });
   });
