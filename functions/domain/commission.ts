@@ -267,10 +267,3 @@ export function affiliateReportOf(input: ReportInput): AffiliateReport {
     months,
   };
 }
-
-/** The report as CSV, one line per day and a totals line (for spreadsheets: the admin CLI, the portal). */
-export function reportCsv(report: AffiliateReport): string {
-  const columns = ['clicks', 'registrations', 'ftds', 'qualified_ftds', 'deposits', 'withdrawals', 'ngr', 'cpa', 'revshare', 'commission'] as const;
-  const line = (label: string, row: FunnelFigures) => [label, ...columns.map((column) => String(row[column]))].join(',');
-  return `${[['date', ...columns].join(','), ...report.days.map((row) => line(row.date, row)), line('total', report.totals)].join('\n')}\n`;
-}
