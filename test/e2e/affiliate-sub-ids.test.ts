@@ -102,7 +102,8 @@ describe('sub-ids in Chromium', () => {
 
     await page.getByRole('heading', { name: 'By sub-id', level: 2 }).waitFor();
     const table = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Sub-id' }) });
-    expect(await table.getByRole('rowheader').allTextContents()).toEqual(['facebook-spring', 'newsletter']);
+    // Each sub-id with its link's name (here the id: the link has no record) under it.
+    expect(await table.getByRole('rowheader').allTextContents()).toEqual(['facebook-springQx7RmT2vLp9K', 'newsletterQx7RmT2vLp9K']);
     expect(await table.getByRole('row', { name: /facebook-spring/ }).textContent()).toContain('16.67 %');
     expect(await page.textContent('#conversion')).toContain('Registrations per click: 22.22 %');
     await shoot(page, `portal-${width}`);
@@ -116,7 +117,8 @@ describe('sub-ids in Chromium', () => {
 
     await page.getByRole('heading', { name: 'By sub-id', level: 3 }).waitFor();
     const table = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Sub-id' }) });
-    expect(await table.getByRole('rowheader').allTextContents()).toEqual(['facebook-spring', 'newsletter']);
+    // Each sub-id with its link's name (here the id: the link has no record) under it.
+    expect(await table.getByRole('rowheader').allTextContents()).toEqual(['facebook-springQx7RmT2vLp9K', 'newsletterQx7RmT2vLp9K']);
     expect(await page.textContent('.report-rates')).toContain('Registrations per click: 22.22 %');
     await shoot(page, `console-${width}`);
     await checkPage(page, `console-sub-ids-${width}`);

@@ -258,14 +258,20 @@ function SubIdSection({ report }: { report: AffiliateReport }) {
             <table id="sub-ids-table">
               <thead>
                 <tr>
-                  <th scope="col">Sub-id</th>
-                  <th scope="col">Link</th>
-                  <FigureHeads />
+                  <th scope="col">Sub-id and link</th>
+                  {countColumns.map(([key, label]) => (
+                    <th key={key} scope="col" class="num">
+                      {label}
+                    </th>
+                  ))}
                   <th scope="col" class="num">
-                    Registrations per click
+                    Registration rate
                   </th>
                   <th scope="col" class="num">
-                    FTDs per registration
+                    FTD rate
+                  </th>
+                  <th scope="col" class="num">
+                    Commission
                   </th>
                 </tr>
               </thead>
@@ -274,16 +280,25 @@ function SubIdSection({ report }: { report: AffiliateReport }) {
                   <tr key={`${row.link_id}\u0000${row.sub_id}`}>
                     <th scope="row" class="name">
                       {subIdLabel(row.sub_id)}
+                      <span class="muted sub-link">{row.name ?? (row.link_id === '-' ? 'Without a link' : row.link_id)}</span>
                     </th>
-                    <td class="name">{row.name ?? (row.link_id === '-' ? 'Without a link' : row.link_id)}</td>
-                    <FigureCells figures={row} currency={report.currency} />
+                    {countColumns.map(([key]) => (
+                      <td key={key} class="num">
+                        {formatCount(row[key])}
+                      </td>
+                    ))}
                     <td class="num">{formatRate(row.registration_rate)}</td>
                     <td class="num">{formatRate(row.ftd_rate)}</td>
+                    <td class="num">{formatMoney(row.commission, report.currency)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </TableRegion>
+          <p class="muted" id="sub-ids-note">
+            Registration rate: registrations per click. FTD rate: first deposits per registration. Up to 100 sub-ids a link and day have their own row; the rest
+            are counted under “Other sub-ids”.
+          </p>
           {rows.length > shown.length && (
             <p class="muted" id="sub-ids-more">
               Showing the {subIdRowsShown} with the most clicks of {formatCount(rows.length)}; the CSV has them all.

@@ -1,7 +1,8 @@
 /** Affiliates: attribution of a profile, registration, the operator's listing and reports. */
 import { checkReportRange } from '../../../functions/back-office/affiliate-report';
 import { encodeAffiliateCursor } from '../../../functions/back-office/affiliates';
-import { affiliateReportOf } from '../../../functions/domain/commission';
+import type { FtdRow, FunnelDayRow } from '../../../functions/domain/affiliate-program';
+import { affiliateReportOf, type ReportInput } from '../../../functions/domain/commission';
 import { messageBodySchema } from '../../../functions/http/error-bodies';
 import { affiliatePathSchema, affiliateReportSchema } from '../../../functions/api/get-affiliate-report/schema';
 import { affiliatePageSchema } from '../../../functions/api/list-affiliates/schema';
@@ -94,8 +95,34 @@ const affiliateIdParameter: ParameterDoc = {
   schema: affiliatePathSchema,
 };
 
-/** The report example is the computation's own answer, for a hybrid plan: CPA 50.00 (first deposit ≥ 20.00) + RevShare 25 %. */
-const exampleReport = affiliateReportOf({
+const exampleLink = 'lnk_7a0e5c1b9d3f';
+const exampleDay: FunnelDayRow = {
+  app_id: p.appId,
+  affiliate_id: p.affiliateId,
+  link_id: exampleLink,
+  day: '2026-01-31',
+  clicks: 3,
+  registrations: 1,
+  ftds: 1,
+  deposit_count: 1,
+  deposits: '25.00',
+  withdrawals: '0',
+  bets: '40.00',
+  wins: '12.50',
+  bonuses: '0',
+};
+const exampleFtd: FtdRow = {
+  app_id: p.appId,
+  affiliate_id: p.affiliateId,
+  profile_id: p.profileId,
+  link_id: exampleLink,
+  sub_id: 'spring',
+  day: '2026-01-31',
+  amount: '25.00',
+  insert_id: 'deposit-88231',
+  urm_date_time: '2026-01-31T12:00:00Z',
+};
+const exampleInput: ReportInput = {
   affiliateId: p.affiliateId,
   currency: 'EUR',
   from: '2026-01-30',
@@ -108,121 +135,28 @@ const exampleReport = affiliateReportOf({
     revshare: { percent: '25', carry_over: true },
     created_at: '2026-01-01T00:00:00Z',
   },
-  days: [
-    {
-      app_id: p.appId,
-      affiliate_id: p.affiliateId,
-      link_id: 'lnk_7a0e5c1b9d3f',
-      day: '2026-01-31',
-      clicks: 3,
-      registrations: 1,
-      ftds: 1,
-      deposit_count: 1,
-      deposits: '25.00',
-      withdrawals: '0',
-      bets: '40.00',
-      wins: '12.50',
-      bonuses: '0',
-    },
-  ],
-  ftds: [
-    {
-      app_id: p.appId,
-      affiliate_id: p.affiliateId,
-      profile_id: p.profileId,
-      link_id: 'lnk_7a0e5c1b9d3f',
-      day: '2026-01-31',
-      amount: '25.00',
-      insert_id: 'deposit-88231',
-      urm_date_time: '2026-01-31T12:00:00Z',
-    },
-  ],
+  days: [exampleDay],
+  ftds: [exampleFtd],
   carriedIn: '0.00',
-  linkNames: new Map([['lnk_7a0e5c1b9d3f', 'Summer banner']]),
-});
+  linkNames: new Map([[exampleLink, 'Summer banner']]),
+};
+
+/** The report example is the computation's own answer, for a hybrid plan: CPA 50.00 (first deposit ≥ 20.00) + RevShare 25 %. */
+const exampleReport = affiliateReportOf(exampleInput);
 
 /** The same two days by sub-id: the link's 3 clicks came with sub-ids `spring` (2, and the player) and `autumn` (1). */
 const exampleSubIdReport = (() => {
-  const { days, links, ...report } = affiliateReportOf({
-    affiliateId: p.affiliateId,
-    currency: 'EUR',
-    from: '2026-01-30',
-    to: '2026-01-31',
-    plan: {
-      app_id: p.appId,
-      plan_id: 'plan_3c9d1e7f20a4b658',
-      name: 'Hybrid',
-      cpa: { amount: '50.00', min_deposit: '20.00' },
-      revshare: { percent: '25', carry_over: true },
-      created_at: '2026-01-01T00:00:00Z',
-    },
-    days: [
-      {
-        app_id: p.appId,
-        affiliate_id: p.affiliateId,
-        link_id: 'lnk_7a0e5c1b9d3f',
-        day: '2026-01-31',
-        clicks: 3,
-        registrations: 1,
-        ftds: 1,
-        deposit_count: 1,
-        deposits: '25.00',
-        withdrawals: '0',
-        bets: '40.00',
-        wins: '12.50',
-        bonuses: '0',
-        sub_ids: ['spring', 'autumn'],
-      },
-    ],
+  const {
+    days: _days,
+    links: _links,
+    ...report
+  } = affiliateReportOf({
+    ...exampleInput,
+    days: [{ ...exampleDay, sub_ids: ['spring', 'autumn'] }],
     subIdDays: [
-      {
-        app_id: p.appId,
-        affiliate_id: p.affiliateId,
-        link_id: 'lnk_7a0e5c1b9d3f',
-        sub_id: 'spring',
-        day: '2026-01-31',
-        clicks: 2,
-        registrations: 1,
-        ftds: 1,
-        deposit_count: 1,
-        deposits: '25.00',
-        withdrawals: '0',
-        bets: '40.00',
-        wins: '12.50',
-        bonuses: '0',
-      },
-      {
-        app_id: p.appId,
-        affiliate_id: p.affiliateId,
-        link_id: 'lnk_7a0e5c1b9d3f',
-        sub_id: 'autumn',
-        day: '2026-01-31',
-        clicks: 1,
-        registrations: 0,
-        ftds: 0,
-        deposit_count: 0,
-        deposits: '0',
-        withdrawals: '0',
-        bets: '0',
-        wins: '0',
-        bonuses: '0',
-      },
+      { ...exampleDay, sub_id: 'spring', clicks: 2 },
+      { ...exampleDay, sub_id: 'autumn', clicks: 1, registrations: 0, ftds: 0, deposit_count: 0, deposits: '0', bets: '0', wins: '0' },
     ],
-    ftds: [
-      {
-        app_id: p.appId,
-        affiliate_id: p.affiliateId,
-        profile_id: p.profileId,
-        link_id: 'lnk_7a0e5c1b9d3f',
-        sub_id: 'spring',
-        day: '2026-01-31',
-        amount: '25.00',
-        insert_id: 'deposit-88231',
-        urm_date_time: '2026-01-31T12:00:00Z',
-      },
-    ],
-    carriedIn: '0.00',
-    linkNames: new Map([['lnk_7a0e5c1b9d3f', 'Summer banner']]),
   });
   return report;
 })();

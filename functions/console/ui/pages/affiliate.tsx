@@ -649,8 +649,7 @@ function BySubId({ report }: { report: Report }) {
           <caption>The period by link and sub-id; amounts in {currency}</caption>
           <thead>
             <tr>
-              <th scope="col">Sub-id</th>
-              <th scope="col">Link</th>
+              <th scope="col">Sub-id and link</th>
               {['Clicks', 'Registrations', 'FTDs', 'Registrations per click', 'FTDs per registration', 'Commission'].map((label) => (
                 <th key={label} scope="col" class="num">
                   {label}
@@ -661,8 +660,10 @@ function BySubId({ report }: { report: Report }) {
           <tbody>
             {(report.sub_ids ?? []).map((row) => (
               <tr key={`${row.link_id}\u0000${row.sub_id}`}>
-                <th scope="row">{row.sub_id.startsWith('(') ? <span class="muted">{subIdLabel(row.sub_id)}</span> : <Visible text={row.sub_id} />}</th>
-                <td>{row.name ? <Visible text={row.name} /> : <LinkId id={row.link_id} />}</td>
+                <th scope="row">
+                  {row.sub_id.startsWith('(') ? <span class="muted">{subIdLabel(row.sub_id)}</span> : <Visible text={row.sub_id} />}
+                  <span class="sub-link">{row.name ? <Visible text={row.name} /> : <LinkId id={row.link_id} />}</span>
+                </th>
                 <td class="num">{formatCount(row.clicks)}</td>
                 <td class="num">{formatCount(row.registrations)}</td>
                 <td class="num">{formatCount(row.ftds)}</td>
