@@ -296,8 +296,10 @@ function SubIdSection({ report }: { report: AffiliateReport }) {
             </table>
           </TableRegion>
           <p class="muted" id="sub-ids-note">
-            Registration rate: registrations per click. FTD rate: first deposits per registration. Up to 100 sub-ids a link and day have their own row; the rest
-            are counted under “Other sub-ids”.
+            <small>
+              Registration rate: registrations per click. FTD rate: first deposits per registration. Up to 100 sub-ids a link and day have their own row; the
+              rest are counted under “Other sub-ids”.
+            </small>
           </p>
           {rows.length > shown.length && (
             <p class="muted" id="sub-ids-more">
