@@ -48,7 +48,7 @@ import { changeBroadcast, createBroadcast, getBroadcast, listBroadcasts, type Br
 import { generateVapidKeys } from '../functions/back-office/web-push';
 import { statusOf } from '../functions/domain/affiliates';
 import { scopes, type Scope } from '../functions/domain/api-keys';
-import { reportCsv } from '../functions/domain/commission';
+import { reportCsv } from '../functions/back-office/affiliate-report-csv';
 import { describePlan } from '../functions/domain/plans';
 import { Conflict, DomainError, ValidationError } from '../functions/domain/errors';
 import { parseMoneyEventPairs } from '../functions/domain/money-settings';
@@ -640,9 +640,9 @@ export function adminProgram(options: AdminOptions = {}): Command {
       .requiredOption('--from <YYYY-MM-DD>', 'first day (UTC)')
       .requiredOption('--to <YYYY-MM-DD>', 'last day (UTC), at most 366 days in all');
   range(affiliate.command('report').description("an affiliate's figures and commission by day, by link and in total"))
-    .option('--csv', 'print the day rows and totals as CSV')
+    .option('--csv', 'print the rows by day, link and sub-id, and the totals, as CSV')
     .action(async (opts: { app: string; affiliate: string; from: string; to: string; csv?: boolean }) => {
-      const report = await affiliateReport(await office())(opts.app, opts.affiliate, opts.from, opts.to);
+      const report = await affiliateReport(await office())(opts.app, opts.affiliate, opts.from, opts.to, { subIds: true });
       if (opts.csv) {
         process.stdout.write(reportCsv(report));
         return;

@@ -5,13 +5,14 @@
  *   a#<app_id>#<affiliate_id>  d#<day>#<link_id>     day rows
  *                              r#<day>#<profile_id>  registrations
  *                              f#<day>#<profile_id>  first deposits
+ *                              s#<day>#<link_id>#<sub_id>  sub-id rows
  *   p#<app_id>#<profile_id>    ledger                the player's ledger
  *   app#<app_id>               d#<day>               the application's day rows (every player)
  *
  * Days are YYYY-MM-DD, so a period is one sort-key range per kind.
  */
 import { GetCommand, paginateQuery, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import type { FtdRow, FunnelDayRow, FunnelReader, RegistrationRow } from '../domain/affiliate-program';
+import type { FtdRow, FunnelDayRow, FunnelReader, RegistrationRow, SubIdDayRow } from '../domain/affiliate-program';
 import type { AppMoneyDay, AppMoneyReader } from '../domain/figures';
 import {
   affiliatePk,
@@ -91,6 +92,10 @@ export class DynamoFunnelStore implements FunnelStore, FunnelReader, LedgerReade
     return (await this.range(appId, affiliateId, 'r', from, to)).map((item) => withoutStorage<RegistrationRow>(item));
   }
 
+  async subIdDays(appId: string, affiliateId: string, from: string, to: string): Promise<SubIdDayRow[]> {
+    return (await this.range(appId, affiliateId, 's', from, to)).map((item) => withoutStorage<SubIdDayRow>(item));
+  }
+
   async appDays(appId: string, from: string, to: string): Promise<AppMoneyDay[]> {
     const items: Item[] = [];
     const pages = paginateQuery(
@@ -105,7 +110,7 @@ export class DynamoFunnelStore implements FunnelStore, FunnelReader, LedgerReade
     return items.map((item) => withoutStorage<AppMoneyDay>(item));
   }
 
-  private async range(appId: string, affiliateId: string, prefix: 'd' | 'r' | 'f', from: string, to: string): Promise<Item[]> {
+  private async range(appId: string, affiliateId: string, prefix: 'd' | 'r' | 'f' | 's', from: string, to: string): Promise<Item[]> {
     const items: Item[] = [];
     const pages = paginateQuery(
       { client: this.db },

@@ -27,7 +27,7 @@ export function affiliateDashboard(ports: DashboardPorts) {
     const { period, adjusted } = periodOf({ from: query.from, to: query.to }, ports.now());
     const before = previousPeriod(period);
     const [report, previous] = await Promise.all([
-      ports.report(appId, affiliate.affiliate_id, period.from, period.to),
+      ports.report(appId, affiliate.affiliate_id, period.from, period.to, { subIds: true }),
       // The comparison is a nicety: a dashboard without it beats no dashboard.
       options.withPrevious
         ? ports.report(appId, affiliate.affiliate_id, before.from, before.to).then(

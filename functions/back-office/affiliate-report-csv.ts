@@ -1,6 +1,9 @@
 /**
- * The report as CSV (RFC 4180): one row per day, then one per link, then the
- * totals; money as the report's exact decimal strings. A cell that a
+ * The report as CSV (RFC 4180): one row per day, then one per link, then one
+ * per link and sub-id, then the totals; money as the report's exact decimal
+ * strings. One flat table, the `row` column telling the kinds apart, so a
+ * spreadsheet filters or pivots it; the columns added later (`sub_id`, the
+ * rates) come after the first ones, so an import made for those still reads. A cell that a
  * spreadsheet would read as a formula (a link name starting with = + - @)
  * is prefixed with an apostrophe.
  */
@@ -18,12 +21,16 @@ function cell(value: string | number): string {
 export const csvRow = (cells: readonly (string | number)[]) => cells.map(cell).join(',');
 const row = csvRow;
 const values = (f: FunnelFigures) => figures.map((name) => f[name]);
+const rates = (f: FunnelFigures) => [f.registration_rate ?? '', f.ftd_rate ?? ''];
 
 export function reportCsv(report: AffiliateReport): string {
-  const lines = [row(['row', 'date', 'link_id', 'link_name', ...figures, 'currency'])];
-  for (const day of report.days) lines.push(row(['day', day.date, '', '', ...values(day), report.currency]));
-  for (const link of report.links) lines.push(row(['link', '', link.link_id, link.name ?? '', ...values(link), report.currency]));
-  lines.push(row(['total', '', '', '', ...values(report.totals), report.currency]));
+  const lines = [row(['row', 'date', 'link_id', 'link_name', ...figures, 'currency', 'sub_id', 'registration_rate', 'ftd_rate'])];
+  for (const day of report.days) lines.push(row(['day', day.date, '', '', ...values(day), report.currency, '', ...rates(day)]));
+  for (const link of report.links) lines.push(row(['link', '', link.link_id, link.name ?? '', ...values(link), report.currency, '', ...rates(link)]));
+  for (const sub of report.sub_ids ?? []) {
+    lines.push(row(['sub_id', '', sub.link_id, sub.name ?? '', ...values(sub), report.currency, sub.sub_id, ...rates(sub)]));
+  }
+  lines.push(row(['total', '', '', '', ...values(report.totals), report.currency, '', ...rates(report.totals)]));
   return `${lines.join('\r\n')}\r\n`;
 }
 

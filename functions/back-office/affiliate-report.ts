@@ -76,21 +76,27 @@ async function linkNames(office: Pick<ReportPorts, 'links'>, affiliate: Affiliat
   return new Map(links.filter((link) => wanted.has(link.link_id)).map((link) => [link.link_id, link.name]));
 }
 
+/** What a report reads beyond days and links: the sub-id rows cost a query of their own, so only who shows them asks. */
+export interface ReportOptions {
+  subIds?: boolean;
+}
+
 /**
  * The affiliate's report from `from` to `to` (YYYY-MM-DD, both included),
  * with its current plan: per day, per link, totals, and the RevShare
- * settlement by month (functions/domain/commission.ts).
+ * settlement by month (functions/domain/commission.ts); by sub-id too when asked.
  */
 export function affiliateReport(office: ReportPorts) {
-  return async (appId: string, affiliateId: string, from: string, to: string): Promise<AffiliateReport> => {
+  return async (appId: string, affiliateId: string, from: string, to: string, options: ReportOptions = {}): Promise<AffiliateReport> => {
     const range = checkReportRange(from, to);
     const affiliate = await requireAffiliate(office, appId, affiliateId);
     const [app, plan] = await Promise.all([office.apps.get(appId), planOf(office, affiliate)]);
     const firstMonth = monthStart(range.from);
-    const [days, ftds, earlier] = await Promise.all([
+    const [days, ftds, earlier, subIdDays] = await Promise.all([
       office.funnel.days(appId, affiliateId, range.from, range.to),
       office.funnel.ftds(appId, affiliateId, range.from, range.to),
       plan?.revshare?.carry_over ? office.funnel.days(appId, affiliateId, historyStart, dayBefore(firstMonth)) : Promise.resolve([]),
+      options.subIds ? (office.funnel.subIdDays?.(appId, affiliateId, range.from, range.to) ?? Promise.resolve([])) : undefined,
     ]);
     return affiliateReportOf({
       affiliateId,
@@ -102,6 +108,7 @@ export function affiliateReport(office: ReportPorts) {
       ftds,
       carriedIn: carriedInto(plan, earlier),
       linkNames: await linkNames(office, affiliate, [...new Set(days.map((row) => row.link_id))]),
+      ...(subIdDays ? { subIdDays } : {}),
     });
   };
 }

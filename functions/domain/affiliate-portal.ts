@@ -181,4 +181,4 @@ export function daysOf(period: Period): string[] {
 }
 
 /** The report the dashboard shows: lane C's affiliateReport, behind a port. */
-export type AffiliateReportSource = (appId: string, affiliateId: string, from: string, to: string) => Promise<AffiliateReport>;
+export type AffiliateReportSource = (appId: string, affiliateId: string, from: string, to: string, options?: { subIds?: boolean }) => Promise<AffiliateReport>;

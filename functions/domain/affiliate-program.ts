@@ -99,6 +99,13 @@ export interface FunnelDayRow {
   bets: string;
   wins: string;
   bonuses: string;
+  /** The sub-ids given their own row that day (functions/domain/funnel.ts); absent when none. */
+  sub_ids?: string[];
+}
+
+/** A sub-id's figures on one link and day (`sub_id` is `(other)` for those past the bound). */
+export interface SubIdDayRow extends Omit<FunnelDayRow, 'sub_ids'> {
+  sub_id: string;
 }
 
 /** A player's first deposit, under the affiliate the player is attributed to: the trace of a CPA line. */
@@ -133,6 +140,8 @@ export interface FunnelReader {
   days(appId: string, affiliateId: string, from: string, to: string): Promise<FunnelDayRow[]>;
   ftds(appId: string, affiliateId: string, from: string, to: string): Promise<FtdRow[]>;
   registrations(appId: string, affiliateId: string, from: string, to: string): Promise<RegistrationRow[]>;
+  /** The sub-id rows of the range; a reader without them reports no sub-ids. */
+  subIdDays?(appId: string, affiliateId: string, from: string, to: string): Promise<SubIdDayRow[]>;
 }
 
 /** The figures of a report row; money as decimal strings with two decimals, in the report's currency. */
@@ -147,6 +156,10 @@ export interface FunnelFigures {
   cpa: string;
   revshare: string;
   commission: string;
+  /** Registrations per click, 4 decimal places; null without clicks. */
+  registration_rate: string | null;
+  /** FTDs per registration, 4 decimal places; null without registrations. */
+  ftd_rate: string | null;
 }
 
 /**
@@ -175,6 +188,8 @@ export interface AffiliateReport {
   to: string;
   days: (FunnelFigures & { date: string })[];
   links: (FunnelFigures & { link_id: string; name?: string })[];
+  /** By link and sub-id (`(other)`: past the bound; `(none)`: without a sub-id), when asked for. */
+  sub_ids?: (FunnelFigures & { link_id: string; name?: string; sub_id: string })[];
   totals: FunnelFigures;
   /** The plan the commission was computed with (the affiliate's current one), if any. */
   plan_id?: string;

@@ -14,7 +14,8 @@
  *   what the months before it carried out (`carriedInto`).
  */
 import DecimalJs from 'decimal.js';
-import type { AffiliateReport, FtdRow, FunnelDayRow, FunnelFigures, Plan, RevShareMonth } from './affiliate-program';
+import type { AffiliateReport, FtdRow, FunnelDayRow, FunnelFigures, Plan, RevShareMonth, SubIdDayRow } from './affiliate-program';
+import { noSubId, subIdBucket } from './funnel';
 
 const Decimal = DecimalJs.clone({ precision: 60, rounding: DecimalJs.ROUND_HALF_UP });
 type Decimal = InstanceType<typeof Decimal>;
@@ -79,12 +80,18 @@ function addRow(group: Group, row: FunnelDayRow): void {
   group.ngr = group.ngr.plus(ngrOf(row));
 }
 
-function groupBy(days: FunnelDayRow[], ftds: FtdRow[], plan: Plan | undefined, key: (row: { day: string; link_id: string }) => string) {
+function groupBy<D extends FunnelDayRow, F extends FtdRow>(days: D[], ftds: F[], plan: Plan | undefined, key: (row: D | F) => string) {
   const groups = new Map<string, Group>();
   const groupOf = (k: string) => groups.get(k) ?? groups.set(k, emptyGroup()).get(k)!;
   for (const row of days) addRow(groupOf(key(row)), row);
   for (const ftd of ftds) if (qualifies(plan, ftd)) groupOf(key(ftd)).qualified += 1;
   return groups;
+}
+
+/** Conversion rates, exact to 4 places (half up): registrations per click, FTDs per registration; null without a denominator. */
+export function conversionRates(counts: Pick<FunnelFigures, 'clicks' | 'registrations' | 'ftds'>): Pick<FunnelFigures, 'registration_rate' | 'ftd_rate'> {
+  const rate = (n: number, of: number) => (of === 0 ? null : new Decimal(n).div(of).toFixed(4, Decimal.ROUND_HALF_UP));
+  return { registration_rate: rate(counts.registrations, counts.clicks), ftd_rate: rate(counts.ftds, counts.registrations) };
 }
 
 function figures(group: Group, plan: Plan | undefined): FunnelFigures {
@@ -101,6 +108,7 @@ function figures(group: Group, plan: Plan | undefined): FunnelFigures {
     cpa: money(cpa),
     revshare: money(revshare),
     commission: money(cpa.plus(revshare)),
+    ...conversionRates(group),
   };
 }
 
@@ -167,7 +175,49 @@ export interface ReportInput {
   carriedIn: string;
   /** Link names by id, where known. */
   linkNames?: Map<string, string>;
+  /** Sub-id rows of the range: with them, the report has `sub_ids`. */
+  subIdDays?: SubIdDayRow[];
 }
+
+const moneyFields = ['deposits', 'withdrawals', 'bets', 'wins', 'bonuses'] as const;
+const countFields = ['clicks', 'registrations', 'ftds', 'deposit_count'] as const;
+const bucketOrder = (subId: string) => (subId === noSubId ? 2 : subId.startsWith('(') ? 1 : 0);
+
+/**
+ * Rows by link and sub-id, like the link rows (unsettled): the sub-id rows
+ * of the range, and per link `(none)`, what its days counted without a
+ * sub-id: each day row less its sub-id rows (never below zero, for the
+ * moment between the two writes). Qualified FTDs go to the row their
+ * sub-id counted in that day (functions/domain/funnel.ts, subIdBucket).
+ */
+function subIdRowsOf(days: FunnelDayRow[], subIdDays: SubIdDayRow[], ftds: FtdRow[], plan: Plan | undefined, names: Map<string, string> | undefined) {
+  const dayKey = (row: { day: string; link_id: string }) => `${row.day}\u0000${row.link_id}`;
+  const withSubIds = new Map<string, SubIdDayRow[]>();
+  for (const row of subIdDays) withSubIds.set(dayKey(row), [...(withSubIds.get(dayKey(row)) ?? []), row]);
+  const none: SubIdDayRow[] = days.map(({ sub_ids: _admitted, ...day }) => {
+    const rest: SubIdDayRow = { ...day, sub_id: noSubId };
+    for (const row of withSubIds.get(dayKey(day)) ?? []) {
+      for (const field of countFields) rest[field] = Math.max(0, rest[field] - row[field]);
+      for (const field of moneyFields) rest[field] = Decimal.max(0, new Decimal(rest[field]).minus(row[field])).toFixed();
+    }
+    return rest;
+  });
+  const admitted = new Map(days.map((day) => [dayKey(day), day.sub_ids]));
+  const bucketed = ftds.map((ftd) => ({ ...ftd, sub_id: ftd.sub_id === undefined ? noSubId : subIdBucket(ftd.sub_id, admitted.get(dayKey(ftd))) }));
+  const key = (row: { link_id: string; sub_id?: string }) => `${row.link_id}\u0000${row.sub_id}`;
+  const groups = groupBy([...subIdDays, ...none], bucketed, plan, key);
+  return [...groups]
+    .map(([k, group]) => {
+      const [linkId, subId] = k.split('\u0000');
+      const name = names?.get(linkId);
+      return { link_id: linkId, ...(name === undefined ? {} : { name }), sub_id: subId, ...figures(group, plan) };
+    })
+    .filter((row) => row.sub_id !== noSubId || isActive(row))
+    .sort((a, b) => a.link_id.localeCompare(b.link_id) || bucketOrder(a.sub_id) - bucketOrder(b.sub_id) || a.sub_id.localeCompare(b.sub_id));
+}
+
+const isActive = (row: FunnelFigures) =>
+  row.clicks > 0 || row.registrations > 0 || row.ftds > 0 || [row.deposits, row.withdrawals, row.ngr].some((value) => !new Decimal(value).isZero());
 
 /** The report of one affiliate for a range: one row per day of it (zeros included), one per link, the totals and the monthly settlement. */
 export function affiliateReportOf(input: ReportInput): AffiliateReport {
@@ -200,6 +250,7 @@ export function affiliateReportOf(input: ReportInput): AffiliateReport {
     ...(plan ? { plan_id: plan.plan_id } : {}),
     days: dayRows,
     links: linkRows,
+    ...(input.subIdDays ? { sub_ids: subIdRowsOf(days, inRange(input.subIdDays), ftds, plan, input.linkNames) } : {}),
     totals: {
       clicks: all.clicks,
       registrations: all.registrations,
@@ -211,14 +262,8 @@ export function affiliateReportOf(input: ReportInput): AffiliateReport {
       cpa: money(cpa),
       revshare: money(revshare),
       commission: money(cpa.plus(payable)),
+      ...conversionRates(all),
     },
     months,
   };
-}
-
-/** The report as CSV, one line per day and a totals line (for spreadsheets: the admin CLI, the portal). */
-export function reportCsv(report: AffiliateReport): string {
-  const columns = ['clicks', 'registrations', 'ftds', 'qualified_ftds', 'deposits', 'withdrawals', 'ngr', 'cpa', 'revshare', 'commission'] as const;
-  const line = (label: string, row: FunnelFigures) => [label, ...columns.map((column) => String(row[column]))].join(',');
-  return `${[['date', ...columns].join(','), ...report.days.map((row) => line(row.date, row)), line('total', report.totals)].join('\n')}\n`;
 }

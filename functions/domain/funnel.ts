@@ -11,6 +11,14 @@
  * per shard, recent insert ids) and is written after the day rows. A crash
  * between the two makes the redelivery compute the same contributions from
  * the same ledger, which the day rows then skip.
+ *
+ * Sub-id rows (`s#<day>#<link_id>#<sub_id>`) keep the same figures per sub-id
+ * with the same per-shard bookkeeping, and are written after their link's day
+ * row. Which sub-ids get a row is decided on the day row, in the write that
+ * applies the contribution: its `sub_ids` list only grows, and stops at the
+ * bound, so once the day row includes a contribution, the list says for good
+ * whether its sub-id has a row or counts under `(other)`; a redelivery after a
+ * crash between the two writes picks the same row, which then skips it.
  */
 import { MESSAGE_SUPPRESSED_EVENT, suppressionReasons } from './send-gate';
 import DecimalJs from 'decimal.js';
@@ -18,6 +26,7 @@ import type { StreamItem } from '../stream/kinesis-batch';
 import { noLink, type FtdRow, type FunnelDayRow, type MoneyKind, type RegistrationRow } from './affiliate-program';
 import { affiliateAttributedEvent, isCurrency, type MoneySettings } from './money-settings';
 import { compareSequence, pruneRecent, remember, whetherSeen } from './profile-state';
+import { SUB_ID_PATTERN } from './tracking-links';
 
 /** Exact: amounts times exchange rates never round at any size an operator sends. */
 const Decimal = DecimalJs.clone({ precision: 200, toExpNeg: -300, toExpPos: 300 });
@@ -89,6 +98,7 @@ export const registrationSk = (day: string, profileId: string) => `r#${day}#${pr
 export const ftdSk = (day: string, profileId: string) => `f#${day}#${profileId}`;
 export const ledgerPk = (appId: string, profileId: string) => `p#${appId}#${profileId}`;
 export const ledgerSk = 'ledger';
+export const subIdRowSk = (day: string, linkId: string, subId: string) => `s#${day}#${linkId}#${subId}`;
 /** The application-wide day rows: every player's money and FTDs, attributed or not (functions/domain/figures.ts). */
 export const appPk = (appId: string) => `app#${appId}`;
 export const appDaySk = (day: string) => `d#${day}`;
@@ -98,10 +108,31 @@ export interface Contribution {
   app_id: string;
   affiliate_id?: string;
   link_id?: string;
+  /** The attribution's or click's sub-id, as given: sub-id rows keep it (`subIdRowOf`). */
+  sub_id?: string;
   day: string;
   shard: string;
   seq: string;
   figures: Partial<DayFigures>;
+}
+
+/**
+ * At most this many sub-ids get their own row per link and UTC day; the rest
+ * count under `(other)`. A sub-id is whatever the clicker typed, so without a
+ * bound one link could be made to hold a row per request.
+ */
+export const subIdsPerLinkDay = 100;
+/** The row of a link's day that counts the sub-ids past the bound, and those no tracking link could carry. */
+export const otherSubId = '(other)';
+/** In reports: what a link's day counted without a sub-id (its day row less its sub-id rows). */
+export const noSubId = '(none)';
+
+/** Whether a sub-id may have its own row: the click address's rule, so a row's key never holds `#` or anything else to escape. */
+const mayHaveRow = (subId: string) => SUB_ID_PATTERN.test(subId);
+
+/** The sub-id row a contribution counts in, given its link's day row as written (`sub_ids` decided). */
+export function subIdBucket(subId: string, admitted: readonly string[] | undefined): string {
+  return admitted?.includes(subId) ? subId : otherSubId;
 }
 
 /** A day row as stored: the figures and the exactly-once bookkeeping; an application's row has no affiliate or link. */
@@ -111,6 +142,10 @@ export interface StoredDayRow extends Omit<FunnelDayRow, 'affiliate_id' | 'link_
   /** Per shard, the last sequence number whose contributions the row includes. */
   applied: Record<string, string>;
   version: number;
+  /** A link's day row: the sub-ids given their own row that day, in the order admitted (at most subIdsPerLinkDay). */
+  sub_ids?: string[];
+  /** A sub-id row: its sub-id, or `(other)`. */
+  sub_id?: string;
 }
 
 export interface Attribution {
@@ -261,6 +296,7 @@ export function countPlayer(input: {
       app_id: appId,
       affiliate_id: attribution.affiliate_id,
       link_id: attribution.link_id,
+      ...(attribution.sub_id === undefined ? {} : { sub_id: attribution.sub_id }),
       day,
       shard: item.shardId,
       seq: item.sequenceNumber,
@@ -379,7 +415,7 @@ export const zeroMoney = (): MoneySums => ({ deposit_count: 0, deposits: '0', wi
 /** A counted click: one click for its affiliate, link and day; or why it counts nowhere. */
 export function clickContribution(item: StreamItem): Contribution | { reason: string } {
   const record = item.envelope.record as Record<string, unknown> & StreamItem['envelope']['record'];
-  const { affiliate_id: affiliateId, link_id: linkId, urm_date_time: dateTime } = record;
+  const { affiliate_id: affiliateId, link_id: linkId, sub_id: subId, urm_date_time: dateTime } = record;
   if (typeof affiliateId !== 'string' || affiliateId.length === 0 || typeof linkId !== 'string' || linkId.length === 0) {
     return { reason: 'click: affiliate_id and link_id are required' };
   }
@@ -389,6 +425,7 @@ export function clickContribution(item: StreamItem): Contribution | { reason: st
     app_id: record.app_id,
     affiliate_id: affiliateId,
     link_id: linkId,
+    ...(typeof subId === 'string' && subId.length > 0 ? { sub_id: subId } : {}),
     day,
     shard: item.shardId,
     seq: item.sequenceNumber,
@@ -405,30 +442,83 @@ export const dayRowKey = (c: Pick<Contribution, 'app_id' | 'affiliate_id' | 'day
  * The day row with the contributions it does not include yet: those after
  * the row's last applied sequence number of their shard (as stored, so
  * several contributions of one record all count). Undefined when it
- * includes them all: nothing to write.
+ * includes them all: nothing to write. A link's day row admits the sub-ids
+ * of the contributions it takes into `sub_ids` while there is room.
  */
 export function applyContributions(stored: StoredDayRow | undefined, contributions: Contribution[]): StoredDayRow | undefined {
   if (contributions.length === 0) return undefined;
   const first = contributions[0];
   const { pk, sk } = dayRowKey(first);
-  const row: StoredDayRow = structuredClone(
-    stored ?? {
-      pk,
-      sk,
-      app_id: first.app_id,
-      ...(first.affiliate_id === undefined ? {} : { affiliate_id: first.affiliate_id, link_id: first.link_id ?? noLink }),
-      day: first.day,
-      ...zeroFigures(),
-      applied: {},
-      version: 0,
-    },
+  const template = {
+    pk,
+    sk,
+    app_id: first.app_id,
+    ...(first.affiliate_id === undefined ? {} : { affiliate_id: first.affiliate_id, link_id: first.link_id ?? noLink }),
+    day: first.day,
+  };
+  return applyTo(stored, template, contributions, (row, contribution) => {
+    const subId = contribution.sub_id;
+    if (subId === undefined || contribution.affiliate_id === undefined || !mayHaveRow(subId)) return;
+    const admitted = row.sub_ids ?? [];
+    if (admitted.length < subIdsPerLinkDay && !admitted.includes(subId)) row.sub_ids = [...admitted, subId];
+  });
+}
+
+/** The key of the sub-id row a contribution counts in, or undefined without a sub-id (it costs nothing more). */
+export function subIdRowKey(contribution: Contribution, dayRow: Pick<StoredDayRow, 'sub_ids'> | undefined): { pk: string; sk: string } | undefined {
+  if (contribution.sub_id === undefined || contribution.affiliate_id === undefined) return undefined;
+  const bucket = subIdBucket(contribution.sub_id, dayRow?.sub_ids);
+  return { pk: affiliatePk(contribution.app_id, contribution.affiliate_id), sk: subIdRowSk(contribution.day, contribution.link_id ?? noLink, bucket) };
+}
+
+/** The keys a batch may write for a link's day: each sub-id's own row and `(other)`, read with the day rows in one call. */
+export function subIdRowCandidates(contributions: Contribution[]): { pk: string; sk: string }[] {
+  const keys = new Map<string, { pk: string; sk: string }>();
+  for (const c of contributions) {
+    if (c.sub_id === undefined || c.affiliate_id === undefined) continue;
+    const pk = affiliatePk(c.app_id, c.affiliate_id);
+    const link = c.link_id ?? noLink;
+    for (const sk of [mayHaveRow(c.sub_id) ? subIdRowSk(c.day, link, c.sub_id) : undefined, subIdRowSk(c.day, link, otherSubId)]) {
+      if (sk !== undefined) keys.set(rowKeyString({ pk, sk }), { pk, sk });
+    }
+  }
+  return [...keys.values()];
+}
+
+/**
+ * A sub-id row with the contributions it does not include yet (the day rows'
+ * rule); `contributions` all count in the row `key` names, `subId` its sub-id
+ * or `(other)`.
+ */
+export function applySubIdContributions(
+  stored: StoredDayRow | undefined,
+  key: { pk: string; sk: string },
+  subId: string,
+  contributions: Contribution[],
+): StoredDayRow | undefined {
+  if (contributions.length === 0) return undefined;
+  const first = contributions[0];
+  return applyTo(
+    stored,
+    { ...key, app_id: first.app_id, affiliate_id: first.affiliate_id, link_id: first.link_id ?? noLink, sub_id: subId, day: first.day },
+    contributions,
   );
+}
+
+function applyTo(
+  stored: StoredDayRow | undefined,
+  template: Pick<StoredDayRow, 'pk' | 'sk' | 'app_id' | 'day'> & Partial<StoredDayRow>,
+  contributions: Contribution[],
+  onApplied: (row: StoredDayRow, contribution: Contribution) => void = () => {},
+): StoredDayRow | undefined {
+  const row: StoredDayRow = structuredClone(stored ?? { ...template, ...zeroFigures(), applied: {}, version: 0 });
   const before = stored?.applied ?? {};
   let added = false;
   for (const contribution of contributions) {
     const last = before[contribution.shard];
     if (last !== undefined && compareSequence(contribution.seq, last) <= 0) continue;
     addFigures(row, contribution.figures);
+    onApplied(row, contribution);
     const mark = row.applied[contribution.shard];
     if (mark === undefined || compareSequence(contribution.seq, mark) > 0) row.applied[contribution.shard] = contribution.seq;
     added = true;

@@ -9,6 +9,16 @@ const groupDigits = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, 
 /** `1234567` → `1,234,567`. */
 export const formatCount = (value: number): string => groupDigits(String(value));
 
+/** A report's rate (`"0.2500"`, 4 places) as a percentage, `25.00 %`, by moving the point: exact; no rate (no denominator) is a dash. */
+export function formatRate(rate: string | null): string {
+  const parts = rate === null ? null : /^(\d+)\.(\d{2})(\d{2})$/.exec(rate);
+  if (!parts) return rate ?? '\u2013';
+  return `${groupDigits(String(BigInt(parts[1] + parts[2])))}.${parts[3]} %`;
+}
+
+/** A sub-id row's name for people: the two rows that are no sub-id say what they hold. */
+export const subIdLabel = (subId: string): string => (subId === '(other)' ? 'Other sub-ids' : subId === '(none)' ? 'Without a sub-id' : subId);
+
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /** The currency's number format: its own minor digits (2 for EUR, 0 for JPY, 3 for BHD), truncated, never rounded up. */

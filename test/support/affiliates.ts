@@ -23,6 +23,7 @@ import type {
   LinkStore,
   Plan,
   RegistrationRow,
+  SubIdDayRow,
 } from '../../functions/domain/affiliate-program';
 import type { App, AppStore } from '../../functions/domain/apps';
 import { Conflict, NotFound } from '../../functions/domain/errors';
@@ -497,6 +498,12 @@ export class MemoryFunnel implements FunnelReader {
 
   async registrations(appId: string, affiliateId: string, from: string, to: string) {
     return this.select(this.registrationRows, 'registrations', appId, affiliateId, from, to);
+  }
+
+  readonly subIdRows: SubIdDayRow[] = [];
+
+  async subIdDays(appId: string, affiliateId: string, from: string, to: string) {
+    return this.select(this.subIdRows, 'sub_ids', appId, affiliateId, from, to);
   }
 }
 

@@ -4,7 +4,7 @@ import type { Period } from '../../domain/affiliate-portal';
 import { DayChart } from '../../ui/chart';
 import { type Kpi, KpiCards } from '../../ui/design/kpi';
 import { PageHeader } from '../../ui/design/page';
-import { formatCount, formatDay, formatMoney } from '../../ui/format';
+import { formatCount, formatDay, formatMoney, formatRate, subIdLabel } from '../../ui/format';
 import { Field, Layout, Notice, TableRegion } from './layout';
 
 export interface DashboardView {
@@ -161,6 +161,10 @@ export function DashboardPage(props: DashboardView) {
         </Notice>
       )}
       <KpiCards label="Period totals" kpis={kpisOf(report, props.previous)} />
+      <p class="muted" id="conversion">
+        Registrations per click: <strong>{formatRate(report.totals.registration_rate)}</strong> · FTDs per registration:{' '}
+        <strong>{formatRate(report.totals.ftd_rate)}</strong>
+      </p>
       <section class="card" aria-labelledby="by-day">
         <div class="card-header">
           <h2 id="by-day">By day</h2>
@@ -228,6 +232,82 @@ export function DashboardPage(props: DashboardView) {
           </TableRegion>
         )}
       </section>
+      <SubIdSection report={report} />
     </Layout>
+  );
+}
+
+/** Rows shown on the page; the CSV has every one. */
+const subIdRowsShown = 50;
+
+function SubIdSection({ report }: { report: AffiliateReport }) {
+  const rows = [...(report.sub_ids ?? [])].sort((a, b) => b.clicks - a.clicks || b.registrations - a.registrations);
+  const shown = rows.slice(0, subIdRowsShown);
+  return (
+    <section class="card" aria-labelledby="by-sub-id">
+      <div class="card-header">
+        <h2 id="by-sub-id">By sub-id</h2>
+      </div>
+      {rows.length === 0 ? (
+        <p class="empty" id="no-sub-ids">
+          No clicks or players with a sub-id in this period yet. Add <code>?urm_aff=…</code> to a link to tell your traffic sources apart.
+        </p>
+      ) : (
+        <>
+          <TableRegion label="Figures by sub-id">
+            <table id="sub-ids-table">
+              <thead>
+                <tr>
+                  <th scope="col">Sub-id and link</th>
+                  {countColumns.map(([key, label]) => (
+                    <th key={key} scope="col" class="num">
+                      {label}
+                    </th>
+                  ))}
+                  <th scope="col" class="num">
+                    Registration rate
+                  </th>
+                  <th scope="col" class="num">
+                    FTD rate
+                  </th>
+                  <th scope="col" class="num">
+                    Commission
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((row) => (
+                  <tr key={`${row.link_id}\u0000${row.sub_id}`}>
+                    <th scope="row" class="name">
+                      {subIdLabel(row.sub_id)}
+                      <span class="muted sub-link">{row.name ?? (row.link_id === '-' ? 'Without a link' : row.link_id)}</span>
+                    </th>
+                    {countColumns.map(([key]) => (
+                      <td key={key} class="num">
+                        {formatCount(row[key])}
+                      </td>
+                    ))}
+                    <td class="num">{formatRate(row.registration_rate)}</td>
+                    <td class="num">{formatRate(row.ftd_rate)}</td>
+                    <td class="num">{formatMoney(row.commission, report.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableRegion>
+          <p class="muted" id="sub-ids-note">
+            <small>
+              Registration rate: registrations per click. FTD rate: first deposits per registration. Up to 100 sub-ids a link and day have their own row; the
+              rest are counted under “Other sub-ids”.
+            </small>
+          </p>
+          {rows.length > shown.length && (
+            <p class="muted" id="sub-ids-more">
+              Showing the {subIdRowsShown} with the most clicks of {formatCount(rows.length)}; the CSV has them all.
+            </p>
+          )}
+        </>
+      )}
+    </section>
   );
 }

@@ -1,4 +1,4 @@
-/** GET /api/affiliates/{affiliate_id}/report?from=YYYY-MM-DD&to=YYYY-MM-DD (docs/api.md, "Affiliate reports"). */
+/** GET /api/affiliates/{affiliate_id}/report?from=YYYY-MM-DD&to=YYYY-MM-DD&group_by=day|link|sub_id (docs/api.md, "Affiliate reports"). */
 import { appIdSchema } from '../../domain/attributes';
 import { compileValidator, type FromRequestSchema } from '../../domain/validation';
 
@@ -11,6 +11,7 @@ export const reportQuerySchema = {
     app_id: { ...appIdSchema, description: "Optional: the key's own application." },
     from: date,
     to: date,
+    group_by: { type: 'string', enum: ['day', 'link', 'sub_id'], description: 'The rows of the answer; default day.' },
   },
   additionalProperties: false,
 } as const;
@@ -21,6 +22,7 @@ export const affiliatePathSchema = { type: 'string', minLength: 1, maxLength: 12
 
 const moneyString = (description: string) => ({ type: 'string', pattern: '^-?[0-9]+\\.[0-9]{2}$', description }) as const;
 const count = { type: 'integer', minimum: 0 } as const;
+const rate = (description: string) => ({ type: ['string', 'null'], pattern: '^[0-9]+\\.[0-9]{4}$', description }) as const;
 
 const figureProperties = {
   clicks: count,
@@ -33,6 +35,8 @@ const figureProperties = {
   cpa: moneyString('qualified_ftds × the plan’s CPA amount.'),
   revshare: moneyString('The plan’s percent of NGR, rounded to the cent per row; negative when players won.'),
   commission: moneyString('cpa + revshare on rows; on totals, cpa + the RevShare months’ payable.'),
+  registration_rate: rate('Registrations per click, 4 decimal places (half up); null without clicks.'),
+  ftd_rate: rate('FTDs per registration, 4 decimal places (half up); null without registrations.'),
 } as const;
 const figureNames = Object.keys(figureProperties) as (keyof typeof figureProperties)[];
 
@@ -40,7 +44,7 @@ export const funnelFiguresSchema = { type: 'object', required: figureNames, addi
 
 export const affiliateReportSchema = {
   type: 'object',
-  required: ['affiliate_id', 'currency', 'from', 'to', 'days', 'links', 'totals', 'months'],
+  required: ['affiliate_id', 'currency', 'from', 'to', 'totals', 'months'],
   additionalProperties: false,
   properties: {
     affiliate_id: { type: 'string' },
@@ -50,7 +54,7 @@ export const affiliateReportSchema = {
     plan_id: { type: 'string', description: "The plan commission is computed with: the affiliate's current plan. Absent: no plan, no commission." },
     days: {
       type: 'array',
-      description: 'One row per day of the range, oldest first, zeros included.',
+      description: 'With group_by=day (the default): one row per day of the range, oldest first, zeros included.',
       items: {
         type: 'object',
         required: ['date', ...figureNames],
@@ -60,12 +64,24 @@ export const affiliateReportSchema = {
     },
     links: {
       type: 'array',
-      description: 'The range by tracking link (`-`: attributions that named no link).',
+      description: 'With group_by=day or link: the range by tracking link (`-`: attributions that named no link).',
       items: {
         type: 'object',
         required: ['link_id', ...figureNames],
         additionalProperties: false,
         properties: { link_id: { type: 'string' }, name: { type: 'string' }, ...figureProperties },
+      },
+    },
+    sub_ids: {
+      type: 'array',
+      description:
+        'With group_by=sub_id: the range by link and sub-id (`urm_aff`), by link, then sub-id; at most 100 sub-ids per link and UTC day have ' +
+        'their own row, the rest count under `(other)`; `(none)`: what the link counted without a sub-id. They add up to the link rows.',
+      items: {
+        type: 'object',
+        required: ['link_id', 'sub_id', ...figureNames],
+        additionalProperties: false,
+        properties: { link_id: { type: 'string' }, name: { type: 'string' }, sub_id: { type: 'string' }, ...figureProperties },
       },
     },
     totals: { ...funnelFiguresSchema, description: 'Counts and CPA/RevShare are the sums of the day rows; commission is cpa + the months’ payable.' },

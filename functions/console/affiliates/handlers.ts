@@ -58,10 +58,11 @@ export function affiliatesHandlers(office: AffiliatesPorts) {
 
     ConsoleCreatePlan: async ({ identity, body }) => answer(201, { plan: planView(await createPlan(office, identity.appId, consoleActor(identity), body)) }),
 
-    ConsoleAffiliateReport: async ({ identity, path, query }) => answer(200, await report(identity.appId, affiliateIdOf(path), query.from, query.to)),
+    ConsoleAffiliateReport: async ({ identity, path, query }) =>
+      answer(200, await report(identity.appId, affiliateIdOf(path), query.from, query.to, { subIds: true })),
 
     ConsoleAffiliateReportCsv: async ({ identity, path, query }) => {
-      const result = await report(identity.appId, affiliateIdOf(path), query.from, query.to);
+      const result = await report(identity.appId, affiliateIdOf(path), query.from, query.to, { subIds: true });
       return {
         statusCode: 200,
         headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${csvFileName(result, { affiliate: true })}"` },

@@ -6,9 +6,9 @@
  * players with something to count (money events, the attribution event) one
  * BatchGet of their ledgers; the contributions; rejection rows and trace rows
  * (idempotent puts, marked due for a postback), with the CPA and deposit
- * postback rows of affiliates that receive those events; one BatchGet of the day rows they touch and one
- * conditional write per day row (read again and re-applied on a conflict);
- * ledgers last. A batch with nothing to count makes no DynamoDB call at all.
+ * postback rows of affiliates that receive those events; one BatchGet of the day rows they touch (and the
+ * sub-id rows they may touch) and one conditional write per day row (read again and re-applied on a
+ * conflict), then one per sub-id row it decided on; ledgers last. A batch with nothing to count makes no DynamoDB call at all.
  */
 import pLimit from 'p-limit';
 import { backoffDelay, backoffTimer, type RetryPolicy } from '../../adapters/retry';
@@ -16,15 +16,19 @@ import type { FtdRow } from '../../domain/affiliate-program';
 import {
   affiliatePk,
   applyContributions,
+  applySubIdContributions,
   clickContribution,
   countPlayer,
   countsEvent,
   dayRowKey,
   ledgerPk,
   rowKeyString,
+  subIdRowCandidates,
+  subIdRowKey,
   traceRowOf,
   type Contribution,
   type FunnelStore,
+  type StoredDayRow,
   type StoredLedger,
   type TraceRow,
 } from '../../domain/funnel';
@@ -131,7 +135,11 @@ async function postbackRows(deps: CountFunnelDeps, ftds: FtdRow[], deposits: Ftd
   return rows;
 }
 
-/** One conditional write per day row, whatever the number of contributions; returns how many rows were written. */
+/**
+ * One conditional write per day row, whatever the number of contributions,
+ * then one per sub-id row the day row decided on; returns how many rows were
+ * written.
+ */
 async function writeDayRows(deps: CountFunnelDeps, contributions: Contribution[]): Promise<number> {
   if (contributions.length === 0) return 0;
   const byRow = new Map<string, Contribution[]>();
@@ -139,29 +147,60 @@ async function writeDayRows(deps: CountFunnelDeps, contributions: Contribution[]
     const key = rowKeyString(dayRowKey(contribution));
     byRow.set(key, [...(byRow.get(key) ?? []), contribution]);
   }
-  const stored = await deps.store.dayRows([...byRow.values()].map((group) => dayRowKey(group[0])));
-  const policy = deps.conflictRetry ?? defaultConflictRetry;
+  // The sub-id rows ride in the day rows' BatchGet: no call more, whichever of a sub-id's own row or `(other)` it ends in.
+  const stored = await deps.store.dayRows([...[...byRow.values()].map((group) => dayRowKey(group[0])), ...subIdRowCandidates(contributions)]);
   const limit = pLimit(ROWS_IN_PARALLEL);
+  // Its own limit: a day row's task waits for its sub-id rows, which must not wait for a slot it holds.
+  const subIdLimit = pLimit(ROWS_IN_PARALLEL);
   let written = 0;
   await settleAll(
     [...byRow].map(([key, group]) =>
       limit(async () => {
-        let current = stored.get(key);
-        for (let attempt = 1; ; attempt++) {
-          const row = applyContributions(current, group);
-          if (!row) return;
-          if (await deps.store.putDayRow(row, current?.version)) {
-            written++;
-            return;
-          }
-          if (attempt >= policy.maxAttempts) throw new Error(`a funnel day row changed concurrently ${attempt} times in a row`);
-          await (policy.sleep ?? backoffTimer.sleep)(backoffDelay(policy, attempt));
-          current = (await deps.store.dayRows([dayRowKey(group[0])])).get(key);
+        const { row: dayRow, wrote } = await writeRow(deps, dayRowKey(group[0]), stored.get(key), (current) => applyContributions(current, group));
+        if (wrote) written++;
+        // After the day row, never before: its `sub_ids` as written decide each contribution's sub-id row.
+        const bySubIdRow = new Map<string, { key: { pk: string; sk: string }; subId: string; group: Contribution[] }>();
+        for (const contribution of group) {
+          const subKey = subIdRowKey(contribution, dayRow);
+          if (!subKey) continue;
+          const name = rowKeyString(subKey);
+          const entry = bySubIdRow.get(name) ?? { key: subKey, subId: subKey.sk.slice(subKey.sk.lastIndexOf('#') + 1), group: [] };
+          entry.group.push(contribution);
+          bySubIdRow.set(name, entry);
         }
+        await settleAll(
+          [...bySubIdRow].map(([name, entry]) =>
+            subIdLimit(async () => {
+              const outcome = await writeRow(deps, entry.key, stored.get(name), (current) =>
+                applySubIdContributions(current, entry.key, entry.subId, entry.group),
+              );
+              if (outcome.wrote) written++;
+            }),
+          ),
+        );
       }),
     ),
   );
   return written;
+}
+
+/** A conditional write of one row, read again and re-applied on a conflict; the row as it then stands. */
+async function writeRow(
+  deps: CountFunnelDeps,
+  key: { pk: string; sk: string },
+  stored: StoredDayRow | undefined,
+  apply: (current: StoredDayRow | undefined) => StoredDayRow | undefined,
+): Promise<{ row: StoredDayRow | undefined; wrote: boolean }> {
+  const policy = deps.conflictRetry ?? defaultConflictRetry;
+  let current = stored;
+  for (let attempt = 1; ; attempt++) {
+    const row = apply(current);
+    if (!row) return { row: current, wrote: false };
+    if (await deps.store.putDayRow(row, current?.version)) return { row, wrote: true };
+    if (attempt >= policy.maxAttempts) throw new Error(`a funnel day row changed concurrently ${attempt} times in a row`);
+    await (policy.sleep ?? backoffTimer.sleep)(backoffDelay(policy, attempt));
+    current = (await deps.store.dayRows([key])).get(rowKeyString(key));
+  }
 }
 
 /**

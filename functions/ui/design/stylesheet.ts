@@ -188,6 +188,8 @@ dialog h2 { margin-top: 0; }
 .toast.tone-danger { background: var(--urm-danger); }
 .toast button { color: #fff; background: transparent; border-color: rgb(255 255 255 / 40%); min-height: 1.5rem; padding: 0.1rem 0.5rem; }
 .toast button:hover { background: rgb(255 255 255 / 15%); color: #fff; }
+.sub-link { display: block; font-size: var(--urm-text-sm); font-weight: 400; color: var(--urm-muted); }
+.sub-link code { white-space: nowrap; }
 .empty { text-align: center; color: var(--urm-muted); padding: var(--urm-space-8) var(--urm-space-4); border: 1px dashed var(--urm-line-strong); border-radius: var(--urm-radius-lg); background: var(--urm-surface); }
 .loading { color: var(--urm-muted); }
 .shown-once { border-left: 4px solid var(--urm-danger); }

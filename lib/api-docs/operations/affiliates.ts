@@ -1,7 +1,8 @@
 /** Affiliates: attribution of a profile, registration, the operator's listing and reports. */
 import { checkReportRange } from '../../../functions/back-office/affiliate-report';
 import { encodeAffiliateCursor } from '../../../functions/back-office/affiliates';
-import { affiliateReportOf } from '../../../functions/domain/commission';
+import type { FtdRow, FunnelDayRow } from '../../../functions/domain/affiliate-program';
+import { affiliateReportOf, type ReportInput } from '../../../functions/domain/commission';
 import { messageBodySchema } from '../../../functions/http/error-bodies';
 import { affiliatePathSchema, affiliateReportSchema } from '../../../functions/api/get-affiliate-report/schema';
 import { affiliatePageSchema } from '../../../functions/api/list-affiliates/schema';
@@ -94,8 +95,34 @@ const affiliateIdParameter: ParameterDoc = {
   schema: affiliatePathSchema,
 };
 
-/** The report example is the computation's own answer, for a hybrid plan: CPA 50.00 (first deposit ≥ 20.00) + RevShare 25 %. */
-const exampleReport = affiliateReportOf({
+const exampleLink = 'lnk_7a0e5c1b9d3f';
+const exampleDay: FunnelDayRow = {
+  app_id: p.appId,
+  affiliate_id: p.affiliateId,
+  link_id: exampleLink,
+  day: '2026-01-31',
+  clicks: 3,
+  registrations: 1,
+  ftds: 1,
+  deposit_count: 1,
+  deposits: '25.00',
+  withdrawals: '0',
+  bets: '40.00',
+  wins: '12.50',
+  bonuses: '0',
+};
+const exampleFtd: FtdRow = {
+  app_id: p.appId,
+  affiliate_id: p.affiliateId,
+  profile_id: p.profileId,
+  link_id: exampleLink,
+  sub_id: 'spring',
+  day: '2026-01-31',
+  amount: '25.00',
+  insert_id: 'deposit-88231',
+  urm_date_time: '2026-01-31T12:00:00Z',
+};
+const exampleInput: ReportInput = {
   affiliateId: p.affiliateId,
   currency: 'EUR',
   from: '2026-01-30',
@@ -108,38 +135,31 @@ const exampleReport = affiliateReportOf({
     revshare: { percent: '25', carry_over: true },
     created_at: '2026-01-01T00:00:00Z',
   },
-  days: [
-    {
-      app_id: p.appId,
-      affiliate_id: p.affiliateId,
-      link_id: 'lnk_7a0e5c1b9d3f',
-      day: '2026-01-31',
-      clicks: 3,
-      registrations: 1,
-      ftds: 1,
-      deposit_count: 1,
-      deposits: '25.00',
-      withdrawals: '0',
-      bets: '40.00',
-      wins: '12.50',
-      bonuses: '0',
-    },
-  ],
-  ftds: [
-    {
-      app_id: p.appId,
-      affiliate_id: p.affiliateId,
-      profile_id: p.profileId,
-      link_id: 'lnk_7a0e5c1b9d3f',
-      day: '2026-01-31',
-      amount: '25.00',
-      insert_id: 'deposit-88231',
-      urm_date_time: '2026-01-31T12:00:00Z',
-    },
-  ],
+  days: [exampleDay],
+  ftds: [exampleFtd],
   carriedIn: '0.00',
-  linkNames: new Map([['lnk_7a0e5c1b9d3f', 'Summer banner']]),
-});
+  linkNames: new Map([[exampleLink, 'Summer banner']]),
+};
+
+/** The report example is the computation's own answer, for a hybrid plan: CPA 50.00 (first deposit ≥ 20.00) + RevShare 25 %. */
+const exampleReport = affiliateReportOf(exampleInput);
+
+/** The same two days by sub-id: the link's 3 clicks came with sub-ids `spring` (2, and the player) and `autumn` (1). */
+const exampleSubIdReport = (() => {
+  const {
+    days: _days,
+    links: _links,
+    ...report
+  } = affiliateReportOf({
+    ...exampleInput,
+    days: [{ ...exampleDay, sub_ids: ['spring', 'autumn'] }],
+    subIdDays: [
+      { ...exampleDay, sub_id: 'spring', clicks: 2 },
+      { ...exampleDay, sub_id: 'autumn', clicks: 1, registrations: 0, ftds: 0, deposit_count: 0, deposits: '0', bets: '0', wins: '0' },
+    ],
+  });
+  return report;
+})();
 
 const reversedRange = { app_id: p.appId, from: '2026-02-01', to: '2026-01-01' };
 
@@ -195,6 +215,9 @@ affiliateDocs.GetAffiliateReport = {
     "registrations, first deposits (FTDs), deposits, NGR and commission under the affiliate's current plan, money as " +
     "decimal strings in the application's main currency. RevShare is settled per calendar month (`months`): a month pays " +
     'max(0, its days + what earlier months carried in); a month the range cuts is settled on its days within the range. ' +
+    '`group_by` chooses the rows: `day` (the default: `days` and `links`), `link` (`links`) or `sub_id` (`sub_ids`: by link and ' +
+    'sub-id, at most 100 sub-ids per link and UTC day with a row of their own, the rest under `(other)`). Every row and the totals carry ' +
+    '`registration_rate` (registrations per click) and `ftd_rate` (FTDs per registration), 4 decimal places, null without a denominator. ' +
     'An unknown affiliate, or one of another application, is a 404.',
   scopes: ['server'],
   parameters: [affiliateIdParameter],
@@ -204,6 +227,7 @@ affiliateDocs.GetAffiliateReport = {
       app_id: "Optional: the key's own application.",
       from: 'First day, YYYY-MM-DD (UTC).',
       to: 'Last day, YYYY-MM-DD (UTC), not before `from`, at most 365 days after it.',
+      group_by: 'The rows: `day` (default), `link` or `sub_id`.',
     },
   },
   responses: {
@@ -216,6 +240,18 @@ affiliateDocs.GetAffiliateReport = {
       path: { affiliate_id: p.affiliateId },
       query: { app_id: p.appId, from: '2026-01-30', to: '2026-01-31' },
       answer: exampleReport,
+    },
+    '200 by sub-id': {
+      summary: 'The same two days by link and sub-id',
+      path: { affiliate_id: p.affiliateId },
+      query: { app_id: p.appId, from: '2026-01-30', to: '2026-01-31', group_by: 'sub_id' },
+      answer: exampleSubIdReport,
+    },
+    '400 unknown group_by': {
+      summary: 'A `group_by` the report does not have',
+      path: { affiliate_id: p.affiliateId },
+      query: { app_id: p.appId, from: '2026-01-01', to: '2026-01-31', group_by: 'week' },
+      answer: refusal(v.reportQuery, { app_id: p.appId, from: '2026-01-01', to: '2026-01-31', group_by: 'week' }),
     },
     '404 unknown affiliate': {
       summary: 'An affiliate id the application does not have',

@@ -27,6 +27,8 @@ const figures = (overrides: Partial<FunnelFigures> = {}): FunnelFigures => ({
   cpa: '0.00',
   revshare: '0.00',
   commission: '0.00',
+  registration_rate: null,
+  ftd_rate: null,
   ...overrides,
 });
 
@@ -125,10 +127,35 @@ describe('report CSV', () => {
   test('has a row per day, per link and the totals, with exact decimals; a formula-like name is defused', () => {
     const lines = reportCsv(report).trimEnd().split('\r\n');
 
-    expect(lines[0]).toBe('row,date,link_id,link_name,clicks,registrations,ftds,qualified_ftds,deposits,withdrawals,ngr,cpa,revshare,commission,currency');
-    expect(lines[1]).toBe('day,2026-11-01,,,1200,3,1,0,1500.00,0.00,-20.50,0.00,0.00,60.00,EUR');
-    expect(lines[4]).toBe(`link,,lnk_2,"'=HYPERLINK(""http://evil"")",1,0,0,0,0.00,0.00,0.00,0.00,0.00,0.00,EUR`);
-    expect(lines[5]).toBe('total,,,,1200,3,1,0,1500.00,0.00,-20.50,0.00,0.00,60.00,EUR');
+    expect(lines[0]).toBe(
+      'row,date,link_id,link_name,clicks,registrations,ftds,qualified_ftds,deposits,withdrawals,ngr,cpa,revshare,commission,currency,sub_id,registration_rate,ftd_rate',
+    );
+    expect(lines[1]).toBe('day,2026-11-01,,,1200,3,1,0,1500.00,0.00,-20.50,0.00,0.00,60.00,EUR,,,');
+    expect(lines[4]).toBe(`link,,lnk_2,"'=HYPERLINK(""http://evil"")",1,0,0,0,0.00,0.00,0.00,0.00,0.00,0.00,EUR,,,`);
+    expect(lines[5]).toBe('total,,,,1200,3,1,0,1500.00,0.00,-20.50,0.00,0.00,60.00,EUR,,,');
+  });
+
+  test('has a row per link and sub-id before the totals, and the conversion rates on every row (empty without a denominator)', () => {
+    const bySubId: AffiliateReport = {
+      ...report,
+      days: [],
+      links: [],
+      sub_ids: [
+        { ...figures({ clicks: 4, registrations: 1, registration_rate: '0.2500', ftd_rate: '0.0000' }), link_id: 'lnk_1', name: 'Spring', sub_id: 'spring' },
+        { ...figures({ clicks: 1 }), link_id: 'lnk_1', name: 'Spring', sub_id: '-x' },
+        { ...figures({ registration_rate: '0.0000' }), link_id: 'lnk_1', name: 'Spring', sub_id: '(other)' },
+      ],
+      totals: figures({ clicks: 5, registrations: 1, registration_rate: '0.2000', ftd_rate: '0.0000' }),
+    };
+
+    const lines = reportCsv(bySubId).trimEnd().split('\r\n');
+
+    expect(lines.slice(1)).toEqual([
+      'sub_id,,lnk_1,Spring,4,1,0,0,0.00,0.00,0.00,0.00,0.00,0.00,EUR,spring,0.2500,0.0000',
+      "sub_id,,lnk_1,Spring,1,0,0,0,0.00,0.00,0.00,0.00,0.00,0.00,EUR,'-x,,",
+      'sub_id,,lnk_1,Spring,0,0,0,0,0.00,0.00,0.00,0.00,0.00,0.00,EUR,(other),0.0000,',
+      'total,,,,5,1,0,0,0.00,0.00,0.00,0.00,0.00,0.00,EUR,,0.2000,0.0000',
+    ]);
   });
 
   test('money is formatted from the decimal string, not through floating point', () => {

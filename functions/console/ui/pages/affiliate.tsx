@@ -18,7 +18,7 @@ import { type Kpi, KpiCards } from '../../../ui/design/kpi';
 import { Card, PageHeader, TableRegion } from '../../../ui/design/page';
 import { type ChartSeries, TimeChart } from '../../../ui/design/time-chart';
 import { Money, Visible, When } from '../../../ui/design/value';
-import { figure, formatCount, formatDay, isoDay } from '../../../ui/format';
+import { figure, formatCount, formatDay, formatRate, isoDay, subIdLabel } from '../../../ui/format';
 import { ShownOnce } from '../actions';
 import { AffiliateStatements } from './affiliate-statements';
 import { apiPath, getJson, postJson } from '../api';
@@ -588,6 +588,9 @@ function ReportView({ report, previous }: { report: Report; previous: Report | u
         {formatDay(report.from)} – {formatDay(report.to)}
         {previous ? `, against ${formatDay(previous.from)} – ${formatDay(previous.to)}` : ''}. Commission <Money amount={t.commission} currency={currency} />.
       </p>
+      <p class="muted report-rates">
+        Registrations per click: <strong>{formatRate(t.registration_rate)}</strong>. FTDs per registration: <strong>{formatRate(t.ftd_rate)}</strong>.
+      </p>
       <KpiCards label="Period totals" kpis={kpis} />
       <TimeChart title="Clicks, registrations and FTDs by day" days={days} series={series} />
       <TableRegion label="Report by day (scrolls)" class="report-wrap">
@@ -650,7 +653,49 @@ function ReportView({ report, previous }: { report: Report; previous: Report | u
         </table>
       </TableRegion>
       {report.links.length > 0 && <ByLink report={report} />}
+      {(report.sub_ids ?? []).length > 0 && <BySubId report={report} />}
     </div>
+  );
+}
+
+/** The period per link and sub-id (at most 100 per link and day, the rest under "Other sub-ids"): the affiliate's traffic sources. */
+function BySubId({ report }: { report: Report }) {
+  const currency = report.currency;
+  return (
+    <>
+      <h3 class="by-link">By sub-id</h3>
+      <TableRegion label="Figures by sub-id (scrolls)">
+        <table class="report-links">
+          <caption>The period by link and sub-id; amounts in {currency}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Sub-id and link</th>
+              {['Clicks', 'Registrations', 'FTDs', 'Registrations per click', 'FTDs per registration', 'Commission'].map((label) => (
+                <th key={label} scope="col" class="num">
+                  {label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {(report.sub_ids ?? []).map((row) => (
+              <tr key={`${row.link_id}\u0000${row.sub_id}`}>
+                <th scope="row">
+                  {row.sub_id.startsWith('(') ? <span class="muted">{subIdLabel(row.sub_id)}</span> : <Visible text={row.sub_id} />}
+                  <span class="sub-link">{row.name ? <Visible text={row.name} /> : <LinkId id={row.link_id} />}</span>
+                </th>
+                <td class="num">{formatCount(row.clicks)}</td>
+                <td class="num">{formatCount(row.registrations)}</td>
+                <td class="num">{formatCount(row.ftds)}</td>
+                <td class="num">{formatRate(row.registration_rate)}</td>
+                <td class="num">{formatRate(row.ftd_rate)}</td>
+                <td class="num">{figure(row.commission, currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableRegion>
+    </>
   );
 }
 
