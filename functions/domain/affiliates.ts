@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AffiliateStatus, ProgrammeSettings } from './affiliate-program';
+import type { Deal } from './deals';
 import { NotFound } from './errors';
 
 /** Optional contact fields; stored only when given (null and "" mean not given). */
@@ -24,7 +25,10 @@ export interface AffiliateRecord extends Partial<Record<AffiliateContactField, s
   created_at: string;
   /** Absent on affiliates registered before statuses existed: they count as approved. */
   status?: AffiliateStatus;
+  /** The plan of the latest assignment (deals are the whole story: ./deals.ts `dealsOf`). */
   plan_id?: string;
+  /** Plan assignments with their effective days, appended (./deals.ts); absent before deals existed. */
+  deals?: Deal[];
 }
 
 /** What the back office may show of an affiliate: everything but the password hash. */
@@ -54,6 +58,12 @@ export interface AffiliateStore {
   page(appId: string, limit: number, start?: string, status?: AffiliateStatus): Promise<{ affiliates: AffiliateSummary[]; next?: string }>;
   /** Changes an existing affiliate's status or plan; undefined when there is no such affiliate. */
   update(appId: string, affiliateId: string, changes: Partial<Pick<AffiliateRecord, 'status' | 'plan_id'>>): Promise<AffiliateSummary | undefined>;
+  /**
+   * Appends `deals` to the affiliate's and sets `plan_id` to the last one's plan. With `first`, only while the
+   * affiliate has no deals stored yet; without, only while it has some and fewer than `maxDeals`. A failed
+   * condition (an assignment raced this one, or no such affiliate) is a Conflict: read again.
+   */
+  appendDeals(appId: string, affiliateId: string, deals: Deal[], first: boolean): Promise<AffiliateSummary>;
 }
 
 /** An affiliate's status: registered before statuses existed (none stored) means approved. */
