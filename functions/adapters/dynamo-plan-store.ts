@@ -7,14 +7,7 @@
  * edit: version 1 is then read from `plan#`.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  GetCommand,
-  paginateQuery,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-  type NativeAttributeValue,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Plan } from '../domain/affiliate-program';
 import { versionOf } from '../domain/deals';
@@ -34,7 +27,11 @@ function planOf(item: Record<string, NativeAttributeValue>): Plan {
 }
 
 /** A version's item: the terms as they were, never the archive mark of the current item. */
-const versionItem = ({ archived_at: _archived, ...plan }: Plan) => ({ ...plan, version: versionOf(plan), sk: planVersionSortKey(plan.plan_id, versionOf(plan)) });
+const versionItem = ({ archived_at: _archived, ...plan }: Plan) => ({
+  ...plan,
+  version: versionOf(plan),
+  sk: planVersionSortKey(plan.plan_id, versionOf(plan)),
+});
 
 export class DynamoPlanStore implements PlanStore {
   constructor(

@@ -32,6 +32,7 @@ import { DynamoJourneyStore } from './dynamo-journey-store';
 import { DynamoKeyStore } from './dynamo-key-store';
 import { DynamoLinkStore } from './dynamo-link-store';
 import { DynamoOneTimeTokenStore } from './dynamo-one-time-token-store';
+import { statementLockOn } from './statement-lock';
 import { DynamoPlanStore } from './dynamo-plan-store';
 import { DynamoSegmentStateStore } from './dynamo-segment-state-store';
 import { DynamoSegmentStore } from './dynamo-segment-store';
@@ -69,6 +70,8 @@ export const postbackOutbox = () => new DynamoPostbackOutbox(dynamo, table('funn
 export const affiliateStore = () => new DynamoAffiliateStore(dynamo, table('affiliates'));
 export const affiliateAccounts = () => new DynamoAffiliateAccounts(dynamo, table('affiliates'));
 export const planStore = () => new DynamoPlanStore(dynamo, table('affiliates'));
+/** The service's StatementLock: made in functions/adapters/statement-lock.ts, the one place to swap it. */
+export const statementLock = () => statementLockOn(dynamo, table('affiliates'));
 export const segmentStore = () => new DynamoSegmentStore(dynamo, table('segments'));
 export const segmentStateStore = () => new DynamoSegmentStateStore(dynamo, table('segments'));
 export const postbackSettings = () => new DynamoPostbackSettings(dynamo, table('affiliates'));

@@ -47,7 +47,7 @@ export interface AffiliatePortalPorts {
   accounts: AffiliateAccounts;
   /** The affiliates as the programme reads them: links, the report. */
   affiliates: Pick<AffiliateStore, 'get'>;
-  plans: Pick<PlanStore, 'get'>;
+  plans: Pick<PlanStore, 'get' | 'getVersion'>;
   funnel: FunnelReader;
   links: Pick<LinkStore, 'create' | 'listByAffiliate'>;
   sessions: AffiliateSessionStore;

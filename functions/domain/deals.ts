@@ -52,16 +52,14 @@ export function dealOn(deals: Deal[], day: string): Deal | undefined {
   return found;
 }
 
-/** The deals in force within `from`–`to` (both included), each clipped to the range. */
-export function dealsWithin(deals: Deal[], from: string, to: string): (Deal & { to: string })[] {
-  const periods: (Deal & { to: string })[] = [];
-  deals.forEach((deal, i) => {
-    const next = deals[i + 1];
-    const end = next ? dayBefore(next.from) : to;
-    if (end < from || deal.from > to) return;
-    periods.push({ ...deal, from: deal.from < from ? from : deal.from, to: end > to ? to : end });
+/** Entries with a start day, oldest first: those in force within `from`–`to` (both included), each clipped to it. */
+export function periodsWithin<T>(entries: T[], startOf: (entry: T) => string, from: string, to: string): { entry: T; from: string; to: string }[] {
+  return entries.flatMap((entry, i) => {
+    const start = startOf(entry);
+    const end = i + 1 < entries.length ? dayBefore(startOf(entries[i + 1])) : to;
+    if (end < from || start > to) return [];
+    return [{ entry, from: start < from ? from : start, to: end > to ? to : end }];
   });
-  return periods;
 }
 
 /** Port the statements lane implements: the last approved (or paid) month of the affiliate, YYYY-MM, or undefined. */
@@ -73,9 +71,12 @@ export interface StatementLock {
 export const noStatementLock: StatementLock = { lastClosedMonth: async () => undefined };
 
 const datePattern = /^\d{4}-\d{2}-\d{2}$/;
-export const isDay = (value: string) => datePattern.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+/** A real calendar day written YYYY-MM-DD. */
+export const isDay = (value: string) =>
+  datePattern.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 
-function dayBefore(day: string): string {
+/** The day before `day` (YYYY-MM-DD, UTC). */
+export function dayBefore(day: string): string {
   const date = new Date(`${day}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() - 1);
   return date.toISOString().slice(0, 10);

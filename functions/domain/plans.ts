@@ -76,8 +76,6 @@ export function validPlan(input: PlanInput, ids: { appId: string; planId: string
     ...(cpa ? { cpa } : {}),
     ...(revshare ? { revshare } : {}),
     created_at: ids.createdAt,
-    version: 1,
-    version_created_at: ids.createdAt,
   };
 }
 

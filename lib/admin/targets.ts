@@ -22,6 +22,7 @@ import { DynamoAppStore } from '../../functions/adapters/dynamo-app-store';
 import { DynamoChannelStore } from '../../functions/adapters/dynamo-channel-store';
 import { DynamoKeyStore } from '../../functions/adapters/dynamo-key-store';
 import { DynamoLinkStore } from '../../functions/adapters/dynamo-link-store';
+import { statementLockOn } from '../../functions/adapters/statement-lock';
 import { DynamoPlanStore } from '../../functions/adapters/dynamo-plan-store';
 import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-store';
 import { DynamoFiguresStore } from '../../functions/adapters/dynamo-figures-store';
@@ -193,6 +194,7 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     affiliates: new DynamoAffiliateStore(document, tableName(tables.affiliates)),
     links: new DynamoLinkStore(document, tableName(tables.links)),
     plans: new DynamoPlanStore(document, tableName(tables.affiliates)),
+    statementLock: statementLockOn(document, tableName(tables.affiliates)),
     funnel: new DynamoFunnelStore(document, tableName(tables.funnel)),
     playerCounts: new DynamoFiguresStore(document, tableName(tables.figures)),
     appMoney: new DynamoFunnelStore(document, tableName(tables.funnel)),

@@ -19,6 +19,7 @@ import { DynamoAppStore } from '../../functions/adapters/dynamo-app-store';
 import { DynamoChannelStore } from '../../functions/adapters/dynamo-channel-store';
 import { DynamoKeyStore } from '../../functions/adapters/dynamo-key-store';
 import { DynamoLinkStore } from '../../functions/adapters/dynamo-link-store';
+import { statementLockOn } from '../../functions/adapters/statement-lock';
 import { DynamoPlanStore } from '../../functions/adapters/dynamo-plan-store';
 import { DynamoTimelineStore } from '../../functions/adapters/dynamo-timeline-store';
 import { DynamoFiguresStore } from '../../functions/adapters/dynamo-figures-store';
@@ -138,6 +139,7 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     affiliates: new DynamoAffiliateStore(document, tables.affiliates.localName),
     links: new DynamoLinkStore(document, tables.links.localName),
     plans: new DynamoPlanStore(document, tables.affiliates.localName),
+    statementLock: statementLockOn(document, tables.affiliates.localName),
     funnel: new DynamoFunnelStore(document, tables.funnel.localName),
     playerCounts: new DynamoFiguresStore(document, tables.figures.localName),
     appMoney: new DynamoFunnelStore(document, tables.funnel.localName),

@@ -17,7 +17,7 @@ import { consoleCsrf } from '../../functions/domain/sessions';
 import { makeConsoleHandler, type ConsolePorts } from '../../functions/console/make-handler';
 import { MemoryFunnelStore } from './funnel-store';
 import { MemoryJourneyStore } from './journey-store';
-import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from './affiliates';
+import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore, MemoryStatementLock } from './affiliates';
 import { FakeClock, MemoryAuditLog, MemoryUserStore } from './enterprise';
 import { apiEvent, context } from './lambda';
 import { MemoryStream } from './memory-stream';
@@ -78,6 +78,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     senders: new MemorySenderStore(),
     secrets: new MemorySecretStore(),
     plans: new MemoryPlanStore(),
+    statementLock: new MemoryStatementLock(),
     affiliates: new MemoryAffiliateStore(),
     links: new MemoryLinkStore(),
     funnel: new MemoryFunnel(),

@@ -12,7 +12,10 @@ import { consoleActor } from '../../http/console-auth';
 import { answer, type Implementations } from '../route';
 import type { routes } from './routes';
 
-export type AffiliatesPorts = Pick<BackOffice, 'apps' | 'affiliates' | 'plans' | 'links' | 'funnel' | 'timeline' | 'secrets' | 'audit' | 'now'> & {
+export type AffiliatesPorts = Pick<
+  BackOffice,
+  'apps' | 'affiliates' | 'plans' | 'statementLock' | 'links' | 'funnel' | 'timeline' | 'secrets' | 'audit' | 'now'
+> & {
   postbacks: Pick<BackOffice['postbacks'], 'settings' | 'log' | 'allowedHosts'>;
 };
 
