@@ -108,8 +108,10 @@ export async function updateApp(
   if (input.affiliateApproval !== undefined && !affiliateApprovals.includes(input.affiliateApproval)) {
     throw new ValidationError([`affiliate approval must be ${affiliateApprovals.join(' or ')}`], 'affiliate approval is invalid');
   }
-  if (input.defaultPlanId !== undefined && !(await office.plans.get(appId, input.defaultPlanId))) {
-    throw new NotFound(`no plan ${input.defaultPlanId} in application ${appId}`);
+  if (input.defaultPlanId !== undefined) {
+    const plan = await office.plans.get(appId, input.defaultPlanId);
+    if (!plan) throw new NotFound(`no plan ${input.defaultPlanId} in application ${appId}`);
+    if (plan.archived_at !== undefined) throw new ValidationError([`default_plan_id ${input.defaultPlanId} is archived`], 'default plan is invalid');
   }
   const changes = {
     name: input.name === undefined ? undefined : checkAppName(input.name),

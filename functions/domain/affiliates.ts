@@ -4,8 +4,8 @@
  * application (docs/api.md, "register_affiliate").
  */
 import { randomBytes } from 'node:crypto';
-import type { AffiliateStatus, ProgrammeSettings } from './affiliate-program';
-import type { Deal } from './deals';
+import type { AffiliateStatus, Plan, ProgrammeSettings } from './affiliate-program';
+import { versionOf, type Deal } from './deals';
 import { NotFound } from './errors';
 
 /** Optional contact fields; stored only when given (null and "" mean not given). */
@@ -71,11 +71,21 @@ export function statusOf(affiliate: Pick<AffiliateRecord, 'status'>): AffiliateS
   return affiliate.status ?? 'approved';
 }
 
-/** What a new affiliate of the application starts with: its approval setting (pending unless `approve`) and its default plan. */
-export function initialStanding(app: ProgrammeSettings | undefined): Pick<AffiliateRecord, 'status' | 'plan_id'> {
+/**
+ * What a new affiliate of the application starts with: its approval setting (pending unless `approve`) and a deal
+ * on the default plan's current version (`defaultPlan`, read by the caller) from the day it is created.
+ */
+export function initialStanding(
+  app: ProgrammeSettings | undefined,
+  defaultPlan: Pick<Plan, 'plan_id' | 'version'> | undefined,
+  createdAt: string,
+): Pick<AffiliateRecord, 'status' | 'plan_id' | 'deals'> {
+  const plan = app?.default_plan_id !== undefined && defaultPlan?.plan_id === app.default_plan_id ? defaultPlan : undefined;
   return {
     status: app?.affiliate_approval === 'approve' ? 'approved' : 'pending',
-    ...(app?.default_plan_id ? { plan_id: app.default_plan_id } : {}),
+    ...(plan
+      ? { plan_id: plan.plan_id, deals: [{ plan_id: plan.plan_id, plan_version: versionOf(plan), from: createdAt.slice(0, 10), assigned_at: createdAt }] }
+      : {}),
   };
 }
 
