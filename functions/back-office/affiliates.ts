@@ -14,6 +14,7 @@ import { clickAddress } from './affiliate-links';
 import { decodeCursor, encodeCursor } from './cursors';
 import { requireApp } from './apps';
 import { audit } from './audit';
+import { affiliateDealPlans, dealViewOf, type DealView } from './deals';
 import { requirePlan } from './plans';
 import { nowOf, type BackOffice } from './ports';
 
@@ -105,22 +106,30 @@ export interface AffiliateDetail extends AffiliateWithPlan {
   links: { link_id: string; name: string; landing_url: string; created_at: string; click_url: string }[];
   /** Whether postbacks are on (a URL is set); the URL and its secret stay with the affiliate. */
   postback_url_set: boolean;
+  /** Its deals, oldest first: each plan version in words, from its day (the last may be ahead of today). */
+  deals: DealView[];
 }
 
-export type AffiliateDetailOffice = Pick<BackOffice, 'affiliates' | 'plans' | 'links'> & { postbacks: Pick<BackOffice['postbacks'], 'settings'> };
+export type AffiliateDetailOffice = Pick<BackOffice, 'affiliates' | 'plans' | 'links' | 'now'> & { postbacks: Pick<BackOffice['postbacks'], 'settings'> };
 
 /** The application's affiliate `affiliateId`, its links' click addresses on `baseUrl`; another application's or an unknown one is the same 404. */
 export function affiliateDetail(office: AffiliateDetailOffice) {
   return async (appId: string, affiliateId: string, baseUrl: string): Promise<AffiliateDetail> => {
     const affiliate = await office.affiliates.get(appId, affiliateId);
     if (!affiliate) throw new NotFound(`no affiliate ${affiliateId} in application ${appId}`);
-    const [plan, links, postback] = await Promise.all([
-      affiliate.plan_id ? office.plans.get(appId, affiliate.plan_id) : Promise.resolve(undefined),
+    const [deals, links, postback] = await Promise.all([
+      affiliateDealPlans(office, affiliate),
       office.links.listByAffiliate(appId, affiliateId),
       office.postbacks.settings.get(appId, affiliateId),
     ]);
+    const today = nowOf(office).toISOString().slice(0, 10);
+    const current = dealOn(
+      deals.map((entry) => entry.deal),
+      today,
+    );
+    const plan = current && deals.find((entry) => entry.deal === current)?.plan;
     return {
-      ...listItemOf(affiliate),
+      ...listItemOf(affiliate, today),
       plan: plan ? { plan_id: plan.plan_id, name: plan.name } : null,
       contacts: Object.fromEntries(affiliateContactFields.filter((field) => affiliate[field] !== undefined).map((field) => [field, affiliate[field]])),
       links: links.map((link) => ({
@@ -131,6 +140,7 @@ export function affiliateDetail(office: AffiliateDetailOffice) {
         click_url: clickAddress(baseUrl, link.link_id),
       })),
       postback_url_set: postback.postback_url !== undefined,
+      deals: deals.map(dealViewOf),
     };
   };
 }
@@ -231,4 +241,10 @@ export async function assignPlan(
     });
     return listItemOf(updated, today);
   }
+}
+
+/** The application's affiliate's deals, oldest first, each plan version in words. */
+export async function affiliateDeals(office: ChangeOffice & Pick<BackOffice, 'plans'>, appId: string, affiliateId: string): Promise<DealView[]> {
+  const affiliate = await requireAffiliate(office, appId, affiliateId);
+  return (await affiliateDealPlans(office, affiliate)).map(dealViewOf);
 }
