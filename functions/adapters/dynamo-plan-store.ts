@@ -43,7 +43,13 @@ export class DynamoPlanStore implements PlanStore {
     await this.db.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: this.tableName, Item: { ...plan, sk: planSortKey(plan.plan_id) }, ConditionExpression: 'attribute_not_exists(sk)' } },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...plan, version: versionOf(plan), sk: planSortKey(plan.plan_id) },
+              ConditionExpression: 'attribute_not_exists(sk)',
+            },
+          },
           { Put: { TableName: this.tableName, Item: versionItem(plan), ConditionExpression: 'attribute_not_exists(sk)' } },
         ],
       }),

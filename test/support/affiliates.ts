@@ -467,8 +467,13 @@ export class MemoryPlanStore implements PlanStore {
   /** Every version written, as the `planv#` items (plans stored before versions have none until edited). */
   readonly versionItems: Plan[] = [];
 
-  async create(plan: Plan) {
+  /** A plan stored before versions: no version, no version item. */
+  legacy(plan: Plan) {
     this.plans.push({ ...plan });
+  }
+
+  async create(plan: Plan) {
+    this.plans.push({ ...plan, version: versionOf(plan) });
     this.versionItems.push({ ...plan, version: versionOf(plan) });
   }
 

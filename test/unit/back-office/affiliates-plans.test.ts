@@ -356,6 +356,17 @@ describe('the console reads affiliates', () => {
         },
       ],
       postback_url_set: true,
+      deals: [
+        {
+          plan_id: plan.plan_id,
+          plan_version: 1,
+          from: '2026-03-01',
+          assigned_at: '2026-03-01T00:00:00.000Z',
+          assigned_by: 'admin command line',
+          name: 'CPA',
+          description: 'CPA 50.00 (first deposit ≥ 0.00)',
+        },
+      ],
     });
     expect(JSON.stringify(detail)).not.toMatch(/secret-hash|tracker\.example/);
     expect((await read('app_1', 'aff_b', 'https://api.example')).postback_url_set).toBe(false);
