@@ -6,6 +6,7 @@
  * the router, once: the logging context, the error page, header normalising.
  * An address or method no route declares is the not-found page.
  */
+import { affiliateDealPlans } from '../back-office/deals';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
@@ -119,7 +120,7 @@ export function makeAffiliatePortalHandler(ports: AffiliatePortalPorts) {
       now,
     }),
     // The operator's report (GET /api/affiliates/{affiliate_id}/report): one computation behind both.
-    ...dashboardWork({ report: affiliateReport(ports), now }),
+    ...dashboardWork({ report: affiliateReport(ports), deals: (affiliate) => affiliateDealPlans(ports, affiliate), now }),
     ...linksWork({ apps: ports.apps, affiliates: ports.affiliates, links: ports.links, now }),
     ...postbacksWork(ports),
     ...unsubscribeWork({ profiles: ports.profiles, writer: ports.writer, now }),

@@ -37,7 +37,7 @@ ul.money-events { list-style: none; margin: 0; padding: 0; }
 ul.money-events li + li { margin-top: var(--urm-space-1); }
 /* Deals: plan versions, archiving, an affiliate's deal history. */
 .row-actions { display: flex; flex-wrap: wrap; gap: var(--urm-space-1); }
-.plan-versions { margin-top: var(--urm-space-4); padding: var(--urm-space-3) var(--urm-space-4); border: 1px solid var(--urm-line); border-radius: var(--urm-radius); }
+.plan-versions { margin-top: var(--urm-space-4); padding: var(--urm-space-3) var(--urm-space-4); border: 1px solid var(--urm-line); border-radius: var(--urm-radius-md); }
 .plan-versions h3 { margin-top: 0; }
 .plan-versions ol { padding-left: 1.25rem; margin: 0 0 var(--urm-space-3); }
 .plan-versions li { margin-bottom: var(--urm-space-1); overflow-wrap: anywhere; }
