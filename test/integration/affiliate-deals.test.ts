@@ -53,14 +53,15 @@ describe('deals through the console API', () => {
   });
 
   test('a deal from a day ahead is listed after today’s, each with its version in words', async () => {
+    const next = await createPlan(office, appId, commandLineActor, { name: 'CPA 60', cpa: { amount: '60' } });
     await api('POST', `/console/api/affiliates/${affiliateId}/plan`, { plan_id: plan.plan_id });
-    const ahead = await api('POST', `/console/api/affiliates/${affiliateId}/plan`, { plan_id: plan.plan_id, from: daysFromNow(10) });
+    const ahead = await api('POST', `/console/api/affiliates/${affiliateId}/plan`, { plan_id: next.plan_id, from: daysFromNow(10) });
     const detail = await api('GET', `/console/api/affiliates/${affiliateId}`);
 
     expect(ahead.status).toBe(200);
-    expect(detail.body.affiliate.deals.map((deal: { from: string; plan_version: number }) => [deal.from, deal.plan_version])).toEqual([
-      [today, 2],
-      [daysFromNow(10), 2],
+    expect(detail.body.affiliate.deals.map((deal: { from: string; name: string; plan_version: number }) => [deal.from, deal.name, deal.plan_version])).toEqual([
+      [today, 'CPA 40', 2],
+      [daysFromNow(10), 'CPA 60', 1],
     ]);
     expect(detail.body.affiliate.plan_id).toBe(plan.plan_id);
   });
