@@ -236,7 +236,6 @@ function DealHistory({ deals }: { deals: Affiliate['deals'] }) {
           <tr>
             <th scope="col">From</th>
             <th scope="col">Plan and terms</th>
-            <th scope="col">Assigned</th>
           </tr>
         </thead>
         <tbody>
@@ -253,10 +252,10 @@ function DealHistory({ deals }: { deals: Affiliate['deals'] }) {
                 </strong>{' '}
                 <span class="muted">version {deal.plan_version}</span>
                 <div>{deal.description}</div>
-              </td>
-              <td>
-                <When at={deal.assigned_at} />
-                {deal.assigned_by && <div class="muted break">{deal.assigned_by}</div>}
+                <div class="muted break">
+                  assigned <When at={deal.assigned_at} />
+                  {deal.assigned_by && ` by ${deal.assigned_by}`}
+                </div>
               </td>
             </tr>
           ))}
