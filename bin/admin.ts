@@ -10,14 +10,16 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clickAddress, createLinkForAffiliate, listLinks } from '../functions/back-office/affiliate-links';
 import { affiliateReport, affiliateTrace } from '../functions/back-office/affiliate-report';
-import { assignPlan, setAffiliateStatus } from '../functions/back-office/affiliates';
+import { affiliateDeals, assignPlan, setAffiliateStatus } from '../functions/back-office/affiliates';
 import { affiliateApprovals, affiliateSignups, appSettingsView, checkOrigin, createApp, listApps, requireApp, updateApp } from '../functions/back-office/apps';
 import { applicationFigures } from '../functions/back-office/figures';
 import { campaignResults } from '../functions/back-office/campaign-results';
 import { nowOf } from '../functions/back-office/ports';
 import { figuresLimits } from '../functions/domain/figures';
 import { addAdjustment, affiliateStatements, approveStatement, markStatementPaid, setMinPayout, statementsCsv } from '../functions/back-office/statements';
-import { createPlan, listPlans } from '../functions/back-office/plans';
+import { archivePlan, createPlan, editPlan, listPlans, planVersions } from '../functions/back-office/plans';
+import { versionOf } from '../functions/domain/deals';
+import type { PlanInput } from '../functions/domain/plans';
 import { playerGate, reindexPlayers, searchPlayers } from '../functions/back-office/players';
 import { changeAffiliatePostbacks, postbackDeliveries } from '../functions/back-office/postbacks';
 import { createChannel, listChannels, setChannelDomain, setChannelEnabled } from '../functions/back-office/channels';
@@ -75,6 +77,29 @@ interface GlobalOptions {
 }
 
 /** The use case's refusal, told in this command's options. */
+/** A plan's terms from `plan create`/`plan edit` options. */
+function planInputOf(opts: { name: string; cpa?: string; minDeposit?: string; revshare?: string; carryOver?: boolean }): PlanInput {
+  if (opts.minDeposit !== undefined && opts.cpa === undefined) throw new InvalidArgumentError('--min-deposit goes with --cpa');
+  if (opts.carryOver && opts.revshare === undefined) throw new InvalidArgumentError('--carry-over goes with --revshare');
+  return {
+    name: opts.name,
+    ...(opts.cpa === undefined ? {} : { cpa: { amount: opts.cpa, min_deposit: opts.minDeposit } }),
+    ...(opts.revshare === undefined ? {} : { revshare: { percent: opts.revshare, carry_over: Boolean(opts.carryOver) } }),
+  };
+}
+
+/** A trace's deal of each day as runs of days under one deal: a year is a few lines. */
+function dealRuns(days: { date: string; plan_id: string | null; plan_version: number | null }[]) {
+  const runs: { from: string; to: string; plan_id: string; plan_version: string }[] = [];
+  for (const day of days) {
+    const last = runs[runs.length - 1];
+    const [planId, version] = [day.plan_id ?? '(none)', String(day.plan_version ?? '')];
+    if (last && last.plan_id === planId && last.plan_version === version) last.to = day.date;
+    else runs.push({ from: day.date, to: day.date, plan_id: planId, plan_version: version });
+  }
+  return runs;
+}
+
 function withOptionHint(error: unknown): unknown {
   if (error instanceof Conflict) return new Conflict(error.message.replace('rotating replaces them', '--rotate replaces them'));
   if (error instanceof ValidationError && error.message === 'subject is missing') {
@@ -581,13 +606,25 @@ export function adminProgram(options: AdminOptions = {}): Command {
   }
   affiliate
     .command('plan')
-    .description("put an affiliate on one of the application's plans (its reports use it, for any period)")
+    .description("put an affiliate on one of the application's plans (its current version) from a day: a deal; the days before keep theirs")
     .requiredOption('--app <app_id>')
     .requiredOption('--affiliate <affiliate_id>')
     .requiredOption('--plan <plan_id>')
-    .action(async (opts: { app: string; affiliate: string; plan: string }) => {
-      const updated = await assignPlan(await office(), opts.app, commandLineActor, opts.affiliate, opts.plan);
-      print(updated, () => [`Affiliate ${opts.affiliate} is on plan ${updated.plan_id}`]);
+    .option('--from <YYYY-MM-DD>', 'the first day of the deal (UTC; default today); a past day only after the last approved month')
+    .action(async (opts: { app: string; affiliate: string; plan: string; from?: string }) => {
+      const updated = await assignPlan(await office(), opts.app, commandLineActor, opts.affiliate, opts.plan, opts.from);
+      print(updated, () => [`Affiliate ${opts.affiliate} is on plan ${opts.plan} from ${opts.from ?? 'today'} (on ${updated.plan_id ?? 'no plan'} today)`]);
+    });
+  affiliate
+    .command('deals')
+    .description("an affiliate's deals, oldest first: each plan version and the day it starts")
+    .requiredOption('--app <app_id>')
+    .requiredOption('--affiliate <affiliate_id>')
+    .action(async (opts: { app: string; affiliate: string }) => {
+      const deals = await affiliateDeals(await office(), opts.app, opts.affiliate);
+      print(deals, () =>
+        table(deals as unknown as Record<string, unknown>[], ['from', 'plan_id', 'plan_version', 'name', 'description', 'assigned_at', 'assigned_by']),
+      );
     });
   affiliate
     .command('postback')
@@ -670,8 +707,20 @@ export function adminProgram(options: AdminOptions = {}): Command {
       'Registrations:',
       ...table(trace.registrations as unknown as Record<string, unknown>[], ['day', 'profile_id', 'link_id', 'sub_id']),
       '',
+      'Deals by day:',
+      ...table(dealRuns(trace.days) as unknown as Record<string, unknown>[], ['from', 'to', 'plan_id', 'plan_version']),
+      '',
       'First deposits:',
-      ...table(trace.ftds as unknown as Record<string, unknown>[], ['day', 'profile_id', 'insert_id', 'amount', 'qualified', 'link_id']),
+      ...table(trace.ftds as unknown as Record<string, unknown>[], [
+        'day',
+        'profile_id',
+        'insert_id',
+        'amount',
+        'qualified',
+        'plan_id',
+        'plan_version',
+        'link_id',
+      ]),
       '',
       'Money events of attributed players:',
       ...table(
@@ -760,13 +809,7 @@ export function adminProgram(options: AdminOptions = {}): Command {
     .option('--revshare <percent>', 'percent of NGR (bets − wins − bonuses), 0 to 100')
     .option('--carry-over', "carry a month's negative RevShare into the next month")
     .action(async (opts: { app: string; name: string; cpa?: string; minDeposit?: string; revshare?: string; carryOver?: boolean }) => {
-      if (opts.minDeposit !== undefined && opts.cpa === undefined) throw new InvalidArgumentError('--min-deposit goes with --cpa');
-      if (opts.carryOver && opts.revshare === undefined) throw new InvalidArgumentError('--carry-over goes with --revshare');
-      const created = await createPlan(await office(), opts.app, commandLineActor, {
-        name: opts.name,
-        ...(opts.cpa === undefined ? {} : { cpa: { amount: opts.cpa, min_deposit: opts.minDeposit } }),
-        ...(opts.revshare === undefined ? {} : { revshare: { percent: opts.revshare, carry_over: Boolean(opts.carryOver) } }),
-      });
+      const created = await createPlan(await office(), opts.app, commandLineActor, planInputOf(opts));
       print(created, () => [`Created plan ${created.plan_id} (${created.name}): ${describePlan(created)}`]);
     });
   plan
@@ -775,7 +818,39 @@ export function adminProgram(options: AdminOptions = {}): Command {
     .requiredOption('--app <app_id>')
     .action(async (opts: { app: string }) => {
       const plans = (await listPlans(await office(), opts.app)).map((p) => ({ ...p, terms: describePlan(p) }));
-      print(plans, () => table(plans as unknown as Record<string, unknown>[], ['plan_id', 'name', 'terms', 'created_at']));
+      print(plans, () => table(plans as unknown as Record<string, unknown>[], ['plan_id', 'name', 'version', 'terms', 'archived_at', 'created_at']));
+    });
+  plan
+    .command('edit')
+    .description('a new version of a plan with these terms (given whole, as to create); affiliates keep the version they were assigned')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--plan <plan_id>')
+    .requiredOption('--name <name>', 'a name for people')
+    .option('--cpa <amount>', 'paid per qualified first deposit, e.g. 50')
+    .option('--min-deposit <amount>', 'the smallest first deposit that qualifies for CPA (default 0)')
+    .option('--revshare <percent>', 'percent of NGR (bets − wins − bonuses), 0 to 100')
+    .option('--carry-over', "carry a month's negative RevShare into the next month")
+    .action(async (opts: { app: string; plan: string; name: string; cpa?: string; minDeposit?: string; revshare?: string; carryOver?: boolean }) => {
+      const edited = await editPlan(await office(), opts.app, commandLineActor, opts.plan, planInputOf(opts));
+      print(edited, () => [`Plan ${edited.plan_id} (${edited.name}) is now version ${edited.version}: ${describePlan(edited)}`]);
+    });
+  plan
+    .command('archive')
+    .description('archive a plan: not assigned any more; affiliates on it keep earning under it')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--plan <plan_id>')
+    .action(async (opts: { app: string; plan: string }) => {
+      const archived = await archivePlan(await office(), opts.app, commandLineActor, opts.plan);
+      print(archived, () => [`Plan ${archived.plan_id} (${archived.name}) is archived since ${archived.archived_at}`]);
+    });
+  plan
+    .command('versions')
+    .description('every version of a plan, oldest first')
+    .requiredOption('--app <app_id>')
+    .requiredOption('--plan <plan_id>')
+    .action(async (opts: { app: string; plan: string }) => {
+      const versions = (await planVersions(await office(), opts.app, opts.plan)).map((p) => ({ ...p, version: versionOf(p), terms: describePlan(p) }));
+      print(versions, () => table(versions as unknown as Record<string, unknown>[], ['version', 'name', 'terms', 'version_created_at']));
     });
   program
     .command('replay')

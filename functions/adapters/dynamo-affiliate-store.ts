@@ -24,6 +24,8 @@ import {
   type UniqueAffiliateField,
 } from '../domain/affiliates';
 import type { AffiliateStatus } from '../domain/affiliate-program';
+import { maxDeals, type Deal } from '../domain/deals';
+import { Conflict } from '../domain/errors';
 import { withRetry, type RetryPolicy } from './retry';
 
 /** Up to 6 attempts, waits of at most 40 ms, 80 ms, … (uncapped). */
@@ -56,6 +58,7 @@ const summaryFields = [
   'created_at',
   'status',
   'plan_id',
+  'deals',
 ] as const satisfies readonly (keyof AffiliateSummary)[];
 
 export class DynamoAffiliateStore implements AffiliateStore {
@@ -172,6 +175,28 @@ export class DynamoAffiliateStore implements AffiliateStore {
       return out.Attributes ? summaryOf(out.Attributes) : undefined;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+
+  async appendDeals(appId: string, affiliateId: string, deals: Deal[], first: boolean): Promise<AffiliateSummary> {
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { app_id: appId, sk: affiliateSortKey(affiliateId) },
+          // Appending, never rewriting the list: of two racing assignments both land (dealsOf orders them).
+          ConditionExpression: first
+            ? 'attribute_exists(sk) AND attribute_not_exists(deals)'
+            : 'attribute_exists(sk) AND attribute_exists(deals) AND size(deals) < :max',
+          UpdateExpression: first ? 'SET deals = :deals, plan_id = :plan' : 'SET deals = list_append(deals, :deals), plan_id = :plan',
+          ExpressionAttributeValues: { ':deals': deals, ':plan': deals[deals.length - 1].plan_id, ...(first ? {} : { ':max': maxDeals }) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return summaryOf(out.Attributes!);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new Conflict('the affiliate changed meanwhile: read it again');
       throw error;
     }
   }

@@ -75,6 +75,8 @@ export const affiliateAccounts = () => new DynamoAffiliateAccounts(dynamo, table
 export const planStore = () => new DynamoPlanStore(dynamo, table('affiliates'));
 export const statementStore = () => new DynamoStatementStore(dynamo, table('affiliates'));
 export const payoutStore = () => new DynamoPayoutStore(dynamo, table('affiliates'));
+/** The months a deal may no longer start in: those of approved statements (the statement store answers). */
+export const statementLock = () => statementStore();
 export const segmentStore = () => new DynamoSegmentStore(dynamo, table('segments'));
 export const segmentStateStore = () => new DynamoSegmentStateStore(dynamo, table('segments'));
 export const postbackSettings = () => new DynamoPostbackSettings(dynamo, table('affiliates'));

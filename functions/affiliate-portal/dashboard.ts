@@ -8,13 +8,29 @@ import { periodOf, type AffiliateReportSource, type Period } from '../domain/aff
 import { portalCsrf } from '../domain/sessions';
 import { csvFileName, reportCsv } from '../back-office/affiliate-report-csv';
 import type { SignedInVisit, PortalWork } from './checks';
-import { DashboardPage } from './pages/dashboard';
+import type { AffiliateSummary } from '../domain/affiliates';
+import type { DealPlan } from '../domain/commission';
+import { describeDeal } from '../domain/plans';
+import { DashboardPage, type DealLines } from './pages/dashboard';
 import { page, portalSecurityHeaders } from './render';
 
 export interface DashboardPorts {
   /** The operator's report (GET /api/affiliates/{affiliate_id}/report): one computation behind both. */
   report: AffiliateReportSource;
+  /** The affiliate's deals with their plan versions (back-office/deals.ts). */
+  deals: (affiliate: AffiliateSummary) => Promise<DealPlan[]>;
   now: () => Date;
+}
+
+/** The deal in force today and the next one scheduled, in the affiliate's words. */
+export function dealLines(deals: DealPlan[], today: string, currency: string): DealLines {
+  const words = (entry: DealPlan | undefined) => (entry?.plan ? describeDeal(entry.plan, currency) : undefined);
+  const current = [...deals].reverse().find((entry) => entry.deal.from <= today);
+  const upcoming = deals.find((entry) => entry.deal.from > today);
+  return {
+    current: words(current),
+    ...(upcoming && words(upcoming) ? { upcoming: { from: upcoming.deal.from, terms: words(upcoming)! } } : {}),
+  };
 }
 
 /**
@@ -53,8 +69,9 @@ export function dashboardWork(ports: DashboardPorts): Pick<PortalWork, 'Affiliat
   const dashboard = affiliateDashboard(ports);
   return {
     AffiliateDashboard: async (visit) => {
-      const { period, adjusted, report, previous } = await dashboard(visit, { withPrevious: true });
       const { affiliate } = visit;
+      const [{ period, adjusted, report, previous }, deals] = await Promise.all([dashboard(visit, { withPrevious: true }), ports.deals(affiliate)]);
+      const today = ports.now().toISOString().slice(0, 10);
       return page(
         200,
         h(DashboardPage, {
@@ -65,7 +82,8 @@ export function dashboardWork(ports: DashboardPorts): Pick<PortalWork, 'Affiliat
           adjusted,
           report,
           previous,
-          today: ports.now().toISOString().slice(0, 10),
+          today,
+          deal: dealLines(deals, today, report.currency),
         }),
       );
     },

@@ -6,6 +6,7 @@
  * the router, once: the logging context, the error page, header normalising.
  * An address or method no route declares is the not-found page.
  */
+import { affiliateDealPlans } from '../back-office/deals';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
@@ -53,7 +54,7 @@ export interface AffiliatePortalPorts {
   accounts: AffiliateAccounts;
   /** The affiliates as the programme reads them: links, the report. */
   affiliates: Pick<AffiliateStore, 'get' | 'register'>;
-  plans: Pick<PlanStore, 'get'>;
+  plans: Pick<PlanStore, 'get' | 'getVersion'>;
   funnel: FunnelReader;
   links: Pick<LinkStore, 'create' | 'listByAffiliate'>;
   sessions: AffiliateSessionStore;
@@ -130,7 +131,7 @@ export function makeAffiliatePortalHandler(ports: AffiliatePortalPorts) {
       now,
     }),
     // The operator's report (GET /api/affiliates/{affiliate_id}/report): one computation behind both.
-    ...dashboardWork({ report: affiliateReport(ports), now }),
+    ...dashboardWork({ report: affiliateReport(ports), deals: (affiliate) => affiliateDealPlans(ports, affiliate), now }),
     ...linksWork({ apps: ports.apps, affiliates: ports.affiliates, links: ports.links, now }),
     ...postbacksWork(ports),
     ...paymentsWork({ ...ports, report: affiliateReport(ports), now }),
@@ -145,7 +146,15 @@ export function makeAffiliatePortalHandler(ports: AffiliatePortalPorts) {
       now,
     }),
     ...joinWork({
-      register: registerAffiliate({ affiliates: ports.affiliates, apps: ports.apps, hashPassword: passwords.hash, newId: newAffiliateId, now, log: logger }),
+      register: registerAffiliate({
+        affiliates: ports.affiliates,
+        apps: ports.apps,
+        plans: ports.plans,
+        hashPassword: passwords.hash,
+        newId: newAffiliateId,
+        now,
+        log: logger,
+      }),
       attempts: ports.attempts,
       now,
     }),

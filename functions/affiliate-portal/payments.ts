@@ -7,8 +7,9 @@
 import { h } from 'preact';
 import { affiliateStatement, affiliateStatements, setPayoutDetails, type StatementReadPorts } from '../back-office/statements';
 import type { PayoutStore } from '../domain/payouts';
-import type { Plan } from '../domain/affiliate-program';
-import { describePlan, type PlanStore } from '../domain/plans';
+import type { PlanStore } from '../domain/plans';
+import { affiliateDealPlans } from '../back-office/deals';
+import { dealLines } from './dashboard';
 import { isMonth } from '../domain/statements';
 import { portalCsrf } from '../domain/sessions';
 import { logger } from '../runtime/logger';
@@ -24,13 +25,13 @@ const withStyle = (hash: string) => ({
   'Content-Security-Policy': portalSecurityHeaders['Content-Security-Policy'].replace(`style-src ${portalCssHash}`, `style-src ${portalCssHash} ${hash}`),
 });
 
-export type PaymentsPorts = StatementReadPorts & { plans: Pick<PlanStore, 'get'>; payouts: PayoutStore };
+export type PaymentsPorts = StatementReadPorts & { plans: Pick<PlanStore, 'getVersion'>; payouts: PayoutStore };
 
-/** The deal in words: the plan in force now (the deals lane makes describePlan deal-aware). */
-async function dealOf(ports: PaymentsPorts, visit: SignedInVisit): Promise<string | undefined> {
-  const planId = visit.affiliate.plan_id;
-  const plan: Plan | undefined = planId ? await ports.plans.get(visit.appId, planId) : undefined;
-  return plan ? `${plan.name}: ${describePlan(plan)}` : undefined;
+/** The deal in force today in words, as the dashboard says it (its plan version's terms). */
+async function dealOf(ports: PaymentsPorts, visit: SignedInVisit, currency: string): Promise<string | undefined> {
+  const today = (ports.now?.() ?? new Date()).toISOString().slice(0, 10);
+  const { current } = dealLines(await affiliateDealPlans(ports, visit.affiliate), today, currency);
+  return current;
 }
 
 export function paymentsWork(ports: PaymentsPorts): Pick<PortalWork, 'AffiliatePaymentsPage' | 'AffiliateUpdatePayout' | 'AffiliateStatementPage'> {
@@ -39,11 +40,8 @@ export function paymentsWork(ports: PaymentsPorts): Pick<PortalWork, 'AffiliateP
 
   const paymentsPage = async (visit: SignedInVisit, status: number, view: Pick<PaymentsView, 'csrf' | 'form' | 'done'>) => {
     const { appId, affiliate } = visit;
-    const [statements, payout, deal] = await Promise.all([
-      list(appId, affiliate.affiliate_id),
-      ports.payouts.get(appId, affiliate.affiliate_id),
-      dealOf(ports, visit),
-    ]);
+    const [statements, payout] = await Promise.all([list(appId, affiliate.affiliate_id), ports.payouts.get(appId, affiliate.affiliate_id)]);
+    const deal = await dealOf(ports, visit, statements.currency);
     return page(
       status,
       h(PaymentsPage, {

@@ -11,13 +11,14 @@ import {
   type FunnelReader,
   type LinkStore,
   type MoneyKind,
-  type Plan,
   type RegistrationRow,
 } from '../domain/affiliate-program';
 import type { AffiliateStore, AffiliateSummary } from '../domain/affiliates';
 import type { AppStore } from '../domain/apps';
 import type { PlanStore } from '../domain/plans';
-import { affiliateReportOf, carriedInto, dayBefore, daysBetween, monthStart, qualifies } from '../domain/commission';
+import { affiliateReportOf, carriedInto, dayBefore, dealDays, daysBetween, monthStart, planOnOf, qualifies } from '../domain/commission';
+import { dealOn, isDay } from '../domain/deals';
+import { affiliateDealPlans } from './deals';
 import { NotFound, ValidationError } from '../domain/errors';
 import { partitionKey } from '../domain/stream-record';
 import { decodeCursor, encodeCursor } from './cursors';
@@ -29,17 +30,13 @@ export const maxReportDays = 366;
 /** Where the affiliate's history starts for what earlier months carry over (no funnel day predates it). */
 const historyStart = '1970-01-01';
 
-const datePattern = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (value: string) =>
-  datePattern.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
-
 /** Checks a report's range: real dates, from ≤ to, at most maxReportDays days; each refusal names its field. */
 export function checkReportRange(from: string | undefined, to: string | undefined): { from: string; to: string } {
   const errors: string[] = [];
   if (from === undefined) errors.push('from is required (YYYY-MM-DD)');
-  else if (!isDate(from)) errors.push('from must be a date YYYY-MM-DD');
+  else if (!isDay(from)) errors.push('from must be a date YYYY-MM-DD');
   if (to === undefined) errors.push('to is required (YYYY-MM-DD)');
-  else if (!isDate(to)) errors.push('to must be a date YYYY-MM-DD');
+  else if (!isDay(to)) errors.push('to must be a date YYYY-MM-DD');
   if (errors.length === 0) {
     if (to! < from!) errors.push('to must not be before from');
     else if (daysBetween(from!, to!).length > maxReportDays) errors.push(`to must be at most ${maxReportDays} days from from (both included)`);
@@ -52,7 +49,7 @@ export function checkReportRange(from: string | undefined, to: string | undefine
 export interface ReportPorts {
   apps: Pick<AppStore, 'get'>;
   affiliates: Pick<AffiliateStore, 'get'>;
-  plans: Pick<PlanStore, 'get'>;
+  plans: Pick<PlanStore, 'getVersion'>;
   funnel: FunnelReader;
   links: Pick<LinkStore, 'listByAffiliate'>;
 }
@@ -62,10 +59,6 @@ async function requireAffiliate(office: Pick<ReportPorts, 'affiliates'>, appId: 
   const affiliate = await office.affiliates.get(appId, affiliateId);
   if (!affiliate) throw new NotFound('Not Found');
   return affiliate;
-}
-
-async function planOf(office: Pick<ReportPorts, 'plans'>, affiliate: AffiliateSummary): Promise<Plan | undefined> {
-  return affiliate.plan_id ? office.plans.get(affiliate.app_id, affiliate.plan_id) : undefined;
 }
 
 /** Names of the affiliate's links among `linkIds`: one query of the affiliate's links, not a read per link. */
@@ -83,19 +76,21 @@ export interface ReportOptions {
 
 /**
  * The affiliate's report from `from` to `to` (YYYY-MM-DD, both included),
- * with its current plan: per day, per link, totals, and the RevShare
- * settlement by month (functions/domain/commission.ts); by sub-id too when asked.
+ * each day under its deal: per day, per link, totals, the deals and the
+ * RevShare settlement by month (functions/domain/commission.ts); by sub-id too when asked.
  */
 export function affiliateReport(office: ReportPorts) {
   return async (appId: string, affiliateId: string, from: string, to: string, options: ReportOptions = {}): Promise<AffiliateReport> => {
     const range = checkReportRange(from, to);
     const affiliate = await requireAffiliate(office, appId, affiliateId);
-    const [app, plan] = await Promise.all([office.apps.get(appId), planOf(office, affiliate)]);
+    const [app, deals] = await Promise.all([office.apps.get(appId), affiliateDealPlans(office, affiliate)]);
     const firstMonth = monthStart(range.from);
+    // What earlier months carry in matters only when a deal before the range carries over.
+    const carries = deals.some(({ deal, plan }) => deal.from < firstMonth && plan?.revshare?.carry_over);
     const [days, ftds, earlier, subIdDays] = await Promise.all([
       office.funnel.days(appId, affiliateId, range.from, range.to),
       office.funnel.ftds(appId, affiliateId, range.from, range.to),
-      plan?.revshare?.carry_over ? office.funnel.days(appId, affiliateId, historyStart, dayBefore(firstMonth)) : Promise.resolve([]),
+      carries ? office.funnel.days(appId, affiliateId, historyStart, dayBefore(firstMonth)) : Promise.resolve([]),
       options.subIds ? (office.funnel.subIdDays?.(appId, affiliateId, range.from, range.to) ?? Promise.resolve([])) : undefined,
     ]);
     return affiliateReportOf({
@@ -103,10 +98,10 @@ export function affiliateReport(office: ReportPorts) {
       currency: app?.currency ?? defaultCurrency,
       from: range.from,
       to: range.to,
-      plan,
+      deals,
       days,
       ftds,
-      carriedIn: carriedInto(plan, earlier),
+      carriedIn: carriedInto(planOnOf(deals), earlier),
       linkNames: await linkNames(office, affiliate, [...new Set(days.map((row) => row.link_id))]),
       ...(subIdDays ? { subIdDays } : {}),
     });
@@ -131,10 +126,12 @@ export interface AffiliateTrace {
   from: string;
   to: string;
   plan_id?: string;
+  /** The deal of each day of the range (null before the first). */
+  days: { date: string; plan_id: string | null; plan_version: number | null }[];
   /** The players attributed in the range: the registrations. */
   registrations: RegistrationRow[];
-  /** First deposits in the range, and whether each reached the plan's minimum (a CPA line). */
-  ftds: (FtdRow & { qualified: boolean })[];
+  /** First deposits in the range, each with its day's deal and whether it reached that plan's minimum (a CPA line). */
+  ftds: (FtdRow & { qualified: boolean; plan_id: string | null; plan_version: number | null })[];
   /** Every player attributed by the end of the range, with the money events of the range (the NGR behind RevShare), oldest first. */
   players: { profile_id: string; link_id: string; events: MoneyEventLine[] }[];
   /** With a page size: pass as `cursor` for the next page of players; null on the last (and always without one). */
@@ -200,7 +197,9 @@ export function affiliateTrace(office: TracePorts) {
     const range = checkReportRange(from, to);
     const after = page.cursor === undefined ? undefined : decodeTraceCursor(page.cursor, appId, affiliateId);
     const affiliate = await requireAffiliate(office, appId, affiliateId);
-    const [app, plan] = await Promise.all([office.apps.get(appId), planOf(office, affiliate)]);
+    const [app, deals] = await Promise.all([office.apps.get(appId), affiliateDealPlans(office, affiliate)]);
+    const planOn = planOnOf(deals);
+    const dealList = deals.map((entry) => entry.deal);
     const [attributed, ftds] = await Promise.all([
       office.funnel.registrations(appId, affiliateId, historyStart, range.to),
       office.funnel.ftds(appId, affiliateId, range.from, range.to),
@@ -218,9 +217,13 @@ export function affiliateTrace(office: TracePorts) {
       currency: app?.currency ?? defaultCurrency,
       from: range.from,
       to: range.to,
-      ...(plan ? { plan_id: plan.plan_id } : {}),
+      ...(planOn(range.to) ? { plan_id: dealOn(dealList, range.to)!.plan_id } : {}),
+      days: dealDays(dealList, range.from, range.to),
       registrations: attributed.filter((row) => row.day >= range.from),
-      ftds: ftds.map((ftd) => ({ ...ftd, qualified: qualifies(plan, ftd) })),
+      ftds: ftds.map((ftd) => {
+        const deal = dealOn(dealList, ftd.day);
+        return { ...ftd, qualified: qualifies(planOn(ftd.day), ftd), plan_id: deal?.plan_id ?? null, plan_version: deal?.plan_version ?? null };
+      }),
       players,
       next_cursor: shown.length < rest.length ? encodeTraceCursor(appId, affiliateId, tracePosition(shown[shown.length - 1])) : null,
     };

@@ -8,13 +8,15 @@
 import type { AffiliateStatus, Plan } from '../domain/affiliate-program';
 import { affiliateContactFields, statusOf, type AffiliateContactField, type AffiliateSummary } from '../domain/affiliates';
 import type { AuditActor } from '../domain/audit';
-import { NotFound } from '../domain/errors';
+import { checkDealStart, dealOn, dealsOf, isDay, maxDeals, versionOf, type Deal } from '../domain/deals';
+import { Conflict, NotFound, ValidationError } from '../domain/errors';
 import { clickAddress } from './affiliate-links';
 import { decodeCursor, encodeCursor } from './cursors';
 import { requireApp } from './apps';
 import { audit } from './audit';
+import { affiliateDealPlans, dealViewOf, type DealView } from './deals';
 import { requirePlan } from './plans';
-import type { BackOffice } from './ports';
+import { nowOf, type BackOffice } from './ports';
 
 /** An affiliate in a listing: who, its status and plan; never contacts beyond the email, never the password hash. */
 export interface AffiliateListItem {
@@ -36,7 +38,8 @@ export interface AffiliatePage {
 
 export const affiliatePageLimits = { default: 50, max: 100 } as const;
 
-export function listItemOf(affiliate: AffiliateSummary): AffiliateListItem {
+/** `plan_id`: the plan of the deal in force on `today` (YYYY-MM-DD, UTC), null before any. */
+export function listItemOf(affiliate: AffiliateSummary, today = new Date().toISOString().slice(0, 10)): AffiliateListItem {
   return {
     affiliate_id: affiliate.affiliate_id,
     username: affiliate.username,
@@ -44,7 +47,7 @@ export function listItemOf(affiliate: AffiliateSummary): AffiliateListItem {
     first_name: affiliate.first_name,
     last_name: affiliate.last_name,
     status: statusOf(affiliate),
-    plan_id: affiliate.plan_id ?? null,
+    plan_id: dealOn(dealsOf(affiliate), today)?.plan_id ?? null,
     created_at: affiliate.created_at,
   };
 }
@@ -64,7 +67,7 @@ export async function listAffiliatePage(
   const start = options.cursor === undefined ? undefined : decodeAffiliateCursor(options.cursor, appId);
   const page = await office.affiliates.page(appId, options.limit ?? affiliatePageLimits.default, start, options.status);
   return {
-    affiliates: page.affiliates.map(listItemOf),
+    affiliates: page.affiliates.map((affiliate) => listItemOf(affiliate)),
     next_cursor: page.next === undefined ? null : encodeAffiliateCursor(appId, page.next),
   };
 }
@@ -103,22 +106,30 @@ export interface AffiliateDetail extends AffiliateWithPlan {
   links: { link_id: string; name: string; landing_url: string; created_at: string; click_url: string }[];
   /** Whether postbacks are on (a URL is set); the URL and its secret stay with the affiliate. */
   postback_url_set: boolean;
+  /** Its deals, oldest first: each plan version in words, from its day (the last may be ahead of today). */
+  deals: DealView[];
 }
 
-export type AffiliateDetailOffice = Pick<BackOffice, 'affiliates' | 'plans' | 'links'> & { postbacks: Pick<BackOffice['postbacks'], 'settings'> };
+export type AffiliateDetailOffice = Pick<BackOffice, 'affiliates' | 'plans' | 'links' | 'now'> & { postbacks: Pick<BackOffice['postbacks'], 'settings'> };
 
 /** The application's affiliate `affiliateId`, its links' click addresses on `baseUrl`; another application's or an unknown one is the same 404. */
 export function affiliateDetail(office: AffiliateDetailOffice) {
   return async (appId: string, affiliateId: string, baseUrl: string): Promise<AffiliateDetail> => {
     const affiliate = await office.affiliates.get(appId, affiliateId);
     if (!affiliate) throw new NotFound(`no affiliate ${affiliateId} in application ${appId}`);
-    const [plan, links, postback] = await Promise.all([
-      affiliate.plan_id ? office.plans.get(appId, affiliate.plan_id) : Promise.resolve(undefined),
+    const [deals, links, postback] = await Promise.all([
+      affiliateDealPlans(office, affiliate),
       office.links.listByAffiliate(appId, affiliateId),
       office.postbacks.settings.get(appId, affiliateId),
     ]);
+    const today = nowOf(office).toISOString().slice(0, 10);
+    const current = dealOn(
+      deals.map((entry) => entry.deal),
+      today,
+    );
+    const plan = current && deals.find((entry) => entry.deal === current)?.plan;
     return {
-      ...listItemOf(affiliate),
+      ...listItemOf(affiliate, today),
       plan: plan ? { plan_id: plan.plan_id, name: plan.name } : null,
       contacts: Object.fromEntries(affiliateContactFields.filter((field) => affiliate[field] !== undefined).map((field) => [field, affiliate[field]])),
       links: links.map((link) => ({
@@ -129,6 +140,7 @@ export function affiliateDetail(office: AffiliateDetailOffice) {
         click_url: clickAddress(baseUrl, link.link_id),
       })),
       postback_url_set: postback.postback_url !== undefined,
+      deals: deals.map(dealViewOf),
     };
   };
 }
@@ -180,27 +192,59 @@ export async function setAffiliateStatus(
 }
 
 /**
- * Puts an affiliate on one of the application's plans; its reports are
- * computed with it from then on, for any period. Audited as
- * `affiliate.plan_assigned`; the plan it is on already writes no entry.
+ * Puts an affiliate on one of the application's plans, in its current version, from `from` (YYYY-MM-DD, UTC;
+ * default today): a deal. Any day from today on; a past day only after the affiliate's last closed month
+ * (StatementLock), never before the affiliate existed. A deal for a day that has one replaces it. The months
+ * before `from` keep the deals they had. An archived plan is refused. Audited as `affiliate.plan_assigned`
+ * (the plan before and after, the version, and the day); the plan and version already in force from that day
+ * on, with nothing scheduled after it, write nothing.
  */
 export async function assignPlan(
-  office: ChangeOffice & Pick<BackOffice, 'plans'>,
+  office: ChangeOffice & Pick<BackOffice, 'plans' | 'statementLock'>,
   appId: string,
   actor: AuditActor,
   affiliateId: string,
   planId: string,
+  from?: string,
 ): Promise<AffiliateListItem> {
-  await requirePlan(office, appId, planId);
+  const plan = await requirePlan(office, appId, planId);
+  if (plan.archived_at !== undefined) throw new ValidationError([`plan_id ${planId} is archived: it is not assigned any more`], 'request is invalid');
+  // Appends race-free; a lost race (another assignment's first write) reads again.
+  for (let attempt = 1; ; attempt += 1) {
+    const affiliate = await requireAffiliate(office, appId, affiliateId);
+    const now = nowOf(office);
+    const today = now.toISOString().slice(0, 10);
+    const day = from ?? today;
+    const lastClosedMonth = isDay(day) && day < today ? await office.statementLock.lastClosedMonth(appId, affiliateId) : undefined;
+    checkDealStart(day, { today, createdDay: affiliate.created_at.slice(0, 10), lastClosedMonth });
+    const deals = dealsOf(affiliate);
+    const before = dealOn(deals, day);
+    const version = versionOf(plan);
+    if (before?.plan_id === planId && before.plan_version === version && !deals.some((deal) => deal.from > day)) return listItemOf(affiliate, today);
+    if ((affiliate.deals?.length ?? 0) >= maxDeals) throw new Conflict(`affiliate ${affiliateId} has ${maxDeals} plan assignments, the most kept`);
+    const deal: Deal = { plan_id: planId, plan_version: version, from: day, assigned_at: now.toISOString(), assigned_by: actor.email };
+    const first = affiliate.deals === undefined;
+    let updated: AffiliateSummary;
+    try {
+      // The first deal written keeps an affiliate's deal from before deals (dealsOf's reading) beside it.
+      updated = await office.affiliates.appendDeals(appId, affiliateId, first ? [...deals, deal] : [deal], first);
+    } catch (error) {
+      if (error instanceof Conflict && attempt < 3) continue;
+      throw error;
+    }
+    await audit(office)({
+      appId,
+      actor,
+      action: 'affiliate.plan_assigned',
+      target: `affiliate:${affiliateId}`,
+      details: { from: before?.plan_id ?? null, to: planId, version, effective_from: day },
+    });
+    return listItemOf(updated, today);
+  }
+}
+
+/** The application's affiliate's deals, oldest first, each plan version in words. */
+export async function affiliateDeals(office: ChangeOffice & Pick<BackOffice, 'plans'>, appId: string, affiliateId: string): Promise<DealView[]> {
   const affiliate = await requireAffiliate(office, appId, affiliateId);
-  if (affiliate.plan_id === planId) return listItemOf(affiliate);
-  const updated = await update(office, appId, affiliateId, { plan_id: planId });
-  await audit(office)({
-    appId,
-    actor,
-    action: 'affiliate.plan_assigned',
-    target: `affiliate:${affiliateId}`,
-    details: { from: affiliate.plan_id ?? null, to: planId },
-  });
-  return updated;
+  return (await affiliateDealPlans(office, affiliate)).map(dealViewOf);
 }

@@ -112,8 +112,10 @@ export async function updateApp(
   if (input.affiliateSignup !== undefined && !affiliateSignups.includes(input.affiliateSignup)) {
     throw new ValidationError([`affiliate signup must be ${affiliateSignups.join(' or ')}`], 'affiliate signup is invalid');
   }
-  if (input.defaultPlanId !== undefined && !(await office.plans.get(appId, input.defaultPlanId))) {
-    throw new NotFound(`no plan ${input.defaultPlanId} in application ${appId}`);
+  if (input.defaultPlanId !== undefined) {
+    const plan = await office.plans.get(appId, input.defaultPlanId);
+    if (!plan) throw new NotFound(`no plan ${input.defaultPlanId} in application ${appId}`);
+    if (plan.archived_at !== undefined) throw new ValidationError([`default_plan_id ${input.defaultPlanId} is archived`], 'default plan is invalid');
   }
   const changes = {
     name: input.name === undefined ? undefined : checkAppName(input.name),

@@ -17,6 +17,7 @@ import type { SecretStore } from '../domain/secrets';
 import type { PlanStore } from '../domain/plans';
 import type { PayoutStore } from '../domain/payouts';
 import type { StatementStore } from '../domain/statements';
+import type { StatementLock } from '../domain/deals';
 import type { PostbackLog, PostbackSettingsStore } from '../domain/postbacks';
 import type { ProfileStore, RejectionLog, TimelineStore } from '../domain/timeline';
 import type { FunnelStore, LedgerReader } from '../domain/funnel';
@@ -29,6 +30,8 @@ export interface BackOffice {
   rejections: RejectionLog;
   affiliates: AffiliateStore;
   plans: PlanStore;
+  /** The last closed (approved or paid) month of an affiliate: a deal may start in the past only after it. */
+  statementLock: StatementLock;
   /** What the funnel consumer keeps: the figures behind reports and commission. */
   funnel: FunnelReader;
   /** The application's players and registrations by day, as the profile consumer counts them (the `figures` table). */

@@ -4,6 +4,7 @@
  * the delivery log. The secret is shown when it is made (the URL's first
  * setting, or a rotation) and never again.
  */
+import { planOn } from './deals';
 import type { AppStore } from '../domain/apps';
 import type { AuditActor } from '../domain/audit';
 import { NotFound, ValidationError } from '../domain/errors';
@@ -101,15 +102,9 @@ export async function setPostbackEvents(office: Settings, appId: string, affilia
   return chosen;
 }
 
-/**
- * The plan a CPA postback's `{payout}` comes from: the affiliate's plan in force on the FTD's day. Until deals are
- * versioned this is the affiliate's current plan, whatever the day; the one place to switch to deals' `planOn`.
- */
-export function payoutPlan(office: { affiliates: Pick<AffiliateStore, 'get'>; plans: Pick<PlanStore, 'get'> }) {
-  return async (appId: string, affiliateId: string, _day: string): Promise<Plan | undefined> => {
-    const planId = (await office.affiliates.get(appId, affiliateId))?.plan_id;
-    return planId === undefined ? undefined : office.plans.get(appId, planId);
-  };
+/** The plan a CPA postback's `{payout}` comes from: the plan version of the affiliate's deal in force on the FTD's day. */
+export function payoutPlan(office: Parameters<typeof planOn>[0]) {
+  return (appId: string, affiliateId: string, day: string): Promise<Plan | undefined> => planOn(office, appId, affiliateId, day);
 }
 
 /** The affiliate's URL template, or null when postbacks are off. */

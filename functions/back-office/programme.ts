@@ -36,7 +36,7 @@ import type { BackOffice } from './ports';
 export type ProgrammePorts = ReportPorts & {
   now: () => Date;
   affiliates: Pick<BackOffice['affiliates'], 'get' | 'page'>;
-  plans: Pick<BackOffice['plans'], 'get' | 'list'>;
+  plans: Pick<BackOffice['plans'], 'get' | 'list' | 'getVersion'>;
   subIds: SubIdReader;
 };
 
@@ -63,17 +63,26 @@ async function affiliatesOf(office: Pick<ProgrammePorts, 'affiliates'>, appId: s
 
 /**
  * The report's ports, answering from what the view already read: the affiliate from the listing, the plans from
- * one list, the application once. Everything else goes to the stores (a new port the report reads included).
+ * one list (a deal on an older version: one read per version), the application once. Everything else goes to the stores (a new port the report reads included).
  */
 function readOnce(office: ProgrammePorts, app: ReturnType<ReportPorts['apps']['get']>, affiliates: AffiliateSummary[], plans: Plan[]): ReportPorts {
   const byId = new Map(affiliates.map((affiliate) => [affiliate.affiliate_id, affiliate]));
   const planById = new Map(plans.map((plan) => [plan.plan_id, plan]));
   const over = <T extends object>(store: T, methods: Partial<T>): T => Object.assign(Object.create(store) as T, methods);
+  // A deal's plan version: the listed plan when it is that version, else one read per version for the whole view.
+  const versions = new Map<string, Promise<Plan | undefined>>();
+  const version = (appId: string, id: string, number: number) => {
+    const listed = planById.get(id);
+    if (listed && (listed.version ?? 1) === number) return Promise.resolve(listed);
+    const key = `${id}#${number}`;
+    if (!versions.has(key)) versions.set(key, office.plans.getVersion(appId, id, number));
+    return versions.get(key)!;
+  };
   return {
     ...office,
     apps: over(office.apps, { get: async (appId: string) => (appId === (await app)?.app_id ? app : office.apps.get(appId)) }),
     affiliates: over(office.affiliates, { get: async (appId: string, id: string) => byId.get(id) ?? office.affiliates.get(appId, id) }),
-    plans: over(office.plans, { get: async (appId: string, id: string) => planById.get(id) ?? office.plans.get(appId, id) }),
+    plans: over(office.plans, { get: async (appId: string, id: string) => planById.get(id) ?? office.plans.get(appId, id), getVersion: version }),
   };
 }
 

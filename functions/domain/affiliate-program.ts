@@ -44,6 +44,12 @@ export interface Plan {
   cpa?: { amount: string; min_deposit: string };
   revshare?: { percent: string; carry_over: boolean };
   created_at: string;
+  /** Terms never change once written: an edit is a new version (1, 2, …); absent on plans stored before versions: 1. */
+  version?: number;
+  /** When this version was written (the plan's `created_at` for version 1). */
+  version_created_at?: string;
+  /** An archived plan is not assigned any more; affiliates on it keep earning under it. */
+  archived_at?: string;
 }
 
 /** A tracking link of an affiliate: `{base_url}/t/{link_id}` redirects to `landing_url`. */
@@ -191,8 +197,10 @@ export interface AffiliateReport {
   /** By link and sub-id (`(other)`: past the bound; `(none)`: without a sub-id), when asked for. */
   sub_ids?: (FunnelFigures & { link_id: string; name?: string; sub_id: string })[];
   totals: FunnelFigures;
-  /** The plan the commission was computed with (the affiliate's current one), if any. */
+  /** The plan of the deal in force on the range's last day, if any. */
   plan_id?: string;
+  /** The deals in force within the range, clipped to it, oldest first (each day row earns under its day's). */
+  deals?: { plan_id: string; plan_version: number; name: string; description: string; from: string; to: string }[];
   /** The RevShare settlement by calendar month (empty without RevShare): totals.commission = totals.cpa + the months' payable. */
   months?: RevShareMonth[];
 }

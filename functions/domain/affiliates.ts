@@ -4,7 +4,8 @@
  * application (docs/api.md, "register_affiliate").
  */
 import { randomBytes } from 'node:crypto';
-import type { AffiliateStatus, ProgrammeSettings } from './affiliate-program';
+import type { AffiliateStatus, Plan, ProgrammeSettings } from './affiliate-program';
+import { versionOf, type Deal } from './deals';
 import { NotFound } from './errors';
 
 /** Optional contact fields; stored only when given (null and "" mean not given). */
@@ -24,7 +25,10 @@ export interface AffiliateRecord extends Partial<Record<AffiliateContactField, s
   created_at: string;
   /** Absent on affiliates registered before statuses existed: they count as approved. */
   status?: AffiliateStatus;
+  /** The plan of the latest assignment (deals are the whole story: ./deals.ts `dealsOf`). */
   plan_id?: string;
+  /** Plan assignments with their effective days, appended (./deals.ts); absent before deals existed. */
+  deals?: Deal[];
 }
 
 /** What the back office may show of an affiliate: everything but the password hash. */
@@ -54,6 +58,12 @@ export interface AffiliateStore {
   page(appId: string, limit: number, start?: string, status?: AffiliateStatus): Promise<{ affiliates: AffiliateSummary[]; next?: string }>;
   /** Changes an existing affiliate's status or plan; undefined when there is no such affiliate. */
   update(appId: string, affiliateId: string, changes: Partial<Pick<AffiliateRecord, 'status' | 'plan_id'>>): Promise<AffiliateSummary | undefined>;
+  /**
+   * Appends `deals` to the affiliate's and sets `plan_id` to the last one's plan. With `first`, only while the
+   * affiliate has no deals stored yet; without, only while it has some and fewer than `maxDeals`. A failed
+   * condition (an assignment raced this one, or no such affiliate) is a Conflict: read again.
+   */
+  appendDeals(appId: string, affiliateId: string, deals: Deal[], first: boolean): Promise<AffiliateSummary>;
 }
 
 /** An affiliate's status: registered before statuses existed (none stored) means approved. */
@@ -61,11 +71,21 @@ export function statusOf(affiliate: Pick<AffiliateRecord, 'status'>): AffiliateS
   return affiliate.status ?? 'approved';
 }
 
-/** What a new affiliate of the application starts with: its approval setting (pending unless `approve`) and its default plan. */
-export function initialStanding(app: ProgrammeSettings | undefined): Pick<AffiliateRecord, 'status' | 'plan_id'> {
+/**
+ * What a new affiliate of the application starts with: its approval setting (pending unless `approve`) and a deal
+ * on the default plan's current version (`defaultPlan`, read by the caller) from the day it is created.
+ */
+export function initialStanding(
+  app: ProgrammeSettings | undefined,
+  defaultPlan: Pick<Plan, 'plan_id' | 'version'> | undefined,
+  createdAt: string,
+): Pick<AffiliateRecord, 'status' | 'plan_id' | 'deals'> {
+  const plan = app?.default_plan_id !== undefined && defaultPlan?.plan_id === app.default_plan_id ? defaultPlan : undefined;
   return {
     status: app?.affiliate_approval === 'approve' ? 'approved' : 'pending',
-    ...(app?.default_plan_id ? { plan_id: app.default_plan_id } : {}),
+    ...(plan
+      ? { plan_id: plan.plan_id, deals: [{ plan_id: plan.plan_id, plan_version: versionOf(plan), from: createdAt.slice(0, 10), assigned_at: createdAt }] }
+      : {}),
   };
 }
 

@@ -12,10 +12,14 @@
  *   with carry-over a negative month is carried into the next one. A month the
  *   range cuts is settled on its days within the range; what it carries in is
  *   what the months before it carried out (`carriedInto`).
+ * - Deals: each day earns under the plan version in force that day, a month
+ *   settles with the carry-over rule of the deal on its last day in the range.
  */
 import DecimalJs from 'decimal.js';
 import type { AffiliateReport, FtdRow, FunnelDayRow, FunnelFigures, Plan, RevShareMonth, SubIdDayRow } from './affiliate-program';
+import { dealOn, periodsWithin, type Deal } from './deals';
 import { noSubId, subIdBucket } from './funnel';
+import { describePlan } from './plans';
 
 const Decimal = DecimalJs.clone({ precision: 60, rounding: DecimalJs.ROUND_HALF_UP });
 type Decimal = InstanceType<typeof Decimal>;
@@ -52,12 +56,7 @@ export function daysBetween(from: string, to: string): string[] {
 /** The first day of `day`'s month. */
 export const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
 
-/** The day before `day`. */
-export function dayBefore(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() - 1);
-  return date.toISOString().slice(0, 10);
-}
+export { dayBefore } from './deals';
 
 interface Group {
   clicks: number;
@@ -67,24 +66,75 @@ interface Group {
   deposits: Decimal;
   withdrawals: Decimal;
   ngr: Decimal;
+  /** Qualified FTDs × the amount of each one's day. */
+  cpa: Decimal;
+  /** Σ percent of each row's day × its NGR, unrounded: rounded once per row of the report. */
+  revshare: Decimal;
 }
 
-const emptyGroup = (): Group => ({ clicks: 0, registrations: 0, ftds: 0, qualified: 0, deposits: zero(), withdrawals: zero(), ngr: zero() });
+const emptyGroup = (): Group => ({
+  clicks: 0,
+  registrations: 0,
+  ftds: 0,
+  qualified: 0,
+  deposits: zero(),
+  withdrawals: zero(),
+  ngr: zero(),
+  cpa: zero(),
+  revshare: zero(),
+});
 
-function addRow(group: Group, row: FunnelDayRow): void {
+/** The plan version in force on a day, or undefined (no deal yet: the day earns nothing). */
+export type PlanOn = (day: string) => Plan | undefined;
+
+/** A deal with the plan version it names (undefined when that version cannot be found: it earns nothing). */
+export interface DealPlan {
+  deal: Deal;
+  plan: Plan | undefined;
+}
+
+/** The plan in force on each day, from deals oldest first. */
+export function planOnOf(deals: DealPlan[]): PlanOn {
+  const onDay = new Map<string, Plan | undefined>();
+  return (day) => {
+    if (!onDay.has(day)) {
+      const deal = dealOn(
+        deals.map((entry) => entry.deal),
+        day,
+      );
+      onDay.set(day, deal && deals.find((entry) => entry.deal === deal)?.plan);
+    }
+    return onDay.get(day);
+  };
+}
+
+/** One plan for every day: the report before deals, and a deal-less computation's shorthand. */
+const always =
+  (plan: Plan | undefined): PlanOn =>
+  () =>
+    plan;
+
+function addRow(group: Group, row: FunnelDayRow, plan: Plan | undefined): void {
   group.clicks += row.clicks;
   group.registrations += row.registrations;
   group.ftds += row.ftds;
   group.deposits = group.deposits.plus(row.deposits);
   group.withdrawals = group.withdrawals.plus(row.withdrawals);
   group.ngr = group.ngr.plus(ngrOf(row));
+  if (plan?.revshare) group.revshare = group.revshare.plus(new Decimal(plan.revshare.percent).div(100).times(ngrOf(row)));
 }
 
-function groupBy<D extends FunnelDayRow, F extends FtdRow>(days: D[], ftds: F[], plan: Plan | undefined, key: (row: D | F) => string) {
+function groupBy<D extends FunnelDayRow, F extends FtdRow>(days: D[], ftds: F[], planOn: PlanOn, key: (row: D | F) => string) {
   const groups = new Map<string, Group>();
   const groupOf = (k: string) => groups.get(k) ?? groups.set(k, emptyGroup()).get(k)!;
-  for (const row of days) addRow(groupOf(key(row)), row);
-  for (const ftd of ftds) if (qualifies(plan, ftd)) groupOf(key(ftd)).qualified += 1;
+  for (const row of days) addRow(groupOf(key(row)), row, planOn(row.day));
+  for (const ftd of ftds) {
+    const plan = planOn(ftd.day);
+    if (!qualifies(plan, ftd)) continue;
+    const group = groupOf(key(ftd));
+    group.qualified += 1;
+    if (plan?.cpa) group.cpa = group.cpa.plus(plan.cpa.amount);
+  }
   return groups;
 }
 
@@ -94,9 +144,8 @@ export function conversionRates(counts: Pick<FunnelFigures, 'clicks' | 'registra
   return { registration_rate: rate(counts.registrations, counts.clicks), ftd_rate: rate(counts.ftds, counts.registrations) };
 }
 
-function figures(group: Group, plan: Plan | undefined): FunnelFigures {
-  const cpa = plan?.cpa ? new Decimal(plan.cpa.amount).times(group.qualified) : zero();
-  const revshare = revshareOf(plan, group.ngr);
+function figures(group: Group): FunnelFigures {
+  const revshare = round2(group.revshare);
   return {
     clicks: group.clicks,
     registrations: group.registrations,
@@ -105,23 +154,27 @@ function figures(group: Group, plan: Plan | undefined): FunnelFigures {
     deposits: money(group.deposits),
     withdrawals: money(group.withdrawals),
     ngr: money(group.ngr),
-    cpa: money(cpa),
+    cpa: money(group.cpa),
     revshare: money(revshare),
-    commission: money(cpa.plus(revshare)),
+    commission: money(group.cpa.plus(revshare)),
     ...conversionRates(group),
   };
 }
 
 /** Day RevShare by date, from day rows of any links. */
-function dayRevshares(plan: Plan | undefined, days: FunnelDayRow[]): Map<string, Decimal> {
+function dayRevshares(planOn: PlanOn, days: FunnelDayRow[]): Map<string, Decimal> {
   const ngr = new Map<string, Decimal>();
   for (const row of days) ngr.set(row.day, (ngr.get(row.day) ?? zero()).plus(ngrOf(row)));
-  return new Map([...ngr].map(([day, value]) => [day, revshareOf(plan, value)]));
+  return new Map([...ngr].map(([day, value]) => [day, revshareOf(planOn(day), value)]));
 }
 
-/** Settles month by month, in order, starting from `carriedIn`. */
-export function settleMonths(plan: Plan | undefined, revshareByDay: { date: string; revshare: string }[], carriedIn: string): RevShareMonth[] {
-  if (!plan?.revshare) return [];
+/**
+ * Settles month by month, in order, starting from `carriedIn`; a month with the carry-over rule of the plan in
+ * force on its last day. `plan`: one plan for every day, or the plan of each day. No RevShare on any day: no months.
+ */
+export function settleMonths(plan: Plan | undefined | PlanOn, revshareByDay: { date: string; revshare: string }[], carriedIn: string): RevShareMonth[] {
+  const planOn = typeof plan === 'function' ? plan : always(plan);
+  if (!revshareByDay.some(({ date }) => planOn(date)?.revshare)) return [];
   const months = new Map<string, { from: string; to: string; revshare: Decimal }>();
   for (const { date, revshare } of [...revshareByDay].sort((a, b) => a.date.localeCompare(b.date))) {
     const month = months.get(date.slice(0, 7));
@@ -142,7 +195,7 @@ export function settleMonths(plan: Plan | undefined, revshareByDay: { date: stri
       revshare: money(revshare),
       carried_in: money(carry),
       payable: money(Decimal.max(balance, 0)),
-      carried_out: money(plan.revshare!.carry_over ? Decimal.min(balance, 0) : zero()),
+      carried_out: money(planOn(to)?.revshare?.carry_over ? Decimal.min(balance, 0) : zero()),
     };
     carry = new Decimal(settled.carried_out);
     return settled;
@@ -152,12 +205,13 @@ export function settleMonths(plan: Plan | undefined, revshareByDay: { date: stri
 /**
  * What the months before `before` (YYYY-MM-DD, a month's first day) carry into
  * it: `days` are the affiliate's day rows before it, settled month by month
- * from nothing. Zero without carry-over.
+ * from nothing, each day under its plan. Zero when no plan carries over.
  */
-export function carriedInto(plan: Plan | undefined, days: FunnelDayRow[]): string {
-  if (!plan?.revshare?.carry_over) return money(zero());
-  const byDay = [...dayRevshares(plan, days)].map(([date, revshare]) => ({ date, revshare: money(revshare) }));
-  const months = settleMonths(plan, byDay, '0');
+export function carriedInto(plan: Plan | undefined | PlanOn, days: FunnelDayRow[]): string {
+  const planOn = typeof plan === 'function' ? plan : always(plan);
+  if (typeof plan !== 'function' && !plan?.revshare?.carry_over) return money(zero());
+  const byDay = [...dayRevshares(planOn, days)].map(([date, revshare]) => ({ date, revshare: money(revshare) }));
+  const months = settleMonths(planOn, byDay, '0');
   return months.length === 0 ? money(zero()) : months[months.length - 1].carried_out;
 }
 
@@ -166,12 +220,15 @@ export interface ReportInput {
   currency: string;
   from: string;
   to: string;
-  plan: Plan | undefined;
+  /** One plan for every day (no deals), or… */
+  plan?: Plan | undefined;
+  /** …the affiliate's deals, oldest first, with their plan versions: each day earns under its own. */
+  deals?: DealPlan[];
   /** Day rows of the range. */
   days: FunnelDayRow[];
   /** First deposits of the range. */
   ftds: FtdRow[];
-  /** carriedInto(plan, the day rows before the range's first month). */
+  /** carriedInto(the plans, the day rows before the range's first month). */
   carriedIn: string;
   /** Link names by id, where known. */
   linkNames?: Map<string, string>;
@@ -190,7 +247,7 @@ const bucketOrder = (subId: string) => (subId === noSubId ? 2 : subId.startsWith
  * moment between the two writes). Qualified FTDs go to the row their
  * sub-id counted in that day (functions/domain/funnel.ts, subIdBucket).
  */
-function subIdRowsOf(days: FunnelDayRow[], subIdDays: SubIdDayRow[], ftds: FtdRow[], plan: Plan | undefined, names: Map<string, string> | undefined) {
+function subIdRowsOf(days: FunnelDayRow[], subIdDays: SubIdDayRow[], ftds: FtdRow[], planOn: PlanOn, names: Map<string, string> | undefined) {
   const dayKey = (row: { day: string; link_id: string }) => `${row.day}\u0000${row.link_id}`;
   const withSubIds = new Map<string, SubIdDayRow[]>();
   for (const row of subIdDays) withSubIds.set(dayKey(row), [...(withSubIds.get(dayKey(row)) ?? []), row]);
@@ -205,12 +262,12 @@ function subIdRowsOf(days: FunnelDayRow[], subIdDays: SubIdDayRow[], ftds: FtdRo
   const admitted = new Map(days.map((day) => [dayKey(day), day.sub_ids]));
   const bucketed = ftds.map((ftd) => ({ ...ftd, sub_id: ftd.sub_id === undefined ? noSubId : subIdBucket(ftd.sub_id, admitted.get(dayKey(ftd))) }));
   const key = (row: { link_id: string; sub_id?: string }) => `${row.link_id}\u0000${row.sub_id}`;
-  const groups = groupBy([...subIdDays, ...none], bucketed, plan, key);
+  const groups = groupBy([...subIdDays, ...none], bucketed, planOn, key);
   return [...groups]
     .map(([k, group]) => {
       const [linkId, subId] = k.split('\u0000');
       const name = names?.get(linkId);
-      return { link_id: linkId, ...(name === undefined ? {} : { name }), sub_id: subId, ...figures(group, plan) };
+      return { link_id: linkId, ...(name === undefined ? {} : { name }), sub_id: subId, ...figures(group) };
     })
     .filter((row) => row.sub_id !== noSubId || isActive(row))
     .sort((a, b) => a.link_id.localeCompare(b.link_id) || bucketOrder(a.sub_id) - bucketOrder(b.sub_id) || a.sub_id.localeCompare(b.sub_id));
@@ -219,38 +276,57 @@ function subIdRowsOf(days: FunnelDayRow[], subIdDays: SubIdDayRow[], ftds: FtdRo
 const isActive = (row: FunnelFigures) =>
   row.clicks > 0 || row.registrations > 0 || row.ftds > 0 || [row.deposits, row.withdrawals, row.ngr].some((value) => !new Decimal(value).isZero());
 
+/** The deals within the range, clipped to it, with their plans in words. */
+function reportDeals(deals: DealPlan[], from: string, to: string): NonNullable<AffiliateReport['deals']> {
+  return periodsWithin(deals, (entry) => entry.deal.from, from, to).map(({ entry: { deal, plan }, from: start, to: end }) => ({
+    plan_id: deal.plan_id,
+    plan_version: deal.plan_version,
+    name: plan?.name ?? deal.plan_id,
+    description: plan ? describePlan(plan) : '',
+    from: start,
+    to: end,
+  }));
+}
+
 /** The report of one affiliate for a range: one row per day of it (zeros included), one per link, the totals and the monthly settlement. */
 export function affiliateReportOf(input: ReportInput): AffiliateReport {
-  const { plan } = input;
+  const planOn = input.deals ? planOnOf(input.deals) : always(input.plan);
   const inRange = <T extends { day: string }>(rows: T[]) => rows.filter((row) => row.day >= input.from && row.day <= input.to);
   const days = inRange(input.days);
   const ftds = inRange(input.ftds);
-  const byDay = groupBy(days, ftds, plan, (row) => row.day);
-  const dayRows = daysBetween(input.from, input.to).map((date) => ({ date, ...figures(byDay.get(date) ?? emptyGroup(), plan) }));
-  const byLink = groupBy(days, ftds, plan, (row) => row.link_id);
+  const byDay = groupBy(days, ftds, planOn, (row) => row.day);
+  const dayRows = daysBetween(input.from, input.to).map((date) => ({ date, ...figures(byDay.get(date) ?? emptyGroup()) }));
+  const byLink = groupBy(days, ftds, planOn, (row) => row.link_id);
   const linkRows = [...byLink.keys()].sort().map((linkId) => {
     const name = input.linkNames?.get(linkId);
-    return { link_id: linkId, ...(name === undefined ? {} : { name }), ...figures(byLink.get(linkId)!, plan) };
+    return { link_id: linkId, ...(name === undefined ? {} : { name }), ...figures(byLink.get(linkId)!) };
   });
   const months = settleMonths(
-    plan,
+    planOn,
     dayRows.map(({ date, revshare }) => ({ date, revshare })),
     input.carriedIn,
   );
   const all = emptyGroup();
-  for (const row of days) addRow(all, row);
+  for (const row of days) addRow(all, row, undefined);
   const cpa = sum(dayRows.map((row) => new Decimal(row.cpa)));
   const revshare = sum(dayRows.map((row) => new Decimal(row.revshare)));
   const payable = sum(months.map((month) => new Decimal(month.payable)));
+  const planId = input.deals
+    ? dealOn(
+        input.deals.map((entry) => entry.deal),
+        input.to,
+      )?.plan_id
+    : input.plan?.plan_id;
   return {
     affiliate_id: input.affiliateId,
     currency: input.currency,
     from: input.from,
     to: input.to,
-    ...(plan ? { plan_id: plan.plan_id } : {}),
+    ...(planId ? { plan_id: planId } : {}),
+    ...(input.deals ? { deals: reportDeals(input.deals, input.from, input.to) } : {}),
     days: dayRows,
     links: linkRows,
-    ...(input.subIdDays ? { sub_ids: subIdRowsOf(days, inRange(input.subIdDays), ftds, plan, input.linkNames) } : {}),
+    ...(input.subIdDays ? { sub_ids: subIdRowsOf(days, inRange(input.subIdDays), ftds, planOn, input.linkNames) } : {}),
     totals: {
       clicks: all.clicks,
       registrations: all.registrations,
@@ -266,4 +342,12 @@ export function affiliateReportOf(input: ReportInput): AffiliateReport {
     },
     months,
   };
+}
+
+/** The deal of each day of a range (the trace's answer to "under which terms did this day earn"): null before any deal. */
+export function dealDays(deals: Deal[], from: string, to: string): { date: string; plan_id: string | null; plan_version: number | null }[] {
+  return daysBetween(from, to).map((date) => {
+    const deal = dealOn(deals, date);
+    return { date, plan_id: deal?.plan_id ?? null, plan_version: deal?.plan_version ?? null };
+  });
 }

@@ -9,10 +9,19 @@ import type { Plan } from './affiliate-program';
 import { ValidationError } from './errors';
 
 export interface PlanStore {
-  /** Stores a new plan (its id is new). */
+  /** Stores a new plan (its id is new) and its version 1. */
   create(plan: Plan): Promise<void>;
+  /** The plan's current version. */
   get(appId: string, planId: string): Promise<Plan | undefined>;
-  /** The application's plans, oldest first. */
+  /** One version of the plan (a plan stored before versions is version 1). */
+  getVersion(appId: string, planId: string, version: number): Promise<Plan | undefined>;
+  /** Every version of the plan, oldest first. */
+  versions(appId: string, planId: string): Promise<Plan[]>;
+  /** Writes `next` (version previous + 1) as a new version and the current one; Conflict when `previous` is not current any more, or is archived. */
+  saveVersion(next: Plan, previous: Plan): Promise<void>;
+  /** Marks the plan archived; undefined when there is no such plan or it is archived already. */
+  archive(appId: string, planId: string, at: string): Promise<Plan | undefined>;
+  /** The application's plans (current versions), oldest first. */
   list(appId: string): Promise<Plan[]>;
 }
 
@@ -77,4 +86,19 @@ export function describePlan(plan: Pick<Plan, 'cpa' | 'revshare'>): string {
     plan.revshare ? `RevShare ${plan.revshare.percent} %${plan.revshare.carry_over ? ' with carry-over' : ''}` : undefined,
   ];
   return parts.filter(Boolean).join(' + ');
+}
+
+/** Money in words: `€50.00` for the currencies people write with a sign, else `50.00 CHF`. */
+export function moneyInWords(amount: string, currency: string): string {
+  const signs: Record<string, string> = { EUR: '€', USD: '$', GBP: '£' };
+  return signs[currency] ? `${signs[currency]}${amount}` : `${amount} ${currency}`;
+}
+
+/** A deal as an affiliate reads it: `CPA €50.00 per first deposit of at least €20.00 + 25 % RevShare with carry-over`. */
+export function describeDeal(plan: Pick<Plan, 'cpa' | 'revshare'>, currency: string): string {
+  const cpa = plan.cpa
+    ? `CPA ${moneyInWords(plan.cpa.amount, currency)} per first deposit${new DecimalJs(plan.cpa.min_deposit).isZero() ? '' : ` of at least ${moneyInWords(plan.cpa.min_deposit, currency)}`}`
+    : undefined;
+  const revshare = plan.revshare ? `${plan.revshare.percent} % RevShare${plan.revshare.carry_over ? ' with carry-over' : ''}` : undefined;
+  return [cpa, revshare].filter(Boolean).join(' + ');
 }

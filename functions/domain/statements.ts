@@ -5,6 +5,7 @@
  * decimals (decimal.js), two places, rounded half away from zero, as
  * commission.ts computes them.
  */
+import type { StatementLock } from './deals';
 import DecimalJs from 'decimal.js';
 import type { AffiliateReport } from './affiliate-program';
 import { identifierPattern } from './text';
@@ -217,11 +218,6 @@ export function paidAtProblems(value: unknown, today: string): string[] {
 
 /** A manual adjustment as stored, on its month (`adj#<affiliate_id>#<YYYY-MM>#<adjustment_id>`). */
 export type ManualAdjustment = StatementAdjustment & { kind: 'manual'; created_by: string; created_at: string };
-
-/** Port the deals lane reads: the last approved (or paid) month of the affiliate, YYYY-MM, or undefined. */
-export interface StatementLock {
-  lastClosedMonth(appId: string, affiliateId: string): Promise<string | undefined>;
-}
 
 export interface StatementStore extends StatementLock {
   /** The affiliate's approved and paid statements, oldest first. */

@@ -124,7 +124,8 @@ export const httpOperations: HttpOperation[] = [
     method: 'POST',
     path: '/api/register_affiliate',
     entry: 'functions/api/register-affiliate/handler.ts',
-    tables: { keys: 'read', apps: 'read', affiliates: 'write' },
+    // affiliates: read the default plan's version (a new affiliate's first deal), write the affiliate.
+    tables: { keys: 'read', apps: 'read', affiliates: 'readwrite' },
   },
   {
     id: 'ListAffiliates',

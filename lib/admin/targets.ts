@@ -187,6 +187,7 @@ export async function journeyPortsOf(target: Target): Promise<JourneyPorts> {
 
 async function deployedBackOffice(stackName: string, region?: string): Promise<BackOffice> {
   const { outputs, tableName, document } = await deployedTables(stackName, region);
+  const statements = new DynamoStatementStore(document, tableName(tables.affiliates));
   return {
     apps: new DynamoAppStore(document, tableName(tables.apps)),
     keys: new DynamoKeyStore(document, tableName(tables.keys)),
@@ -194,8 +195,9 @@ async function deployedBackOffice(stackName: string, region?: string): Promise<B
     affiliates: new DynamoAffiliateStore(document, tableName(tables.affiliates)),
     links: new DynamoLinkStore(document, tableName(tables.links)),
     plans: new DynamoPlanStore(document, tableName(tables.affiliates)),
-    statements: new DynamoStatementStore(document, tableName(tables.affiliates)),
+    statements,
     payouts: new DynamoPayoutStore(document, tableName(tables.affiliates)),
+    statementLock: statements,
     funnel: new DynamoFunnelStore(document, tableName(tables.funnel)),
     playerCounts: new DynamoFiguresStore(document, tableName(tables.figures)),
     appMoney: new DynamoFunnelStore(document, tableName(tables.funnel)),

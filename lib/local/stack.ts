@@ -132,6 +132,7 @@ export function localClients(endpoints: Pick<LocalEndpoints, 'dynamodb_endpoint'
 }
 
 export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
+  const statements = new DynamoStatementStore(document, tables.affiliates.localName);
   return {
     apps: new DynamoAppStore(document, tables.apps.localName),
     keys: new DynamoKeyStore(document, tables.keys.localName),
@@ -139,8 +140,9 @@ export function localBackOffice(document: DynamoDBDocumentClient): BackOffice {
     affiliates: new DynamoAffiliateStore(document, tables.affiliates.localName),
     links: new DynamoLinkStore(document, tables.links.localName),
     plans: new DynamoPlanStore(document, tables.affiliates.localName),
-    statements: new DynamoStatementStore(document, tables.affiliates.localName),
+    statements,
     payouts: new DynamoPayoutStore(document, tables.affiliates.localName),
+    statementLock: statements,
     funnel: new DynamoFunnelStore(document, tables.funnel.localName),
     playerCounts: new DynamoFiguresStore(document, tables.figures.localName),
     appMoney: new DynamoFunnelStore(document, tables.funnel.localName),

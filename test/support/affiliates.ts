@@ -29,6 +29,7 @@ import type { App, AppStore } from '../../functions/domain/apps';
 import { Conflict, NotFound } from '../../functions/domain/errors';
 import type { ClickClaims } from '../../functions/domain/tracking-links';
 import type { PlanStore } from '../../functions/domain/plans';
+import { maxDeals, versionOf, type Deal, type StatementLock } from '../../functions/domain/deals';
 import type { RegisterAffiliateInput } from '../../functions/api/register-affiliate/schema';
 import { noTrackingParameter } from '../../functions/api/set-affiliate/schema';
 import { request } from './http';
@@ -350,6 +351,15 @@ export class MemoryAffiliateStore implements AffiliateStore {
     Object.assign(affiliate, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
     return toSummary(affiliate);
   }
+
+  async appendDeals(appId: string, affiliateId: string, deals: Deal[], first: boolean) {
+    const affiliate = this.affiliates.get(`${appId}#${affiliateId}`);
+    const allowed = first ? affiliate?.deals === undefined : affiliate?.deals !== undefined && affiliate.deals.length < maxDeals;
+    if (!affiliate || !allowed) throw new Conflict('the affiliate changed meanwhile: read it again');
+    affiliate.deals = [...(affiliate.deals ?? []), ...deals.map((deal) => ({ ...deal }))];
+    affiliate.plan_id = deals[deals.length - 1].plan_id;
+    return toSummary(affiliate);
+  }
 }
 
 /** Applications in memory, with the DynamoDB adapter's contract: an update sets what is given (undefined leaves a field) and answers the result. */
@@ -453,18 +463,66 @@ export class MemoryClickClaims implements ClickClaims {
   }
 }
 export class MemoryPlanStore implements PlanStore {
+  /** Current versions, as the `plan#` items. */
   readonly plans: Plan[] = [];
+  /** Every version written, as the `planv#` items (plans stored before versions have none until edited). */
+  readonly versionItems: Plan[] = [];
+
+  /** A plan stored before versions: no version, no version item. */
+  legacy(plan: Plan) {
+    this.plans.push({ ...plan });
+  }
 
   async create(plan: Plan) {
-    this.plans.push({ ...plan });
+    this.plans.push({ ...plan, version: versionOf(plan) });
+    this.versionItems.push({ ...plan, version: versionOf(plan) });
   }
 
   async get(appId: string, planId: string) {
     return this.plans.find((plan) => plan.app_id === appId && plan.plan_id === planId);
   }
 
+  async getVersion(appId: string, planId: string, version: number) {
+    const found = this.versionItems.find((plan) => plan.app_id === appId && plan.plan_id === planId && plan.version === version);
+    if (found || version !== 1) return found && { ...found };
+    const current = await this.get(appId, planId);
+    return current && current.version === undefined ? { ...current } : undefined;
+  }
+
+  async versions(appId: string, planId: string) {
+    const versions = this.versionItems.filter((plan) => plan.app_id === appId && plan.plan_id === planId).sort((a, b) => versionOf(a) - versionOf(b));
+    if (versions.length > 0) return versions;
+    const legacy = await this.getVersion(appId, planId, 1);
+    return legacy ? [legacy] : [];
+  }
+
+  async saveVersion(next: Plan, previous: Plan) {
+    const index = this.plans.findIndex((plan) => plan.app_id === next.app_id && plan.plan_id === next.plan_id);
+    const current = this.plans[index];
+    if (!current || current.version !== previous.version || current.archived_at !== undefined) throw new Conflict('the plan changed meanwhile: read it again');
+    if (previous.version === undefined) this.versionItems.push({ ...previous, version: 1 });
+    this.versionItems.push({ ...next });
+    this.plans[index] = { ...next };
+  }
+
+  async archive(appId: string, planId: string, at: string) {
+    const plan = await this.get(appId, planId);
+    if (!plan || plan.archived_at !== undefined) return undefined;
+    plan.archived_at = at;
+    return { ...plan };
+  }
+
   async list(appId: string) {
     return this.plans.filter((plan) => plan.app_id === appId);
+  }
+}
+
+/** The statements lane's lock, as a test sets it: the last closed month of each affiliate. */
+export class MemoryStatementLock implements StatementLock {
+  readonly closed = new Map<string, string>();
+
+  async lastClosedMonth(appId: string, affiliateId: string) {
+    return this.closed.get(`${appId}#${affiliateId}`);
   }
 }
 

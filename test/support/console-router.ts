@@ -19,7 +19,7 @@ import { makeConsoleHandler, type ConsolePorts } from '../../functions/console/m
 import { MemoryFunnelStore } from './funnel-store';
 import { MemorySubIds } from './programme';
 import { MemoryJourneyStore } from './journey-store';
-import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore } from './affiliates';
+import { MemoryAffiliateStore, MemoryAppStore, MemoryFunnel, MemoryLinkStore, MemoryPlanStore, MemoryStatementLock } from './affiliates';
 import { FakeClock, MemoryAuditLog, MemoryUserStore } from './enterprise';
 import { apiEvent, context } from './lambda';
 import { MemoryStream } from './memory-stream';
@@ -80,6 +80,7 @@ export function memoryConsolePorts(clock = new FakeClock(new Date('2026-11-21T10
     senders: new MemorySenderStore(),
     secrets: new MemorySecretStore(),
     plans: new MemoryPlanStore(),
+    statementLock: new MemoryStatementLock(),
     affiliates: new MemoryAffiliateStore(),
     links: new MemoryLinkStore(),
     funnel: new MemoryFunnel(),

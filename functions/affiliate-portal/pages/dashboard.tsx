@@ -19,6 +19,8 @@ export interface DashboardView {
   previous?: FunnelFigures;
   /** Today (UTC, YYYY-MM-DD), when known: the quick periods. */
   today?: string;
+  /** The affiliate's deal in words, when known. */
+  deal?: DealLines;
 }
 
 const moneyColumns = [
@@ -112,6 +114,28 @@ function kpisOf(report: AffiliateReport, previous: FunnelFigures | undefined): K
   return [...counts, ...money];
 }
 
+/** The affiliate's deal in words: the one in force today, and the next one scheduled. */
+export interface DealLines {
+  current?: string;
+  upcoming?: { from: string; terms: string };
+}
+
+function YourDeal({ deal }: { deal: DealLines }) {
+  return (
+    <section class="card" aria-labelledby="your-deal">
+      <div class="card-header">
+        <h2 id="your-deal">Your deal</h2>
+      </div>
+      <p class="lead">{deal.current ?? 'No deal yet: ask your affiliate manager.'}</p>
+      {deal.upcoming && (
+        <p class="muted">
+          From {formatDay(deal.upcoming.from)}: {deal.upcoming.terms}
+        </p>
+      )}
+    </section>
+  );
+}
+
 export function DashboardPage(props: DashboardView) {
   const { report } = props;
   const query = new URLSearchParams({ from: props.period.from, to: props.period.to }).toString();
@@ -161,6 +185,7 @@ export function DashboardPage(props: DashboardView) {
         </Notice>
       )}
       <KpiCards label="Period totals" kpis={kpisOf(report, props.previous)} />
+      {props.deal && <YourDeal deal={props.deal} />}
       <p class="muted" id="conversion">
         Registrations per click: <strong>{formatRate(report.totals.registration_rate)}</strong> · FTDs per registration:{' '}
         <strong>{formatRate(report.totals.ftd_rate)}</strong>

@@ -75,7 +75,9 @@ export interface ProfileView {
 
 export function ProfilePage(props: ProfileView) {
   const { affiliate } = props;
-  const values: Partial<Record<string, string>> = props.form ?? { ...affiliate };
+  // The affiliate's text fields (its deals are no form's).
+  const values: Partial<Record<string, string>> =
+    props.form ?? Object.fromEntries(Object.entries(affiliate).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   return (
     <Layout title="Profile" appName={props.appName} signedIn={{ name: `${affiliate.first_name} ${affiliate.last_name}`, csrf: props.csrf, current: 'profile' }}>
       <PageHeader title="Profile" subtitle="Your details as the programme team sees them, and your password." />

@@ -51,7 +51,24 @@ export const affiliateReportSchema = {
     currency: { type: 'string', description: "The application's main currency (ISO 4217); every amount is in it." },
     from: date,
     to: date,
-    plan_id: { type: 'string', description: "The plan commission is computed with: the affiliate's current plan. Absent: no plan, no commission." },
+    plan_id: { type: 'string', description: "The plan of the deal in force on the range's last day. Absent: no deal then." },
+    deals: {
+      type: 'array',
+      description: 'The deals in force within the range, clipped to it, oldest first: each day row earns under its day’s (docs/api.md, "Deals").',
+      items: {
+        type: 'object',
+        required: ['plan_id', 'plan_version', 'name', 'description', 'from', 'to'],
+        additionalProperties: false,
+        properties: {
+          plan_id: { type: 'string' },
+          plan_version: { type: 'integer', minimum: 1 },
+          name: { type: 'string' },
+          description: { type: 'string', description: 'The version’s terms in words.' },
+          from: date,
+          to: date,
+        },
+      },
+    },
     days: {
       type: 'array',
       description: 'With group_by=day (the default): one row per day of the range, oldest first, zeros included.',

@@ -8,12 +8,15 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { affiliateContactFields, initialStanding, type AffiliateRecord, type AffiliateStore } from '../../domain/affiliates';
 import type { AppStore } from '../../domain/apps';
+import type { PlanStore } from '../../domain/plans';
 import { Forbidden, ValidationError } from '../../domain/errors';
 import type { RegisterAffiliateInput, Registration } from './schema';
 
 export interface RegisterAffiliateDeps {
   affiliates: Pick<AffiliateStore, 'register'>;
   apps: Pick<AppStore, 'get'>;
+  /** The default plan's current version: a new affiliate's first deal. */
+  plans: Pick<PlanStore, 'get'>;
   hashPassword: (password: string) => Promise<string>;
   newId: () => string;
   now: () => Date;
@@ -35,6 +38,9 @@ export function registerAffiliate(deps: RegisterAffiliateDeps) {
   return async (input: RegisterAffiliateInput, callerAppId: string, options: { pending?: boolean } = {}): Promise<Registration> => {
     if (input.app_id !== callerAppId) throw new Forbidden();
     const [app, passwordHash] = await Promise.all([deps.apps.get(input.app_id), deps.hashPassword(input.password)]);
+    // A plan archived since it was made the default is still the deal it promised.
+    const defaultPlan = app?.default_plan_id ? await deps.plans.get(input.app_id, app.default_plan_id) : undefined;
+    const createdAt = deps.now().toISOString();
     const affiliate: AffiliateRecord = {
       app_id: input.app_id,
       affiliate_id: deps.newId(),
@@ -44,8 +50,8 @@ export function registerAffiliate(deps: RegisterAffiliateDeps) {
       last_name: input.last_name,
       ...Object.fromEntries(affiliateContactFields.filter((field) => input[field] !== undefined).map((field) => [field, input[field]])),
       password_hash: passwordHash,
-      created_at: deps.now().toISOString(),
-      ...initialStanding(app),
+      created_at: createdAt,
+      ...initialStanding(app, defaultPlan, createdAt),
       ...(options.pending ? { status: 'pending' as const } : {}),
     };
     const outcome = await deps.affiliates.register(affiliate);

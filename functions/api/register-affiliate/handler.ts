@@ -1,4 +1,4 @@
-import { affiliateStore, appStore, keyResolver } from '../../adapters/stores';
+import { affiliateStore, appStore, keyResolver, planStore } from '../../adapters/stores';
 import { newAffiliateId } from '../../domain/affiliates';
 import { hashPassword } from '../../domain/passwords';
 import { makeRegisterAffiliateHandler } from './make-handler';
@@ -7,6 +7,7 @@ export const handler = makeRegisterAffiliateHandler({
   keys: keyResolver(),
   affiliates: affiliateStore(),
   apps: appStore(),
+  plans: planStore(),
   hashPassword: (password) => hashPassword(password),
   newId: newAffiliateId,
   now: () => new Date(),

@@ -3,18 +3,30 @@ import { clickAddress, createLinkForAffiliate } from '../../back-office/affiliat
 import { affiliateReport, affiliateTrace, traceLimits } from '../../back-office/affiliate-report';
 import { csvFileName, reportCsv } from '../../back-office/affiliate-report-csv';
 import { affiliateDetail, assignPlan, listAffiliatesWithPlans, setAffiliateStatus } from '../../back-office/affiliates';
-import { createPlan, listPlans } from '../../back-office/plans';
+import { archivePlan, createPlan, editPlan, listPlans, planVersions } from '../../back-office/plans';
 import type { BackOffice } from '../../back-office/ports';
 import { changeAffiliatePostbacks, postbackDeliveries, postbackSettingsOf } from '../../back-office/postbacks';
 import { affiliateIdOf } from '../../domain/affiliates';
+import { versionOf } from '../../domain/deals';
+import { NotFound } from '../../domain/errors';
 import { describePlan } from '../../domain/plans';
 import { consoleActor } from '../../http/console-auth';
 import { answer, type Implementations } from '../route';
 import type { routes } from './routes';
 
-export type AffiliatesPorts = Pick<BackOffice, 'apps' | 'affiliates' | 'plans' | 'links' | 'funnel' | 'timeline' | 'secrets' | 'audit' | 'now'> & {
+export type AffiliatesPorts = Pick<
+  BackOffice,
+  'apps' | 'affiliates' | 'plans' | 'statementLock' | 'links' | 'funnel' | 'timeline' | 'secrets' | 'audit' | 'now'
+> & {
   postbacks: Pick<BackOffice['postbacks'], 'settings' | 'log' | 'allowedHosts'>;
 };
+
+/** The plan id of a console path: one no plan can have is simply not found. */
+function planIdOf(path: { plan_id?: string }): string {
+  const planId = path.plan_id ?? '';
+  if (planId.length === 0 || planId.length > 128) throw new NotFound('Not Found');
+  return planId;
+}
 
 /** The host of a postback URL template, if it parses: what the console may show of it. */
 function hostOf(template: string): string | null {
@@ -33,7 +45,7 @@ export function affiliatesHandlers(office: AffiliatesPorts) {
   // Click addresses are on the application's portal origin, which serves /t/{link_id} as it serves the portal; without
   // one only the path: never the request's Host, which the sender writes (docs/api.md, "Security").
   const clickOrigin = async (appId: string) => (await office.apps.get(appId))?.portal_origin ?? '';
-  const planView = ({ app_id: _app, ...plan }: Awaited<ReturnType<typeof createPlan>>) => ({ ...plan, terms: describePlan(plan) });
+  const planView = ({ app_id: _app, ...plan }: Awaited<ReturnType<typeof createPlan>>) => ({ ...plan, version: versionOf(plan), terms: describePlan(plan) });
   return {
     ConsoleListAffiliates: async ({ identity, query }) =>
       answer(
@@ -52,11 +64,19 @@ export function affiliatesHandlers(office: AffiliatesPorts) {
       answer(200, { affiliate: await setAffiliateStatus(office, identity.appId, consoleActor(identity), affiliateIdOf(path), body.status) }),
 
     ConsoleAssignAffiliatePlan: async ({ identity, path, body }) =>
-      answer(200, { affiliate: await assignPlan(office, identity.appId, consoleActor(identity), affiliateIdOf(path), body.plan_id) }),
+      answer(200, { affiliate: await assignPlan(office, identity.appId, consoleActor(identity), affiliateIdOf(path), body.plan_id, body.from) }),
 
     ConsoleListPlans: async ({ identity }) => answer(200, { plans: (await listPlans(office, identity.appId)).map(planView) }),
 
     ConsoleCreatePlan: async ({ identity, body }) => answer(201, { plan: planView(await createPlan(office, identity.appId, consoleActor(identity), body)) }),
+
+    ConsoleEditPlan: async ({ identity, path, body }) =>
+      answer(200, { plan: planView(await editPlan(office, identity.appId, consoleActor(identity), planIdOf(path), body)) }),
+
+    ConsoleArchivePlan: async ({ identity, path }) =>
+      answer(200, { plan: planView(await archivePlan(office, identity.appId, consoleActor(identity), planIdOf(path))) }),
+
+    ConsolePlanVersions: async ({ identity, path }) => answer(200, { versions: (await planVersions(office, identity.appId, planIdOf(path))).map(planView) }),
 
     ConsoleAffiliateReport: async ({ identity, path, query }) =>
       answer(200, await report(identity.appId, affiliateIdOf(path), query.from, query.to, { subIds: true })),

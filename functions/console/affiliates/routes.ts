@@ -13,6 +13,7 @@ import {
   validConsoleAffiliatesQuery,
   validCreateAffiliateLinkBody,
   validCreatePlanBody,
+  validEditPlanBody,
   validSetAffiliateStatusBody,
   validTraceQuery,
   validUpdateAffiliatePostbacksBody,
@@ -81,6 +82,35 @@ export const routes = [
     maxBodyBytes: 4 * 1024,
     // Plans live in the affiliates table (a new item, never an update).
     tables: { ...sessionTables, apps: 'read', affiliates: 'write', auditLog: 'write' },
+  },
+  {
+    // A new version of the plan: the current item updated and the version written, in one transaction.
+    id: 'ConsoleEditPlan',
+    method: 'POST',
+    path: '/console/api/plans/{plan_id}',
+    roles: editors,
+    mutates: true,
+    body: validEditPlanBody,
+    maxBodyBytes: 4 * 1024,
+    tables: { ...sessionTables, apps: 'read', affiliates: 'readwrite', auditLog: 'write' },
+  },
+  {
+    id: 'ConsoleArchivePlan',
+    method: 'POST',
+    path: '/console/api/plans/{plan_id}/archive',
+    roles: editors,
+    mutates: true,
+    maxBodyBytes: 1024,
+    // apps: the default plan of new affiliates is not archived.
+    tables: { ...sessionTables, apps: 'read', affiliates: 'readwrite', auditLog: 'write' },
+  },
+  {
+    id: 'ConsolePlanVersions',
+    method: 'GET',
+    path: '/console/api/plans/{plan_id}/versions',
+    roles: everyone,
+    mutates: false,
+    tables: { ...sessionTables, apps: 'read', affiliates: 'read' },
   },
   {
     // The same report as GET /api/affiliates/{affiliate_id}/report answers a server key.

@@ -5,7 +5,7 @@ import { affiliateStatuses } from '../../domain/affiliate-program';
 import { ValidationError } from '../../domain/errors';
 import { planLimits } from '../../domain/plans';
 import { postbackLimits } from '../../domain/postbacks';
-import { reportRangeQuerySchema } from '../../domain/report-range';
+import { reportDateSchema, reportRangeQuerySchema } from '../../domain/report-range';
 import { identifierText } from '../../domain/text';
 import { linkLimits } from '../../domain/tracking-links';
 import { compileValidator, type FromRequestSchema, type Validator } from '../../domain/validation';
@@ -37,6 +37,10 @@ export const assignPlanBodySchema = {
   required: ['plan_id'],
   properties: {
     plan_id: { type: 'string', minLength: 1, maxLength: 128, ...identifierText, description: "One of the application's plans (GET /console/api/plans)." },
+    from: {
+      ...reportDateSchema,
+      description: 'The day the deal starts (UTC; default today): from today on, or in the past only after the last approved month.',
+    },
   },
   additionalProperties: false,
 } as const;
@@ -131,6 +135,8 @@ export const validConsoleAffiliatesQuery = compileValidator(consoleAffiliatesQue
 export const validSetAffiliateStatusBody = compileValidator(setAffiliateStatusBodySchema);
 export const validAssignPlanBody = compileValidator(assignPlanBodySchema);
 export const validCreatePlanBody = compileValidator(createPlanBodySchema);
+/** POST /console/api/plans/{plan_id}: the new version's terms, whole, as a new plan's. */
+export const validEditPlanBody = compileValidator(createPlanBodySchema);
 export const validCreateAffiliateLinkBody = compileValidator(createAffiliateLinkBodySchema);
 export const validTraceQuery = compileValidator(traceQuerySchema, 'query string');
 export const validAffiliatePostbacksQuery = compileValidator(affiliatePostbacksQuerySchema, 'query string');

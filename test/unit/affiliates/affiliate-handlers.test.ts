@@ -5,7 +5,7 @@ import { makeRegisterAffiliateHandler } from '../../../functions/api/register-af
 import { makeSetAffiliateHandler } from '../../../functions/api/set-affiliate/make-handler';
 import { newAffiliateId } from '../../../functions/domain/affiliates';
 import { hashPassword } from '../../../functions/domain/passwords';
-import { attribution, MemoryAffiliateStore, MemoryAppStore, registration } from '../../support/affiliates';
+import { attribution, MemoryAffiliateStore, MemoryAppStore, MemoryPlanStore, registration } from '../../support/affiliates';
 import { keyResolverOf } from '../../support/settings';
 import { apiEvent, asProxyHandler, context, type ProxyHandler } from '../../support/lambda';
 import { MemoryStream } from '../../support/memory-stream';
@@ -25,7 +25,15 @@ function handlers(refused: number[] = []): void {
   affiliates = new MemoryAffiliateStore();
   setAffiliate = asProxyHandler(makeSetAffiliateHandler({ keys: keyResolverOf(keys), writer: stream, newId: randomUUID, now: () => new Date() }));
   registerAffiliate = asProxyHandler(
-    makeRegisterAffiliateHandler({ keys: keyResolverOf(keys), affiliates, apps, hashPassword, newId: newAffiliateId, now: () => new Date() }),
+    makeRegisterAffiliateHandler({
+      keys: keyResolverOf(keys),
+      affiliates,
+      apps,
+      plans: new MemoryPlanStore(),
+      hashPassword,
+      newId: newAffiliateId,
+      now: () => new Date(),
+    }),
   );
 }
 beforeEach(() => handlers());

@@ -4,7 +4,7 @@ import { validRegistration } from '../../../functions/api/register-affiliate/sch
 import { uniquenessKey } from '../../../functions/domain/affiliates';
 import { Forbidden, ValidationError } from '../../../functions/domain/errors';
 import { hashPassword, verifyPassword } from '../../../functions/domain/passwords';
-import { MemoryAffiliateStore, MemoryAppStore, registration } from '../../support/affiliates';
+import { MemoryAffiliateStore, MemoryAppStore, MemoryPlanStore, registration } from '../../support/affiliates';
 
 const apps = new MemoryAppStore([
   { app_id: 'app_1', name: 'Casino', created_at: '2026-01-01T00:00:00Z', portal_origin: 'https://portal.example.com' },
@@ -12,6 +12,16 @@ const apps = new MemoryAppStore([
   { app_id: 'app_3', name: 'Open programme', created_at: '2026-01-01T00:00:00Z', affiliate_approval: 'approve', default_plan_id: 'plan_demo' },
   { app_id: 'app_4', name: 'Reviewed programme', created_at: '2026-01-01T00:00:00Z', affiliate_approval: 'pending' },
 ]);
+const plans = new MemoryPlanStore();
+// The demo plan, edited once: a new affiliate gets its current version.
+plans.plans.push({
+  app_id: 'app_3',
+  plan_id: 'plan_demo',
+  name: 'Demo',
+  cpa: { amount: '50.00', min_deposit: '0.00' },
+  created_at: '2026-01-01T00:00:00Z',
+  version: 2,
+});
 
 function setUp() {
   const affiliates = new MemoryAffiliateStore();
@@ -20,6 +30,7 @@ function setUp() {
   const register = registerAffiliate({
     affiliates,
     apps,
+    plans,
     // Cheap parameters: the tests check the format, not the cost.
     hashPassword: (password) => hashPassword(password, { N: 2 ** 10, r: 8, p: 1 }),
     newId: () => `aff_${++n}`,
@@ -51,6 +62,7 @@ describe('register_affiliate', () => {
 
     const [stored] = affiliates.affiliates.values();
     expect([stored.status, stored.plan_id]).toEqual(['approved', 'plan_demo']);
+    expect(stored.deals).toEqual([{ plan_id: 'plan_demo', plan_version: 2, from: '2026-11-21', assigned_at: '2026-11-21T10:00:00.000Z' }]);
   });
 
   test('a new affiliate is pending, without a plan, when the application reviews affiliates or says nothing', async () => {

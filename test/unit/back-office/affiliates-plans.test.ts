@@ -6,7 +6,7 @@ import { createPlan } from '../../../functions/back-office/plans';
 import type { App, AppStore } from '../../../functions/domain/apps';
 import { NotFound, ValidationError } from '../../../functions/domain/errors';
 import { describePlan, validPlan, type PlanInput } from '../../../functions/domain/plans';
-import { MemoryAffiliateStore, MemoryLinkStore, MemoryPlanStore } from '../../support/affiliates';
+import { MemoryAffiliateStore, MemoryLinkStore, MemoryPlanStore, MemoryStatementLock } from '../../support/affiliates';
 import { MemoryAuditLog } from '../../support/enterprise';
 import { MemoryPostbackSettings } from '../../support/postbacks';
 
@@ -45,6 +45,7 @@ async function setUp() {
     apps: new Apps() as unknown as AppStore,
     affiliates,
     plans: new MemoryPlanStore(),
+    statementLock: new MemoryStatementLock(),
     audit: new MemoryAuditLog(),
     now: () => new Date('2026-03-01T00:00:00Z'),
   };
@@ -252,8 +253,12 @@ describe('the console and the command line change affiliates through one audited
 
     expect(office.audit.entries.filter((entry) => entry.action !== 'plan.created').map(({ action, target, details }) => ({ action, target, details }))).toEqual(
       [
-        { action: 'affiliate.plan_assigned', target: 'affiliate:aff_a', details: { from: null, to: first.plan_id } },
-        { action: 'affiliate.plan_assigned', target: 'affiliate:aff_a', details: { from: first.plan_id, to: second.plan_id } },
+        { action: 'affiliate.plan_assigned', target: 'affiliate:aff_a', details: { from: null, to: first.plan_id, version: 1, effective_from: '2026-03-01' } },
+        {
+          action: 'affiliate.plan_assigned',
+          target: 'affiliate:aff_a',
+          details: { from: first.plan_id, to: second.plan_id, version: 1, effective_from: '2026-03-01' },
+        },
       ],
     );
   });
@@ -351,6 +356,17 @@ describe('the console reads affiliates', () => {
         },
       ],
       postback_url_set: true,
+      deals: [
+        {
+          plan_id: plan.plan_id,
+          plan_version: 1,
+          from: '2026-03-01',
+          assigned_at: '2026-03-01T00:00:00.000Z',
+          assigned_by: 'admin command line',
+          name: 'CPA',
+          description: 'CPA 50.00 (first deposit ≥ 0.00)',
+        },
+      ],
     });
     expect(JSON.stringify(detail)).not.toMatch(/secret-hash|tracker\.example/);
     expect((await read('app_1', 'aff_b', 'https://api.example')).postback_url_set).toBe(false);

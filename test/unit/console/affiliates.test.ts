@@ -71,7 +71,11 @@ describe('assigning a plan from the console', () => {
 
     expect([response.status, response.body.affiliate.plan_id]).toEqual([200, 'plan_1']);
     expect(api.audit.entries).toEqual([
-      expect.objectContaining({ action: 'affiliate.plan_assigned', target: 'affiliate:aff_1', details: { from: null, to: 'plan_1' } }),
+      expect.objectContaining({
+        action: 'affiliate.plan_assigned',
+        target: 'affiliate:aff_1',
+        details: { from: null, to: 'plan_1', version: 1, effective_from: '2026-11-21' },
+      }),
     ]);
   });
 

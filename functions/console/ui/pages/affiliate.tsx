@@ -11,7 +11,7 @@ import { type ComponentChildren, Fragment } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { ConsoleAnswer } from '../../answers';
 import type { PostbackEvent } from '../../../domain/postbacks';
-import { StatusBadge } from '../../../ui/design/badge';
+import { Badge, StatusBadge } from '../../../ui/design/badge';
 import { ConfirmButton } from '../../../ui/design/dialog';
 import { Field, fieldProps } from '../../../ui/design/field';
 import { type Kpi, KpiCards } from '../../../ui/design/kpi';
@@ -98,6 +98,9 @@ export function AffiliatePage({ id }: { id: string }) {
             </dl>
             {canChange && <AssignPlan affiliate={a} plans={plans} path={path} onChanged={affiliate.reload} />}
           </Card>
+          <Card title="Deals">
+            <DealHistory deals={a.deals} />
+          </Card>
           <Card title="Links">
             <Links links={a.links} />
             {canChange && <NewLink path={path} onCreated={affiliate.reload} />}
@@ -169,18 +172,23 @@ function AssignPlan({
   onChanged: () => void;
 }) {
   const [planId, setPlanId] = useState(affiliate.plan_id ?? '');
+  const today = isoDay(new Date());
+  const [from, setFrom] = useState(today);
   const { busy, failed, run } = useChange(forbidden);
   const failure = failed('assigned');
   const errors = errorsOf(failure, 'plan_id');
+  const fromErrors = errorsOf(failure, 'from');
+  // Archived plans are not assigned any more.
+  const assignable = plans.data?.plans.filter((plan) => !plan.archived_at || plan.plan_id === affiliate.plan_id) ?? [];
   const assign = (event: Event) => {
     event.preventDefault();
     const name = plans.data?.plans.find((plan) => plan.plan_id === planId)?.name ?? planId;
     void run(
       'assigned',
-      () => postJson(`${path}/plan`, { plan_id: planId }),
+      () => postJson(`${path}/plan`, { plan_id: planId, ...(from && from !== today ? { from } : {}) }),
       () => {
         onChanged();
-        return `Plan “${name}” assigned.`;
+        return from && from !== today ? `Plan “${name}” assigned from ${formatDay(from)}.` : `Plan “${name}” assigned.`;
       },
     );
   };
@@ -188,24 +196,76 @@ function AssignPlan({
     <form class="assign-plan" onSubmit={assign} aria-label="Change the plan">
       {plans.error && <ErrorNote error={plans.error} />}
       <Field id="affiliate-plan" label="Plan" errors={errors}>
-        <div class="inline-control">
-          <select {...fieldProps('affiliate-plan', errors)} name="plan_id" value={planId} onChange={(e) => setPlanId(e.currentTarget.value)}>
-            <option value="" disabled>
-              {plans.data ? (plans.data.plans.length ? 'choose a plan…' : 'no plans yet') : 'loading plans…'}
+        <select {...fieldProps('affiliate-plan', errors)} name="plan_id" value={planId} onChange={(e) => setPlanId(e.currentTarget.value)}>
+          <option value="" disabled>
+            {plans.data ? (assignable.length ? 'choose a plan…' : 'no plans yet') : 'loading plans…'}
+          </option>
+          {assignable.map((plan) => (
+            <option key={plan.plan_id} value={plan.plan_id}>
+              {/* A plan never edited reads as it always did; an edited one names its version. */}
+              {plan.version > 1 ? `${plan.name} (v${plan.version})` : plan.name} — {plan.terms}
             </option>
-            {plans.data?.plans.map((plan) => (
-              <option key={plan.plan_id} value={plan.plan_id}>
-                {plan.name} — {plan.terms}
-              </option>
-            ))}
-          </select>
-          <button type="submit" disabled={!planId || planId === affiliate.plan_id || busy !== undefined} aria-busy={busy === 'assigned'}>
+          ))}
+        </select>
+      </Field>
+      <Field id="affiliate-plan-from" label="From" hint="The first day of the deal (UTC). A past day only after the last approved month." errors={fromErrors}>
+        <div class="inline-control">
+          <input
+            {...fieldProps('affiliate-plan-from', fromErrors)}
+            type="date"
+            name="from"
+            value={from}
+            required
+            onInput={(e) => setFrom(e.currentTarget.value)}
+          />
+          <button type="submit" disabled={!planId || !from || busy !== undefined} aria-busy={busy === 'assigned'}>
             Assign plan
           </button>
         </div>
       </Field>
-      <FormFailure failure={failure} fields={['plan_id']} />
+      <FormFailure failure={failure} fields={['plan_id', 'from']} />
     </form>
+  );
+}
+
+/** The affiliate's deals, newest first: which plan version it earns under from which day. */
+function DealHistory({ deals }: { deals: Affiliate['deals'] }) {
+  if (deals.length === 0) return <p class="muted">No deal: the affiliate earns nothing until a plan is assigned.</p>;
+  const today = isoDay(new Date());
+  const current = [...deals].reverse().find((deal) => deal.from <= today);
+  return (
+    <TableRegion label="Deal history (scrolls)">
+      <table class="deals">
+        <thead>
+          <tr>
+            <th scope="col">From</th>
+            <th scope="col">Plan and terms</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...deals].reverse().map((deal) => (
+            <tr key={`${deal.from}-${deal.assigned_at}`}>
+              <th scope="row">
+                {formatDay(deal.from)}
+                {deal === current && <Badge tone="success">in force</Badge>}
+                {deal.from > today && <Badge tone="accent">upcoming</Badge>}
+              </th>
+              <td>
+                <strong>
+                  <Visible text={deal.name} />
+                </strong>{' '}
+                <span class="muted">version {deal.plan_version}</span>
+                <div>{deal.description}</div>
+                <div class="muted break">
+                  assigned <When at={deal.assigned_at} />
+                  {deal.assigned_by && ` by ${deal.assigned_by}`}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableRegion>
   );
 }
 

@@ -7,7 +7,8 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { ConsoleAnswer } from '../../answers';
-import { StatusBadge } from '../../../ui/design/badge';
+import { Badge, StatusBadge } from '../../../ui/design/badge';
+import { ConfirmButton } from '../../../ui/design/dialog';
 import { type Column, DataTable } from '../../../ui/design/data-table';
 import { Field, errorsFor, fieldProps, otherErrors } from '../../../ui/design/field';
 import { Alert, Card, PageHeader } from '../../../ui/design/page';
@@ -144,6 +145,10 @@ export function AffiliatesPage() {
 function Plans() {
   const { role } = useSession();
   const plans = useApi(() => getJson<ConsoleAnswer<'ConsoleListPlans'>>('/plans'), 'plans');
+  const [editing, setEditing] = useState<PlanView | undefined>();
+  const [shown, setShown] = useState<PlanView | undefined>();
+  const archive = useChange('Your role may not archive plans.');
+  const archiveFailure = archive.failed('archive');
   const columns: Column<PlanView>[] = [
     {
       id: 'plan',
@@ -160,6 +165,17 @@ function Plans() {
     },
     { id: 'terms', header: 'Terms', required: true, value: (plan) => plan.terms, cell: (plan) => <span class="plan-terms">{plan.terms}</span> },
     {
+      id: 'version',
+      header: 'Version',
+      required: true,
+      value: (plan) => plan.version,
+      cell: (plan) => (
+        <span class="nowrap">
+          v{plan.version} {plan.archived_at && <Badge tone="warning">archived</Badge>}
+        </span>
+      ),
+    },
+    {
       id: 'created',
       header: 'Created',
       required: true,
@@ -170,6 +186,49 @@ function Plans() {
         </span>
       ),
     },
+    ...(role === 'viewer'
+      ? []
+      : [
+          {
+            id: 'actions',
+            header: 'Actions',
+            required: true,
+            value: () => '',
+            cell: (plan: PlanView) => (
+              <span class="row-actions">
+                <button type="button" class="small" aria-label={`Versions of ${plan.name}`} onClick={() => setShown(plan)}>
+                  Versions
+                </button>
+                {!plan.archived_at && (
+                  <>
+                    <button type="button" class="small" aria-label={`Edit ${plan.name}`} onClick={() => setEditing(plan)}>
+                      Edit
+                    </button>
+                    <ConfirmButton
+                      small
+                      label="Archive"
+                      name={`Archive ${plan.name}`}
+                      title={`Archive “${plan.name}”?`}
+                      confirmLabel="Archive plan"
+                      onConfirm={() =>
+                        void archive.run(
+                          'archive',
+                          () => postJson<ConsoleAnswer<'ConsoleArchivePlan'>>(`/plans/${encodeURIComponent(plan.plan_id)}/archive`, {}),
+                          () => {
+                            plans.reload();
+                            return `Plan “${plan.name}” archived.`;
+                          },
+                        )
+                      }
+                    >
+                      It is not assigned any more. Affiliates on it keep earning under it.
+                    </ConfirmButton>
+                  </>
+                )}
+              </span>
+            ),
+          } satisfies Column<PlanView>,
+        ]),
   ];
   const list = (
     <DataTable
@@ -188,8 +247,20 @@ function Plans() {
         list
       ) : (
         <div class="plans-layout">
-          <div>{list}</div>
-          <NewPlan onCreated={plans.reload} />
+          <div>
+            {list}
+            <FormFailure failure={archiveFailure} not="Not archived" fields={[]} />
+            {shown && <PlanVersions plan={shown} onClose={() => setShown(undefined)} />}
+          </div>
+          <NewPlan
+            key={editing?.plan_id ?? 'new'}
+            editing={editing}
+            onCreated={() => {
+              setEditing(undefined);
+              plans.reload();
+            }}
+            onCancel={() => setEditing(undefined)}
+          />
         </div>
       )}
     </Card>
@@ -198,8 +269,41 @@ function Plans() {
 
 const planFields = ['name', 'cpa', 'revshare'] as const;
 
-function NewPlan({ onCreated }: { onCreated: () => void }) {
-  const empty = { name: '', cpa: '', minDeposit: '', revshare: '', carryOver: false };
+/** Every version of a plan, oldest first: what affiliates assigned each one earn under. */
+function PlanVersions({ plan, onClose }: { plan: PlanView; onClose: () => void }) {
+  const versions = useApi(() => getJson<ConsoleAnswer<'ConsolePlanVersions'>>(`/plans/${encodeURIComponent(plan.plan_id)}/versions`), plan.plan_id);
+  return (
+    <section class="plan-versions" aria-label={`Versions of ${plan.name}`}>
+      <h3>Versions of “{plan.name}”</h3>
+      {versions.error && <ErrorNote error={versions.error} />}
+      <ol>
+        {versions.data?.versions.map((version) => (
+          <li key={version.version}>
+            <strong>v{version.version}</strong> {version.name}: {version.terms}{' '}
+            <span class="muted">
+              (<When at={version.version_created_at ?? version.created_at} />)
+            </span>
+          </li>
+        ))}
+      </ol>
+      <button type="button" class="small" onClick={onClose}>
+        Close versions
+      </button>
+    </section>
+  );
+}
+
+/** A new plan, or (with `editing`) a plan's new version: the terms given whole. */
+function NewPlan({ editing, onCreated, onCancel }: { editing?: PlanView; onCreated: () => void; onCancel: () => void }) {
+  const empty = editing
+    ? {
+        name: editing.name,
+        cpa: editing.cpa?.amount ?? '',
+        minDeposit: editing.cpa?.min_deposit ?? '',
+        revshare: editing.revshare?.percent ?? '',
+        carryOver: editing.revshare?.carry_over ?? false,
+      }
+    : { name: '', cpa: '', minDeposit: '', revshare: '', carryOver: false };
   const [form, setForm] = useState(empty);
   const { busy, failed, run } = useChange('Your role may not create plans.');
   const failure = failed('plan');
@@ -220,20 +324,30 @@ function NewPlan({ onCreated }: { onCreated: () => void }) {
       ...(form.cpa.trim() ? { cpa: { amount: form.cpa.trim(), ...(form.minDeposit.trim() ? { min_deposit: form.minDeposit.trim() } : {}) } } : {}),
       ...(form.revshare.trim() ? { revshare: { percent: form.revshare.trim(), carry_over: form.carryOver } } : {}),
     };
-    const answer = await run(
-      'plan',
-      () => postJson<ConsoleAnswer<'ConsoleCreatePlan'>>('/plans', body),
-      ({ plan }) => `Plan “${plan.name}” created: ${plan.terms}.`,
-    );
+    const answer = editing
+      ? await run(
+          'plan',
+          () => postJson<ConsoleAnswer<'ConsoleEditPlan'>>(`/plans/${encodeURIComponent(editing.plan_id)}`, body),
+          ({ plan }) => `Plan “${plan.name}” is now version ${plan.version}: ${plan.terms}.`,
+        )
+      : await run(
+          'plan',
+          () => postJson<ConsoleAnswer<'ConsoleCreatePlan'>>('/plans', body),
+          ({ plan }) => `Plan “${plan.name}” created: ${plan.terms}.`,
+        );
     if (answer) {
       setForm(empty);
       onCreated();
     }
   };
   return (
-    <form class="new-plan" onSubmit={create} aria-label="New plan">
-      <h3>New plan</h3>
-      <p class="muted">CPA, RevShare or both (hybrid): fill in what the plan pays. Amounts are in the application's currency.</p>
+    <form class="new-plan" onSubmit={create} aria-label={editing ? 'Edit plan' : 'New plan'}>
+      <h3>{editing ? `Edit “${editing.name}”` : 'New plan'}</h3>
+      <p class="muted">
+        {editing
+          ? `Saving makes version ${editing.version + 1}. Affiliates keep the version they were assigned; assign the plan again to move them.`
+          : "CPA, RevShare or both (hybrid): fill in what the plan pays. Amounts are in the application's currency."}
+      </p>
       <Field id="plan-name" label="Name" errors={errors.name}>
         <input {...fieldProps('plan-name', errors.name)} name="name" required maxLength={100} autocomplete="off" {...field('name')} />
       </Field>
@@ -277,8 +391,13 @@ function NewPlan({ onCreated }: { onCreated: () => void }) {
       <FormFailure failure={failure} not="Not created" fields={[...planFields]} />
       <FormActions>
         <button type="submit" class="primary" aria-busy={busy === 'plan'} disabled={busy !== undefined}>
-          Create plan
+          {editing ? 'Save as new version' : 'Create plan'}
         </button>
+        {editing && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
       </FormActions>
     </form>
   );

@@ -64,4 +64,13 @@ ol.ranking li:last-child { border-bottom: 0; }
 ol.ranking li::before { content: counter(rank); min-width: 1.5rem; color: var(--urm-muted); font-variant-numeric: tabular-nums; font-size: var(--urm-text-sm); }
 ol.ranking .ranking-name { flex: 1 1 auto; min-width: 0; overflow-wrap: anywhere; }
 ol.ranking .ranking-figure { font-variant-numeric: tabular-nums; font-weight: 600; white-space: nowrap; }
+/* Deals: plan versions, archiving, an affiliate's deal history. */
+.row-actions { display: flex; flex-wrap: wrap; gap: var(--urm-space-1); }
+.plan-versions { margin-top: var(--urm-space-4); padding: var(--urm-space-3) var(--urm-space-4); border: 1px solid var(--urm-line); border-radius: var(--urm-radius-md); }
+.plan-versions h3 { margin-top: 0; }
+.plan-versions ol { padding-left: 1.25rem; margin: 0 0 var(--urm-space-3); }
+.plan-versions li { margin-bottom: var(--urm-space-1); overflow-wrap: anywhere; }
+table.deals th[scope=row] { white-space: nowrap; }
+table.deals th[scope=row] .badge { margin-left: var(--urm-space-2); }
+table.deals td { min-width: 10rem; }
 `;
