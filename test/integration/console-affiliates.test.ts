@@ -171,7 +171,8 @@ describe('affiliates in the console', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="affiliate-report-${affiliateId}-${day}-to-${day}.csv"`);
     const lines = (await csv.text()).trim().split('\r\n');
-    expect(lines.at(-1)).toBe('total,,,,0,1,1,1,25.00,0.00,0.00,50.00,0.00,50.00,EUR');
+    // The sub-id and rate columns come after the first ones: no sub-id, no clicks (no rate), one FTD per registration.
+    expect(lines.at(-1)).toBe('total,,,,0,1,1,1,25.00,0.00,0.00,50.00,0.00,50.00,EUR,,,1.0000');
   }, 60_000);
 });
 

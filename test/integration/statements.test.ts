@@ -8,6 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { tables } from '../../functions/manifest/resources';
 import { createApp } from '../../functions/back-office/apps';
 import { issueKey } from '../../functions/back-office/keys';
 import { setMoneySettings } from '../../functions/back-office/money';
@@ -61,10 +63,19 @@ describe('monthly statements through the console API', () => {
   test('an approved month stays as approved, late activity goes on the next statement with its reason, and the paid statement shows in the portal', async () => {
     const affiliate = await registeredAffiliate(stack, app.appId, app.serverKey);
     const id = affiliate.affiliate_id;
-    expect((await api('POST', `/console/api/affiliates/${id}/status`, { status: 'approved' })).status).toBe(200);
-    expect((await api('POST', `/console/api/affiliates/${id}/plan`, { plan_id: planId })).status).toBe(200);
     const thisMonth = monthOf(new Date());
     const [closed, next] = [addMonths(thisMonth, -2), addMonths(thisMonth, -1)];
+    // An affiliate of three months' standing (arranged as stored), whose deal has run since the statement's month.
+    await localClients(stack.endpoints).document.send(
+      new UpdateCommand({
+        TableName: tables.affiliates.localName,
+        Key: { app_id: app.appId, sk: `affiliate#${id}` },
+        UpdateExpression: 'SET created_at = :at',
+        ExpressionAttributeValues: { ':at': `${addMonths(thisMonth, -3)}-01T00:00:00.000Z` },
+      }),
+    );
+    expect((await api('POST', `/console/api/affiliates/${id}/status`, { status: 'approved' })).status).toBe(200);
+    expect((await api('POST', `/console/api/affiliates/${id}/plan`, { plan_id: planId, from: `${closed}-01` })).status).toBe(200);
     const statementsOf = async () => (await api('GET', `/console/api/affiliates/${id}/statements`)).body;
     const monthIn = (list: { statements: { month: string }[] }, month: string) => list.statements.find((s) => s.month === month) as Record<string, unknown>;
 
