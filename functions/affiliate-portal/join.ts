@@ -9,9 +9,9 @@
  * where a honeypot stops only bots that fill every field (and trips autofill).
  */
 import { h } from 'preact';
-import { validRegistration } from '../api/register-affiliate/schema';
-import type { Registration } from '../api/register-affiliate/schema';
-import type { RegisterAffiliateInput } from '../api/register-affiliate/schema';
+import { validRegistration } from '../back-office/affiliate-registration-schema';
+import type { Registration } from '../back-office/affiliate-registration-schema';
+import type { RegisterAffiliateInput } from '../back-office/affiliate-registration-schema';
 import { attemptKey, portalLimits, type SignInAttempts } from '../domain/affiliate-portal';
 import type { Clock } from '../domain/enterprise';
 import { ValidationError } from '../domain/errors';

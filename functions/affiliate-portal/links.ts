@@ -11,7 +11,7 @@ import { ValidationError } from '../domain/errors';
 import { portalCsrf } from '../domain/sessions';
 import { logger } from '../runtime/logger';
 import type { PortalWork, SignedInVisit } from './checks';
-import { LinksPage, type LinksView } from './pages/links';
+import { LinksPage, type BuiltLink, type LinksView } from './pages/links';
 import { page, seeOther } from './render';
 
 export interface LinkFieldErrors {
@@ -44,8 +44,6 @@ export async function createLinkFor(
     return { created: false, errors: linkFieldErrors(error) };
   }
 }
-
-export type BuiltLink = { link_id: string; sub_id: string } & ({ url: string } | { error: string });
 
 /**
  * The link builder's answer (a GET form: it works without script): the click

@@ -16,7 +16,7 @@ import type { BackOffice } from '../back-office/ports';
 import type { FunnelReader, LinkStore } from '../domain/affiliate-program';
 import type { AffiliateAccounts, AffiliateSessionStore, ResetTokenStore, SignInAttempts } from '../domain/affiliate-portal';
 import { newAffiliateId, type AffiliateStore } from '../domain/affiliates';
-import { registerAffiliate } from '../api/register-affiliate/core';
+import { registerAffiliate } from '../back-office/affiliate-registration';
 import type { AppStore } from '../domain/apps';
 import type { ChannelStore, SenderStore } from '../domain/channels';
 import type { Mailer } from '../domain/email';

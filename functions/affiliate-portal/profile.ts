@@ -10,7 +10,7 @@
  * never their values.
  */
 import { h } from 'preact';
-import { firstPerField, normaliseRegistration, registerAffiliateSchema } from '../api/register-affiliate/schema';
+import { firstPerField, normaliseRegistration, registerAffiliateSchema } from '../back-office/affiliate-registration-schema';
 import { audit } from '../back-office/audit';
 import type { BackOffice } from '../back-office/ports';
 import {

@@ -5,7 +5,6 @@
  * never rewrites the months before it.
  */
 import type { Plan } from './affiliate-program';
-import type { AffiliateSummary } from './affiliates';
 import { ValidationError } from './errors';
 
 export interface Deal {
@@ -31,7 +30,7 @@ export const versionOf = (plan: Pick<Plan, 'version'>): number => plan.version ?
  * creation day (the migration is this reading, no batch job). Deals are appended, never rewritten: of two for the
  * same day, the later assignment replaces the earlier.
  */
-export function dealsOf(affiliate: Pick<AffiliateSummary, 'plan_id' | 'deals' | 'created_at'>): Deal[] {
+export function dealsOf(affiliate: { plan_id?: string; deals?: Deal[]; created_at: string }): Deal[] {
   if (!affiliate.deals) {
     return affiliate.plan_id
       ? [{ plan_id: affiliate.plan_id, plan_version: 1, from: affiliate.created_at.slice(0, 10), assigned_at: affiliate.created_at }]

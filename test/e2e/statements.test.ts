@@ -21,7 +21,7 @@ import { consoleApp, screenshot, signedInPage, type ConsoleApp } from '../suppor
 import { request } from '../support/http';
 import { testStack, type TestStack } from '../support/local-stack';
 import { checkPage } from '../support/page-checks';
-import { registeredAffiliate } from '../support/portal';
+import { backdateAffiliate, registeredAffiliate } from '../support/portal';
 import { until } from '../support/profiles';
 
 let stack: TestStack;
@@ -38,7 +38,9 @@ beforeAll(async () => {
   const plan = await createPlan(app.office, app.appId, commandLineActor, { name: 'CPA 50', cpa: { amount: '50', min_deposit: '20' } });
   affiliate = await registeredAffiliate(stack, app.appId, app.serverKey, { first_name: 'Zoë', last_name: 'Okafor' });
   await setAffiliateStatus(app.office, app.appId, commandLineActor, affiliate.affiliate_id, 'approved');
-  await assignPlan(app.office, app.appId, commandLineActor, affiliate.affiliate_id, plan.plan_id);
+  // An affiliate of two months' standing, on the plan since last month began (a deal never starts before its affiliate).
+  await backdateAffiliate(stack, app.appId, affiliate.affiliate_id, `${addMonths(closed, -1)}-01T00:00:00.000Z`);
+  await assignPlan(app.office, app.appId, commandLineActor, affiliate.affiliate_id, plan.plan_id, `${closed}-01`);
   // A first deposit last month, through the API as the operator's site sends it.
   const player = `e2e-payments-${randomUUID()}`;
   const attributed = await request(stack.baseUrl, 'POST', '/api/set_affiliate', {
@@ -93,7 +95,7 @@ describe('statements and payments in Chromium', () => {
     const portal = await portalPage();
     await portal.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Payments' }).click();
     await portal.getByRole('heading', { name: 'Payments', level: 1 }).waitFor();
-    const row = portal.getByRole('row', { name: new RegExp(`WIRE-2042`) });
+    const row = portal.getByRole('row', { name: /WIRE-2042/ });
     await expect(row.getByRole('cell').first().textContent()).resolves.toBe('Paid');
     await expect(portal.locator('#current-deal').textContent()).resolves.toBe('Your deal: CPA 50: CPA 50.00 (first deposit ≥ 20.00)');
 
@@ -105,7 +107,7 @@ describe('statements and payments in Chromium', () => {
     await checkPage(portal, 'portal-payments');
 
     await Promise.all([portal.waitForLoadState('load'), row.getByRole('link').click()]);
-    await portal.getByRole('heading', { name: new RegExp(`statement for`), level: 1 }).waitFor();
+    await portal.getByRole('heading', { name: /statement for/, level: 1 }).waitFor();
     await expect(portal.locator('#statement-status').textContent()).resolves.toBe('Paid');
     await checkPage(portal, 'portal-statement');
     await portal.emulateMedia({ media: 'print' });

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { pathToFileURL } from 'node:url';
 import { eventsBodySchema } from '../../functions/api/ingest-events/schema';
 import { profilesBodySchema } from '../../functions/api/ingest-profiles/schema';
-import { registerAffiliateSchema } from '../../functions/api/register-affiliate/schema';
+import { registerAffiliateSchema } from '../../functions/back-office/affiliate-registration-schema';
 import { httpOperations, streamConsumers } from '../../functions/manifest/operations';
 import type { SchemaValidators } from '../../functions/domain/schema-compiler';
 import { schemaValidators as compiledInProcess } from '../../functions/domain/schema-compiler';

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { DynamoBroadcastStore } from '../../functions/adapters/dynamo-broadcast-store';
 import { DynamoProfileStore } from '../../functions/adapters/dynamo-profile-store';
 import { DynamoTemplateStore } from '../../functions/adapters/dynamo-template-store';
 import { createApp } from '../../functions/back-office/apps';
@@ -115,6 +116,12 @@ async function segmentOf(app: BroadcastApp, segmentId: string, ids: string[]) {
 
 const api = (app: BroadcastApp, method: 'GET' | 'POST', path: string, body?: unknown) => consoleRequest(stack.baseUrl, app.session, method, path, body);
 const mailsOf = async (app: BroadcastApp) => (await sentMail(stack)).filter((mail) => mail.subject === app.subject);
+/** Recipients a run holds (taken, not yet settled): a lease moves a recipient's due time ahead of now. */
+const leased = async (app: BroadcastApp, broadcastId: string) => {
+  const store = new DynamoBroadcastStore(localClients(stack.endpoints).document, tables.campaigns.localName);
+  const due = await store.due(app.appId, broadcastId, new Date(Date.now() + 86_400_000), 1_000);
+  return due.filter((recipient) => Date.parse(recipient.dueAt) > Date.now()).length;
+};
 const broadcastOf = async (app: BroadcastApp, id: string) => (await api(app, 'GET', `/console/api/broadcasts/${id}`)).body.broadcast;
 /** A run of the sender in this process, beside the stack's own: overlapping runs. It ends when nothing is left to send (its time is AWS's 70 s and more, for a loaded machine). */
 const runHere = () => sender({} as ScheduledEvent, context('SendBroadcastsFunction', 150_000));
@@ -183,8 +190,10 @@ describe('control', () => {
 
     const cancelled = await api(app, 'POST', '/console/api/broadcasts/slow/cancel');
     const atCancel = (await mailsOf(app)).length;
-    // A run that starts after the cancel sees it (the stack's, and this one): whatever was in flight has landed by then.
+    // A run that starts after the cancel sees it and takes no one. The stack's run may have been mid-tick: the recipients
+    // it took before the cancel are sent and settled, never more. Settled = no recipient held under a lease any more.
     await runHere();
+    await waitFor(async () => (await leased(app, 'slow')) === 0, 'the recipients taken before the cancel settled', 60_000);
     const settled = (await mailsOf(app)).length;
     await runHere();
 

@@ -8,8 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tables } from '../../functions/manifest/resources';
 import { createApp } from '../../functions/back-office/apps';
 import { issueKey } from '../../functions/back-office/keys';
 import { setMoneySettings } from '../../functions/back-office/money';
@@ -20,7 +18,7 @@ import { localBackOffice, localClients } from '../../lib/local/stack';
 import { request } from '../support/http';
 import { consoleRequest, consoleSignIn, type ConsoleSession } from '../support/console';
 import { testStack, type TestStack } from '../support/local-stack';
-import { PortalVisitor, registeredAffiliate } from '../support/portal';
+import { backdateAffiliate, PortalVisitor, registeredAffiliate } from '../support/portal';
 import { send, until } from '../support/profiles';
 
 let stack: TestStack;
@@ -66,14 +64,7 @@ describe('monthly statements through the console API', () => {
     const thisMonth = monthOf(new Date());
     const [closed, next] = [addMonths(thisMonth, -2), addMonths(thisMonth, -1)];
     // An affiliate of three months' standing (arranged as stored), whose deal has run since the statement's month.
-    await localClients(stack.endpoints).document.send(
-      new UpdateCommand({
-        TableName: tables.affiliates.localName,
-        Key: { app_id: app.appId, sk: `affiliate#${id}` },
-        UpdateExpression: 'SET created_at = :at',
-        ExpressionAttributeValues: { ':at': `${addMonths(thisMonth, -3)}-01T00:00:00.000Z` },
-      }),
-    );
+    await backdateAffiliate(stack, app.appId, id, `${addMonths(thisMonth, -3)}-01T00:00:00.000Z`);
     expect((await api('POST', `/console/api/affiliates/${id}/status`, { status: 'approved' })).status).toBe(200);
     expect((await api('POST', `/console/api/affiliates/${id}/plan`, { plan_id: planId, from: `${closed}-01` })).status).toBe(200);
     const statementsOf = async () => (await api('GET', `/console/api/affiliates/${id}/statements`)).body;

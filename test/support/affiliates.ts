@@ -30,7 +30,7 @@ import { Conflict, NotFound } from '../../functions/domain/errors';
 import type { ClickClaims } from '../../functions/domain/tracking-links';
 import type { PlanStore } from '../../functions/domain/plans';
 import { maxDeals, versionOf, type Deal, type StatementLock } from '../../functions/domain/deals';
-import type { RegisterAffiliateInput } from '../../functions/api/register-affiliate/schema';
+import type { RegisterAffiliateInput } from '../../functions/back-office/affiliate-registration-schema';
 import { noTrackingParameter } from '../../functions/api/set-affiliate/schema';
 import { request } from './http';
 

@@ -5,6 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from '@jest/globals';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { tables } from '../../functions/manifest/resources';
+import { localClients } from '../../lib/local/stack';
 import { request } from './http';
 import type { TestStack } from './local-stack';
 
@@ -91,4 +94,20 @@ export async function registeredAffiliate(
   const response = await request(stack.baseUrl, 'POST', '/api/register_affiliate', { key: serverKey, body });
   expect(response.status).toBe(200);
   return { ...body, affiliate_id: response.body.affiliate_id as string, login_url: response.body.login_url as string };
+}
+
+/**
+ * An affiliate of longer standing, arranged as stored: its creation moved back to `createdAt`. A deal never starts
+ * before its affiliate, so a test of past months' earnings starts here.
+ */
+export async function backdateAffiliate(stack: TestStack, appId: string, affiliateId: string, createdAt: string): Promise<void> {
+  await localClients(stack.endpoints).document.send(
+    new UpdateCommand({
+      TableName: tables.affiliates.localName,
+      Key: { app_id: appId, sk: `affiliate#${affiliateId}` },
+      UpdateExpression: 'SET created_at = :at',
+      ConditionExpression: 'attribute_exists(sk)',
+      ExpressionAttributeValues: { ':at': createdAt },
+    }),
+  );
 }

@@ -3,9 +3,11 @@ import type { LinkRecord } from '../../domain/affiliate-program';
 import { formatDay } from '../../ui/format';
 import { Field as DesignField, fieldProps } from '../../ui/design/field';
 import { PageHeader } from '../../ui/design/page';
-import type { BuiltLink } from '../links';
 import { copyScript } from './copy-script';
 import { Csrf, Field, Layout, Notice, TableRegion } from './layout';
+
+/** The link builder's answer (links.ts `builtLink`): the built click address, or why not. */
+export type BuiltLink = { link_id: string; sub_id: string } & ({ url: string } | { error: string });
 
 /** A Copy button for the element `target`: hidden until the page's script shows it (without script, a click on the address selects it). */
 function CopyButton(props: { target: string; label: string }) {

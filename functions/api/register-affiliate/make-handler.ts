@@ -2,8 +2,8 @@
 import { jsonApi, type KeyPorts } from '../../http/json-api';
 import { json } from '../../http/response';
 import { logger } from '../../runtime/logger';
-import { registerAffiliate, type RegisterAffiliateDeps } from './core';
-import { validRegistration } from './schema';
+import { registerAffiliate, type RegisterAffiliateDeps } from '../../back-office/affiliate-registration';
+import { validRegistration } from '../../back-office/affiliate-registration-schema';
 
 export type RegisterAffiliateHandlerPorts = KeyPorts & Omit<RegisterAffiliateDeps, 'log'>;
 

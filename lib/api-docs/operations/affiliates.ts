@@ -6,7 +6,7 @@ import { affiliateReportOf, type ReportInput } from '../../../functions/domain/c
 import { messageBodySchema } from '../../../functions/http/error-bodies';
 import { affiliatePathSchema, affiliateReportSchema } from '../../../functions/api/get-affiliate-report/schema';
 import { affiliatePageSchema } from '../../../functions/api/list-affiliates/schema';
-import { registrationSchema } from '../../../functions/api/register-affiliate/schema';
+import { registrationSchema } from '../../../functions/back-office/affiliate-registration-schema';
 import { affiliateSetSchema, trackingParameters } from '../../../functions/api/set-affiliate/schema';
 import { placeholders as p } from '../placeholders';
 import { notFound, refusal, v } from './common';

@@ -8,7 +8,7 @@ import { validProfilesBody } from '../../../functions/api/ingest-profiles/schema
 import { validReportQuery } from '../../../functions/api/get-affiliate-report/schema';
 import { validAffiliatesQuery } from '../../../functions/api/list-affiliates/schema';
 import { validEventsQuery } from '../../../functions/api/list-profile-events/schema';
-import { validRegistration } from '../../../functions/api/register-affiliate/schema';
+import { validRegistration } from '../../../functions/back-office/affiliate-registration-schema';
 import { validSendEmail } from '../../../functions/api/send-email/schema';
 import { validSendPush } from '../../../functions/api/send-push/schema';
 import { validSendTemplate } from '../../../functions/api/send-template/schema';

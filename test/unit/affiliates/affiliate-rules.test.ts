@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { validRegistration } from '../../../functions/api/register-affiliate/schema';
+import { validRegistration } from '../../../functions/back-office/affiliate-registration-schema';
 import { validSetAffiliate } from '../../../functions/api/set-affiliate/schema';
 import { ValidationError } from '../../../functions/domain/errors';
 import {

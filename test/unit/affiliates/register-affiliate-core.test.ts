@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { loginUrl, registerAffiliate } from '../../../functions/api/register-affiliate/core';
-import { validRegistration } from '../../../functions/api/register-affiliate/schema';
+import { loginUrl, registerAffiliate } from '../../../functions/back-office/affiliate-registration';
+import { validRegistration } from '../../../functions/back-office/affiliate-registration-schema';
 import { uniquenessKey } from '../../../functions/domain/affiliates';
 import { Forbidden, ValidationError } from '../../../functions/domain/errors';
 import { hashPassword, verifyPassword } from '../../../functions/domain/passwords';

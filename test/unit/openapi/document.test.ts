@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { normaliseRegistration } from '../../../functions/api/register-affiliate/schema';
+import { normaliseRegistration } from '../../../functions/back-office/affiliate-registration-schema';
 import { ValidationError } from '../../../functions/domain/errors';
 import type { Validator } from '../../../functions/domain/validation';
 import { buildOpenApiDocument, expectedStatus, validateOpenApiDocument } from '../../../lib/api-docs/document';

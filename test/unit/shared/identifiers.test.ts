@@ -8,7 +8,7 @@ import { describe, expect, test } from '@jest/globals';
 import { signInBodySchema } from '../../../functions/api/enterprise-sign-in/schema';
 import { eventsBodySchema } from '../../../functions/api/ingest-events/schema';
 import { profilesBodySchema } from '../../../functions/api/ingest-profiles/schema';
-import { validRegistration } from '../../../functions/api/register-affiliate/schema';
+import { validRegistration } from '../../../functions/back-office/affiliate-registration-schema';
 import { sendEmailSchema } from '../../../functions/api/send-email/schema';
 import { setAffiliateSchema } from '../../../functions/api/set-affiliate/schema';
 import { ValidationError } from '../../../functions/domain/errors';

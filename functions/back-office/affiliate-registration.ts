@@ -6,11 +6,11 @@
  * where the affiliate logs in (on the application's portal origin, if it has one).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { affiliateContactFields, initialStanding, type AffiliateRecord, type AffiliateStore } from '../../domain/affiliates';
-import type { AppStore } from '../../domain/apps';
-import type { PlanStore } from '../../domain/plans';
-import { Forbidden, ValidationError } from '../../domain/errors';
-import type { RegisterAffiliateInput, Registration } from './schema';
+import { affiliateContactFields, initialStanding, type AffiliateRecord, type AffiliateStore } from '../domain/affiliates';
+import type { AppStore } from '../domain/apps';
+import type { PlanStore } from '../domain/plans';
+import { Forbidden, ValidationError } from '../domain/errors';
+import type { RegisterAffiliateInput, Registration } from './affiliate-registration-schema';
 
 export interface RegisterAffiliateDeps {
   affiliates: Pick<AffiliateStore, 'register'>;

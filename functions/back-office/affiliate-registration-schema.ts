@@ -8,12 +8,12 @@
  * breaks, naming the field.
  */
 import type { ErrorObject } from 'ajv';
-import { affiliateContactFields } from '../../domain/affiliates';
-import { appIdSchema } from '../../domain/attributes';
-import { ValidationError } from '../../domain/errors';
-import type { SchemaType } from '../../domain/schema-type';
-import { identifierText } from '../../domain/text';
-import { compileValidator, type FromRequestSchema, type Validator } from '../../domain/validation';
+import { affiliateContactFields } from '../domain/affiliates';
+import { appIdSchema } from '../domain/attributes';
+import { ValidationError } from '../domain/errors';
+import type { SchemaType } from '../domain/schema-type';
+import { identifierText } from '../domain/text';
+import { compileValidator, type FromRequestSchema, type Validator } from '../domain/validation';
 
 /** Upper bounds of the fields, urm's choice (docs/api.md, "register_affiliate"). */
 export const affiliateLimits = {
