@@ -51,11 +51,16 @@ describe('the send gate in the console', () => {
     const page = await signedInPage(stack, browser, app, 'admin', `/console/players/${player}`);
     const heading = page.getByRole('heading', { name: 'Sam Excluded', level: 1 });
     // The profile is applied through the stream within seconds: read the page again until it is there (bounded).
-    for (let attempt = 0; attempt < 20 && !(await heading.isVisible()); attempt++) {
-      await page.waitForTimeout(1000);
+    // Each load is given time to answer (the page's title is the id until the player arrives), then read again.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const shown = await heading.waitFor({ timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (shown) break;
       await page.reload();
-      await page.getByRole('heading', { level: 1 }).waitFor();
     }
+    await heading.waitFor();
 
     const gate = page.getByRole('list', { name: 'Marketing now (the send gate)' });
     await expect(gate.getByRole('listitem').allTextContents()).resolves.toEqual([

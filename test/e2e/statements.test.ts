@@ -97,7 +97,7 @@ describe('statements and payments in Chromium', () => {
     await portal.getByRole('heading', { name: 'Payments', level: 1 }).waitFor();
     const row = portal.getByRole('row', { name: /WIRE-2042/ });
     await expect(row.getByRole('cell').first().textContent()).resolves.toBe('Paid');
-    await expect(portal.locator('#current-deal').textContent()).resolves.toBe('Your deal: CPA 50: CPA 50.00 (first deposit ≥ 20.00)');
+    await expect(portal.locator('#current-deal').textContent()).resolves.toBe('Your deal: CPA €50.00 per first deposit of at least €20.00');
 
     await portal.getByLabel('Account holder').fill('Zoë Okafor');
     await portal.getByLabel('IBAN').fill('DE89 3704 0044 0532 0130 00');
