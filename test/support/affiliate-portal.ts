@@ -4,6 +4,7 @@
  * the portal's one function built on them with every other port in memory
  * too, for tests that drive its router as API Gateway would.
  */
+import { hashSecret, newSecret } from '../../functions/domain/secrets-random';
 import { makeAffiliatePortalHandler, type AffiliatePortalPorts } from '../../functions/affiliate-portal/make-handler';
 import { MemoryPayoutStore, MemoryStatementStore } from './statements';
 import type {
@@ -208,4 +209,19 @@ export function csrfOf(html: string): string {
   const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
   if (!token) throw new Error('the page has no CSRF token');
   return token;
+}
+
+/** A live session of aff_1 of app_1 on `portal`, as the sign-in starts one: its id and the cookie a browser sends. */
+export async function affiliateSession(portal: ReturnType<typeof memoryPortal>): Promise<{ sessionId: string; cookie: string }> {
+  const sessionId = newSecret();
+  const now = portal.clock.now().toISOString();
+  await portal.sessions.put({
+    session_hash: hashSecret(sessionId),
+    app_id: 'app_1',
+    affiliate_id: 'aff_1',
+    created_at: now,
+    last_seen: now,
+    cookie_secure: false,
+  });
+  return { sessionId, cookie: `urm_aff_session=${sessionId}` };
 }

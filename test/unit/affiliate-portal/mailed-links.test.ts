@@ -6,7 +6,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
 import { portalCsrf } from '../../../functions/domain/sessions';
-import { cookiesSet, csrfOf, memoryPortal, portalApps } from '../../support/affiliate-portal';
+import { cookiesSet, csrfOf, affiliateSession, memoryPortal, portalApps } from '../../support/affiliate-portal';
 
 const home = '/affiliates/app_1/';
 /** What an attacker sends so that a link built from the request would point at its host. */
@@ -70,17 +70,7 @@ describe('the links page', () => {
   /** A signed-in affiliate of the portal of `apps` with one link; the links page as the forged request gets it. */
   async function linksPage(apps = portalApps) {
     const portal = memoryPortal(apps);
-    const sessionId = newSecret();
-    const now = portal.clock.now().toISOString();
-    await portal.sessions.put({
-      session_hash: hashSecret(sessionId),
-      app_id: 'app_1',
-      affiliate_id: 'aff_1',
-      created_at: now,
-      last_seen: now,
-      cookie_secure: false,
-    });
-    const cookie = `urm_aff_session=${sessionId}`;
+    const { sessionId, cookie } = await affiliateSession(portal);
     await portal.browse('POST', `${home}links`, {
       cookie,
       form: { csrf: portalCsrf.tokenFor(sessionId), name: 'Spring', landing_url: 'https://casino.example/welcome' },

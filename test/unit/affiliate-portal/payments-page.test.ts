@@ -2,21 +2,11 @@
 import { describe, expect, test } from '@jest/globals';
 import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
 import { portalCsrf } from '../../../functions/domain/sessions';
-import { memoryPortal } from '../../support/affiliate-portal';
+import { affiliateSession, memoryPortal } from '../../support/affiliate-portal';
 
 async function signedInPortal() {
   const portal = memoryPortal();
-  const sessionId = newSecret();
-  const now = portal.clock.now().toISOString();
-  await portal.sessions.put({
-    session_hash: hashSecret(sessionId),
-    app_id: 'app_1',
-    affiliate_id: 'aff_1',
-    created_at: now,
-    last_seen: now,
-    cookie_secure: false,
-  });
-  const cookie = `urm_aff_session=${sessionId}`;
+  const { sessionId, cookie } = await affiliateSession(portal);
   const csrf = portalCsrf.tokenFor(sessionId);
   return { ...portal, cookie, csrf };
 }

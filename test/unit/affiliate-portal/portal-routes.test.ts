@@ -8,7 +8,7 @@ import { routes } from '../../../functions/affiliate-portal/routes';
 import { portalLimits } from '../../../functions/domain/affiliate-portal';
 import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
 import { portalCsrf, sessionLimits } from '../../../functions/domain/sessions';
-import { cookiesSet, csrfOf, memoryPortal } from '../../support/affiliate-portal';
+import { cookiesSet, csrfOf, affiliateSession, memoryPortal } from '../../support/affiliate-portal';
 import { dayRow } from '../../support/affiliates';
 
 const home = '/affiliates/app_1/';
@@ -16,16 +16,7 @@ const home = '/affiliates/app_1/';
 /** The portal with a live session of aff_1; its cookie. */
 async function signedIn() {
   const portal = memoryPortal();
-  const sessionId = newSecret();
-  const now = portal.clock.now().toISOString();
-  await portal.sessions.put({
-    session_hash: hashSecret(sessionId),
-    app_id: 'app_1',
-    affiliate_id: 'aff_1',
-    created_at: now,
-    last_seen: now,
-    cookie_secure: false,
-  });
+  const { sessionId } = await affiliateSession(portal);
   return { ...portal, sessionId, cookie: `urm_aff_session=${sessionId}` };
 }
 

@@ -9,7 +9,7 @@ import { postbackFieldErrors } from '../../../functions/affiliate-portal/postbac
 import { PostbacksPage, type PostbacksView } from '../../../functions/affiliate-portal/pages/postbacks';
 import { renderPage } from '../../../functions/affiliate-portal/render';
 import { postbackSecretName } from '../../../functions/domain/postbacks';
-import { memoryPortal } from '../../support/affiliate-portal';
+import { affiliateSession, memoryPortal } from '../../support/affiliate-portal';
 
 const hostile = `<script>alert("x")</script><img src=x onerror=alert(1)>&amp;`;
 
@@ -99,17 +99,7 @@ describe('postbacks page', () => {
 /** The portal with a signed-in affiliate (aff_1 of app_1): its session cookie, and a form of its postbacks page. */
 async function signedInPortal() {
   const portal = memoryPortal();
-  const sessionId = newSecret();
-  const now = portal.clock.now().toISOString();
-  await portal.sessions.put({
-    session_hash: hashSecret(sessionId),
-    app_id: 'app_1',
-    affiliate_id: 'aff_1',
-    created_at: now,
-    last_seen: now,
-    cookie_secure: false,
-  });
-  const cookie = `urm_aff_session=${sessionId}`;
+  const { sessionId, cookie } = await affiliateSession(portal);
   const post = (fields: Record<string, string>, session = cookie) => portal.browse('POST', '/affiliates/app_1/postbacks', { cookie: session, form: fields });
   return { ...portal, sessionId, cookie, post };
 }

@@ -7,21 +7,12 @@ import { describe, expect, test } from '@jest/globals';
 import { joinsPerWindow } from '../../../functions/affiliate-portal/join';
 import { portalLimits } from '../../../functions/domain/affiliate-portal';
 import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
-import { cookiesSet, csrfOf, memoryPortal, portalApps } from '../../support/affiliate-portal';
+import { cookiesSet, csrfOf, affiliateSession, memoryPortal, portalApps } from '../../support/affiliate-portal';
 
 const home = '/affiliates/app_1/';
 
 async function newSession(portal: ReturnType<typeof memoryPortal>) {
-  const sessionId = newSecret();
-  const now = portal.clock.now().toISOString();
-  await portal.sessions.put({
-    session_hash: hashSecret(sessionId),
-    app_id: 'app_1',
-    affiliate_id: 'aff_1',
-    created_at: now,
-    last_seen: now,
-    cookie_secure: false,
-  });
+  const { sessionId } = await affiliateSession(portal);
   return sessionId;
 }
 
