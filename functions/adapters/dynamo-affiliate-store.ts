@@ -27,6 +27,7 @@ import type { AffiliateStatus } from '../domain/affiliate-program';
 import { maxDeals, type Deal } from '../domain/deals';
 import { Conflict } from '../domain/errors';
 import { withRetry, type RetryPolicy } from './retry';
+import { cancellationReasons as reasonsOf, cancelledByConflict as conflicted } from './transactions';
 
 /** Up to 6 attempts, waits of at most 40 ms, 80 ms, … (uncapped). */
 export const conflictRetry: RetryPolicy = { maxAttempts: 6, baseDelayMs: 40, maxDelayMs: Infinity };
@@ -205,11 +206,6 @@ export class DynamoAffiliateStore implements AffiliateStore {
 const summaryOf = (item: Record<string, unknown>): AffiliateSummary =>
   Object.fromEntries(summaryFields.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as AffiliateSummary;
 
-const reasonsOf = (error: unknown): (CancellationReason | undefined)[] =>
-  error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
-
 /** The claims whose condition failed: reasons come in the order of the puts, the affiliate first. */
 const takenFields = (error: unknown): UniqueAffiliateField[] =>
   (['email', 'username'] as const).filter((_, i) => reasonsOf(error)[i + 1]?.Code === 'ConditionalCheckFailed');
-
-const conflicted = (error: unknown) => reasonsOf(error).some((reason) => reason?.Code === 'TransactionConflict');

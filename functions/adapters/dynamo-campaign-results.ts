@@ -35,6 +35,7 @@ import {
   type TallyEntry,
 } from '../domain/campaign-results';
 import { withRetry, type RetryPolicy } from './retry';
+import { cancellationReasons as reasonsOf, cancelledByConflict as conflicted } from './transactions';
 
 const resPk = (appId: string, campaign: string) => `res#${appId}#${campaign}`;
 const playerPk = (appId: string, profileId: string) => `rcv#${appId}#${profileId}`;
@@ -48,8 +49,6 @@ const s = (value: string): AttributeValue => ({ S: value });
 const n = (value: string | number): AttributeValue => ({ N: String(value) });
 const key = (pk: string, sk: string) => ({ pk: s(pk), sk: s(sk) });
 
-const reasonsOf = (error: unknown) => (error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : []);
-const conflicted = (error: unknown) => reasonsOf(error).some((reason) => reason.Code === 'TransactionConflict');
 /** Counters on the same items from other shards' transactions: a few tries, spread out. */
 const conflictRetry: RetryPolicy = { maxAttempts: 6, baseDelayMs: 25, maxDelayMs: 1_000 };
 /** DynamoDB's limit on the items of one TransactWriteItems. */
@@ -204,7 +203,7 @@ export class DynamoCampaignResults implements CampaignResultsStore {
       await withRetry(conflictRetry, conflicted, () => this.db.send(new TransactWriteItemsCommand({ TransactItems: items })));
       return [];
     } catch (error) {
-      const refused = reasonsOf(error).flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
+      const refused = reasonsOf(error).flatMap((reason, index) => (reason?.Code === 'ConditionalCheckFailed' ? [index] : []));
       if (refused.length === 0) throw error;
       return refused;
     }

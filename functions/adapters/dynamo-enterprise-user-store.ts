@@ -25,6 +25,7 @@ import {
   type UserPage,
 } from '../domain/enterprise';
 import { withRetry, type RetryPolicy } from './retry';
+import { cancellationCodes as reasonCodes } from './transactions';
 
 const userKey = (appId: string, userId: string) => `user#${appId}#${userId}`;
 const claimKey = (appId: string, email: string) => `email#${appId}#${emailKey(email)}`;
@@ -212,7 +213,6 @@ export class DynamoEnterpriseUserStore implements EnterpriseUserStore {
 const created = (outcome: EnterpriseUser | undefined | 'roster-exists') => (outcome === 'roster-exists' ? undefined : outcome);
 
 /** The codes of the transaction's items, in order. */
-const reasonCodes = (error: unknown) => (error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []).map((reason) => reason.Code) : []);
 
 /** The email is another user's: the claim exists, the user does not. */
 function emailTaken(error: unknown): boolean {

@@ -5,6 +5,7 @@ import type { StoredProfile } from '../domain/profile-state';
 import type { ProfileStore } from '../domain/timeline';
 import { batchGetAll, putVersioned, unprocessedRetry } from './batch-write';
 import { withRetry, type RetryPolicy } from './retry';
+import { cancellationReasons as reasonsOf, cancelledByConflict as conflicted } from './transactions';
 
 /** An item put() wrote: the stored profile itself, keys and version included. */
 const storedProfile = (item: Record<string, NativeAttributeValue>) => item as StoredProfile;
@@ -84,8 +85,5 @@ export class DynamoProfileStore implements ProfileStore {
   }
 }
 
-const reasonsOf = (error: unknown): (CancellationReason | undefined)[] =>
-  error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
 /** The profile's condition failed (reasons come in the order of the items, the profile first): someone wrote it meanwhile. */
 const versionConflict = (error: unknown) => reasonsOf(error)[0]?.Code === 'ConditionalCheckFailed';
-const conflicted = (error: unknown) => reasonsOf(error).some((reason) => reason?.Code === 'TransactionConflict');

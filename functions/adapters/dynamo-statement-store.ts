@@ -18,6 +18,7 @@ import type { PayoutDetails, PayoutStore } from '../domain/payouts';
 import type { FrozenStatement, ManualAdjustment, StatementPayment, StatementStore } from '../domain/statements';
 import { affiliateSortKey } from './dynamo-affiliate-store';
 import { batchGetAll } from './batch-write';
+import { cancellationCodes as reasonCodes } from './transactions';
 
 export const statementSortKey = (affiliateId: string, month: string) => `stmt#${affiliateId}#${month}`;
 const adjustmentCountKey = (affiliateId: string, month: string) => `adj#${affiliateId}#${month}`;
@@ -27,8 +28,6 @@ const statementOf = (item: Record<string, unknown>): FrozenStatement => {
   const { app_id: _app, sk: _sk, ...statement } = item;
   return statement as unknown as FrozenStatement;
 };
-
-const reasonCodes = (error: unknown) => (error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []).map((r) => r?.Code) : []);
 
 export class DynamoStatementStore implements StatementStore {
   constructor(
