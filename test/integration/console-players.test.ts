@@ -73,9 +73,10 @@ beforeAll(async () => {
     () => api('GET', '/console/api/players/player-42/timeline'),
     (r) => r.status === 200 && r.body.events.length === 2,
   );
+  // The three profiles reach the list through the stream, each on its own shard.
   await eventually(
-    () => api('GET', '/console/api/players?prefix=player-5'),
-    (r) => r.body.players?.length === 1,
+    () => api('GET', '/console/api/players?prefix=player-'),
+    (r) => r.body.players?.length === 3,
   );
 }, 60_000);
 
