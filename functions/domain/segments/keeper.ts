@@ -25,7 +25,7 @@ import { changedFrom, prepare, step, toWrite, type MemberChange } from './engine
 import type { Facts } from './evaluate';
 import { statePk, type SegmentDefinition } from './model';
 import { needsOf, type Need } from './needs';
-import { addTimelineEntries, emptyPlayerState, type Awaiting, type PlayerState } from './state';
+import { addTimelineEntries, emptyPlayerState, isSegmentEvent, type Awaiting, type PlayerState } from './state';
 
 /** Where the engine keeps players' state and membership (the segments table). */
 export interface SegmentStateStore {
@@ -190,7 +190,8 @@ async function keepOne(
   const { state, toComplete } = prepare(stored, needs, profile?.deleted?.seq, now);
   if (toComplete.length > 0) counts.timeline_read += await completeFromTimeline(deps, state, toComplete, settings);
   const attributes: Attributes = profile?.exists ? (JSON.parse(profile.attrs) as Attributes) : {};
-  const last = player.items[player.items.length - 1];
+  // The engine's own events are never a change's moment: one put on the stream late may follow a newer record.
+  const last = player.items.filter((item) => !(item.envelope.kind === 'event' && isSegmentEvent(item.envelope.record.event))).at(-1);
   let at = last ? timeOf(last) : (player.at ?? now.toISOString());
   // Evaluated now on the profile as it is, and again (the state is due) once the record is applied, at its time.
   const awaited = state.awaiting;

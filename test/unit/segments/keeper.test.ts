@@ -361,6 +361,23 @@ describe('the timer', () => {
     expect(emitted().map(([name]) => name)).toEqual(['urm_segment_entered', 'urm_segment_exited']);
   });
 
+  test("a Login followed on the stream by the engine's own earlier event makes the player leave at the Login's time", async () => {
+    define(inactive());
+    const longAgo = new Date(now.getTime() - 8 * DAY).toISOString();
+    await consume(batchOf([event('p1', 'Login', { urm_date_time: longAgo })]));
+    const [entered] = stream.envelopes();
+    expect(entered.record.urm_date_time).toBe(longAgo);
+
+    // The stream took the player's next Login before the engine's urm_segment_entered of the first.
+    await consume(batchOf([event('p1', 'Login'), { kind: 'event', shardId: SHARD, receivedAt: now.toISOString(), record: entered.record }]));
+
+    expect(store.size(APP, 'inactive')).toBe(0);
+    expect(emitted().map(([name, , , , at]) => [name, at])).toEqual([
+      ['urm_segment_entered', longAgo],
+      ['urm_segment_exited', now.toISOString()],
+    ]);
+  });
+
   test('a run with nothing due writes nothing', async () => {
     define(inactive());
     await consume(batchOf([event('p1', 'Login')]));
