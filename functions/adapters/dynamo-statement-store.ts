@@ -5,6 +5,12 @@
  *   stmt#<affiliate_id>#<YYYY-MM>                    an approved (or paid) statement, frozen
  *   adj#<affiliate_id>#<YYYY-MM>                     the month's count of manual adjustments ever added
  *   adj#<affiliate_id>#<YYYY-MM>#<adjustment_id>     a manual adjustment
+ *   approved#<affiliate_id>                          the last approved month (`month`), which every approval moves on
+ *
+ * Approvals of an affiliate are serial through the last-month item: each is
+ * conditional on it still naming the month it found, so of two first
+ * approvals of different months, one wins. (Statements approved before the
+ * item existed have none: then the month it found must be approved.)
  *
  * An adjustment and an approval are transactions that see each other: the
  * adjustment checks the statement is not there and adds to the count, the
@@ -22,6 +28,7 @@ import { cancellationCodes as reasonCodes } from './transactions';
 
 export const statementSortKey = (affiliateId: string, month: string) => `stmt#${affiliateId}#${month}`;
 const adjustmentCountKey = (affiliateId: string, month: string) => `adj#${affiliateId}#${month}`;
+const lastApprovedKey = (affiliateId: string) => `approved#${affiliateId}`;
 const adjustmentSortKey = (affiliateId: string, month: string, id: string) => `${adjustmentCountKey(affiliateId, month)}#${id}`;
 
 const statementOf = (item: Record<string, unknown>): FrozenStatement => {
@@ -165,6 +172,16 @@ export class DynamoStatementStore implements StatementStore {
                 ExpressionAttributeValues: { ':added': conditions.added },
               },
             },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: { app_id: appId, sk: lastApprovedKey(affiliateId) },
+                UpdateExpression: 'SET #month = :month',
+                ConditionExpression: conditions.previous === undefined ? 'attribute_not_exists(#month)' : 'attribute_not_exists(#month) OR #month = :previous',
+                ExpressionAttributeNames: { '#month': 'month' },
+                ExpressionAttributeValues: { ':month': month, ...(conditions.previous === undefined ? {} : { ':previous': conditions.previous }) },
+              },
+            },
             ...(conditions.previous === undefined
               ? []
               : [
@@ -184,7 +201,7 @@ export class DynamoStatementStore implements StatementStore {
       const codes = reasonCodes(error);
       if (codes[0] === 'ConditionalCheckFailed') return 'taken';
       if (codes[1] === 'ConditionalCheckFailed') return 'changed';
-      if (codes[2] === 'ConditionalCheckFailed') return 'gap';
+      if (codes[2] === 'ConditionalCheckFailed' || codes[3] === 'ConditionalCheckFailed') return 'gap';
       throw error;
     }
   }

@@ -231,7 +231,9 @@ export interface StatementStore extends StatementLock {
   addAdjustment(appId: string, affiliateId: string, month: string, adjustment: ManualAdjustment, max: number): Promise<'added' | 'closed' | 'full'>;
   /**
    * Freezes the statement on the conditions that it is not approved yet (`taken`), that its month has exactly `added`
-   * adjustments (`changed`: one came in while it was computed) and that `previous`, when given, is approved (`gap`).
+   * adjustments (`changed`: one came in while it was computed), and that the affiliate's last approved month is still
+   * `previous` (none when undefined): `gap` when another approval landed meanwhile, so of two first approvals of
+   * different months one wins.
    */
   approve(appId: string, statement: FrozenStatement, conditions: { added: number; previous?: string }): Promise<'approved' | 'taken' | 'changed' | 'gap'>;
   /** Records the payment on the condition that the statement is approved and not paid; undefined otherwise. */

@@ -116,4 +116,20 @@ describe('monthly statements through the console API', () => {
     expect(printable.status).toBe(200);
     expect(printable.text).toContain(lateReason(closed));
   }, 180_000);
+
+  test('of two first approvals of different months at once, one is approved and the other is 409: no month is left between', async () => {
+    const affiliate = await registeredAffiliate(stack, app.appId, app.serverKey);
+    const id = affiliate.affiliate_id;
+    const thisMonth = monthOf(new Date());
+    await backdateAffiliate(stack, app.appId, id, `${addMonths(thisMonth, -4)}-01T00:00:00.000Z`);
+    const [earlier, later] = [addMonths(thisMonth, -3), addMonths(thisMonth, -1)];
+
+    const answers = await Promise.all([earlier, later].map((month) => api('POST', `/console/api/affiliates/${id}/statements/${month}/approve`)));
+
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const approved = (await api('GET', `/console/api/affiliates/${id}/statements`)).body.statements.filter(
+      (statement: { status: string }) => statement.status !== 'open',
+    );
+    expect(approved).toHaveLength(1);
+  }, 60_000);
 });

@@ -70,7 +70,13 @@ export class MemoryStatementStore implements StatementStore {
     const k = key(appId, statement.affiliate_id, statement.month);
     if (this.statements.has(k)) return 'taken';
     if ((this.adjustmentItems.get(k)?.added ?? 0) !== conditions.added) return 'changed';
-    if (conditions.previous !== undefined && !this.statements.has(key(appId, statement.affiliate_id, conditions.previous))) return 'gap';
+    const ofAffiliate = key(appId, statement.affiliate_id, '');
+    const lastApproved = [...this.statements.keys()]
+      .filter((held) => held.startsWith(ofAffiliate))
+      .map((held) => held.slice(ofAffiliate.length))
+      .sort()
+      .at(-1);
+    if (lastApproved !== conditions.previous) return 'gap';
     this.statements.set(k, copy(statement));
     return 'approved';
   }

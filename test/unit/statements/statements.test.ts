@@ -142,6 +142,16 @@ describe('approving', () => {
     expect(ports.audit.entries.filter((e) => e.action === 'statement.approved')).toHaveLength(1);
   });
 
+  test('of two first approvals of different months at once, one wins and the other is refused', async () => {
+    const outcomes = await Promise.allSettled([approve('2026-08'), approve('2026-10')]);
+
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({
+      reason: new Conflict('another month was approved meanwhile: look at the statements again'),
+    });
+    expect(ports.audit.entries.filter((e) => e.action === 'statement.approved')).toHaveLength(1);
+  });
+
   test('an adjustment added while the statement was computed makes the approval refuse, not lose it', async () => {
     const added = ports.statements.adjustments.bind(ports.statements);
     ports.statements.adjustments = async (...args) => {
