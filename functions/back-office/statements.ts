@@ -181,12 +181,13 @@ export function affiliateStatement(ports: StatementReadPorts) {
 
 /**
  * Approves a month that has ended, the one after the last approved (the
- * first approval may be any ended month): its statement is frozen as it is
- * computed now. Conditional: of two approvals at once one wins, the other is
+ * first approval may be any ended month with no earlier month of the
+ * statements' window owing anything, which could never be approved after it):
+ * its statement is frozen as it is computed now. Conditional: of two approvals at once one wins, the other is
  * 409; an adjustment added meanwhile makes it 409 too (approve again).
  */
 export function approveStatement(ports: StatementPorts) {
-  const one = affiliateStatement(ports);
+  const list = affiliateStatements(ports);
   return async (appId: string, actor: AuditActor, affiliateId: string, month: string): Promise<FrozenStatement> => {
     requireMonth(month);
     const now = nowIn(ports);
@@ -201,7 +202,16 @@ export function approveStatement(ports: StatementPorts) {
       throw new Conflict(`approve ${addMonths(lastClosed, 1)} first: months are approved in order`);
     }
     const { added } = await ports.statements.adjustments(appId, affiliateId, month);
-    const statement = await one(appId, affiliateId, month);
+    const listed = await list(appId, affiliateId, month, { always: month });
+    const statement = listed.statements.find((s) => s.month === month);
+    if (!statement) throw new NotFound(`no statement for ${month}: before the affiliate's first month`);
+    // Newest first: the earliest open month with a total, which approving this one would leave unpayable.
+    const owing = lastClosed === undefined ? listed.statements.filter((s) => s.month < month && Number(s.total) !== 0).at(-1) : undefined;
+    if (owing) {
+      throw new Conflict(
+        `approve ${owing.month} first: its statement has a total of ${owing.total} ${owing.currency}, and months are approved in order (approve and mark paid a month settled outside urm)`,
+      );
+    }
     const frozen: FrozenStatement = { ...statement, status: 'approved', approved_at: now.toISOString(), approved_by: actor.email };
     const outcome = await ports.statements.approve(appId, frozen, { added, previous: lastClosed });
     if (outcome === 'taken') throw new Conflict(`${month} is approved already`);

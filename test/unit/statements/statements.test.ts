@@ -135,6 +135,27 @@ describe('approving', () => {
     await expect(approve('2026-10')).rejects.toThrow(new Conflict('approve 2026-09 first: months are approved in order'));
   });
 
+  test('refuses a first approval that would leave an earlier month with a total unpayable', async () => {
+    cpaByDay = { '2026-08-12': 1, '2026-10-03': 1 };
+
+    await expect(approve('2026-10')).rejects.toThrow(
+      new Conflict(
+        'approve 2026-08 first: its statement has a total of 50.00 EUR, and months are approved in order (approve and mark paid a month settled outside urm)',
+      ),
+    );
+    await approve('2026-08');
+    await approve('2026-09');
+    expect(await statementOf('2026-10')).toMatchObject({ status: 'open', total: '50.00' });
+  });
+
+  test('a first approval after months with nothing on them is allowed', async () => {
+    cpaByDay = { '2026-10-03': 1 };
+
+    await approve('2026-10');
+
+    expect(await statementOf('2026-10')).toMatchObject({ status: 'approved', total: '50.00' });
+  });
+
   test('of two approvals at once, one wins', async () => {
     const outcomes = await Promise.allSettled([approve('2026-09'), approve('2026-09')]);
 
