@@ -13,7 +13,7 @@
  * with another in flight (TransactionConflict) are retried a bounded number
  * of times; by then the winner has committed and the loser's condition fails.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, paginateQuery, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   uniquenessKey,

@@ -15,7 +15,6 @@
 import pLimit from 'p-limit';
 import {
   QueryCommand,
-  TransactionCanceledException,
   TransactWriteItemsCommand,
   UpdateItemCommand,
   ConditionalCheckFailedException,

@@ -11,7 +11,6 @@
  * items carry both of. Reads are consistent: a sign-in right after the
  * sign-up finds the user.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   defaultRole,

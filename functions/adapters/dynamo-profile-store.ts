@@ -1,4 +1,3 @@
-import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { figuresPk, registrationDaySk, totalSk, type PlayerCountChange } from '../domain/figures';
 import type { StoredProfile } from '../domain/profile-state';

@@ -18,7 +18,7 @@
  * it computed with. So no adjustment lands on a frozen month unseen.
  * The payout method and details are attributes of the affiliate item.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, paginateQuery, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PayoutDetails, PayoutStore } from '../domain/payouts';
 import type { FrozenStatement, ManualAdjustment, StatementPayment, StatementStore } from '../domain/statements';

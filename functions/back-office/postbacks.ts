@@ -9,8 +9,6 @@ import type { AppStore } from '../domain/apps';
 import type { AuditActor } from '../domain/audit';
 import { NotFound, ValidationError } from '../domain/errors';
 import type { Plan } from '../domain/affiliate-program';
-import type { AffiliateStore } from '../domain/affiliates';
-import type { PlanStore } from '../domain/plans';
 import {
   newPostbackSecret,
   postbackEventProblems,

@@ -40,7 +40,6 @@ import { AppVapidKeyring } from '../adapters/vapid-keyring';
 import { WebPushSender } from '../adapters/web-push-sender';
 import { postbackHostList } from '../domain/postbacks';
 import { pushEndpointPolicy, pushLimits } from '../domain/push';
-import type { SentCounts } from '../domain/send-gate';
 import { emailSending, ingestStream, postbackSending, pushSending } from '../manifest/resources';
 import { nowFor } from '../runtime/clock';
 import { optionalEnv, requireEnv } from '../runtime/config';

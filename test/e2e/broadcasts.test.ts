@@ -107,7 +107,7 @@ describe('broadcasts in the console', () => {
     const dialog = page.getByRole('dialog', { name: 'Cancel Weekend reload?' });
     await dialog.getByRole('button', { name: 'Stop broadcast' }).click();
     await page.getByText('Cancelled: nothing more is sent.').waitFor();
-    const sent = Number((await page.locator('#broadcast-sent').innerText()).match(/\d+/)?.[0]);
+    const sent = Number(((await page.locator('#broadcast-sent').textContent()) ?? '').match(/\d+/)?.[0]);
     expect(sent).toBeGreaterThan(0);
     expect(sent).toBeLessThan(PLAYERS);
     await checkPage(page, 'console-broadcast-cancelled');

@@ -37,6 +37,47 @@ afterAll(async () => {
 });
 
 describe('affiliates in the console, as an admin', () => {
+  test('a plan is edited into version 2, its versions are listed, and archived after a confirm it offers no Edit and cannot be assigned', async () => {
+    const name = `Hybrid ${randomUUID().slice(0, 6)}`;
+    await createPlan(app.office, app.appId, commandLineActor, { name, cpa: { amount: '40' } });
+    const page = await signedInPage(stack, browser, app, 'admin');
+    await page.goto(`${stack.baseUrl}/console/affiliates`);
+    const plans = page.getByRole('region', { name: 'Plans (scrolls)' });
+    const row = plans.locator('tbody tr', { hasText: name });
+    await row.getByText('v1').waitFor();
+
+    await row.getByRole('button', { name: `Edit ${name}` }).click();
+    const form = page.getByRole('form', { name: 'Edit plan' });
+    await form.getByText('Saving makes version 2.', { exact: false }).waitFor();
+    await expect(form.getByLabel('CPA per qualified first deposit').inputValue()).resolves.toBe('40.00');
+    await form.getByLabel('RevShare, % of NGR').fill('25');
+    await form.getByRole('button', { name: 'Save as new version' }).click();
+    await page.getByRole('status').getByText(`Plan “${name}” is now version 2:`, { exact: false }).waitFor();
+    await row.getByText('v2').waitFor();
+    await page.getByRole('form', { name: 'New plan' }).waitFor();
+
+    await row.getByRole('button', { name: `Versions of ${name}` }).click();
+    const versions = page.getByRole('region', { name: `Versions of ${name}` });
+    await versions.locator('li').nth(1).waitFor();
+    const terms = ['CPA 40.00 (first deposit ≥ 0.00)', 'CPA 40.00 (first deposit ≥ 0.00) + RevShare 25 %'];
+    await expect(versions.locator('li').allTextContents()).resolves.toEqual(terms.map((t, i) => expect.stringContaining(`v${i + 1} ${name}: ${t} (`)));
+    await checkPage(page, 'console-plan-versions');
+
+    await row.getByRole('button', { name: `Archive ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Archive “${name}”?` });
+    await dialog.getByRole('button', { name: 'Cancel' }).and(page.locator(':focus')).waitFor();
+    await dialog.getByRole('button', { name: 'Archive plan' }).click();
+    await page.getByRole('status').getByText(`Plan “${name}” archived.`).waitFor();
+    await row.getByText('archived').waitFor();
+    await expect(row.getByRole('button', { name: `Edit ${name}` }).count()).resolves.toBe(0);
+    await screenshot(page, 'plans-archived');
+
+    await page.goto(`${stack.baseUrl}/console/affiliates/${affiliate.id}`);
+    const choices = await page.getByLabel('Plan', { exact: true }).locator('option').allTextContents();
+    expect(choices.some((choice) => choice.startsWith(name))).toBe(false);
+    await page.context().close();
+  }, 90_000);
+
   test('a pending affiliate is listed under its status, approved, given a plan, and its report shown', async () => {
     const page = await signedInPage(stack, browser, app, 'admin');
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Affiliates' }).click();

@@ -1,5 +1,4 @@
 /** The console's notes every page uses: loading, and the server's refusal in words. */
-import type { ComponentChildren } from 'preact';
 import type { ApiError } from './api';
 
 export function Loading({ what }: { what: string }) {

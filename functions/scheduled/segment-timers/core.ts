@@ -83,7 +83,7 @@ export function runSegmentTimers(deps: SegmentTimersDeps) {
         // Read again each page: an edit of the condition makes a new version, whose backfill starts over.
         const all = await deps.definitions.list(appId);
         const definition = all.find((segment) => segment.segment_id === segmentId);
-        if (!definition || definition.status !== 'backfilling') break;
+        if (definition?.status !== 'backfilling') break;
         const backfill = definition.backfill ?? { started_at: definition.updated_at, done: 0 };
         const page = await deps.directory.page(appId, { limit: pageSize, after: backfill.cursor });
         const players = page.profileIds.map((profileId) => ({ profileId, items: [] }));

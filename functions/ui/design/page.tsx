@@ -17,7 +17,6 @@ export function Breadcrumbs({ trail }: { trail: readonly Crumb[] }) {
         {trail.map((crumb, index) => {
           const last = index === trail.length - 1;
           return (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a trail's crumbs are positional.
             <li key={index}>
               {last || !crumb.href ? <span aria-current={last ? 'page' : undefined}>{crumb.label}</span> : <a href={crumb.href}>{crumb.label}</a>}
             </li>

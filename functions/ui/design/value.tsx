@@ -50,7 +50,6 @@ export function Visible({ text }: { text: string }) {
   return (
     <>
       {parts.map((part, index) =>
-        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one string, in order.
         part.escaped ? (
           <mark key={index} class="invisible-char" title="A character that cannot be seen">
             {part.text}

@@ -4,7 +4,6 @@
  * item 4): without a portal origin, a reset is refused and says why.
  */
 import { describe, expect, test } from '@jest/globals';
-import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
 import { portalCsrf } from '../../../functions/domain/sessions';
 import { cookiesSet, csrfOf, affiliateSession, memoryPortal, portalApps } from '../../support/affiliate-portal';
 

@@ -1,6 +1,5 @@
 /** The portal's Payments page and printable statement over in-memory ports: the affiliate's own statements, the payout form, the pages' CSP. */
 import { describe, expect, test } from '@jest/globals';
-import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
 import { portalCsrf } from '../../../functions/domain/sessions';
 import { affiliateSession, memoryPortal } from '../../support/affiliate-portal';
 

@@ -6,7 +6,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { routes } from '../../../functions/affiliate-portal/routes';
 import { portalLimits } from '../../../functions/domain/affiliate-portal';
-import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
+import { newSecret } from '../../../functions/domain/secrets-random';
 import { portalCsrf, sessionLimits } from '../../../functions/domain/sessions';
 import { cookiesSet, csrfOf, affiliateSession, memoryPortal } from '../../support/affiliate-portal';
 import { dayRow } from '../../support/affiliates';

@@ -1,7 +1,7 @@
 /** The portal's Postbacks page: how it renders, the URL refusals in words for a person, and its two routes. */
 import { describe, expect, test } from '@jest/globals';
 import { h } from 'preact';
-import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
+import { newSecret } from '../../../functions/domain/secrets-random';
 import { portalCsrf } from '../../../functions/domain/sessions';
 import { ValidationError } from '../../../functions/domain/errors';
 import type { PostbackLogEntry } from '../../../functions/domain/postbacks';

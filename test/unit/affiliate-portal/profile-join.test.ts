@@ -6,7 +6,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { joinsPerWindow } from '../../../functions/affiliate-portal/join';
 import { portalLimits } from '../../../functions/domain/affiliate-portal';
-import { hashSecret, newSecret } from '../../../functions/domain/secrets-random';
+import { hashSecret } from '../../../functions/domain/secrets-random';
 import { cookiesSet, csrfOf, affiliateSession, memoryPortal, portalApps } from '../../support/affiliate-portal';
 
 const home = '/affiliates/app_1/';

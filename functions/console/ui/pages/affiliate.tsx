@@ -7,7 +7,7 @@
  * (they set the URL, turn them off, make a new signing secret) with the
  * delivery log.
  */
-import { type ComponentChildren, Fragment } from 'preact';
+import { Fragment } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { ConsoleAnswer } from '../../answers';
 import type { PostbackEvent } from '../../../domain/postbacks';

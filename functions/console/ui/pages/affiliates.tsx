@@ -3,16 +3,14 @@
  * status (also from the address: `?status=pending`, as Home links), paged;
  * and the commission plans, which admins and marketers create here.
  */
-import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { ConsoleAnswer } from '../../answers';
 import { Badge, StatusBadge } from '../../../ui/design/badge';
 import { ConfirmButton } from '../../../ui/design/dialog';
 import { type Column, DataTable } from '../../../ui/design/data-table';
-import { Field, errorsFor, fieldProps, otherErrors } from '../../../ui/design/field';
-import { Alert, Card, PageHeader } from '../../../ui/design/page';
-import { useToast } from '../../../ui/design/toast';
+import { Field, fieldProps } from '../../../ui/design/field';
+import { Card, PageHeader } from '../../../ui/design/page';
 import { Visible, When } from '../../../ui/design/value';
 import { errorsOf, FormActions, FormFailure, useChange } from '../actions';
 import { getJson, postJson } from '../api';

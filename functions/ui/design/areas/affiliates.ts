@@ -3,9 +3,13 @@ export const affiliatesCss = `
 .status-filter { display: flex; align-items: center; gap: var(--urm-space-2); }
 .status-filter label { margin: 0; }
 .status-filter select { width: auto; min-width: 9rem; }
-.plans-layout { display: grid; gap: var(--urm-space-5); grid-template-columns: repeat(auto-fit, minmax(min(100%, 26rem), 1fr)); align-items: start; }
+/* The plans' table takes the card's width (name, terms and actions in view at a laptop's width), the form below it; beside it only on wide screens. */
+.plans-layout { display: grid; gap: var(--urm-space-5); grid-template-columns: minmax(0, 1fr); align-items: start; }
 .new-plan { border-top: 1px solid var(--urm-line); padding-top: var(--urm-space-4); }
-@media (min-width: 80rem) { .new-plan { border-top: 0; padding-top: 0; border-left: 1px solid var(--urm-line); padding-left: var(--urm-space-5); } }
+@media (min-width: 100rem) {
+  .plans-layout { grid-template-columns: minmax(0, 2fr) minmax(22rem, 1fr); }
+  .new-plan { border-top: 0; padding-top: 0; border-left: 1px solid var(--urm-line); padding-left: var(--urm-space-5); }
+}
 .new-plan .choice { margin-bottom: var(--urm-space-3); }
 .plan-id { display: block; font-weight: 400; font-family: var(--urm-font-mono); font-size: var(--urm-text-xs); }
 .plan-terms { display: block; min-width: 12rem; }
