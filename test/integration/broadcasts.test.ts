@@ -154,7 +154,8 @@ describe('a broadcast to a 1,000-player segment', () => {
     expect(created.status).toBe(201);
     expect(created.body.broadcast).toMatchObject({ status: 'draft', counts: { entered: 0 } });
     const started = await api(app, 'POST', '/console/api/broadcasts/weekend-reload/start');
-    expect(started.body.broadcast.status).toBe('scheduled');
+    // The answer reads the broadcast back: the stack's own sender (every second) may have begun it already.
+    expect(['scheduled', 'running']).toContain(started.body.broadcast.status);
 
     // Two more runs of the same handler overlap the stack's own.
     await Promise.all([runHere(), runHere()]);
