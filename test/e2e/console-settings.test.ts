@@ -122,6 +122,28 @@ describe('the Settings page, as an admin', () => {
     await page.context().close();
   });
 
+  test('the minimum payout is saved and read back after a reload; a negative one is refused under the field', async () => {
+    const page = await signedInPage(stack, browser, app, 'admin', '/console/settings');
+    const payouts = page.getByRole('form', { name: 'Affiliate payouts' });
+    const field = payouts.getByLabel('Minimum payout');
+    await expect(field.inputValue()).resolves.toBe('0.00');
+
+    await field.fill('-5');
+    await payouts.getByRole('button', { name: 'Save minimum payout' }).click();
+    await page.locator('#min-payout-error').getByText('min_payout must be a decimal from 0 with at most 2 places').waitFor();
+    await expect(field.getAttribute('aria-invalid')).resolves.toBe('true');
+    await checkPage(page, 'console-settings-payouts');
+    await field.fill('150');
+    await payouts.getByRole('button', { name: 'Save minimum payout' }).click();
+    await page.getByRole('status').getByText('Saved: the minimum payout is 150.00; open statements use it now.').waitFor();
+    await page.reload();
+
+    await expect(page.getByRole('form', { name: 'Affiliate payouts' }).getByLabel('Minimum payout').inputValue()).resolves.toBe('150.00');
+    const read = await page.evaluate(async () => (await fetch('/console/api/payout-settings')).json());
+    expect(read).toEqual({ min_payout: '150.00' });
+    await page.context().close();
+  });
+
   test('the money mapping is edited row by row: two rows added, one removed, saved and read back after a reload', async () => {
     const page = await signedInPage(stack, browser, app, 'admin', '/console/settings');
     const money = page.getByRole('form', { name: 'Money events' });

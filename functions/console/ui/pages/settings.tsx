@@ -1,7 +1,7 @@
 /**
  * Settings (admins): API keys, the application, email channels and the
  * senders they may use, VAPID keys, the identity-verification secret, the
- * money-event mapping and the send gate's messaging rules. Keys and secrets are shown once, when made; the server
+ * money-event mapping, player search, the affiliates' minimum payout and the send gate's messaging rules. Keys and secrets are shown once, when made; the server
  * never shows them again. A change's result is a toast; a refusal stays in
  * its card, each of the server's 400 `errors` under the field it names.
  */
@@ -49,6 +49,7 @@ export function SettingsPage() {
       </div>
       <div class="grid-wide">
         <PlayerSearchSetting />
+        <PayoutSettings />
       </div>
       <MessagingRules />
     </div>
@@ -416,6 +417,71 @@ function PlayerSearchForm({ names, onSaved }: { names: readonly string[]; onSave
       <div class="form-actions">
         <button type="submit" class="primary" aria-busy={busy === 'save'} disabled={busy !== undefined}>
           Save searchable attributes
+        </button>
+      </div>
+    </form>
+  );
+}
+
+// ---- Affiliate payouts ------------------------------------------------------
+
+function PayoutSettings() {
+  const settings = useApi(() => getJson<ConsoleAnswer<'ConsoleGetPayoutSettings'>>('/payout-settings'), 'payout-settings');
+  return (
+    <Card title="Affiliate payouts" id="payout-settings">
+      <p class="muted">
+        A statement whose total is below the minimum payout is not paid: its total is carried forward to the next month. Open statements use the minimum at
+        once; an approved statement keeps the one it was approved with.
+      </p>
+      {settings.error && <ErrorNote error={settings.error} />}
+      {!settings.data && settings.loading && <Loading what="the minimum payout" />}
+      {settings.data && <PayoutForm key={settings.data.min_payout} minimum={settings.data.min_payout} onSaved={settings.reload} />}
+    </Card>
+  );
+}
+
+const payoutFields = ['min_payout'];
+
+function PayoutForm({ minimum, onSaved }: { minimum: string; onSaved: () => void }) {
+  const notify = useToast();
+  const [text, setText] = useState(minimum);
+  const { busy, failure, run } = useChange(adminsOnly);
+  const errors = fieldErrors(failure?.errors, payoutFields);
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    if (text.trim() === minimum) return notify('info', 'Nothing to save: the minimum payout is the same.');
+    if (
+      (await run(
+        'save',
+        () => postJson<ConsoleAnswer<'ConsoleSetPayoutSettings'>>('/payout-settings', { min_payout: text.trim() }),
+        ({ min_payout }) => `Saved: the minimum payout is ${min_payout}; open statements use it now.`,
+      )) !== undefined
+    )
+      onSaved();
+  };
+
+  return (
+    <form onSubmit={save} aria-label="Affiliate payouts">
+      <Field
+        id="min-payout"
+        label="Minimum payout"
+        hint="In the application's currency, from 0 to 1,000,000, e.g. 100. 0 pays every positive total."
+        errors={errors}
+      >
+        <input
+          {...fieldProps('min-payout', errors)}
+          name="min_payout"
+          inputMode="decimal"
+          value={text}
+          onInput={(e) => setText(e.currentTarget.value)}
+          autocomplete="off"
+        />
+      </Field>
+      <FormFailure failure={failure} shown={namesOneOf(payoutFields)} />
+      <div class="form-actions">
+        <button type="submit" class="primary" aria-busy={busy === 'save'} disabled={busy !== undefined}>
+          Save minimum payout
         </button>
       </div>
     </form>
