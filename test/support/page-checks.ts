@@ -28,8 +28,15 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
     );
 }
 
-/** How far the document is wider than the viewport, in CSS pixels (0 when it fits). */
-export function horizontalOverflow(page: Page): Promise<number> {
+/**
+ * How far the document is wider than the viewport, in CSS pixels (0 when it fits), once laid out at the viewport's
+ * size: right after a resize, a chart or a table may take some frames to follow (more on a busy machine), so it is
+ * given up to 5 s to fit before the overflow is read.
+ */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  await page
+    .waitForFunction(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth, undefined, { polling: 'raf', timeout: 5_000 })
+    .catch(() => {});
   return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth));
 }
 
