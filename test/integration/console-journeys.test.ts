@@ -66,15 +66,16 @@ describe('journeys through the console API', () => {
     await waitFor(
       async () => {
         players = (await call(viewer, 'GET', '/console/api/players/ada/journeys')).body.journeys;
-        return players.length === 1;
+        // Past the welcome email, the player rests in the two days' wait: occupancy read then is stable.
+        return players.length === 1 && players[0].step_id === 'wait-2d';
       },
-      "the player's entry",
+      "the player's entry, waiting after the welcome email",
       30_000,
     );
     expect(players[0]).toMatchObject({ journey_id: 'welcome', name: 'Welcome', version: 1, status: 'active' });
     const read = await call(viewer, 'GET', '/console/api/journeys/welcome');
     expect(read.body.journey.players_now).toBe(1);
-    expect(read.body.journey.occupancy).toEqual([{ version: 1, step_id: players[0].step_id, players: 1 }]);
+    expect(read.body.journey.occupancy).toEqual([{ version: 1, step_id: 'wait-2d', players: 1 }]);
 
     const changed = { ...definition, steps: definition.steps.map((step) => (step.id === 'wait-2d' ? { ...step, duration: { days: 3 } } : step)) };
     const edited = await call(marketer, 'POST', '/console/api/journeys/welcome', { definition: changed });
