@@ -75,8 +75,13 @@ describe('sub-ids through HTTP', () => {
 
     const answered = await until(
       () => reportOf(affiliate.affiliate_id, 'sub_id'),
-      (r) => r.status === 200 && r.body.totals.clicks === 3 && r.body.totals.ftds === 2,
-      'the report to show the clicks and first deposits',
+      // The link's day row is written before its sub-id rows: until those follow, the rest shows as "(none)".
+      (r) =>
+        r.status === 200 &&
+        r.body.totals.clicks === 3 &&
+        r.body.totals.ftds === 2 &&
+        r.body.sub_ids.reduce((sum: number, row: { sub_id: string; ftds: number }) => sum + (row.sub_id === '(none)' ? 0 : row.ftds), 0) === 2,
+      'the report to show the clicks and first deposits, by sub-id',
       60_000,
     );
 
