@@ -22,6 +22,7 @@ import {
   firstDayOf,
   isMonth,
   isPositive,
+  isZero,
   lastDayOf,
   lateAdjustments,
   minPayoutProblems,
@@ -206,7 +207,7 @@ export function approveStatement(ports: StatementPorts) {
     const statement = listed.statements.find((s) => s.month === month);
     if (!statement) throw new NotFound(`no statement for ${month}: before the affiliate's first month`);
     // Newest first: the earliest open month with a total, which approving this one would leave unpayable.
-    const owing = lastClosed === undefined ? listed.statements.filter((s) => s.month < month && Number(s.total) !== 0).at(-1) : undefined;
+    const owing = lastClosed === undefined ? listed.statements.filter((s) => s.month < month && !isZero(s.total)).at(-1) : undefined;
     if (owing) {
       throw new Conflict(
         `approve ${owing.month} first: its statement has a total of ${owing.total} ${owing.currency}, and months are approved in order (approve and mark paid a month settled outside urm)`,

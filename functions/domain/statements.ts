@@ -167,6 +167,7 @@ export function settleStatement(
 export const sumMoney = (values: readonly string[]) => sum([...values]);
 
 export const isPositive = (value: string) => new Decimal(value).gt(0);
+export const isZero = (value: string) => new Decimal(value).isZero();
 
 /** What is approved and not yet paid: the balance the affiliate is owed. */
 export const balanceOf = (statements: readonly Pick<Statement, 'status' | 'due'>[]) => sum(statements.filter((s) => s.status === 'approved').map((s) => s.due));

@@ -191,7 +191,7 @@ async function keepOne(
   if (toComplete.length > 0) counts.timeline_read += await completeFromTimeline(deps, state, toComplete, settings);
   const attributes: Attributes = profile?.exists ? (JSON.parse(profile.attrs) as Attributes) : {};
   // The engine's own events are never a change's moment: one put on the stream late may follow a newer record.
-  const last = player.items.filter((item) => !(item.envelope.kind === 'event' && isSegmentEvent(item.envelope.record.event))).at(-1);
+  const last = player.items.findLast((item) => !(item.envelope.kind === 'event' && isSegmentEvent(item.envelope.record.event)));
   let at = last ? timeOf(last) : (player.at ?? now.toISOString());
   // Evaluated now on the profile as it is, and again (the state is due) once the record is applied, at its time.
   const awaited = state.awaiting;
