@@ -121,6 +121,14 @@ export function readBody(request: IncomingMessage, keep: number, limit: number):
  */
 export const keepAliveTimeoutMs = 65_000;
 
+/** Every local HTTP server keeps idle connections as a load balancer does (keepAliveTimeoutMs). */
+export function keepingConnectionsAlive<S extends Server>(server: S): S {
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  // Above keepAliveTimeout, or Node would close a connection between a request's headers and its idle wait.
+  server.headersTimeout = keepAliveTimeoutMs + 1000;
+  return server;
+}
+
 export function createApiServer(routes: LocalRoute[], options: { log: (line: string) => void; statics?: StaticHandler[] }): Server {
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -163,8 +171,5 @@ export function createApiServer(routes: LocalRoute[], options: { log: (line: str
       else response.end();
     }
   });
-  server.keepAliveTimeout = keepAliveTimeoutMs;
-  // Above keepAliveTimeout, or Node would close a connection between a request's headers and its idle wait.
-  server.headersTimeout = keepAliveTimeoutMs + 1000;
-  return server;
+  return keepingConnectionsAlive(server);
 }

@@ -1,9 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { redirectIntoPortal } from '../../functions/enterprise-portal/redirect';
 import { signInEnterpriseUser } from '../../functions/api/enterprise-sign-in/core';
@@ -298,7 +299,8 @@ describe('the README enterprise example', () => {
     const variables = readmeBlock('events').split('\n').slice(0, 2).join('\n');
     const script = `${variables}\n${readmeBlock('enterprise')}`.replaceAll('http://127.0.0.1:3000', stack.baseUrl);
 
-    const lines = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { cwd, encoding: 'utf8' }).trim().split('\n');
+    // Not blocking this process meanwhile, so its kept-alive connections stay current (see the README test).
+    const lines = (await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd, encoding: 'utf8' })).stdout.trim().split('\n');
     const signedIn = JSON.parse(lines.at(-1)!);
 
     expect(signedIn.redirect_url).toMatch(new RegExp(`^${stack.baseUrl}/redirect\\?token=[\\w-]{43}$`));
