@@ -293,15 +293,29 @@ function quote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+export interface RunningKinesis extends RunningProcess {
+  /** Calls `listener` after each PutRecord or PutRecords that kinesalite accepted, from any client: the stream's pollers wait for it. */
+  onRecordsPut(listener: () => void): void;
+}
+
+const PUTS = new Set(['Kinesis_20131202.PutRecord', 'Kinesis_20131202.PutRecords']);
+
 /** Starts kinesalite in this process, storing its data in LevelDB under dataDir; it answers requests signed with `accessKeyId` only. */
-export async function startKinesalite(options: { port: number; host: string; dataDir: string; accessKeyId: string }): Promise<RunningProcess> {
+export async function startKinesalite(options: { port: number; host: string; dataDir: string; accessKeyId: string }): Promise<RunningKinesis> {
   if (!existsSync(options.dataDir)) mkdirSync(options.dataDir, { recursive: true });
   const server = kinesalite({ path: options.dataDir, createStreamMs: 0, deleteStreamMs: 0, updateStreamMs: 0, shardLimit: 50 });
+  const putListeners: (() => void)[] = [];
   // kinesalite takes any credentials: its own handler is put behind the key check.
   const handlers = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (!signedWith(request.headers, options.accessKeyId)) return refuseUnknownKey(request, response);
+    // kinesalite answers once the records are stored: from then on GetRecords returns them.
+    if (PUTS.has(String(request.headers['x-amz-target']))) {
+      response.once('finish', () => {
+        if (response.statusCode === 200) for (const listener of putListeners) listener();
+      });
+    }
     for (const handle of handlers) handle(request, response);
   });
   await new Promise<void>((resolve, reject) => {
@@ -315,5 +329,8 @@ export async function startKinesalite(options: { port: number; host: string; dat
     },
     diagnostics: () => '',
     exited: () => false,
+    onRecordsPut(listener) {
+      putListeners.push(listener);
+    },
   };
 }

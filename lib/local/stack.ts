@@ -333,10 +333,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       streamName: ingestStream.localName,
       region: options.region,
       pollIntervalMs: options.pollIntervalMs ?? 100,
+      // Told of every put (below), the pollers need not poll an idle stream ten times a second.
+      idlePollMs: 1000,
       retryBaseDelayMs: 100,
       retryMaxDelayMs: 5000,
       log: options.log,
     });
+    kinesalite.onRecordsPut(() => poller.recordsPut());
     await poller.start();
     stoppers.push(() => poller.stop());
 

@@ -32,7 +32,14 @@ export interface ConsumerBinding {
 export interface PollerOptions {
   streamName: string;
   region: string;
+  /** The shortest wait after a GetRecords that found nothing. */
   pollIntervalMs: number;
+  /**
+   * The longest: until records are put (recordsPut) or this long. By default pollIntervalMs: a poller that is told
+   * of puts polls an idle stream this seldom (Lambda polls each shard once a second) and a busy one as often as
+   * pollIntervalMs allows.
+   */
+  idlePollMs?: number;
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
   log: (line: string) => void;
@@ -42,6 +49,10 @@ export class StreamPoller {
   private running = false;
   private loops: Promise<void>[] = [];
   private wake = new Set<() => void>();
+  /** Idle waits, which records put end early. */
+  private idle = new Set<() => void>();
+  /** Counts recordsPut calls: a put during a GetRecords that found nothing is not missed. */
+  private puts = 0;
 
   constructor(
     private readonly kinesis: KinesisClient,
@@ -71,17 +82,32 @@ export class StreamPoller {
     this.loops = [];
   }
 
-  /** Sleeps, but wakes at once when the poller stops. */
-  private pause(ms: number): Promise<void> {
+  /** Records were put on the stream: idle pollers poll again (after pollIntervalMs since their last poll). */
+  recordsPut(): void {
+    this.puts++;
+    for (const wake of [...this.idle]) wake();
+  }
+
+  /** Sleeps, but wakes at once when the poller stops, and, if `untilPut`, when records are put. */
+  private pause(ms: number, untilPut = false): Promise<void> {
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.wake.delete(done);
+        this.idle.delete(done);
         resolve();
       };
       const timer = setTimeout(done, ms);
       this.wake.add(done);
+      if (untilPut) this.idle.add(done);
     });
+  }
+
+  /** After a GetRecords that found nothing: pollIntervalMs at least, then until records are put or idlePollMs has passed. */
+  private async waitForRecords(putsBefore: number): Promise<void> {
+    const { pollIntervalMs, idlePollMs = pollIntervalMs } = this.options;
+    await this.pause(pollIntervalMs);
+    if (this.running && this.puts === putsBefore && idlePollMs > pollIntervalMs) await this.pause(idlePollMs - pollIntervalMs, true);
   }
 
   private async iteratorFor(consumerId: string, shardId: string): Promise<string> {
@@ -102,6 +128,7 @@ export class StreamPoller {
     while (this.running) {
       try {
         iterator ??= await this.iteratorFor(consumer.id, shardId);
+        const putsBefore = this.puts;
         const out = await this.kinesis.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: consumer.batchSize }));
         const records = out.Records ?? [];
         if (records.length > 0) {
@@ -110,7 +137,7 @@ export class StreamPoller {
           await this.checkpoints.set(consumer.id, shardId, records.at(-1)!.SequenceNumber!);
         }
         iterator = out.NextShardIterator;
-        if (records.length === 0) await this.pause(this.options.pollIntervalMs);
+        if (records.length === 0) await this.waitForRecords(putsBefore);
       } catch (error) {
         if (!this.running) return;
         this.options.log(`poller ${consumer.id}/${shardId}: ${(error as Error).message}; resuming from the checkpoint`);

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { CreateStreamCommand, PutRecordsCommand, type KinesisClient } from '@aws-sdk/client-kinesis';
+import { CreateStreamCommand, GetRecordsCommand, PutRecordsCommand, type KinesisClient } from '@aws-sdk/client-kinesis';
 import type { KinesisStreamEvent } from 'aws-lambda';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startKinesalite, type RunningProcess } from '../../../lib/local/emulators';
+import { startKinesalite, type RunningKinesis } from '../../../lib/local/emulators';
 import { localClients } from '../../../lib/local/stack';
 import { FileCheckpointStore } from '../../../lib/local/stream-poller/checkpoints';
 import type { FailureRecord } from '../../../lib/local/stream-poller/on-failure';
@@ -13,7 +13,7 @@ import type { StreamConsumer } from '../../../functions/manifest/operations';
 import { freePort } from '../../support/ports';
 
 let dir: string;
-let emulator: RunningProcess;
+let emulator: RunningKinesis;
 let kinesis: KinesisClient;
 let streamCount = 0;
 let streamName: string;
@@ -154,5 +154,70 @@ describe('local stream poller', () => {
     expect(existsSync(join(dir, `${streamName}-checkpoints.json`))).toBeTruthy();
     expect(checkpoints.get('Test', 'shardId-000000000000')).toBeTruthy();
     expect(JSON.parse(readFileSync(join(dir, `${streamName}-checkpoints.json`), 'utf8')).Test).toBeTruthy();
+  });
+});
+
+describe('an idle poller told of puts', () => {
+  /** Longer than any test here waits: a poller that waited it out would fail the test. */
+  const idlePollMs = 600_000;
+  const poller = (consumerHandler: ConsumerHandler, client: KinesisClient = kinesis) =>
+    new StreamPoller(
+      client,
+      [{ consumer: consumer(), handler: consumerHandler }],
+      new FileCheckpointStore(join(dir, `${streamName}-idle.json`)),
+      async () => {},
+      {
+        streamName,
+        region: 'us-east-1',
+        pollIntervalMs: 10,
+        idlePollMs,
+        retryBaseDelayMs: 1,
+        retryMaxDelayMs: 5,
+        log: () => {},
+      },
+    );
+  const until = async (done: () => boolean) => {
+    const deadline = Date.now() + 10_000;
+    while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
+  test('polls at once when kinesalite stores records, not after its idle wait', async () => {
+    const seen: number[] = [];
+    const idle = poller(async (event) => void seen.push(...numbers(event)));
+    emulator.onRecordsPut(() => idle.recordsPut());
+    await idle.start();
+    // Idle: its first polls found nothing.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    await put([{ kind: 'event', n: 7 }]);
+    await until(() => seen.length > 0);
+    await idle.stop();
+
+    expect(seen).toEqual([7]);
+  });
+
+  test('does not miss a put that lands while a GetRecords that finds nothing is under way', async () => {
+    const seen: number[] = [];
+    let getRecords = 0;
+    let idle: StreamPoller | undefined;
+    // The real client, but the first GetRecords returns nothing however many records there are, and the put lands meanwhile.
+    const racing = {
+      send: async (command: unknown) => {
+        if (command instanceof GetRecordsCommand && ++getRecords === 1) {
+          const answer = await kinesis.send(command);
+          await put([{ kind: 'event', n: 8 }]);
+          idle!.recordsPut();
+          return { ...answer, Records: [] };
+        }
+        return kinesis.send(command as never);
+      },
+    } as unknown as KinesisClient;
+    idle = poller(async (event) => void seen.push(...numbers(event)), racing);
+
+    await idle.start();
+    await until(() => seen.length > 0);
+    await idle.stop();
+
+    expect(seen).toEqual([8]);
   });
 });
