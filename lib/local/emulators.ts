@@ -165,9 +165,12 @@ export async function startDynamoLocal(options: { port: number; dataDir: string;
   const isolated = canIsolateNetwork();
   const socketDir = isolated ? mkdtempSync(join(tmpdir(), 'urm-dynamodb-')) : undefined;
   const socketPath = socketDir && join(socketDir, 'dynamodb.sock');
-  // No telemetry (this machine has no network, and a local stack should not phone home).
+  // No telemetry (this machine has no network, and a local stack should not phone home). Only the quick JIT
+  // compiler (C1): the optimising one's compiles cost more CPU than they save here. The same 3,000 puts, 750 queries
+  // and 375 transactions took Java 15–18 s of CPU by default and 9 s with C1 alone, in less time.
   const java = [
     'java',
+    '-XX:TieredStopAtLevel=1',
     `-Djava.library.path=${libraryPath}`,
     '-jar',
     jar,
