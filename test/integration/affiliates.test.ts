@@ -1,20 +1,14 @@
-import { execFile } from 'node:child_process';
 import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createApp } from '../../functions/back-office/apps';
 import { issueKey } from '../../functions/back-office/keys';
 import { localBackOffice, localClients } from '../../lib/local/stack';
 import { attributionRules, attributionWith, describeValue, missingTracking, registration, registrationRules, withField } from '../support/affiliates';
 import { request } from '../support/http';
-import { adminCli, repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { adminCli, testStack, type TestStack } from '../support/local-stack';
 import { applyAndRead, readTimeline, until } from '../support/profiles';
-
-const run = promisify(execFile);
+import { readmeBlock, readmeCheckout, readmeVariables, type ReadmeCheckout } from '../support/readme';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -299,31 +293,17 @@ describe('set_affiliate read back', () => {
 });
 
 describe('the README affiliates example', () => {
-  let cwd: string;
+  let checkout: ReadmeCheckout;
   beforeAll(() => {
-    cwd = mkdtempSync(join(tmpdir(), 'urm-readme-affiliates-'));
-    mkdirSync(join(cwd, '.urm'));
-    writeFileSync(join(cwd, '.urm', 'dev.json'), JSON.stringify(stack.dev));
+    checkout = readmeCheckout(stack, 'affiliates');
   });
-  afterAll(() => rmSync(cwd, { recursive: true, force: true }));
-
-  const block = (name: string) => {
-    const match = new RegExp(`<!-- readme-test: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readFileSync(join(repoRoot, 'README.md'), 'utf8'));
-    expect(match).toBeTruthy();
-    return match![1];
-  };
+  afterAll(() => checkout.remove());
 
   test('answers "Affiliate set", then the login address and affiliate id, then the listing and the report, as shown', async () => {
     // The variables come from the first lines of the events example, as in the README.
-    const variables = block('events').split('\n').slice(0, 2).join('\n');
-    const script = `${variables}\n${block('affiliates')}\n${block('affiliate-report')}`.replaceAll('http://127.0.0.1:3000', stack.baseUrl);
+    const lines = await checkout.run(`${readmeVariables()}\n${readmeBlock('affiliates')}\n${readmeBlock('affiliate-report')}`);
 
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd });
-
-    const [set, registered, listed, report] = stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const [set, registered, listed, report] = lines.map((line) => JSON.parse(line));
     expect(set.message).toBe('Affiliate set');
     expect(set.message_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(registered.login_url).toBe(`${stack.baseUrl}/affiliates/${stack.dev.app_id}/login`);

@@ -1,10 +1,5 @@
-import { execFile } from 'node:child_process';
 import { commandLineActor } from '../../functions/domain/audit';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { redirectIntoPortal } from '../../functions/enterprise-portal/redirect';
 import { signInEnterpriseUser } from '../../functions/api/enterprise-sign-in/core';
@@ -20,7 +15,8 @@ import { localBackOffice, localClients } from '../../lib/local/stack';
 import { tables } from '../../functions/manifest/resources';
 import { FakeClock } from '../support/enterprise';
 import { request } from '../support/http';
-import { repoRoot, testStack, type TestStack } from '../support/local-stack';
+import { testStack, type TestStack } from '../support/local-stack';
+import { readmeBlock, readmeCheckout, readmeVariables, type ReadmeCheckout } from '../support/readme';
 
 let stack: TestStack;
 let document: ReturnType<typeof localClients>['document'];
@@ -280,27 +276,14 @@ describe('sign-in tokens in DynamoDB, with a clock the test moves', () => {
 });
 
 describe('the README enterprise example', () => {
-  let cwd: string;
+  let checkout: ReadmeCheckout;
   beforeAll(() => {
-    cwd = mkdtempSync(join(tmpdir(), 'urm-readme-enterprise-'));
-    mkdirSync(join(cwd, '.urm'));
-    writeFileSync(join(cwd, '.urm', 'dev.json'), JSON.stringify(stack.dev));
+    checkout = readmeCheckout(stack, 'enterprise');
   });
-  afterAll(() => rmSync(cwd, { recursive: true, force: true }));
-
-  const readmeBlock = (name: string) => {
-    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-    const match = new RegExp(`<!-- readme-test: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
-    expect(match).toBeTruthy();
-    return match![1];
-  };
+  afterAll(() => checkout.remove());
 
   test('signs a user up and answers a sign-in link that opens the console as that user', async () => {
-    const variables = readmeBlock('events').split('\n').slice(0, 2).join('\n');
-    const script = `${variables}\n${readmeBlock('enterprise')}`.replaceAll('http://127.0.0.1:3000', stack.baseUrl);
-
-    // Not blocking this process meanwhile, so its kept-alive connections stay current (see the README test).
-    const lines = (await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd, encoding: 'utf8' })).stdout.trim().split('\n');
+    const lines = await checkout.run(`${readmeVariables()}\n${readmeBlock('enterprise')}`);
     const signedIn = JSON.parse(lines.at(-1)!);
 
     expect(signedIn.redirect_url).toMatch(new RegExp(`^${stack.baseUrl}/redirect\\?token=[\\w-]{43}$`));

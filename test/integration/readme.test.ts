@@ -1,51 +1,25 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { demoMoneySettings } from '../../lib/local/demo-app';
 import { request } from '../support/http';
 import { identitySecretOf } from '../support/identity';
 import { repoRoot, testStack, type TestStack } from '../support/local-stack';
 import { until } from '../support/profiles';
-
-/** The shell block that follows `<!-- readme-test: name -->` in the README. */
-function readmeBlock(name: string): string {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const match = new RegExp(`<!-- readme-test: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
-  expect(match).toBeTruthy();
-  return match![1];
-}
+import { readmeBlock, readmeCheckout, readmeVariables, runProcess, type ReadmeCheckout } from '../support/readme';
 
 let stack: TestStack;
-let cwd: string;
+let checkout: ReadmeCheckout;
 beforeAll(async () => {
   stack = await testStack();
-  // A checkout whose .urm/dev.json is the test stack's, as after `npm start`.
-  cwd = mkdtempSync(join(tmpdir(), 'urm-readme-'));
-  mkdirSync(join(cwd, '.urm'));
-  writeFileSync(join(cwd, '.urm', 'dev.json'), JSON.stringify(stack.dev));
+  checkout = readmeCheckout(stack, 'main');
 });
-afterAll(() => rmSync(cwd, { recursive: true, force: true }));
-
-const run = promisify(execFile);
-
-/**
- * Runs README blocks as pasted, only pointed at the test stack's port. Not blocking this process meanwhile: its
- * kept-alive connections see the servers close them, rather than carry the next request into a closed socket.
- */
-async function runAsPasted(script: string): Promise<string[]> {
-  const pointed = script.replaceAll('http://127.0.0.1:3000', stack.baseUrl);
-  // The shared stack's mail store holds every suite's mail (a broadcast's thousand among them): room for all of it.
-  const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', pointed], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  return stdout.trim().split('\n');
-}
+afterAll(() => checkout.remove());
 
 describe('the README', () => {
   test('curl examples for /events and /profiles answer write receipts with sequence numbers', async () => {
-    const [events, profiles] = await runAsPasted(`${readmeBlock('events')}\necho\n${readmeBlock('profiles')}\necho`);
+    const [events, profiles] = await checkout.run(`${readmeBlock('events')}\necho\n${readmeBlock('profiles')}\necho`);
 
     for (const output of [events, profiles]) {
       const receipt = JSON.parse(output);
@@ -64,14 +38,14 @@ describe('the README', () => {
 
   test('read-back examples show the profile and its timeline once the consumers have applied them', async () => {
     const script = `${readmeBlock('events')}\necho\n${readmeBlock('profiles')}\necho\n${readmeBlock('read')}`;
-    const [, , profile, timeline] = (await runAsPasted(script)).map((line) => JSON.parse(line));
+    const [, , profile, timeline] = (await checkout.run(script)).map((line) => JSON.parse(line));
     expect(profile.profile_id).toBe('player-42');
     expect(Array.isArray(timeline.events)).toBeTruthy();
 
     // The consumers apply within a second: the read block alone, a moment later, shows the writes.
     let read: { attributes?: Record<string, unknown> }[] = [];
     for (let i = 0; i < 50; i++) {
-      read = (await runAsPasted(`${readmeBlock('events').split('\n').slice(0, 2).join('\n')}\n${readmeBlock('read')}`)).map((l) => JSON.parse(l));
+      read = (await checkout.run(`${readmeVariables()}\n${readmeBlock('read')}`)).map((l) => JSON.parse(l));
       if (typeof read[0].attributes?.deposits === 'number' && (read[0].attributes.deposits as number) >= 25.5) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -84,11 +58,11 @@ describe('the README', () => {
   });
 
   test('the send_email example sends a mail that the local SES store and its web view show', async () => {
-    const keys = readmeBlock('events').split('\n').slice(0, 2).join('\n');
+    const keys = readmeVariables();
     const mailUrl = stack.dev.mail_url!;
 
-    const [answer] = await runAsPasted(`${keys}\n${readmeBlock('email')}`);
-    const [store] = await runAsPasted(readmeBlock('mail').replaceAll('http://127.0.0.1:3003', mailUrl));
+    const [answer] = await checkout.run(`${keys}\n${readmeBlock('email')}`);
+    const [store] = await checkout.run(readmeBlock('mail').replaceAll('http://127.0.0.1:3003', mailUrl));
 
     const messageId = JSON.parse(answer).message_id;
     const mail = JSON.parse(store).emails.find((sent: { messageId: string }) => sent.messageId === messageId);
@@ -104,15 +78,15 @@ describe('the README', () => {
   });
 
   test('the send_push example answers a notification id and what it sent: player-42 has no browser yet', async () => {
-    const keys = readmeBlock('events').split('\n').slice(0, 2).join('\n');
-    await runAsPasted(`${keys}\n${readmeBlock('profiles')}`);
+    const keys = readmeVariables();
+    await checkout.run(`${keys}\n${readmeBlock('profiles')}`);
     await until(
       () => request(stack.baseUrl, 'GET', `/profiles/player-42?app_id=${stack.dev.app_id}`, { key: stack.dev.server_key }),
       (response) => response.status === 200,
       'player-42 to exist',
     );
 
-    const [answer] = await runAsPasted(`${keys}\n${readmeBlock('push')}`);
+    const [answer] = await checkout.run(`${keys}\n${readmeBlock('push')}`);
 
     const body = JSON.parse(answer);
     expect(body.notification_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -127,7 +101,7 @@ describe('the README', () => {
     // The snippet as pasted into a server module that knows the signed-in player's id.
     const program = `const profileId = ${JSON.stringify(profileId)};\n${match![1]}\nconsole.log(profileIdHash);`;
     const env = { ...process.env, URM_IDENTITY_SECRET: await identitySecretOf(stack) };
-    const proof = (await run(process.execPath, ['--input-type=module', '-e', program], { cwd, env, encoding: 'utf8' })).stdout.trim();
+    const proof = (await runProcess(process.execPath, ['--input-type=module', '-e', program], { cwd: checkout.cwd, env, encoding: 'utf8' })).stdout.trim();
     const write = (hash?: string) =>
       request(stack.baseUrl, 'POST', `/profiles?app_id=${stack.dev.app_id}`, {
         key: stack.dev.browser_key,
