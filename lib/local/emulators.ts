@@ -236,19 +236,18 @@ export async function startDynamoLocal(options: { port: number; dataDir: string;
  */
 async function loopbackRelay(host: string, port: number, socketPath: string, accessKeyId: string): Promise<{ close(): Promise<void> }> {
   const agent = new Agent({ keepAlive: true });
-  const server = keepingConnectionsAlive(
-    createServer((request, response) => {
-      if (!signedWith(request.headers, accessKeyId)) return refuseUnknownKey(request, response);
-      const upstream = httpRequest({ socketPath, agent, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      });
-      // Until DynamoDB Local is up the socket is missing: the connection just closes, and the caller retries.
-      upstream.on('error', () => response.destroy());
-      request.on('error', () => upstream.destroy());
-      request.pipe(upstream);
-    }),
-  );
+  const server = createServer((request, response) => {
+    if (!signedWith(request.headers, accessKeyId)) return refuseUnknownKey(request, response);
+    const upstream = httpRequest({ socketPath, agent, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    // Until DynamoDB Local is up the socket is missing: the connection just closes, and the caller retries.
+    upstream.on('error', () => response.destroy());
+    request.on('error', () => upstream.destroy());
+    request.pipe(upstream);
+  });
+  keepingConnectionsAlive(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -68,40 +68,39 @@ export async function startSesLocal(options: { port: number; host: string; regio
     publish: (event) => (publish ? publish([event]) : options.log('the local SES dropped a tracking event before the functions were loaded')),
   });
 
-  const front = keepingConnectionsAlive(
-    createServer(async (req, res) => {
-      if (tracking.serve(req, res)) return;
-      const received = await readBody(req, MAX_BODY_BYTES, MAX_BODY_BYTES).catch(() => undefined);
-      if (received === undefined) {
-        res.writeHead(413).end();
-        return;
-      }
-      const sending = req.method === 'POST' && req.url?.split('?')[0] === SEND_EMAIL;
-      const prepared = sending ? tracking.prepare(received) : { body: received, accepted: () => undefined };
-      const body = prepared.body;
-      const headers: IncomingHttpHeaders = { ...req.headers, host: `${options.host}:${innerPort}`, 'content-length': String(body.length) };
-      delete headers['transfer-encoding'];
-      const upstream = httpRequest({ host: options.host, port: innerPort, method: req.method, path: req.url, headers }, async (answer) => {
-        const text = (await readBody(answer, MAX_BODY_BYTES, MAX_BODY_BYTES).catch(() => undefined)) ?? Buffer.alloc(0);
-        const answerHeaders = { ...answer.headers, 'content-length': String(text.length) };
-        delete answerHeaders['transfer-encoding'];
-        res.writeHead(answer.statusCode ?? 502, answerHeaders).end(text);
-        if (!sending || answer.statusCode !== 200) return;
-        const accepted = acceptedSendEmail(body, text);
-        if (!accepted) return;
-        prepared.accepted(accepted.messageId, new Date());
-        const events = simulatedEvents(accepted.request, accepted.messageId, new Date(), options.region);
-        if (publish) publish(events);
-        else options.log(`the local SES dropped ${events.length} event(s) of a mail sent before the functions were loaded`);
-      });
-      upstream.on('error', (error) => {
-        options.log(`the local SES front could not reach the emulator: ${error.message}`);
-        if (!res.headersSent) res.writeHead(502);
-        res.end();
-      });
-      upstream.end(body);
-    }),
-  );
+  const front = createServer(async (req, res) => {
+    if (tracking.serve(req, res)) return;
+    const received = await readBody(req, MAX_BODY_BYTES, MAX_BODY_BYTES).catch(() => undefined);
+    if (received === undefined) {
+      res.writeHead(413).end();
+      return;
+    }
+    const sending = req.method === 'POST' && req.url?.split('?')[0] === SEND_EMAIL;
+    const prepared = sending ? tracking.prepare(received) : { body: received, accepted: () => undefined };
+    const body = prepared.body;
+    const headers: IncomingHttpHeaders = { ...req.headers, host: `${options.host}:${innerPort}`, 'content-length': String(body.length) };
+    delete headers['transfer-encoding'];
+    const upstream = httpRequest({ host: options.host, port: innerPort, method: req.method, path: req.url, headers }, async (answer) => {
+      const text = (await readBody(answer, MAX_BODY_BYTES, MAX_BODY_BYTES).catch(() => undefined)) ?? Buffer.alloc(0);
+      const answerHeaders = { ...answer.headers, 'content-length': String(text.length) };
+      delete answerHeaders['transfer-encoding'];
+      res.writeHead(answer.statusCode ?? 502, answerHeaders).end(text);
+      if (!sending || answer.statusCode !== 200) return;
+      const accepted = acceptedSendEmail(body, text);
+      if (!accepted) return;
+      prepared.accepted(accepted.messageId, new Date());
+      const events = simulatedEvents(accepted.request, accepted.messageId, new Date(), options.region);
+      if (publish) publish(events);
+      else options.log(`the local SES dropped ${events.length} event(s) of a mail sent before the functions were loaded`);
+    });
+    upstream.on('error', (error) => {
+      options.log(`the local SES front could not reach the emulator: ${error.message}`);
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    upstream.end(body);
+  });
+  keepingConnectionsAlive(front);
   await listening(front, options.port, options.host);
   if (!front.listening) {
     await closed(inner);
